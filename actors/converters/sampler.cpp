@@ -1,0 +1,18 @@
+#include "actors/converters/sampler.hpp"
+
+namespace ctde {
+
+Sampler::Sampler(std::string name) : Actor(std::move(name), "Sampler", TimeMode::kHybrid) {
+  declare_input("in", PortKind::kContinuous);
+  declare_input("trigger", PortKind::kDiscrete);
+  declare_output("out", PortKind::kDiscrete);
+}
+
+int Sampler::infer_output_width(std::size_t /*output*/, std::span<const int> input_widths) const {
+  return input_widths[0];
+}
+
+void Sampler::check_widths(std::span<const int> /*input_widths*/,
+                           std::span<const int> /*output_widths*/) const {}  // any trigger width
+
+}  // namespace ctde

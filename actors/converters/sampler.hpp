@@ -1,0 +1,21 @@
+#pragma once
+/// A continuous-to-discrete converter: at each event on `trigger`, an event
+/// carrying the value of `in` at that tag.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class Sampler : public Actor {
+ public:
+  explicit Sampler(std::string name);
+  [[nodiscard]] int infer_output_width(std::size_t output,
+                                       std::span<const int> input_widths) const override;
+  void check_widths(std::span<const int> input_widths,
+                    std::span<const int> output_widths) const override;
+
+ private:
+};
+
+}  // namespace ctde

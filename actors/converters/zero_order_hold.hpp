@@ -1,0 +1,20 @@
+#pragma once
+/// A discrete-to-continuous converter: the output holds the last token
+/// received (`initial` before the first; scalar or of the input's width).
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class ZeroOrderHold : public Actor {
+ public:
+  explicit ZeroOrderHold(std::string name);
+  void check_widths(std::span<const int> input_widths,
+                    std::span<const int> output_widths) const override;
+
+ private:
+  ParamHandle initial_;
+};
+
+}  // namespace ctde

@@ -1,0 +1,19 @@
+#pragma once
+/// The running sum of the tokens received, starting from `initial`.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class Accumulator : public Actor {
+ public:
+  explicit Accumulator(std::string name);
+  void check_widths(std::span<const int> input_widths,
+                    std::span<const int> output_widths) const override;
+
+ private:
+  ParamHandle initial_;
+};
+
+}  // namespace ctde

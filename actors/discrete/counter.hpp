@@ -1,0 +1,18 @@
+#pragma once
+/// The number of events received so far (of any width), sent at each event.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class Counter : public Actor {
+ public:
+  explicit Counter(std::string name);
+  void check_widths(std::span<const int> input_widths,
+                    std::span<const int> output_widths) const override;
+
+ private:
+};
+
+}  // namespace ctde

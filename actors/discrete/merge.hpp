@@ -1,0 +1,21 @@
+#pragma once
+/// Every token on any of `inputs` inputs goes out; simultaneous tokens go out
+/// in input order, one microstep apart.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class Merge : public Actor {
+ public:
+  explicit Merge(std::string name);
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  ParamHandle inputs_;
+};
+
+}  // namespace ctde

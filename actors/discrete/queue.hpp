@@ -1,0 +1,25 @@
+#pragma once
+/// A FIFO of tokens: tokens on `in` are stored (up to `capacity`; beyond it
+/// they are dropped); each event on the optional `trigger` sends the oldest.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class Queue : public Actor {
+ public:
+  explicit Queue(std::string name);
+  [[nodiscard]] int infer_output_width(std::size_t output,
+                                       std::span<const int> input_widths) const override;
+  void check_widths(std::span<const int> input_widths,
+                    std::span<const int> output_widths) const override;
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  ParamHandle capacity_;
+};
+
+}  // namespace ctde

@@ -1,0 +1,21 @@
+#pragma once
+/// A single server with an unbounded FIFO queue: each token waits its turn,
+/// is served for `service_time`, then departs on `out`.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class Server : public Actor {
+ public:
+  explicit Server(std::string name);
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  ParamHandle service_;
+};
+
+}  // namespace ctde

@@ -1,0 +1,21 @@
+#pragma once
+/// Each token received at (t, n) is sent again at (t + delay, 0); a delay of 0
+/// sends it at (t, n + 1), the next microstep. It breaks causality loops.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class TimeDelay : public Actor {
+ public:
+  explicit TimeDelay(std::string name);
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  ParamHandle delay_;
+};
+
+}  // namespace ctde

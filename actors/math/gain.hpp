@@ -1,0 +1,23 @@
+#pragma once
+/// y = k u: a scalar k scales every element; a matrix k (rows x cols) takes
+/// an input of width cols to an output of width rows.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class Gain : public Actor {
+ public:
+  explicit Gain(std::string name);
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  InputPort in_;
+  OutputPort out_;
+  ParamHandle k_;
+};
+
+}  // namespace ctde

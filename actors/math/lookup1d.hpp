@@ -1,0 +1,22 @@
+#pragma once
+/// y = the piecewise-linear interpolation of the table (x, y) at u, element by
+/// element; constant beyond the ends.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class Lookup1D : public Actor {
+ public:
+  explicit Lookup1D(std::string name);
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  ParamHandle x_;
+  ParamHandle y_;
+};
+
+}  // namespace ctde

@@ -1,0 +1,25 @@
+#include "actors/math/min_max.hpp"
+
+#include <cmath>
+
+namespace ctde {
+
+MinMax::MinMax(std::string name) : Actor(std::move(name), "MinMax", TimeMode::kUnresolved) {
+  declare_output("out", PortKind::kPolymorphic);
+  mode_ = declare_parameter("mode", ParamKind::kString, "min");
+  inputs_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);
+}
+
+void MinMax::configure(const ParameterScope& scope) {
+  (void)scope;
+  if (text(mode_) != "min" && text(mode_) != "max") {
+    fail(mode_, "must be \"min\" or \"max\", got \"" + text(mode_) + "\"");
+  }
+  const double count = scalar(inputs_);
+  if (count < 1 || count > 1000 || count != std::floor(count)) {
+    fail(inputs_, "must be a whole number from 1 to 1000");
+  }
+  declare_numbered_inputs(static_cast<std::size_t>(count), PortKind::kPolymorphic);
+}
+
+}  // namespace ctde

@@ -1,0 +1,22 @@
+#pragma once
+/// The element-wise minimum ("min") or maximum ("max") of `inputs` inputs of
+/// equal width.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class MinMax : public Actor {
+ public:
+  explicit MinMax(std::string name);
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  ParamHandle mode_;
+  ParamHandle inputs_;
+};
+
+}  // namespace ctde

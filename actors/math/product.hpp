@@ -1,0 +1,21 @@
+#pragma once
+/// y = product of in_i (for '*') or 1/in_i (for '/'), element by element, one
+/// input per character of `ops` ("**/"). All inputs have the same width.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class Product : public Actor {
+ public:
+  explicit Product(std::string name);
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  ParamHandle ops_;
+};
+
+}  // namespace ctde

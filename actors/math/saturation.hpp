@@ -1,0 +1,21 @@
+#pragma once
+/// min(max(u, lower), upper), element by element.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class Saturation : public Actor {
+ public:
+  explicit Saturation(std::string name);
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  ParamHandle lower_;
+  ParamHandle upper_;
+};
+
+}  // namespace ctde

@@ -1,0 +1,13 @@
+#include "actors/sinks/stop.hpp"
+
+namespace ctde {
+
+Stop::Stop(std::string name) : Actor(std::move(name), "Stop", TimeMode::kDiscrete) {
+  declare_input("in", PortKind::kDiscrete);
+  set_feedthrough(false);
+}
+
+void Stop::check_widths(std::span<const int> /*input_widths*/,
+                        std::span<const int> /*output_widths*/) const {}  // any width
+
+}  // namespace ctde

@@ -1,0 +1,23 @@
+#pragma once
+/// A constant value (scalar or vector). Its output fits continuous and
+/// discrete inputs alike: continuous readers see the value at all times,
+/// discrete readers get it as one event at the start time.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class Constant : public Actor {
+ public:
+  explicit Constant(std::string name);
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  OutputPort out_;
+  ParamHandle value_;
+};
+
+}  // namespace ctde

@@ -1,0 +1,23 @@
+#pragma once
+/// Events at exponentially distributed intervals of mean `mean_interval`,
+/// drawn from a generator seeded with `seed`: the same seed gives the same
+/// times. Each event carries 1.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class PoissonClock : public Actor {
+ public:
+  explicit PoissonClock(std::string name);
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  ParamHandle mean_;
+  ParamHandle seed_;
+};
+
+}  // namespace ctde

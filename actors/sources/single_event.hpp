@@ -1,0 +1,21 @@
+#pragma once
+/// One event at `time` carrying `value` (scalar or vector).
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class SingleEvent : public Actor {
+ public:
+  explicit SingleEvent(std::string name);
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  OutputPort out_;
+  ParamHandle value_;
+};
+
+}  // namespace ctde

@@ -1,0 +1,173 @@
+#include "core/actor.hpp"
+
+#include <algorithm>
+
+#include "core/composite.hpp"
+#include "core/error.hpp"
+
+namespace ctde {
+
+Actor::Actor(std::string name, std::string type, TimeMode mode)
+    : name_(std::move(name)), type_(std::move(type)), declared_mode_(mode) {}
+
+Actor::~Actor() = default;
+
+std::string Actor::path() const {
+  if (parent_ == nullptr || parent_->parent_ == nullptr) return name_;
+  return parent_->path() + "." + name_;
+}
+
+std::string Actor::describe() const { return "actor '" + path() + "' (" + type_ + ")"; }
+
+void Actor::set_time_mode(TimeMode mode) {
+  if (declared_mode_ != TimeMode::kUnresolved) {
+    throw ModelError(describe() + " has a fixed time mode (" + std::string(to_string(declared_mode_)) +
+                     "); only polymorphic actors take a time_mode");
+  }
+  if (mode != TimeMode::kContinuous && mode != TimeMode::kDiscrete) {
+    throw ModelError(describe() + ": time_mode must be continuous or discrete");
+  }
+  mode_override_ = mode;
+}
+
+namespace {
+std::optional<std::size_t> find_port(const std::vector<PortSpec>& ports, std::string_view name) {
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    if (ports[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<std::size_t> Actor::find_input(std::string_view name) const {
+  return find_port(inputs_, name);
+}
+std::optional<std::size_t> Actor::find_output(std::string_view name) const {
+  return find_port(outputs_, name);
+}
+
+InputPort Actor::declare_input(std::string name, PortKind kind, int width, bool optional) {
+  inputs_.push_back({std::move(name), PortDirection::kInput, kind, width, optional});
+  return {inputs_.size() - 1};
+}
+
+OutputPort Actor::declare_output(std::string name, PortKind kind, int width) {
+  outputs_.push_back({std::move(name), PortDirection::kOutput, kind, width, false});
+  return {outputs_.size() - 1};
+}
+
+void Actor::declare_numbered_inputs(std::size_t count, PortKind kind) {
+  inputs_.clear();
+  for (std::size_t i = 0; i < count; ++i) declare_input("in" + std::to_string(i), kind);
+}
+
+ParamHandle Actor::declare_parameter(std::string name, ParamKind kind,
+                                     std::optional<ParamValue> default_value) {
+  params_.push_back({std::move(name), kind, std::move(default_value), {}, {}});
+  return {params_.size() - 1};
+}
+
+void Actor::set_parameter(const std::string& name, ParamValue value, std::string location) {
+  for (auto& slot : params_) {
+    if (slot.name == name) {
+      slot.value = std::move(value);
+      slot.location = std::move(location);
+      return;
+    }
+  }
+  std::string known;
+  for (const auto& slot : params_) known += (known.empty() ? "" : ", ") + slot.name;
+  throw ModelError(describe() + " has no parameter '" + name + "'" +
+                   (known.empty() ? " (it takes none)" : " (its parameters: " + known + ")"));
+}
+
+void Actor::resolve_parameters(const ParameterScope& scope) {
+  for (auto& slot : params_) {
+    if (!slot.value) {
+      throw ModelError(describe() + ": required parameter '" + slot.name + "' is not set")
+          .located(location_);
+    }
+    try {
+      slot.resolved =
+          scope.evaluate(*slot.value, slot.kind, describe() + ", parameter '" + slot.name + "'");
+    } catch (const ModelError& e) {
+      throw e.located(slot.location.empty() ? location_ : slot.location);
+    }
+  }
+  try {
+    configure(scope);
+  } catch (const ModelError& e) {
+    throw e.location().empty() ? e.located(location_) : e;
+  }
+}
+
+bool Actor::feeds_through(std::size_t in, std::size_t out) const {
+  switch (feedthrough_) {
+    case Feedthrough::kAll: return true;
+    case Feedthrough::kNone: return false;
+    case Feedthrough::kListed:
+      return std::find(feedthrough_pairs_.begin(), feedthrough_pairs_.end(), std::pair{in, out}) !=
+             feedthrough_pairs_.end();
+  }
+  return true;
+}
+
+bool Actor::feeds_through(std::size_t in) const {
+  switch (feedthrough_) {
+    case Feedthrough::kAll: return !outputs_.empty();
+    case Feedthrough::kNone: return false;
+    case Feedthrough::kListed:
+      return std::any_of(feedthrough_pairs_.begin(), feedthrough_pairs_.end(),
+                         [in](const auto& pair) { return pair.first == in; });
+  }
+  return true;
+}
+
+void Actor::set_feedthrough(bool all) { feedthrough_ = all ? Feedthrough::kAll : Feedthrough::kNone; }
+
+void Actor::set_feedthrough(std::vector<std::pair<std::size_t, std::size_t>> pairs) {
+  feedthrough_ = Feedthrough::kListed;
+  feedthrough_pairs_ = std::move(pairs);
+}
+
+void Actor::set_width(InputPort port, int width) { inputs_.at(port.index).width = width; }
+void Actor::set_width(OutputPort port, int width) { outputs_.at(port.index).width = width; }
+
+int Actor::infer_output_width(std::size_t /*output*/, std::span<const int> input_widths) const {
+  int width = kInferredWidth;
+  for (const int w : input_widths) {
+    if (w != kInferredWidth) width = std::max(width, w);
+  }
+  return width;
+}
+
+void Actor::check_widths(std::span<const int> input_widths, std::span<const int> /*outputs*/) const {
+  std::optional<std::size_t> first;
+  for (std::size_t i = 0; i < input_widths.size(); ++i) {
+    if (inputs_[i].width != kInferredWidth) continue;  // fixed widths are checked per connection
+    if (!first) {
+      first = i;
+    } else if (input_widths[i] != input_widths[*first]) {
+      throw ModelError("width mismatch in " + describe() + ": input '" + inputs_[*first].name +
+                       "' has width " + std::to_string(input_widths[*first]) + " but input '" +
+                       inputs_[i].name + "' has width " + std::to_string(input_widths[i]));
+    }
+  }
+}
+
+double Actor::scalar(ParamHandle p) const { return params_.at(p.index).resolved.values.at(0); }
+std::span<const double> Actor::vector(ParamHandle p) const { return params_.at(p.index).resolved.values; }
+Matrix Actor::matrix(ParamHandle p) const {
+  const auto& r = params_.at(p.index).resolved;
+  return {r.rows, r.cols, r.values};
+}
+const std::string& Actor::text(ParamHandle p) const { return params_.at(p.index).resolved.text; }
+bool Actor::is_set(ParamHandle p) const { return params_.at(p.index).value.has_value(); }
+
+void Actor::fail(const std::string& message) const { throw ModelError(describe() + ": " + message); }
+
+void Actor::fail(ParamHandle p, const std::string& message) const {
+  throw ModelError(describe() + ", parameter '" + params_.at(p.index).name + "': " + message);
+}
+
+}  // namespace ctde

@@ -1,0 +1,161 @@
+#pragma once
+/// The actor base: a named description with declared ports and parameters.
+///
+/// An actor describes a component; what changes during a run lives with the
+/// director. Subclasses declare their ports and parameters in the constructor
+/// (`declare_input`, `declare_parameter`...), and may finish the declaration in
+/// `configure()`, which runs once the parameters are evaluated (for ports whose
+/// number or width depends on a parameter, as `Sum`'s `signs`).
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/param.hpp"
+#include "core/port.hpp"
+
+namespace ctde {
+
+class Composite;
+
+/// Handle of a declared parameter (index into the actor's parameters).
+struct ParamHandle {
+  std::size_t index = 0;
+};
+
+/// A declared parameter, its value as written and its evaluated value. Copyable.
+struct ParamSlot {
+  std::string name;
+  ParamKind kind = ParamKind::kScalar;
+  std::optional<ParamValue> value;  ///< as written, or the default; empty = required and missing
+  ResolvedParam resolved;           ///< after resolve_parameters()
+  std::string location;             ///< where the value was written (JSON location), or empty
+};
+
+/// Base of every actor. Not copyable, not movable (ports and parents refer to it).
+class Actor {
+ public:
+  virtual ~Actor();
+  Actor(const Actor&) = delete;
+  Actor& operator=(const Actor&) = delete;
+  Actor(Actor&&) = delete;
+  Actor& operator=(Actor&&) = delete;
+
+  /// The actor's own name (no dots).
+  [[nodiscard]] const std::string& name() const { return name_; }
+  /// The registered type name ("Gain").
+  [[nodiscard]] const std::string& type() const { return type_; }
+  /// The full dotted path from the model's top ("plant.spring").
+  [[nodiscard]] std::string path() const;
+  [[nodiscard]] const Composite* parent() const { return parent_; }
+
+  /// The time mode the actor declares (kUnresolved for polymorphic actors).
+  [[nodiscard]] TimeMode declared_mode() const { return declared_mode_; }
+  /// A user's `time_mode` override, if any.
+  [[nodiscard]] std::optional<TimeMode> mode_override() const { return mode_override_; }
+  /// Forces the time mode of a polymorphic actor (continuous or discrete).
+  /// @throws ModelError if the actor is not polymorphic or `mode` is neither.
+  void set_time_mode(TimeMode mode);
+
+  [[nodiscard]] const std::vector<PortSpec>& inputs() const { return inputs_; }
+  [[nodiscard]] const std::vector<PortSpec>& outputs() const { return outputs_; }
+  [[nodiscard]] std::optional<std::size_t> find_input(std::string_view name) const;
+  [[nodiscard]] std::optional<std::size_t> find_output(std::string_view name) const;
+
+  /// Sets a parameter's value as written.
+  /// @throws ModelError naming the actor and listing the known parameters
+  ///         when `name` is not declared.
+  void set_parameter(const std::string& name, ParamValue value, std::string location = "");
+  [[nodiscard]] const std::vector<ParamSlot>& parameters() const { return params_; }
+
+  /// Evaluates every parameter in `scope`, then calls configure().
+  /// @throws ModelError naming the actor and the parameter.
+  void resolve_parameters(const ParameterScope& scope);
+
+  /// True when input `in` feeds output `out` directly (without state or delay).
+  [[nodiscard]] bool feeds_through(std::size_t in, std::size_t out) const;
+  /// True when input `in` feeds any output directly.
+  [[nodiscard]] bool feeds_through(std::size_t in) const;
+
+  /// Width of output `output` given the input widths known so far (0 =
+  /// unknown). The default suits element-wise actors: the common width of the
+  /// known inputs. Only called for outputs whose width is not fixed.
+  [[nodiscard]] virtual int infer_output_width(std::size_t output,
+                                               std::span<const int> input_widths) const;
+  /// Checks the final widths. The default requires all inputs of an actor
+  /// without fixed input widths to have the same width.
+  /// @throws ModelError naming the ports and their widths.
+  virtual void check_widths(std::span<const int> input_widths,
+                            std::span<const int> output_widths) const;
+
+  [[nodiscard]] virtual bool is_composite() const { return false; }
+  /// False for polymorphic actors whose output varies with time even when
+  /// every input is constant (an Expression of `t`); such an actor is never
+  /// folded into a constant by time-mode resolution.
+  [[nodiscard]] virtual bool can_be_constant() const { return true; }
+
+  /// "actor 'plant.gain' (Gain)" — the prefix of messages about this actor.
+  [[nodiscard]] std::string describe() const;
+
+  /// Where the actor was written (a JSON location), or empty; errors about
+  /// the actor carry it.
+  [[nodiscard]] const std::string& location() const { return location_; }
+  void set_location(std::string location) { location_ = std::move(location); }
+
+ protected:
+  Actor(std::string name, std::string type, TimeMode mode);
+
+  InputPort declare_input(std::string name, PortKind kind, int width = kInferredWidth,
+                          bool optional = false);
+  OutputPort declare_output(std::string name, PortKind kind, int width = kInferredWidth);
+  /// Makes the inputs exactly in0..in{count-1} of `kind` (for configure():
+  /// idempotent). Only for actors whose inputs are all numbered.
+  void declare_numbered_inputs(std::size_t count, PortKind kind);
+  /// @param default_value empty: the parameter is required.
+  ParamHandle declare_parameter(std::string name, ParamKind kind,
+                                std::optional<ParamValue> default_value = std::nullopt);
+
+  /// Called once the parameters are evaluated: declare parameter-dependent
+  /// ports, fix widths, state feedthrough. `scope` holds the model's
+  /// parameters (for actors that evaluate expressions later, as Expression).
+  /// @throws ModelError via fail().
+  virtual void configure(const ParameterScope& scope) { (void)scope; }
+
+  void set_width(InputPort port, int width);
+  void set_width(OutputPort port, int width);
+  /// Every input feeds every output directly (the default), or none does.
+  void set_feedthrough(bool all);
+  /// Only the listed (input, output) pairs feed through.
+  void set_feedthrough(std::vector<std::pair<std::size_t, std::size_t>> pairs);
+
+  [[nodiscard]] double scalar(ParamHandle p) const;
+  [[nodiscard]] std::span<const double> vector(ParamHandle p) const;
+  [[nodiscard]] Matrix matrix(ParamHandle p) const;
+  [[nodiscard]] const std::string& text(ParamHandle p) const;
+  [[nodiscard]] bool is_set(ParamHandle p) const;
+
+  /// Throws a ModelError "actor 'path' (Type): message".
+  [[noreturn]] void fail(const std::string& message) const;
+  /// Throws a ModelError "actor 'path' (Type), parameter 'p': message".
+  [[noreturn]] void fail(ParamHandle p, const std::string& message) const;
+
+ private:
+  friend class Composite;
+  enum class Feedthrough { kAll, kNone, kListed };
+
+  std::string name_;
+  std::string type_;
+  std::string location_;
+  Composite* parent_ = nullptr;
+  TimeMode declared_mode_;
+  std::optional<TimeMode> mode_override_;
+  std::vector<PortSpec> inputs_;
+  std::vector<PortSpec> outputs_;
+  std::vector<ParamSlot> params_;
+  Feedthrough feedthrough_ = Feedthrough::kAll;
+  std::vector<std::pair<std::size_t, std::size_t>> feedthrough_pairs_;
+};
+
+}  // namespace ctde

@@ -1,0 +1,78 @@
+#pragma once
+/// Composite actors: a named network of actors with exported ports.
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// A connection as written: from an output endpoint to an input endpoint,
+/// each `actor.port` relative to the composite that holds the connection
+/// (`plant.int.out` reaches inside a child composite). `location` is where it
+/// was written (a JSON location), or empty. Copyable value type.
+struct Connection {
+  std::string from;
+  std::string to;
+  std::string location;
+};
+
+/// An exported port of a composite: its name and the inner endpoints it stands
+/// for (one for an output, one or more for an input). Copyable value type.
+struct ExportedPort {
+  std::string name;
+  std::vector<std::string> inner;
+  std::string location;
+};
+
+/// A network of child actors. The director works on the flattened network; the
+/// hierarchy only names things. Not copyable, not movable.
+class Composite : public Actor {
+ public:
+  explicit Composite(std::string name);
+
+  /// Constructs a child `T(name, args...)` and adds it. Returns it.
+  /// @throws ModelError when the name is taken or not a valid name.
+  template <class T, class... Args>
+  T& add(std::string name, Args&&... args) {
+    auto child = std::make_unique<T>(std::move(name), std::forward<Args>(args)...);
+    T& ref = *child;
+    add(std::move(child));
+    return ref;
+  }
+  /// Adds a child. @throws ModelError when the name is taken or invalid.
+  Actor& add(std::unique_ptr<Actor> child, const std::string& location = "");
+
+  /// Connects output endpoint `from` to input endpoint `to` (checked at validation).
+  void connect(std::string from, std::string to, std::string location = "");
+  /// Makes inner input endpoint(s) reachable as this composite's input `name`.
+  void export_input(std::string name, std::vector<std::string> inner, std::string location = "");
+  /// Makes an inner output endpoint reachable as this composite's output `name`.
+  void export_output(std::string name, std::string inner, std::string location = "");
+
+  [[nodiscard]] const std::vector<std::unique_ptr<Actor>>& children() const { return children_; }
+  [[nodiscard]] const std::vector<Connection>& connections() const { return connections_; }
+  [[nodiscard]] const std::vector<ExportedPort>& exported_inputs() const { return exported_inputs_; }
+  [[nodiscard]] const std::vector<ExportedPort>& exported_outputs() const { return exported_outputs_; }
+  /// The child called `name`, or nullptr.
+  [[nodiscard]] Actor* find_child(std::string_view name) const;
+
+  [[nodiscard]] bool is_composite() const override { return true; }
+
+ private:
+  std::vector<std::unique_ptr<Actor>> children_;
+  std::vector<Connection> connections_;
+  std::vector<ExportedPort> exported_inputs_;
+  std::vector<ExportedPort> exported_outputs_;
+  std::unordered_map<std::string_view, std::size_t> index_;  // lookup only, never iterated
+};
+
+/// True if `name` can name an actor or port: non-empty, no dots, no spaces.
+[[nodiscard]] bool is_valid_name(std::string_view name);
+
+}  // namespace ctde

@@ -1,0 +1,16 @@
+#pragma once
+/// Number formatting that round-trips: results, traces and messages use it.
+
+#include <string>
+#include <span>
+
+namespace ctde {
+
+/// The shortest decimal text that reads back to exactly `value`
+/// ("0.1", "1e-12", "inf", "-inf", "nan").
+[[nodiscard]] std::string format_double(double value);
+
+/// `[a, b, c]` with each element as format_double.
+[[nodiscard]] std::string format_vector(std::span<const double> values);
+
+}  // namespace ctde

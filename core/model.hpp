@@ -1,0 +1,59 @@
+#pragma once
+/// A model: a top-level network, its parameters, director options and the
+/// signals to record.
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/composite.hpp"
+#include "core/param.hpp"
+
+namespace ctde {
+
+/// A whole model, as written (in C++ or loaded from a file). Not copyable; movable.
+class Model {
+ public:
+  explicit Model(std::string name = "model");
+  Model(Model&&) noexcept;
+  Model& operator=(Model&&) noexcept;
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+  ~Model();
+
+  [[nodiscard]] const std::string& name() const { return name_; }
+  /// The model file this came from, or empty.
+  [[nodiscard]] const std::string& file() const { return file_; }
+  void set_file(std::string file) { file_ = std::move(file); }
+
+  [[nodiscard]] Composite& top() { return *top_; }
+  [[nodiscard]] const Composite& top() const { return *top_; }
+  [[nodiscard]] ParameterScope& parameters() { return parameters_; }
+  [[nodiscard]] const ParameterScope& parameters() const { return parameters_; }
+
+  /// Director options as written (`stop_time`, `rtol`...), evaluated by the director.
+  [[nodiscard]] std::map<std::string, ParamValue>& director() { return director_; }
+  [[nodiscard]] const std::map<std::string, ParamValue>& director() const { return director_; }
+
+  /// Output endpoints to record (`h.out`).
+  [[nodiscard]] std::vector<std::string>& record() { return record_; }
+  [[nodiscard]] const std::vector<std::string>& record() const { return record_; }
+
+  /// Shorthands for top().add / top().connect.
+  template <class T, class... Args>
+  T& add(std::string name, Args&&... args) {
+    return top_->add<T>(std::move(name), std::forward<Args>(args)...);
+  }
+  void connect(std::string from, std::string to) { top_->connect(std::move(from), std::move(to)); }
+
+ private:
+  std::string name_;
+  std::string file_;
+  std::unique_ptr<Composite> top_;
+  ParameterScope parameters_;
+  std::map<std::string, ParamValue> director_;
+  std::vector<std::string> record_;
+};
+
+}  // namespace ctde

@@ -1,0 +1,332 @@
+#include "core/model_file.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace ctde {
+
+namespace {
+
+using json = nlohmann::json;
+
+/// Director keys of the format (ARCHITECTURE.md, run options).
+const std::vector<std::string> kDirectorKeys = {
+    "start_time", "stop_time",      "time_resolution", "solver", "rtol",
+    "atol",       "initial_step",   "min_step",        "max_step", "max_microsteps",
+    "event_tolerance", "events",    "output_interval"};
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+/// Builds a Model from parsed JSON, tracking the JSON pointer for messages.
+class Loader {
+ public:
+  Loader(std::string file, std::string folder, const ActorRegistry& registry)
+      : file_(std::move(file)), folder_(std::move(folder)), registry_(registry) {}
+
+  Model load(const json& root, const ParameterOverrides& overrides) {
+    expect_object(root, "");
+    check_keys(root, "", {"ctde", "name", "parameters", "director", "actors", "connections",
+                          "record", "description"});
+    if (!root.contains("ctde")) fail("", "missing \"ctde\": 1 (the format version)");
+    if (!root["ctde"].is_number_integer() || root["ctde"].get<long long>() != 1) {
+      fail("/ctde", "format version " + show(root["ctde"]) + " is not supported (this ctde reads 1)");
+    }
+    std::string name = std::filesystem::path(file_).stem().string();
+    if (root.contains("name")) name = string_at(root["name"], "/name");
+    Model model(name);
+    model.set_file(file_);
+
+    if (root.contains("parameters")) {
+      const json& params = root["parameters"];
+      expect_object(params, "/parameters");
+      for (const auto& [key, value] : params.items()) {
+        const std::string where = "/parameters/" + escape(key);
+        try {
+          model.parameters().set(key, param_value(value, where));
+        } catch (const ModelError& e) {
+          throw e.located(at(where));
+        }
+      }
+    }
+    for (const auto& [key, text] : overrides) {
+      if (!model.parameters().has(key)) {
+        std::vector<std::string> known;
+        for (const auto& [n, v] : model.parameters().definitions()) known.push_back(n);
+        throw ModelError("--set " + key + "=" + text + ": the model has no parameter '" + key +
+                         "'" + (known.empty() ? " (it has none)" : " (its parameters: " + join(known) + ")"));
+      }
+      model.parameters().set(key, override_value(text));
+    }
+
+    if (root.contains("director")) {
+      const json& director = root["director"];
+      expect_object(director, "/director");
+      for (const auto& [key, value] : director.items()) {
+        const std::string where = "/director/" + escape(key);
+        if (std::find(kDirectorKeys.begin(), kDirectorKeys.end(), key) == kDirectorKeys.end()) {
+          fail(where, "unknown director option '" + key + "' (options: " + join(kDirectorKeys) + ")");
+        }
+        model.director().emplace(key, param_value(value, where));
+      }
+    }
+    if (!root.contains("actors")) fail("", "missing \"actors\": a model needs at least one actor");
+    load_network(root, "", model.top());
+    if (root.contains("record")) {
+      const json& record = root["record"];
+      if (!record.is_array()) fail("/record", "must be an array of \"actor.port\" strings");
+      for (std::size_t i = 0; i < record.size(); ++i) {
+        model.record().push_back(string_at(record[i], "/record/" + std::to_string(i)));
+      }
+    }
+    return model;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
+    throw ModelError(message).located(at(pointer));
+  }
+  [[nodiscard]] std::string at(const std::string& pointer) const {
+    return file_ + " at " + (pointer.empty() ? "/" : pointer);
+  }
+  static std::string escape(const std::string& key) {
+    std::string out;
+    for (const char c : key) {
+      if (c == '~') out += "~0";
+      else if (c == '/') out += "~1";
+      else out += c;
+    }
+    return out;
+  }
+  static std::string type_name(const json& value) { return value.type_name(); }
+  /// JSON text of `value` for messages (never throws on odd bytes).
+  static std::string show(const json& value) {
+    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+    return text.size() > 80 ? text.substr(0, 77) + "..." : text;
+  }
+
+  void expect_object(const json& value, const std::string& pointer) const {
+    if (!value.is_object()) fail(pointer, "must be an object, got " + type_name(value));
+  }
+  std::string string_at(const json& value, const std::string& pointer) const {
+    if (!value.is_string()) fail(pointer, "must be a string, got " + type_name(value) + " " + show(value));
+    return value.get<std::string>();
+  }
+  void check_keys(const json& object, const std::string& pointer,
+                  const std::vector<std::string>& known) const {
+    for (const auto& [key, value] : object.items()) {
+      if (std::find(known.begin(), known.end(), key) == known.end()) {
+        fail(pointer + "/" + escape(key), "unknown key '" + key + "' (known here: " + join(known) + ")");
+      }
+    }
+  }
+
+  ParamValue param_value(const json& value, const std::string& pointer, int depth = 0) const {
+    if (depth > 8) fail(pointer, "arrays nest too deeply for a parameter (a matrix is two levels)");
+    if (value.is_number()) return {value.get<double>()};
+    if (value.is_string()) return {value.get<std::string>()};
+    if (value.is_array()) {
+      std::vector<ParamValue> items;
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        items.push_back(param_value(value[i], pointer + "/" + std::to_string(i), depth + 1));
+      }
+      return {std::move(items)};
+    }
+    fail(pointer, "a parameter value is a number, a string or an array, got " + type_name(value) +
+                      " " + show(value));
+  }
+
+  static ParamValue override_value(const std::string& text) {
+    const json parsed = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_number()) return {parsed.get<double>()};
+    if (parsed.is_array()) {
+      std::vector<ParamValue> items;
+      for (const auto& item : parsed) {
+        if (item.is_number()) items.emplace_back(item.get<double>());
+        else if (item.is_string()) items.emplace_back(item.get<std::string>());
+        else return {text};
+      }
+      return {std::move(items)};
+    }
+    if (parsed.is_string()) return {parsed.get<std::string>()};
+    return {text};  // an expression
+  }
+
+  void load_network(const json& node, const std::string& pointer, Composite& composite) {
+    const json& actors = node["actors"];
+    if (!actors.is_array()) fail(pointer + "/actors", "must be an array of actors");
+    for (std::size_t i = 0; i < actors.size(); ++i) {
+      load_actor(actors[i], pointer + "/actors/" + std::to_string(i), composite);
+    }
+    if (node.contains("connections")) {
+      const json& connections = node["connections"];
+      if (!connections.is_array()) fail(pointer + "/connections", "must be an array of [from, to] pairs");
+      for (std::size_t i = 0; i < connections.size(); ++i) {
+        const std::string where = pointer + "/connections/" + std::to_string(i);
+        const json& pair = connections[i];
+        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string() || !pair[1].is_string()) {
+          fail(where, "a connection is [\"actor.out\", \"actor.in\"], got " + show(pair));
+        }
+        composite.connect(pair[0].get<std::string>(), pair[1].get<std::string>(), at(where));
+      }
+    }
+  }
+
+  void load_actor(const json& node, const std::string& pointer, Composite& composite) {
+    expect_object(node, pointer);
+    if (!node.contains("name")) fail(pointer, "an actor needs a \"name\"");
+    if (!node.contains("type")) fail(pointer, "an actor needs a \"type\"");
+    const std::string name = string_at(node["name"], pointer + "/name");
+    const std::string type = string_at(node["type"], pointer + "/type");
+    std::unique_ptr<Actor> actor;
+    if (type == "Composite") {
+      check_keys(node, pointer, {"name", "type", "actors", "connections", "inputs", "outputs", "description"});
+      if (!node.contains("actors")) fail(pointer, "a Composite needs \"actors\"");
+      actor = std::make_unique<Composite>(name);
+    } else {
+      check_keys(node, pointer, {"name", "type", "params", "time_mode", "description"});
+      try {
+        actor = registry_.make(type, name);
+      } catch (const ModelError& e) {
+        throw e.located(at(pointer + "/type"));
+      }
+    }
+    actor->set_location(at(pointer));
+    Actor& added = composite.add(std::move(actor), at(pointer + "/name"));
+    if (type == "Composite") {
+      if (++nesting_ > kMaxNesting) {
+        fail(pointer, "composites nest deeper than " + std::to_string(kMaxNesting) + " levels");
+      }
+      auto& inner = static_cast<Composite&>(added);
+      load_network(node, pointer, inner);
+      load_exports(node, pointer, inner);
+      --nesting_;
+      return;
+    }
+    if (node.contains("params")) {
+      const json& params = node["params"];
+      expect_object(params, pointer + "/params");
+      for (const auto& [key, value] : params.items()) {
+        const std::string where = pointer + "/params/" + escape(key);
+        try {
+          added.set_parameter(key, file_relative(added, key, param_value(value, where)), at(where));
+        } catch (const ModelError& e) {
+          throw e.located(at(where));
+        }
+      }
+    }
+    if (node.contains("time_mode")) {
+      const std::string mode = string_at(node["time_mode"], pointer + "/time_mode");
+      try {
+        if (mode == "continuous") added.set_time_mode(TimeMode::kContinuous);
+        else if (mode == "discrete") added.set_time_mode(TimeMode::kDiscrete);
+        else throw ModelError("time_mode must be \"continuous\" or \"discrete\", got \"" + mode + "\"");
+      } catch (const ModelError& e) {
+        throw e.located(at(pointer + "/time_mode"));
+      }
+    }
+  }
+
+  void load_exports(const json& node, const std::string& pointer, Composite& composite) {
+    for (const char* key : {"inputs", "outputs"}) {
+      if (!node.contains(key)) continue;
+      const std::string where = pointer + "/" + key;
+      expect_object(node[key], where);
+      for (const auto& [name, target] : node[key].items()) {
+        const std::string item = where + "/" + escape(name);
+        std::vector<std::string> inner;
+        if (target.is_string()) {
+          inner.push_back(target.get<std::string>());
+        } else if (target.is_array() && std::string(key) == "inputs") {
+          for (std::size_t i = 0; i < target.size(); ++i) {
+            inner.push_back(string_at(target[i], item + "/" + std::to_string(i)));
+          }
+        } else {
+          fail(item, std::string("an exported ") + (std::string(key) == "inputs"
+                                                        ? "input is \"actor.port\" or a list of them"
+                                                        : "output is \"actor.port\""));
+        }
+        try {
+          if (std::string(key) == "inputs") composite.export_input(name, inner, at(item));
+          else composite.export_output(name, inner.front(), at(item));
+        } catch (const ModelError& e) {
+          throw e.located(at(item));
+        }
+      }
+    }
+  }
+
+  /// A relative file name in a `file` parameter is relative to the model's folder.
+  ParamValue file_relative(const Actor& actor, const std::string& key, ParamValue value) const {
+    for (const auto& slot : actor.parameters()) {
+      if (slot.name != key || slot.kind != ParamKind::kFile) continue;
+      if (value.kind() != ParamValue::Kind::kText || value.text().empty()) return value;
+      const std::filesystem::path path(value.text());
+      if (path.is_absolute()) return value;
+      return {(std::filesystem::path(folder_) / path).lexically_normal().string()};
+    }
+    return value;
+  }
+
+  static constexpr int kMaxNesting = 64;
+  std::string file_;
+  std::string folder_;
+  const ActorRegistry& registry_;
+  int nesting_ = 0;
+};
+
+/// Line and column (from 1) of byte offset `byte` (nlohmann counts from 1 past the error).
+std::pair<std::size_t, std::size_t> line_column(const std::string& text, std::size_t byte) {
+  std::size_t line = 1;
+  std::size_t column = 1;
+  const std::size_t end = std::min(byte == 0 ? 0 : byte - 1, text.size());
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+}  // namespace
+
+Model load_model_text(const std::string& text, const std::string& file,
+                      const ActorRegistry& registry, const ParameterOverrides& overrides,
+                      const std::string& folder) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    const auto [line, column] = line_column(text, e.byte);
+    std::string what = e.what();
+    // nlohmann's text is "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
+    const auto colon = what.find(": ");
+    if (colon != std::string::npos) what = what.substr(colon + 2);
+    throw ModelError("JSON syntax error: " + what)
+        .located(file + ":" + std::to_string(line) + ":" + std::to_string(column));
+  }
+  return Loader(file, folder, registry).load(root, overrides);
+}
+
+Model load_model_file(const std::string& path, const ActorRegistry& registry,
+                      const ParameterOverrides& overrides) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelError("cannot open model file '" + path + "'");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  return load_model_text(buffer.str(), path, registry, overrides, folder.empty() ? "." : folder);
+}
+
+}  // namespace ctde

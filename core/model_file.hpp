@@ -1,0 +1,32 @@
+#pragma once
+/// The JSON model file loader (format: shared/spec/model-format.md).
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/model.hpp"
+#include "core/registry.hpp"
+
+namespace ctde {
+
+/// `--set NAME=VALUE` overrides of model parameters, in order.
+using ParameterOverrides = std::vector<std::pair<std::string, std::string>>;
+
+/// Reads and builds the model in file `path`; actor types come from `registry`.
+/// `overrides` replace model parameters (VALUE is JSON, e.g. `2.5` or `[1,2]`,
+/// or else an expression). Relative `file` parameters are taken relative to
+/// the model file's folder. The model is not validated (see validate()).
+/// @throws ModelError with the file name and the JSON location: `file:line:col`
+///         for syntax errors, `file at /json/pointer` for the rest.
+[[nodiscard]] Model load_model_file(const std::string& path, const ActorRegistry& registry,
+                                    const ParameterOverrides& overrides = {});
+
+/// As load_model_file, from JSON text; `file` names it in messages and
+/// `folder` anchors relative file names.
+[[nodiscard]] Model load_model_text(const std::string& text, const std::string& file,
+                                    const ActorRegistry& registry,
+                                    const ParameterOverrides& overrides = {},
+                                    const std::string& folder = ".");
+
+}  // namespace ctde

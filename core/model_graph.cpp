@@ -1,0 +1,144 @@
+#include "core/model_graph.hpp"
+
+#include <algorithm>
+#include <deque>
+
+#include <boost/graph/reverse_graph.hpp>
+#include <boost/graph/strong_components.hpp>
+#include <boost/graph/topological_sort.hpp>
+
+#include "core/error.hpp"
+
+namespace ctde {
+
+ModelGraph build_model_graph(const FlatModel& model) {
+  ModelGraph graph(model.actors.size());
+  for (std::uint32_t to = 0; to < model.actors.size(); ++to) {
+    const FlatActor& target = model.actors[to];
+    for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
+      if (!target.drivers[p]) continue;
+      const PortRef& from = *target.drivers[p];
+      const PortKind out = model.actors[from.actor].output_kinds[from.port];
+      ConnectionEdge edge;
+      edge.from_port = from.port;
+      edge.to_port = p;
+      edge.continuous = out != PortKind::kDiscrete && target.input_kinds[p] != PortKind::kDiscrete;
+      edge.feedthrough = target.actor->feeds_through(p);
+      boost::add_edge(from.actor, to, edge, graph);
+    }
+  }
+  return graph;
+}
+
+namespace {
+
+using Vertex = boost::graph_traits<ModelGraph>::vertex_descriptor;
+
+/// The zero-delay part of the model graph: only edges into feedthrough inputs.
+using FeedthroughGraph =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, boost::no_property,
+                          boost::property<boost::edge_weight_t, int>>;
+
+/// A shortest cycle through `start` inside its strong component, as actor indices.
+std::vector<Vertex> cycle_through(const FeedthroughGraph& graph, Vertex start,
+                                  const std::vector<int>& component) {
+  std::vector<Vertex> parent(boost::num_vertices(graph), boost::graph_traits<FeedthroughGraph>::null_vertex());
+  std::deque<Vertex> work{start};
+  while (!work.empty()) {
+    const Vertex v = work.front();
+    work.pop_front();
+    for (auto [e, end] = boost::out_edges(v, graph); e != end; ++e) {
+      const Vertex w = boost::target(*e, graph);
+      if (component[w] != component[start]) continue;
+      if (w == start) {
+        std::vector<Vertex> cycle{v};
+        while (cycle.back() != start) cycle.push_back(parent[cycle.back()]);
+        std::reverse(cycle.begin(), cycle.end());
+        return cycle;
+      }
+      if (parent[w] != boost::graph_traits<FeedthroughGraph>::null_vertex()) continue;
+      parent[w] = v;
+      work.push_back(w);
+    }
+  }
+  return {start};
+}
+
+}  // namespace
+
+void schedule(FlatModel& model) {
+  const ModelGraph graph = build_model_graph(model);
+  const std::size_t n = model.actors.size();
+
+  // The zero-delay graph; an edge's weight is 1 when it is discrete.
+  FeedthroughGraph zero_delay(n);
+  for (auto [e, end] = boost::edges(graph); e != end; ++e) {
+    const ConnectionEdge& edge = graph[*e];
+    if (!edge.feedthrough) continue;
+    boost::add_edge(boost::source(*e, graph), boost::target(*e, graph), edge.continuous ? 0 : 1,
+                    zero_delay);
+  }
+
+  std::vector<int> component(n);
+  const int count = boost::strong_components(
+      zero_delay, boost::make_iterator_property_map(component.begin(),
+                                                    boost::get(boost::vertex_index, zero_delay)));
+  std::vector<int> size(static_cast<std::size_t>(count), 0);
+  for (const int c : component) ++size[static_cast<std::size_t>(c)];
+  for (Vertex v = 0; v < n; ++v) {
+    bool self_loop = false;
+    for (auto [e, end] = boost::out_edges(v, zero_delay); e != end; ++e) {
+      self_loop = self_loop || boost::target(*e, zero_delay) == v;
+    }
+    if (size[static_cast<std::size_t>(component[v])] < 2 && !self_loop) continue;
+    const std::vector<Vertex> cycle = cycle_through(zero_delay, v, component);
+    bool continuous = true;
+    std::string names;
+    for (std::size_t i = 0; i < cycle.size(); ++i) {
+      const Vertex from = cycle[i];
+      const Vertex to = cycle[(i + 1) % cycle.size()];
+      names += model.actors[from].path + " -> ";
+      for (auto [e, end] = boost::out_edges(from, zero_delay); e != end; ++e) {
+        if (boost::target(*e, zero_delay) == to && boost::get(boost::edge_weight, zero_delay, *e) != 0) {
+          continuous = false;
+        }
+      }
+    }
+    names += model.actors[cycle.front()].path;
+    if (continuous) {
+      throw ModelError("algebraic loop among direct-feedthrough continuous actors: " + names +
+                       " (break it with a state, e.g. an Integrator, or a delay)");
+    }
+    throw ModelError("causality loop: a zero-delay cycle among discrete actors: " + names +
+                     " (break it with a TimeDelay, whose delay 0 means the next microstep)");
+  }
+
+  // Topological order of the zero-delay graph. Sorting the reversed graph
+  // yields the order directly (each actor after its drivers) and keeps
+  // unrelated actors in definition order, which reads better than the
+  // reversed postorder of the graph itself.
+  std::vector<Vertex> order;
+  order.reserve(n);
+  const auto reversed = boost::make_reverse_graph(zero_delay);
+  boost::topological_sort(reversed, std::back_inserter(order),
+                          boost::vertex_index_map(boost::get(boost::vertex_index, zero_delay)));
+  model.continuous_schedule.clear();
+  model.discrete_schedule.clear();
+  for (std::uint32_t depth = 0; depth < order.size(); ++depth) {
+    FlatActor& actor = model.actors[order[depth]];
+    actor.depth = depth;
+    const auto has = [](const std::vector<PortKind>& kinds, PortKind kind) {
+      return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+    };
+    const bool continuous = actor.mode != TimeMode::kDiscrete &&
+                            (has(actor.output_kinds, PortKind::kContinuous) ||
+                             has(actor.input_kinds, PortKind::kContinuous) ||
+                             actor.mode == TimeMode::kConstant || actor.mode == TimeMode::kContinuous);
+    const bool discrete = has(actor.output_kinds, PortKind::kDiscrete) ||
+                          has(actor.input_kinds, PortKind::kDiscrete);
+    if (continuous) model.continuous_schedule.push_back(static_cast<std::uint32_t>(order[depth]));
+    if (discrete) model.discrete_schedule.push_back(static_cast<std::uint32_t>(order[depth]));
+  }
+}
+
+}  // namespace ctde

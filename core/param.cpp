@@ -1,0 +1,296 @@
+#include "core/param.hpp"
+
+#include <muParser.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <set>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+
+namespace ctde {
+
+// ---------------------------------------------------------------- ParamValue
+
+ParamValue::ParamValue(double number) : kind_(Kind::kNumber), number_(number) {}
+ParamValue::ParamValue(int number) : kind_(Kind::kNumber), number_(number) {}
+ParamValue::ParamValue(const char* text) : kind_(Kind::kText), text_(text) {}
+ParamValue::ParamValue(std::string text) : kind_(Kind::kText), text_(std::move(text)) {}
+ParamValue::ParamValue(std::vector<ParamValue> items) : kind_(Kind::kList), items_(std::move(items)) {}
+ParamValue::ParamValue(const std::vector<double>& numbers) : kind_(Kind::kList) {
+  items_.assign(numbers.begin(), numbers.end());
+}
+ParamValue::ParamValue(const Matrix& matrix) : kind_(Kind::kList) {
+  for (std::size_t r = 0; r < matrix.rows; ++r) {
+    std::vector<ParamValue> row;
+    for (std::size_t c = 0; c < matrix.cols; ++c) row.emplace_back(matrix(r, c));
+    items_.emplace_back(std::move(row));
+  }
+}
+
+std::string ParamValue::to_string() const {
+  switch (kind_) {
+    case Kind::kNumber: return format_double(number_);
+    case Kind::kText: return "\"" + text_ + "\"";
+    case Kind::kList: {
+      std::string out = "[";
+      for (std::size_t i = 0; i < items_.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += items_[i].to_string();
+      }
+      return out + "]";
+    }
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------- helpers
+
+namespace {
+
+/// A text that is a plain number ("10", "-1.5e3", "inf") gives that number.
+bool parse_number(const std::string& text, double& out) {
+  const char* first = text.data();
+  const char* last = first + text.size();
+  while (first < last && *first == ' ') ++first;
+  while (last > first && last[-1] == ' ') --last;
+  if (first < last && *first == '+') ++first;
+  if (first == last) return false;
+  const auto result = std::from_chars(first, last, out);
+  return result.ec == std::errc() && result.ptr == last;
+}
+
+bool valid_identifier(const std::string& name) {
+  if (name.empty() || (std::isdigit(static_cast<unsigned char>(name[0])) != 0)) return false;
+  for (const char c : name) {
+    if ((std::isalnum(static_cast<unsigned char>(c)) == 0) && c != '_') return false;
+  }
+  return true;
+}
+
+const char* kind_name(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::kScalar: return "a number";
+    case ParamKind::kVector: return "a vector";
+    case ParamKind::kMatrix: return "a matrix";
+    case ParamKind::kString: return "a string";
+    case ParamKind::kFile: return "a file name";
+  }
+  return "";
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- ParameterScope
+
+struct ParameterScope::Parser {
+  mu::Parser parser;
+  std::map<std::string, double> storage;  // node-stable addresses for DefineVar
+};
+
+ParameterScope::ParameterScope() : parser_(std::make_unique<Parser>()) {}
+ParameterScope::~ParameterScope() = default;
+ParameterScope::ParameterScope(ParameterScope&&) noexcept = default;
+ParameterScope& ParameterScope::operator=(ParameterScope&&) noexcept = default;
+
+void ParameterScope::set(const std::string& name, ParamValue value) {
+  if (!valid_identifier(name)) {
+    throw ModelError("parameter name '" + name +
+                     "' is not a valid identifier (letters, digits and _, not starting with a digit)");
+  }
+  raw_.insert_or_assign(name, std::move(value));
+  resolved_.clear();
+}
+
+bool ParameterScope::has(const std::string& name) const { return raw_.contains(name); }
+
+const ResolvedParam& ParameterScope::value(const std::string& name) const {
+  const auto it = resolved_.find(name);
+  if (it == resolved_.end()) throw ModelError("parameter '" + name + "' is not defined");
+  return it->second;
+}
+
+void ParameterScope::resolve() {
+  resolved_.clear();
+  auto& p = *parser_;
+  p.parser.ClearVar();
+  p.storage.clear();
+  for (const auto& [name, raw] : raw_) {
+    double& slot = p.storage[name];
+    slot = std::nan("");
+    p.parser.DefineVar(name, &slot);
+  }
+
+  // Depth-first evaluation in dependency order; `stack` detects cycles.
+  std::vector<std::string> stack;
+  auto used_names = [&](const ParamValue& value, auto& self, std::set<std::string>& out) -> void {
+    if (value.kind() == ParamValue::Kind::kList) {
+      for (const auto& item : value.items()) self(item, self, out);
+      return;
+    }
+    double number = 0;
+    if (value.kind() != ParamValue::Kind::kText || parse_number(value.text(), number)) return;
+    if (raw_.contains(value.text())) {
+      out.insert(value.text());
+      return;
+    }
+    try {
+      p.parser.SetExpr(value.text());
+      for (const auto& [var, ptr] : p.parser.GetUsedVar()) out.insert(var);
+    } catch (const mu::Parser::exception_type&) {
+      // Reported with its message when the value is evaluated.
+    }
+  };
+  auto resolve_one = [&](const std::string& name, auto& self) -> void {
+    if (resolved_.contains(name)) return;
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+      if (stack[i] != name) continue;
+      std::string cycle;
+      for (std::size_t j = i; j < stack.size(); ++j) cycle += stack[j] + " -> ";
+      throw ModelError("parameters depend on each other in a cycle: " + cycle + name);
+    }
+    stack.push_back(name);
+    const ParamValue& raw = raw_.at(name);
+    std::set<std::string> deps;
+    used_names(raw, used_names, deps);
+    for (const auto& dep : deps) {
+      if (raw_.contains(dep)) self(dep, self);
+    }
+    const std::string what = "parameter '" + name + "'";
+    ParamKind kind = ParamKind::kScalar;
+    if (raw.kind() == ParamValue::Kind::kList) {
+      const bool nested = !raw.items().empty() && raw.items()[0].kind() == ParamValue::Kind::kList;
+      kind = nested ? ParamKind::kMatrix : ParamKind::kVector;
+    } else if (raw.kind() == ParamValue::Kind::kText && raw_.contains(raw.text())) {
+      kind = resolved_.at(raw.text()).kind;
+    }
+    ResolvedParam value = evaluate(raw, kind, what);
+    if (value.kind == ParamKind::kScalar) p.storage[name] = value.values[0];
+    resolved_.emplace(name, std::move(value));
+    stack.pop_back();
+  };
+  for (const auto& [name, raw] : raw_) resolve_one(name, resolve_one);
+}
+
+double ParameterScope::evaluate_scalar(const std::string& expression, const std::string& what) const {
+  double number = 0;
+  if (parse_number(expression, number)) return number;
+  const auto it = resolved_.find(expression);
+  if (it != resolved_.end() && it->second.kind == ParamKind::kScalar) return it->second.values[0];
+  try {
+    parser_->parser.SetExpr(expression);
+    number = parser_->parser.Eval();
+  } catch (const mu::Parser::exception_type& e) {
+    const std::string token = e.GetToken();
+    if (e.GetCode() == mu::ecUNASSIGNABLE_TOKEN && !token.empty()) {
+      throw ModelError(what + ": '" + token + "' in expression \"" + expression +
+                       "\" is not a defined parameter");
+    }
+    throw ModelError(what + ": bad expression \"" + expression + "\": " + e.GetMsg());
+  }
+  if (std::isnan(number)) {
+    // A NaN from a variable means it refers to a vector or matrix parameter.
+    for (const auto& [var, ptr] : parser_->parser.GetUsedVar()) {
+      const auto r = resolved_.find(var);
+      if (r != resolved_.end() && r->second.kind != ParamKind::kScalar) {
+        throw ModelError(what + ": '" + var + "' in expression \"" + expression + "\" is " +
+                         kind_name(r->second.kind) + "; only numbers can be used in expressions");
+      }
+    }
+    throw ModelError(what + ": expression \"" + expression + "\" evaluates to NaN");
+  }
+  return number;
+}
+
+std::vector<std::string> ParameterScope::check_expression(const std::string& expression,
+                                                         const std::vector<std::string>& locals,
+                                                         const std::string& what) const {
+  std::vector<std::string> used;
+  try {
+    parser_->parser.SetExpr(expression);
+    for (const auto& [var, ptr] : parser_->parser.GetUsedVar()) used.push_back(var);
+  } catch (const mu::Parser::exception_type& e) {
+    throw ModelError(what + ": bad expression \"" + expression + "\": " + e.GetMsg());
+  }
+  for (const auto& name : used) {
+    if (raw_.contains(name)) continue;
+    if (std::find(locals.begin(), locals.end(), name) != locals.end()) continue;
+    std::string allowed;
+    for (const auto& local : locals) allowed += (allowed.empty() ? "" : ", ") + local;
+    throw ModelError(what + ": '" + name + "' in expression \"" + expression +
+                     "\" is neither a model parameter nor one of " + allowed);
+  }
+  return used;
+}
+
+ResolvedParam ParameterScope::evaluate(const ParamValue& value, ParamKind kind,
+                                       const std::string& what) const {
+  ResolvedParam out;
+  out.kind = kind;
+  auto mismatch = [&](const std::string& got) {
+    return ModelError(what + " must be " + kind_name(kind) + ", got " + got + " " + value.to_string());
+  };
+  auto scalar_of = [&](const ParamValue& item) {
+    if (item.kind() == ParamValue::Kind::kNumber) return item.number();
+    if (item.kind() == ParamValue::Kind::kText) return evaluate_scalar(item.text(), what);
+    throw mismatch("a nested list");
+  };
+
+  if (kind == ParamKind::kString || kind == ParamKind::kFile) {
+    if (value.kind() != ParamValue::Kind::kText) throw mismatch("the value");
+    out.text = value.text();
+    return out;
+  }
+  // A text that names a vector or matrix parameter stands for all of it.
+  if (value.kind() == ParamValue::Kind::kText) {
+    const auto it = resolved_.find(value.text());
+    if (it != resolved_.end() && it->second.kind != ParamKind::kScalar) {
+      const ResolvedParam& named = it->second;
+      if (kind == ParamKind::kScalar) throw mismatch(std::string(kind_name(named.kind)));
+      if (kind == ParamKind::kVector && named.kind == ParamKind::kMatrix && named.rows != 1 &&
+          named.cols != 1) {
+        throw mismatch("a matrix");
+      }
+      out = named;
+      out.kind = kind;
+      if (kind == ParamKind::kVector) out.rows = out.cols = 1;
+      if (kind == ParamKind::kMatrix && named.kind == ParamKind::kVector) {
+        out.rows = 1;
+        out.cols = named.values.size();
+      }
+      return out;
+    }
+  }
+  switch (value.kind()) {
+    case ParamValue::Kind::kNumber:
+    case ParamValue::Kind::kText:
+      out.values.push_back(scalar_of(value));
+      return out;
+    case ParamValue::Kind::kList: break;
+  }
+  if (kind == ParamKind::kScalar) throw mismatch("a list");
+  const auto& items = value.items();
+  if (items.empty()) throw ModelError(what + " must not be an empty list");
+  const bool nested = items[0].kind() == ParamValue::Kind::kList;
+  if (!nested) {
+    for (const auto& item : items) out.values.push_back(scalar_of(item));
+    out.rows = 1;
+    out.cols = items.size();
+    return out;
+  }
+  if (kind == ParamKind::kVector) throw mismatch("a matrix");
+  out.rows = items.size();
+  out.cols = items[0].items().size();
+  for (std::size_t r = 0; r < items.size(); ++r) {
+    if (items[r].kind() != ParamValue::Kind::kList || items[r].items().size() != out.cols) {
+      throw ModelError(what + ": matrix row " + std::to_string(r) + " does not have " +
+                       std::to_string(out.cols) + " columns like row 0");
+    }
+    for (const auto& item : items[r].items()) out.values.push_back(scalar_of(item));
+  }
+  return out;
+}
+
+}  // namespace ctde

@@ -1,0 +1,123 @@
+#pragma once
+/// Parameter values: numbers, vectors, matrices, strings, and muparser
+/// expressions over the model's parameters.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ctde {
+
+/// A dense row-major matrix. Copyable value type.
+struct Matrix {
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  std::vector<double> data;  ///< rows * cols values, row by row
+
+  [[nodiscard]] double operator()(std::size_t r, std::size_t c) const { return data[r * cols + c]; }
+};
+
+/// A parameter as written, before evaluation: a number, a text (an
+/// expression, or a plain string where the parameter is a string), or a list
+/// of values (a vector; a list of lists is a matrix). Copyable value type.
+class ParamValue {
+ public:
+  enum class Kind { kNumber, kText, kList };
+
+  ParamValue(double number);                   // NOLINT(google-explicit-constructor)
+  ParamValue(int number);                      // NOLINT(google-explicit-constructor)
+  ParamValue(const char* text);                // NOLINT(google-explicit-constructor)
+  ParamValue(std::string text);                // NOLINT(google-explicit-constructor)
+  ParamValue(std::vector<ParamValue> items);   // NOLINT(google-explicit-constructor)
+  ParamValue(const std::vector<double>& numbers);  // NOLINT(google-explicit-constructor)
+  ParamValue(const Matrix& matrix);            // NOLINT(google-explicit-constructor)
+
+  [[nodiscard]] Kind kind() const { return kind_; }
+  [[nodiscard]] double number() const { return number_; }
+  [[nodiscard]] const std::string& text() const { return text_; }
+  [[nodiscard]] const std::vector<ParamValue>& items() const { return items_; }
+
+  /// The value as the model file would write it ("-e", 2, [1, "k"]).
+  [[nodiscard]] std::string to_string() const;
+
+ private:
+  Kind kind_;
+  double number_ = 0.0;
+  std::string text_;
+  std::vector<ParamValue> items_;
+};
+
+/// What a declared parameter must evaluate to.
+enum class ParamKind {
+  kScalar,  ///< one number
+  kVector,  ///< one or more numbers (a scalar is a vector of one)
+  kMatrix,  ///< rows of numbers (a scalar is 1x1, a flat list one row)
+  kString,  ///< a literal string, not evaluated ("rising", "+-+")
+  kFile,    ///< a file name; in model files, relative to the model file's folder
+};
+
+/// An evaluated parameter. Copyable value type.
+struct ResolvedParam {
+  ParamKind kind = ParamKind::kScalar;
+  std::vector<double> values;  ///< scalar: one value; vector: all; matrix: row-major
+  std::size_t rows = 1;        ///< for matrices
+  std::size_t cols = 1;        ///< for matrices
+  std::string text;            ///< for strings
+};
+
+/// The model's named parameters and an expression evaluator over them.
+///
+/// Scalar parameters are variables of every expression; vector and matrix
+/// parameters can be used whole by naming them (`"k": "K"`). Parameters may
+/// refer to each other in any order; cycles and undefined names are errors.
+/// Not copyable (it owns the parser); movable.
+class ParameterScope {
+ public:
+  ParameterScope();
+  ~ParameterScope();
+  ParameterScope(ParameterScope&&) noexcept;
+  ParameterScope& operator=(ParameterScope&&) noexcept;
+  ParameterScope(const ParameterScope&) = delete;
+  ParameterScope& operator=(const ParameterScope&) = delete;
+
+  /// Defines or replaces a parameter. Takes effect at the next `resolve()`.
+  void set(const std::string& name, ParamValue value);
+
+  /// Evaluates all parameters.
+  /// @throws ModelError naming the parameter (`parameter 'h0': ...`) for a bad
+  ///         expression, an undefined name, a cycle, or a non-finite value.
+  void resolve();
+
+  /// True if `name` is a defined parameter.
+  [[nodiscard]] bool has(const std::string& name) const;
+  /// Raw definitions, in name order.
+  [[nodiscard]] const std::map<std::string, ParamValue>& definitions() const { return raw_; }
+  /// The resolved value of a parameter (after `resolve()`).
+  [[nodiscard]] const ResolvedParam& value(const std::string& name) const;
+
+  /// Evaluates `value` as `kind`. `what` names the parameter in messages
+  /// (e.g. "parameter 'k' of 'plant.gain'").
+  /// @throws ModelError on a bad or undefined expression or a shape mismatch.
+  [[nodiscard]] ResolvedParam evaluate(const ParamValue& value, ParamKind kind,
+                                       const std::string& what) const;
+
+  /// Checks that `expression` parses and names only parameters and `locals`;
+  /// returns the names it uses.
+  /// @throws ModelError (prefixed by `what`) for a syntax error or an undefined name.
+  [[nodiscard]] std::vector<std::string> check_expression(const std::string& expression,
+                                                          const std::vector<std::string>& locals,
+                                                          const std::string& what) const;
+
+  /// Evaluates one scalar expression.
+  /// @throws ModelError as evaluate().
+  [[nodiscard]] double evaluate_scalar(const std::string& expression, const std::string& what) const;
+
+ private:
+  struct Parser;
+  std::map<std::string, ParamValue> raw_;
+  std::map<std::string, ResolvedParam> resolved_;
+  std::unique_ptr<Parser> parser_;
+};
+
+}  // namespace ctde

@@ -1,0 +1,61 @@
+#pragma once
+/// Model time: integer ticks at a fixed resolution, and superdense tags.
+///
+/// Model time is an `int64` count of ticks. With the default resolution of
+/// 1e-12 s the representable horizon is about 9.2e6 s (106 days); a coarser
+/// resolution buys a longer horizon. Doubles appear only at the solver's
+/// boundary, converted by `TimeResolution`.
+
+#include <compare>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace ctde {
+
+/// A point of model time, in ticks of the model's time resolution.
+using Tick = std::int64_t;
+
+/// "Never": later than every representable time (a period of "inf", an empty queue).
+inline constexpr Tick kNever = std::numeric_limits<Tick>::max();
+
+/// A superdense time stamp: (time in ticks, microstep). Ordered lexicographically.
+/// Copyable value type.
+struct Tag {
+  Tick time = 0;
+  std::uint32_t microstep = 0;
+
+  friend constexpr auto operator<=>(const Tag&, const Tag&) = default;
+};
+
+/// Conversion between seconds and ticks for one resolution. Copyable value type.
+class TimeResolution {
+ public:
+  /// Smallest and largest accepted resolutions, in seconds.
+  static constexpr double kFinest = 1e-18;
+  static constexpr double kCoarsest = 1.0;
+
+  /// @param seconds_per_tick in [kFinest, kCoarsest].
+  /// @throws ModelError when out of range or not finite.
+  explicit TimeResolution(double seconds_per_tick = 1e-12);
+
+  [[nodiscard]] double seconds_per_tick() const { return seconds_per_tick_; }
+
+  /// Nearest tick to `seconds`; `+inf` maps to kNever.
+  /// @throws ModelError when |seconds| exceeds the representable horizon, or NaN.
+  [[nodiscard]] Tick to_ticks(double seconds) const;
+
+  /// The time of `tick` in seconds (kNever gives +inf).
+  [[nodiscard]] double to_seconds(Tick tick) const;
+
+  /// Largest representable time, in seconds.
+  [[nodiscard]] double horizon() const;
+
+ private:
+  double seconds_per_tick_;
+};
+
+/// "t=1.5 s (tick 1500000000000, n 2)" — for messages.
+[[nodiscard]] std::string describe(const Tag& tag, const TimeResolution& resolution);
+
+}  // namespace ctde

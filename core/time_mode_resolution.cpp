@@ -1,0 +1,154 @@
+#include "core/time_mode_resolution.hpp"
+
+#include <deque>
+
+#include "core/error.hpp"
+
+namespace ctde {
+
+namespace {
+
+/// The kind a resolved actor gives its polymorphic ports.
+PortKind kind_of(TimeMode mode) {
+  switch (mode) {
+    case TimeMode::kDiscrete: return PortKind::kDiscrete;
+    case TimeMode::kConstant: return PortKind::kConstant;
+    default: return PortKind::kContinuous;
+  }
+}
+
+class Resolver {
+ public:
+  explicit Resolver(FlatModel& model) : model_(model) {}
+
+  void run() {
+    for (auto& actor : model_.actors) {
+      actor.mode = actor.actor->mode_override().value_or(actor.actor->declared_mode());
+    }
+    fold_constants();
+    rule_one();
+    for (auto& actor : model_.actors) {
+      if (actor.mode == TimeMode::kUnresolved) actor.mode = TimeMode::kContinuous;  // rule 2
+    }
+    for (auto& actor : model_.actors) assign_port_kinds(actor);
+    check_connections();
+  }
+
+ private:
+  /// The kind of signal on output `ref` as far as it is known now; kPolymorphic = not yet.
+  PortKind driver_kind(const PortRef& ref) const {
+    const FlatActor& driver = model_.actors[ref.actor];
+    const PortKind declared = driver.actor->outputs()[ref.port].kind;
+    if (declared != PortKind::kPolymorphic) return declared;
+    return driver.mode == TimeMode::kUnresolved ? PortKind::kPolymorphic : kind_of(driver.mode);
+  }
+
+  template <class Decide>
+  void propagate(Decide decide) {
+    std::deque<std::uint32_t> work;
+    std::vector<char> queued(model_.actors.size(), 0);
+    for (std::uint32_t i = 0; i < model_.actors.size(); ++i) {
+      if (model_.actors[i].mode == TimeMode::kUnresolved) {
+        work.push_back(i);
+        queued[i] = 1;
+      }
+    }
+    while (!work.empty()) {
+      const std::uint32_t i = work.front();
+      work.pop_front();
+      queued[i] = 0;
+      FlatActor& actor = model_.actors[i];
+      if (actor.mode != TimeMode::kUnresolved) continue;
+      const auto mode = decide(actor);
+      if (mode == TimeMode::kUnresolved) continue;
+      actor.mode = mode;
+      for (const auto& receivers : actor.receivers) {
+        for (const PortRef& r : receivers) {
+          if (model_.actors[r.actor].mode == TimeMode::kUnresolved && queued[r.actor] == 0) {
+            work.push_back(r.actor);
+            queued[r.actor] = 1;
+          }
+        }
+      }
+    }
+  }
+
+  /// A polymorphic actor whose every input is driven by a constant is constant.
+  void fold_constants() {
+    propagate([this](const FlatActor& actor) {
+      if (actor.drivers.empty() || !actor.actor->can_be_constant()) return TimeMode::kUnresolved;
+      for (const auto& driver : actor.drivers) {
+        if (!driver || driver_kind(*driver) != PortKind::kConstant) return TimeMode::kUnresolved;
+      }
+      return TimeMode::kConstant;
+    });
+  }
+
+  /// Rule 1: all non-constant upstreams discrete (and at least one) → discrete.
+  void rule_one() {
+    propagate([this](const FlatActor& actor) {
+      bool any = false;
+      for (const auto& driver : actor.drivers) {
+        if (!driver) continue;
+        const PortKind kind = driver_kind(*driver);
+        if (kind == PortKind::kConstant) continue;
+        if (kind != PortKind::kDiscrete) return TimeMode::kUnresolved;
+        any = true;
+      }
+      return any ? TimeMode::kDiscrete : TimeMode::kUnresolved;
+    });
+  }
+
+  static void assign_port_kinds(FlatActor& actor) {
+    const auto resolve = [&actor](const std::vector<PortSpec>& ports, std::vector<PortKind>& kinds) {
+      kinds.resize(ports.size());
+      for (std::size_t i = 0; i < ports.size(); ++i) {
+        kinds[i] = ports[i].kind == PortKind::kPolymorphic ? kind_of(actor.mode) : ports[i].kind;
+      }
+    };
+    resolve(actor.actor->inputs(), actor.input_kinds);
+    resolve(actor.actor->outputs(), actor.output_kinds);
+  }
+
+  void check_connections() const {
+    for (const auto& actor : model_.actors) {
+      for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
+        if (!actor.drivers[i]) continue;
+        const PortRef& from = *actor.drivers[i];
+        const FlatActor& driver = model_.actors[from.actor];
+        const PortKind out = driver.output_kinds[from.port];
+        const PortKind in = actor.input_kinds[i];
+        if (out == PortKind::kConstant || in == PortKind::kConstant || out == in) continue;
+        const std::string out_name = driver.path + "." + driver.actor->outputs()[from.port].name;
+        const std::string in_name = actor.path + "." + actor.actor->inputs()[i].name;
+        const bool c_to_d = out == PortKind::kContinuous;
+        throw ModelError(
+            std::string(c_to_d ? "continuous" : "discrete") + " output '" + out_name + "' drives " +
+            (c_to_d ? "discrete" : "continuous") + " input '" + in_name + "': a continuous port " +
+            "never connects to a discrete port; insert a converter between them (" +
+            (c_to_d ? "PeriodicSampler or Sampler, or a LevelCrossingDetector"
+                    : "ZeroOrderHold or FirstOrderHold") +
+            ")" + override_hint(driver, actor))
+            .located(actor.driver_locations[i]);
+      }
+    }
+  }
+
+  static std::string override_hint(const FlatActor& driver, const FlatActor& receiver) {
+    for (const FlatActor* a : {&driver, &receiver}) {
+      if (a->actor->declared_mode() == TimeMode::kUnresolved && !a->actor->mode_override()) {
+        return "; '" + a->path + "' is polymorphic and resolved " + std::string(to_string(a->mode)) +
+               ", a \"time_mode\" on it overrides that";
+      }
+    }
+    return "";
+  }
+
+  FlatModel& model_;
+};
+
+}  // namespace
+
+void resolve_time_modes(FlatModel& model) { Resolver(model).run(); }
+
+}  // namespace ctde

@@ -1,0 +1,117 @@
+#include "core/width_inference.hpp"
+
+#include <deque>
+
+#include "core/error.hpp"
+
+namespace ctde {
+
+namespace {
+
+class WidthInference {
+ public:
+  explicit WidthInference(FlatModel& model) : model_(model), queued_(model.actors.size(), 0) {}
+
+  void run() {
+    for (std::uint32_t i = 0; i < model_.actors.size(); ++i) {
+      FlatActor& actor = model_.actors[i];
+      for (const auto& spec : actor.actor->inputs()) actor.input_widths.push_back(spec.width);
+      for (const auto& spec : actor.actor->outputs()) actor.output_widths.push_back(spec.width);
+    }
+    for (std::uint32_t i = 0; i < model_.actors.size(); ++i) {
+      publish(i);
+      enqueue(i);
+    }
+    drain();
+    // Loops of inferred widths with no source of width: default to 1.
+    for (std::uint32_t i = 0; i < model_.actors.size(); ++i) {
+      for (auto& width : model_.actors[i].output_widths) {
+        if (width != kInferredWidth) continue;
+        width = 1;
+        publish(i);
+        drain();
+      }
+    }
+    for (auto& actor : model_.actors) {  // optional inputs left unconnected
+      for (std::size_t p = 0; p < actor.drivers.size(); ++p) {
+        if (!actor.drivers[p] && actor.input_widths[p] == kInferredWidth) actor.input_widths[p] = 1;
+      }
+    }
+    for (std::uint32_t i = 0; i < model_.actors.size(); ++i) check(i);
+  }
+
+ private:
+  void enqueue(std::uint32_t i) {
+    if (queued_[i] != 0) return;
+    queued_[i] = 1;
+    work_.push_back(i);
+  }
+
+  void drain() {
+    while (!work_.empty()) {
+      const std::uint32_t i = work_.front();
+      work_.pop_front();
+      queued_[i] = 0;
+      FlatActor& actor = model_.actors[i];
+      bool changed = false;
+      for (std::size_t o = 0; o < actor.output_widths.size(); ++o) {
+        if (actor.actor->outputs()[o].width != kInferredWidth) continue;
+        const int width = actor.actor->infer_output_width(o, actor.input_widths);
+        if (width != kInferredWidth && width != actor.output_widths[o]) {
+          actor.output_widths[o] = width;
+          changed = true;
+        }
+      }
+      if (changed) publish(i);
+    }
+  }
+
+  /// Pushes actor i's known output widths into the inferred inputs they drive.
+  void publish(std::uint32_t i) {
+    const FlatActor& actor = model_.actors[i];
+    for (std::size_t o = 0; o < actor.receivers.size(); ++o) {
+      const int width = actor.output_widths[o];
+      if (width == kInferredWidth) continue;
+      for (const PortRef& r : actor.receivers[o]) {
+        FlatActor& receiver = model_.actors[r.actor];
+        if (receiver.actor->inputs()[r.port].width != kInferredWidth) continue;
+        if (receiver.input_widths[r.port] == width) continue;
+        receiver.input_widths[r.port] = width;
+        enqueue(r.actor);
+      }
+    }
+  }
+
+  void check(std::uint32_t i) const {
+    const FlatActor& actor = model_.actors[i];
+    for (std::size_t p = 0; p < actor.drivers.size(); ++p) {
+      if (!actor.drivers[p]) continue;
+      const PortRef& from = *actor.drivers[p];
+      const FlatActor& driver = model_.actors[from.actor];
+      const int out = driver.output_widths[from.port];
+      const int in = actor.input_widths[p];
+      if (out != in) {
+        throw ModelError("width mismatch: output '" + driver.path + "." +
+                         driver.actor->outputs()[from.port].name + "' has width " +
+                         std::to_string(out) + " but input '" + actor.path + "." +
+                         actor.actor->inputs()[p].name + "' has width " + std::to_string(in))
+            .located(actor.driver_locations[p]);
+      }
+    }
+    try {
+      actor.actor->check_widths(actor.input_widths, actor.output_widths);
+    } catch (const ModelError& e) {
+      throw e.located(actor.actor->location());
+    }
+  }
+
+  FlatModel& model_;
+  std::vector<char> queued_;
+  std::deque<std::uint32_t> work_;
+};
+
+}  // namespace
+
+void infer_widths(FlatModel& model) { WidthInference(model).run(); }
+
+}  // namespace ctde

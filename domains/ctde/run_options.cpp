@@ -1,0 +1,93 @@
+#include "domains/ctde/run_options.hpp"
+
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "core/time.hpp"
+
+namespace ctde {
+
+const char* to_string(SolverKind solver) {
+  switch (solver) {
+    case SolverKind::kErk45: return "erk45";
+    case SolverKind::kErk23: return "erk23";
+    case SolverKind::kRk4Fixed: return "rk4-fixed";
+    case SolverKind::kDirk: return "dirk";
+    case SolverKind::kArkImex: return "ark-imex";
+  }
+  return "?";
+}
+
+RunOptions make_run_options(const std::map<std::string, ParamValue>& director,
+                            const ParameterScope& scope) {
+  RunOptions options;
+  const auto what = [](const std::string& key) { return "director option '" + key + "'"; };
+  const auto number = [&](const std::string& key) -> std::optional<double> {
+    const auto it = director.find(key);
+    if (it == director.end()) return std::nullopt;
+    return scope.evaluate(it->second, ParamKind::kScalar, what(key)).values[0];
+  };
+  const auto text = [&](const std::string& key) -> std::optional<std::string> {
+    const auto it = director.find(key);
+    if (it == director.end()) return std::nullopt;
+    return scope.evaluate(it->second, ParamKind::kString, what(key)).text;
+  };
+  const auto positive = [&](const std::string& key, double value, bool allow_inf = false) {
+    if (!(value > 0) || (!allow_inf && !std::isfinite(value))) {
+      throw ModelError(what(key) + " must be a finite number > 0, got " + format_double(value));
+    }
+    return value;
+  };
+
+  if (auto v = number("start_time")) options.start_time = *v;
+  const auto stop = number("stop_time");
+  if (!stop) throw ModelError("director option 'stop_time' is required (the run's end, in seconds)");
+  options.stop_time = *stop;
+  if (!std::isfinite(options.start_time)) throw ModelError(what("start_time") + " must be finite");
+  if (!(options.stop_time > options.start_time) || !std::isfinite(options.stop_time)) {
+    throw ModelError(what("stop_time") + " must be finite and after start_time (" +
+                     format_double(options.start_time) + "), got " + format_double(options.stop_time));
+  }
+  if (auto v = number("time_resolution")) options.time_resolution = *v;
+  const TimeResolution resolution(options.time_resolution);  // checks the range
+  (void)resolution.to_ticks(options.stop_time);                // and the horizon
+  (void)resolution.to_ticks(options.start_time);
+  if (auto s = text("solver")) {
+    if (*s == "erk45") options.solver = SolverKind::kErk45;
+    else if (*s == "erk23") options.solver = SolverKind::kErk23;
+    else if (*s == "rk4-fixed") options.solver = SolverKind::kRk4Fixed;
+    else if (*s == "dirk") options.solver = SolverKind::kDirk;
+    else if (*s == "ark-imex") options.solver = SolverKind::kArkImex;
+    else {
+      throw ModelError(what("solver") + " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex; got \"" +
+                       *s + "\"");
+    }
+  }
+  if (auto v = number("rtol")) options.rtol = positive("rtol", *v);
+  if (auto v = number("atol")) options.atol = positive("atol", *v);
+  if (auto v = number("initial_step")) options.initial_step = positive("initial_step", *v);
+  if (auto v = number("min_step")) options.min_step = positive("min_step", *v);
+  if (auto v = number("max_step")) options.max_step = positive("max_step", *v, /*allow_inf=*/true);
+  if (options.min_step && options.max_step && *options.min_step > *options.max_step) {
+    throw ModelError("director option 'min_step' (" + format_double(*options.min_step) +
+                     ") exceeds 'max_step' (" + format_double(*options.max_step) + ")");
+  }
+  if (auto v = number("max_microsteps")) {
+    if (!(*v >= 1) || *v > 1e9 || *v != std::floor(*v)) {
+      throw ModelError(what("max_microsteps") + " must be a whole number from 1 to 1e9, got " +
+                       format_double(*v));
+    }
+    options.max_microsteps = static_cast<long>(*v);
+  }
+  if (auto v = number("event_tolerance")) options.event_tolerance = positive("event_tolerance", *v);
+  if (auto s = text("events")) {
+    if (*s == "normal") options.events = EventMode::kNormal;
+    else if (*s == "none") options.events = EventMode::kNone;
+    else throw ModelError(what("events") + " must be \"normal\" or \"none\", got \"" + *s + "\"");
+  }
+  if (auto v = number("output_interval")) options.output_interval = positive("output_interval", *v);
+  return options;
+}
+
+}  // namespace ctde

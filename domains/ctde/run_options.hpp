@@ -1,0 +1,45 @@
+#pragma once
+/// The director's run options (ARCHITECTURE.md), their defaults and their checks.
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/param.hpp"
+
+namespace ctde {
+
+/// ODE methods of the solver wrapper.
+enum class SolverKind { kErk45, kErk23, kRk4Fixed, kDirk, kArkImex };
+
+/// How state events are handled: located (normal) or only checked at step ends (none).
+enum class EventMode { kNormal, kNone };
+
+/// Every option has a default; `stop_time` is required. Times in seconds. Copyable value type.
+struct RunOptions {
+  double start_time = 0.0;
+  double stop_time = 0.0;
+  double time_resolution = 1e-12;
+  SolverKind solver = SolverKind::kErk45;
+  double rtol = 1e-6;
+  double atol = 1e-9;
+  std::optional<double> initial_step;  ///< empty: the solver's estimate
+  std::optional<double> min_step;
+  std::optional<double> max_step;
+  long max_microsteps = 1000;
+  std::optional<double> event_tolerance;  ///< empty: derived from atol
+  EventMode events = EventMode::kNormal;
+  std::optional<double> output_interval;  ///< empty: no interpolated rows
+};
+
+/// Evaluates the director options of a model (`director` keys, expressions
+/// over the model's parameters) over the defaults.
+/// @throws ModelError naming the option: a missing stop_time, stop_time not
+///         after start_time, a non-positive tolerance or step, an unknown
+///         solver or events value, a time_resolution out of range.
+[[nodiscard]] RunOptions make_run_options(const std::map<std::string, ParamValue>& director,
+                                          const ParameterScope& scope);
+
+[[nodiscard]] const char* to_string(SolverKind solver);
+
+}  // namespace ctde
