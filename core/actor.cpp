@@ -63,7 +63,12 @@ void Actor::declare_numbered_inputs(std::size_t count, PortKind kind) {
 
 ParamHandle Actor::declare_parameter(std::string name, ParamKind kind,
                                      std::optional<ParamValue> default_value) {
-  params_.push_back({std::move(name), kind, std::move(default_value), {}, {}});
+  params_.push_back({std::move(name), kind, std::move(default_value), {}, {}, false});
+  return {params_.size() - 1};
+}
+
+ParamHandle Actor::declare_optional_parameter(std::string name, ParamKind kind) {
+  params_.push_back({std::move(name), kind, std::nullopt, {}, {}, true});
   return {params_.size() - 1};
 }
 
@@ -83,6 +88,10 @@ void Actor::set_parameter(const std::string& name, ParamValue value, std::string
 
 void Actor::resolve_parameters(const ParameterScope& scope) {
   for (auto& slot : params_) {
+    if (!slot.value && slot.optional) {
+      slot.resolved = ResolvedParam{slot.kind, {}, 0, 0, {}};
+      continue;
+    }
     if (!slot.value) {
       throw ModelError(describe() + ": required parameter '" + slot.name + "' is not set")
           .located(location_);

@@ -32,6 +32,7 @@ struct ParamSlot {
   std::optional<ParamValue> value;  ///< as written, or the default; empty = required and missing
   ResolvedParam resolved;           ///< after resolve_parameters()
   std::string location;             ///< where the value was written (JSON location), or empty
+  bool optional = false;            ///< may stay unset (then `resolved` is empty)
 };
 
 /// Base of every actor. Not copyable, not movable (ports and parents refer to it).
@@ -110,6 +111,8 @@ class Actor {
   InputPort declare_input(std::string name, PortKind kind, int width = kInferredWidth,
                           bool optional = false);
   OutputPort declare_output(std::string name, PortKind kind, int width = kInferredWidth);
+  /// A parameter without a default that may stay unset (see is_set()).
+  ParamHandle declare_optional_parameter(std::string name, ParamKind kind);
   /// Makes the inputs exactly in0..in{count-1} of `kind` (for configure():
   /// idempotent). Only for actors whose inputs are all numbered.
   void declare_numbered_inputs(std::size_t count, PortKind kind);

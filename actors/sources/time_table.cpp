@@ -7,8 +7,8 @@ namespace ctde {
 
 TimeTable::TimeTable(std::string name) : Actor(std::move(name), "TimeTable", TimeMode::kContinuous) {
   out_ = declare_output("out", PortKind::kContinuous);
-  points_ = declare_parameter("points", ParamKind::kMatrix, ParamValue(std::vector<ParamValue>{}));
-  file_ = declare_parameter("file", ParamKind::kFile, "");
+  points_ = declare_optional_parameter("points", ParamKind::kMatrix);
+  file_ = declare_optional_parameter("file", ParamKind::kFile);
   interpolation_ = declare_parameter("interpolation", ParamKind::kString, "linear");
   set_feedthrough(false);
 }
@@ -18,8 +18,8 @@ void TimeTable::configure(const ParameterScope& scope) {
   if (text(interpolation_) != "linear" && text(interpolation_) != "hold") {
     fail(interpolation_, "must be \"linear\" or \"hold\", got \"" + text(interpolation_) + "\"");
   }
-  const bool has_points = !vector(points_).empty();
-  const bool has_file = !text(file_).empty();
+  const bool has_points = is_set(points_);
+  const bool has_file = is_set(file_);
   if (has_points == has_file) fail("give exactly one of 'points' and 'file'");
   if (has_file) {
     try {

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what ctde needs from Debian's packages (only what is missing).
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libboost-dev libboost-graph-dev     # model graph (Boost.Graph), event queue candidates (Boost.Heap)
+  libsundials-dev                     # ARKODE
+  libspdlog-dev libfmt-dev            # logging and the trace sink
+  doctest-dev nlohmann-json3-dev libcli11-dev libmuparser-dev
+  libsystemc-dev                      # the DE benchmark baseline
+  python3-matplotlib python3-scipy graphviz
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+echo "setup: installing ${missing[*]}" >&2
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

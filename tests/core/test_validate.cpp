@@ -1,0 +1,262 @@
+// One named test per validation error, each asserting what the message says.
+#include <doctest/doctest.h>
+
+#include "actors/continuous/integrator.hpp"
+#include "actors/math/gain.hpp"
+#include "actors/math/sum.hpp"
+#include "actors/sources/constant.hpp"
+#include "actors/sources/discrete_clock.hpp"
+#include "support/model_helpers.hpp"
+
+using namespace ctde;
+using ctde::test::add;
+using ctde::test::validation_error;
+
+TEST_CASE("DuplicateActorNameIsRejectedWithItsPath") {
+  Model model;
+  auto& plant = model.add<Composite>("plant");
+  plant.add<Gain>("k");
+  CHECK_THROWS_WITH_AS(plant.add<Gain>("k"),
+                       doctest::Contains("duplicate actor name: 'plant.k' is defined twice"),
+                       ModelError);
+}
+
+TEST_CASE("UnknownActorTypeSuggestsTheClosestName") {
+  CHECK_THROWS_WITH_AS((void)builtin_actors().make("Integrater", "x"),
+                       doctest::Contains("unknown actor type 'Integrater' for actor 'x' (did you "
+                                         "mean 'Integrator'?)"),
+                       ModelError);
+}
+
+TEST_CASE("UnconnectedInputNamesActorAndPort") {
+  Model model;
+  auto& plant = model.add<Composite>("plant");
+  plant.add<Gain>("spring");
+  CHECK(validation_error(model) ==
+        "unconnected input 'plant.spring.in' of actor 'plant.spring' (Gain): every input needs a driver");
+}
+
+TEST_CASE("OptionalInputsMayStayUnconnected") {
+  Model model;
+  model.add<Constant>("c").set_parameter("value", 1.0);
+  model.add<Integrator>("x");  // reset and impulse left open
+  model.connect("c.out", "x.in");
+  CHECK(validation_error(model).empty());
+}
+
+TEST_CASE("TwoDriversOnOneInputNameBothDrivers") {
+  Model model;
+  model.add<Constant>("a").set_parameter("value", 1.0);
+  model.add<Constant>("b").set_parameter("value", 2.0);
+  model.add<Integrator>("x");
+  model.connect("a.out", "x.in");
+  model.connect("b.out", "x.in");
+  CHECK(validation_error(model).find("input 'x.in' has two drivers: 'a.out' and 'b.out'") !=
+        std::string::npos);
+}
+
+TEST_CASE("ContinuousToDiscreteConnectionNamesBothPortsAndTheConverter") {
+  Model model;
+  model.add<Constant>("c").set_parameter("value", 1.0);
+  model.add<Integrator>("level");
+  add(model, "Counter", "arrivals");
+  model.connect("c.out", "level.in");
+  model.connect("level.out", "arrivals.in");
+  const std::string message = validation_error(model);
+  CHECK(message.find("continuous output 'level.out' drives discrete input 'arrivals.in'") !=
+        std::string::npos);
+  CHECK(message.find("PeriodicSampler or Sampler") != std::string::npos);
+}
+
+TEST_CASE("DiscreteToContinuousConnectionSuggestsAHold") {
+  Model model;
+  model.add<DiscreteClock>("clock");
+  model.add<Integrator>("x");
+  model.connect("clock.out", "x.in");
+  const std::string message = validation_error(model);
+  CHECK(message.find("discrete output 'clock.out' drives continuous input 'x.in'") != std::string::npos);
+  CHECK(message.find("ZeroOrderHold or FirstOrderHold") != std::string::npos);
+}
+
+TEST_CASE("WidthMismatchNamesBothPortsAndWidths") {
+  Model model;
+  model.add<Constant>("c").set_parameter("value", std::vector<double>{1, 2, 3});
+  model.add<Integrator>("x").set_parameter("initial", std::vector<double>{0, 0});
+  model.connect("c.out", "x.in");
+  CHECK(validation_error(model) ==
+        "width mismatch: output 'c.out' has width 3 but input 'x.in' has width 2");
+}
+
+TEST_CASE("WidthMismatchBetweenInputsOfOneActorNamesBothInputs") {
+  Model model;
+  model.add<Constant>("a").set_parameter("value", std::vector<double>{1, 2});
+  model.add<Constant>("b").set_parameter("value", std::vector<double>{1, 2, 3});
+  model.add<Sum>("s");
+  model.add<Integrator>("x").set_parameter("initial", std::vector<double>{0, 0});
+  model.connect("a.out", "s.in0");
+  model.connect("b.out", "s.in1");
+  model.connect("s.out", "x.in");
+  CHECK(validation_error(model).find("width mismatch in actor 's' (Sum): input 'in0' has width 2 but "
+                                     "input 'in1' has width 3") != std::string::npos);
+}
+
+TEST_CASE("MatrixGainFixesBothWidths") {
+  Model model;
+  model.add<Constant>("u").set_parameter("value", std::vector<double>{1, 2, 3});
+  model.add<Gain>("g").set_parameter(
+      "k", std::vector<ParamValue>{std::vector<double>{1, 0, 0}, std::vector<double>{0, 1, 0}});
+  model.add<Integrator>("x").set_parameter("initial", std::vector<double>{0, 0});
+  model.connect("u.out", "g.in");
+  model.connect("g.out", "x.in");
+  const FlatModel flat = validate(model);
+  CHECK(flat.actors[1].input_widths[0] == 3);
+  CHECK(flat.actors[1].output_widths[0] == 2);
+}
+
+TEST_CASE("AlgebraicLoopListsTheActorsOnTheCycle") {
+  Model model;
+  model.add<Constant>("r").set_parameter("value", 1.0);
+  auto& sum = model.add<Sum>("error");
+  sum.set_parameter("signs", "+-");
+  model.add<Gain>("controller");
+  model.add<Gain>("plant");
+  model.add<Integrator>("x");
+  model.connect("r.out", "error.in0");
+  model.connect("error.out", "controller.in");
+  model.connect("controller.out", "plant.in");
+  model.connect("plant.out", "error.in1");
+  model.connect("plant.out", "x.in");
+  CHECK(validation_error(model).find("algebraic loop among direct-feedthrough continuous actors: "
+                                     "error -> controller -> plant -> error") != std::string::npos);
+}
+
+TEST_CASE("AnIntegratorBreaksTheLoop") {
+  Model model;
+  model.add<Gain>("k").set_parameter("k", -1.0);
+  model.add<Integrator>("x").set_parameter("initial", 1.0);
+  model.connect("x.out", "k.in");
+  model.connect("k.out", "x.in");
+  const FlatModel flat = validate(model);
+  // x has no feedthrough: it is evaluated first, then the gain.
+  REQUIRE(flat.continuous_schedule.size() == 2);
+  CHECK(flat.actors[flat.continuous_schedule[0]].path == "x");
+  CHECK(flat.actors[flat.continuous_schedule[1]].path == "k");
+}
+
+TEST_CASE("CausalityLoopAmongDiscreteActorsListsTheCycle") {
+  Model model;
+  auto& merge = add(model, "Merge", "merge");
+  (void)merge;
+  add(model, "DiscreteClock", "clock");
+  add(model, "Accumulator", "acc");
+  model.connect("clock.out", "merge.in0");
+  model.connect("merge.out", "acc.in");
+  model.connect("acc.out", "merge.in1");
+  CHECK(validation_error(model).find("causality loop: a zero-delay cycle among discrete actors: "
+                                     "merge -> acc -> merge") != std::string::npos);
+}
+
+TEST_CASE("ATimeDelayBreaksACausalityLoop") {
+  Model model;
+  add(model, "DiscreteClock", "clock");
+  add(model, "Merge", "merge");
+  add(model, "TimeDelay", "delay");
+  model.connect("clock.out", "merge.in0");
+  model.connect("merge.out", "delay.in");
+  model.connect("delay.out", "merge.in1");
+  CHECK(validation_error(model).empty());
+}
+
+TEST_CASE("BadParameterExpressionNamesActorAndParameter") {
+  Model model;
+  model.parameters().set("m", 2.0);
+  auto& plant = model.add<Composite>("plant");
+  plant.add<Gain>("spring").set_parameter("k", "1 / (m +");
+  CHECK(validation_error(model).find("actor 'plant.spring' (Gain), parameter 'k': bad expression "
+                                     "\"1 / (m +\"") != std::string::npos);
+}
+
+TEST_CASE("UndefinedParameterInAnExpressionIsNamed") {
+  Model model;
+  auto& plant = model.add<Composite>("plant");
+  plant.add<Gain>("spring").set_parameter("k", "-stiffness");
+  CHECK(validation_error(model) ==
+        "actor 'plant.spring' (Gain), parameter 'k': 'stiffness' in expression \"-stiffness\" is not "
+        "a defined parameter");
+}
+
+TEST_CASE("UnknownParameterListsTheKnownOnes") {
+  Model model;
+  CHECK_THROWS_WITH_AS(model.add<Gain>("g").set_parameter("gain", 2.0),
+                       "actor 'g' (Gain) has no parameter 'gain' (its parameters: k)", ModelError);
+}
+
+TEST_CASE("RequiredParameterMissingIsNamed") {
+  Model model;
+  add(model, "Server", "server");
+  add(model, "DiscreteClock", "clock");
+  model.connect("clock.out", "server.in");
+  CHECK(validation_error(model) ==
+        "actor 'server' (Server): required parameter 'service_time' is not set");
+}
+
+TEST_CASE("UnknownPortListsThePortsOfTheActor") {
+  Model model;
+  model.add<Constant>("c").set_parameter("value", 1.0);
+  model.add<Integrator>("x");
+  model.connect("c.out", "x.input");
+  CHECK(validation_error(model) ==
+        "connection 'c.out' -> 'x.input': actor 'x' (Integrator) has no input 'input' (its inputs: "
+        "in, reset, impulse)");
+}
+
+TEST_CASE("ConnectionFromAnInputIsRejected") {
+  Model model;
+  model.add<Integrator>("x");
+  model.add<Integrator>("y");
+  model.connect("x.in", "y.in");
+  CHECK(validation_error(model).find("'x.in' is an input; a connection goes from an output to an "
+                                     "input") != std::string::npos);
+}
+
+TEST_CASE("ParameterCheckOfAnActorNamesIt") {
+  Model model;
+  auto& sum = model.add<Sum>("s");
+  sum.set_parameter("signs", "+*");
+  CHECK(validation_error(model) ==
+        "actor 's' (Sum), parameter 'signs': must be a non-empty string of '+' and '-', got \"+*\"");
+}
+
+TEST_CASE("CompositePortsConnectThroughToInnerActors") {
+  Model model;
+  model.add<Constant>("force").set_parameter("value", 1.0);
+  auto& plant = model.add<Composite>("plant");
+  plant.add<Gain>("inv_mass").set_parameter("k", 0.5);
+  plant.add<Integrator>("v");
+  plant.connect("inv_mass.out", "v.in");
+  plant.export_input("F", {"inv_mass.in"});
+  plant.export_output("v", "v.out");
+  model.add<Gain>("damping");
+  model.connect("force.out", "plant.F");
+  model.connect("plant.v", "damping.in");
+  const FlatModel flat = validate(model);
+  const auto damping = flat.find("damping");
+  const auto v = flat.find("plant.v");
+  REQUIRE(damping);
+  REQUIRE(v);
+  REQUIRE(flat.actors[*damping].drivers[0]);
+  CHECK(flat.actors[*damping].drivers[0]->actor == *v);
+  CHECK(flat.actors[*damping].mode == TimeMode::kContinuous);
+}
+
+TEST_CASE("EndpointReachingInsideACompositeUsesTheDottedPath") {
+  Model model;
+  auto& plant = model.add<Composite>("plant");
+  plant.add<Integrator>("x");
+  model.add<Constant>("c").set_parameter("value", 1.0);
+  model.connect("c.out", "plant.x.in");
+  model.connect("plant.x.out", "plant.nothing.in");
+  CHECK(validation_error(model) ==
+        "connection 'plant.x.out' -> 'plant.nothing.in': there is no actor 'nothing' in actor "
+        "'plant' (Composite)");
+}
