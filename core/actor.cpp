@@ -96,9 +96,20 @@ void Actor::resolve_parameters(const ParameterScope& scope) {
       throw ModelError(describe() + ": required parameter '" + slot.name + "' is not set")
           .located(location_);
     }
+    // Plain numbers and strings need no evaluation (and no message text).
+    const ParamValue& value = *slot.value;
+    const bool text_kind = slot.kind == ParamKind::kString || slot.kind == ParamKind::kFile;
+    if (value.kind() == ParamValue::Kind::kNumber && !text_kind) {
+      slot.resolved = ResolvedParam{slot.kind, {value.number()}, 1, 1, {}};
+      continue;
+    }
+    if (value.kind() == ParamValue::Kind::kText && text_kind) {
+      slot.resolved = ResolvedParam{slot.kind, {}, 1, 1, value.text()};
+      continue;
+    }
     try {
       slot.resolved =
-          scope.evaluate(*slot.value, slot.kind, describe() + ", parameter '" + slot.name + "'");
+          scope.evaluate(value, slot.kind, describe() + ", parameter '" + slot.name + "'");
     } catch (const ModelError& e) {
       throw e.located(slot.location.empty() ? location_ : slot.location);
     }

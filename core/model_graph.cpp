@@ -67,16 +67,20 @@ std::vector<Vertex> cycle_through(const FeedthroughGraph& graph, Vertex start,
 }  // namespace
 
 void schedule(FlatModel& model) {
-  const ModelGraph graph = build_model_graph(model);
   const std::size_t n = model.actors.size();
 
-  // The zero-delay graph; an edge's weight is 1 when it is discrete.
+  // The zero-delay graph: connections into feedthrough inputs; an edge's
+  // weight is 1 when it is discrete.
   FeedthroughGraph zero_delay(n);
-  for (auto [e, end] = boost::edges(graph); e != end; ++e) {
-    const ConnectionEdge& edge = graph[*e];
-    if (!edge.feedthrough) continue;
-    boost::add_edge(boost::source(*e, graph), boost::target(*e, graph), edge.continuous ? 0 : 1,
-                    zero_delay);
+  for (std::uint32_t to = 0; to < n; ++to) {
+    const FlatActor& target = model.actors[to];
+    for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
+      if (!target.drivers[p] || !target.actor->feeds_through(p)) continue;
+      const PortRef& from = *target.drivers[p];
+      const bool continuous = model.actors[from.actor].output_kinds[from.port] != PortKind::kDiscrete &&
+                              target.input_kinds[p] != PortKind::kDiscrete;
+      boost::add_edge(from.actor, to, continuous ? 0 : 1, zero_delay);
+    }
   }
 
   std::vector<int> component(n);

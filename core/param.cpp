@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <set>
+#include <unordered_map>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -88,6 +89,9 @@ const char* kind_name(ParamKind kind) {
 struct ParameterScope::Parser {
   mu::Parser parser;
   std::map<std::string, double> storage;  // node-stable addresses for DefineVar
+  /// Values of expressions already evaluated since the last resolve(): models
+  /// repeat the same few expressions over many actors ("-e", "k0 * 0.5").
+  std::unordered_map<std::string, double> cache;
 };
 
 ParameterScope::ParameterScope() : parser_(std::make_unique<Parser>()) {}
@@ -117,6 +121,7 @@ void ParameterScope::resolve() {
   auto& p = *parser_;
   p.parser.ClearVar();
   p.storage.clear();
+  p.cache.clear();
   for (const auto& [name, raw] : raw_) {
     double& slot = p.storage[name];
     slot = std::nan("");
@@ -179,6 +184,11 @@ double ParameterScope::evaluate_scalar(const std::string& expression, const std:
   if (parse_number(expression, number)) return number;
   const auto it = resolved_.find(expression);
   if (it != resolved_.end() && it->second.kind == ParamKind::kScalar) return it->second.values[0];
+  const bool cacheable = resolved_.size() == raw_.size();  // every parameter is final
+  if (cacheable) {
+    const auto hit = parser_->cache.find(expression);
+    if (hit != parser_->cache.end()) return hit->second;
+  }
   try {
     parser_->parser.SetExpr(expression);
     number = parser_->parser.Eval();
@@ -201,6 +211,7 @@ double ParameterScope::evaluate_scalar(const std::string& expression, const std:
     }
     throw ModelError(what + ": expression \"" + expression + "\" evaluates to NaN");
   }
+  if (cacheable) parser_->cache.emplace(expression, number);
   return number;
 }
 

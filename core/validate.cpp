@@ -182,6 +182,7 @@ class Flattener {
 FlatModel flatten(Model& model) {
   model.parameters().resolve();
   FlatModel flat;
+  flat.actors.reserve(model.top().children().size());
   Flattener flattener(flat);
   flattener.collect(model.top(), model.parameters());
   flattener.bind(model.top());
