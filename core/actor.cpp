@@ -12,6 +12,11 @@ Actor::Actor(std::string name, std::string type, TimeMode mode)
 
 Actor::~Actor() = default;
 
+void Actor::initialize(ActorContext& /*context*/) const {}
+void Actor::evaluate(ActorContext& /*context*/) const {}
+void Actor::derivatives(const ActorContext& /*context*/, std::span<double> /*dxdt*/) const {}
+void Actor::fire(ActorContext& /*context*/) const {}
+
 std::string Actor::path() const {
   if (parent_ == nullptr || parent_->parent_ == nullptr) return name_;
   return parent_->path() + "." + name_;

@@ -15,9 +15,11 @@
 
 #include "core/param.hpp"
 #include "core/port.hpp"
+#include "core/run_buffers.hpp"
 
 namespace ctde {
 
+class ActorContext;
 class Composite;
 
 /// Handle of a declared parameter (index into the actor's parameters).
@@ -96,6 +98,23 @@ class Actor {
   /// every input is constant (an Expression of `t`); such an actor is never
   /// folded into a constant by time-mode resolution.
   [[nodiscard]] virtual bool can_be_constant() const { return true; }
+
+  // ---- Behaviour during a run (the director calls these; all const: what
+  // changes lives in the run's buffers and the actor's ActorState).
+
+  /// The number of continuous states (after configure()).
+  [[nodiscard]] virtual std::size_t state_size() const { return 0; }
+  /// The actor's mutable run state, or null when it needs none.
+  [[nodiscard]] virtual std::unique_ptr<ActorState> make_state() const { return nullptr; }
+  /// At the start time: set initial states and outputs, request time events.
+  virtual void initialize(ActorContext& context) const;
+  /// Continuous and constant outputs from inputs, states and time
+  /// (called in schedule order, on the RHS path: no allocation).
+  virtual void evaluate(ActorContext& context) const;
+  /// The derivatives of the continuous states (on the RHS path).
+  virtual void derivatives(const ActorContext& context, std::span<double> dxdt) const;
+  /// A reaction at a tag: tokens on inputs and/or a requested time event.
+  virtual void fire(ActorContext& context) const;
 
   /// "actor 'plant.gain' (Gain)" — the prefix of messages about this actor.
   [[nodiscard]] std::string describe() const;

@@ -31,4 +31,12 @@ class ModelError : public std::runtime_error {
   std::string location_;
 };
 
+/// A failure during a run (NaN in a derivative, Zeno, chattering, solver
+/// failure...). Actors throw it from their run-time calls; the director turns
+/// it into a run status naming time, tag and actor. Copyable.
+class RunError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace ctde

@@ -1,5 +1,9 @@
 #include "actors/discrete/accumulator.hpp"
 
+#include <vector>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 Accumulator::Accumulator(std::string name) : Actor(std::move(name), "Accumulator", TimeMode::kDiscrete) {
@@ -15,6 +19,27 @@ void Accumulator::check_widths(std::span<const int> input_widths,
     fail(initial_, "has " + std::to_string(initial) + " entries but the input has width " +
                        std::to_string(input_widths[0]));
   }
+}
+
+namespace {
+struct AccumulatorState final : ActorState {
+  std::vector<double> sum;
+};
+}  // namespace
+
+std::unique_ptr<ActorState> Accumulator::make_state() const { return std::make_unique<AccumulatorState>(); }
+
+void Accumulator::fire(ActorContext& context) const {
+  if (!context.has_token(0)) return;
+  auto& state = context.state<AccumulatorState>();
+  const auto u = context.token(0);
+  if (state.sum.empty()) {  // the first token fixes the width; initial broadcasts
+    const auto initial = vector(initial_);
+    state.sum.resize(u.size());
+    for (std::size_t i = 0; i < u.size(); ++i) state.sum[i] = initial.size() == 1 ? initial[0] : initial[i];
+  }
+  for (std::size_t i = 0; i < u.size(); ++i) state.sum[i] += u[i];
+  context.emit(0, state.sum);
 }
 
 }  // namespace ctde

@@ -1,4 +1,5 @@
 #include "actors/discrete/counter.hpp"
+#include "core/actor_context.hpp"
 
 namespace ctde {
 
@@ -9,5 +10,20 @@ Counter::Counter(std::string name) : Actor(std::move(name), "Counter", TimeMode:
 
 void Counter::check_widths(std::span<const int> /*input_widths*/,
                            std::span<const int> /*output_widths*/) const {}  // counts any width
+
+namespace {
+struct CounterState final : ActorState {
+  double count = 0;
+};
+}  // namespace
+
+std::unique_ptr<ActorState> Counter::make_state() const { return std::make_unique<CounterState>(); }
+
+void Counter::fire(ActorContext& context) const {
+  if (!context.has_token(0)) return;
+  auto& state = context.state<CounterState>();
+  state.count += 1;
+  context.emit(0, state.count);
+}
 
 }  // namespace ctde

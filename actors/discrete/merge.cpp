@@ -2,6 +2,11 @@
 
 #include <cmath>
 
+#include <algorithm>
+#include <deque>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 Merge::Merge(std::string name) : Actor(std::move(name), "Merge", TimeMode::kDiscrete) {
@@ -16,6 +21,31 @@ void Merge::configure(const ParameterScope& scope) {
     fail(inputs_, "must be a whole number from 1 to 1000");
   }
   declare_numbered_inputs(static_cast<std::size_t>(count), PortKind::kDiscrete);
+}
+
+namespace {
+/// Tokens that arrived together and wait for their microstep.
+struct MergeState final : ActorState {
+  std::deque<double> waiting;  // width values per token
+};
+}  // namespace
+
+std::unique_ptr<ActorState> Merge::make_state() const { return std::make_unique<MergeState>(); }
+
+void Merge::fire(ActorContext& context) const {
+  auto& state = context.state<MergeState>();
+  const std::size_t width = context.output(0).size();
+  for (std::size_t i = 0; i < inputs().size(); ++i) {
+    if (!context.has_token(i)) continue;
+    const auto token = context.token(i);
+    state.waiting.insert(state.waiting.end(), token.begin(), token.end());
+  }
+  if (state.waiting.empty()) return;
+  const auto token = context.scratch(width);
+  std::copy_n(state.waiting.begin(), width, token.begin());
+  state.waiting.erase(state.waiting.begin(), state.waiting.begin() + static_cast<std::ptrdiff_t>(width));
+  context.emit(0, token);
+  if (!state.waiting.empty()) context.fire_at(context.tag().time);  // the rest, one per microstep
 }
 
 }  // namespace ctde

@@ -10,6 +10,8 @@ namespace ctde {
 class Merge : public Actor {
  public:
   explicit Merge(std::string name);
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -4,6 +4,11 @@
 
 #include "core/format.hpp"
 
+#include <algorithm>
+#include <deque>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 Queue::Queue(std::string name) : Actor(std::move(name), "Queue", TimeMode::kDiscrete) {
@@ -28,5 +33,31 @@ int Queue::infer_output_width(std::size_t /*output*/, std::span<const int> input
 
 void Queue::check_widths(std::span<const int> /*input_widths*/,
                          std::span<const int> /*output_widths*/) const {}  // any trigger width
+
+namespace {
+struct QueueState final : ActorState {
+  std::deque<double> tokens;  // width values per token
+  std::size_t size = 0;
+};
+}  // namespace
+
+std::unique_ptr<ActorState> Queue::make_state() const { return std::make_unique<QueueState>(); }
+
+void Queue::fire(ActorContext& context) const {
+  auto& state = context.state<QueueState>();
+  const std::size_t width = context.output(0).size();
+  if (context.has_token(0) && static_cast<double>(state.size) < scalar(capacity_)) {
+    const auto token = context.token(0);
+    state.tokens.insert(state.tokens.end(), token.begin(), token.end());
+    ++state.size;
+  }
+  if (context.has_token(1) && state.size > 0) {
+    const auto token = context.scratch(width);
+    std::copy_n(state.tokens.begin(), width, token.begin());
+    state.tokens.erase(state.tokens.begin(), state.tokens.begin() + static_cast<std::ptrdiff_t>(width));
+    --state.size;
+    context.emit(0, token);
+  }
+}
 
 }  // namespace ctde

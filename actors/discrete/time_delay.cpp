@@ -4,6 +4,11 @@
 
 #include "core/format.hpp"
 
+#include <algorithm>
+#include <deque>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 TimeDelay::TimeDelay(std::string name) : Actor(std::move(name), "TimeDelay", TimeMode::kDiscrete) {
@@ -18,6 +23,44 @@ void TimeDelay::configure(const ParameterScope& scope) {
   if (!(scalar(delay_) >= 0) || !std::isfinite(scalar(delay_))) {
     fail(delay_, "must be a finite number >= 0, got " + format_double(scalar(delay_)));
   }
+}
+
+namespace {
+/// Tokens waiting for their time, oldest first (times never decrease).
+struct DelayState final : ActorState {
+  std::deque<Tick> due;
+  std::deque<double> values;  // width values per token
+};
+}  // namespace
+
+std::unique_ptr<ActorState> TimeDelay::make_state() const { return std::make_unique<DelayState>(); }
+
+void TimeDelay::fire(ActorContext& context) const {
+  const Tick delay = context.resolution().to_ticks(scalar(delay_));
+  if (delay == 0) {
+    if (context.has_token(0)) context.emit(0, context.token(0));  // the next microstep
+    return;
+  }
+  auto& state = context.state<DelayState>();
+  const std::size_t width = context.output(0).size();
+  const Tick now = context.tag().time;
+  while (!state.due.empty() && state.due.front() <= now) {
+    const auto token = context.scratch(width);
+    std::copy_n(state.values.begin(), width, token.begin());
+    state.values.erase(state.values.begin(), state.values.begin() + static_cast<std::ptrdiff_t>(width));
+    state.due.pop_front();
+    context.emit(0, token);
+    if (!state.due.empty() && state.due.front() == now) {
+      context.fire_at(now);  // one token per microstep
+      break;
+    }
+  }
+  if (!context.has_token(0)) return;
+  if (now > context.stop_tick() - delay) return;  // due after the stop time
+  const auto token = context.token(0);
+  state.due.push_back(now + delay);
+  state.values.insert(state.values.end(), token.begin(), token.end());
+  context.fire_at(now + delay);
 }
 
 }  // namespace ctde

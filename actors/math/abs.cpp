@@ -1,10 +1,28 @@
 #include "actors/math/abs.hpp"
 
+#include <algorithm>
+#include <cmath>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 Abs::Abs(std::string name) : Actor(std::move(name), "Abs", TimeMode::kUnresolved) {
   declare_input("in", PortKind::kPolymorphic);
   declare_output("out", PortKind::kPolymorphic);
+}
+
+void Abs::apply(std::span<const double> u, std::span<double> y) const {
+  for (std::size_t i = 0; i < u.size(); ++i) y[i] = std::fabs(u[i]);
+}
+
+void Abs::evaluate(ActorContext& context) const { apply(context.input(0), context.output(0)); }
+
+void Abs::fire(ActorContext& context) const {
+  if (!context.has_token(0)) return;
+  const auto y = context.scratch(context.output(0).size());
+  apply(context.token(0), y);
+  context.emit(0, y);
 }
 
 }  // namespace ctde

@@ -9,8 +9,11 @@ namespace ctde {
 class Abs : public Actor {
  public:
   explicit Abs(std::string name);
+  void evaluate(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
 
  private:
+  void apply(std::span<const double> u, std::span<double> y) const;
 };
 
 }  // namespace ctde

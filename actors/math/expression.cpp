@@ -3,6 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include <muParser.h>
+
+#include "core/actor_context.hpp"
+#include "core/error.hpp"
+#include "core/format.hpp"
+
 namespace ctde {
 
 Expression::Expression(std::string name) : Actor(std::move(name), "Expression", TimeMode::kUnresolved) {
@@ -25,6 +31,60 @@ void Expression::configure(const ParameterScope& scope) {
   }
   const auto used = scope.check_expression(text(expr_), locals, describe() + ", parameter 'expr'");
   uses_time_ = std::find(used.begin(), used.end(), "t") != used.end();
+  constants_.clear();
+  for (const auto& name : used) {
+    if (std::find(locals.begin(), locals.end(), name) != locals.end()) continue;
+    const ResolvedParam& value = scope.value(name);
+    if (value.kind != ParamKind::kScalar) {
+      fail(expr_, "'" + name + "' is not a number; only numbers can be used in expressions");
+    }
+    constants_.emplace_back(name, value.values[0]);
+  }
+}
+
+/// The compiled expression and its variables: t, then in0, in1, ...
+struct ExpressionState final : ActorState {
+  mu::Parser parser;
+  std::vector<double> variables;
+};
+
+std::unique_ptr<ActorState> Expression::make_state() const {
+  auto state = std::make_unique<ExpressionState>();
+  const std::size_t n = inputs().size();
+  state->variables.assign(n + 1, 0.0);
+  state->parser.DefineVar("t", &state->variables[0]);
+  for (std::size_t i = 0; i < n; ++i) state->parser.DefineVar("in" + std::to_string(i), &state->variables[i + 1]);
+  for (const auto& [name, value] : constants_) state->parser.DefineConst(name, value);
+  state->parser.SetExpr(text(expr_));
+  return state;
+}
+
+double Expression::compute(ExpressionState& state) const {
+  const double y = state.parser.Eval();
+  if (!std::isfinite(y)) {
+    throw RunError("expression \"" + text(expr_) + "\" gives " + format_double(y));
+  }
+  return y;
+}
+
+void Expression::evaluate(ActorContext& context) const {
+  auto& state = context.state<ExpressionState>();
+  state.variables[0] = context.time();
+  for (std::size_t i = 0; i + 1 < state.variables.size(); ++i) state.variables[i + 1] = context.input(i)[0];
+  context.output(0)[0] = compute(state);
+}
+
+void Expression::fire(ActorContext& context) const {
+  // Discrete: absent inputs keep their last token (0 before the first).
+  auto& state = context.state<ExpressionState>();
+  state.variables[0] = context.time();
+  bool any = inputs().empty();
+  for (std::size_t i = 0; i + 1 < state.variables.size(); ++i) {
+    if (!context.has_token(i)) continue;
+    state.variables[i + 1] = context.token(i)[0];
+    any = true;
+  }
+  if (any) context.emit(0, compute(state));
 }
 
 }  // namespace ctde

@@ -2,23 +2,34 @@
 /// y = expr, a muparser expression over in0..in{inputs-1}, t and the model's
 /// parameters ("in0 * sin(t) + k"). Inputs and output have width 1.
 
+#include <utility>
+#include <vector>
+
 #include "core/actor.hpp"
 
 namespace ctde {
+
+struct ExpressionState;
 
 /// Not copyable, not movable (see Actor).
 class Expression : public Actor {
  public:
   explicit Expression(std::string name);
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void evaluate(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
   [[nodiscard]] bool can_be_constant() const override { return !uses_time_; }
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  [[nodiscard]] double compute(ExpressionState& state) const;
   ParamHandle expr_;
   ParamHandle inputs_;
   bool uses_time_ = false;
+  std::vector<std::pair<std::string, double>> constants_;  ///< model parameters used
+
 };
 
 }  // namespace ctde

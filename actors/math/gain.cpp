@@ -1,4 +1,5 @@
 #include "actors/math/gain.hpp"
+#include "core/actor_context.hpp"
 
 namespace ctde {
 
@@ -14,6 +15,29 @@ void Gain::configure(const ParameterScope& scope) {
   if (k.rows * k.cols == 1) return;
   set_width(in_, static_cast<int>(k.cols));
   set_width(out_, static_cast<int>(k.rows));
+}
+
+void Gain::apply(std::span<const double> u, std::span<double> y) const {
+  const auto k = vector(k_);
+  if (k.size() == 1) {
+    for (std::size_t i = 0; i < u.size(); ++i) y[i] = k[0] * u[i];
+    return;
+  }
+  const std::size_t cols = u.size();
+  for (std::size_t r = 0; r < y.size(); ++r) {
+    double sum = 0;
+    for (std::size_t c = 0; c < cols; ++c) sum += k[r * cols + c] * u[c];
+    y[r] = sum;
+  }
+}
+
+void Gain::evaluate(ActorContext& context) const { apply(context.input(0), context.output(0)); }
+
+void Gain::fire(ActorContext& context) const {
+  if (!context.has_token(0)) return;
+  const auto y = context.scratch(context.output(0).size());
+  apply(context.token(0), y);
+  context.emit(0, y);
 }
 
 }  // namespace ctde

@@ -10,11 +10,14 @@ namespace ctde {
 class Gain : public Actor {
  public:
   explicit Gain(std::string name);
+  void evaluate(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  void apply(std::span<const double> u, std::span<double> y) const;
   InputPort in_;
   OutputPort out_;
   ParamHandle k_;

@@ -1,5 +1,9 @@
 #include "actors/math/lookup1d.hpp"
 
+#include <algorithm>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 Lookup1D::Lookup1D(std::string name) : Actor(std::move(name), "Lookup1D", TimeMode::kUnresolved) {
@@ -20,6 +24,31 @@ void Lookup1D::configure(const ParameterScope& scope) {
   for (std::size_t i = 1; i < x.size(); ++i) {
     if (!(x[i] > x[i - 1])) fail(x_, "must increase strictly");
   }
+}
+
+double Lookup1D::interpolate(double u) const {
+  const auto x = vector(x_);
+  const auto y = vector(y_);
+  if (u <= x.front()) return y.front();
+  if (u >= x.back()) return y.back();
+  const auto upper = std::upper_bound(x.begin(), x.end(), u);
+  const auto i = static_cast<std::size_t>(upper - x.begin());
+  const double w = (u - x[i - 1]) / (x[i] - x[i - 1]);
+  return y[i - 1] + w * (y[i] - y[i - 1]);
+}
+
+void Lookup1D::evaluate(ActorContext& context) const {
+  const auto u = context.input(0);
+  const auto out = context.output(0);
+  for (std::size_t i = 0; i < u.size(); ++i) out[i] = interpolate(u[i]);
+}
+
+void Lookup1D::fire(ActorContext& context) const {
+  if (!context.has_token(0)) return;
+  const auto u = context.token(0);
+  const auto y = context.scratch(u.size());
+  for (std::size_t i = 0; i < u.size(); ++i) y[i] = interpolate(u[i]);
+  context.emit(0, y);
 }
 
 }  // namespace ctde

@@ -10,11 +10,14 @@ namespace ctde {
 class Lookup1D : public Actor {
  public:
   explicit Lookup1D(std::string name);
+  void evaluate(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  [[nodiscard]] double interpolate(double u) const;
   ParamHandle x_;
   ParamHandle y_;
 };

@@ -2,6 +2,10 @@
 
 #include <cmath>
 
+#include <algorithm>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 MinMax::MinMax(std::string name) : Actor(std::move(name), "MinMax", TimeMode::kUnresolved) {
@@ -20,6 +24,36 @@ void MinMax::configure(const ParameterScope& scope) {
     fail(inputs_, "must be a whole number from 1 to 1000");
   }
   declare_numbered_inputs(static_cast<std::size_t>(count), PortKind::kPolymorphic);
+}
+
+void MinMax::evaluate(ActorContext& context) const {
+  const bool max = text(mode_) == "max";
+  const auto y = context.output(0);
+  const std::size_t n = inputs().size();
+  for (std::size_t j = 0; j < y.size(); ++j) {
+    double best = context.input(0)[j];
+    for (std::size_t i = 1; i < n; ++i) {
+      const double v = context.input(i)[j];
+      best = max ? std::max(best, v) : std::min(best, v);
+    }
+    y[j] = best;
+  }
+}
+
+void MinMax::fire(ActorContext& context) const {
+  // Discrete: over the tokens present at this tag.
+  const bool max = text(mode_) == "max";
+  const auto y = context.scratch(context.output(0).size());
+  bool any = false;
+  for (std::size_t i = 0; i < inputs().size(); ++i) {
+    if (!context.has_token(i)) continue;
+    const auto u = context.token(i);
+    for (std::size_t j = 0; j < y.size(); ++j) {
+      y[j] = !any ? u[j] : (max ? std::max(y[j], u[j]) : std::min(y[j], u[j]));
+    }
+    any = true;
+  }
+  if (any) context.emit(0, y);
 }
 
 }  // namespace ctde

@@ -10,6 +10,8 @@ namespace ctde {
 class MinMax : public Actor {
  public:
   explicit MinMax(std::string name);
+  void evaluate(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

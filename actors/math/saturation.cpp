@@ -4,6 +4,11 @@
 
 #include "core/format.hpp"
 
+#include <algorithm>
+#include <cmath>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 Saturation::Saturation(std::string name) : Actor(std::move(name), "Saturation", TimeMode::kUnresolved) {
@@ -19,6 +24,21 @@ void Saturation::configure(const ParameterScope& scope) {
     fail("'lower' (" + format_double(scalar(lower_)) + ") must not exceed 'upper' (" +
          format_double(scalar(upper_)) + ")");
   }
+}
+
+void Saturation::apply(std::span<const double> u, std::span<double> y) const {
+  const double lower = scalar(lower_);
+  const double upper = scalar(upper_);
+  for (std::size_t i = 0; i < u.size(); ++i) y[i] = std::min(std::max(u[i], lower), upper);
+}
+
+void Saturation::evaluate(ActorContext& context) const { apply(context.input(0), context.output(0)); }
+
+void Saturation::fire(ActorContext& context) const {
+  if (!context.has_token(0)) return;
+  const auto y = context.scratch(context.output(0).size());
+  apply(context.token(0), y);
+  context.emit(0, y);
 }
 
 }  // namespace ctde

@@ -9,11 +9,14 @@ namespace ctde {
 class Saturation : public Actor {
  public:
   explicit Saturation(std::string name);
+  void evaluate(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  void apply(std::span<const double> u, std::span<double> y) const;
   ParamHandle lower_;
   ParamHandle upper_;
 };

@@ -10,6 +10,8 @@ namespace ctde {
 class Sum : public Actor {
  public:
   explicit Sum(std::string name);
+  void evaluate(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -1,4 +1,5 @@
 #include "actors/sinks/stop.hpp"
+#include "core/actor_context.hpp"
 
 namespace ctde {
 
@@ -9,5 +10,9 @@ Stop::Stop(std::string name) : Actor(std::move(name), "Stop", TimeMode::kDiscret
 
 void Stop::check_widths(std::span<const int> /*input_widths*/,
                         std::span<const int> /*output_widths*/) const {}  // any width
+
+void Stop::fire(ActorContext& context) const {
+  if (context.has_token(0)) context.request_stop();
+}
 
 }  // namespace ctde

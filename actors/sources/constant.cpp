@@ -1,5 +1,9 @@
 #include "actors/sources/constant.hpp"
 
+#include <algorithm>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 Constant::Constant(std::string name) : Actor(std::move(name), "Constant", TimeMode::kConstant) {
@@ -12,5 +16,18 @@ void Constant::configure(const ParameterScope& scope) {
   (void)scope;
   set_width(out_, static_cast<int>(vector(value_).size()));
 }
+
+void Constant::initialize(ActorContext& context) const {
+  const auto value = vector(value_);
+  std::copy(value.begin(), value.end(), context.output(0).begin());
+  context.fire_at(context.start_tick());  // discrete readers get the value once, at the start
+}
+
+void Constant::evaluate(ActorContext& context) const {
+  const auto value = vector(value_);
+  std::copy(value.begin(), value.end(), context.output(0).begin());
+}
+
+void Constant::fire(ActorContext& context) const { context.emit(0, vector(value_)); }
 
 }  // namespace ctde

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "core/format.hpp"
+#include "core/actor_context.hpp"
+#include "core/error.hpp"
 
 namespace ctde {
 
@@ -28,6 +30,47 @@ void DiscreteClock::configure(const ParameterScope& scope) {
     }
     if (i > 0 && offsets[i] <= offsets[i - 1]) fail(offsets_, "offsets must increase");
   }
+}
+
+namespace {
+/// Which offset fires next, and in which period.
+struct ClockState final : ActorState {
+  std::uint64_t period_index = 0;
+  std::size_t offset_index = 0;
+};
+}  // namespace
+
+std::unique_ptr<ActorState> DiscreteClock::make_state() const { return std::make_unique<ClockState>(); }
+
+Tick DiscreteClock::next_time(const ActorContext& context, std::uint64_t period_index,
+                              std::size_t offset_index) const {
+  const TimeResolution& r = context.resolution();
+  const Tick offset = r.to_ticks(vector(offsets_)[offset_index]);
+  if (period_index == 0) return context.start_tick() + offset;
+  const double period = scalar(period_);
+  if (!std::isfinite(period)) return kNever;
+  const Tick period_ticks = r.to_ticks(period);
+  if (period_ticks <= 0) throw RunError("the period is shorter than one tick");
+  // Exact integer arithmetic: k * period in ticks, checked for overflow.
+  Tick product = 0;
+  if (__builtin_mul_overflow(static_cast<Tick>(period_index), period_ticks, &product)) return kNever;
+  return context.start_tick() + product + offset;
+}
+
+void DiscreteClock::initialize(ActorContext& context) const {
+  context.fire_at(next_time(context, 0, 0));
+}
+
+void DiscreteClock::fire(ActorContext& context) const {
+  if (!context.time_event()) return;
+  auto& state = context.state<ClockState>();
+  context.emit(0, vector(values_)[state.offset_index]);
+  if (++state.offset_index == vector(offsets_).size()) {
+    state.offset_index = 0;
+    ++state.period_index;
+  }
+  const Tick next = next_time(context, state.period_index, state.offset_index);
+  if (next != kNever) context.fire_at(next);
 }
 
 }  // namespace ctde

@@ -10,11 +10,16 @@ namespace ctde {
 class DiscreteClock : public Actor {
  public:
   explicit DiscreteClock(std::string name);
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void initialize(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  [[nodiscard]] Tick next_time(const ActorContext& context, std::uint64_t period_index,
+                              std::size_t offset_index) const;
   ParamHandle period_;
   ParamHandle offsets_;
   ParamHandle values_;

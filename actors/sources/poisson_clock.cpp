@@ -4,6 +4,11 @@
 
 #include "core/format.hpp"
 
+#include <algorithm>
+#include <random>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 PoissonClock::PoissonClock(std::string name) : Actor(std::move(name), "PoissonClock", TimeMode::kDiscrete) {
@@ -20,6 +25,34 @@ void PoissonClock::configure(const ParameterScope& scope) {
   if (scalar(seed_) < 0 || scalar(seed_) != std::floor(scalar(seed_))) {
     fail(seed_, "must be a whole number >= 0");
   }
+}
+
+namespace {
+struct PoissonState final : ActorState {
+  explicit PoissonState(std::uint64_t seed) : generator(seed) {}
+  std::mt19937_64 generator;
+};
+}  // namespace
+
+std::unique_ptr<ActorState> PoissonClock::make_state() const {
+  return std::make_unique<PoissonState>(static_cast<std::uint64_t>(scalar(seed_)));
+}
+
+void PoissonClock::schedule_next(ActorContext& context) const {
+  auto& state = context.state<PoissonState>();
+  std::exponential_distribution<double> interval(1.0 / scalar(mean_));
+  const Tick dt = std::max<Tick>(1, context.resolution().to_ticks(interval(state.generator)));
+  const Tick now = context.tag().time;
+  if (now > context.stop_tick() - dt) return;  // beyond the stop time (and no overflow)
+  context.fire_at(now + dt);
+}
+
+void PoissonClock::initialize(ActorContext& context) const { schedule_next(context); }
+
+void PoissonClock::fire(ActorContext& context) const {
+  if (!context.time_event()) return;
+  context.emit(0, 1.0);
+  schedule_next(context);
 }
 
 }  // namespace ctde

@@ -11,11 +11,15 @@ namespace ctde {
 class PoissonClock : public Actor {
  public:
   explicit PoissonClock(std::string name);
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void initialize(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  void schedule_next(ActorContext& context) const;
   ParamHandle mean_;
   ParamHandle seed_;
 };

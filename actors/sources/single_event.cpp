@@ -1,10 +1,11 @@
 #include "actors/sources/single_event.hpp"
+#include "core/actor_context.hpp"
 
 namespace ctde {
 
 SingleEvent::SingleEvent(std::string name) : Actor(std::move(name), "SingleEvent", TimeMode::kDiscrete) {
   out_ = declare_output("out", PortKind::kDiscrete);
-  declare_parameter("time", ParamKind::kScalar);
+  time_ = declare_parameter("time", ParamKind::kScalar);
   value_ = declare_parameter("value", ParamKind::kVector, 1.0);
 }
 
@@ -12,5 +13,12 @@ void SingleEvent::configure(const ParameterScope& scope) {
   (void)scope;
   set_width(out_, static_cast<int>(vector(value_).size()));
 }
+
+void SingleEvent::initialize(ActorContext& context) const {
+  const Tick at = context.resolution().to_ticks(scalar(time_));
+  if (at >= context.start_tick()) context.fire_at(at);
+}
+
+void SingleEvent::fire(ActorContext& context) const { context.emit(0, vector(value_)); }
 
 }  // namespace ctde

@@ -9,12 +9,15 @@ namespace ctde {
 class SingleEvent : public Actor {
  public:
   explicit SingleEvent(std::string name);
+  void initialize(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
   OutputPort out_;
+  ParamHandle time_;
   ParamHandle value_;
 };
 

@@ -1,0 +1,64 @@
+#pragma once
+/// The contiguous buffers of a run, owned by the director and read by actors
+/// through ActorContext. Plain data: every port is an offset and a width.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/time.hpp"
+
+namespace ctde {
+
+/// Mutable per-run state of one actor (queues, counters, random generators).
+/// Actors that need it derive from this and create it in make_state().
+class ActorState {
+ public:
+  virtual ~ActorState() = default;
+  ActorState() = default;
+  ActorState(const ActorState&) = delete;
+  ActorState& operator=(const ActorState&) = delete;
+};
+
+/// A slice of a buffer. Copyable value type.
+struct Slice {
+  std::uint32_t offset = 0;
+  std::uint32_t width = 0;
+};
+
+/// Where each actor's ports and states live. Copyable value type.
+struct ActorSlots {
+  std::uint32_t first_input = 0;   ///< index into RunBuffers::inputs
+  std::uint32_t first_output = 0;  ///< index into RunBuffers::outputs
+  Slice states;                    ///< continuous states in RunBuffers::x / dx
+};
+
+/// Everything an actor reads or writes during a run, in flat arrays.
+/// Not copyable (actors' states are owned here); movable.
+struct RunBuffers {
+  // ---- layout (fixed after initialization)
+  std::vector<ActorSlots> actors;
+  std::vector<Slice> outputs;        ///< output ports: value slice in `signals`
+  std::vector<Slice> inputs;         ///< input ports: the driver's value slice in `signals`
+                                     ///< (a zero slice when unconnected)
+  std::vector<Slice> input_tokens;   ///< input ports: token slice in tokens_now/tokens_next
+  std::vector<std::uint32_t> receivers_begin;  ///< per output: range in `receivers`
+  std::vector<std::uint32_t> receivers;        ///< global input port indices
+  std::vector<std::uint32_t> input_owner;      ///< per input port: its actor
+  std::vector<std::uint32_t> depth;            ///< per actor
+
+  // ---- values
+  std::vector<double> signals;       ///< every output's current value (continuous) or last token
+  std::vector<double> tokens_now;    ///< tokens delivered at the current microstep
+  std::vector<double> tokens_next;   ///< tokens for the next microstep
+  std::vector<std::uint8_t> present_now;   ///< per input port: a token at the current microstep
+  std::vector<std::uint8_t> present_next;
+  std::vector<std::unique_ptr<ActorState>> states;  ///< per actor, or null
+  std::vector<double> scratch;       ///< as wide as the widest port: for building tokens
+
+  // ---- continuous state
+  double* x = nullptr;               ///< the current continuous state (solver-owned)
+  std::vector<double> x_storage;     ///< the state when no solver runs
+};
+
+}  // namespace ctde

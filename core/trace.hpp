@@ -1,0 +1,81 @@
+#pragma once
+/// The event trace (shared/spec/trace-format.md): one JSON object per line,
+/// in the order things happened, byte-identical for the same model and
+/// options. Written through an spdlog sink of its own ("%v" pattern, no
+/// timestamps), never mixed with the framework's logging.
+
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/time.hpp"
+
+namespace spdlog {
+class logger;
+}
+
+namespace ctde {
+
+/// Counters reported in `run_end`. Copyable value type.
+struct RunStatistics {
+  std::uint64_t steps = 0;
+  std::uint64_t rejected_steps = 0;
+  std::uint64_t rhs_evals = 0;
+  std::uint64_t events = 0;        ///< discrete tokens sent
+  std::uint64_t time_events = 0;   ///< firings requested in advance
+  std::uint64_t state_events = 0;
+};
+
+/// What `run_start` reports. Copyable value type.
+struct TraceHeader {
+  std::string model;
+  std::string solver;
+  double rtol = 0;
+  double atol = 0;
+  double stop_time = 0;
+  double time_resolution = 0;
+};
+
+/// Writes trace lines. Not copyable; movable.
+class TraceWriter {
+ public:
+  /// Writes to file `path` (truncated). @throws std::runtime_error when it cannot be opened.
+  explicit TraceWriter(const std::string& path);
+  /// Writes to `out` (which must outlive the writer).
+  explicit TraceWriter(std::ostream& out);
+  ~TraceWriter();
+  TraceWriter(TraceWriter&&) noexcept;
+  TraceWriter& operator=(TraceWriter&&) noexcept;
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
+
+  void run_start(const TraceHeader& header);
+  /// A discrete token sent on `actor.port`, delivered at `tag`.
+  void event(Tag tag, double t, std::string_view actor, std::string_view port,
+             std::span<const double> value);
+  /// A firing of `actor` requested in advance.
+  void time_event(Tag tag, double t, std::string_view actor);
+  /// Continuous states of `actor` changed at an event.
+  void reset(Tag tag, double t, std::string_view actor, std::span<const double> before,
+             std::span<const double> after);
+  /// The run stopped on an error.
+  void error(Tag tag, double t, std::string_view status, std::string_view message,
+             std::string_view actor);
+  void run_end(std::string_view status, const RunStatistics& stats);
+  /// Writes buffered lines out.
+  void flush();
+
+ private:
+  void write(const std::string& line);
+  std::shared_ptr<spdlog::logger> logger_;
+};
+
+/// Appends `text` to `out` as a JSON string (quoted, escaped).
+void append_json_string(std::string& out, std::string_view text);
+/// Appends a number that reads back to the same double (non-finite: null).
+void append_json_number(std::string& out, double value);
+
+}  // namespace ctde

@@ -1,0 +1,197 @@
+#pragma once
+/// The ODE solver wrapper over SUNDIALS ARKODE (ARCHITECTURE.md, "The director").
+///
+/// One integrator per run: `OdeSolver` creates one ARKODE memory block for a state
+/// size n and a method, and keeps it until it is destroyed. The director drives it
+/// one internal step at a time, never past the next event time:
+///
+///     solver.step(t_next)          one step [t0, t1] with t1 <= t_next; t1 == t_next
+///                                  exactly when the step reached it (kReachedStop)
+///     solver.dense_output(t, x)    x(t) for t in [t0, t1], from ARKODE's interpolant
+///     solver.redo_to(te)           rollback: x(te) from the interpolant, then Reset at
+///                                  (te, x(te)); the step is now [t0, te]
+///     solver.reset(t, x⁺)          state reset at an event: Reset at (t, x⁺)
+///
+/// A state reset is ARKODE's Reset, a rollback is GetDky + Reset: the integrator is
+/// never re-created, its counters and options survive both.
+///
+/// Methods (`SolverKind`, from the run options):
+///
+/// | kind       | ARKODE                                   | table                                   |
+/// |------------|------------------------------------------|-----------------------------------------|
+/// | erk45      | ERKStep, adaptive                        | ARKODE_DORMAND_PRINCE_7_4_5 (as MATLAB ode45, SciPy RK45) |
+/// | erk23      | ERKStep, adaptive                        | ARKODE_BOGACKI_SHAMPINE_4_2_3           |
+/// | rk4-fixed  | ERKStep, fixed step (ERKStepSetFixedStep)| classical RK4, built with ARKodeButcherTable_Create |
+/// | dirk       | ARKStep, fully implicit, dense Newton    | ARKODE_SDIRK_5_3_4 (L-stable, order 4)  |
+/// | ark-imex   | ARKStep, explicit fE + implicit fI       | ARKODE_ARK436L2SA_ERK_6_3_4 / _DIRK_6_3_4 |
+///
+/// The tables are named explicitly rather than taken from ARKODE's defaults, which
+/// changed in SUNDIALS 7.3: the same model gives the same steps on 6.x and 7.x.
+/// Implicit methods use a dense SUNMatrix with SUNLinSol_Dense and the problem's
+/// Jacobian, or ARKODE's finite-difference Jacobian when none is given.
+/// ark-imex with a single right-hand side treats all of it as implicit (the safe
+/// choice for a right-hand side of unknown stiffness): it is then dirk with the ARK
+/// pair's implicit table.
+///
+/// Right-hand-side path: ARKODE calls a static trampoline that unwraps the N_Vector
+/// data pointers and calls the problem's function pointer. No heap allocation, no
+/// std::function, no virtual call.
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "domains/ctde/run_options.hpp"
+
+namespace ctde {
+
+/// Right-hand side x' = f(t, x): reads n states from `x`, writes n derivatives to
+/// `dxdt`. Returns 0 on success, > 0 for a recoverable failure (the implicit methods
+/// retry with a smaller step; ARKODE's ERKStep treats it as unrecoverable), < 0 for
+/// an unrecoverable failure (the step fails with StepStatus::kRhsFailed). An
+/// exception thrown by the function is caught at the C boundary and rethrown from
+/// OdeSolver::step once ARKODE has returned.
+using RhsFunction = int (*)(double t, const double* x, double* dxdt, void* user);
+
+/// Jacobian J = ∂f/∂x of the (implicit) right-hand side at (t, x), with fx = f(t, x)
+/// already evaluated. `jac` is n×n, column-major (J(i, j) at jac[i + j * n]) and
+/// zeroed before the call. Same return convention as RhsFunction.
+using JacobianFunction = int (*)(double t, const double* x, const double* fx, double* jac,
+                                 void* user);
+
+/// What to integrate. Plain pointers: the functions and `user` must outlive the solver.
+struct OdeProblem {
+  std::size_t size = 0;                 ///< number of continuous states n, > 0
+  RhsFunction rhs = nullptr;            ///< f; for ark-imex the explicit (non-stiff) part fE
+  RhsFunction rhs_implicit = nullptr;   ///< ark-imex only: the implicit (stiff) part fI, x' = fE + fI
+  JacobianFunction jacobian = nullptr;  ///< dirk / ark-imex: ∂f/∂x of the implicit part; null = finite differences
+  void* user = nullptr;                 ///< passed unchanged to the functions
+};
+
+/// Integration options. Times in seconds. Copyable value type.
+struct OdeOptions {
+  SolverKind method = SolverKind::kErk45;
+  double rtol = 1e-6;                   ///< relative tolerance, >= 0
+  double atol = 1e-9;                   ///< absolute tolerance for every state, >= 0
+  std::vector<double> atol_per_state;   ///< if not empty: one absolute tolerance per state (size n), replaces atol
+  std::optional<double> initial_step;   ///< empty: ARKODE's estimate. rk4-fixed: the fixed step
+  std::optional<double> min_step;       ///< empty: no lower bound
+  std::optional<double> max_step;       ///< empty or +inf: no upper bound. rk4-fixed: the step if initial_step is empty
+  /// Most steps taken without reaching a stop time (ARKODE's mxstep, "steps before
+  /// reaching tout", counted by the wrapper because it drives ARKODE one step at a
+  /// time). Reached: step() returns kTooMuchWork. 0 = no limit.
+  long max_steps = 1'000'000;
+};
+
+/// The solver part of the director's run options (method, tolerances, steps).
+[[nodiscard]] OdeOptions make_ode_options(const RunOptions& run);
+
+/// Outcome of one call to OdeSolver::step.
+enum class StepStatus {
+  kOk,            ///< one step taken, t_reached < t_limit
+  kReachedStop,   ///< t_reached == t_limit exactly
+  kRhsFailed,     ///< the right-hand side (or Jacobian at the first evaluation) failed
+  kTooMuchWork,   ///< max_steps steps without reaching a stop time
+  kStepTooSmall,  ///< error test or Newton iteration failed repeatedly or at min_step
+  kFailed,        ///< any other ARKODE failure; see StepResult::message
+};
+
+[[nodiscard]] const char* to_string(StepStatus status);
+
+/// Result of OdeSolver::step. On failure the solver is left at its last good state
+/// (current_time() == t_reached) and may be reset() and stepped again.
+struct StepResult {
+  StepStatus status = StepStatus::kOk;
+  double t_reached = 0.0;  ///< time of the state after the call (the step's t1, or the unchanged time on failure)
+  int flag = 0;            ///< ARKODE's return flag (ARK_SUCCESS, ARK_TSTOP_RETURN, ARK_*), 0 if not from ARKODE
+  std::string message;     ///< empty on success; on failure the flag name (*GetReturnFlagName) and ARKODE's message
+
+  [[nodiscard]] bool ok() const {
+    return status == StepStatus::kOk || status == StepStatus::kReachedStop;
+  }
+};
+
+/// Cumulative counters since construction (Reset does not clear them).
+struct OdeStatistics {
+  long steps = 0;                    ///< accepted steps
+  long step_attempts = 0;            ///< accepted + rejected
+  long error_test_failures = 0;      ///< steps rejected by the error test
+  long rhs_evals = 0;                ///< ERK: f evaluations; ARK: fE + fI evaluations (not counting the FD Jacobian's)
+  long jacobian_rhs_evals = 0;       ///< implicit: f evaluations spent on finite-difference Jacobians
+  long jacobian_evals = 0;           ///< implicit: Jacobian evaluations (user or finite differences)
+  long nonlinear_iterations = 0;     ///< implicit: Newton iterations
+  long nonlinear_conv_failures = 0;  ///< implicit: Newton convergence failures
+  long linear_setups = 0;            ///< implicit: linear solver setups (Newton matrix factorizations)
+};
+
+/// One ARKODE integrator for one run. Not copyable; movable (the ARKODE memory and
+/// the callback data live behind a stable pointer). A moved-from solver may only be
+/// destroyed or assigned to.
+class OdeSolver {
+ public:
+  /// Creates and configures the integrator at (t0, x0), x0 of size problem.size.
+  /// @throws std::runtime_error naming the problem: size 0, x0 of the wrong size, a
+  ///         missing rhs, rhs_implicit with a method other than ark-imex, negative or
+  ///         non-finite tolerances, atol_per_state of the wrong size, rk4-fixed
+  ///         without a step size, or any SUNDIALS set-up call failing (with its flag).
+  OdeSolver(const OdeProblem& problem, const OdeOptions& options, double t0,
+            std::span<const double> x0);
+  ~OdeSolver();
+  OdeSolver(OdeSolver&&) noexcept;
+  OdeSolver& operator=(OdeSolver&&) noexcept;
+  OdeSolver(const OdeSolver&) = delete;
+  OdeSolver& operator=(const OdeSolver&) = delete;
+
+  /// Takes one internal step (ARK_ONE_STEP) from current_time(), with the stop time
+  /// set to t_limit before the step (ARKODE clears it once reached), so the step
+  /// never passes t_limit and lands on it exactly when it gets there.
+  /// Post: on success [last_step_start(), last_step_end()] is the step just taken.
+  /// t_limit == current_time() returns kReachedStop without stepping; t_limit less
+  /// than current_time() returns kFailed. A t_limit closer to current_time() than
+  /// ARKODE can resolve (a few ulps of t) advances the time without integrating.
+  /// Failures are reported in the result, never thrown; an exception thrown by a
+  /// problem function is rethrown.
+  [[nodiscard]] StepResult step(double t_limit);
+
+  /// Writes x(t) (n values) to `out`, from the interpolant of the last step (GetDky,
+  /// k = 0). At the step's ends the stored states are copied exactly.
+  /// Pre: last_step_start() <= t <= last_step_end() (ARKODE allows a few ulps more).
+  /// @throws std::out_of_range if t is outside the last step.
+  void dense_output(double t, double* out) const;
+
+  /// State reset after an event: the integrator continues from (t, x) (n values), with
+  /// a fresh initial step estimate (the old step size says nothing about the new
+  /// state; rk4-fixed keeps its step). Same integrator, same counters.
+  /// Post: current_time() == t, last step = [t, t].
+  /// @throws std::runtime_error if ARKODE rejects the reset.
+  void reset(double t, const double* x);
+
+  /// Rollback of the last step to te in [last_step_start(), last_step_end()]: x(te)
+  /// from the dense output, then Reset at (te, x(te)), keeping the step size. This is
+  /// how a refined step is taken: redo_to(te) and the step is [t0, te] (the director
+  /// then calls step(t_limit) to go on). redo_to(last_step_start()) restores the
+  /// step's start state exactly, so re-integrating with step(te) is also possible.
+  /// Post: current_time() == te, last step = [t0, te] (only its ends are available to
+  /// dense_output: the interpolant is gone).
+  /// @throws std::out_of_range if te is outside the last step.
+  void redo_to(double te);
+
+  [[nodiscard]] double current_time() const;
+  /// The state at current_time(), n values. Valid until the next non-const call.
+  [[nodiscard]] std::span<const double> state() const;
+  [[nodiscard]] double last_step_start() const;  ///< t0 of the last step
+  [[nodiscard]] double last_step_end() const;    ///< t1 of the last step == current_time()
+  [[nodiscard]] std::size_t size() const;
+  [[nodiscard]] SolverKind method() const;
+  /// Counters read from ARKODE. @throws std::runtime_error if a query fails.
+  [[nodiscard]] OdeStatistics statistics() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ctde

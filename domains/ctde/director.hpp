@@ -1,0 +1,60 @@
+#pragma once
+/// The CTDE director: runs a validated model, alternating a discrete-event
+/// phase and a continuous phase.
+///
+/// ```
+/// Initialize:
+///   for each actor in schedule order: make_state(); initialize()  (initial
+///     states and outputs, time events via fire_at)
+///   evaluate every continuous and constant actor in schedule order
+/// Run, until the stop time, a Stop actor, or an error:
+///   t ← the earliest queued time event (none, or after the stop time: end)
+///   DE phase at t, for microstep n = 0, 1, ...:
+///     update: tokens sent at n-1 become visible (two-phase: what an actor
+///       reads at n never depends on who fired first at n)
+///     the actors with tokens at (t, n) or a time event at (t, n) fire once
+///       each, in depth order; every token they send is delivered at (t, n+1),
+///       and fire_at(t) means (t, n+1)
+///     no actor to fire: the phase ends; n > max_microsteps: Zeno error
+///       naming the actors still firing; a Stop actor: the run ends after n
+/// ```
+/// Time is integer ticks; simultaneous events are exactly simultaneous. The
+/// order of everything is total (time, microstep, depth, insertion), so the
+/// same model gives the same trace, byte for byte.
+///
+/// This version runs the DE phase; models with continuous states are
+/// rejected at construction until the continuous phase lands.
+
+#include <memory>
+
+#include "core/flat_model.hpp"
+#include "core/trace.hpp"
+#include "domains/ctde/run_options.hpp"
+#include "domains/ctde/run_result.hpp"
+
+namespace ctde {
+
+/// Runs one flattened model once. Not copyable, not movable.
+class Director {
+ public:
+  /// @param model validated (see validate()); it and its actors must outlive the director.
+  /// @param trace optional trace writer (not owned).
+  /// @throws ModelError when the options do not fit the model (times beyond the horizon).
+  Director(const FlatModel& model, const RunOptions& options, std::string model_name,
+           TraceWriter* trace = nullptr);
+  ~Director();
+  Director(const Director&) = delete;
+  Director& operator=(const Director&) = delete;
+  Director(Director&&) = delete;
+  Director& operator=(Director&&) = delete;
+
+  /// Runs from the start time to the stop time (or a Stop, or an error).
+  /// Never throws for run-time failures: they are in the result.
+  RunResult run();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ctde

@@ -1,0 +1,205 @@
+// The DE phase of the director on pure discrete-event models.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "support/run_helpers.hpp"
+
+using namespace ctde;
+using ctde::test::events_of;
+using ctde::test::run_model;
+
+TEST_CASE("simultaneous events are delivered in a deterministic order, one microstep per hop") {
+  // Two clocks tick at the same instants; Merge sends the two tokens in input
+  // order, one microstep apart; the counter sees both.
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 2},
+    "actors": [
+      {"name": "a", "type": "DiscreteClock", "params": {"period": 1, "values": [10]}},
+      {"name": "b", "type": "DiscreteClock", "params": {"period": 1, "values": [20]}},
+      {"name": "merge", "type": "Merge"},
+      {"name": "count", "type": "Counter"}],
+    "connections": [["a.out", "merge.in0"], ["b.out", "merge.in1"], ["merge.out", "count.in"]]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  std::vector<std::tuple<double, int, std::string, double>> seen;
+  for (const auto& line : run.lines) {
+    if (line["kind"] != "event") continue;
+    seen.emplace_back(line["t"].get<double>(), line["n"].get<int>(), line["actor"].get<std::string>(),
+                      line["value"][0].get<double>());
+  }
+  const std::vector<std::tuple<double, int, std::string, double>> expected = {
+      {0, 1, "a", 10}, {0, 1, "b", 20}, {0, 2, "merge", 10}, {0, 3, "merge", 20}, {0, 3, "count", 1},
+      {0, 4, "count", 2}, {1, 1, "a", 10}, {1, 1, "b", 20}, {1, 2, "merge", 10}, {1, 3, "merge", 20},
+      {1, 3, "count", 3}, {1, 4, "count", 4}, {2, 1, "a", 10}, {2, 1, "b", 20}, {2, 2, "merge", 10},
+      {2, 3, "merge", 20}, {2, 3, "count", 5}, {2, 4, "count", 6}};
+  CHECK(seen == expected);
+}
+
+TEST_CASE("the same model gives a byte-identical trace") {
+  const std::string model = R"({"ctde": 1, "director": {"stop_time": 50},
+    "actors": [
+      {"name": "arrivals", "type": "PoissonClock", "params": {"mean_interval": 1, "seed": 7}},
+      {"name": "server", "type": "Server", "params": {"service_time": 0.9}},
+      {"name": "done", "type": "Counter"}],
+    "connections": [["arrivals.out", "server.in"], ["server.out", "done.in"]]})";
+  const auto first = run_model(model);
+  const auto second = run_model(model);
+  CHECK(first.trace.size() > 1000);
+  CHECK(first.trace == second.trace);
+  CHECK(first.lines.front()["kind"] == "run_start");
+  CHECK(first.lines.back()["kind"] == "run_end");
+  CHECK(first.lines.back()["status"] == "ok");
+}
+
+TEST_CASE("a TimeDelay of 0 in a loop fires the Zeno error with the actors named") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 1, "max_microsteps": 50},
+    "actors": [
+      {"name": "kick", "type": "SingleEvent", "params": {"time": 0.5}},
+      {"name": "merge", "type": "Merge"},
+      {"name": "echo", "type": "TimeDelay", "params": {"delay": 0}}],
+    "connections": [["kick.out", "merge.in0"], ["merge.out", "echo.in"], ["echo.out", "merge.in1"]]})");
+  CHECK(run.result.status == RunStatus::kError);
+  CHECK(run.result.tag.time == 500'000'000'000);
+  CHECK(run.result.tag.microstep == 50);
+  CHECK(run.result.message.find("Zeno behaviour: more than max_microsteps (50) microsteps at t = 0.5 s") !=
+        std::string::npos);
+  CHECK((run.result.message.find("still firing: merge") != std::string::npos ||
+         run.result.message.find("still firing: echo") != std::string::npos));
+  CHECK(run.lines.back()["status"] == "error");
+  CHECK(run.lines[run.lines.size() - 2]["kind"] == "error");
+}
+
+TEST_CASE("TimeDelay(0) sends each token at the next microstep, a positive delay later") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 3},
+    "actors": [
+      {"name": "kick", "type": "SingleEvent", "params": {"time": 1, "value": 4}},
+      {"name": "zero", "type": "TimeDelay", "params": {"delay": 0}},
+      {"name": "later", "type": "TimeDelay", "params": {"delay": 0.25}}],
+    "connections": [["kick.out", "zero.in"], ["zero.out", "later.in"]]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  int zero_n = -1;
+  for (const auto& line : run.lines) {
+    if (line["kind"] == "event" && line["actor"] == "zero") zero_n = line["n"].get<int>();
+  }
+  CHECK(zero_n == 2);  // kick fires at n=0, its token arrives at n=1, zero's at n=2
+  CHECK(events_of(run, "later") == std::vector<std::pair<double, double>>{{1.25, 4}});
+}
+
+TEST_CASE("Server departures for deterministic arrivals are exact") {
+  // Arrivals every 1 s from t = 0, service 1.5 s: the queue grows; departure
+  // k (from 1) is at 1.5 k exactly.
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 10},
+    "actors": [
+      {"name": "arrivals", "type": "DiscreteClock", "params": {"period": 1, "values": [1]}},
+      {"name": "id", "type": "Counter"},
+      {"name": "server", "type": "Server", "params": {"service_time": 1.5}}],
+    "connections": [["arrivals.out", "id.in"], ["id.out", "server.in"]]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  const auto departures = events_of(run, "server");
+  REQUIRE(departures.size() == 6);  // 1.5, 3, ..., 9
+  for (std::size_t k = 0; k < departures.size(); ++k) {
+    CHECK(departures[k].first == 1.5 * static_cast<double>(k + 1));
+    CHECK(departures[k].second == static_cast<double>(k + 1));  // FIFO: customer k+1
+  }
+}
+
+TEST_CASE("a Server with room departs each customer one service time after arrival") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 10},
+    "actors": [
+      {"name": "arrivals", "type": "DiscreteClock", "params": {"period": 2, "offsets": [0.5], "values": [7]}},
+      {"name": "server", "type": "Server", "params": {"service_time": 0.75}}],
+    "connections": [["arrivals.out", "server.in"]]})");
+  const auto departures = events_of(run, "server");
+  REQUIRE(departures.size() == 5);
+  for (std::size_t k = 0; k < departures.size(); ++k) {
+    CHECK(departures[k].first == 0.5 + 2.0 * static_cast<double>(k) + 0.75);
+  }
+}
+
+TEST_CASE("the Poisson clock's mean interval is within a statistical bound and reproducible") {
+  const std::string model = R"({"ctde": 1, "director": {"stop_time": 20000},
+    "actors": [{"name": "p", "type": "PoissonClock", "params": {"mean_interval": 2, "seed": SEED}},
+               {"name": "n", "type": "Counter"}],
+    "connections": [["p.out", "n.in"]]})";
+  const auto with_seed = [&](const std::string& seed) {
+    std::string text = model;
+    text.replace(text.find("SEED"), 4, seed);
+    return run_model(text);
+  };
+  const auto run = with_seed("11");
+  const auto count = static_cast<double>(events_of(run, "p").size());
+  // N ~ Poisson(20000 / 2): mean 10000, standard deviation 100; allow 5 sd.
+  CHECK(std::fabs(count - 10000.0) < 500.0);
+  CHECK(with_seed("11").trace == run.trace);
+  CHECK(with_seed("12").trace != run.trace);
+}
+
+TEST_CASE("a Stop actor ends the run with status stopped at its tag") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 100},
+    "actors": [
+      {"name": "clock", "type": "DiscreteClock", "params": {"period": 1}},
+      {"name": "n", "type": "Counter"},
+      {"name": "enough", "type": "Expression", "params": {"expr": "in0 >= 5 ? 1 : 0"}},
+      {"name": "gate", "type": "Gain"},
+      {"name": "stop", "type": "Stop"}],
+    "connections": [["clock.out", "n.in"], ["n.out", "enough.in0"], ["enough.out", "gate.in"],
+                    ["gate.out", "stop.in"]]})");
+  // Every Expression token reaches Stop: the first one (at t = 0) stops the run.
+  CHECK(run.result.status == RunStatus::kStopped);
+  CHECK(run.result.actor == "stop");
+  CHECK(run.result.time == 0.0);
+  CHECK(run.lines.back()["status"] == "stopped");
+}
+
+TEST_CASE("discrete math actors compute on the tokens present") {
+  const auto run = run_model(R"({"ctde": 1, "parameters": {"k": 3},
+    "director": {"stop_time": 2.5},
+    "actors": [
+      {"name": "clock", "type": "DiscreteClock", "params": {"period": 1, "values": [2]}},
+      {"name": "acc", "type": "Accumulator", "params": {"initial": 1}},
+      {"name": "scaled", "type": "Gain", "params": {"k": "k"}},
+      {"name": "neg", "type": "Gain", "params": {"k": -1}},
+      {"name": "mag", "type": "Abs"},
+      {"name": "sat", "type": "Saturation", "params": {"upper": 10}},
+      {"name": "sum", "type": "Sum", "params": {"signs": "+-"}}],
+    "connections": [["clock.out", "acc.in"], ["acc.out", "scaled.in"], ["scaled.out", "neg.in"],
+                    ["neg.out", "mag.in"], ["mag.out", "sat.in"], ["sat.out", "sum.in0"],
+                    ["clock.out", "sum.in1"]]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  using Series = std::vector<std::pair<double, double>>;
+  CHECK(events_of(run, "acc") == Series{{0, 3}, {1, 5}, {2, 7}});
+  CHECK(events_of(run, "scaled") == Series{{0, 9}, {1, 15}, {2, 21}});
+  CHECK(events_of(run, "sat") == Series{{0, 9}, {1, 10}, {2, 10}});
+  // sum: the clock's token arrives alone first (n=1: -2), then sat's (n=5: +x).
+  CHECK(events_of(run, "sum") == Series{{0, -2}, {0, 9}, {1, -2}, {1, 10}, {2, -2}, {2, 10}});
+}
+
+TEST_CASE("a Queue releases its oldest token on each trigger and drops beyond capacity") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 10},
+    "actors": [
+      {"name": "arrivals", "type": "DiscreteClock", "params": {"period": 1}},
+      {"name": "id", "type": "Counter"},
+      {"name": "queue", "type": "Queue", "params": {"capacity": 2}},
+      {"name": "pull", "type": "DiscreteClock", "params": {"period": 4, "offsets": [3.5]}}],
+    "connections": [["arrivals.out", "id.in"], ["id.out", "queue.in"], ["pull.out", "queue.trigger"]]})");
+  // Tokens 1, 2 fill the queue; 3, 4 are dropped; at 3.5 token 1 leaves; 5
+  // enters at 4; 6 and 7 are dropped; at 7.5 token 2 leaves; 8 enters at 8.
+  using Series = std::vector<std::pair<double, double>>;
+  CHECK(events_of(run, "queue") == Series{{3.5, 1}, {7.5, 2}});
+}
+
+TEST_CASE("a constant reaches discrete inputs once, at the start") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 5},
+    "actors": [{"name": "c", "type": "Constant", "params": {"value": 4}},
+               {"name": "n", "type": "Accumulator"}],
+    "connections": [["c.out", "n.in"]]})");
+  CHECK(events_of(run, "n") == std::vector<std::pair<double, double>>{{0, 4}});
+}
+
+TEST_CASE("an infinite period gives each offset once") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 5},
+    "actors": [{"name": "c", "type": "DiscreteClock",
+                "params": {"period": "inf", "offsets": [0.5, 1.5], "values": [1, 2]}},
+               {"name": "n", "type": "Counter"}],
+    "connections": [["c.out", "n.in"]]})");
+  CHECK(events_of(run, "c") == std::vector<std::pair<double, double>>{{0.5, 1}, {1.5, 2}});
+}
