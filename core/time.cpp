@@ -33,11 +33,6 @@ Tick TimeResolution::to_ticks(double seconds) const {
   return static_cast<Tick>(ticks);
 }
 
-double TimeResolution::to_seconds(Tick tick) const {
-  if (tick == kNever) return std::numeric_limits<double>::infinity();
-  return static_cast<double>(tick) * seconds_per_tick_;
-}
-
 std::string describe(const Tag& tag, const TimeResolution& resolution) {
   std::ostringstream out;
   out << "t=" << format_double(resolution.to_seconds(tag.time)) << " s (tick " << tag.time

@@ -46,7 +46,10 @@ class TimeResolution {
   [[nodiscard]] Tick to_ticks(double seconds) const;
 
   /// The time of `tick` in seconds (kNever gives +inf).
-  [[nodiscard]] double to_seconds(Tick tick) const;
+  [[nodiscard]] double to_seconds(Tick tick) const {
+    if (tick == kNever) return std::numeric_limits<double>::infinity();
+    return static_cast<double>(tick) * seconds_per_tick_;
+  }
 
   /// Largest representable time, in seconds.
   [[nodiscard]] double horizon() const;

@@ -21,17 +21,21 @@
 /// |------------|------------------------------------------|-----------------------------------------|
 /// | erk45      | ERKStep, adaptive                        | ARKODE_DORMAND_PRINCE_7_4_5 (as MATLAB ode45, SciPy RK45) |
 /// | erk23      | ERKStep, adaptive                        | ARKODE_BOGACKI_SHAMPINE_4_2_3           |
-/// | rk4-fixed  | ERKStep, fixed step (ERKStepSetFixedStep)| classical RK4, built with ARKodeButcherTable_Create |
-/// | dirk       | ARKStep, fully implicit, dense Newton    | ARKODE_SDIRK_5_3_4 (L-stable, order 4)  |
-/// | ark-imex   | ARKStep, explicit fE + implicit fI       | ARKODE_ARK436L2SA_ERK_6_3_4 / _DIRK_6_3_4 |
+/// | rk4-fixed  | ERKStep, fixed step (SetFixedStep)       | classical RK4 (ARKodeButcherTable_Create) |
+/// | dirk       | ARKStep, fully implicit, dense Newton    | ARKODE_ESDIRK436L2SA_6_3_4 (L-stable, stiffly accurate, order 4) |
+/// | ark-imex   | ARKStep, explicit fE + implicit fI       | ARKODE_ARK437L2SA_ERK_7_3_4 / _DIRK_7_3_4 (order 4) |
 ///
 /// The tables are named explicitly rather than taken from ARKODE's defaults, which
-/// changed in SUNDIALS 7.3: the same model gives the same steps on 6.x and 7.x.
+/// changed in SUNDIALS 7.3 (to these implicit and IMEX tables): the method does not
+/// change with the SUNDIALS version. erk45 is Dormand–Prince, not 6.x's default
+/// order-5 table (Cash–Karp), to match the usual "ode45" baselines. ARKODE has no
+/// classical RK4 table; it is built here (in first-same-as-last form, see the .cpp).
 /// Implicit methods use a dense SUNMatrix with SUNLinSol_Dense and the problem's
-/// Jacobian, or ARKODE's finite-difference Jacobian when none is given.
+/// Jacobian, or ARKODE's finite-difference Jacobian when none is given; the Newton
+/// matrix is refactored whenever the step size changes (see ode_solver.cpp).
 /// ark-imex with a single right-hand side treats all of it as implicit (the safe
-/// choice for a right-hand side of unknown stiffness): it is then dirk with the ARK
-/// pair's implicit table.
+/// choice for a right-hand side of unknown stiffness): it is then the ARK pair's
+/// implicit table alone.
 ///
 /// Right-hand-side path: ARKODE calls a static trampoline that unwraps the N_Vector
 /// data pointers and calls the problem's function pointer. No heap allocation, no
@@ -153,13 +157,16 @@ class OdeSolver {
   /// than current_time() returns kFailed. A t_limit closer to current_time() than
   /// ARKODE can resolve (a few ulps of t) advances the time without integrating.
   /// Failures are reported in the result, never thrown; an exception thrown by a
-  /// problem function is rethrown.
+  /// problem function is rethrown. No heap allocation unless it fails.
   [[nodiscard]] StepResult step(double t_limit);
 
-  /// Writes x(t) (n values) to `out`, from the interpolant of the last step (GetDky,
-  /// k = 0). At the step's ends the stored states are copied exactly.
-  /// Pre: last_step_start() <= t <= last_step_end() (ARKODE allows a few ulps more).
-  /// @throws std::out_of_range if t is outside the last step.
+  /// Writes x(t) (n values) to `out`, from ARKODE's interpolant of the last step
+  /// (GetDky, k = 0: cubic Hermite from the states and derivatives at both ends; its
+  /// error can exceed the step's local error a few times on long implicit steps).
+  /// At the step's ends the stored states are copied exactly. No allocation.
+  /// Pre: last_step_start() <= t <= last_step_end().
+  /// @throws std::out_of_range if t is outside the last step, or strictly inside a
+  ///         step that was reset or rolled back (only its ends are stored).
   void dense_output(double t, double* out) const;
 
   /// State reset after an event: the integrator continues from (t, x) (n values), with
@@ -176,7 +183,8 @@ class OdeSolver {
   /// step's start state exactly, so re-integrating with step(te) is also possible.
   /// Post: current_time() == te, last step = [t0, te] (only its ends are available to
   /// dense_output: the interpolant is gone).
-  /// @throws std::out_of_range if te is outside the last step.
+  /// @throws std::out_of_range if te is outside the last step, or strictly inside a
+  ///         step that was already reset or rolled back.
   void redo_to(double te);
 
   [[nodiscard]] double current_time() const;

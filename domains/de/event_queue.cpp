@@ -7,7 +7,6 @@ constexpr std::size_t kArity = 4;
 }  // namespace
 
 EventId EventQueue::insert(Event event) {
-  event.seq = next_seq_++;
   std::size_t i = heap_.size();
   heap_.push_back(event);
   while (i > 0) {  // sift up
@@ -17,16 +16,40 @@ EventId EventQueue::insert(Event event) {
     i = parent;
   }
   heap_[i] = event;
-  return {event.seq};
+  return {event};
 }
 
 void EventQueue::remove_top() {
   const Event last = heap_.back();
   heap_.pop_back();
+  if (heap_.empty()) return;
+  sift_down_from_top(last);
+}
+
+bool EventQueue::another_at(Tag tag) const {
+  const Event probe = Event::at(tag, 0);
   const std::size_t n = heap_.size();
-  if (n == 0) return;
+  for (std::size_t c = 1; c <= kArity && c < n; ++c) {
+    if (heap_[c].time_key == probe.time_key && (heap_[c].order_key >> 32) == (probe.order_key >> 32)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+EventId EventQueue::replace_top(Event event) {
+  sift_down_from_top(event);
+  drop_cancelled();
+  return {event};
+}
+
+void EventQueue::sift_down_from_top(Event last) {
+  const std::size_t n = heap_.size();
+  // Floyd's bottom-up deletion: move the hole down along the smallest
+  // children to a leaf without comparing with `last` (which almost always
+  // belongs near the bottom), then sift `last` up from there.
   std::size_t i = 0;
-  while (true) {  // sift down
+  while (true) {
     const std::size_t first = i * kArity + 1;
     if (first >= n) break;
     std::size_t best = first;
@@ -34,18 +57,23 @@ void EventQueue::remove_top() {
     for (std::size_t c = first + 1; c < end; ++c) {
       if (before(heap_[c], heap_[best])) best = c;
     }
-    if (!before(heap_[best], last)) break;
     heap_[i] = heap_[best];
     i = best;
+  }
+  while (i > 0) {
+    const std::size_t parent = (i - 1) / kArity;
+    if (!before(last, heap_[parent])) break;
+    heap_[i] = heap_[parent];
+    i = parent;
   }
   heap_[i] = last;
 }
 
-void EventQueue::drop_cancelled() {
-  while (!heap_.empty() && !cancelled_.empty()) {
-    const auto it = cancelled_.find(heap_.front().seq);
+void EventQueue::drop_cancelled_slow() {
+  while (!heap_.empty()) {
+    const auto it = cancelled_.find(heap_.front());
     if (it == cancelled_.end()) return;
-    cancelled_.erase(it);
+    if (--it->second == 0) cancelled_.erase(it);
     remove_top();
   }
 }
@@ -56,16 +84,12 @@ void EventQueue::pop() {
 }
 
 void EventQueue::cancel(EventId id) {
-  if (id.seq >= next_seq_) return;
-  bool pending = false;
-  for (const Event& e : heap_) {
-    if (e.seq == id.seq) {
-      pending = true;
-      break;
-    }
-  }
-  if (!pending) return;  // unknown or already popped
-  cancelled_.insert(id.seq);
+  std::uint32_t pending = 0;
+  for (const Event& e : heap_) pending += e == id.event ? 1 : 0;
+  const auto it = cancelled_.find(id.event);
+  const std::uint32_t marked = it == cancelled_.end() ? 0 : it->second;
+  if (pending <= marked) return;  // none pending, or all already marked
+  ++cancelled_[id.event];
   drop_cancelled();
 }
 

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The hold benchmark: ctde's actor API vs SystemC vs a bare std::priority_queue,
+# N = 1e3 and 1e5, 1e7 events, each run REPEAT times alternately (the machine
+# is shared: the best of the runs is reported). Usage: run_hold.sh [BUILD_DIR] [REPEAT]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-build/release}
+repeat=${2:-3}
+out="$build/bench/de"
+mkdir -p "$out"
+g++ -std=c++20 -O2 -o "$out/hold_bare_heap" "$here/hold_bare_heap.cpp"
+g++ -std=c++17 -O2 -o "$out/hold_systemc" "$here/hold_systemc.cpp" $(pkg-config --cflags --libs systemc)
+for n in 1000 100000; do
+  for ((i = 0; i < repeat; i++)); do
+    "$build/bench/hold_actors" "$n" 1e7
+    "$out/hold_systemc" "$n" 1e7 2>/dev/null | grep '^impl='
+    "$out/hold_bare_heap" "$n" 1e7
+  done
+done | awk '
+  { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+    key = v["impl"] " " v["n"]
+    if (!(key in best) || v["seconds"] < best[key]) { best[key] = v["seconds"]; rss[key] = v["peak_rss_mb"] }
+    if (!(v["n"] in seen)) { seen[v["n"]] = 1; ns[++count] = v["n"] } }
+  END {
+    printf "%-10s %-8s %10s %14s %12s\n", "impl", "N", "best_s", "events_per_s", "peak_rss_mb"
+    for (c = 1; c <= count; c++) {
+      n = ns[c]
+      split("ctde systemc bare_heap", impls, " ")
+      for (j = 1; j <= 3; j++) { k = impls[j] " " n
+        printf "%-10s %-8s %10.3f %14.4g %12.1f\n", impls[j], n, best[k], 1e7 / best[k], rss[k] }
+      printf "ratios N=%s: ctde/systemc speed %.2fx, ctde time / bare heap time %.2fx\n", n,
+             best["systemc " n] / best["ctde " n], best["ctde " n] / best["bare_heap " n]
+    }
+  }'

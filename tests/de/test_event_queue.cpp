@@ -1,0 +1,137 @@
+// The DE event set: its order, cancellation, and agreement with a reference.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <random>
+
+#include "domains/de/event_queue.hpp"
+
+using ctde::Event;
+using ctde::EventQueue;
+using ctde::Tag;
+
+namespace {
+std::vector<Event> drain(EventQueue& q) {
+  std::vector<Event> out;
+  while (!q.empty()) {
+    out.push_back(q.peek());
+    q.pop();
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("events come out by time, then microstep, then depth") {
+  EventQueue q;
+  q.insert(Event::at(Tag{5, 0}, 1));
+  q.insert(Event::at(Tag{3, 2}, 0));
+  q.insert(Event::at(Tag{3, 1}, 7));
+  q.insert(Event::at(Tag{3, 1}, 2));
+  q.insert(Event::at(Tag{-4, 9}, 3));  // negative ticks order before positive ones
+  const auto out = drain(q);
+  REQUIRE(out.size() == 5);
+  CHECK(out[0].tag() == Tag{-4, 9});
+  CHECK(out[1].tag() == Tag{3, 1});
+  CHECK(out[1].depth() == 2);
+  CHECK(out[2].depth() == 7);
+  CHECK(out[3].tag() == Tag{3, 2});
+  CHECK(out[4].tag() == Tag{5, 0});
+}
+
+TEST_CASE("a cancelled event is skipped, and cancelling a popped one does nothing") {
+  EventQueue q;
+  q.insert(Event::at(Tag{1, 0}, 0));
+  const auto middle = q.insert(Event::at(Tag{2, 0}, 0));
+  q.insert(Event::at(Tag{3, 0}, 0));
+  q.cancel(middle);
+  auto out = drain(q);
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].time() == 1);
+  CHECK(out[1].time() == 3);
+
+  const auto first = q.insert(Event::at(Tag{1, 0}, 0));
+  q.insert(Event::at(Tag{2, 0}, 0));
+  q.pop();
+  q.cancel(first);  // already popped: a no-op
+  REQUIRE(q.size() == 1);
+  CHECK(q.peek().time() == 2);
+}
+
+TEST_CASE("cancelling the top removes it at once; twins are cancelled one at a time") {
+  EventQueue q;
+  const auto twin = q.insert(Event::at(Tag{1, 0}, 4));
+  q.insert(Event::at(Tag{1, 0}, 4));
+  q.insert(Event::at(Tag{9, 0}, 0));
+  q.cancel(twin);
+  CHECK(q.size() == 2);
+  CHECK(q.peek().time() == 1);
+  q.cancel(twin);
+  CHECK(q.peek().time() == 9);
+  q.cancel(twin);  // none left
+  CHECK(q.size() == 1);
+}
+
+TEST_CASE("replace_top is a pop followed by an insert") {
+  EventQueue q;
+  for (int i = 0; i < 10; ++i) q.insert(Event::at(Tag{i * 10, 0}, 0));
+  q.replace_top(Event::at(Tag{55, 0}, 0));
+  const auto out = drain(q);
+  REQUIRE(out.size() == 10);
+  CHECK(out[0].time() == 10);
+  CHECK(out[4].time() == 50);
+  CHECK(out[5].time() == 55);
+  CHECK(out[6].time() == 60);
+}
+
+TEST_CASE("another_at tells whether a second event shares the top's tag") {
+  EventQueue q;
+  q.insert(Event::at(Tag{1, 0}, 3));
+  CHECK_FALSE(q.another_at(Tag{1, 0}));
+  q.insert(Event::at(Tag{1, 0}, 5));
+  q.insert(Event::at(Tag{1, 1}, 0));
+  CHECK(q.another_at(Tag{1, 0}));
+  q.pop();
+  CHECK_FALSE(q.another_at(Tag{1, 0}));
+}
+
+TEST_CASE("random inserts, pops, replaces and cancels agree with an ordered reference") {
+  std::mt19937_64 rng(2024);
+  EventQueue q;
+  std::multimap<std::pair<std::uint64_t, std::uint64_t>, int> reference;
+  const auto key = [](const Event& e) { return std::make_pair(e.time_key, e.order_key); };
+  std::vector<Event> inserted;
+  for (int step = 0; step < 10000; ++step) {
+    const int op = static_cast<int>(rng() % 10);
+    const Event e = Event::at(Tag{static_cast<ctde::Tick>(rng() % 200) - 50, static_cast<std::uint32_t>(rng() % 3)},
+                              static_cast<std::uint32_t>(rng() % 5));
+    if (op < 5 || reference.empty()) {
+      q.insert(e);
+      reference.emplace(key(e), 0);
+      inserted.push_back(e);
+    } else if (op < 7) {
+      REQUIRE(key(q.peek()) == reference.begin()->first);
+      q.pop();
+      reference.erase(reference.begin());
+    } else if (op < 9) {
+      REQUIRE(key(q.peek()) == reference.begin()->first);
+      reference.erase(reference.begin());
+      q.replace_top(e);
+      reference.emplace(key(e), 0);
+    } else {
+      const Event victim = inserted[rng() % inserted.size()];
+      q.cancel({victim});
+      const auto it = reference.find(key(victim));
+      if (it != reference.end()) reference.erase(it);
+    }
+    REQUIRE(q.size() >= reference.size());
+    REQUIRE(q.empty() == reference.empty());
+    if (!reference.empty()) REQUIRE(key(q.peek()) == reference.begin()->first);
+  }
+  while (!reference.empty()) {
+    REQUIRE(!q.empty());
+    REQUIRE(key(q.peek()) == reference.begin()->first);
+    q.pop();
+    reference.erase(reference.begin());
+  }
+  CHECK(q.empty());
+}
