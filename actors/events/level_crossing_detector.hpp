@@ -11,6 +11,7 @@ namespace ctde {
 class LevelCrossingDetector : public Actor {
  public:
   explicit LevelCrossingDetector(std::string name);
+  void initialize(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

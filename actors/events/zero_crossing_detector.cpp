@@ -1,4 +1,5 @@
 #include "actors/events/zero_crossing_detector.hpp"
+#include "core/error.hpp"
 
 namespace ctde {
 
@@ -14,6 +15,13 @@ void ZeroCrossingDetector::configure(const ParameterScope& scope) {
   if (direction != "rising" && direction != "falling" && direction != "both") {
     fail(direction_, "must be \"rising\", \"falling\" or \"both\", got \"" + direction + "\"");
   }
+}
+
+void ZeroCrossingDetector::initialize(ActorContext& /*context*/) const {
+  // Locating crossings needs the state-event protocol of the director, which
+  // this version does not have yet: refuse rather than never detect.
+  throw RunError("state-event location is not available in this version of ctde, so ZeroCrossingDetector "
+                 "cannot detect crossings yet");
 }
 
 }  // namespace ctde

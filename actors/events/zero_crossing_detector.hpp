@@ -11,6 +11,7 @@ namespace ctde {
 class ZeroCrossingDetector : public Actor {
  public:
   explicit ZeroCrossingDetector(std::string name);
+  void initialize(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

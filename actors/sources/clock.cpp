@@ -1,10 +1,14 @@
 #include "actors/sources/clock.hpp"
 
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 Clock::Clock(std::string name) : Actor(std::move(name), "Clock", TimeMode::kContinuous) {
   declare_output("out", PortKind::kContinuous, 1);
   set_feedthrough(false);
 }
+
+void Clock::evaluate(ActorContext& context) const { context.output(0)[0] = context.time(); }
 
 }  // namespace ctde

@@ -9,6 +9,7 @@ namespace ctde {
 class Clock : public Actor {
  public:
   explicit Clock(std::string name);
+  void evaluate(ActorContext& context) const override;
 
  private:
 };

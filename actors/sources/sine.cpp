@@ -1,19 +1,30 @@
 #include "actors/sources/sine.hpp"
 
+#include <cmath>
+#include <numbers>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 Sine::Sine(std::string name) : Actor(std::move(name), "Sine", TimeMode::kContinuous) {
   declare_output("out", PortKind::kContinuous, 1);
-  declare_parameter("amplitude", ParamKind::kScalar, 1.0);
+  amplitude_ = declare_parameter("amplitude", ParamKind::kScalar, 1.0);
   frequency_ = declare_parameter("frequency", ParamKind::kScalar, 1.0);
-  declare_parameter("phase", ParamKind::kScalar, 0.0);
-  declare_parameter("bias", ParamKind::kScalar, 0.0);
+  phase_ = declare_parameter("phase", ParamKind::kScalar, 0.0);
+  bias_ = declare_parameter("bias", ParamKind::kScalar, 0.0);
   set_feedthrough(false);
 }
 
 void Sine::configure(const ParameterScope& scope) {
   (void)scope;
   if (scalar(frequency_) < 0) fail(frequency_, "must be >= 0 Hz");
+}
+
+void Sine::evaluate(ActorContext& context) const {
+  const double omega = 2.0 * std::numbers::pi * scalar(frequency_);
+  context.output(0)[0] =
+      scalar(amplitude_) * std::sin(omega * context.time() + scalar(phase_)) + scalar(bias_);
 }
 
 }  // namespace ctde

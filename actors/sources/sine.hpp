@@ -10,12 +10,16 @@ namespace ctde {
 class Sine : public Actor {
  public:
   explicit Sine(std::string name);
+  void evaluate(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  ParamHandle amplitude_;
   ParamHandle frequency_;
+  ParamHandle phase_;
+  ParamHandle bias_;
 };
 
 }  // namespace ctde

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <cmath>
+#include <optional>
+
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "domains/ct/ode_solver.hpp"
 #include "domains/de/event_queue.hpp"
 
 namespace ctde {
@@ -21,11 +25,13 @@ const char* to_string(RunStatus status) {
 
 class Director::Impl final : public DirectorServices {
  public:
-  Impl(const FlatModel& model, const RunOptions& options, std::string name, TraceWriter* trace)
+  Impl(const FlatModel& model, const RunOptions& options, std::string name, TraceWriter* trace,
+       Recorder* recorder)
       : model_(model),
         options_(options),
         name_(std::move(name)),
         trace_(trace),
+        recorder_(recorder),
         resolution_(options.time_resolution),
         start_(resolution_.to_ticks(options.start_time)),
         stop_(resolution_.to_ticks(options.stop_time)) {
@@ -39,14 +45,17 @@ class Director::Impl final : public DirectorServices {
     }
     try {
       initialize();
+      record(now_);
       while (!stop_requested_) {
-        if (queue_.empty()) break;
-        const Tick t = queue_.peek().time();
-        if (t > stop_) break;
-        now_ = {t, 0};
-        discrete_phase();
+        if (!queue_.empty() && queue_.peek().time() == now_.time) {
+          discrete_phase();
+          if (stop_requested_) break;
+          if (states_changed_) restart_solver();
+        }
+        if (now_.time >= stop_) break;
+        const Tick next = queue_.empty() ? stop_ : std::min(queue_.peek().time(), stop_);
+        continuous_phase(next);
       }
-      if (!stop_requested_) now_ = {std::max(now_.time, stop_), 0};
       return finish(stop_requested_ ? RunStatus::kStopped : RunStatus::kOk, "", "");
     } catch (const Failure& f) {
       return finish(RunStatus::kError, f.message, f.actor);
@@ -65,6 +74,9 @@ class Director::Impl final : public DirectorServices {
     }
     std::copy(token.begin(), token.end(), b_.signals.begin() + value.offset);
     ++stats_.events;
+    if (!record_index_.empty() && record_index_[port] >= 0) {
+      recorded_token_tag_[static_cast<std::size_t>(record_index_[port])] = {now_.time, now_.microstep + 1};
+    }
     if (trace_ != nullptr) {
       const Tag delivered{now_.time, now_.microstep + 1};
       trace_->event(delivered, resolution_.to_seconds(delivered.time), flat(actor).path,
@@ -133,16 +145,17 @@ class Director::Impl final : public DirectorServices {
     b_.actors.resize(n);
     b_.depth.resize(n);
     std::uint32_t signal_size = 0;
+    std::uint32_t state_size = 0;
     std::uint32_t token_size = 0;
     std::uint32_t inputs = 0;
     std::uint32_t outputs = 0;
     for (std::uint32_t d = 0; d < n; ++d) {
       const FlatActor& actor = flat(d);
-      if (actor.actor->state_size() > 0) {
-        throw ModelError(actor.actor->describe() + " has continuous states; this version of the "
-                         "director runs discrete-event models only");
-      }
       actors_[d] = actor.actor;
+      const auto states = static_cast<std::uint32_t>(actor.actor->state_size());
+      b_.actors[d].states = {state_size, states};
+      state_size += states;
+      if (states > 0) stateful_.push_back(d);
       b_.depth[d] = d;
       b_.actors[d].first_input = inputs;
       b_.actors[d].first_output = outputs;
@@ -193,9 +206,20 @@ class Director::Impl final : public DirectorServices {
     b_.present_now.assign(inputs, 0);
     b_.present_next.assign(inputs, 0);
     b_.states.resize(n);
+    b_.x_storage.assign(state_size, 0.0);
     b_.x = b_.x_storage.data();
+    dense_.assign(state_size, 0.0);
     flags_.assign(n, 0);
     for (const std::uint32_t a : model_.continuous_schedule) continuous_.push_back(model_.actors[a].depth);
+    if (recorder_ != nullptr) {
+      record_index_.assign(outputs, -1);
+      recorded_token_tag_.assign(recorder_->signals().size(), Tag{kNever, 0});
+      for (std::size_t i = 0; i < recorder_->signals().size(); ++i) {
+        const RecordedSignal& s = recorder_->signals()[i];
+        const std::uint32_t port = b_.actors[model_.actors[s.actor].depth].first_output + s.port;
+        record_index_[port] = static_cast<int>(i);
+      }
+    }
   }
 
   [[nodiscard]] const FlatActor& flat(std::uint32_t d) const { return model_.actors[by_depth_[d]]; }
@@ -208,11 +232,172 @@ class Director::Impl final : public DirectorServices {
       ActorContext context(b_, this, d, now_, t);
       guarded(d, [&] { actors_[d]->initialize(context); });
     }
+    evaluate_all(t);
+    initialized_ = true;
+    if (!b_.x_storage.empty()) {
+      check_states(t);
+      OdeProblem problem;
+      problem.size = b_.x_storage.size();
+      problem.rhs = &Impl::rhs;
+      problem.user = this;
+      try {
+        solver_.emplace(problem, make_ode_options(options_), t, b_.x_storage);
+      } catch (const std::exception& e) {
+        throw Failure{std::string("the ODE solver could not start: ") + e.what(), ""};
+      }
+    }
+  }
+
+  /// Every continuous and constant output at time t, in schedule order.
+  void evaluate_all(double t) {
     for (const std::uint32_t d : continuous_) {
       ActorContext context(b_, this, d, now_, t);
       guarded(d, [&] { actors_[d]->evaluate(context); });
     }
-    initialized_ = true;
+  }
+
+  /// The right-hand side for the solver: outputs in schedule order, then
+  /// each stateful actor's derivatives. No allocation.
+  static int rhs(double t, const double* x, double* dxdt, void* user) {
+    auto& self = *static_cast<Impl*>(user);
+    self.b_.x = const_cast<double*>(x);  // read only: actors get states() as const
+    self.evaluate_all(t);
+    for (const std::uint32_t d : self.stateful_) {
+      const Slice slice = self.b_.actors[d].states;
+      const std::span<double> dx(dxdt + slice.offset, slice.width);
+      ActorContext context(self.b_, &self, d, self.now_, t);
+      self.guarded(d, [&] { self.actors_[d]->derivatives(context, dx); });
+      for (const double v : dx) {
+        if (!std::isfinite(v)) {
+          self.b_.x = self.b_.x_storage.data();
+          throw Failure{self.flat(d).path + ": a derivative is " + format_double(v) + " at t = " +
+                            format_double(t) + " s",
+                        self.flat(d).path};
+        }
+      }
+    }
+    self.b_.x = self.b_.x_storage.data();
+    return 0;
+  }
+
+  /// The initial states must be finite.
+  void check_states(double t) {
+    for (const std::uint32_t d : stateful_) {
+      const Slice slice = b_.actors[d].states;
+      for (std::uint32_t i = 0; i < slice.width; ++i) {
+        if (!std::isfinite(b_.x[slice.offset + i])) {
+          throw Failure{flat(d).path + ": a continuous state is " + format_double(b_.x[slice.offset + i]) +
+                            " at t = " + format_double(t) + " s",
+                        flat(d).path};
+        }
+      }
+    }
+  }
+
+  /// Integrates from now to `next` (ticks), one solver step at a time; the
+  /// solver's stop time makes it land on `next` exactly. Records a row at
+  /// each step end and at each output_interval point inside the step.
+  void continuous_phase(Tick next) {
+    const double t_next = resolution_.to_seconds(next);
+    if (!solver_) {  // no continuous state: time just advances
+      record_interval_points(resolution_.to_seconds(now_.time), t_next, /*dense=*/false);
+      now_ = {next, 0};
+      evaluate_all(t_next);
+      record(now_);
+      return;
+    }
+    while (solver_->current_time() < t_next) {
+      const double t0 = solver_->current_time();
+      const StepResult r = step_solver(t_next);
+      if (!r.ok()) {
+        throw Failure{std::string("the ODE solver failed (") + ctde::to_string(r.status) + "): " + r.message,
+                      ""};
+      }
+      const double t1 = r.t_reached;
+      record_interval_points(t0, t1, /*dense=*/true);
+      const auto x = solver_->state();
+      std::copy(x.begin(), x.end(), b_.x_storage.begin());
+      b_.x = b_.x_storage.data();
+      now_ = {t1 >= t_next ? next : resolution_.to_ticks(t1), 0};
+      if (t1 < t_next && now_.time >= next) {
+        throw Failure{"the solver's step ended within one tick of the next event; the time "
+                      "resolution is too coarse for this model",
+                      ""};
+      }
+      evaluate_all(t1);
+      if (t1 < t_next) record(now_);
+    }
+    now_ = {next, 0};
+    record(now_);
+  }
+
+  StepResult step_solver(double t_limit) {
+    try {
+      return solver_->step(t_limit);
+    } catch (const Failure&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw Failure{std::string("the ODE solver failed: ") + e.what(), ""};
+    }
+  }
+
+  /// Rows at start + k * output_interval strictly inside (t0, t1), from the
+  /// solver's dense output (or, without states, from outputs at that time).
+  void record_interval_points(double t0, double t1, bool dense) {
+    if (recorder_ == nullptr || !options_.output_interval) return;
+    const double h = *options_.output_interval;
+    auto k = static_cast<std::int64_t>(std::floor((t0 - options_.start_time) / h)) + 1;
+    for (;; ++k) {
+      const double t = options_.start_time + static_cast<double>(k) * h;
+      if (t >= t1) break;
+      if (t <= t0) continue;
+      if (dense) {
+        solver_->dense_output(t, dense_.data());
+        b_.x = dense_.data();
+      }
+      evaluate_all(t);
+      b_.x = b_.x_storage.data();
+      record_values(t, 0);
+    }
+  }
+
+  /// After events changed continuous states: trace the resets and restart
+  /// the solver at (t, x+) — the same integrator.
+  void restart_solver() {
+    const double t = resolution_.to_seconds(now_.time);
+    for (auto& [actor, before] : changed_) {
+      flags_[actor] &= static_cast<std::uint8_t>(~kStatesChanging);
+      const Slice slice = b_.actors[actor].states;
+      if (trace_ != nullptr) {
+        trace_->reset(now_, t, flat(actor).path, before,
+                      std::span<const double>(b_.x + slice.offset, slice.width));
+      }
+    }
+    changed_.clear();
+    states_changed_ = false;
+    check_states(t);
+    if (solver_) solver_->reset(t, b_.x_storage.data());
+  }
+
+  /// A row at `tag` with the current values (and the tokens sent at tag.microstep - 1).
+  void record(Tag tag) { record_values(resolution_.to_seconds(tag.time), tag.microstep); }
+
+  void record_values(double t, std::uint32_t microstep) {
+    if (recorder_ == nullptr) return;
+    recorder_->row(t, microstep);
+    for (std::size_t i = 0; i < recorder_->signals().size(); ++i) {
+      const RecordedSignal& s = recorder_->signals()[i];
+      const Slice slot = b_.outputs[b_.actors[model_.actors[s.actor].depth].first_output + s.port];
+      const std::span<const double> value(b_.signals.data() + slot.offset, slot.width);
+      if (!s.discrete) {
+        recorder_->value(value);
+      } else if (recorded_token_tag_[i] == Tag{now_.time, microstep} && microstep > 0) {
+        recorder_->value(value);
+      } else {
+        recorder_->absent(s.width);
+      }
+    }
+    recorder_->end_row();
   }
 
   /// Runs `call` for actor `a`, turning its failures into a run failure.
@@ -266,12 +451,16 @@ class Director::Impl final : public DirectorServices {
       for (const std::uint32_t a : firing_) {
         ActorContext context(b_, this, a, now_, t, (flags_[a] & kTimeEvent) != 0);
         guarded(a, [&] { actors_[a]->fire(context); });
-        flags_[a] &= kScheduledNext;
+        flags_[a] &= kScheduledNext | kStatesChanging;
       }
       if (held_top_) {
         held_top_ = false;
         queue_.pop();
       }
+      // What the firings changed is visible at (t, n+1): continuous outputs
+      // are evaluated again, and a row records that side of the jump.
+      if (!continuous_.empty()) evaluate_all(t);
+      record(Tag{now_.time, now_.microstep + 1});
       firing_.clear();
       if (stop_requested_) return;
       // Nothing sent and nothing queued for the next microstep: the phase is over.
@@ -297,6 +486,13 @@ class Director::Impl final : public DirectorServices {
   }
 
   RunResult finish(RunStatus status, std::string message, std::string actor) {
+    if (solver_) {
+      const OdeStatistics ode = solver_->statistics();
+      stats_.steps = static_cast<std::uint64_t>(ode.steps);
+      stats_.rejected_steps = static_cast<std::uint64_t>(ode.error_test_failures);
+      stats_.rhs_evals = static_cast<std::uint64_t>(ode.rhs_evals);
+    }
+    if (recorder_ != nullptr) recorder_->flush();
     RunResult result;
     result.status = status;
     result.tag = now_;
@@ -316,6 +512,14 @@ class Director::Impl final : public DirectorServices {
   RunOptions options_;
   std::string name_;
   TraceWriter* trace_;
+  Recorder* recorder_;
+  std::vector<int> record_index_;        ///< per output port: its recorded column, or -1
+  std::vector<Tag> recorded_token_tag_;  ///< per recorded signal: the tag of its last token
+  std::optional<OdeSolver> solver_;
+  std::vector<std::uint32_t> stateful_;  ///< depths of actors with continuous states
+  std::vector<double> dense_;            ///< the interpolated state for output_interval rows
+  std::vector<std::pair<std::uint32_t, std::vector<double>>> changed_;  ///< states reset at this time
+  bool states_changed_ = false;
   TimeResolution resolution_;
   Tick start_;
   Tick stop_;
@@ -331,6 +535,7 @@ class Director::Impl final : public DirectorServices {
   static constexpr std::uint8_t kFiring = 1;         ///< in firing_ at this microstep
   static constexpr std::uint8_t kTimeEvent = 2;      ///< a time event at this microstep
   static constexpr std::uint8_t kScheduledNext = 4;  ///< in fire_next_
+  static constexpr std::uint8_t kStatesChanging = 8; ///< in changed_
 
   std::vector<std::uint32_t> by_depth_;     ///< depth -> index in the FlatModel
   std::vector<const Actor*> actors_;        ///< by depth
@@ -343,8 +548,8 @@ class Director::Impl final : public DirectorServices {
 };
 
 Director::Director(const FlatModel& model, const RunOptions& options, std::string model_name,
-                   TraceWriter* trace)
-    : impl_(std::make_unique<Impl>(model, options, std::move(model_name), trace)) {}
+                   TraceWriter* trace, Recorder* recorder)
+    : impl_(std::make_unique<Impl>(model, options, std::move(model_name), trace, recorder)) {}
 
 Director::~Director() = default;
 

@@ -17,17 +17,30 @@
 ///       and fire_at(t) means (t, n+1)
 ///     no actor to fire: the phase ends; n > max_microsteps: Zeno error
 ///       naming the actors still firing; a Stop actor: the run ends after n
+///     after each microstep: continuous outputs are evaluated again and a
+///       results row is written at (t, n+1): rows at (t, 0), (t, 1), ... are
+///       the two sides of every jump
+///   states written by firings (Integrator reset, impulse): x(t) → x⁺(t);
+///     a `reset` trace line each; the solver restarts at (t, x⁺) (Reset, the
+///     same integrator)
+///   CT phase from t to t_next = min(next queued time, stop time):
+///     one solver step at a time with t_next as its stop time, so time events
+///     are hit exactly; after each step: x ← x(t1), outputs evaluated, a row at
+///     (t1, 0), and rows at output_interval points inside the step from the
+///     dense output
+///   the RHS: x' = f(t, x) evaluates every continuous actor in schedule order,
+///     then each stateful actor's derivatives; a NaN or Inf stops the run naming
+///     the actor and the time
 /// ```
 /// Time is integer ticks; simultaneous events are exactly simultaneous. The
 /// order of everything is total (time, microstep, depth, insertion), so the
 /// same model gives the same trace, byte for byte.
 ///
-/// This version runs the DE phase; models with continuous states are
-/// rejected at construction until the continuous phase lands.
 
 #include <memory>
 
 #include "core/flat_model.hpp"
+#include "core/recorder.hpp"
 #include "core/trace.hpp"
 #include "domains/ctde/run_options.hpp"
 #include "domains/ctde/run_result.hpp"
@@ -40,8 +53,9 @@ class Director {
   /// @param model validated (see validate()); it and its actors must outlive the director.
   /// @param trace optional trace writer (not owned).
   /// @throws ModelError when the options do not fit the model (times beyond the horizon).
+  /// @param recorder optional results recorder (not owned).
   Director(const FlatModel& model, const RunOptions& options, std::string model_name,
-           TraceWriter* trace = nullptr);
+           TraceWriter* trace = nullptr, Recorder* recorder = nullptr);
   ~Director();
   Director(const Director&) = delete;
   Director& operator=(const Director&) = delete;

@@ -3,7 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,27 +14,75 @@
 
 namespace ctde::test {
 
+/// One results row: time, microstep and the cells (NaN for an empty cell).
+struct Row {
+  double t = 0;
+  int n = 0;
+  std::vector<double> values;
+};
+
 struct Run {
   RunResult result;
   std::string trace;                     ///< the trace text
   std::vector<nlohmann::json> lines;     ///< the trace, parsed
+  std::string csv;                       ///< the results text
+  std::vector<std::string> columns;      ///< the results header
+  std::vector<Row> rows;                 ///< the results, parsed
+
+  /// The column index of `name`. Fails the test when absent.
+  [[nodiscard]] std::size_t column(const std::string& name) const {
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      if (columns[i] == name) return i;
+    }
+    throw std::runtime_error("no column " + name);
+  }
 };
 
-/// Loads, validates and runs JSON model text, tracing into memory.
+/// Loads, validates and runs JSON model text, tracing and recording into memory.
 inline Run run_model(const std::string& text) {
   Model model = load(text);
   const FlatModel flat = validate(model);
   const RunOptions options = make_run_options(model.director(), model.parameters());
   std::ostringstream out;
+  std::ostringstream csv;
   Run run;
   {
     TraceWriter trace(out);
-    Director director(flat, options, model.name(), &trace);
+    Recorder recorder(csv, resolve_record(flat, model.record()));
+    Director director(flat, options, model.name(), &trace, &recorder);
     run.result = director.run();
   }
   run.trace = out.str();
   std::istringstream in(run.trace);
   for (std::string line; std::getline(in, line);) run.lines.push_back(nlohmann::json::parse(line));
+  run.csv = csv.str();
+  std::istringstream rows(run.csv);
+  std::string line;
+  std::getline(rows, line);
+  {
+    std::istringstream header(line);
+    std::string cell;
+    std::getline(header, cell, ',');
+    std::getline(header, cell, ',');
+    while (std::getline(header, cell, ',')) run.columns.push_back(cell);
+  }
+  while (std::getline(rows, line)) {
+    Row row;
+    std::size_t start = 0;
+    std::vector<std::string> cells;
+    while (true) {
+      const auto comma = line.find(',', start);
+      cells.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    row.t = std::stod(cells[0]);
+    row.n = std::stoi(cells[1]);
+    for (std::size_t i = 2; i < cells.size(); ++i) {
+      row.values.push_back(cells[i].empty() ? std::nan("") : std::stod(cells[i]));
+    }
+    run.rows.push_back(std::move(row));
+  }
   return run;
 }
 

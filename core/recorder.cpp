@@ -1,0 +1,79 @@
+#include "core/recorder.hpp"
+
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+
+namespace ctde {
+
+std::vector<RecordedSignal> resolve_record(const FlatModel& model, const std::vector<std::string>& record) {
+  std::vector<RecordedSignal> out;
+  for (const auto& endpoint : record) {
+    const auto dot = endpoint.rfind('.');
+    if (dot == std::string::npos) {
+      throw ModelError("record: '" + endpoint + "' is not of the form actor.port");
+    }
+    const auto actor = model.find(endpoint.substr(0, dot));
+    if (!actor) {
+      throw ModelError("record: there is no actor '" + endpoint.substr(0, dot) + "' (in '" + endpoint + "')");
+    }
+    const FlatActor& a = model.actors[*actor];
+    const auto port = a.actor->find_output(endpoint.substr(dot + 1));
+    if (!port) {
+      throw ModelError("record: " + a.actor->describe() + " has no output '" + endpoint.substr(dot + 1) + "'");
+    }
+    out.push_back({endpoint, *actor, static_cast<std::uint32_t>(*port),
+                   static_cast<std::uint32_t>(a.output_widths[*port]),
+                   a.output_kinds[*port] == PortKind::kDiscrete});
+  }
+  return out;
+}
+
+Recorder::Recorder(std::ostream& out, std::vector<RecordedSignal> signals)
+    : out_(&out), signals_(std::move(signals)) {
+  header();
+}
+
+Recorder::Recorder(const std::string& path, std::vector<RecordedSignal> signals)
+    : file_(std::make_unique<std::ofstream>(path)), out_(file_.get()), signals_(std::move(signals)) {
+  if (!*file_) throw std::runtime_error("cannot write the results file '" + path + "'");
+  header();
+}
+
+void Recorder::header() {
+  line_ = "time,microstep";
+  for (const auto& s : signals_) {
+    if (s.width == 1) {
+      line_ += "," + s.name;
+      continue;
+    }
+    for (std::uint32_t i = 0; i < s.width; ++i) line_ += "," + s.name + "[" + std::to_string(i) + "]";
+  }
+  line_ += '\n';
+  *out_ << line_;
+}
+
+void Recorder::row(double t, std::uint32_t microstep) {
+  line_ = format_double(t);
+  line_ += ',';
+  line_ += std::to_string(microstep);
+}
+
+void Recorder::value(std::span<const double> values) {
+  for (const double v : values) {
+    line_ += ',';
+    line_ += format_double(v);
+  }
+}
+
+void Recorder::absent(std::uint32_t width) { line_.append(width, ','); }
+
+void Recorder::end_row() {
+  line_ += '\n';
+  *out_ << line_;
+}
+
+void Recorder::flush() { out_->flush(); }
+
+}  // namespace ctde
