@@ -1,7 +1,8 @@
 #pragma once
 /// x' = in, out = x, x(start) = initial (scalar or vector: the width). An
 /// event on the optional discrete input `reset` sets x to its token; an event on
-/// `impulse` adds its token to x (a Dirac impulse of that weight).
+/// `impulse` adds its token to x (a Dirac impulse of that weight). Both at the
+/// same tag: the reset first, then the impulse.
 
 #include "core/actor.hpp"
 
@@ -11,6 +12,12 @@ namespace ctde {
 class Integrator : public Actor {
  public:
   explicit Integrator(std::string name);
+
+  [[nodiscard]] std::size_t state_size() const override;
+  void initialize(ActorContext& context) const override;
+  void evaluate(ActorContext& context) const override;
+  void derivatives(const ActorContext& context, std::span<double> dxdt) const override;
+  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

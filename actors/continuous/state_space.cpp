@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 StateSpace::StateSpace(std::string name) : Actor(std::move(name), "StateSpace", TimeMode::kContinuous) {
@@ -42,6 +44,49 @@ void StateSpace::configure(const ParameterScope& scope) {
   set_width(in_, static_cast<int>(m));
   set_width(out_, static_cast<int>(p));
   set_feedthrough(!zero_d);
+  n_ = n;
+  m_ = m;
+  p_ = p;
+  zero_d_ = zero_d;
+}
+
+void StateSpace::initialize(ActorContext& context) const {
+  const auto initial = vector(initial_);
+  const auto x = context.mutable_states();
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = initial.size() == 1 ? initial[0] : initial[i];
+  evaluate(context);
+}
+
+void StateSpace::evaluate(ActorContext& context) const {
+  const auto x = context.states();
+  const auto y = context.output(out_.index);
+  const auto c = vector(c_);
+  for (std::size_t r = 0; r < p_; ++r) {
+    double sum = 0.0;
+    for (std::size_t j = 0; j < n_; ++j) sum += c[r * n_ + j] * x[j];
+    y[r] = sum;
+  }
+  if (zero_d_) return;  // no feedthrough: the input may not be computed yet
+  const auto d = vector(d_);
+  const auto u = context.input(in_.index);
+  for (std::size_t r = 0; r < p_; ++r) {
+    double sum = 0.0;
+    for (std::size_t k = 0; k < m_; ++k) sum += d[r * m_ + k] * u[k];
+    y[r] += sum;
+  }
+}
+
+void StateSpace::derivatives(const ActorContext& context, std::span<double> dxdt) const {
+  const auto x = context.states();
+  const auto u = context.input(in_.index);
+  const auto a = vector(a_);
+  const auto b = vector(b_);
+  for (std::size_t r = 0; r < n_; ++r) {
+    double sum = 0.0;
+    for (std::size_t j = 0; j < n_; ++j) sum += a[r * n_ + j] * x[j];
+    for (std::size_t k = 0; k < m_; ++k) sum += b[r * m_ + k] * u[k];
+    dxdt[r] = sum;
+  }
 }
 
 }  // namespace ctde

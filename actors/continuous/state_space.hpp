@@ -1,6 +1,7 @@
 #pragma once
 /// x' = A x + B u, y = C x + D u, x(start) = initial. A is n x n, B n x m,
-/// C p x n, D p x m (default zero); the input has width m, the output width p.
+/// C p x n, D p x m (default zero; the scalar 0 means zero); the input has
+/// width m, the output width p. `initial` has n entries, or 1 (broadcast).
 /// The input feeds the output directly only when D is not zero.
 
 #include "core/actor.hpp"
@@ -11,6 +12,11 @@ namespace ctde {
 class StateSpace : public Actor {
  public:
   explicit StateSpace(std::string name);
+
+  [[nodiscard]] std::size_t state_size() const override { return n_; }
+  void initialize(ActorContext& context) const override;
+  void evaluate(ActorContext& context) const override;
+  void derivatives(const ActorContext& context, std::span<double> dxdt) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
@@ -23,6 +29,12 @@ class StateSpace : public Actor {
   ParamHandle c_;
   ParamHandle d_;
   ParamHandle initial_;
+  // Dimensions, fixed by configure() (the matrices are read row-major
+  // through vector(), which allocates nothing).
+  std::size_t n_ = 0;  ///< states
+  std::size_t m_ = 0;  ///< inputs
+  std::size_t p_ = 0;  ///< outputs
+  bool zero_d_ = true;
 };
 
 }  // namespace ctde

@@ -1,5 +1,9 @@
 #include "actors/continuous/transfer_function.hpp"
 
+#include <algorithm>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 TransferFunction::TransferFunction(std::string name) : Actor(std::move(name), "TransferFunction", TimeMode::kContinuous) {
@@ -20,6 +24,44 @@ void TransferFunction::configure(const ParameterScope& scope) {
          ") exceeds the denominator's (" + std::to_string(den.size() - 1) + "): not proper");
   }
   set_feedthrough(num.size() == den.size() && num[0] != 0.0);
+
+  const std::size_t n = den.size() - 1;
+  // b0..bn: the numerator padded with leading zeros to n + 1 coefficients, normalised.
+  std::vector<double> b(n + 1, 0.0);
+  std::copy(num.begin(), num.end(), b.begin() + static_cast<std::ptrdiff_t>(n + 1 - num.size()));
+  for (double& v : b) v /= den[0];
+  den_norm_.assign(n, 0.0);
+  out_coef_.assign(n, 0.0);
+  direct_ = b[0];
+  for (std::size_t i = 1; i <= n; ++i) {
+    den_norm_[i - 1] = den[i] / den[0];
+    out_coef_[i - 1] = b[i] - direct_ * den_norm_[i - 1];
+  }
+}
+
+void TransferFunction::initialize(ActorContext& context) const {
+  const auto x = context.mutable_states();
+  std::fill(x.begin(), x.end(), 0.0);
+  evaluate(context);
+}
+
+void TransferFunction::evaluate(ActorContext& context) const {
+  const auto x = context.states();
+  const std::size_t n = den_norm_.size();
+  double y = 0.0;
+  for (std::size_t i = 1; i <= n; ++i) y += out_coef_[i - 1] * x[n - i];  // ci * x(n+1-i)
+  if (direct_ != 0.0) y += direct_ * context.input(0)[0];  // read only when it feeds through
+  context.output(0)[0] = y;
+}
+
+void TransferFunction::derivatives(const ActorContext& context, std::span<double> dxdt) const {
+  const auto x = context.states();
+  const std::size_t n = den_norm_.size();
+  if (n == 0) return;
+  for (std::size_t j = 0; j + 1 < n; ++j) dxdt[j] = x[j + 1];
+  double last = context.input(0)[0];
+  for (std::size_t i = 1; i <= n; ++i) last -= den_norm_[i - 1] * x[n - i];  // ai * x(n+1-i)
+  dxdt[n - 1] = last;
 }
 
 }  // namespace ctde

@@ -1,5 +1,10 @@
 #include "actors/converters/first_order_hold.hpp"
 
+#include <algorithm>
+#include <vector>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 FirstOrderHold::FirstOrderHold(std::string name) : Actor(std::move(name), "FirstOrderHold", TimeMode::kHybrid) {
@@ -15,6 +20,59 @@ void FirstOrderHold::check_widths(std::span<const int> input_widths,
     fail(initial_, "has " + std::to_string(initial) + " entries but the input has width " +
                        std::to_string(input_widths[0]) + "; give 1 or " + std::to_string(input_widths[0]));
   }
+}
+
+namespace {
+/// The last two tokens (`last` is `initial` before the first) and their times.
+struct FirstOrderHoldState final : ActorState {
+  std::vector<double> previous;
+  std::vector<double> last;
+  double previous_time = 0.0;
+  double last_time = 0.0;
+  int count = 0;  ///< tokens received, up to 2
+};
+}  // namespace
+
+std::unique_ptr<ActorState> FirstOrderHold::make_state() const {
+  return std::make_unique<FirstOrderHoldState>();
+}
+
+void FirstOrderHold::initialize(ActorContext& context) const {
+  auto& state = context.state<FirstOrderHoldState>();
+  const auto initial = vector(initial_);
+  const std::size_t width = context.output(0).size();
+  state.previous.assign(width, 0.0);  // sized once, here: nothing allocates later
+  state.last.resize(width);
+  for (std::size_t i = 0; i < width; ++i) state.last[i] = initial.size() == 1 ? initial[0] : initial[i];
+  state.count = 0;
+  evaluate(context);
+}
+
+void FirstOrderHold::evaluate(ActorContext& context) const {
+  const auto& state = context.state<FirstOrderHoldState>();
+  const auto out = context.output(0);
+  const std::size_t width = std::min(out.size(), state.last.size());
+  const double dt = state.last_time - state.previous_time;
+  if (state.count < 2 || !(dt > 0)) {
+    std::copy_n(state.last.begin(), width, out.begin());
+    return;
+  }
+  const double f = (context.time() - state.last_time) / dt;
+  for (std::size_t i = 0; i < width; ++i) {
+    out[i] = state.last[i] + (state.last[i] - state.previous[i]) * f;
+  }
+}
+
+void FirstOrderHold::fire(ActorContext& context) const {
+  if (!context.has_token(0)) return;
+  auto& state = context.state<FirstOrderHoldState>();
+  const auto token = context.token(0);
+  std::swap(state.previous, state.last);  // no allocation: both have the width
+  state.previous_time = state.last_time;
+  std::copy_n(token.begin(), std::min(token.size(), state.last.size()), state.last.begin());
+  state.last_time = context.resolution().to_seconds(context.tag().time);
+  state.count = std::min(state.count + 1, 2);
+  evaluate(context);
 }
 
 }  // namespace ctde

@@ -1,6 +1,9 @@
 #pragma once
 /// A discrete-to-continuous converter: the output extrapolates linearly from
-/// the last two tokens received (`initial` before the first).
+/// the last two tokens received and their times,
+///   out(t) = v1 + (v1 - v0) (t - t1) / (t1 - t0);
+/// with fewer than two tokens (or two at the same time) it holds the last one
+/// (`initial` before the first; scalar or of the input's width).
 
 #include "core/actor.hpp"
 
@@ -12,6 +15,11 @@ class FirstOrderHold : public Actor {
   explicit FirstOrderHold(std::string name);
   void check_widths(std::span<const int> input_widths,
                     std::span<const int> output_widths) const override;
+
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void initialize(ActorContext& context) const override;
+  void evaluate(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
 
  private:
   ParamHandle initial_;

@@ -1,7 +1,10 @@
 #include "actors/converters/periodic_sampler.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include "core/actor_context.hpp"
+#include "core/error.hpp"
 #include "core/format.hpp"
 
 namespace ctde {
@@ -19,6 +22,53 @@ void PeriodicSampler::configure(const ParameterScope& scope) {
     fail(period_, "must be a finite number > 0, got " + format_double(scalar(period_)));
   }
   if (!(scalar(offset_) >= 0)) fail(offset_, "must be >= 0");
+}
+
+namespace {
+/// The index of the next sample.
+struct SamplerState final : ActorState {
+  std::uint64_t k = 0;
+};
+}  // namespace
+
+std::unique_ptr<ActorState> PeriodicSampler::make_state() const { return std::make_unique<SamplerState>(); }
+
+Tick PeriodicSampler::sample_time(const ActorContext& context, std::uint64_t k) const {
+  const TimeResolution& r = context.resolution();
+  const double offset = scalar(offset_);
+  if (!std::isfinite(offset) || offset >= 0.5 * r.horizon()) return kNever;
+  const Tick period = r.to_ticks(scalar(period_));
+  if (period <= 0) {
+    throw RunError("the period " + format_double(scalar(period_)) + " s is shorter than one tick (" +
+                   format_double(r.seconds_per_tick()) + " s)");
+  }
+  // Exact integer arithmetic: start + offset + k * period in ticks, checked for overflow.
+  Tick product = 0;
+  Tick time = 0;
+  if (__builtin_mul_overflow(static_cast<Tick>(k), period, &product) ||
+      __builtin_add_overflow(context.start_tick(), r.to_ticks(offset), &time) ||
+      __builtin_add_overflow(time, product, &time)) {
+    return kNever;
+  }
+  return time;
+}
+
+void PeriodicSampler::initialize(ActorContext& context) const {
+  context.state<SamplerState>().k = 0;
+  const Tick first = sample_time(context, 0);
+  if (first != kNever && first <= context.stop_tick()) context.fire_at(first);
+}
+
+void PeriodicSampler::fire(ActorContext& context) const {
+  if (!context.time_event()) return;
+  auto& state = context.state<SamplerState>();
+  const auto in = context.input(0);
+  const auto token = context.scratch(in.size());
+  std::copy(in.begin(), in.end(), token.begin());
+  context.emit(0, token);
+  ++state.k;
+  const Tick next = sample_time(context, state.k);
+  if (next != kNever && next <= context.stop_tick()) context.fire_at(next);
 }
 
 }  // namespace ctde

@@ -1,6 +1,6 @@
 #pragma once
 /// A continuous-to-discrete converter: an event carrying the input's value at
-/// offset + k * period, k = 0, 1, ...
+/// start + offset + k * period, k = 0, 1, ... (computed in ticks, exactly).
 
 #include "core/actor.hpp"
 
@@ -11,10 +11,17 @@ class PeriodicSampler : public Actor {
  public:
   explicit PeriodicSampler(std::string name);
 
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void initialize(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
+
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  /// The time of sample `k`, in ticks (kNever when it does not fit).
+  [[nodiscard]] Tick sample_time(const ActorContext& context, std::uint64_t k) const;
+
   ParamHandle period_;
   ParamHandle offset_;
 };

@@ -1,5 +1,9 @@
 #include "actors/converters/sampler.hpp"
 
+#include <algorithm>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 Sampler::Sampler(std::string name) : Actor(std::move(name), "Sampler", TimeMode::kHybrid) {
@@ -14,5 +18,13 @@ int Sampler::infer_output_width(std::size_t /*output*/, std::span<const int> inp
 
 void Sampler::check_widths(std::span<const int> /*input_widths*/,
                            std::span<const int> /*output_widths*/) const {}  // any trigger width
+
+void Sampler::fire(ActorContext& context) const {
+  if (!context.has_token(1)) return;
+  const auto in = context.input(0);
+  const auto token = context.scratch(in.size());
+  std::copy(in.begin(), in.end(), token.begin());
+  context.emit(0, token);
+}
 
 }  // namespace ctde

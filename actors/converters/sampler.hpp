@@ -15,6 +15,8 @@ class Sampler : public Actor {
   void check_widths(std::span<const int> input_widths,
                     std::span<const int> output_widths) const override;
 
+  void fire(ActorContext& context) const override;
+
  private:
 };
 

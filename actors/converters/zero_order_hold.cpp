@@ -1,5 +1,10 @@
 #include "actors/converters/zero_order_hold.hpp"
 
+#include <algorithm>
+#include <vector>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 ZeroOrderHold::ZeroOrderHold(std::string name) : Actor(std::move(name), "ZeroOrderHold", TimeMode::kHybrid) {
@@ -15,6 +20,39 @@ void ZeroOrderHold::check_widths(std::span<const int> input_widths,
     fail(initial_, "has " + std::to_string(initial) + " entries but the input has width " +
                        std::to_string(input_widths[0]) + "; give 1 or " + std::to_string(input_widths[0]));
   }
+}
+
+namespace {
+/// The value held: `initial` (broadcast), then the last token.
+struct HoldState final : ActorState {
+  std::vector<double> held;
+};
+}  // namespace
+
+std::unique_ptr<ActorState> ZeroOrderHold::make_state() const { return std::make_unique<HoldState>(); }
+
+void ZeroOrderHold::initialize(ActorContext& context) const {
+  auto& state = context.state<HoldState>();
+  const auto initial = vector(initial_);
+  state.held.resize(context.output(0).size());  // sized once, here: nothing allocates later
+  for (std::size_t i = 0; i < state.held.size(); ++i) {
+    state.held[i] = initial.size() == 1 ? initial[0] : initial[i];
+  }
+  evaluate(context);
+}
+
+void ZeroOrderHold::evaluate(ActorContext& context) const {
+  const auto& held = context.state<HoldState>().held;
+  const auto out = context.output(0);
+  std::copy_n(held.begin(), std::min(held.size(), out.size()), out.begin());
+}
+
+void ZeroOrderHold::fire(ActorContext& context) const {
+  if (!context.has_token(0)) return;
+  auto& held = context.state<HoldState>().held;
+  const auto token = context.token(0);
+  std::copy_n(token.begin(), std::min(held.size(), token.size()), held.begin());
+  evaluate(context);
 }
 
 }  // namespace ctde

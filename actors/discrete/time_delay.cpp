@@ -36,31 +36,27 @@ struct DelayState final : ActorState {
 std::unique_ptr<ActorState> TimeDelay::make_state() const { return std::make_unique<DelayState>(); }
 
 void TimeDelay::fire(ActorContext& context) const {
-  const Tick delay = context.resolution().to_ticks(scalar(delay_));
-  if (delay == 0) {
-    if (context.has_token(0)) context.emit(0, context.token(0));  // the next microstep
-    return;
-  }
+  // Tokens wait in the state until their time event: delay 0 means the next
+  // microstep (fire_at(now)), a positive delay that much later at microstep 0.
   auto& state = context.state<DelayState>();
   const std::size_t width = context.output(0).size();
   const Tick now = context.tag().time;
-  while (!state.due.empty() && state.due.front() <= now) {
+  if (context.time_event() && !state.due.empty() && state.due.front() <= now) {
     const auto token = context.scratch(width);
     std::copy_n(state.values.begin(), width, token.begin());
     state.values.erase(state.values.begin(), state.values.begin() + static_cast<std::ptrdiff_t>(width));
     state.due.pop_front();
     context.emit(0, token);
-    if (!state.due.empty() && state.due.front() == now) {
-      context.fire_at(now);  // one token per microstep
-      break;
-    }
+    if (!state.due.empty() && state.due.front() <= now) context.fire_at(now);  // one per microstep
   }
   if (!context.has_token(0)) return;
+  const Tick delay = context.resolution().to_ticks(scalar(delay_));
   if (now > context.stop_tick() - delay) return;  // due after the stop time
   const auto token = context.token(0);
+  const bool idle = state.due.empty() || state.due.back() != now + delay;
   state.due.push_back(now + delay);
   state.values.insert(state.values.end(), token.begin(), token.end());
-  context.fire_at(now + delay);
+  if (idle) context.fire_at(now + delay);
 }
 
 }  // namespace ctde

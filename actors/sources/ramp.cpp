@@ -1,12 +1,64 @@
 #include "actors/sources/ramp.hpp"
 
+#include <cmath>
+#include <limits>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 Ramp::Ramp(std::string name) : Actor(std::move(name), "Ramp", TimeMode::kContinuous) {
   declare_output("out", PortKind::kContinuous, 1);
-  declare_parameter("slope", ParamKind::kScalar, 1.0);
-  declare_parameter("start_time", ParamKind::kScalar, 0.0);
+  slope_ = declare_parameter("slope", ParamKind::kScalar, 1.0);
+  start_time_ = declare_parameter("start_time", ParamKind::kScalar, 0.0);
   set_feedthrough(false);
+}
+
+namespace {
+/// Whether the ramp has started (set in fire(), at the kink's time event),
+/// and the kink's time in seconds, rounded to a tick so that the output is
+/// exactly 0 there.
+struct RampState final : ActorState {
+  bool started = false;
+  double start_seconds = 0.0;
+};
+
+/// The tick of `seconds`; kNever when beyond the horizon (or +inf), the
+/// lowest tick when before it (or -inf).
+Tick tick_of(const ActorContext& context, double seconds) {
+  const TimeResolution& r = context.resolution();
+  if (std::isnan(seconds)) return kNever;
+  if (std::fabs(seconds) >= 0.5 * r.horizon()) {
+    return seconds > 0 ? kNever : std::numeric_limits<Tick>::min();
+  }
+  return r.to_ticks(seconds);
+}
+}  // namespace
+
+std::unique_ptr<ActorState> Ramp::make_state() const { return std::make_unique<RampState>(); }
+
+void Ramp::initialize(ActorContext& context) const {
+  auto& state = context.state<RampState>();
+  const double start_time = scalar(start_time_);
+  const Tick kink = tick_of(context, start_time);
+  const bool finite_tick = kink != kNever && kink != std::numeric_limits<Tick>::min();
+  state.start_seconds = finite_tick ? context.resolution().to_seconds(kink) : start_time;
+  // Started at (or before) the run's start: no kink inside the run.
+  state.started = kink <= context.start_tick();
+  if (!state.started && kink != kNever && kink <= context.stop_tick()) context.fire_at(kink);
+  evaluate(context);
+}
+
+void Ramp::evaluate(ActorContext& context) const {
+  const auto& state = context.state<RampState>();
+  context.output(0)[0] =
+      state.started ? scalar(slope_) * (context.time() - state.start_seconds) : 0.0;
+}
+
+void Ramp::fire(ActorContext& context) const {
+  if (!context.time_event()) return;
+  context.state<RampState>().started = true;
+  evaluate(context);
 }
 
 }  // namespace ctde

@@ -1,5 +1,6 @@
 #pragma once
-/// 0 before `start_time`, then slope * (t - start_time).
+/// 0 before `start_time`, then slope * (t - start_time). The kink is a time
+/// event, so that the solver stops exactly there.
 
 #include "core/actor.hpp"
 
@@ -9,8 +10,14 @@ namespace ctde {
 class Ramp : public Actor {
  public:
   explicit Ramp(std::string name);
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void initialize(ActorContext& context) const override;
+  void evaluate(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
 
  private:
+  ParamHandle slope_;
+  ParamHandle start_time_;
 };
 
 }  // namespace ctde

@@ -1,13 +1,57 @@
 #include "actors/sources/step.hpp"
 
+#include <cmath>
+#include <limits>
+
+#include "core/actor_context.hpp"
+
 namespace ctde {
 
 Step::Step(std::string name) : Actor(std::move(name), "Step", TimeMode::kContinuous) {
   declare_output("out", PortKind::kContinuous, 1);
-  declare_parameter("time", ParamKind::kScalar);
-  declare_parameter("before", ParamKind::kScalar, 0.0);
-  declare_parameter("after", ParamKind::kScalar, 1.0);
+  time_ = declare_parameter("time", ParamKind::kScalar);
+  before_ = declare_parameter("before", ParamKind::kScalar, 0.0);
+  after_ = declare_parameter("after", ParamKind::kScalar, 1.0);
   set_feedthrough(false);
+}
+
+namespace {
+/// Whether the jump has happened. Set in fire(), so that the solver's
+/// evaluations at the jump time still see `before` until the event.
+struct StepState final : ActorState {
+  bool switched = false;
+};
+
+/// The tick of `seconds`; kNever when beyond the horizon (or +inf), the
+/// lowest tick when before it (or -inf).
+Tick tick_of(const ActorContext& context, double seconds) {
+  const TimeResolution& r = context.resolution();
+  if (std::isnan(seconds)) return kNever;
+  if (std::fabs(seconds) >= 0.5 * r.horizon()) {
+    return seconds > 0 ? kNever : std::numeric_limits<Tick>::min();
+  }
+  return r.to_ticks(seconds);
+}
+}  // namespace
+
+std::unique_ptr<ActorState> Step::make_state() const { return std::make_unique<StepState>(); }
+
+void Step::initialize(ActorContext& context) const {
+  auto& state = context.state<StepState>();
+  const Tick jump = tick_of(context, scalar(time_));
+  state.switched = jump < context.start_tick();
+  if (!state.switched && jump != kNever && jump <= context.stop_tick()) context.fire_at(jump);
+  context.output(0)[0] = state.switched ? scalar(after_) : scalar(before_);
+}
+
+void Step::evaluate(ActorContext& context) const {
+  context.output(0)[0] = context.state<StepState>().switched ? scalar(after_) : scalar(before_);
+}
+
+void Step::fire(ActorContext& context) const {
+  if (!context.time_event()) return;
+  context.state<StepState>().switched = true;
+  context.output(0)[0] = scalar(after_);
 }
 
 }  // namespace ctde

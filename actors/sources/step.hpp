@@ -1,6 +1,8 @@
 #pragma once
 /// `before` until `time`, `after` from `time` on. The jump is a time event:
-/// the solver stops exactly at `time`, and both sides are recorded.
+/// the solver stops exactly at `time`, and both sides are recorded. A `time`
+/// before the start shows `after` from the start; a `time` equal to the start
+/// is a jump at the start (`before` at microstep 0, `after` once it fired).
 
 #include "core/actor.hpp"
 
@@ -10,8 +12,15 @@ namespace ctde {
 class Step : public Actor {
  public:
   explicit Step(std::string name);
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void initialize(ActorContext& context) const override;
+  void evaluate(ActorContext& context) const override;
+  void fire(ActorContext& context) const override;
 
  private:
+  ParamHandle time_;
+  ParamHandle before_;
+  ParamHandle after_;
 };
 
 }  // namespace ctde

@@ -1,4 +1,10 @@
 #include "actors/sources/time_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/actor_context.hpp"
 #include "core/csv_table.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -18,6 +24,7 @@ void TimeTable::configure(const ParameterScope& scope) {
   if (text(interpolation_) != "linear" && text(interpolation_) != "hold") {
     fail(interpolation_, "must be \"linear\" or \"hold\", got \"" + text(interpolation_) + "\"");
   }
+  hold_ = text(interpolation_) == "hold";
   const bool has_points = is_set(points_);
   const bool has_file = is_set(file_);
   if (has_points == has_file) fail("give exactly one of 'points' and 'file'");
@@ -42,6 +49,79 @@ void TimeTable::configure(const ParameterScope& scope) {
     }
   }
   set_width(out_, static_cast<int>(table_.cols - 1));
+}
+
+namespace {
+/// `next`: the first point whose time event has not fired yet (rows() when
+/// all have). The current segment runs from point next-1 to point next.
+struct TimeTableState final : ActorState {
+  std::size_t next = 0;
+};
+
+/// The tick of `seconds`; kNever when beyond the horizon (or +inf), the
+/// lowest tick when before it (or -inf).
+Tick tick_of(const ActorContext& context, double seconds) {
+  const TimeResolution& r = context.resolution();
+  if (std::isnan(seconds)) return kNever;
+  if (std::fabs(seconds) >= 0.5 * r.horizon()) {
+    return seconds > 0 ? kNever : std::numeric_limits<Tick>::min();
+  }
+  return r.to_ticks(seconds);
+}
+}  // namespace
+
+std::unique_ptr<ActorState> TimeTable::make_state() const { return std::make_unique<TimeTableState>(); }
+
+void TimeTable::request(const ActorContext& context, std::size_t row) const {
+  if (row >= table_.rows) return;
+  const Tick tick = tick_of(context, table_(row, 0));
+  if (tick == kNever || tick > context.stop_tick()) return;
+  // At the current time (the second point of a jump) this is the next microstep.
+  context.fire_at(std::max(tick, context.tag().time));
+}
+
+void TimeTable::initialize(ActorContext& context) const {
+  auto& state = context.state<TimeTableState>();
+  // Points before the start are passed; a point at the start fires at the start.
+  state.next = 0;
+  while (state.next < table_.rows && tick_of(context, table_(state.next, 0)) < context.start_tick()) {
+    ++state.next;
+  }
+  request(context, state.next);
+  evaluate(context);
+}
+
+void TimeTable::evaluate(ActorContext& context) const {
+  const std::size_t next = context.state<TimeTableState>().next;
+  const auto out = context.output(0);
+  const std::size_t width = table_.cols - 1;
+  if (next == 0 || next >= table_.rows) {  // before the first point, after the last: hold
+    const std::size_t row = next == 0 ? 0 : table_.rows - 1;
+    for (std::size_t i = 0; i < width && i < out.size(); ++i) out[i] = table_(row, i + 1);
+    return;
+  }
+  const std::size_t a = next - 1;
+  const double ta = table_(a, 0);
+  const double tb = table_(next, 0);
+  if (hold_ || !(tb > ta)) {  // hold, or the zero-length segment between the two sides of a jump
+    for (std::size_t i = 0; i < width && i < out.size(); ++i) out[i] = table_(a, i + 1);
+    return;
+  }
+  // Clamped: the solver's stages never leave the segment by more than a tick's rounding.
+  const double f = std::clamp((context.time() - ta) / (tb - ta), 0.0, 1.0);
+  for (std::size_t i = 0; i < width && i < out.size(); ++i) {
+    const double va = table_(a, i + 1);
+    const double vb = table_(next, i + 1);
+    out[i] = va + f * (vb - va);
+  }
+}
+
+void TimeTable::fire(ActorContext& context) const {
+  if (!context.time_event()) return;
+  auto& state = context.state<TimeTableState>();
+  if (state.next < table_.rows) ++state.next;
+  request(context, state.next);
+  evaluate(context);
 }
 
 }  // namespace ctde

@@ -1,6 +1,7 @@
 #include "domains/ctde/director.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 #include <cmath>
@@ -50,7 +51,9 @@ class Director::Impl final : public DirectorServices {
         if (!queue_.empty() && queue_.peek().time() == now_.time) {
           discrete_phase();
           if (stop_requested_) break;
-          if (states_changed_) restart_solver();
+          // A reset, or a jump in a continuous input (a hold, a step): the
+          // solver's history (its FSAL derivative, its step size) is stale.
+          if (states_changed_ || continuous_changed_) restart_solver();
         }
         if (now_.time >= stop_) break;
         const Tick next = queue_.empty() ? stop_ : std::min(queue_.peek().time(), stop_);
@@ -78,19 +81,27 @@ class Director::Impl final : public DirectorServices {
       recorded_token_tag_[static_cast<std::size_t>(record_index_[port])] = {now_.time, now_.microstep + 1};
     }
     if (trace_ != nullptr) {
-      const Tag delivered{now_.time, now_.microstep + 1};
-      trace_->event(delivered, resolution_.to_seconds(delivered.time), flat(actor).path,
+      trace_->event(now_, resolution_.to_seconds(now_.time), flat(actor).path,
                     flat(actor).actor->outputs()[output].name, token);
     }
     for (std::uint32_t r = b_.receivers_begin[port]; r < b_.receivers_begin[port + 1]; ++r) {
       const std::uint32_t input = b_.receivers[r];
       const Slice slot = b_.input_tokens[input];
+      const std::uint32_t receiver = b_.input_owner[input];
+      if (in_microstep_ && receiver > current_depth_) {  // fires later in this microstep
+        std::copy(token.begin(), token.end(), b_.tokens_now.begin() + slot.offset);
+        if (b_.present_now[input] == 0) {
+          b_.present_now[input] = 1;
+          present_now_list_.push_back(input);
+        }
+        schedule_now(receiver);
+        continue;
+      }
       std::copy(token.begin(), token.end(), b_.tokens_next.begin() + slot.offset);
       if (b_.present_next[input] == 0) {
         b_.present_next[input] = 1;
         present_next_list_.push_back(input);
       }
-      const std::uint32_t receiver = b_.input_owner[input];
       if ((flags_[receiver] & kScheduledNext) == 0) {
         flags_[receiver] |= kScheduledNext;
         fire_next_.push_back(receiver);
@@ -118,9 +129,11 @@ class Director::Impl final : public DirectorServices {
   }
 
   void states_changing(std::uint32_t actor) override {
-    if (!initialized_) return;
-    throw Failure{"continuous states are not supported by this director yet",
-                  flat(actor).path};
+    if (!initialized_ || (flags_[actor] & kStatesChanging) != 0) return;
+    flags_[actor] |= kStatesChanging;
+    const Slice slice = b_.actors[actor].states;
+    changed_.push_back({actor, std::vector<double>(b_.x + slice.offset, b_.x + slice.offset + slice.width)});
+    states_changed_ = true;
   }
 
   [[nodiscard]] const TimeResolution& resolution() const override { return resolution_; }
@@ -152,6 +165,8 @@ class Director::Impl final : public DirectorServices {
     for (std::uint32_t d = 0; d < n; ++d) {
       const FlatActor& actor = flat(d);
       actors_[d] = actor.actor;
+      drives_continuous_.push_back(std::find(actor.output_kinds.begin(), actor.output_kinds.end(),
+                                             PortKind::kContinuous) != actor.output_kinds.end());
       const auto states = static_cast<std::uint32_t>(actor.actor->state_size());
       b_.actors[d].states = {state_size, states};
       state_size += states;
@@ -375,6 +390,7 @@ class Director::Impl final : public DirectorServices {
     }
     changed_.clear();
     states_changed_ = false;
+    continuous_changed_ = false;
     check_states(t);
     if (solver_) solver_->reset(t, b_.x_storage.data());
   }
@@ -412,10 +428,19 @@ class Director::Impl final : public DirectorServices {
     }
   }
 
+  /// Adds actor `a` to the current microstep's firing order (once).
+  void schedule_now(std::uint32_t a) {
+    if ((flags_[a] & kFiring) != 0) return;
+    flags_[a] |= kFiring;
+    firing_.push_back(a);
+    std::push_heap(firing_.begin(), firing_.end(), std::greater<>());
+  }
+
   void discrete_phase() {
     const double t = resolution_.to_seconds(now_.time);
     while (true) {
-      // Update: what was sent at n-1 becomes visible at n.
+      // Update: tokens sent to already-fired (or not deeper) actors at n-1
+      // become visible at n.
       if (!present_now_list_.empty() || !present_next_list_.empty()) {
         for (const std::uint32_t p : present_now_list_) b_.present_now[p] = 0;
         present_now_list_.clear();
@@ -423,11 +448,11 @@ class Director::Impl final : public DirectorServices {
         std::swap(b_.tokens_now, b_.tokens_next);
         std::swap(present_now_list_, present_next_list_);
       }
-      if (!fire_next_.empty()) {
-        firing_.swap(fire_next_);
-        fire_next_.clear();
-        for (const std::uint32_t a : firing_) flags_[a] = kFiring;
+      for (const std::uint32_t a : fire_next_) {
+        flags_[a] &= static_cast<std::uint8_t>(~kScheduledNext);
+        schedule_now(a);
       }
+      fire_next_.clear();
       // Take the time events of (t, n). The last one stays at the top of the
       // heap ("held") until a fire_at reuses its slot or the firing ends: new
       // events are all later than (t, n), so it stays on top meanwhile.
@@ -435,8 +460,8 @@ class Director::Impl final : public DirectorServices {
         const std::uint32_t a = queue_.peek().depth();
         ++stats_.time_events;
         if (trace_ != nullptr) trace_->time_event(now_, t, flat(a).path);
-        if ((flags_[a] & kFiring) == 0) firing_.push_back(a);
-        flags_[a] |= kFiring | kTimeEvent;
+        schedule_now(a);
+        flags_[a] |= kTimeEvent;
         if (!queue_.another_at(now_)) {
           held_top_ = true;
           break;
@@ -445,23 +470,28 @@ class Director::Impl final : public DirectorServices {
       }
       if (firing_.empty()) return;
       if (now_.microstep >= static_cast<std::uint64_t>(options_.max_microsteps)) zeno(t);
-      if (firing_.size() > 1) {
-        std::sort(firing_.begin(), firing_.end());  // depth order
-      }
-      for (const std::uint32_t a : firing_) {
+      // Fire in depth order; a token sent to a deeper actor joins this
+      // microstep (it fires later in it), any other waits for the next one.
+      in_microstep_ = true;
+      while (!firing_.empty()) {
+        std::pop_heap(firing_.begin(), firing_.end(), std::greater<>());
+        const std::uint32_t a = firing_.back();
+        firing_.pop_back();
+        current_depth_ = a;
         ActorContext context(b_, this, a, now_, t, (flags_[a] & kTimeEvent) != 0);
         guarded(a, [&] { actors_[a]->fire(context); });
+        if (drives_continuous_[a] != 0) continuous_changed_ = true;
         flags_[a] &= kScheduledNext | kStatesChanging;
       }
+      in_microstep_ = false;
       if (held_top_) {
         held_top_ = false;
         queue_.pop();
       }
-      // What the firings changed is visible at (t, n+1): continuous outputs
-      // are evaluated again, and a row records that side of the jump.
+      // What the firings changed is visible after microstep n: continuous
+      // outputs are evaluated again, and a row records that side at (t, n+1).
       if (!continuous_.empty()) evaluate_all(t);
       record(Tag{now_.time, now_.microstep + 1});
-      firing_.clear();
       if (stop_requested_) return;
       // Nothing sent and nothing queued for the next microstep: the phase is over.
       if (fire_next_.empty() && present_next_list_.empty() &&
@@ -520,6 +550,8 @@ class Director::Impl final : public DirectorServices {
   std::vector<double> dense_;            ///< the interpolated state for output_interval rows
   std::vector<std::pair<std::uint32_t, std::vector<double>>> changed_;  ///< states reset at this time
   bool states_changed_ = false;
+  bool continuous_changed_ = false;       ///< an actor with continuous outputs fired
+  std::vector<std::uint8_t> drives_continuous_;  ///< by depth: has a continuous output
   TimeResolution resolution_;
   Tick start_;
   Tick stop_;
@@ -527,7 +559,9 @@ class Director::Impl final : public DirectorServices {
   EventQueue queue_;
   Tag now_;
   bool initialized_ = false;
-  bool held_top_ = false;  ///< the queue's top is an event already taken (see discrete_phase)
+  bool held_top_ = false;
+  bool in_microstep_ = false;        ///< firing the actors of a microstep
+  std::uint32_t current_depth_ = 0;  ///< the actor firing now  ///< the queue's top is an event already taken (see discrete_phase)
   bool stop_requested_ = false;
   std::uint32_t stop_actor_ = 0;
   RunStatistics stats_;
