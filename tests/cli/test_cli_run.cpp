@@ -1,0 +1,110 @@
+// `ctde run` end to end: files written, exit statuses, results kept on failure.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string output;
+};
+
+Result run(const std::string& arguments) {
+  const std::string command = std::string(CTDE_CLI) + " " + arguments + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buffer{};
+  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
+    result.output.append(buffer.data(), n);
+  }
+  const int status = pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string read(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+const std::string kModels = std::string(CTDE_SOURCE_DIR) + "/examples/models/";
+
+std::filesystem::path scratch(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / "ctde_cli_run_test";
+  std::filesystem::create_directories(dir);
+  return dir / name;
+}
+
+}  // namespace
+
+TEST_CASE("ctde run writes results and a trace and exits 0") {
+  const auto csv = scratch("pi.csv");
+  const auto trace = scratch("pi.jsonl");
+  const Result r = run("run " + kModels + "sampled_pi.json -o " + csv.string() + " --trace " + trace.string());
+  CHECK(r.status == 0);
+  CHECK(r.output.find("ctde: run ok at t = 6 s") != std::string::npos);
+  const std::string results = read(csv);
+  CHECK(results.rfind("time,microstep,plant.x.out,hold.out,u.out\n", 0) == 0);
+  const std::string lines = read(trace);
+  CHECK(lines.rfind("{\"kind\":\"run_start\",\"model\":\"sampled_pi\"", 0) == 0);
+  CHECK(lines.find("{\"kind\":\"run_end\",\"status\":\"ok\"") != std::string::npos);
+}
+
+TEST_CASE("ctde run --set and --stop-time change the run; --quiet silences it") {
+  const auto csv = scratch("short.csv");
+  const Result r = run("run " + kModels + "spring_mass.json -o " + csv.string() + " --set k=9 --stop-time 1 --quiet");
+  CHECK(r.status == 0);
+  CHECK(r.output.empty());
+  const std::string results = read(csv);
+  const auto last_line = results.substr(results.rfind('\n', results.size() - 2) + 1);
+  CHECK(last_line.rfind("1,", 0) == 0);
+}
+
+TEST_CASE("ctde run exits 2 on a bad model or command line and runs nothing") {
+  const Result bad = run("run " + std::string(CTDE_SOURCE_DIR) + "/tests/cli/data/bad_width.json");
+  CHECK(bad.status == 2);
+  CHECK(bad.output.find("width mismatch") != std::string::npos);
+  CHECK(run("run " + kModels + "spring_mass.json --set nothing=1").status == 2);
+  CHECK(run("run " + kModels + "spring_mass.json --stop-time -1").status == 2);
+  CHECK(run("run " + kModels + "spring_mass.json -o /nonexistent/dir/out.csv").status == 2);
+}
+
+TEST_CASE("ctde run exits 3 on a run-time failure and keeps results and trace up to it") {
+  const auto model = scratch("zeno.json");
+  {
+    std::ofstream out(model);
+    out << R"({"ctde": 1, "director": {"stop_time": 5, "max_microsteps": 20},
+      "actors": [{"name": "x", "type": "Integrator", "params": {"initial": 0}},
+                 {"name": "one", "type": "Constant", "params": {"value": 1}},
+                 {"name": "kick", "type": "SingleEvent", "params": {"time": 2}},
+                 {"name": "merge", "type": "Merge"},
+                 {"name": "echo", "type": "TimeDelay"}],
+      "connections": [["one.out", "x.in"], ["kick.out", "merge.in0"], ["merge.out", "echo.in"],
+                      ["echo.out", "merge.in1"]],
+      "record": ["x.out"]})";
+  }
+  const auto csv = scratch("zeno.csv");
+  const auto trace = scratch("zeno.jsonl");
+  const Result r = run("run " + model.string() + " -o " + csv.string() + " --trace " + trace.string());
+  CHECK(r.status == 3);
+  CHECK(r.output.find("Zeno behaviour") != std::string::npos);
+  CHECK(r.output.find("t=2 s") != std::string::npos);
+  const std::string results = read(csv);
+  const auto row = results.find("\n2,0,");  // the row before the failure: x = t = 2
+  REQUIRE(row != std::string::npos);
+  CHECK(std::stod(results.substr(row + 5)) == doctest::Approx(2.0).epsilon(1e-12));
+  CHECK(results.back() == '\n');                        // complete lines only
+  const std::string lines = read(trace);
+  CHECK(lines.find("\"kind\":\"error\"") != std::string::npos);
+  CHECK(lines.find("{\"kind\":\"run_end\",\"status\":\"error\"") != std::string::npos);
+}
