@@ -180,13 +180,10 @@ void Actor::check_widths(std::span<const int> input_widths, std::span<const int>
   }
 }
 
-double Actor::scalar(ParamHandle p) const { return params_.at(p.index).resolved.values.at(0); }
-std::span<const double> Actor::vector(ParamHandle p) const { return params_.at(p.index).resolved.values; }
 Matrix Actor::matrix(ParamHandle p) const {
   const auto& r = params_.at(p.index).resolved;
   return {r.rows, r.cols, r.values};
 }
-const std::string& Actor::text(ParamHandle p) const { return params_.at(p.index).resolved.text; }
 bool Actor::is_set(ParamHandle p) const { return params_.at(p.index).value.has_value(); }
 
 void Actor::fail(const std::string& message) const { throw ModelError(describe() + ": " + message); }

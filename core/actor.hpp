@@ -152,10 +152,11 @@ class Actor {
   /// Only the listed (input, output) pairs feed through.
   void set_feedthrough(std::vector<std::pair<std::size_t, std::size_t>> pairs);
 
-  [[nodiscard]] double scalar(ParamHandle p) const;
-  [[nodiscard]] std::span<const double> vector(ParamHandle p) const;
+  // Parameter values after resolve_parameters() (inline: run-time calls read them).
+  [[nodiscard]] double scalar(ParamHandle p) const { return params_[p.index].resolved.values[0]; }
+  [[nodiscard]] std::span<const double> vector(ParamHandle p) const { return params_[p.index].resolved.values; }
   [[nodiscard]] Matrix matrix(ParamHandle p) const;
-  [[nodiscard]] const std::string& text(ParamHandle p) const;
+  [[nodiscard]] const std::string& text(ParamHandle p) const { return params_[p.index].resolved.text; }
   [[nodiscard]] bool is_set(ParamHandle p) const;
 
   /// Throws a ModelError "actor 'path' (Type): message".

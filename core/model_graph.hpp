@@ -4,7 +4,8 @@
 /// Loops and orders come from the graph algorithms: strong components of the
 /// direct-feedthrough graph are loops (an algebraic loop when every edge of
 /// the cycle is continuous, a causality loop otherwise), and a topological
-/// sort of it gives the continuous evaluation schedule and the DE firing depth.
+/// sort of it gives the continuous evaluation schedule and the DE firing depth
+/// (the order is refined level by level, grouping actors of one type).
 
 #include <cstdint>
 

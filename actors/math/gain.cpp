@@ -12,17 +12,19 @@ Gain::Gain(std::string name) : Actor(std::move(name), "Gain", TimeMode::kUnresol
 void Gain::configure(const ParameterScope& scope) {
   (void)scope;
   const Matrix k = matrix(k_);
-  if (k.rows * k.cols == 1) return;
+  scalar_ = k.rows * k.cols == 1;
+  k_scalar_ = k.data[0];
+  if (scalar_) return;
   set_width(in_, static_cast<int>(k.cols));
   set_width(out_, static_cast<int>(k.rows));
 }
 
 void Gain::apply(std::span<const double> u, std::span<double> y) const {
-  const auto k = vector(k_);
-  if (k.size() == 1) {
-    for (std::size_t i = 0; i < u.size(); ++i) y[i] = k[0] * u[i];
+  if (scalar_) {  // k kept in the actor itself: no trip to the parameter storage
+    for (std::size_t i = 0; i < u.size(); ++i) y[i] = k_scalar_ * u[i];
     return;
   }
+  const auto k = vector(k_);
   const std::size_t cols = u.size();
   for (std::size_t r = 0; r < y.size(); ++r) {
     double sum = 0;

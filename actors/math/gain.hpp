@@ -21,6 +21,8 @@ class Gain : public Actor {
   InputPort in_;
   OutputPort out_;
   ParamHandle k_;
+  bool scalar_ = true;     ///< k is 1 x 1 (after configure)
+  double k_scalar_ = 1.0;  ///< its value
 };
 
 }  // namespace ctde

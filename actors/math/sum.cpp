@@ -18,16 +18,25 @@ void Sum::configure(const ParameterScope& scope) {
     fail(signs_, "must be a non-empty string of '+' and '-', got \"" + signs + "\"");
   }
   declare_numbered_inputs(signs.size(), PortKind::kPolymorphic);
+  weights_.clear();
+  for (const char c : signs) weights_.push_back(c == '-' ? -1.0 : 1.0);
+  for (std::size_t i = 0; i < weights_.size() && i < near_weights_.size(); ++i) near_weights_[i] = weights_[i];
 }
 
 void Sum::evaluate(ActorContext& context) const {
   const auto acc = context.output(0);
+  const std::size_t n = weights_.size();
+  if (acc.size() == 1 && n <= near_weights_.size()) {  // the common scalar case
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i) sum += near_weights_[i] * context.input(i)[0];
+    acc[0] = sum;
+    return;
+  }
   std::fill(acc.begin(), acc.end(), 0.0);
-  const std::string& codes = text(signs_);
-  for (std::size_t i = 0; i < codes.size(); ++i) {
+  for (std::size_t i = 0; i < weights_.size(); ++i) {
     const auto u = context.input(i);
-    const char code = codes[i];
-    for (std::size_t j = 0; j < acc.size(); ++j) { if (code == '-') acc[j] -= u[j]; else acc[j] += u[j]; }
+    const double w = weights_[i];
+    for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += w * u[j];
   }
 }
 

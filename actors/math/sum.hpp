@@ -2,6 +2,9 @@
 /// y = sum of +in_i or -in_i, one input per character of `signs` ("+-+").
 /// All inputs have the same width.
 
+#include <array>
+#include <vector>
+
 #include "core/actor.hpp"
 
 namespace ctde {
@@ -18,6 +21,8 @@ class Sum : public Actor {
 
  private:
   ParamHandle signs_;
+  std::vector<double> weights_;  ///< +1 or -1 per input (from signs, in configure)
+  std::array<double, 8> near_weights_{};  ///< the first 8 weights, kept in the actor itself
 };
 
 }  // namespace ctde

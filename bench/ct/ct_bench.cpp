@@ -13,6 +13,7 @@
 // Prints key=value lines: best wall time of the runs, steps, RHS evaluations,
 // and the sum of the final states (to compare with the baselines).
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -87,7 +88,7 @@ ctde::Model chain(int masses) {
     add(model, "Gain", indexed("c", i)).set_parameter("k", kDamper);
     add(model, "Sum", indexed("a", i)).set_parameter("signs", i == 0 ? "+++" : "++");
   }
-  add(model, "Sine", "drive");
+  add(model, "Sine", "drive").set_parameter("frequency", 0.5 / std::acos(-1.0));  // sin(t)
   for (int i = 0; i < masses; ++i) {
     const std::string p = indexed("p", i);
     const std::string v = indexed("v", i);
