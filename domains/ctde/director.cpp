@@ -313,6 +313,10 @@ class Director::Impl final : public DirectorServices {
   /// solver's stop time makes it land on `next` exactly. Records a row at
   /// each step end and at each output_interval point inside the step.
   void continuous_phase(Tick next) {
+    if (!solver_ && continuous_.empty() && recorder_ == nullptr) {  // a pure DE model
+      now_ = {next, 0};
+      return;
+    }
     const double t_next = resolution_.to_seconds(next);
     if (!solver_) {  // no continuous state: time just advances
       record_interval_points(resolution_.to_seconds(now_.time), t_next, /*dense=*/false);
@@ -396,7 +400,9 @@ class Director::Impl final : public DirectorServices {
   }
 
   /// A row at `tag` with the current values (and the tokens sent at tag.microstep - 1).
-  void record(Tag tag) { record_values(resolution_.to_seconds(tag.time), tag.microstep); }
+  void record(Tag tag) {
+    if (recorder_ != nullptr) record_values(resolution_.to_seconds(tag.time), tag.microstep);
+  }
 
   void record_values(double t, std::uint32_t microstep) {
     if (recorder_ == nullptr) return;
@@ -474,7 +480,7 @@ class Director::Impl final : public DirectorServices {
       // microstep (it fires later in it), any other waits for the next one.
       in_microstep_ = true;
       while (!firing_.empty()) {
-        std::pop_heap(firing_.begin(), firing_.end(), std::greater<>());
+        if (firing_.size() > 1) std::pop_heap(firing_.begin(), firing_.end(), std::greater<>());
         const std::uint32_t a = firing_.back();
         firing_.pop_back();
         current_depth_ = a;
