@@ -92,8 +92,8 @@ std::string to_json(const Generated& g) {
   std::ostringstream out;
   out << R"({"ctde": 1, "parameters": {"k0": 2}, "director": {"stop_time": 1}, "actors": [)";
   for (std::size_t i = 0; i < g.actors.size(); ++i) {
-    out << (i ? ",\n" : "\n") << R"({"name": ")" << g.actors[i].name << R"(", "type": ")"
-        << g.actors[i].type << R"(", "params": )" << g.actors[i].params << "}";
+    out << (i ? ",\n" : "\n") << R"({"name": ")" << g.actors[i].name << R"(", "type": ")" << g.actors[i].type
+        << R"(", "params": )" << g.actors[i].params << "}";
   }
   out << "],\n\"connections\": [";
   for (std::size_t i = 0; i < g.connections.size(); ++i) {
@@ -112,7 +112,7 @@ ctde::Model build(const Generated& g) {
     auto& actor = model.top().add(registry.make(spec.type, spec.name));
     if (spec.type == "Gain") {
       actor.set_parameter("k", spec.params.find("k0") != std::string::npos ? ctde::ParamValue("k0 * 0.5")
-                                                                          : ctde::ParamValue(0.9));
+                                                                           : ctde::ParamValue(0.9));
     } else if (spec.type == "Sum") {
       actor.set_parameter("signs", "+-");
     }
@@ -138,8 +138,8 @@ int main(int argc, char** argv) {
   const Generated g = kind == "chain" ? chain(n) : dag(n);
 
   auto start = std::chrono::steady_clock::now();
-  ctde::Model model = json ? ctde::load_model_text(to_json(g), "bench.json", ctde::builtin_actors())
-                           : build(g);
+  ctde::Model model =
+      json ? ctde::load_model_text(to_json(g), "bench.json", ctde::builtin_actors()) : build(g);
   const double build_s = seconds_since(start);
   // validate() is these four stages; timing them one by one says where the time goes.
   start = std::chrono::steady_clock::now();
@@ -158,9 +158,10 @@ int main(int argc, char** argv) {
 
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  std::printf("kind=%s n=%zu path=%s build_s=%.4f validate_s=%.4f validate_us_per_actor=%.3f "
-              "peak_rss_mb=%.1f flatten_s=%.4f modes_s=%.4f widths_s=%.4f graph_s=%.4f\n",
-              kind.c_str(), n, json ? "json" : "cpp", build_s, validate_s, 1e6 * validate_s / double(n),
-              double(usage.ru_maxrss) / 1024.0, flatten_s, modes_s, widths_s, schedule_s);
+  std::printf(
+      "kind=%s n=%zu path=%s build_s=%.4f validate_s=%.4f validate_us_per_actor=%.3f "
+      "peak_rss_mb=%.1f flatten_s=%.4f modes_s=%.4f widths_s=%.4f graph_s=%.4f\n",
+      kind.c_str(), n, json ? "json" : "cpp", build_s, validate_s, 1e6 * validate_s / double(n),
+      double(usage.ru_maxrss) / 1024.0, flatten_s, modes_s, widths_s, schedule_s);
   return 0;
 }

@@ -35,8 +35,9 @@ int main(int argc, char** argv) {
 
   std::string model_path;
   std::vector<std::string> sets;
-  auto* validate = app.add_subcommand("validate", "Check a model file and print its resolved time modes, "
-                                                  "port widths and evaluation schedule (nothing is run)");
+  auto* validate = app.add_subcommand("validate",
+                                      "Check a model file and print its resolved time modes, "
+                                      "port widths and evaluation schedule (nothing is run)");
   validate->add_option("MODEL", model_path, "The model file (JSON)")->required();
   validate->add_option("--set", sets, "Override a model parameter: NAME=VALUE (repeatable)");
 
@@ -44,7 +45,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> run_sets;
   double stop_time = 0;
   bool quiet = false;
-  auto* run = app.add_subcommand("run", "Run a model file, writing results (CSV) and an event trace (JSON Lines)");
+  auto* run =
+      app.add_subcommand("run", "Run a model file, writing results (CSV) and an event trace (JSON Lines)");
   run->add_option("MODEL", run_request.model, "The model file (JSON)")->required();
   run->add_option("-o,--output", run_request.results, "Results file (CSV)");
   run->add_option("--trace", run_request.trace, "Event trace file (JSON Lines)");
@@ -77,9 +79,9 @@ int main(int argc, char** argv) {
       }
       if (!quiet) {
         std::cerr << "ctde: run " << ctde::to_string(result.status) << " at t = " << result.time << " s"
-                  << (result.actor.empty() ? "" : " (by " + result.actor + ")") << ": "
-                  << result.stats.steps << " steps, " << result.stats.rejected_steps << " rejected, "
-                  << result.stats.rhs_evals << " RHS evaluations, " << result.stats.events << " events\n";
+                  << (result.actor.empty() ? "" : " (by " + result.actor + ")") << ": " << result.stats.steps
+                  << " steps, " << result.stats.rejected_steps << " rejected, " << result.stats.rhs_evals
+                  << " RHS evaluations, " << result.stats.events << " events\n";
       }
     }
   } catch (const ctde::ModelError& e) {

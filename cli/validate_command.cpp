@@ -14,10 +14,14 @@ namespace {
 
 char kind_letter(PortKind kind) {
   switch (kind) {
-    case PortKind::kContinuous: return 'C';
-    case PortKind::kDiscrete: return 'D';
-    case PortKind::kConstant: return 'K';
-    case PortKind::kPolymorphic: return 'P';
+    case PortKind::kContinuous:
+      return 'C';
+    case PortKind::kDiscrete:
+      return 'D';
+    case PortKind::kConstant:
+      return 'K';
+    case PortKind::kPolymorphic:
+      return 'P';
   }
   return '?';
 }
@@ -71,6 +75,22 @@ void validate_command(const std::string& path, const ParameterOverrides& overrid
     return text.empty() ? std::string("(none)") : text;
   };
   out << "continuous schedule: " << names(flat.continuous_schedule) << "\n";
+  std::string states;  // the order of the state vector (per-state atol follows it)
+  std::size_t count = 0;
+  for (const std::uint32_t index : order) {
+    const FlatActor& a = flat.actors[index];
+    const std::size_t n = a.actor->state_size();
+    if (n == 0) continue;
+    if (!states.empty()) states += ", ";
+    states += a.path;
+    if (n > 1) {
+      states += '[';
+      states += std::to_string(n);
+      states += ']';
+    }
+    count += n;
+  }
+  out << "continuous states (" << count << "): " << (states.empty() ? "(none)" : states) << "\n";
   out << "discrete schedule: " << names(flat.discrete_schedule) << "\n";
 }
 

@@ -44,9 +44,7 @@ std::optional<std::size_t> find_port(const std::vector<PortSpec>& ports, std::st
 }
 }  // namespace
 
-std::optional<std::size_t> Actor::find_input(std::string_view name) const {
-  return find_port(inputs_, name);
-}
+std::optional<std::size_t> Actor::find_input(std::string_view name) const { return find_port(inputs_, name); }
 std::optional<std::size_t> Actor::find_output(std::string_view name) const {
   return find_port(outputs_, name);
 }
@@ -98,8 +96,7 @@ void Actor::resolve_parameters(const ParameterScope& scope) {
       continue;
     }
     if (!slot.value) {
-      throw ModelError(describe() + ": required parameter '" + slot.name + "' is not set")
-          .located(location_);
+      throw ModelError(describe() + ": required parameter '" + slot.name + "' is not set").located(location_);
     }
     // Plain numbers and strings need no evaluation (and no message text).
     const ParamValue& value = *slot.value;
@@ -113,8 +110,7 @@ void Actor::resolve_parameters(const ParameterScope& scope) {
       continue;
     }
     try {
-      slot.resolved =
-          scope.evaluate(value, slot.kind, describe() + ", parameter '" + slot.name + "'");
+      slot.resolved = scope.evaluate(value, slot.kind, describe() + ", parameter '" + slot.name + "'");
     } catch (const ModelError& e) {
       throw e.located(slot.location.empty() ? location_ : slot.location);
     }
@@ -128,8 +124,10 @@ void Actor::resolve_parameters(const ParameterScope& scope) {
 
 bool Actor::feeds_through(std::size_t in, std::size_t out) const {
   switch (feedthrough_) {
-    case Feedthrough::kAll: return true;
-    case Feedthrough::kNone: return false;
+    case Feedthrough::kAll:
+      return true;
+    case Feedthrough::kNone:
+      return false;
     case Feedthrough::kListed:
       return std::find(feedthrough_pairs_.begin(), feedthrough_pairs_.end(), std::pair{in, out}) !=
              feedthrough_pairs_.end();
@@ -139,8 +137,10 @@ bool Actor::feeds_through(std::size_t in, std::size_t out) const {
 
 bool Actor::feeds_through(std::size_t in) const {
   switch (feedthrough_) {
-    case Feedthrough::kAll: return !outputs_.empty();
-    case Feedthrough::kNone: return false;
+    case Feedthrough::kAll:
+      return !outputs_.empty();
+    case Feedthrough::kNone:
+      return false;
     case Feedthrough::kListed:
       return std::any_of(feedthrough_pairs_.begin(), feedthrough_pairs_.end(),
                          [in](const auto& pair) { return pair.first == in; });

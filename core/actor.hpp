@@ -85,13 +85,11 @@ class Actor {
   /// Width of output `output` given the input widths known so far (0 =
   /// unknown). The default suits element-wise actors: the common width of the
   /// known inputs. Only called for outputs whose width is not fixed.
-  [[nodiscard]] virtual int infer_output_width(std::size_t output,
-                                               std::span<const int> input_widths) const;
+  [[nodiscard]] virtual int infer_output_width(std::size_t output, std::span<const int> input_widths) const;
   /// Checks the final widths. The default requires all inputs of an actor
   /// without fixed input widths to have the same width.
   /// @throws ModelError naming the ports and their widths.
-  virtual void check_widths(std::span<const int> input_widths,
-                            std::span<const int> output_widths) const;
+  virtual void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const;
 
   [[nodiscard]] virtual bool is_composite() const { return false; }
   /// False for polymorphic actors whose output varies with time even when
@@ -127,8 +125,7 @@ class Actor {
  protected:
   Actor(std::string name, std::string type, TimeMode mode);
 
-  InputPort declare_input(std::string name, PortKind kind, int width = kInferredWidth,
-                          bool optional = false);
+  InputPort declare_input(std::string name, PortKind kind, int width = kInferredWidth, bool optional = false);
   OutputPort declare_output(std::string name, PortKind kind, int width = kInferredWidth);
   /// A parameter without a default that may stay unset (see is_set()).
   ParamHandle declare_optional_parameter(std::string name, ParamKind kind);
@@ -154,7 +151,9 @@ class Actor {
 
   // Parameter values after resolve_parameters() (inline: run-time calls read them).
   [[nodiscard]] double scalar(ParamHandle p) const { return params_[p.index].resolved.values[0]; }
-  [[nodiscard]] std::span<const double> vector(ParamHandle p) const { return params_[p.index].resolved.values; }
+  [[nodiscard]] std::span<const double> vector(ParamHandle p) const {
+    return params_[p.index].resolved.values;
+  }
   [[nodiscard]] Matrix matrix(ParamHandle p) const;
   [[nodiscard]] const std::string& text(ParamHandle p) const { return params_[p.index].resolved.text; }
   [[nodiscard]] bool is_set(ParamHandle p) const;

@@ -40,10 +40,9 @@ class DirectorServices {
 /// only during the call it is passed to.
 class ActorContext {
  public:
-  ActorContext(RunBuffers& buffers, DirectorServices* director, std::uint32_t actor, Tag tag,
-               double time, bool time_event = false)
-      : b_(&buffers), director_(director), actor_(actor), tag_(tag), time_(time),
-        time_event_(time_event) {}
+  ActorContext(RunBuffers& buffers, DirectorServices* director, std::uint32_t actor, Tag tag, double time,
+               bool time_event = false)
+      : b_(&buffers), director_(director), actor_(actor), tag_(tag), time_(time), time_event_(time_event) {}
 
   /// The time of this call in seconds (the solver's t during evaluation).
   [[nodiscard]] double time() const { return time_; }

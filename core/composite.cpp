@@ -8,9 +8,8 @@ namespace ctde {
 
 bool is_valid_name(std::string_view name) {
   if (name.empty()) return false;
-  return std::none_of(name.begin(), name.end(), [](char c) {
-    return c == '.' || c == ' ' || c == '\t' || c == '\n' || c == '"';
-  });
+  return std::none_of(name.begin(), name.end(),
+                      [](char c) { return c == '.' || c == ' ' || c == '\t' || c == '\n' || c == '"'; });
 }
 
 Composite::Composite(std::string name) : Actor(std::move(name), "Composite", TimeMode::kHybrid) {}

@@ -51,8 +51,7 @@ Matrix read_csv_table(const std::string& path) {
         first_data = false;
         continue;
       }
-      throw ModelError("CSV file '" + path + "' line " + std::to_string(number) +
-                       ": a cell is not a number");
+      throw ModelError("CSV file '" + path + "' line " + std::to_string(number) + ": a cell is not a number");
     }
     first_data = false;
     if (table.cols == 0) table.cols = row.size();

@@ -24,15 +24,15 @@ struct PortRef {
 struct FlatActor {
   Actor* actor = nullptr;
   std::string path;
-  TimeMode mode = TimeMode::kUnresolved;      ///< resolved: never kUnresolved
-  std::vector<PortKind> input_kinds;          ///< resolved: continuous, discrete or constant
+  TimeMode mode = TimeMode::kUnresolved;  ///< resolved: never kUnresolved
+  std::vector<PortKind> input_kinds;      ///< resolved: continuous, discrete or constant
   std::vector<PortKind> output_kinds;
   std::vector<int> input_widths;
   std::vector<int> output_widths;
-  std::vector<std::optional<PortRef>> drivers;    ///< per input: the output driving it
-  std::vector<std::string> driver_locations;      ///< per input: where that connection was written
-  std::vector<std::vector<PortRef>> receivers;    ///< per output: the inputs it drives
-  std::uint32_t depth = 0;  ///< position in the topological order of all zero-delay edges
+  std::vector<std::optional<PortRef>> drivers;  ///< per input: the output driving it
+  std::vector<std::string> driver_locations;    ///< per input: where that connection was written
+  std::vector<std::vector<PortRef>> receivers;  ///< per output: the inputs it drives
+  std::uint32_t depth = 0;                      ///< position in the topological order of all zero-delay edges
 };
 
 /// The flattened, validated model. Indices are stable for one validation.

@@ -1,8 +1,8 @@
 #pragma once
 /// Number formatting that round-trips: results, traces and messages use it.
 
-#include <string>
 #include <span>
+#include <string>
 
 namespace ctde {
 

@@ -22,11 +22,16 @@ spdlog::logger& logger() {
 
 spdlog::level::level_enum to_spdlog(Level level) {
   switch (level) {
-    case Level::kDebug: return spdlog::level::debug;
-    case Level::kInfo: return spdlog::level::info;
-    case Level::kWarn: return spdlog::level::warn;
-    case Level::kError: return spdlog::level::err;
-    case Level::kOff: return spdlog::level::off;
+    case Level::kDebug:
+      return spdlog::level::debug;
+    case Level::kInfo:
+      return spdlog::level::info;
+    case Level::kWarn:
+      return spdlog::level::warn;
+    case Level::kError:
+      return spdlog::level::err;
+    case Level::kOff:
+      return spdlog::level::off;
   }
   return spdlog::level::warn;
 }
@@ -38,12 +43,17 @@ void set_level(Level level) { logger().set_level(to_spdlog(level)); }
 Level level() {
   switch (logger().level()) {
     case spdlog::level::trace:
-    case spdlog::level::debug: return Level::kDebug;
-    case spdlog::level::info: return Level::kInfo;
-    case spdlog::level::warn: return Level::kWarn;
+    case spdlog::level::debug:
+      return Level::kDebug;
+    case spdlog::level::info:
+      return Level::kInfo;
+    case spdlog::level::warn:
+      return Level::kWarn;
     case spdlog::level::err:
-    case spdlog::level::critical: return Level::kError;
-    default: return Level::kOff;
+    case spdlog::level::critical:
+      return Level::kError;
+    default:
+      return Level::kOff;
   }
 }
 

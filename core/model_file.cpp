@@ -16,9 +16,10 @@ using json = nlohmann::json;
 
 /// Director keys of the format (ARCHITECTURE.md, run options).
 const std::vector<std::string> kDirectorKeys = {
-    "start_time", "stop_time",      "time_resolution", "solver", "rtol",
-    "atol",       "initial_step",   "min_step",        "max_step", "max_microsteps",
-    "event_tolerance", "events",    "output_interval"};
+    "start_time",     "stop_time",      "time_resolution", "solver",
+    "rtol",           "atol",           "initial_step",    "min_step",
+    "max_step",       "max_microsteps", "event_tolerance", "events",
+    "output_interval"};
 
 std::string join(const std::vector<std::string>& items) {
   std::string out;
@@ -34,8 +35,8 @@ class Loader {
 
   Model load(const json& root, const ParameterOverrides& overrides) {
     expect_object(root, "");
-    check_keys(root, "", {"ctde", "name", "parameters", "director", "actors", "connections",
-                          "record", "description"});
+    check_keys(root, "",
+               {"ctde", "name", "parameters", "director", "actors", "connections", "record", "description"});
     if (!root.contains("ctde")) fail("", "missing \"ctde\": 1 (the format version)");
     if (!root["ctde"].is_number_integer() || root["ctde"].get<long long>() != 1) {
       fail("/ctde", "format version " + show(root["ctde"]) + " is not supported (this ctde reads 1)");
@@ -61,8 +62,8 @@ class Loader {
       if (!model.parameters().has(key)) {
         std::vector<std::string> known;
         for (const auto& [n, v] : model.parameters().definitions()) known.push_back(n);
-        throw ModelError("--set " + key + "=" + text + ": the model has no parameter '" + key +
-                         "'" + (known.empty() ? " (it has none)" : " (its parameters: " + join(known) + ")"));
+        throw ModelError("--set " + key + "=" + text + ": the model has no parameter '" + key + "'" +
+                         (known.empty() ? " (it has none)" : " (its parameters: " + join(known) + ")"));
       }
       model.parameters().set(key, override_value(text));
     }
@@ -100,9 +101,12 @@ class Loader {
   static std::string escape(const std::string& key) {
     std::string out;
     for (const char c : key) {
-      if (c == '~') out += "~0";
-      else if (c == '/') out += "~1";
-      else out += c;
+      if (c == '~')
+        out += "~0";
+      else if (c == '/')
+        out += "~1";
+      else
+        out += c;
     }
     return out;
   }
@@ -140,8 +144,8 @@ class Loader {
       }
       return {std::move(items)};
     }
-    fail(pointer, "a parameter value is a number, a string or an array, got " + type_name(value) +
-                      " " + show(value));
+    fail(pointer,
+         "a parameter value is a number, a string or an array, got " + type_name(value) + " " + show(value));
   }
 
   static ParamValue override_value(const std::string& text) {
@@ -150,9 +154,12 @@ class Loader {
     if (parsed.is_array()) {
       std::vector<ParamValue> items;
       for (const auto& item : parsed) {
-        if (item.is_number()) items.emplace_back(item.get<double>());
-        else if (item.is_string()) items.emplace_back(item.get<std::string>());
-        else return {text};
+        if (item.is_number())
+          items.emplace_back(item.get<double>());
+        else if (item.is_string())
+          items.emplace_back(item.get<std::string>());
+        else
+          return {text};
       }
       return {std::move(items)};
     }
@@ -188,7 +195,8 @@ class Loader {
     const std::string type = string_at(node["type"], pointer + "/type");
     std::unique_ptr<Actor> actor;
     if (type == "Composite") {
-      check_keys(node, pointer, {"name", "type", "actors", "connections", "inputs", "outputs", "description"});
+      check_keys(node, pointer,
+                 {"name", "type", "actors", "connections", "inputs", "outputs", "description"});
       if (!node.contains("actors")) fail(pointer, "a Composite needs \"actors\"");
       actor = std::make_unique<Composite>(name);
     } else {
@@ -226,9 +234,12 @@ class Loader {
     if (node.contains("time_mode")) {
       const std::string mode = string_at(node["time_mode"], pointer + "/time_mode");
       try {
-        if (mode == "continuous") added.set_time_mode(TimeMode::kContinuous);
-        else if (mode == "discrete") added.set_time_mode(TimeMode::kDiscrete);
-        else throw ModelError("time_mode must be \"continuous\" or \"discrete\", got \"" + mode + "\"");
+        if (mode == "continuous")
+          added.set_time_mode(TimeMode::kContinuous);
+        else if (mode == "discrete")
+          added.set_time_mode(TimeMode::kDiscrete);
+        else
+          throw ModelError("time_mode must be \"continuous\" or \"discrete\", got \"" + mode + "\"");
       } catch (const ModelError& e) {
         throw e.located(at(pointer + "/time_mode"));
       }
@@ -255,8 +266,10 @@ class Loader {
                                                         : "output is \"actor.port\""));
         }
         try {
-          if (std::string(key) == "inputs") composite.export_input(name, inner, at(item));
-          else composite.export_output(name, inner.front(), at(item));
+          if (std::string(key) == "inputs")
+            composite.export_input(name, inner, at(item));
+          else
+            composite.export_output(name, inner.front(), at(item));
         } catch (const ModelError& e) {
           throw e.located(at(item));
         }
@@ -301,9 +314,8 @@ std::pair<std::size_t, std::size_t> line_column(const std::string& text, std::si
 
 }  // namespace
 
-Model load_model_text(const std::string& text, const std::string& file,
-                      const ActorRegistry& registry, const ParameterOverrides& overrides,
-                      const std::string& folder) {
+Model load_model_text(const std::string& text, const std::string& file, const ActorRegistry& registry,
+                      const ParameterOverrides& overrides, const std::string& folder) {
   json root;
   try {
     root = json::parse(text);

@@ -25,8 +25,7 @@ using ParameterOverrides = std::vector<std::pair<std::string, std::string>>;
 /// As load_model_file, from JSON text; `file` names it in messages and
 /// `folder` anchors relative file names.
 [[nodiscard]] Model load_model_text(const std::string& text, const std::string& file,
-                                    const ActorRegistry& registry,
-                                    const ParameterOverrides& overrides = {},
+                                    const ActorRegistry& registry, const ParameterOverrides& overrides = {},
                                     const std::string& folder = ".");
 
 }  // namespace ctde

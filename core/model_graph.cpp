@@ -42,7 +42,8 @@ using FeedthroughGraph =
 /// A shortest cycle through `start` inside its strong component, as actor indices.
 std::vector<Vertex> cycle_through(const FeedthroughGraph& graph, Vertex start,
                                   const std::vector<int>& component) {
-  std::vector<Vertex> parent(boost::num_vertices(graph), boost::graph_traits<FeedthroughGraph>::null_vertex());
+  std::vector<Vertex> parent(boost::num_vertices(graph),
+                             boost::graph_traits<FeedthroughGraph>::null_vertex());
   std::deque<Vertex> work{start};
   while (!work.empty()) {
     const Vertex v = work.front();
@@ -85,8 +86,8 @@ void schedule(FlatModel& model) {
 
   std::vector<int> component(n);
   const int count = boost::strong_components(
-      zero_delay, boost::make_iterator_property_map(component.begin(),
-                                                    boost::get(boost::vertex_index, zero_delay)));
+      zero_delay,
+      boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, zero_delay)));
   std::vector<int> size(static_cast<std::size_t>(count), 0);
   for (const int c : component) ++size[static_cast<std::size_t>(c)];
   for (Vertex v = 0; v < n; ++v) {
@@ -157,12 +158,12 @@ void schedule(FlatModel& model) {
     const auto has = [](const std::vector<PortKind>& kinds, PortKind kind) {
       return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
     };
-    const bool continuous = actor.mode != TimeMode::kDiscrete &&
-                            (has(actor.output_kinds, PortKind::kContinuous) ||
-                             has(actor.input_kinds, PortKind::kContinuous) ||
-                             actor.mode == TimeMode::kConstant || actor.mode == TimeMode::kContinuous);
-    const bool discrete = has(actor.output_kinds, PortKind::kDiscrete) ||
-                          has(actor.input_kinds, PortKind::kDiscrete);
+    const bool continuous =
+        actor.mode != TimeMode::kDiscrete &&
+        (has(actor.output_kinds, PortKind::kContinuous) || has(actor.input_kinds, PortKind::kContinuous) ||
+         actor.mode == TimeMode::kConstant || actor.mode == TimeMode::kContinuous);
+    const bool discrete =
+        has(actor.output_kinds, PortKind::kDiscrete) || has(actor.input_kinds, PortKind::kDiscrete);
     if (continuous) model.continuous_schedule.push_back(static_cast<std::uint32_t>(order[depth]));
     if (discrete) model.discrete_schedule.push_back(static_cast<std::uint32_t>(order[depth]));
   }

@@ -25,8 +25,8 @@ struct ConnectionEdge {
 };
 
 /// Vertex i is FlatModel::actors[i].
-using ModelGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
-                                         boost::no_property, ConnectionEdge>;
+using ModelGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, boost::no_property,
+                                         ConnectionEdge>;
 
 /// The graph of all connections of `model` (port kinds must be resolved).
 [[nodiscard]] ModelGraph build_model_graph(const FlatModel& model);

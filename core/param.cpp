@@ -33,8 +33,10 @@ ParamValue::ParamValue(const Matrix& matrix) : kind_(Kind::kList) {
 
 std::string ParamValue::to_string() const {
   switch (kind_) {
-    case Kind::kNumber: return format_double(number_);
-    case Kind::kText: return "\"" + text_ + "\"";
+    case Kind::kNumber:
+      return format_double(number_);
+    case Kind::kText:
+      return "\"" + text_ + "\"";
     case Kind::kList: {
       std::string out = "[";
       for (std::size_t i = 0; i < items_.size(); ++i) {
@@ -73,11 +75,16 @@ bool valid_identifier(const std::string& name) {
 
 const char* kind_name(ParamKind kind) {
   switch (kind) {
-    case ParamKind::kScalar: return "a number";
-    case ParamKind::kVector: return "a vector";
-    case ParamKind::kMatrix: return "a matrix";
-    case ParamKind::kString: return "a string";
-    case ParamKind::kFile: return "a file name";
+    case ParamKind::kScalar:
+      return "a number";
+    case ParamKind::kVector:
+      return "a vector";
+    case ParamKind::kMatrix:
+      return "a matrix";
+    case ParamKind::kString:
+      return "a string";
+    case ParamKind::kFile:
+      return "a file name";
   }
   return "";
 }
@@ -216,8 +223,8 @@ double ParameterScope::evaluate_scalar(const std::string& expression, const std:
 }
 
 std::vector<std::string> ParameterScope::check_expression(const std::string& expression,
-                                                         const std::vector<std::string>& locals,
-                                                         const std::string& what) const {
+                                                          const std::vector<std::string>& locals,
+                                                          const std::string& what) const {
   std::vector<std::string> used;
   try {
     parser_->parser.SetExpr(expression);
@@ -279,7 +286,8 @@ ResolvedParam ParameterScope::evaluate(const ParamValue& value, ParamKind kind,
     case ParamValue::Kind::kText:
       out.values.push_back(scalar_of(value));
       return out;
-    case ParamValue::Kind::kList: break;
+    case ParamValue::Kind::kList:
+      break;
   }
   if (kind == ParamKind::kScalar) throw mismatch("a list");
   const auto& items = value.items();

@@ -25,13 +25,13 @@ class ParamValue {
  public:
   enum class Kind { kNumber, kText, kList };
 
-  ParamValue(double number);                   // NOLINT(google-explicit-constructor)
-  ParamValue(int number);                      // NOLINT(google-explicit-constructor)
-  ParamValue(const char* text);                // NOLINT(google-explicit-constructor)
-  ParamValue(std::string text);                // NOLINT(google-explicit-constructor)
-  ParamValue(std::vector<ParamValue> items);   // NOLINT(google-explicit-constructor)
+  ParamValue(double number);                       // NOLINT(google-explicit-constructor)
+  ParamValue(int number);                          // NOLINT(google-explicit-constructor)
+  ParamValue(const char* text);                    // NOLINT(google-explicit-constructor)
+  ParamValue(std::string text);                    // NOLINT(google-explicit-constructor)
+  ParamValue(std::vector<ParamValue> items);       // NOLINT(google-explicit-constructor)
   ParamValue(const std::vector<double>& numbers);  // NOLINT(google-explicit-constructor)
-  ParamValue(const Matrix& matrix);            // NOLINT(google-explicit-constructor)
+  ParamValue(const Matrix& matrix);                // NOLINT(google-explicit-constructor)
 
   [[nodiscard]] Kind kind() const { return kind_; }
   [[nodiscard]] double number() const { return number_; }

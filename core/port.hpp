@@ -21,8 +21,8 @@ enum class TimeMode : std::uint8_t {
   kUnresolved,  ///< polymorphic, before resolution
   kContinuous,
   kDiscrete,
-  kConstant,    ///< only constant outputs (Constant)
-  kHybrid,      ///< fixed ports of both kinds (converters, detectors)
+  kConstant,  ///< only constant outputs (Constant)
+  kHybrid,    ///< fixed ports of both kinds (converters, detectors)
 };
 
 enum class PortDirection : std::uint8_t { kInput, kOutput };

@@ -21,7 +21,8 @@ std::vector<RecordedSignal> resolve_record(const FlatModel& model, const std::ve
     const FlatActor& a = model.actors[*actor];
     const auto port = a.actor->find_output(endpoint.substr(dot + 1));
     if (!port) {
-      throw ModelError("record: " + a.actor->describe() + " has no output '" + endpoint.substr(dot + 1) + "'");
+      throw ModelError("record: " + a.actor->describe() + " has no output '" + endpoint.substr(dot + 1) +
+                       "'");
     }
     out.push_back({endpoint, *actor, static_cast<std::uint32_t>(*port),
                    static_cast<std::uint32_t>(a.output_widths[*port]),

@@ -29,8 +29,7 @@ std::size_t distance(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-void ActorRegistry::add(std::string type, std::string family, std::string summary,
-                        ActorFactory factory) {
+void ActorRegistry::add(std::string type, std::string family, std::string summary, ActorFactory factory) {
   const auto pos = std::lower_bound(entries_.begin(), entries_.end(), type,
                                     [](const Entry& e, const std::string& t) { return e.type < t; });
   if (pos != entries_.end() && pos->type == type) {

@@ -41,10 +41,10 @@ class ActorRegistry {
 
 /// Registers `T` (constructible from a name) under `type`.
 template <class T>
-void register_actor(ActorRegistry& registry, std::string type, std::string family,
-                    std::string summary) {
-  registry.add(std::move(type), std::move(family), std::move(summary),
-               [](std::string name) -> std::unique_ptr<Actor> { return std::make_unique<T>(std::move(name)); });
+void register_actor(ActorRegistry& registry, std::string type, std::string family, std::string summary) {
+  registry.add(
+      std::move(type), std::move(family), std::move(summary),
+      [](std::string name) -> std::unique_ptr<Actor> { return std::make_unique<T>(std::move(name)); });
 }
 
 }  // namespace ctde

@@ -38,27 +38,27 @@ struct ActorSlots {
 struct RunBuffers {
   // ---- layout (fixed after initialization)
   std::vector<ActorSlots> actors;
-  std::vector<Slice> outputs;        ///< output ports: value slice in `signals`
-  std::vector<Slice> inputs;         ///< input ports: the driver's value slice in `signals`
-                                     ///< (a zero slice when unconnected)
-  std::vector<Slice> input_tokens;   ///< input ports: token slice in tokens_now/tokens_next
+  std::vector<Slice> outputs;                  ///< output ports: value slice in `signals`
+  std::vector<Slice> inputs;                   ///< input ports: the driver's value slice in `signals`
+                                               ///< (a zero slice when unconnected)
+  std::vector<Slice> input_tokens;             ///< input ports: token slice in tokens_now/tokens_next
   std::vector<std::uint32_t> receivers_begin;  ///< per output: range in `receivers`
   std::vector<std::uint32_t> receivers;        ///< global input port indices
   std::vector<std::uint32_t> input_owner;      ///< per input port: its actor
   std::vector<std::uint32_t> depth;            ///< per actor
 
   // ---- values
-  std::vector<double> signals;       ///< every output's current value (continuous) or last token
-  std::vector<double> tokens_now;    ///< tokens delivered at the current microstep
-  std::vector<double> tokens_next;   ///< tokens for the next microstep
-  std::vector<std::uint8_t> present_now;   ///< per input port: a token at the current microstep
+  std::vector<double> signals;            ///< every output's current value (continuous) or last token
+  std::vector<double> tokens_now;         ///< tokens delivered at the current microstep
+  std::vector<double> tokens_next;        ///< tokens for the next microstep
+  std::vector<std::uint8_t> present_now;  ///< per input port: a token at the current microstep
   std::vector<std::uint8_t> present_next;
   std::vector<std::unique_ptr<ActorState>> states;  ///< per actor, or null
-  std::vector<double> scratch;       ///< as wide as the widest port: for building tokens
+  std::vector<double> scratch;                      ///< as wide as the widest port: for building tokens
 
   // ---- continuous state
-  double* x = nullptr;               ///< the current continuous state (solver-owned)
-  std::vector<double> x_storage;     ///< the state when no solver runs
+  double* x = nullptr;            ///< the current continuous state (solver-owned)
+  std::vector<double> x_storage;  ///< the state when no solver runs
 };
 
 }  // namespace ctde

@@ -18,6 +18,8 @@ using Tick = std::int64_t;
 
 /// "Never": later than every representable time (a period of "inf", an empty queue).
 inline constexpr Tick kNever = std::numeric_limits<Tick>::max();
+/// Earlier than every representable time.
+inline constexpr Tick kBeforeAll = std::numeric_limits<Tick>::min();
 
 /// A superdense time stamp: (time in ticks, microstep). Ordered lexicographically.
 /// Copyable value type.
@@ -44,6 +46,11 @@ class TimeResolution {
   /// Nearest tick to `seconds`; `+inf` maps to kNever.
   /// @throws ModelError when |seconds| exceeds the representable horizon, or NaN.
   [[nodiscard]] Tick to_ticks(double seconds) const;
+
+  /// As to_ticks, but never throws: kNever for +inf, NaN or beyond the
+  /// horizon, kBeforeAll for -inf or before it (for times that may lie
+  /// outside any run, such as a Step's jump time).
+  [[nodiscard]] Tick to_ticks_clamped(double seconds) const;
 
   /// The time of `tick` in seconds (kNever gives +inf).
   [[nodiscard]] double to_seconds(Tick tick) const {

@@ -11,9 +11,12 @@ namespace {
 /// The kind a resolved actor gives its polymorphic ports.
 PortKind kind_of(TimeMode mode) {
   switch (mode) {
-    case TimeMode::kDiscrete: return PortKind::kDiscrete;
-    case TimeMode::kConstant: return PortKind::kConstant;
-    default: return PortKind::kContinuous;
+    case TimeMode::kDiscrete:
+      return PortKind::kDiscrete;
+    case TimeMode::kConstant:
+      return PortKind::kConstant;
+    default:
+      return PortKind::kContinuous;
   }
 }
 
@@ -122,13 +125,13 @@ class Resolver {
         const std::string out_name = driver.path + "." + driver.actor->outputs()[from.port].name;
         const std::string in_name = actor.path + "." + actor.actor->inputs()[i].name;
         const bool c_to_d = out == PortKind::kContinuous;
-        throw ModelError(
-            std::string(c_to_d ? "continuous" : "discrete") + " output '" + out_name + "' drives " +
-            (c_to_d ? "discrete" : "continuous") + " input '" + in_name + "': a continuous port " +
-            "never connects to a discrete port; insert a converter between them (" +
-            (c_to_d ? "PeriodicSampler or Sampler, or a LevelCrossingDetector"
-                    : "ZeroOrderHold or FirstOrderHold") +
-            ")" + override_hint(driver, actor))
+        throw ModelError(std::string(c_to_d ? "continuous" : "discrete") + " output '" + out_name +
+                         "' drives " + (c_to_d ? "discrete" : "continuous") + " input '" + in_name +
+                         "': a continuous port " +
+                         "never connects to a discrete port; insert a converter between them (" +
+                         (c_to_d ? "PeriodicSampler or Sampler, or a LevelCrossingDetector"
+                                 : "ZeroOrderHold or FirstOrderHold") +
+                         ")" + override_hint(driver, actor))
             .located(actor.driver_locations[i]);
       }
     }

@@ -24,8 +24,8 @@ struct RunStatistics {
   std::uint64_t steps = 0;
   std::uint64_t rejected_steps = 0;
   std::uint64_t rhs_evals = 0;
-  std::uint64_t events = 0;        ///< discrete tokens sent
-  std::uint64_t time_events = 0;   ///< firings requested in advance
+  std::uint64_t events = 0;       ///< discrete tokens sent
+  std::uint64_t time_events = 0;  ///< firings requested in advance
   std::uint64_t state_events = 0;
 };
 
@@ -54,16 +54,14 @@ class TraceWriter {
 
   void run_start(const TraceHeader& header);
   /// A discrete token sent on `actor.port`, delivered at `tag`.
-  void event(Tag tag, double t, std::string_view actor, std::string_view port,
-             std::span<const double> value);
+  void event(Tag tag, double t, std::string_view actor, std::string_view port, std::span<const double> value);
   /// A firing of `actor` requested in advance.
   void time_event(Tag tag, double t, std::string_view actor);
   /// Continuous states of `actor` changed at an event.
   void reset(Tag tag, double t, std::string_view actor, std::span<const double> before,
              std::span<const double> after);
   /// The run stopped on an error.
-  void error(Tag tag, double t, std::string_view status, std::string_view message,
-             std::string_view actor);
+  void error(Tag tag, double t, std::string_view status, std::string_view message, std::string_view actor);
   void run_end(std::string_view status, const RunStatistics& stats);
   /// Writes buffered lines out.
   void flush();

@@ -94,8 +94,8 @@ class Flattener {
       const auto next = rest.find('.');
       const std::string_view name = rest.substr(0, next);
       if (scope == nullptr) {
-        throw ModelError("'" + actor->path() + "' is not a composite, it has no actor '" +
-                         std::string(name) + "'");
+        throw ModelError("'" + actor->path() + "' is not a composite, it has no actor '" + std::string(name) +
+                         "'");
       }
       actor = scope->find_child(name);
       if (actor == nullptr) {
@@ -165,7 +165,8 @@ class Flattener {
     };
     if (driver) {
       throw ModelError("input '" + name(to, false) + "' has two drivers: '" + name(*driver, true) +
-                       "' and '" + name(from, true) + "' (merge discrete signals with Merge, add "
+                       "' and '" + name(from, true) +
+                       "' (merge discrete signals with Merge, add "
                        "continuous ones with Sum)");
     }
     driver = from;

@@ -92,9 +92,9 @@ class WidthInference {
       const int in = actor.input_widths[p];
       if (out != in) {
         throw ModelError("width mismatch: output '" + driver.path + "." +
-                         driver.actor->outputs()[from.port].name + "' has width " +
-                         std::to_string(out) + " but input '" + actor.path + "." +
-                         actor.actor->inputs()[p].name + "' has width " + std::to_string(in))
+                         driver.actor->outputs()[from.port].name + "' has width " + std::to_string(out) +
+                         " but input '" + actor.path + "." + actor.actor->inputs()[p].name + "' has width " +
+                         std::to_string(in))
             .located(actor.driver_locations[p]);
       }
     }

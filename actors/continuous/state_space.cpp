@@ -22,9 +22,7 @@ void StateSpace::configure(const ParameterScope& scope) {
   const Matrix b = matrix(b_);
   const Matrix c = matrix(c_);
   const Matrix d = matrix(d_);
-  const auto dims = [](const Matrix& m) {
-    return std::to_string(m.rows) + " x " + std::to_string(m.cols);
-  };
+  const auto dims = [](const Matrix& m) { return std::to_string(m.rows) + " x " + std::to_string(m.cols); };
   const std::size_t n = a.rows;
   if (a.cols != n) fail(a_, "must be square, got " + dims(a));
   if (b.rows != n) fail(b_, "must have " + std::to_string(n) + " rows like A, got " + dims(b));
@@ -34,12 +32,12 @@ void StateSpace::configure(const ParameterScope& scope) {
   const bool zero_d = std::all_of(d.data.begin(), d.data.end(), [](double v) { return v == 0.0; });
   if (!(d.rows * d.cols == 1 && zero_d) && (d.rows != p || d.cols != m)) {
     fail(d_, "must be " + std::to_string(p) + " x " + std::to_string(m) + " (C's rows x B's columns), got " +
-             dims(d));
+                 dims(d));
   }
   const std::size_t initial = vector(initial_).size();
   if (initial != 1 && initial != n) {
-    fail(initial_, "must have " + std::to_string(n) + " entries (one per state) or 1, got " +
-                       std::to_string(initial));
+    fail(initial_,
+         "must have " + std::to_string(n) + " entries (one per state) or 1, got " + std::to_string(initial));
   }
   set_width(in_, static_cast<int>(m));
   set_width(out_, static_cast<int>(p));

@@ -6,7 +6,8 @@
 
 namespace ctde {
 
-TransferFunction::TransferFunction(std::string name) : Actor(std::move(name), "TransferFunction", TimeMode::kContinuous) {
+TransferFunction::TransferFunction(std::string name)
+    : Actor(std::move(name), "TransferFunction", TimeMode::kContinuous) {
   declare_input("in", PortKind::kContinuous, 1);
   declare_output("out", PortKind::kContinuous, 1);
   num_ = declare_parameter("num", ParamKind::kVector);
@@ -20,8 +21,8 @@ void TransferFunction::configure(const ParameterScope& scope) {
   if (den.empty() || den[0] == 0.0) fail(den_, "must have a non-zero leading coefficient");
   while (num.size() > 1 && num[0] == 0.0) num = num.subspan(1);
   if (num.size() > den.size()) {
-    fail("the numerator's degree (" + std::to_string(num.size() - 1) +
-         ") exceeds the denominator's (" + std::to_string(den.size() - 1) + "): not proper");
+    fail("the numerator's degree (" + std::to_string(num.size() - 1) + ") exceeds the denominator's (" +
+         std::to_string(den.size() - 1) + "): not proper");
   }
   set_feedthrough(num.size() == den.size() && num[0] != 0.0);
 
@@ -50,7 +51,7 @@ void TransferFunction::evaluate(ActorContext& context) const {
   const std::size_t n = den_norm_.size();
   double y = 0.0;
   for (std::size_t i = 1; i <= n; ++i) y += out_coef_[i - 1] * x[n - i];  // ci * x(n+1-i)
-  if (direct_ != 0.0) y += direct_ * context.input(0)[0];  // read only when it feeds through
+  if (direct_ != 0.0) y += direct_ * context.input(0)[0];                 // read only when it feeds through
   context.output(0)[0] = y;
 }
 

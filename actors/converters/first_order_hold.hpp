@@ -13,8 +13,7 @@ namespace ctde {
 class FirstOrderHold : public Actor {
  public:
   explicit FirstOrderHold(std::string name);
-  void check_widths(std::span<const int> input_widths,
-                    std::span<const int> output_widths) const override;
+  void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void initialize(ActorContext& context) const override;

@@ -9,7 +9,8 @@
 
 namespace ctde {
 
-PeriodicSampler::PeriodicSampler(std::string name) : Actor(std::move(name), "PeriodicSampler", TimeMode::kHybrid) {
+PeriodicSampler::PeriodicSampler(std::string name)
+    : Actor(std::move(name), "PeriodicSampler", TimeMode::kHybrid) {
   declare_input("in", PortKind::kContinuous);
   declare_output("out", PortKind::kDiscrete);
   period_ = declare_parameter("period", ParamKind::kScalar);

@@ -10,10 +10,8 @@ namespace ctde {
 class Sampler : public Actor {
  public:
   explicit Sampler(std::string name);
-  [[nodiscard]] int infer_output_width(std::size_t output,
-                                       std::span<const int> input_widths) const override;
-  void check_widths(std::span<const int> input_widths,
-                    std::span<const int> output_widths) const override;
+  [[nodiscard]] int infer_output_width(std::size_t output, std::span<const int> input_widths) const override;
+  void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
   void fire(ActorContext& context) const override;
 

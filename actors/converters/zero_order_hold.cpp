@@ -14,7 +14,7 @@ ZeroOrderHold::ZeroOrderHold(std::string name) : Actor(std::move(name), "ZeroOrd
 }
 
 void ZeroOrderHold::check_widths(std::span<const int> input_widths,
-                         std::span<const int> /*output_widths*/) const {
+                                 std::span<const int> /*output_widths*/) const {
   const auto initial = vector(initial_).size();
   if (initial != 1 && static_cast<int>(initial) != input_widths[0]) {
     fail(initial_, "has " + std::to_string(initial) + " entries but the input has width " +

@@ -10,8 +10,7 @@ namespace ctde {
 class ZeroOrderHold : public Actor {
  public:
   explicit ZeroOrderHold(std::string name);
-  void check_widths(std::span<const int> input_widths,
-                    std::span<const int> output_widths) const override;
+  void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void initialize(ActorContext& context) const override;

@@ -12,10 +12,8 @@ class Queue : public Actor {
   explicit Queue(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(ActorContext& context) const override;
-  [[nodiscard]] int infer_output_width(std::size_t output,
-                                       std::span<const int> input_widths) const override;
-  void check_widths(std::span<const int> input_widths,
-                    std::span<const int> output_widths) const override;
+  [[nodiscard]] int infer_output_width(std::size_t output, std::span<const int> input_widths) const override;
+  void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -30,7 +30,7 @@ namespace {
 struct ServerState final : ActorState {
   std::deque<double> tokens;  // width values per customer, in arrival order
   std::size_t size = 0;
-  Tick busy_until = kNever;   // kNever: idle
+  Tick busy_until = kNever;  // kNever: idle
 };
 }  // namespace
 

@@ -3,7 +3,8 @@
 
 namespace ctde {
 
-LevelCrossingDetector::LevelCrossingDetector(std::string name) : Actor(std::move(name), "LevelCrossingDetector", TimeMode::kHybrid) {
+LevelCrossingDetector::LevelCrossingDetector(std::string name)
+    : Actor(std::move(name), "LevelCrossingDetector", TimeMode::kHybrid) {
   declare_input("in", PortKind::kContinuous, 1);
   declare_output("out", PortKind::kDiscrete, 1);
   direction_ = declare_parameter("direction", ParamKind::kString, "both");
@@ -21,8 +22,9 @@ void LevelCrossingDetector::configure(const ParameterScope& scope) {
 void LevelCrossingDetector::initialize(ActorContext& /*context*/) const {
   // Locating crossings needs the state-event protocol of the director, which
   // this version does not have yet: refuse rather than never detect.
-  throw RunError("state-event location is not available in this version of ctde, so LevelCrossingDetector "
-                 "cannot detect crossings yet");
+  throw RunError(
+      "state-event location is not available in this version of ctde, so LevelCrossingDetector "
+      "cannot detect crossings yet");
 }
 
 }  // namespace ctde

@@ -53,7 +53,8 @@ std::unique_ptr<ActorState> Expression::make_state() const {
   const std::size_t n = inputs().size();
   state->variables.assign(n + 1, 0.0);
   state->parser.DefineVar("t", &state->variables[0]);
-  for (std::size_t i = 0; i < n; ++i) state->parser.DefineVar("in" + std::to_string(i), &state->variables[i + 1]);
+  for (std::size_t i = 0; i < n; ++i)
+    state->parser.DefineVar("in" + std::to_string(i), &state->variables[i + 1]);
   for (const auto& [name, value] : constants_) state->parser.DefineConst(name, value);
   state->parser.SetExpr(text(expr_));
   return state;

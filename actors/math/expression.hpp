@@ -29,7 +29,6 @@ class Expression : public Actor {
   ParamHandle inputs_;
   bool uses_time_ = false;
   std::vector<std::pair<std::string, double>> constants_;  ///< model parameters used
-
 };
 
 }  // namespace ctde

@@ -18,8 +18,7 @@ void Lookup1D::configure(const ParameterScope& scope) {
   const auto x = vector(x_);
   if (x.size() < 2) fail(x_, "needs at least two points");
   if (vector(y_).size() != x.size()) {
-    fail("'x' has " + std::to_string(x.size()) + " points but 'y' has " +
-         std::to_string(vector(y_).size()));
+    fail("'x' has " + std::to_string(x.size()) + " points but 'y' has " + std::to_string(vector(y_).size()));
   }
   for (std::size_t i = 1; i < x.size(); ++i) {
     if (!(x[i] > x[i - 1])) fail(x_, "must increase strictly");

@@ -27,7 +27,12 @@ void Product::evaluate(ActorContext& context) const {
   for (std::size_t i = 0; i < codes.size(); ++i) {
     const auto u = context.input(i);
     const char code = codes[i];
-    for (std::size_t j = 0; j < acc.size(); ++j) { if (code == '/') acc[j] /= u[j]; else acc[j] *= u[j]; }
+    for (std::size_t j = 0; j < acc.size(); ++j) {
+      if (code == '/')
+        acc[j] /= u[j];
+      else
+        acc[j] *= u[j];
+    }
   }
 }
 
@@ -42,7 +47,12 @@ void Product::fire(ActorContext& context) const {
     any = true;
     const auto u = context.token(i);
     const char code = codes[i];
-    for (std::size_t j = 0; j < acc.size(); ++j) { if (code == '/') acc[j] /= u[j]; else acc[j] *= u[j]; }
+    for (std::size_t j = 0; j < acc.size(); ++j) {
+      if (code == '/')
+        acc[j] /= u[j];
+      else
+        acc[j] *= u[j];
+    }
   }
   if (any) context.emit(0, acc);
 }

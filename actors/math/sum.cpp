@@ -20,7 +20,8 @@ void Sum::configure(const ParameterScope& scope) {
   declare_numbered_inputs(signs.size(), PortKind::kPolymorphic);
   weights_.clear();
   for (const char c : signs) weights_.push_back(c == '-' ? -1.0 : 1.0);
-  for (std::size_t i = 0; i < weights_.size() && i < near_weights_.size(); ++i) near_weights_[i] = weights_[i];
+  for (std::size_t i = 0; i < weights_.size() && i < near_weights_.size(); ++i)
+    near_weights_[i] = weights_[i];
 }
 
 void Sum::evaluate(ActorContext& context) const {
@@ -51,7 +52,12 @@ void Sum::fire(ActorContext& context) const {
     any = true;
     const auto u = context.token(i);
     const char code = codes[i];
-    for (std::size_t j = 0; j < acc.size(); ++j) { if (code == '-') acc[j] -= u[j]; else acc[j] += u[j]; }
+    for (std::size_t j = 0; j < acc.size(); ++j) {
+      if (code == '-')
+        acc[j] -= u[j];
+      else
+        acc[j] += u[j];
+    }
   }
   if (any) context.emit(0, acc);
 }

@@ -21,7 +21,7 @@ class Sum : public Actor {
 
  private:
   ParamHandle signs_;
-  std::vector<double> weights_;  ///< +1 or -1 per input (from signs, in configure)
+  std::vector<double> weights_;           ///< +1 or -1 per input (from signs, in configure)
   std::array<double, 8> near_weights_{};  ///< the first 8 weights, kept in the actor itself
 };
 

@@ -10,8 +10,7 @@ class Stop : public Actor {
  public:
   explicit Stop(std::string name);
   void fire(ActorContext& context) const override;
-  void check_widths(std::span<const int> input_widths,
-                    std::span<const int> output_widths) const override;
+  void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
  private:
 };

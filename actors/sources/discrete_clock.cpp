@@ -2,13 +2,14 @@
 
 #include <cmath>
 
-#include "core/format.hpp"
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 
 namespace ctde {
 
-DiscreteClock::DiscreteClock(std::string name) : Actor(std::move(name), "DiscreteClock", TimeMode::kDiscrete) {
+DiscreteClock::DiscreteClock(std::string name)
+    : Actor(std::move(name), "DiscreteClock", TimeMode::kDiscrete) {
   declare_output("out", PortKind::kDiscrete, 1);
   period_ = declare_parameter("period", ParamKind::kScalar, 1.0);
   offsets_ = declare_parameter("offsets", ParamKind::kVector, std::vector<double>{0.0});
@@ -57,9 +58,7 @@ Tick DiscreteClock::next_time(const ActorContext& context, std::uint64_t period_
   return context.start_tick() + product + offset;
 }
 
-void DiscreteClock::initialize(ActorContext& context) const {
-  context.fire_at(next_time(context, 0, 0));
-}
+void DiscreteClock::initialize(ActorContext& context) const { context.fire_at(next_time(context, 0, 0)); }
 
 void DiscreteClock::fire(ActorContext& context) const {
   if (!context.time_event()) return;

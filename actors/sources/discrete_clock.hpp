@@ -19,7 +19,7 @@ class DiscreteClock : public Actor {
 
  private:
   [[nodiscard]] Tick next_time(const ActorContext& context, std::uint64_t period_index,
-                              std::size_t offset_index) const;
+                               std::size_t offset_index) const;
   ParamHandle period_;
   ParamHandle offsets_;
   ParamHandle values_;

@@ -23,16 +23,6 @@ struct RampState final : ActorState {
   double start_seconds = 0.0;
 };
 
-/// The tick of `seconds`; kNever when beyond the horizon (or +inf), the
-/// lowest tick when before it (or -inf).
-Tick tick_of(const ActorContext& context, double seconds) {
-  const TimeResolution& r = context.resolution();
-  if (std::isnan(seconds)) return kNever;
-  if (std::fabs(seconds) >= 0.5 * r.horizon()) {
-    return seconds > 0 ? kNever : std::numeric_limits<Tick>::min();
-  }
-  return r.to_ticks(seconds);
-}
 }  // namespace
 
 std::unique_ptr<ActorState> Ramp::make_state() const { return std::make_unique<RampState>(); }
@@ -40,8 +30,8 @@ std::unique_ptr<ActorState> Ramp::make_state() const { return std::make_unique<R
 void Ramp::initialize(ActorContext& context) const {
   auto& state = context.state<RampState>();
   const double start_time = scalar(start_time_);
-  const Tick kink = tick_of(context, start_time);
-  const bool finite_tick = kink != kNever && kink != std::numeric_limits<Tick>::min();
+  const Tick kink = context.resolution().to_ticks_clamped(start_time);
+  const bool finite_tick = kink != kNever && kink != kBeforeAll;
   state.start_seconds = finite_tick ? context.resolution().to_seconds(kink) : start_time;
   // Started at (or before) the run's start: no kink inside the run.
   state.started = kink <= context.start_tick();
@@ -51,8 +41,7 @@ void Ramp::initialize(ActorContext& context) const {
 
 void Ramp::evaluate(ActorContext& context) const {
   const auto& state = context.state<RampState>();
-  context.output(0)[0] =
-      state.started ? scalar(slope_) * (context.time() - state.start_seconds) : 0.0;
+  context.output(0)[0] = state.started ? scalar(slope_) * (context.time() - state.start_seconds) : 0.0;
 }
 
 void Ramp::fire(ActorContext& context) const {

@@ -22,23 +22,13 @@ struct StepState final : ActorState {
   bool switched = false;
 };
 
-/// The tick of `seconds`; kNever when beyond the horizon (or +inf), the
-/// lowest tick when before it (or -inf).
-Tick tick_of(const ActorContext& context, double seconds) {
-  const TimeResolution& r = context.resolution();
-  if (std::isnan(seconds)) return kNever;
-  if (std::fabs(seconds) >= 0.5 * r.horizon()) {
-    return seconds > 0 ? kNever : std::numeric_limits<Tick>::min();
-  }
-  return r.to_ticks(seconds);
-}
 }  // namespace
 
 std::unique_ptr<ActorState> Step::make_state() const { return std::make_unique<StepState>(); }
 
 void Step::initialize(ActorContext& context) const {
   auto& state = context.state<StepState>();
-  const Tick jump = tick_of(context, scalar(time_));
+  const Tick jump = context.resolution().to_ticks_clamped(scalar(time_));
   state.switched = jump < context.start_tick();
   if (!state.switched && jump != kNever && jump <= context.stop_tick()) context.fire_at(jump);
   context.output(0)[0] = state.switched ? scalar(after_) : scalar(before_);

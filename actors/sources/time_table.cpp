@@ -41,8 +41,8 @@ void TimeTable::configure(const ParameterScope& scope) {
   if (table_.rows < 1) fail("needs at least one point");
   for (std::size_t r = 1; r < table_.rows; ++r) {
     if (table_(r, 0) < table_(r - 1, 0)) {
-      fail("times must not decrease: point " + std::to_string(r) + " has t = " +
-           format_double(table_(r, 0)) + " after t = " + format_double(table_(r - 1, 0)));
+      fail("times must not decrease: point " + std::to_string(r) + " has t = " + format_double(table_(r, 0)) +
+           " after t = " + format_double(table_(r - 1, 0)));
     }
     if (r >= 2 && table_(r, 0) == table_(r - 2, 0)) {
       fail("time " + format_double(table_(r, 0)) + " appears three times; a jump is one time given twice");
@@ -58,23 +58,13 @@ struct TimeTableState final : ActorState {
   std::size_t next = 0;
 };
 
-/// The tick of `seconds`; kNever when beyond the horizon (or +inf), the
-/// lowest tick when before it (or -inf).
-Tick tick_of(const ActorContext& context, double seconds) {
-  const TimeResolution& r = context.resolution();
-  if (std::isnan(seconds)) return kNever;
-  if (std::fabs(seconds) >= 0.5 * r.horizon()) {
-    return seconds > 0 ? kNever : std::numeric_limits<Tick>::min();
-  }
-  return r.to_ticks(seconds);
-}
 }  // namespace
 
 std::unique_ptr<ActorState> TimeTable::make_state() const { return std::make_unique<TimeTableState>(); }
 
 void TimeTable::request(const ActorContext& context, std::size_t row) const {
   if (row >= table_.rows) return;
-  const Tick tick = tick_of(context, table_(row, 0));
+  const Tick tick = context.resolution().to_ticks_clamped(table_(row, 0));
   if (tick == kNever || tick > context.stop_tick()) return;
   // At the current time (the second point of a jump) this is the next microstep.
   context.fire_at(std::max(tick, context.tag().time));
@@ -84,7 +74,8 @@ void TimeTable::initialize(ActorContext& context) const {
   auto& state = context.state<TimeTableState>();
   // Points before the start are passed; a point at the start fires at the start.
   state.next = 0;
-  while (state.next < table_.rows && tick_of(context, table_(state.next, 0)) < context.start_tick()) {
+  while (state.next < table_.rows &&
+         context.resolution().to_ticks_clamped(table_(state.next, 0)) < context.start_tick()) {
     ++state.next;
   }
   request(context, state.next);

@@ -98,8 +98,11 @@ ctde::Model chain(int masses) {
       model.connect(self + ".out", sum + ".in0");
       model.connect(self + ".out", sum + ".in1");
       int next = 2;
-      if (i > 0) model.connect(std::string(kind) + std::to_string(i - 1) + ".out", sum + ".in" + std::to_string(next++));
-      if (i + 1 < masses) model.connect(std::string(kind) + std::to_string(i + 1) + ".out", sum + ".in" + std::to_string(next));
+      if (i > 0)
+        model.connect(std::string(kind) + std::to_string(i - 1) + ".out",
+                      sum + ".in" + std::to_string(next++));
+      if (i + 1 < masses)
+        model.connect(std::string(kind) + std::to_string(i + 1) + ".out", sum + ".in" + std::to_string(next));
     }
     model.connect(indexed("ps", i) + ".out", indexed("k", i) + ".in");
     model.connect(indexed("vs", i) + ".out", indexed("c", i) + ".in");
@@ -166,9 +169,10 @@ void bench(const char* name, ctde::Model model, int repeats) {
     (void)director.run();
     checksum = sink.sum();
   }
-  std::printf("impl=ctde model=%s actors=%zu wall_s=%.6f steps=%llu rhs_evals=%llu checksum=%.12g status=%s\n",
-              name, flat.actors.size(), best, static_cast<unsigned long long>(result.stats.steps),
-              static_cast<unsigned long long>(result.stats.rhs_evals), checksum, ctde::to_string(result.status));
+  std::printf(
+      "impl=ctde model=%s actors=%zu wall_s=%.6f steps=%llu rhs_evals=%llu checksum=%.12g status=%s\n", name,
+      flat.actors.size(), best, static_cast<unsigned long long>(result.stats.steps),
+      static_cast<unsigned long long>(result.stats.rhs_evals), checksum, ctde::to_string(result.status));
 }
 
 }  // namespace

@@ -180,10 +180,11 @@ void bench(const char* model, ARKRhsFn rhs, void* user, int n, int repeats) {
     if (run.wall_s < best.wall_s) best = run;
   }
   const Run reference = integrate(rhs, user, n, 1e-11, 1e-14);
-  std::printf("model=%s n=%d wall_s=%.6f steps=%ld rhs_evals=%ld checksum=%.12g ref_checksum=%.12g "
-              "repeats=%d sundials=%s\n",
-              model, n, best.wall_s, best.steps, best.rhs_evals, best.checksum, reference.checksum,
-              repeats, SUNDIALS_VERSION);
+  std::printf(
+      "model=%s n=%d wall_s=%.6f steps=%ld rhs_evals=%ld checksum=%.12g ref_checksum=%.12g "
+      "repeats=%d sundials=%s\n",
+      model, n, best.wall_s, best.steps, best.rhs_evals, best.checksum, reference.checksum, repeats,
+      SUNDIALS_VERSION);
 }
 
 }  // namespace

@@ -46,8 +46,9 @@ int main(int argc, char** argv) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  std::printf("impl=bare_heap n=%u events=%llu seconds=%.3f events_per_s=%.4g peak_rss_mb=%.1f checksum=%llu\n",
-              n, static_cast<unsigned long long>(count), seconds, double(count) / seconds,
-              double(usage.ru_maxrss) / 1024.0, static_cast<unsigned long long>(checksum));
+  std::printf(
+      "impl=bare_heap n=%u events=%llu seconds=%.3f events_per_s=%.4g peak_rss_mb=%.1f checksum=%llu\n", n,
+      static_cast<unsigned long long>(count), seconds, double(count) / seconds,
+      double(usage.ru_maxrss) / 1024.0, static_cast<unsigned long long>(checksum));
   return 0;
 }

@@ -70,27 +70,38 @@ std::string flag_name(long flag) {
 
 StepStatus classify(int flag) {
   switch (flag) {
-    case ARK_SUCCESS: return StepStatus::kOk;
-    case ARK_TSTOP_RETURN: return StepStatus::kReachedStop;
-    case ARK_TOO_MUCH_WORK: return StepStatus::kTooMuchWork;
+    case ARK_SUCCESS:
+      return StepStatus::kOk;
+    case ARK_TSTOP_RETURN:
+      return StepStatus::kReachedStop;
+    case ARK_TOO_MUCH_WORK:
+      return StepStatus::kTooMuchWork;
     case ARK_TOO_MUCH_ACC:
     case ARK_ERR_FAILURE:
-    case ARK_CONV_FAILURE: return StepStatus::kStepTooSmall;
+    case ARK_CONV_FAILURE:
+      return StepStatus::kStepTooSmall;
     case ARK_RHSFUNC_FAIL:
     case ARK_FIRST_RHSFUNC_ERR:
     case ARK_REPTD_RHSFUNC_ERR:
-    case ARK_UNREC_RHSFUNC_ERR: return StepStatus::kRhsFailed;
-    default: return StepStatus::kFailed;
+    case ARK_UNREC_RHSFUNC_ERR:
+      return StepStatus::kRhsFailed;
+    default:
+      return StepStatus::kFailed;
   }
 }
 
 const char* method_name(SolverKind kind) {
   switch (kind) {
-    case SolverKind::kErk45: return "erk45";
-    case SolverKind::kErk23: return "erk23";
-    case SolverKind::kRk4Fixed: return "rk4-fixed";
-    case SolverKind::kDirk: return "dirk";
-    case SolverKind::kArkImex: return "ark-imex";
+    case SolverKind::kErk45:
+      return "erk45";
+    case SolverKind::kErk23:
+      return "erk23";
+    case SolverKind::kRk4Fixed:
+      return "rk4-fixed";
+    case SolverKind::kDirk:
+      return "dirk";
+    case SolverKind::kArkImex:
+      return "ark-imex";
   }
   return "?";
 }
@@ -107,12 +118,18 @@ constexpr double kDeltaGammaMax = 1e-12;
 
 const char* to_string(StepStatus status) {
   switch (status) {
-    case StepStatus::kOk: return "ok";
-    case StepStatus::kReachedStop: return "reached_stop";
-    case StepStatus::kRhsFailed: return "rhs_failed";
-    case StepStatus::kTooMuchWork: return "too_much_work";
-    case StepStatus::kStepTooSmall: return "step_too_small";
-    case StepStatus::kFailed: return "failed";
+    case StepStatus::kOk:
+      return "ok";
+    case StepStatus::kReachedStop:
+      return "reached_stop";
+    case StepStatus::kRhsFailed:
+      return "rhs_failed";
+    case StepStatus::kTooMuchWork:
+      return "too_much_work";
+    case StepStatus::kStepTooSmall:
+      return "step_too_small";
+    case StepStatus::kFailed:
+      return "failed";
   }
   return "?";
 }
@@ -122,6 +139,7 @@ OdeOptions make_ode_options(const RunOptions& run) {
   options.method = run.solver;
   options.rtol = run.rtol;
   options.atol = run.atol;
+  options.atol_per_state = run.atol_per_state;
   options.initial_step = run.initial_step;
   options.min_step = run.min_step;
   options.max_step = run.max_step;
@@ -146,8 +164,8 @@ struct OdeSolver::Impl {
   SUNMatrix jac_matrix = nullptr;
   SUNLinearSolver linear_solver = nullptr;
 
-  double t = 0.0;   // current time == t1
-  double t0 = 0.0;  // start of the last step
+  double t = 0.0;            // current time == t1
+  double t0 = 0.0;           // start of the last step
   bool interpolant = false;  // GetDky valid on [t0, t1] (a real step, not reset or redo)
   long steps_without_stop = 0;
 
@@ -162,8 +180,10 @@ struct OdeSolver::Impl {
 #if CTDE_ARKODE_SHARED_API
       ARKodeFree(&mem);
 #else
-      if (erk) ERKStepFree(&mem);
-      else ARKStepFree(&mem);
+      if (erk)
+        ERKStepFree(&mem);
+      else
+        ARKStepFree(&mem);
 #endif
     }
     if (linear_solver != nullptr) (void)SUNLinSolFree(linear_solver);
@@ -196,12 +216,11 @@ struct OdeSolver::Impl {
     return impl->call(impl->problem.rhs_implicit, time, x, dxdt);
   }
 
-  static int jacobian(sunrealtype time, N_Vector x, N_Vector fx, SUNMatrix jac, void* self,
-                      N_Vector /*tmp1*/, N_Vector /*tmp2*/, N_Vector /*tmp3*/) {
+  static int jacobian(sunrealtype time, N_Vector x, N_Vector fx, SUNMatrix jac, void* self, N_Vector /*tmp1*/,
+                      N_Vector /*tmp2*/, N_Vector /*tmp3*/) {
     auto* impl = static_cast<Impl*>(self);
     try {
-      return impl->problem.jacobian(time, data(x), data(fx), SUNDenseMatrix_Data(jac),
-                                    impl->problem.user);
+      return impl->problem.jacobian(time, data(x), data(fx), SUNDenseMatrix_Data(jac), impl->problem.user);
     } catch (...) {
       impl->callback_error = std::current_exception();
       return -1;
@@ -214,14 +233,13 @@ struct OdeSolver::Impl {
   }
 
 #if SUNDIALS_VERSION_MAJOR >= 7
-  static void error_handler(int /*line*/, const char* function, const char* /*file*/,
-                            const char* message, SUNErrCode /*code*/, void* self,
-                            SUNContext /*ctx*/) {
+  static void error_handler(int /*line*/, const char* function, const char* /*file*/, const char* message,
+                            SUNErrCode /*code*/, void* self, SUNContext /*ctx*/) {
     static_cast<Impl*>(self)->keep_message(function, message);
   }
 #else
-  static void error_handler(int code, const char* /*module*/, const char* function,
-                            char* message, void* self) {
+  static void error_handler(int code, const char* /*module*/, const char* function, char* message,
+                            void* self) {
     if (code != ARK_WARNING) static_cast<Impl*>(self)->keep_message(function, message);
   }
 #endif
@@ -229,8 +247,8 @@ struct OdeSolver::Impl {
   // -- set-up -----------------------------------------------------------------------
 
   [[noreturn]] void fail_setup(const char* call_name, long flag) const {
-    std::string what = std::string("OdeSolver (") + method_name(options.method) + ", n = " +
-                       std::to_string(n) + "): " + call_name + " failed";
+    std::string what = std::string("OdeSolver (") + method_name(options.method) +
+                       ", n = " + std::to_string(n) + "): " + call_name + " failed";
     if (flag != 0) what += " with " + flag_name(flag);
     if (arkode_message[0] != '\0') what += std::string(" (") + arkode_message.data() + ")";
     throw std::runtime_error(what);
@@ -264,8 +282,7 @@ struct OdeSolver::Impl {
                                   0.0, 0.0, 1.0, 0.0, 0.0,  //
                                   k6,  k3,  k3,  k6,  0.0};
     std::array<sunrealtype, 5> b{k6, k3, k3, k6, 0.0};
-    ARKodeButcherTable table =
-        ARKodeButcherTable_Create(5, 4, 0, c.data(), a.data(), b.data(), nullptr);
+    ARKodeButcherTable table = ARKodeButcherTable_Create(5, 4, 0, c.data(), a.data(), b.data(), nullptr);
     if (table == nullptr) fail_setup("ARKodeButcherTable_Create", 0);
     const int flag = ERKStepSetTable(mem, table);  // copies the table
     ARKodeButcherTable_Free(table);
@@ -303,13 +320,11 @@ struct OdeSolver::Impl {
     if (erk) {
       mem = ERKStepCreate(rhs_main, t_start, y[cur], ctx);
       if (mem == nullptr) fail_setup("ERKStepCreate", 0);
-    } else if (kind == SolverKind::kArkImex && problem.rhs != nullptr &&
-               problem.rhs_implicit != nullptr) {
+    } else if (kind == SolverKind::kArkImex && problem.rhs != nullptr && problem.rhs_implicit != nullptr) {
       mem = ARKStepCreate(rhs_main, rhs_implicit, t_start, y[cur], ctx);
       if (mem == nullptr) fail_setup("ARKStepCreate", 0);
     } else {  // dirk, or ark-imex with one function: all implicit
-      mem = ARKStepCreate(nullptr, problem.rhs != nullptr ? rhs_main : rhs_implicit, t_start,
-                          y[cur], ctx);
+      mem = ARKStepCreate(nullptr, problem.rhs != nullptr ? rhs_main : rhs_implicit, t_start, y[cur], ctx);
       if (mem == nullptr) fail_setup("ARKStepCreate", 0);
     }
 
@@ -328,18 +343,18 @@ struct OdeSolver::Impl {
       case SolverKind::kErk23:
         check(ERKStepSetTableNum(mem, ARKODE_BOGACKI_SHAMPINE_4_2_3), "ERKStepSetTableNum");
         break;
-      case SolverKind::kRk4Fixed: set_classical_rk4(); break;
+      case SolverKind::kRk4Fixed:
+        set_classical_rk4();
+        break;
       case SolverKind::kDirk:
-        check(ARKStepSetTableNum(mem, ARKODE_ESDIRK436L2SA_6_3_4, ARKODE_ERK_NONE),
-              "ARKStepSetTableNum");
+        check(ARKStepSetTableNum(mem, ARKODE_ESDIRK436L2SA_6_3_4, ARKODE_ERK_NONE), "ARKStepSetTableNum");
         break;
       case SolverKind::kArkImex:
         if (problem.rhs != nullptr && problem.rhs_implicit != nullptr) {
           check(ARKStepSetTableNum(mem, ARKODE_ARK437L2SA_DIRK_7_3_4, ARKODE_ARK437L2SA_ERK_7_3_4),
                 "ARKStepSetTableNum");
         } else {
-          check(ARKStepSetTableNum(mem, ARKODE_ARK437L2SA_DIRK_7_3_4, ARKODE_ERK_NONE),
-                "ARKStepSetTableNum");
+          check(ARKStepSetTableNum(mem, ARKODE_ARK437L2SA_DIRK_7_3_4, ARKODE_ERK_NONE), "ARKStepSetTableNum");
         }
         break;
     }
@@ -404,8 +419,7 @@ OdeSolver::OdeSolver(const OdeProblem& problem, const OdeOptions& options, doubl
   s.options = options;
   s.n = problem.size;
   const auto bad = [&](const std::string& why) {
-    throw std::runtime_error(std::string("OdeSolver (") + method_name(options.method) +
-                             "): " + why);
+    throw std::runtime_error(std::string("OdeSolver (") + method_name(options.method) + "): " + why);
   };
   if (problem.size == 0) bad("the state size must be > 0");
   if (x0.size() != problem.size) {
@@ -425,8 +439,8 @@ OdeSolver::OdeSolver(const OdeProblem& problem, const OdeOptions& options, doubl
     if (!(options.atol >= 0) || !std::isfinite(options.atol)) bad("atol must be finite and >= 0");
   } else {
     if (options.atol_per_state.size() != problem.size) {
-      bad("atol_per_state has " + std::to_string(options.atol_per_state.size()) +
-          " values, the state " + std::to_string(problem.size));
+      bad("atol_per_state has " + std::to_string(options.atol_per_state.size()) + " values, the state " +
+          std::to_string(problem.size));
     }
     for (double a : options.atol_per_state) {
       if (!(a >= 0) || !std::isfinite(a)) bad("every atol_per_state value must be finite and >= 0");
@@ -463,9 +477,9 @@ StepResult OdeSolver::step(double t_limit) {
   Impl& s = *impl_;
   if (t_limit == s.t) return StepResult{StepStatus::kReachedStop, s.t, 0, {}};
   if (!(t_limit > s.t)) {
-    return s.failure(StepStatus::kFailed, 0,
-                     "t_limit " + std::to_string(t_limit) + " is not after the current time " +
-                         std::to_string(s.t));
+    return s.failure(
+        StepStatus::kFailed, 0,
+        "t_limit " + std::to_string(t_limit) + " is not after the current time " + std::to_string(s.t));
   }
   if (s.options.max_steps > 0 && s.steps_without_stop >= s.options.max_steps) {
     return s.failure(StepStatus::kTooMuchWork, 0,
@@ -532,16 +546,17 @@ void OdeSolver::dense_output(double t, double* out) const {
   if (!s.interpolant || !(t >= s.t0 && t <= s.t)) {
     // ARKODE would accept a few ulps outside [t0, t1]; the wrapper's contract is [t0, t1].
     // Outside of it, or inside a step that was reset or rolled back, there is no interpolant.
-    throw std::out_of_range("OdeSolver::dense_output: t = " + std::to_string(t) +
-                            (s.interpolant ? " is outside the last step [" : " is inside [") +
-                            std::to_string(s.t0) + ", " + std::to_string(s.t) + "]" +
-                            (s.interpolant ? "" : ", which was reset or rolled back: only its ends are stored"));
+    throw std::out_of_range(
+        "OdeSolver::dense_output: t = " + std::to_string(t) +
+        (s.interpolant ? " is outside the last step [" : " is inside [") + std::to_string(s.t0) + ", " +
+        std::to_string(s.t) + "]" +
+        (s.interpolant ? "" : ", which was reset or rolled back: only its ends are stored"));
   }
   N_VSetArrayPointer(out, s.view);
   const int flag = CTDE_ARK(GetDky, s.erk, s.mem, t, 0, s.view);
   if (flag < 0) {
-    throw std::out_of_range("OdeSolver::dense_output: GetDky at t = " + std::to_string(t) +
-                            " failed with " + flag_name(flag) + " (" + s.arkode_message.data() + ")");
+    throw std::out_of_range("OdeSolver::dense_output: GetDky at t = " + std::to_string(t) + " failed with " +
+                            flag_name(flag) + " (" + s.arkode_message.data() + ")");
   }
 }
 
@@ -555,8 +570,7 @@ void OdeSolver::reset(double t, const double* x) {
   if (s.options.method == SolverKind::kRk4Fixed) {
     s.check(CTDE_ARK(SetFixedStep, s.erk, s.mem, s.fixed_step()), "SetFixedStep");
   } else {
-    s.check(CTDE_ARK(SetInitStep, s.erk, s.mem, s.options.initial_step.value_or(0.0)),
-            "SetInitStep");
+    s.check(CTDE_ARK(SetInitStep, s.erk, s.mem, s.options.initial_step.value_or(0.0)), "SetInitStep");
   }
   std::memcpy(data(s.y[1 - s.cur]), x, s.n * sizeof(double));
   s.t = t;
@@ -568,9 +582,8 @@ void OdeSolver::reset(double t, const double* x) {
 void OdeSolver::redo_to(double te) {
   Impl& s = *impl_;
   if (!(te >= s.t0 && te <= s.t)) {
-    throw std::out_of_range("OdeSolver::redo_to: te = " + std::to_string(te) +
-                            " is outside the last step [" + std::to_string(s.t0) + ", " +
-                            std::to_string(s.t) + "]");
+    throw std::out_of_range("OdeSolver::redo_to: te = " + std::to_string(te) + " is outside the last step [" +
+                            std::to_string(s.t0) + ", " + std::to_string(s.t) + "]");
   }
   if (te == s.t) return;
   if (te != s.t0 && !s.interpolant) {
@@ -586,9 +599,7 @@ void OdeSolver::redo_to(double te) {
 
 double OdeSolver::current_time() const { return impl_->t; }
 
-std::span<const double> OdeSolver::state() const {
-  return {data(impl_->y[impl_->cur]), impl_->n};
-}
+std::span<const double> OdeSolver::state() const { return {data(impl_->y[impl_->cur]), impl_->n}; }
 
 double OdeSolver::last_step_start() const { return impl_->t0; }
 double OdeSolver::last_step_end() const { return impl_->t; }
@@ -617,8 +628,7 @@ OdeStatistics OdeSolver::statistics() const {
   if (!s.erk) {
     s.check(CTDE_ARKSTEP(GetNumLinRhsEvals, mem, &st.jacobian_rhs_evals), "GetNumLinRhsEvals");
     s.check(CTDE_ARKSTEP(GetNumJacEvals, mem, &st.jacobian_evals), "GetNumJacEvals");
-    s.check(CTDE_ARKSTEP(GetNumNonlinSolvIters, mem, &st.nonlinear_iterations),
-            "GetNumNonlinSolvIters");
+    s.check(CTDE_ARKSTEP(GetNumNonlinSolvIters, mem, &st.nonlinear_iterations), "GetNumNonlinSolvIters");
     s.check(CTDE_ARKSTEP(GetNumNonlinSolvConvFails, mem, &st.nonlinear_conv_failures),
             "GetNumNonlinSolvConvFails");
     s.check(CTDE_ARKSTEP(GetNumLinSolvSetups, mem, &st.linear_setups), "GetNumLinSolvSetups");

@@ -19,11 +19,12 @@
 ///
 /// | kind       | ARKODE                                   | table                                   |
 /// |------------|------------------------------------------|-----------------------------------------|
-/// | erk45      | ERKStep, adaptive                        | ARKODE_DORMAND_PRINCE_7_4_5 (as MATLAB ode45, SciPy RK45) |
-/// | erk23      | ERKStep, adaptive                        | ARKODE_BOGACKI_SHAMPINE_4_2_3           |
-/// | rk4-fixed  | ERKStep, fixed step (SetFixedStep)       | classical RK4 (ARKodeButcherTable_Create) |
-/// | dirk       | ARKStep, fully implicit, dense Newton    | ARKODE_ESDIRK436L2SA_6_3_4 (L-stable, stiffly accurate, order 4) |
-/// | ark-imex   | ARKStep, explicit fE + implicit fI       | ARKODE_ARK437L2SA_ERK_7_3_4 / _DIRK_7_3_4 (order 4) |
+/// | erk45      | ERKStep, adaptive                        | ARKODE_DORMAND_PRINCE_7_4_5 (as MATLAB ode45,
+/// SciPy RK45) | | erk23      | ERKStep, adaptive                        | ARKODE_BOGACKI_SHAMPINE_4_2_3 | |
+/// rk4-fixed  | ERKStep, fixed step (SetFixedStep)       | classical RK4 (ARKodeButcherTable_Create) | | dirk
+/// | ARKStep, fully implicit, dense Newton    | ARKODE_ESDIRK436L2SA_6_3_4 (L-stable, stiffly accurate, order
+/// 4) | | ark-imex   | ARKStep, explicit fE + implicit fI       | ARKODE_ARK437L2SA_ERK_7_3_4 / _DIRK_7_3_4
+/// (order 4) |
 ///
 /// The tables are named explicitly rather than taken from ARKODE's defaults, which
 /// changed in SUNDIALS 7.3 (to these implicit and IMEX tables): the method does not
@@ -63,27 +64,29 @@ using RhsFunction = int (*)(double t, const double* x, double* dxdt, void* user)
 /// Jacobian J = ∂f/∂x of the (implicit) right-hand side at (t, x), with fx = f(t, x)
 /// already evaluated. `jac` is n×n, column-major (J(i, j) at jac[i + j * n]) and
 /// zeroed before the call. Same return convention as RhsFunction.
-using JacobianFunction = int (*)(double t, const double* x, const double* fx, double* jac,
-                                 void* user);
+using JacobianFunction = int (*)(double t, const double* x, const double* fx, double* jac, void* user);
 
 /// What to integrate. Plain pointers: the functions and `user` must outlive the solver.
 struct OdeProblem {
-  std::size_t size = 0;                 ///< number of continuous states n, > 0
-  RhsFunction rhs = nullptr;            ///< f; for ark-imex the explicit (non-stiff) part fE
-  RhsFunction rhs_implicit = nullptr;   ///< ark-imex only: the implicit (stiff) part fI, x' = fE + fI
-  JacobianFunction jacobian = nullptr;  ///< dirk / ark-imex: ∂f/∂x of the implicit part; null = finite differences
-  void* user = nullptr;                 ///< passed unchanged to the functions
+  std::size_t size = 0;                ///< number of continuous states n, > 0
+  RhsFunction rhs = nullptr;           ///< f; for ark-imex the explicit (non-stiff) part fE
+  RhsFunction rhs_implicit = nullptr;  ///< ark-imex only: the implicit (stiff) part fI, x' = fE + fI
+  JacobianFunction jacobian =
+      nullptr;           ///< dirk / ark-imex: ∂f/∂x of the implicit part; null = finite differences
+  void* user = nullptr;  ///< passed unchanged to the functions
 };
 
 /// Integration options. Times in seconds. Copyable value type.
 struct OdeOptions {
   SolverKind method = SolverKind::kErk45;
-  double rtol = 1e-6;                   ///< relative tolerance, >= 0
-  double atol = 1e-9;                   ///< absolute tolerance for every state, >= 0
-  std::vector<double> atol_per_state;   ///< if not empty: one absolute tolerance per state (size n), replaces atol
-  std::optional<double> initial_step;   ///< empty: ARKODE's estimate. rk4-fixed: the fixed step
-  std::optional<double> min_step;       ///< empty: no lower bound
-  std::optional<double> max_step;       ///< empty or +inf: no upper bound. rk4-fixed: the step if initial_step is empty
+  double rtol = 1e-6;  ///< relative tolerance, >= 0
+  double atol = 1e-9;  ///< absolute tolerance for every state, >= 0
+  std::vector<double>
+      atol_per_state;  ///< if not empty: one absolute tolerance per state (size n), replaces atol
+  std::optional<double> initial_step;  ///< empty: ARKODE's estimate. rk4-fixed: the fixed step
+  std::optional<double> min_step;      ///< empty: no lower bound
+  std::optional<double>
+      max_step;  ///< empty or +inf: no upper bound. rk4-fixed: the step if initial_step is empty
   /// Most steps taken without reaching a stop time (ARKODE's mxstep, "steps before
   /// reaching tout", counted by the wrapper because it drives ARKODE one step at a
   /// time). Reached: step() returns kTooMuchWork. 0 = no limit.
@@ -109,21 +112,21 @@ enum class StepStatus {
 /// (current_time() == t_reached) and may be reset() and stepped again.
 struct StepResult {
   StepStatus status = StepStatus::kOk;
-  double t_reached = 0.0;  ///< time of the state after the call (the step's t1, or the unchanged time on failure)
-  int flag = 0;            ///< ARKODE's return flag (ARK_SUCCESS, ARK_TSTOP_RETURN, ARK_*), 0 if not from ARKODE
-  std::string message;     ///< empty on success; on failure the flag name (*GetReturnFlagName) and ARKODE's message
+  double t_reached =
+      0.0;       ///< time of the state after the call (the step's t1, or the unchanged time on failure)
+  int flag = 0;  ///< ARKODE's return flag (ARK_SUCCESS, ARK_TSTOP_RETURN, ARK_*), 0 if not from ARKODE
+  std::string
+      message;  ///< empty on success; on failure the flag name (*GetReturnFlagName) and ARKODE's message
 
-  [[nodiscard]] bool ok() const {
-    return status == StepStatus::kOk || status == StepStatus::kReachedStop;
-  }
+  [[nodiscard]] bool ok() const { return status == StepStatus::kOk || status == StepStatus::kReachedStop; }
 };
 
 /// Cumulative counters since construction (Reset does not clear them).
 struct OdeStatistics {
-  long steps = 0;                    ///< accepted steps
-  long step_attempts = 0;            ///< accepted + rejected
-  long error_test_failures = 0;      ///< steps rejected by the error test
-  long rhs_evals = 0;                ///< ERK: f evaluations; ARK: fE + fI evaluations (not counting the FD Jacobian's)
+  long steps = 0;                ///< accepted steps
+  long step_attempts = 0;        ///< accepted + rejected
+  long error_test_failures = 0;  ///< steps rejected by the error test
+  long rhs_evals = 0;  ///< ERK: f evaluations; ARK: fE + fI evaluations (not counting the FD Jacobian's)
   long jacobian_rhs_evals = 0;       ///< implicit: f evaluations spent on finite-difference Jacobians
   long jacobian_evals = 0;           ///< implicit: Jacobian evaluations (user or finite differences)
   long nonlinear_iterations = 0;     ///< implicit: Newton iterations
@@ -141,8 +144,7 @@ class OdeSolver {
   ///         missing rhs, rhs_implicit with a method other than ark-imex, negative or
   ///         non-finite tolerances, atol_per_state of the wrong size, rk4-fixed
   ///         without a step size, or any SUNDIALS set-up call failing (with its flag).
-  OdeSolver(const OdeProblem& problem, const OdeOptions& options, double t0,
-            std::span<const double> x0);
+  OdeSolver(const OdeProblem& problem, const OdeOptions& options, double t0, std::span<const double> x0);
   ~OdeSolver();
   OdeSolver(OdeSolver&&) noexcept;
   OdeSolver& operator=(OdeSolver&&) noexcept;

@@ -17,9 +17,12 @@ namespace ctde {
 
 const char* to_string(RunStatus status) {
   switch (status) {
-    case RunStatus::kOk: return "ok";
-    case RunStatus::kStopped: return "stopped";
-    case RunStatus::kError: return "error";
+    case RunStatus::kOk:
+      return "ok";
+    case RunStatus::kStopped:
+      return "stopped";
+    case RunStatus::kError:
+      return "error";
   }
   return "?";
 }
@@ -37,12 +40,18 @@ class Director::Impl final : public DirectorServices {
         start_(resolution_.to_ticks(options.start_time)),
         stop_(resolution_.to_ticks(options.stop_time)) {
     lay_out();
+    if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
+      throw ModelError("director option 'atol' lists " + std::to_string(options_.atol_per_state.size()) +
+                       " tolerances but the model has " + std::to_string(b_.x_storage.size()) +
+                       " continuous states (give one number, or one per state in the order ctde "
+                       "validate prints)");
+    }
   }
 
   RunResult run() {
     if (trace_ != nullptr) {
-      trace_->run_start({name_, to_string(options_.solver), options_.rtol, options_.atol,
-                         options_.stop_time, options_.time_resolution});
+      trace_->run_start({name_, to_string(options_.solver), options_.rtol, options_.atol, options_.stop_time,
+                         options_.time_resolution});
     }
     try {
       initialize();
@@ -71,9 +80,8 @@ class Director::Impl final : public DirectorServices {
     const std::uint32_t port = b_.actors[actor].first_output + output;
     const Slice value = b_.outputs[port];
     if (token.size() != value.width) {
-      throw std::logic_error(flat(actor).path + " sent a token of width " +
-                             std::to_string(token.size()) + " on a port of width " +
-                             std::to_string(value.width));
+      throw std::logic_error(flat(actor).path + " sent a token of width " + std::to_string(token.size()) +
+                             " on a port of width " + std::to_string(value.width));
     }
     std::copy(token.begin(), token.end(), b_.signals.begin() + value.offset);
     ++stats_.events;
@@ -285,8 +293,8 @@ class Director::Impl final : public DirectorServices {
       for (const double v : dx) {
         if (!std::isfinite(v)) {
           self.b_.x = self.b_.x_storage.data();
-          throw Failure{self.flat(d).path + ": a derivative is " + format_double(v) + " at t = " +
-                            format_double(t) + " s",
+          throw Failure{self.flat(d).path + ": a derivative is " + format_double(v) +
+                            " at t = " + format_double(t) + " s",
                         self.flat(d).path};
         }
       }
@@ -339,9 +347,10 @@ class Director::Impl final : public DirectorServices {
       b_.x = b_.x_storage.data();
       now_ = {t1 >= t_next ? next : resolution_.to_ticks(t1), 0};
       if (t1 < t_next && now_.time >= next) {
-        throw Failure{"the solver's step ended within one tick of the next event; the time "
-                      "resolution is too coarse for this model",
-                      ""};
+        throw Failure{
+            "the solver's step ended within one tick of the next event; the time "
+            "resolution is too coarse for this model",
+            ""};
       }
       evaluate_all(t1);
       if (t1 < t_next) record(now_);
@@ -556,7 +565,7 @@ class Director::Impl final : public DirectorServices {
   std::vector<double> dense_;            ///< the interpolated state for output_interval rows
   std::vector<std::pair<std::uint32_t, std::vector<double>>> changed_;  ///< states reset at this time
   bool states_changed_ = false;
-  bool continuous_changed_ = false;       ///< an actor with continuous outputs fired
+  bool continuous_changed_ = false;              ///< an actor with continuous outputs fired
   std::vector<std::uint8_t> drives_continuous_;  ///< by depth: has a continuous output
   TimeResolution resolution_;
   Tick start_;
@@ -566,20 +575,21 @@ class Director::Impl final : public DirectorServices {
   Tag now_;
   bool initialized_ = false;
   bool held_top_ = false;
-  bool in_microstep_ = false;        ///< firing the actors of a microstep
-  std::uint32_t current_depth_ = 0;  ///< the actor firing now  ///< the queue's top is an event already taken (see discrete_phase)
+  bool in_microstep_ = false;  ///< firing the actors of a microstep
+  std::uint32_t current_depth_ =
+      0;  ///< the actor firing now  ///< the queue's top is an event already taken (see discrete_phase)
   bool stop_requested_ = false;
   std::uint32_t stop_actor_ = 0;
   RunStatistics stats_;
   // Per actor flags, in one byte.
-  static constexpr std::uint8_t kFiring = 1;         ///< in firing_ at this microstep
-  static constexpr std::uint8_t kTimeEvent = 2;      ///< a time event at this microstep
-  static constexpr std::uint8_t kScheduledNext = 4;  ///< in fire_next_
-  static constexpr std::uint8_t kStatesChanging = 8; ///< in changed_
+  static constexpr std::uint8_t kFiring = 1;          ///< in firing_ at this microstep
+  static constexpr std::uint8_t kTimeEvent = 2;       ///< a time event at this microstep
+  static constexpr std::uint8_t kScheduledNext = 4;   ///< in fire_next_
+  static constexpr std::uint8_t kStatesChanging = 8;  ///< in changed_
 
-  std::vector<std::uint32_t> by_depth_;     ///< depth -> index in the FlatModel
-  std::vector<const Actor*> actors_;        ///< by depth
-  std::vector<std::uint32_t> continuous_;   ///< depths of the continuous schedule
+  std::vector<std::uint32_t> by_depth_;    ///< depth -> index in the FlatModel
+  std::vector<const Actor*> actors_;       ///< by depth
+  std::vector<std::uint32_t> continuous_;  ///< depths of the continuous schedule
   std::vector<std::uint32_t> firing_;
   std::vector<std::uint32_t> fire_next_;
   std::vector<std::uint8_t> flags_;

@@ -10,17 +10,21 @@ namespace ctde {
 
 const char* to_string(SolverKind solver) {
   switch (solver) {
-    case SolverKind::kErk45: return "erk45";
-    case SolverKind::kErk23: return "erk23";
-    case SolverKind::kRk4Fixed: return "rk4-fixed";
-    case SolverKind::kDirk: return "dirk";
-    case SolverKind::kArkImex: return "ark-imex";
+    case SolverKind::kErk45:
+      return "erk45";
+    case SolverKind::kErk23:
+      return "erk23";
+    case SolverKind::kRk4Fixed:
+      return "rk4-fixed";
+    case SolverKind::kDirk:
+      return "dirk";
+    case SolverKind::kArkImex:
+      return "ark-imex";
   }
   return "?";
 }
 
-RunOptions make_run_options(const std::map<std::string, ParamValue>& director,
-                            const ParameterScope& scope) {
+RunOptions make_run_options(const std::map<std::string, ParamValue>& director, const ParameterScope& scope) {
   RunOptions options;
   const auto what = [](const std::string& key) { return "director option '" + key + "'"; };
   const auto number = [&](const std::string& key) -> std::optional<double> {
@@ -51,21 +55,34 @@ RunOptions make_run_options(const std::map<std::string, ParamValue>& director,
   }
   if (auto v = number("time_resolution")) options.time_resolution = *v;
   const TimeResolution resolution(options.time_resolution);  // checks the range
-  (void)resolution.to_ticks(options.stop_time);                // and the horizon
+  (void)resolution.to_ticks(options.stop_time);              // and the horizon
   (void)resolution.to_ticks(options.start_time);
   if (auto s = text("solver")) {
-    if (*s == "erk45") options.solver = SolverKind::kErk45;
-    else if (*s == "erk23") options.solver = SolverKind::kErk23;
-    else if (*s == "rk4-fixed") options.solver = SolverKind::kRk4Fixed;
-    else if (*s == "dirk") options.solver = SolverKind::kDirk;
-    else if (*s == "ark-imex") options.solver = SolverKind::kArkImex;
+    if (*s == "erk45")
+      options.solver = SolverKind::kErk45;
+    else if (*s == "erk23")
+      options.solver = SolverKind::kErk23;
+    else if (*s == "rk4-fixed")
+      options.solver = SolverKind::kRk4Fixed;
+    else if (*s == "dirk")
+      options.solver = SolverKind::kDirk;
+    else if (*s == "ark-imex")
+      options.solver = SolverKind::kArkImex;
     else {
       throw ModelError(what("solver") + " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex; got \"" +
                        *s + "\"");
     }
   }
   if (auto v = number("rtol")) options.rtol = positive("rtol", *v);
-  if (auto v = number("atol")) options.atol = positive("atol", *v);
+  if (const auto it = director.find("atol"); it != director.end()) {
+    const ResolvedParam atol = scope.evaluate(it->second, ParamKind::kVector, what("atol"));
+    for (const double v : atol.values) positive("atol", v);
+    if (atol.values.size() == 1) {
+      options.atol = atol.values[0];
+    } else {
+      options.atol_per_state = atol.values;
+    }
+  }
   if (auto v = number("initial_step")) options.initial_step = positive("initial_step", *v);
   if (auto v = number("min_step")) options.min_step = positive("min_step", *v);
   if (auto v = number("max_step")) options.max_step = positive("max_step", *v, /*allow_inf=*/true);
@@ -82,9 +99,12 @@ RunOptions make_run_options(const std::map<std::string, ParamValue>& director,
   }
   if (auto v = number("event_tolerance")) options.event_tolerance = positive("event_tolerance", *v);
   if (auto s = text("events")) {
-    if (*s == "normal") options.events = EventMode::kNormal;
-    else if (*s == "none") options.events = EventMode::kNone;
-    else throw ModelError(what("events") + " must be \"normal\" or \"none\", got \"" + *s + "\"");
+    if (*s == "normal")
+      options.events = EventMode::kNormal;
+    else if (*s == "none")
+      options.events = EventMode::kNone;
+    else
+      throw ModelError(what("events") + " must be \"normal\" or \"none\", got \"" + *s + "\"");
   }
   if (auto v = number("output_interval")) options.output_interval = positive("output_interval", *v);
   return options;

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/param.hpp"
 
@@ -23,6 +24,9 @@ struct RunOptions {
   SolverKind solver = SolverKind::kErk45;
   double rtol = 1e-6;
   double atol = 1e-9;
+  /// Per-state absolute tolerances (a list in the model file), in the order
+  /// of the continuous states that `ctde validate` prints; empty: `atol` for all.
+  std::vector<double> atol_per_state;
   std::optional<double> initial_step;  ///< empty: the solver's estimate
   std::optional<double> min_step;
   std::optional<double> max_step;

@@ -543,8 +543,7 @@ TEST_CASE("PeriodicSampler: exact ticks start + offset + k * period, emitting th
   CHECK(bench.director.emitted.back().token == Values{7, 8});
   bench.time_event(first + 2 * period);
   bench.time_event(first + 3 * period);  // 1.85 s; the next, 2.1 s, is after the stop
-  CHECK(requested ==
-        std::vector<Tick>{first, first + period, first + 2 * period, first + 3 * period});
+  CHECK(requested == std::vector<Tick>{first, first + period, first + 2 * period, first + 3 * period});
   CHECK(bench.director.emitted.size() == 4);
 
   bench.fire(first + 3 * period, 1);  // not a time event: nothing

@@ -1,34 +1,18 @@
 // `ctde run` end to end: files written, exit statuses, results kept on failure.
 #include <doctest/doctest.h>
 
-#include <array>
-#include <cstdio>
+#include "support/cli_helpers.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string output;
-};
+using Result = ctde::test::CommandResult;
 
-Result run(const std::string& arguments) {
-  const std::string command = std::string(CTDE_CLI) + " " + arguments + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buffer{};
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
-    result.output.append(buffer.data(), n);
-  }
-  const int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+Result run(const std::string& arguments) { return ctde::test::run_cli(arguments); }
 
 std::string read(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -50,7 +34,8 @@ std::filesystem::path scratch(const std::string& name) {
 TEST_CASE("ctde run writes results and a trace and exits 0") {
   const auto csv = scratch("pi.csv");
   const auto trace = scratch("pi.jsonl");
-  const Result r = run("run " + kModels + "sampled_pi.json -o " + csv.string() + " --trace " + trace.string());
+  const Result r =
+      run("run " + kModels + "sampled_pi.json -o " + csv.string() + " --trace " + trace.string());
   CHECK(r.status == 0);
   CHECK(r.output.find("ctde: run ok at t = 6 s") != std::string::npos);
   const std::string results = read(csv);
@@ -62,7 +47,8 @@ TEST_CASE("ctde run writes results and a trace and exits 0") {
 
 TEST_CASE("ctde run --set and --stop-time change the run; --quiet silences it") {
   const auto csv = scratch("short.csv");
-  const Result r = run("run " + kModels + "spring_mass.json -o " + csv.string() + " --set k=9 --stop-time 1 --quiet");
+  const Result r =
+      run("run " + kModels + "spring_mass.json -o " + csv.string() + " --set k=9 --stop-time 1 --quiet");
   CHECK(r.status == 0);
   CHECK(r.output.empty());
   const std::string results = read(csv);
@@ -103,7 +89,7 @@ TEST_CASE("ctde run exits 3 on a run-time failure and keeps results and trace up
   const auto row = results.find("\n2,0,");  // the row before the failure: x = t = 2
   REQUIRE(row != std::string::npos);
   CHECK(std::stod(results.substr(row + 5)) == doctest::Approx(2.0).epsilon(1e-12));
-  CHECK(results.back() == '\n');                        // complete lines only
+  CHECK(results.back() == '\n');  // complete lines only
   const std::string lines = read(trace);
   CHECK(lines.find("\"kind\":\"error\"") != std::string::npos);
   CHECK(lines.find("{\"kind\":\"run_end\",\"status\":\"error\"") != std::string::npos);

@@ -1,31 +1,15 @@
 // `ctde validate` end to end: the command, its output and its exit status.
 #include <doctest/doctest.h>
 
-#include <array>
-#include <cstdio>
+#include "support/cli_helpers.hpp"
+
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
+using Result = ctde::test::CommandResult;
 
-Result run(const std::string& arguments) {
-  const std::string command = std::string(CTDE_CLI) + " " + arguments + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buffer{};
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
-    result.output.append(buffer.data(), n);
-  }
-  const int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+Result run(const std::string& arguments) { return ctde::test::run_cli(arguments); }
 
 const std::string kModels = std::string(CTDE_SOURCE_DIR) + "/examples/models/";
 
@@ -52,7 +36,8 @@ TEST_CASE("ctde validate exits 2 with the error for a bad model") {
   const std::string path = std::string(CTDE_SOURCE_DIR) + "/tests/cli/data/bad_width.json";
   const Result r = run("validate " + path);
   CHECK(r.status == 2);
-  CHECK(r.output.find("ctde: error: " + path + " at /connections/0: width mismatch: output "
+  CHECK(r.output.find("ctde: error: " + path +
+                      " at /connections/0: width mismatch: output "
                       "'wind.out' has width 2 but input 'x.in' has width 1") != std::string::npos);
 }
 

@@ -92,8 +92,9 @@ TEST_CASE("a connection error gives the JSON path of the connection") {
 TEST_CASE("an unconnected input gives the JSON path of its actor") {
   const std::string message = model_file_error(R"({"ctde": 1, "actors": [
     {"name": "x", "type": "Integrator"}]})");
-  CHECK(message == "test.json at /actors/0: unconnected input 'x.in' of actor 'x' (Integrator): every "
-                   "input needs a driver");
+  CHECK(message ==
+        "test.json at /actors/0: unconnected input 'x.in' of actor 'x' (Integrator): every "
+        "input needs a driver");
 }
 
 TEST_CASE("a duplicate name gives the JSON path of the second one") {
@@ -123,7 +124,8 @@ TEST_CASE("wrong JSON types are named with their path") {
         "test.json at /actors: must be an array of actors");
   CHECK(model_file_error(R"({"ctde": 1, "actors": [{"name": 3, "type": "Clock"}]})") ==
         "test.json at /actors/0/name: must be a string, got number 3");
-  CHECK(model_file_error(R"({"ctde": 1, "actors": [{"name": "c", "type": "Constant", "params": {"value": true}}]})") ==
+  CHECK(model_file_error(
+            R"({"ctde": 1, "actors": [{"name": "c", "type": "Constant", "params": {"value": true}}]})") ==
         "test.json at /actors/0/params/value: a parameter value is a number, a string or an array, got "
         "boolean true");
   CHECK(model_file_error(R"({"ctde": 1, "actors": [], "connections": [["a.out"]]})") ==

@@ -5,9 +5,9 @@
 #include "core/error.hpp"
 #include "core/param.hpp"
 
+using ctde::ParameterScope;
 using ctde::ParamKind;
 using ctde::ParamValue;
-using ctde::ParameterScope;
 
 TEST_CASE("model parameters refer to each other in any order") {
   ParameterScope scope;
@@ -38,15 +38,14 @@ TEST_CASE("an undefined name in a parameter expression is named") {
 TEST_CASE("a syntax error in an expression is reported with the expression") {
   ParameterScope scope;
   scope.set("k", "2 * (3 +");
-  CHECK_THROWS_WITH_AS(scope.resolve(), doctest::Contains("bad expression \"2 * (3 +\""),
-                       ctde::ModelError);
+  CHECK_THROWS_WITH_AS(scope.resolve(), doctest::Contains("bad expression \"2 * (3 +\""), ctde::ModelError);
 }
 
 TEST_CASE("vectors and matrices evaluate element by element and by name") {
   ParameterScope scope;
   scope.set("w", 2.0);
-  scope.set("K", std::vector<ParamValue>{std::vector<ParamValue>{1.0, "w"},
-                                         std::vector<ParamValue>{"-w", 4.0}});
+  scope.set("K",
+            std::vector<ParamValue>{std::vector<ParamValue>{1.0, "w"}, std::vector<ParamValue>{"-w", 4.0}});
   scope.resolve();
   const auto m = scope.evaluate("K", ParamKind::kMatrix, "k");
   CHECK(m.rows == 2);
@@ -64,8 +63,8 @@ TEST_CASE("shape mismatches name the parameter and the shape") {
   CHECK_THROWS_WITH_AS((void)scope.evaluate("K", ParamKind::kScalar, "parameter 'k' of 'g'"),
                        doctest::Contains("parameter 'k' of 'g' must be a number, got a vector"),
                        ctde::ModelError);
-  const ParamValue ragged(std::vector<ParamValue>{std::vector<ParamValue>{1.0, 2.0},
-                                                  std::vector<ParamValue>{3.0}});
+  const ParamValue ragged(
+      std::vector<ParamValue>{std::vector<ParamValue>{1.0, 2.0}, std::vector<ParamValue>{3.0}});
   CHECK_THROWS_WITH_AS((void)scope.evaluate(ragged, ParamKind::kMatrix, "A"),
                        doctest::Contains("matrix row 1 does not have 2 columns"), ctde::ModelError);
   CHECK_THROWS_WITH_AS((void)scope.evaluate("K + 1", ParamKind::kScalar, "x"),
@@ -82,6 +81,5 @@ TEST_CASE("plain numbers and inf in text are numbers") {
 
 TEST_CASE("a parameter name must be an identifier") {
   ParameterScope scope;
-  CHECK_THROWS_WITH_AS(scope.set("a-b", 1.0), doctest::Contains("not a valid identifier"),
-                       ctde::ModelError);
+  CHECK_THROWS_WITH_AS(scope.set("a-b", 1.0), doctest::Contains("not a valid identifier"), ctde::ModelError);
 }

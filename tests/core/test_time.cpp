@@ -47,3 +47,12 @@ TEST_CASE("tags order by time, then microstep") {
   CHECK(Tag{2, 1} == Tag{2, 1});
   CHECK_FALSE(Tag{3, 0} < Tag{2, 9});
 }
+
+TEST_CASE("the clamped conversion maps out-of-range times to never or before-all") {
+  const TimeResolution r(1e-12);
+  CHECK(r.to_ticks_clamped(1.5) == r.to_ticks(1.5));
+  CHECK(r.to_ticks_clamped(1e300) == ctde::kNever);
+  CHECK(r.to_ticks_clamped(std::numeric_limits<double>::infinity()) == ctde::kNever);
+  CHECK(r.to_ticks_clamped(-std::numeric_limits<double>::infinity()) == ctde::kBeforeAll);
+  CHECK(r.to_ticks_clamped(std::nan("")) == ctde::kNever);
+}

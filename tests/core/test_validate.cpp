@@ -17,8 +17,7 @@ TEST_CASE("DuplicateActorNameIsRejectedWithItsPath") {
   auto& plant = model.add<Composite>("plant");
   plant.add<Gain>("k");
   CHECK_THROWS_WITH_AS(plant.add<Gain>("k"),
-                       doctest::Contains("duplicate actor name: 'plant.k' is defined twice"),
-                       ModelError);
+                       doctest::Contains("duplicate actor name: 'plant.k' is defined twice"), ModelError);
 }
 
 TEST_CASE("UnknownActorTypeSuggestsTheClosestName") {
@@ -83,8 +82,7 @@ TEST_CASE("WidthMismatchNamesBothPortsAndWidths") {
   model.add<Constant>("c").set_parameter("value", std::vector<double>{1, 2, 3});
   model.add<Integrator>("x").set_parameter("initial", std::vector<double>{0, 0});
   model.connect("c.out", "x.in");
-  CHECK(validation_error(model) ==
-        "width mismatch: output 'c.out' has width 3 but input 'x.in' has width 2");
+  CHECK(validation_error(model) == "width mismatch: output 'c.out' has width 3 but input 'x.in' has width 2");
 }
 
 TEST_CASE("WidthMismatchBetweenInputsOfOneActorNamesBothInputs") {
@@ -196,8 +194,7 @@ TEST_CASE("RequiredParameterMissingIsNamed") {
   add(model, "Server", "server");
   add(model, "DiscreteClock", "clock");
   model.connect("clock.out", "server.in");
-  CHECK(validation_error(model) ==
-        "actor 'server' (Server): required parameter 'service_time' is not set");
+  CHECK(validation_error(model) == "actor 'server' (Server): required parameter 'service_time' is not set");
 }
 
 TEST_CASE("UnknownPortListsThePortsOfTheActor") {

@@ -60,8 +60,7 @@ int robertson(double /*t*/, const double* y, double* dydt, void* /*user*/) {
   dydt[1] = -dydt[0] - dydt[2];
   return 0;
 }
-int robertson_jacobian(double /*t*/, const double* y, const double* /*fy*/, double* jac,
-                       void* /*user*/) {
+int robertson_jacobian(double /*t*/, const double* y, const double* /*fy*/, double* jac, void* /*user*/) {
   const auto at = [jac](int i, int j) -> double& { return jac[i + 3 * j]; };  // column-major
   at(0, 0) = -0.04;
   at(0, 1) = 1.0e4 * y[2];
@@ -92,11 +91,16 @@ int throwing(double t, const double* x, double* dxdt, void* /*user*/) {
 
 const char* name(SolverKind kind) {
   switch (kind) {
-    case SolverKind::kErk45: return "erk45";
-    case SolverKind::kErk23: return "erk23";
-    case SolverKind::kRk4Fixed: return "rk4-fixed";
-    case SolverKind::kDirk: return "dirk";
-    case SolverKind::kArkImex: return "ark-imex";
+    case SolverKind::kErk45:
+      return "erk45";
+    case SolverKind::kErk23:
+      return "erk23";
+    case SolverKind::kRk4Fixed:
+      return "rk4-fixed";
+    case SolverKind::kDirk:
+      return "dirk";
+    case SolverKind::kArkImex:
+      return "ark-imex";
   }
   return "?";
 }
@@ -386,7 +390,7 @@ TEST_CASE("Robertson's stiff problem: dirk needs ten times fewer steps than erk4
                          << erk.steps);
   CHECK(erk.steps >= 10 * dirk_fd.steps);
   CHECK(erk.steps >= 10 * dirk_jac.steps);
-  CHECK(dirk_fd.jacobian_rhs_evals > 0);   // finite differences
+  CHECK(dirk_fd.jacobian_rhs_evals > 0);    // finite differences
   CHECK(dirk_jac.jacobian_rhs_evals == 0);  // the user's Jacobian
   CHECK(dirk_jac.jacobian_evals > 0);
   CHECK(dirk_jac.linear_setups > 0);
@@ -397,7 +401,7 @@ TEST_CASE("a right-hand side that fails gives a failure status and a usable solv
   for (SolverKind kind : {SolverKind::kErk45, SolverKind::kDirk}) {
     for (int code : {-1, 1}) {
       const std::string method = name(kind);
-    CAPTURE(method);
+      CAPTURE(method);
       CAPTURE(code);
       FailAfter failure{0.5, code};
       const OdeProblem problem{1, failing, nullptr, nullptr, &failure};
@@ -445,8 +449,7 @@ TEST_CASE("an exception thrown by the right-hand side comes out of step") {
   const OdeProblem problem{1, throwing, nullptr, nullptr, nullptr};
   const double x0 = 1.0;
   OdeSolver solver(problem, options_for(SolverKind::kErk45), 0.0, {&x0, 1});
-  CHECK_THROWS_WITH_AS((void)advance(solver, 1.0), doctest::Contains("plant.spring"),
-                       std::runtime_error);
+  CHECK_THROWS_WITH_AS((void)advance(solver, 1.0), doctest::Contains("plant.spring"), std::runtime_error);
   CHECK(solver.current_time() <= 0.5 + 1e-12);
 }
 
@@ -481,18 +484,15 @@ TEST_CASE("construction problems are errors that name them") {
   const OdeProblem ok{1, relaxation, nullptr, nullptr, nullptr};
   const double x0 = 0.0;
   const std::span<const double> one{&x0, 1};
-  const auto throws = [&](const OdeProblem& problem, const OdeOptions& options,
-                          std::span<const double> x, const char* text) {
+  const auto throws = [&](const OdeProblem& problem, const OdeOptions& options, std::span<const double> x,
+                          const char* text) {
     CAPTURE(text);
-    CHECK_THROWS_WITH_AS(OdeSolver(problem, options, 0.0, x), doctest::Contains(text),
-                         std::runtime_error);
+    CHECK_THROWS_WITH_AS(OdeSolver(problem, options, 0.0, x), doctest::Contains(text), std::runtime_error);
   };
   throws(OdeProblem{0, relaxation, nullptr, nullptr, nullptr}, OdeOptions{}, {}, "state size");
   throws(ok, OdeOptions{}, std::span<const double>{}, "initial state has 0 values");
-  throws(OdeProblem{1, nullptr, nullptr, nullptr, nullptr}, OdeOptions{}, one,
-         "no right-hand side");
-  throws(OdeProblem{1, relaxation, relaxation, nullptr, nullptr}, OdeOptions{}, one,
-         "only used by ark-imex");
+  throws(OdeProblem{1, nullptr, nullptr, nullptr, nullptr}, OdeOptions{}, one, "no right-hand side");
+  throws(OdeProblem{1, relaxation, relaxation, nullptr, nullptr}, OdeOptions{}, one, "only used by ark-imex");
   OdeOptions bad_atol;
   bad_atol.atol_per_state = {1e-9, 1e-9};
   throws(ok, bad_atol, one, "atol_per_state has 2 values");

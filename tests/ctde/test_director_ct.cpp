@@ -243,3 +243,23 @@ TEST_CASE("a NaN in a derivative stops the run naming the actor and the time, ke
   CHECK(run.rows.back().t < 1.5);
   CHECK(run.lines.back()["status"] == "error");
 }
+
+TEST_CASE("atol may be given per state, and a list of the wrong length is an error") {
+  const std::string model = R"({"ctde": 1, "director": {"stop_time": 1, "atol": ATOL},
+    "actors": [{"name": "one", "type": "Constant", "params": {"value": [1, 2]}},
+               {"name": "x", "type": "Integrator", "params": {"initial": [0, 0]}}],
+    "connections": [["one.out", "x.in"]], "record": ["x.out"]})";
+  const auto with = [&](const std::string& atol) {
+    std::string text = model;
+    text.replace(text.find("ATOL"), 4, atol);
+    return run_model(text);
+  };
+  const auto good = with("[1e-10, 1e-8]");
+  REQUIRE(good.result.status == RunStatus::kOk);
+  CHECK(good.rows.back().values[1] == doctest::Approx(2.0).epsilon(1e-9));
+  CHECK_THROWS_WITH_AS((void)with("[1e-10, 1e-8, 1e-6]"),
+                       doctest::Contains("lists 3 tolerances but the model has 2 continuous states"),
+                       ModelError);
+  CHECK_THROWS_WITH_AS((void)with("[1e-10, -1]"), doctest::Contains("'atol' must be a finite number > 0"),
+                       ModelError);
+}

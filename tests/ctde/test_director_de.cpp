@@ -30,12 +30,10 @@ TEST_CASE("simultaneous events are delivered in a deterministic order") {
   // at (0, 0) with both tokens, sends the first and keeps the second for the
   // next microstep.
   const std::vector<std::tuple<double, int, std::string, double>> expected = {
-      {0, 0, "a", 10}, {0, 0, "b", 20}, {0, 0, "merge", 10}, {0, 0, "count", 1},
-      {0, 1, "merge", 20}, {0, 1, "count", 2},
-      {1, 0, "a", 10}, {1, 0, "b", 20}, {1, 0, "merge", 10}, {1, 0, "count", 3},
-      {1, 1, "merge", 20}, {1, 1, "count", 4},
-      {2, 0, "a", 10}, {2, 0, "b", 20}, {2, 0, "merge", 10}, {2, 0, "count", 5},
-      {2, 1, "merge", 20}, {2, 1, "count", 6}};
+      {0, 0, "a", 10},     {0, 0, "b", 20},     {0, 0, "merge", 10}, {0, 0, "count", 1},  {0, 1, "merge", 20},
+      {0, 1, "count", 2},  {1, 0, "a", 10},     {1, 0, "b", 20},     {1, 0, "merge", 10}, {1, 0, "count", 3},
+      {1, 1, "merge", 20}, {1, 1, "count", 4},  {2, 0, "a", 10},     {2, 0, "b", 20},     {2, 0, "merge", 10},
+      {2, 0, "count", 5},  {2, 1, "merge", 20}, {2, 1, "count", 6}};
   CHECK(seen == expected);
 }
 

@@ -102,8 +102,9 @@ TEST_CASE("random inserts, pops, replaces and cancels agree with an ordered refe
   std::vector<Event> inserted;
   for (int step = 0; step < 10000; ++step) {
     const int op = static_cast<int>(rng() % 10);
-    const Event e = Event::at(Tag{static_cast<ctde::Tick>(rng() % 200) - 50, static_cast<std::uint32_t>(rng() % 3)},
-                              static_cast<std::uint32_t>(rng() % 5));
+    const Event e =
+        Event::at(Tag{static_cast<ctde::Tick>(rng() % 200) - 50, static_cast<std::uint32_t>(rng() % 3)},
+                  static_cast<std::uint32_t>(rng() % 5));
     if (op < 5 || reference.empty()) {
       q.insert(e);
       reference.emplace(key(e), 0);

@@ -21,9 +21,7 @@ inline std::string validation_error(Model& model) {
 }
 
 /// Loads JSON text as a model file named "test.json".
-inline Model load(const std::string& text) {
-  return load_model_text(text, "test.json", builtin_actors());
-}
+inline Model load(const std::string& text) { return load_model_text(text, "test.json", builtin_actors()); }
 
 /// The ModelError message of loading and validating JSON text, or "".
 inline std::string model_file_error(const std::string& text) {

@@ -23,11 +23,11 @@ struct Row {
 
 struct Run {
   RunResult result;
-  std::string trace;                     ///< the trace text
-  std::vector<nlohmann::json> lines;     ///< the trace, parsed
-  std::string csv;                       ///< the results text
-  std::vector<std::string> columns;      ///< the results header
-  std::vector<Row> rows;                 ///< the results, parsed
+  std::string trace;                  ///< the trace text
+  std::vector<nlohmann::json> lines;  ///< the trace, parsed
+  std::string csv;                    ///< the results text
+  std::vector<std::string> columns;   ///< the results header
+  std::vector<Row> rows;              ///< the results, parsed
 
   /// The column index of `name`. Fails the test when absent.
   [[nodiscard]] std::size_t column(const std::string& name) const {
