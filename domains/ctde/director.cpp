@@ -451,6 +451,14 @@ class Director::Impl final : public DirectorServices {
     std::push_heap(firing_.begin(), firing_.end(), std::greater<>());
   }
 
+  /// Removes and returns the shallowest actor with tokens.
+  std::uint32_t pop_firing() {
+    if (firing_.size() > 1) std::pop_heap(firing_.begin(), firing_.end(), std::greater<>());
+    const std::uint32_t a = firing_.back();
+    firing_.pop_back();
+    return a;
+  }
+
   void discrete_phase() {
     const double t = resolution_.to_seconds(now_.time);
     while (true) {
@@ -468,41 +476,49 @@ class Director::Impl final : public DirectorServices {
         schedule_now(a);
       }
       fire_next_.clear();
-      // Take the time events of (t, n). The last one stays at the top of the
-      // heap ("held") until a fire_at reuses its slot or the firing ends: new
-      // events are all later than (t, n), so it stays on top meanwhile.
-      while (!queue_.empty() && queue_.peek().tag() == now_) {
-        const std::uint32_t a = queue_.peek().depth();
-        ++stats_.time_events;
-        if (trace_ != nullptr) trace_->time_event(now_, t, flat(a).path);
-        schedule_now(a);
-        flags_[a] |= kTimeEvent;
-        if (!queue_.another_at(now_)) {
-          held_top_ = true;
-          break;
-        }
-        queue_.pop();
-      }
-      if (firing_.empty()) return;
+      const auto queued_now = [this] { return !queue_.empty() && queue_.peek().tag() == now_; };
+      if (firing_.empty() && !queued_now()) return;
       if (now_.microstep >= static_cast<std::uint64_t>(options_.max_microsteps)) zeno(t);
-      // Fire in depth order; a token sent to a deeper actor joins this
-      // microstep (it fires later in it), any other waits for the next one.
+      // Fire in depth order, merging two sorted sources: the time events of
+      // (t, n) (the queue yields them by depth) and the actors with tokens (a
+      // heap by depth). A token sent to a deeper actor joins this microstep;
+      // any other waits for the next one. The event being served stays at the
+      // top of the queue ("held") while its actor fires, so that a fire_at
+      // reuses its slot (one sift instead of two); new events are all later
+      // than (t, n), so it stays on top meanwhile.
       in_microstep_ = true;
-      while (!firing_.empty()) {
-        if (firing_.size() > 1) std::pop_heap(firing_.begin(), firing_.end(), std::greater<>());
-        const std::uint32_t a = firing_.back();
-        firing_.pop_back();
+      bool fired = false;
+      while (true) {
+        const bool from_queue = queued_now();
+        if (from_queue && fired && queue_.peek().depth() <= current_depth_) {
+          queue_.pop();  // a twin of an event already served: the actor fired at this tag
+          continue;
+        }
+        if (!from_queue && firing_.empty()) break;
+        std::uint32_t a = 0;
+        bool time_event = false;
+        if (from_queue && (firing_.empty() || queue_.peek().depth() <= firing_.front())) {
+          a = queue_.peek().depth();
+          time_event = true;
+          held_top_ = true;
+          ++stats_.time_events;
+          if (trace_ != nullptr) trace_->time_event(now_, t, flat(a).path);
+          if (!firing_.empty() && firing_.front() == a) pop_firing();
+        } else {
+          a = pop_firing();
+        }
         current_depth_ = a;
-        ActorContext context(b_, this, a, now_, t, (flags_[a] & kTimeEvent) != 0);
+        fired = true;
+        ActorContext context(b_, this, a, now_, t, time_event);
         guarded(a, [&] { actors_[a]->fire(context); });
         if (drives_continuous_[a] != 0) continuous_changed_ = true;
         flags_[a] &= kScheduledNext | kStatesChanging;
+        if (held_top_) {  // no fire_at reused the slot
+          held_top_ = false;
+          queue_.pop();
+        }
       }
       in_microstep_ = false;
-      if (held_top_) {
-        held_top_ = false;
-        queue_.pop();
-      }
       // What the firings changed is visible after microstep n: continuous
       // outputs are evaluated again, and a row records that side at (t, n+1).
       if (!continuous_.empty()) evaluate_all(t);
@@ -518,16 +534,22 @@ class Director::Impl final : public DirectorServices {
   }
 
   [[noreturn]] void zeno(double t) {
+    // The actors due at this microstep: the time event at the queue's top
+    // and those with tokens, in depth order.
+    std::vector<std::uint32_t> due(firing_.begin(), firing_.end());
+    if (!queue_.empty() && queue_.peek().tag() == now_) due.push_back(queue_.peek().depth());
+    std::sort(due.begin(), due.end());
+    due.erase(std::unique(due.begin(), due.end()), due.end());
     std::string names;
-    for (std::size_t i = 0; i < firing_.size() && i < 8; ++i) {
-      names += (names.empty() ? "" : ", ") + flat(firing_[i]).path;
+    for (std::size_t i = 0; i < due.size() && i < 8; ++i) {
+      names += (names.empty() ? "" : ", ") + flat(due[i]).path;
     }
-    if (firing_.size() > 8) names += ", ...";
+    if (due.size() > 8) names += ", ...";
     throw Failure{"Zeno behaviour: more than max_microsteps (" + std::to_string(options_.max_microsteps) +
                       ") microsteps at t = " + format_double(t) + " s; still firing: " + names +
                       " (a zero-delay loop keeps sending tokens; add a TimeDelay with a positive "
                       "delay, or raise max_microsteps)",
-                  flat(firing_.front()).path};
+                  flat(due.front()).path};
   }
 
   RunResult finish(RunStatus status, std::string message, std::string actor) {
@@ -583,7 +605,6 @@ class Director::Impl final : public DirectorServices {
   RunStatistics stats_;
   // Per actor flags, in one byte.
   static constexpr std::uint8_t kFiring = 1;          ///< in firing_ at this microstep
-  static constexpr std::uint8_t kTimeEvent = 2;       ///< a time event at this microstep
   static constexpr std::uint8_t kScheduledNext = 4;   ///< in fire_next_
   static constexpr std::uint8_t kStatesChanging = 8;  ///< in changed_
 

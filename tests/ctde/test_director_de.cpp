@@ -3,9 +3,11 @@
 
 #include <cmath>
 
+#include "core/actor_context.hpp"
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
+using ctde::test::add;
 using ctde::test::events_of;
 using ctde::test::run_model;
 
@@ -205,4 +207,45 @@ TEST_CASE("an infinite period gives each offset once") {
                {"name": "n", "type": "Counter"}],
     "connections": [["c.out", "n.in"]]})");
   CHECK(events_of(run, "c") == std::vector<std::pair<double, double>>{{0.5, 1}, {1.5, 2}});
+}
+
+namespace {
+/// Asks twice for the same time events; counts its firings in a shared counter.
+class DoubleBooker final : public Actor {
+ public:
+  DoubleBooker(std::string name, int& fired)
+      : Actor(std::move(name), "DoubleBooker", TimeMode::kDiscrete), fired_(fired) {}
+  void initialize(ActorContext& context) const override {
+    const Tick one = context.resolution().to_ticks(1.0);
+    context.fire_at(one);
+    context.fire_at(one);
+    context.fire_at(2 * one);
+  }
+  void fire(ActorContext& context) const override {
+    ++fired_;
+    if (context.tag() == Tag{context.resolution().to_ticks(2.0), 0}) {
+      context.fire_at(context.tag().time);  // twice for the next microstep
+      context.fire_at(context.tag().time);
+    }
+  }
+
+ private:
+  int& fired_;
+};
+}  // namespace
+
+TEST_CASE("an actor asking twice for the same time event fires once at that tag") {
+  int fired = 0;
+  Model model("twins");
+  model.add<DoubleBooker>("booker", fired);
+  add(model, "DiscreteClock", "other").set_parameter("period", 0.5);  // shares the times
+  add(model, "Counter", "n");
+  model.connect("other.out", "n.in");
+  const FlatModel flat = validate(model);
+  RunOptions options;
+  options.stop_time = 3;
+  Director director(flat, options, "twins");
+  const RunResult result = director.run();
+  CHECK(result.status == RunStatus::kOk);
+  CHECK(fired == 3);  // at (1, 0), (2, 0) and (2, 1)
 }
