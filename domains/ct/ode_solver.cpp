@@ -90,21 +90,6 @@ StepStatus classify(int flag) {
   }
 }
 
-const char* method_name(SolverKind kind) {
-  switch (kind) {
-    case SolverKind::kErk45:
-      return "erk45";
-    case SolverKind::kErk23:
-      return "erk23";
-    case SolverKind::kRk4Fixed:
-      return "rk4-fixed";
-    case SolverKind::kDirk:
-      return "dirk";
-    case SolverKind::kArkImex:
-      return "ark-imex";
-  }
-  return "?";
-}
 
 // The data of a serial N_Vector (all vectors here are serial): a field read, not
 // the N_VGetArrayPointer call through the vector's operation table.
@@ -247,7 +232,7 @@ struct OdeSolver::Impl {
   // -- set-up -----------------------------------------------------------------------
 
   [[noreturn]] void fail_setup(const char* call_name, long flag) const {
-    std::string what = std::string("OdeSolver (") + method_name(options.method) +
+    std::string what = std::string("OdeSolver (") + to_string(options.method) +
                        ", n = " + std::to_string(n) + "): " + call_name + " failed";
     if (flag != 0) what += " with " + flag_name(flag);
     if (arkode_message[0] != '\0') what += std::string(" (") + arkode_message.data() + ")";
@@ -419,7 +404,7 @@ OdeSolver::OdeSolver(const OdeProblem& problem, const OdeOptions& options, doubl
   s.options = options;
   s.n = problem.size;
   const auto bad = [&](const std::string& why) {
-    throw std::runtime_error(std::string("OdeSolver (") + method_name(options.method) + "): " + why);
+    throw std::runtime_error(std::string("OdeSolver (") + to_string(options.method) + "): " + why);
   };
   if (problem.size == 0) bad("the state size must be > 0");
   if (x0.size() != problem.size) {

@@ -10,11 +10,15 @@
 /// Run, until the stop time, a Stop actor, or an error:
 ///   t ← the earliest queued time event (none, or after the stop time: end)
 ///   DE phase at t, for microstep n = 0, 1, ...:
-///     update: tokens sent at n-1 become visible (two-phase: what an actor
-///       reads at n never depends on who fired first at n)
+///     update: tokens held for microstep n become visible (each input has a
+///       slot for n and one for n+1)
 ///     the actors with tokens at (t, n) or a time event at (t, n) fire once
-///       each, in depth order; every token they send is delivered at (t, n+1),
-///       and fire_at(t) means (t, n+1)
+///       each, in depth order (the topological order of zero-delay
+///       connections, so a sender fires before its receivers); a token sent
+///       to a deeper actor is delivered at (t, n) and that actor fires later
+///       in the same microstep; a token to any other actor (a loop through a
+///       TimeDelay, an input without feedthrough) waits for (t, n+1);
+///       fire_at(t) means (t, n+1)
 ///     no actor to fire: the phase ends; n > max_microsteps: Zeno error
 ///       naming the actors still firing; a Stop actor: the run ends after n
 ///     after each microstep: continuous outputs are evaluated again and a
@@ -33,8 +37,9 @@
 ///     the actor and the time
 /// ```
 /// Time is integer ticks; simultaneous events are exactly simultaneous. The
-/// order of everything is total (time, microstep, depth, insertion), so the
-/// same model gives the same trace, byte for byte.
+/// order of everything is total (time, microstep, depth), so the same model
+/// gives the same trace, byte for byte, and since validation rejects
+/// zero-delay cycles, what an actor reads never depends on firing order.
 ///
 
 #include <memory>

@@ -89,21 +89,6 @@ int throwing(double t, const double* x, double* dxdt, void* /*user*/) {
   return 0;
 }
 
-const char* name(SolverKind kind) {
-  switch (kind) {
-    case SolverKind::kErk45:
-      return "erk45";
-    case SolverKind::kErk23:
-      return "erk23";
-    case SolverKind::kRk4Fixed:
-      return "rk4-fixed";
-    case SolverKind::kDirk:
-      return "dirk";
-    case SolverKind::kArkImex:
-      return "ark-imex";
-  }
-  return "?";
-}
 
 constexpr std::array kAllMethods{SolverKind::kErk45, SolverKind::kErk23, SolverKind::kRk4Fixed,
                                  SolverKind::kDirk, SolverKind::kArkImex};
@@ -138,7 +123,7 @@ StepResult advance(OdeSolver& solver, double t_limit) {
 
 TEST_CASE("every method follows x' = 1 - x to within a bound derived from its tolerance") {
   for (SolverKind kind : kAllMethods) {
-    const std::string method = name(kind);
+    const std::string method = to_string(kind);
     CAPTURE(method);
     const OdeOptions options = options_for(kind);
     const OdeProblem problem{1, relaxation, nullptr, nullptr, nullptr};
@@ -168,7 +153,7 @@ TEST_CASE("ark-imex integrates an explicit plus implicit split like the whole ri
 
 TEST_CASE("a step never passes its stop time and lands on it exactly") {
   for (SolverKind kind : kAllMethods) {
-    const std::string method = name(kind);
+    const std::string method = to_string(kind);
     CAPTURE(method);
     const OdeProblem problem{1, relaxation, nullptr, nullptr, nullptr};
     const double x0 = 0.0;
@@ -220,7 +205,7 @@ TEST_CASE("a stop time a few ulps ahead advances the time without integrating") 
 
 TEST_CASE("dense output inside a step matches the analytic solution, and its ends are exact") {
   for (SolverKind kind : kAllMethods) {
-    const std::string method = name(kind);
+    const std::string method = to_string(kind);
     CAPTURE(method);
     const OdeOptions options = options_for(kind);
     const OdeProblem problem{1, relaxation, nullptr, nullptr, nullptr};
@@ -260,7 +245,7 @@ TEST_CASE("dense output outside the last step is an error") {
 
 TEST_CASE("reset changes the state and the same integrator continues from it") {
   for (SolverKind kind : kAllMethods) {
-    const std::string method = name(kind);
+    const std::string method = to_string(kind);
     CAPTURE(method);
     const OdeOptions options = options_for(kind);
     const OdeProblem problem{1, decay, nullptr, nullptr, nullptr};
@@ -290,7 +275,7 @@ TEST_CASE("reset changes the state and the same integrator continues from it") {
 
 TEST_CASE("redo_to rolls the last step back to its interpolated state and stepping goes on") {
   for (SolverKind kind : kAllMethods) {
-    const std::string method = name(kind);
+    const std::string method = to_string(kind);
     CAPTURE(method);
     const OdeOptions options = options_for(kind);
     const OdeProblem problem{1, relaxation, nullptr, nullptr, nullptr};
@@ -328,7 +313,7 @@ TEST_CASE("redo_to rolls the last step back to its interpolated state and steppi
 
 TEST_CASE("a harmonic oscillator keeps its energy to tolerance over 10 periods") {
   for (SolverKind kind : {SolverKind::kErk45, SolverKind::kErk23, SolverKind::kDirk}) {
-    const std::string method = name(kind);
+    const std::string method = to_string(kind);
     CAPTURE(method);
     const OdeOptions options = options_for(kind, 1e-9, 1e-12);
     const OdeProblem problem{2, oscillator, nullptr, nullptr, nullptr};
@@ -400,7 +385,7 @@ TEST_CASE("Robertson's stiff problem: dirk needs ten times fewer steps than erk4
 TEST_CASE("a right-hand side that fails gives a failure status and a usable solver") {
   for (SolverKind kind : {SolverKind::kErk45, SolverKind::kDirk}) {
     for (int code : {-1, 1}) {
-      const std::string method = name(kind);
+      const std::string method = to_string(kind);
       CAPTURE(method);
       CAPTURE(code);
       FailAfter failure{0.5, code};
