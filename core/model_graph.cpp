@@ -1,8 +1,10 @@
 #include "core/model_graph.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <deque>
 
+#include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/reverse_graph.hpp>
 #include <boost/graph/strong_components.hpp>
 #include <boost/graph/topological_sort.hpp>
@@ -11,33 +13,14 @@
 
 namespace ctde {
 
-ModelGraph build_model_graph(const FlatModel& model) {
-  ModelGraph graph(model.actors.size());
-  for (std::uint32_t to = 0; to < model.actors.size(); ++to) {
-    const FlatActor& target = model.actors[to];
-    for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
-      if (!target.drivers[p]) continue;
-      const PortRef& from = *target.drivers[p];
-      const PortKind out = model.actors[from.actor].output_kinds[from.port];
-      ConnectionEdge edge;
-      edge.from_port = from.port;
-      edge.to_port = p;
-      edge.continuous = out != PortKind::kDiscrete && target.input_kinds[p] != PortKind::kDiscrete;
-      edge.feedthrough = target.actor->feeds_through(p);
-      boost::add_edge(from.actor, to, edge, graph);
-    }
-  }
-  return graph;
-}
-
 namespace {
 
-using Vertex = boost::graph_traits<ModelGraph>::vertex_descriptor;
-
-/// The zero-delay part of the model graph: only edges into feedthrough inputs.
+/// The zero-delay part of the model graph: only edges into feedthrough
+/// inputs; an edge's weight is 1 when it is discrete.
 using FeedthroughGraph =
     boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, boost::no_property,
                           boost::property<boost::edge_weight_t, int>>;
+using Vertex = boost::graph_traits<FeedthroughGraph>::vertex_descriptor;
 
 /// A shortest cycle through `start` inside its strong component, as actor indices.
 std::vector<Vertex> cycle_through(const FeedthroughGraph& graph, Vertex start,

@@ -1,6 +1,9 @@
 #include "core/recorder.hpp"
 
+#include <optional>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -9,12 +12,16 @@ namespace ctde {
 
 std::vector<RecordedSignal> resolve_record(const FlatModel& model, const std::vector<std::string>& record) {
   std::vector<RecordedSignal> out;
+  std::unordered_map<std::string_view, std::uint32_t> by_path;  // one pass, not a scan per endpoint
+  for (std::uint32_t i = 0; i < model.actors.size(); ++i) by_path.emplace(model.actors[i].path, i);
   for (const auto& endpoint : record) {
     const auto dot = endpoint.rfind('.');
     if (dot == std::string::npos) {
       throw ModelError("record: '" + endpoint + "' is not of the form actor.port");
     }
-    const auto actor = model.find(endpoint.substr(0, dot));
+    const auto found = by_path.find(std::string_view(endpoint).substr(0, dot));
+    const std::optional<std::uint32_t> actor =
+        found == by_path.end() ? std::nullopt : std::optional<std::uint32_t>(found->second);
     if (!actor) {
       throw ModelError("record: there is no actor '" + endpoint.substr(0, dot) + "' (in '" + endpoint + "')");
     }

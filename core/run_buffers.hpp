@@ -45,7 +45,6 @@ struct RunBuffers {
   std::vector<std::uint32_t> receivers_begin;  ///< per output: range in `receivers`
   std::vector<std::uint32_t> receivers;        ///< global input port indices
   std::vector<std::uint32_t> input_owner;      ///< per input port: its actor
-  std::vector<std::uint32_t> depth;            ///< per actor
 
   // ---- values
   std::vector<double> signals;            ///< every output's current value (continuous) or last token

@@ -164,7 +164,6 @@ class Director::Impl final : public DirectorServices {
     for (std::uint32_t a = 0; a < n; ++a) by_depth_[model_.actors[a].depth] = a;
     actors_.resize(n);
     b_.actors.resize(n);
-    b_.depth.resize(n);
     std::uint32_t signal_size = 0;
     std::uint32_t state_size = 0;
     std::uint32_t token_size = 0;
@@ -179,7 +178,6 @@ class Director::Impl final : public DirectorServices {
       b_.actors[d].states = {state_size, states};
       state_size += states;
       if (states > 0) stateful_.push_back(d);
-      b_.depth[d] = d;
       b_.actors[d].first_input = inputs;
       b_.actors[d].first_output = outputs;
       for (const int w : actor.output_widths) {
