@@ -17,6 +17,14 @@ void Actor::evaluate(ActorContext& /*context*/) const {}
 void Actor::derivatives(const ActorContext& /*context*/, std::span<double> /*dxdt*/) const {}
 void Actor::fire(ActorContext& /*context*/) const {}
 
+Crossing Actor::guard_direction(std::size_t /*i*/) const { return Crossing::kBoth; }
+
+std::string Actor::guard_name(std::size_t /*i*/) const { return {}; }
+
+void Actor::guards(const ActorContext& /*context*/, std::span<double> g) const {
+  std::fill(g.begin(), g.end(), 0.0);
+}
+
 std::string Actor::path() const {
   if (parent_ == nullptr || parent_->parent_ == nullptr) return name_;
   return parent_->path() + "." + name_;

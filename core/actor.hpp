@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/crossing.hpp"
 #include "core/param.hpp"
 #include "core/port.hpp"
 #include "core/run_buffers.hpp"
@@ -113,6 +114,23 @@ class Actor {
   virtual void derivatives(const ActorContext& context, std::span<double> dxdt) const;
   /// A reaction at a tag: tokens on inputs and/or a requested time event.
   virtual void fire(ActorContext& context) const;
+
+  // ---- State-event generators (ARCHITECTURE.md, "Concepts"): an actor with
+  // guards g(t, x, u). The director locates the instant a guard crosses zero
+  // in one of its directions and fires the actor there, at (te, 0);
+  // context.crossing(i) tells which guards crossed and how. A user-written
+  // actor becomes a generator by overriding these three (and fire()).
+
+  /// The number of guard functions (after configure()); 0: not a generator.
+  [[nodiscard]] virtual std::size_t guard_count() const { return 0; }
+  /// Which crossings of guard `i` are events (default: both).
+  [[nodiscard]] virtual Crossing guard_direction(std::size_t i) const;
+  /// A name for guard `i` in traces and messages; empty (the default): its index.
+  [[nodiscard]] virtual std::string guard_name(std::size_t i) const;
+  /// Writes the guard values at the context's time (from inputs, states and
+  /// time) to `g` (guard_count() values). Called on the event-location path:
+  /// no allocation. A NaN or infinite value stops the run naming the actor.
+  virtual void guards(const ActorContext& context, std::span<double> g) const;
 
   /// "actor 'plant.gain' (Gain)" — the prefix of messages about this actor.
   [[nodiscard]] std::string describe() const;

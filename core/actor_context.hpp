@@ -6,6 +6,7 @@
 #include <cassert>
 #include <span>
 
+#include "core/crossing.hpp"
 #include "core/run_buffers.hpp"
 #include "core/time.hpp"
 
@@ -80,6 +81,14 @@ class ActorContext {
   /// Asks to be fired at `time` (ticks); the current time means the next microstep.
   void fire_at(Tick time) const { director_->fire_at(actor_, time); }
   void request_stop() const { director_->request_stop(actor_); }
+
+  /// How guard `i` of a state-event generator crossed at this firing
+  /// (kRising or kFalling), or kNone: it did not.
+  [[nodiscard]] Crossing crossing(std::size_t i) const {
+    const Slice s = b_->actors[actor_].guards;
+    assert(i < s.width);
+    return static_cast<Crossing>(b_->crossed[s.offset + i]);
+  }
 
   /// The actor's continuous states (read them in evaluate and derivatives).
   [[nodiscard]] std::span<const double> states() const {

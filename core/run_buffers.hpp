@@ -31,6 +31,7 @@ struct ActorSlots {
   std::uint32_t first_input = 0;   ///< index into RunBuffers::inputs
   std::uint32_t first_output = 0;  ///< index into RunBuffers::outputs
   Slice states;                    ///< continuous states in RunBuffers::x / dx
+  Slice guards;                    ///< state-event guards in RunBuffers::crossed
 };
 
 /// Everything an actor reads or writes during a run, in flat arrays.
@@ -54,6 +55,8 @@ struct RunBuffers {
   std::vector<std::uint8_t> present_next;
   std::vector<std::unique_ptr<ActorState>> states;  ///< per actor, or null
   std::vector<double> scratch;                      ///< as wide as the widest port: for building tokens
+  /// Per guard: how it crossed at the current firing (a Crossing value), or 0.
+  std::vector<std::uint8_t> crossed;
 
   // ---- continuous state
   double* x = nullptr;            ///< the current continuous state (solver-owned)

@@ -145,6 +145,41 @@ void TraceWriter::time_event(Tag tag, double t, std::string_view actor) {
   write(line);
 }
 
+void TraceWriter::state_event(Tag tag, double t, const StateEventInfo& info) {
+  std::string line = head("state_event", tag, t);
+  line += ",\"actor\":";
+  append_json_string(line, info.actor);
+  line += ",\"guard\":";
+  if (info.guard.empty()) {
+    line += std::to_string(info.guard_index);
+  } else {
+    append_json_string(line, info.guard);
+  }
+  line += ",\"direction\":";
+  append_json_string(line, info.direction);
+  line += ",\"bracket\":";
+  append_json_number(line, info.bracket);
+  line += ",\"residual\":";
+  append_json_number(line, info.residual);
+  line += ",\"iterations\":";
+  line += std::to_string(info.iterations);
+  line += ",\"rejected_t1\":";
+  append_json_number(line, info.rejected_t1);
+  line += '}';
+  write(line);
+}
+
+void TraceWriter::step_reject(double t0, double t1, std::string_view by) {
+  std::string line = "{\"kind\":\"step_reject\",\"t0\":";
+  append_json_number(line, t0);
+  line += ",\"t1\":";
+  append_json_number(line, t1);
+  line += ",\"by\":";
+  append_json_string(line, by);
+  line += '}';
+  write(line);
+}
+
 void TraceWriter::reset(Tag tag, double t, std::string_view actor, std::span<const double> before,
                         std::span<const double> after) {
   std::string line = head("reset", tag, t);

@@ -4,6 +4,7 @@
 /// options. Written through an spdlog sink of its own ("%v" pattern, no
 /// timestamps), never mixed with the framework's logging.
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <ostream>
@@ -57,6 +58,21 @@ class TraceWriter {
   void event(Tag tag, double t, std::string_view actor, std::string_view port, std::span<const double> value);
   /// A firing of `actor` requested in advance.
   void time_event(Tag tag, double t, std::string_view actor);
+  /// What a state-event search found (ARCHITECTURE.md, "The director").
+  struct StateEventInfo {
+    std::string_view actor;
+    std::string_view guard;        ///< the guard's name, or empty: then `guard_index` is written
+    std::size_t guard_index = 0;
+    std::string_view direction;    ///< "rising" or "falling"
+    double bracket = 0;            ///< width of the final time bracket, s
+    double residual = 0;           ///< the guard's value at the event
+    int iterations = 0;            ///< guard evaluations in the search (plus redone steps)
+    double rejected_t1 = 0;        ///< end of the step that overshot, s
+  };
+  /// A located crossing, fired as a discrete event at `tag`.
+  void state_event(Tag tag, double t, const StateEventInfo& info);
+  /// The step [t0, t1] was rejected because `by` found a crossing inside it.
+  void step_reject(double t0, double t1, std::string_view by);
   /// Continuous states of `actor` changed at an event.
   void reset(Tag tag, double t, std::string_view actor, std::span<const double> before,
              std::span<const double> after);

@@ -1,23 +1,17 @@
 #pragma once
 /// A state-event generator: when the input crosses `level` in `direction`
 /// ("rising", "falling" or "both"), an event carrying the input's value at the
-/// located crossing.
+/// located crossing (see CrossingDetector).
 
-#include "core/actor.hpp"
+#include "actors/events/crossing_detector.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class LevelCrossingDetector : public Actor {
+class LevelCrossingDetector : public CrossingDetector {
  public:
-  explicit LevelCrossingDetector(std::string name);
-  void initialize(ActorContext& context) const override;
-
- protected:
-  void configure(const ParameterScope& scope) override;
-
- private:
-  ParamHandle direction_;
+  explicit LevelCrossingDetector(std::string name)
+      : CrossingDetector(std::move(name), "LevelCrossingDetector", /*with_level=*/true) {}
 };
 
 }  // namespace ctde

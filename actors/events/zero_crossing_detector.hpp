@@ -1,23 +1,17 @@
 #pragma once
 /// A state-event generator: when the input crosses zero in `direction`
 /// ("rising", "falling" or "both"), an event carrying the input's value at the
-/// located crossing.
+/// located crossing (see CrossingDetector).
 
-#include "core/actor.hpp"
+#include "actors/events/crossing_detector.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class ZeroCrossingDetector : public Actor {
+class ZeroCrossingDetector : public CrossingDetector {
  public:
-  explicit ZeroCrossingDetector(std::string name);
-  void initialize(ActorContext& context) const override;
-
- protected:
-  void configure(const ParameterScope& scope) override;
-
- private:
-  ParamHandle direction_;
+  explicit ZeroCrossingDetector(std::string name)
+      : CrossingDetector(std::move(name), "ZeroCrossingDetector", /*with_level=*/false) {}
 };
 
 }  // namespace ctde

@@ -578,6 +578,11 @@ void OdeSolver::redo_to(double te) {
   // x(te) into the buffer of x(t1), which the rollback discards; x(t0) stays.
   dense_output(te, data(s.y[s.cur]));
   s.reset_at(te, s.y[s.cur]);
+  // Reset forgets the step size; the redone step starts with the one just
+  // taken (its error test passed), so a step to any te inside it is one step.
+  if (s.options.method != SolverKind::kRk4Fixed) {
+    s.check(CTDE_ARK(SetInitStep, s.erk, s.mem, s.t - s.t0), "SetInitStep");
+  }
   s.t = te;
   s.interpolant = false;
 }

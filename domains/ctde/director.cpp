@@ -10,6 +10,7 @@
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "domains/ct/guard_set.hpp"
 #include "domains/ct/ode_solver.hpp"
 #include "domains/de/event_queue.hpp"
 
@@ -40,6 +41,7 @@ class Director::Impl final : public DirectorServices {
         start_(resolution_.to_ticks(options.start_time)),
         stop_(resolution_.to_ticks(options.stop_time)) {
     lay_out();
+    event_tolerance_ = options_.event_tolerance.value_or(0.0);
     if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
       throw ModelError("director option 'atol' lists " + std::to_string(options_.atol_per_state.size()) +
                        " tolerances but the model has " + std::to_string(b_.x_storage.size()) +
@@ -48,6 +50,8 @@ class Director::Impl final : public DirectorServices {
     }
   }
 
+  ProgressCallback progress_;
+
   RunResult run() {
     if (trace_ != nullptr) {
       trace_->run_start({name_, to_string(options_.solver), options_.rtol, options_.atol, options_.stop_time,
@@ -55,14 +59,17 @@ class Director::Impl final : public DirectorServices {
     }
     try {
       initialize();
+      start_guards();
       record(now_);
       while (!stop_requested_) {
         if (!queue_.empty() && queue_.peek().time() == now_.time) {
           discrete_phase();
+          if (progress_) progress_(resolution_.to_seconds(now_.time), stats_);
           if (stop_requested_) break;
           // A reset, or a jump in a continuous input (a hold, a step): the
           // solver's history (its FSAL derivative, its step size) is stale.
           if (states_changed_ || continuous_changed_) restart_solver();
+          if (after_events()) continue;  // the phase made guards cross: next microstep
         }
         if (now_.time >= stop_) break;
         const Tick next = queue_.empty() ? stop_ : std::min(queue_.peek().time(), stop_);
@@ -169,6 +176,7 @@ class Director::Impl final : public DirectorServices {
     std::uint32_t token_size = 0;
     std::uint32_t inputs = 0;
     std::uint32_t outputs = 0;
+    std::vector<Crossing> directions;
     for (std::uint32_t d = 0; d < n; ++d) {
       const FlatActor& actor = flat(d);
       actors_[d] = actor.actor;
@@ -176,6 +184,13 @@ class Director::Impl final : public DirectorServices {
                                              PortKind::kContinuous) != actor.output_kinds.end());
       const auto states = static_cast<std::uint32_t>(actor.actor->state_size());
       b_.actors[d].states = {state_size, states};
+      const auto guards = static_cast<std::uint32_t>(actor.actor->guard_count());
+      b_.actors[d].guards = {static_cast<std::uint32_t>(guard_owner_.size()), guards};
+      if (guards > 0) generators_.push_back(d);
+      for (std::uint32_t i = 0; i < guards; ++i) {
+        guard_owner_.push_back(d);
+        directions.push_back(actor.actor->guard_direction(i));
+      }
       state_size += states;
       if (states > 0) stateful_.push_back(d);
       b_.actors[d].first_input = inputs;
@@ -231,6 +246,17 @@ class Director::Impl final : public DirectorServices {
     b_.x = b_.x_storage.data();
     dense_.assign(state_size, 0.0);
     flags_.assign(n, 0);
+    const std::size_t guard_total = guard_owner_.size();
+    guards_ = GuardSet(std::move(directions));
+    b_.crossed.assign(guard_total, 0);
+    for (auto* g : {&g_start_, &g_end_, &g_a_, &g_b_, &g_trial_, &g_before_}) g->assign(guard_total, 0.0);
+    fired_.assign(guard_total, Crossing::kNone);
+    last_fired_.assign(guard_total, kNever);
+    close_events_.assign(guard_total, 0);
+    if (guard_total > 0) {
+      probe_x_.assign(state_size, 0.0);
+      probe_dx_.assign(state_size, 0.0);
+    }
     for (const std::uint32_t a : model_.continuous_schedule) continuous_.push_back(model_.actors[a].depth);
     if (recorder_ != nullptr) {
       record_index_.assign(outputs, -1);
@@ -317,32 +343,36 @@ class Director::Impl final : public DirectorServices {
 
   /// Integrates from now to `next` (ticks), one solver step at a time; the
   /// solver's stop time makes it land on `next` exactly. Records a row at
-  /// each step end and at each output_interval point inside the step.
+  /// each step end and at each output_interval point inside the step. A
+  /// state event located inside ends the phase early, at the event (now_
+  /// is then (te, 0) and the generators' firings are queued there).
   void continuous_phase(Tick next) {
-    if (!solver_ && continuous_.empty() && recorder_ == nullptr) {  // a pure DE model
+    if (!solver_ && continuous_.empty() && recorder_ == nullptr && generators_.empty()) {  // pure DE
       now_ = {next, 0};
       return;
     }
     const double t_next = resolution_.to_seconds(next);
-    if (!solver_) {  // no continuous state: time just advances
-      record_interval_points(resolution_.to_seconds(now_.time), t_next, /*dense=*/false);
-      now_ = {next, 0};
-      evaluate_all(t_next);
-      record(now_);
-      return;
-    }
-    while (solver_->current_time() < t_next) {
-      const double t0 = solver_->current_time();
-      const StepResult r = step_solver(t_next);
-      if (!r.ok()) {
-        throw Failure{std::string("the ODE solver failed (") + ctde::to_string(r.status) + "): " + r.message,
-                      ""};
+    double t0 = solver_ ? solver_->current_time() : resolution_.to_seconds(now_.time);
+    while (t0 < t_next) {
+      double t1 = t_next;
+      if (solver_) {  // one step; without states, time just advances
+        const StepResult r = step_solver(t_next);
+        if (!r.ok()) {
+          throw Failure{std::string("the ODE solver failed (") + ctde::to_string(r.status) + "): " + r.message,
+                        ""};
+        }
+        t1 = r.t_reached;
+        load_solver_state();
       }
-      const double t1 = r.t_reached;
-      record_interval_points(t0, t1, /*dense=*/true);
-      const auto x = solver_->state();
-      std::copy(x.begin(), x.end(), b_.x_storage.begin());
-      b_.x = b_.x_storage.data();
+      evaluate_all(t1);
+      const std::optional<Tick> event = generators_.empty() ? std::nullopt : check_step(t0, t1);
+      record_interval_points(t0, t1, /*dense=*/solver_.has_value());
+      if (event) {
+        now_ = {*event, 0};
+        record(now_);
+        return;
+      }
+      const Tick previous = now_.time;
       now_ = {t1 >= t_next ? next : resolution_.to_ticks(t1), 0};
       if (t1 < t_next && now_.time >= next) {
         throw Failure{
@@ -350,11 +380,278 @@ class Director::Impl final : public DirectorServices {
             "resolution is too coarse for this model",
             ""};
       }
-      evaluate_all(t1);
-      if (t1 < t_next) record(now_);
+      // A row per step end, but one per tick: a step shorter than a tick
+      // (the first after a restart may be) leaves no row of its own.
+      if (t1 < t_next && now_.time > previous) record(now_);
+      if (progress_) progress_(t1, stats_);
+      t0 = t1;
     }
     now_ = {next, 0};
     record(now_);
+  }
+
+  /// x <- the solver's state at its current time.
+  void load_solver_state() {
+    const auto x = solver_->state();
+    std::copy(x.begin(), x.end(), b_.x_storage.begin());
+    b_.x = b_.x_storage.data();
+  }
+
+  // ---- State events (ARCHITECTURE.md, "The director"; docs/semantics.md)
+
+  /// Every generator's guards at time t, from the outputs as they are now
+  /// (evaluate_all(t) first). A NaN or infinite guard stops the run.
+  void evaluate_guards(double t, std::span<double> g) {
+    for (const std::uint32_t d : generators_) {
+      const Slice slice = b_.actors[d].guards;
+      const std::span<double> out = g.subspan(slice.offset, slice.width);
+      ActorContext context(b_, this, d, now_, t);
+      guarded(d, [&] { actors_[d]->guards(context, out); });
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        if (!std::isfinite(out[i])) {
+          throw Failure{flat(d).path + ": guard " + guard_label(slice.offset + static_cast<std::uint32_t>(i)) +
+                            " is " + format_double(out[i]) + " at t = " + format_double(t) + " s",
+                        flat(d).path};
+        }
+      }
+    }
+  }
+
+  /// The guards at time t inside the last step, from the solver's dense
+  /// output (or exactly, without continuous states). For GuardSet::locate.
+  static void guards_inside_step(void* user, double t, std::span<double> g) {
+    auto& self = *static_cast<Impl*>(user);
+    if (self.solver_) {
+      self.solver_->dense_output(t, self.dense_.data());
+      self.b_.x = self.dense_.data();
+    }
+    self.evaluate_all(t);
+    self.evaluate_guards(t, g);
+    self.b_.x = self.b_.x_storage.data();
+  }
+
+  /// "0", or the guard's name when its actor gives one.
+  [[nodiscard]] std::string guard_label(std::uint32_t guard) const {
+    const std::uint32_t d = guard_owner_[guard];
+    const std::size_t index = guard - b_.actors[d].guards.offset;
+    std::string name = actors_[d]->guard_name(index);
+    return name.empty() ? std::to_string(index) : "'" + name + "'";
+  }
+
+  /// After the tentative step [t0, t1] (state and outputs at t1): accepts it
+  /// when no guard crossed; otherwise locates the earliest crossing te on the
+  /// dense output, redoes the step to te (the solver integrates [t0, te]
+  /// again) and asks again, until the crossing is at the step's end. Returns
+  /// the event's tick, with the solver, x and outputs at te; or nothing, the
+  /// step (perhaps shortened to t1) accepted.
+  std::optional<Tick> check_step(double t0, double& t1) {
+    evaluate_guards(t1, g_end_);
+    if (!guards_.any_event(g_end_)) {
+      accept_guards();
+      return std::nullopt;
+    }
+    if (options_.events == EventMode::kNone) {  // checked at step ends only, no location
+      const Tick te = std::max(resolution_.to_ticks(t1), now_.time + 1);
+      fire_state_events(te, resolution_.to_seconds(te), {t0, t1, 0}, t1);
+      return te;
+    }
+    const double rejected_t1 = t1;
+    const double tick = resolution_.seconds_per_tick();
+    int iterations = 0;
+    for (int round = 0;; ++round) {
+      if (round > kMaxLocationRounds) {
+        throw Failure{"the state-event search did not settle between t = " + format_double(t0) + " and " +
+                          format_double(t1) + " s (the guards disagree with the solver's steps)",
+                      ""};
+      }
+      std::copy(g_start_.begin(), g_start_.end(), g_a_.begin());
+      std::copy(g_end_.begin(), g_end_.end(), g_b_.begin());
+      // A guard crossing again in the step that starts at its own last event
+      // is searched to one tick, so that chattering shows as such.
+      double tolerance = event_tolerance_;
+      for (std::size_t i = 0; i < g_end_.size(); ++i) {
+        if (last_fired_[i] == now_.time && guards_.event(i, g_end_[i]) != Crossing::kNone) tolerance = 0;
+      }
+      const LocatedCrossing found =
+          guards_.locate(t0, t1, g_a_, g_b_, g_trial_, tick, tolerance, &Impl::guards_inside_step, this);
+      iterations += found.iterations;
+      if (trace_ != nullptr) trace_->step_reject(t0, t1, flat(first_event_owner(g_b_)).path);
+      const Tick te = event_tick(found);
+      const double te_s = resolution_.to_seconds(te);
+      if (te_s != t1) {
+        if (solver_) {  // redo: integrate [t0, te] again, so x(te) is a step's end
+          solver_->redo_to(t0);
+          const StepResult r = step_solver(te_s);
+          if (!r.ok()) {
+            throw Failure{std::string("the ODE solver failed redoing a step to a state event (") +
+                              ctde::to_string(r.status) + "): " + r.message,
+                          ""};
+          }
+          t1 = r.t_reached;
+          load_solver_state();
+          ++iterations;
+        } else {
+          t1 = te_s;
+        }
+        evaluate_all(t1);
+        evaluate_guards(t1, g_end_);
+        if (!guards_.any_event(g_end_)) {  // the crossing is later: take [t0, t1]
+          accept_guards();
+          return std::nullopt;
+        }
+        if (t1 != te_s) continue;  // a shorter step that crossed already: search it
+      }
+      fire_state_events(te, te_s, found, rejected_t1, iterations);
+      return te;
+    }
+  }
+
+  /// The event's time in ticks: the first tick at which the guards have
+  /// crossed. The nearest tick to tb when the dense output shows a crossing
+  /// there, else the next one; always after the step's start tag.
+  Tick event_tick(const LocatedCrossing& found) {
+    Tick te = resolution_.to_ticks(found.tb);
+    const double at = resolution_.to_seconds(te);
+    if (at < found.tb) {
+      bool crossed = false;
+      if (at > found.ta) {
+        guards_inside_step(this, at, g_trial_);
+        crossed = guards_.any_event(g_trial_);
+      }
+      if (!crossed) ++te;
+    }
+    return std::max(te, now_.time + 1);
+  }
+
+  /// The shallowest actor owning a guard with an event crossing at `g`.
+  [[nodiscard]] std::uint32_t first_event_owner(std::span<const double> g) const {
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      if (guards_.event(i, g[i]) != Crossing::kNone) return guard_owner_[i];
+    }
+    return guard_owner_.front();
+  }
+
+  /// The step's end is accepted: every guard takes its side there.
+  void accept_guards() {
+    guards_.commit(g_end_);
+    std::copy(g_end_.begin(), g_end_.end(), g_start_.begin());
+  }
+
+  /// Queues the generators whose guards cross at g_end_ to fire at (te, 0)
+  /// (or, for crossings made by a DE phase, at (te, n+1)), with their
+  /// crossings visible to fire() through context.crossing(i).
+  void fire_state_events(Tick te, double te_s, const LocatedCrossing& found, double rejected_t1,
+                         int iterations = 0) {
+    const Tag tag = te == now_.time ? Tag{te, now_.microstep + 1} : Tag{te, 0};
+    for (std::size_t i = 0; i < g_end_.size(); ++i) {
+      const Crossing c = guards_.event(i, g_end_[i]);
+      if (c == Crossing::kNone) continue;
+      const std::uint32_t d = guard_owner_[i];
+      check_chattering(static_cast<std::uint32_t>(i), te);
+      b_.crossed[i] = static_cast<std::uint8_t>(c);
+      fired_[i] = c;
+      g_before_[i] = g_end_[i];
+      ++stats_.state_events;
+      if (trace_ != nullptr) {
+        const std::size_t index = i - b_.actors[d].guards.offset;
+        const std::string name = actors_[d]->guard_name(index);
+        trace_->state_event(tag, te_s,
+                            {flat(d).path, name, index, to_string(c), found.tb - found.ta,
+                             g_end_[i] - guards_.level(i), iterations, rejected_t1});
+      }
+      if ((flags_[d] & kStateEvent) == 0) {
+        flags_[d] |= kStateEvent;
+        queue_.insert(Event::at(tag, d));
+      }
+    }
+  }
+
+  /// Events of one guard that time cannot resolve stop the run: a crossing
+  /// again within one tick of its last event (chattering: the event does not
+  /// move the guard away from zero), or kZenoEvents events in a row each
+  /// within kZenoTicks of the one before (an accumulation of events, as a
+  /// bouncing ball coming to rest: Zeno behaviour).
+  void check_chattering(std::uint32_t guard, Tick te) {
+    const Tick last = last_fired_[guard];
+    last_fired_[guard] = te;
+    if (last == kNever) return;
+    const Tick interval = te - last;
+    close_events_[guard] = interval <= kZenoTicks ? close_events_[guard] + 1 : 0;
+    if (interval > 1 && close_events_[guard] < kZenoEvents) return;
+    const std::uint32_t d = guard_owner_[guard];
+    const std::string who = flat(d).path + " (" + actors_[d]->type() + "), guard " + guard_label(guard);
+    const std::string when = "t = " + format_double(resolution_.to_seconds(last)) + " s";
+    if (interval <= 1) {
+      throw Failure{"chattering: " + who + " crossed again at once after its event at " + when +
+                        " (the event does not move the guard away from zero, so it would fire "
+                        "forever at this time)",
+                    flat(d).path};
+    }
+    throw Failure{"Zeno behaviour: " + who + " fired " + std::to_string(kZenoEvents + 1) +
+                      " times in a row at most " + std::to_string(kZenoTicks) +
+                      " ticks apart, the last two at " + when + " and t = " +
+                      format_double(resolution_.to_seconds(te)) + " s" +
+                      "; its events accumulate here, and the model does not say what happens after "
+                      "(stop the run before this time, or model the resting state, e.g. with a mode)",
+                  flat(d).path};
+  }
+
+  /// At the start time: each guard's side.
+  void start_guards() {
+    if (generators_.empty()) return;
+    evaluate_guards(resolution_.to_seconds(now_.time), g_start_);
+    guards_.start(g_start_);
+  }
+
+  /// After a DE phase at now_: guards that fired settle (GuardSet::after_event,
+  /// using their slope along the new flow); guards that the phase itself made
+  /// cross (a Step into a detector, a reset across a level) fire at the next
+  /// microstep. Returns true when it queued such firings.
+  bool after_events() {
+    if (generators_.empty()) return false;
+    const double t = resolution_.to_seconds(now_.time);
+    evaluate_guards(t, g_end_);
+    bool slope_needed = false;
+    for (std::size_t i = 0; i < g_end_.size(); ++i) {
+      if (fired_[i] != Crossing::kNone && GuardSet::needs_slope(fired_[i], g_end_[i])) slope_needed = true;
+    }
+    if (slope_needed) guard_slopes(t);
+    bool again = false;
+    for (std::size_t i = 0; i < g_end_.size(); ++i) {
+      if (fired_[i] != Crossing::kNone) {
+        guards_.after_event(i, fired_[i], g_before_[i], g_end_[i], slope_needed ? g_trial_[i] : 0.0,
+                            event_tolerance_);
+        fired_[i] = Crossing::kNone;
+      } else if (guards_.event(i, g_end_[i]) != Crossing::kNone) {
+        again = true;
+      } else {
+        guards_.commit(i, g_end_[i]);
+      }
+    }
+    if (again) {
+      fire_state_events(now_.time, t, {t, t, 0}, t);
+      ++now_.microstep;
+      return true;
+    }
+    std::copy(g_end_.begin(), g_end_.end(), g_start_.begin());
+    return false;
+  }
+
+  /// g_trial_ <- dg/dt at now_ along the flow: the guards at t + h on the
+  /// Euler prediction x + h f(t, x), against g_end_. Leaves x and the
+  /// outputs at t.
+  void guard_slopes(double t) {
+    const double h = 1e-7 * std::max(1.0, std::abs(t));
+    if (!b_.x_storage.empty()) {
+      rhs(t, b_.x_storage.data(), probe_dx_.data(), this);
+      for (std::size_t k = 0; k < probe_x_.size(); ++k) probe_x_[k] = b_.x_storage[k] + h * probe_dx_[k];
+      b_.x = probe_x_.data();
+    }
+    evaluate_all(t + h);
+    evaluate_guards(t + h, g_trial_);
+    b_.x = b_.x_storage.data();
+    evaluate_all(t);
+    for (std::size_t i = 0; i < g_trial_.size(); ++i) g_trial_[i] = (g_trial_[i] - g_end_[i]) / h;
   }
 
   StepResult step_solver(double t_limit) {
@@ -373,6 +670,7 @@ class Director::Impl final : public DirectorServices {
     if (recorder_ == nullptr || !options_.output_interval) return;
     const double h = *options_.output_interval;
     auto k = static_cast<std::int64_t>(std::floor((t0 - options_.start_time) / h)) + 1;
+    bool recorded = false;
     for (;; ++k) {
       const double t = options_.start_time + static_cast<double>(k) * h;
       if (t >= t1) break;
@@ -384,7 +682,9 @@ class Director::Impl final : public DirectorServices {
       evaluate_all(t);
       b_.x = b_.x_storage.data();
       record_values(t, 0);
+      recorded = true;
     }
+    if (recorded) evaluate_all(t1);  // the outputs at the step's end again
   }
 
   /// After events changed continuous states: trace the resets and restart
@@ -497,10 +797,12 @@ class Director::Impl final : public DirectorServices {
         bool time_event = false;
         if (from_queue && (firing_.empty() || queue_.peek().depth() <= firing_.front())) {
           a = queue_.peek().depth();
-          time_event = true;
           held_top_ = true;
-          ++stats_.time_events;
-          if (trace_ != nullptr) trace_->time_event(now_, t, flat(a).path);
+          if ((flags_[a] & kStateEvent) == 0) {  // a state event was traced where it was located
+            time_event = true;
+            ++stats_.time_events;
+            if (trace_ != nullptr) trace_->time_event(now_, t, flat(a).path);
+          }
           if (!firing_.empty() && firing_.front() == a) pop_firing();
         } else {
           a = pop_firing();
@@ -510,6 +812,10 @@ class Director::Impl final : public DirectorServices {
         ActorContext context(b_, this, a, now_, t, time_event);
         guarded(a, [&] { actors_[a]->fire(context); });
         if (drives_continuous_[a] != 0) continuous_changed_ = true;
+        if ((flags_[a] & kStateEvent) != 0) {
+          const Slice guards = b_.actors[a].guards;
+          std::fill_n(b_.crossed.begin() + guards.offset, guards.width, std::uint8_t{0});
+        }
         flags_[a] &= kScheduledNext | kStatesChanging;
         if (held_top_) {  // no fire_at reused the slot
           held_top_ = false;
@@ -605,6 +911,29 @@ class Director::Impl final : public DirectorServices {
   static constexpr std::uint8_t kFiring = 1;          ///< in firing_ at this microstep
   static constexpr std::uint8_t kScheduledNext = 4;   ///< in fire_next_
   static constexpr std::uint8_t kStatesChanging = 8;  ///< in changed_
+  static constexpr std::uint8_t kStateEvent = 16;     ///< queued for a located crossing
+  /// Most redone steps for one state event before giving up.
+  static constexpr int kMaxLocationRounds = 50;
+  /// Zeno behaviour: this many events of one guard in a row, each within
+  /// kZenoTicks of the one before (see check_chattering).
+  static constexpr int kZenoEvents = 8;
+  static constexpr Tick kZenoTicks = 64;
+
+  // State-event generators (see check_step); guards are numbered across
+  // actors in depth order.
+  std::vector<std::uint32_t> generators_;   ///< depths of actors with guards
+  std::vector<std::uint32_t> guard_owner_;  ///< per guard: its actor's depth
+  GuardSet guards_;
+  double event_tolerance_ = 0;  ///< |g| at which a search may stop before one tick
+  std::vector<double> g_start_;   ///< guards at the last accepted point
+  std::vector<double> g_end_;     ///< guards at the end of the tentative step
+  std::vector<double> g_a_, g_b_;  ///< at the ends of the search bracket
+  std::vector<double> g_trial_;   ///< at a trial time (and slopes, in after_events)
+  std::vector<double> g_before_;  ///< per fired guard: its value at the event
+  std::vector<Crossing> fired_;   ///< per guard: fired at the current time
+  std::vector<Tick> last_fired_;  ///< per guard: its last event, or kNever
+  std::vector<int> close_events_;    ///< per guard: events in a row within kZenoTicks
+  std::vector<double> probe_x_, probe_dx_;  ///< for guard slopes after an event
 
   std::vector<std::uint32_t> by_depth_;    ///< depth -> index in the FlatModel
   std::vector<const Actor*> actors_;       ///< by depth
@@ -621,6 +950,8 @@ Director::Director(const FlatModel& model, const RunOptions& options, std::strin
     : impl_(std::make_unique<Impl>(model, options, std::move(model_name), trace, recorder)) {}
 
 Director::~Director() = default;
+
+void Director::set_progress(ProgressCallback callback) { impl_->progress_ = std::move(callback); }
 
 RunResult Director::run() { return impl_->run(); }
 

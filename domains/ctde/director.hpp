@@ -42,6 +42,7 @@
 /// zero-delay cycles, what an actor reads never depends on firing order.
 ///
 
+#include <functional>
 #include <memory>
 
 #include "core/flat_model.hpp"
@@ -67,6 +68,13 @@ class Director {
   Director& operator=(const Director&) = delete;
   Director(Director&&) = delete;
   Director& operator=(Director&&) = delete;
+
+  /// Called during run() after every solver step and every DE phase with the
+  /// simulated time (s) and the counters so far; the callee rate-limits itself
+  /// (the CLI's progress bar does). Never on the right-hand-side path.
+  using ProgressCallback = std::function<void(double time, const RunStatistics& stats)>;
+  /// Sets (or clears, with an empty function) the progress callback. Before run().
+  void set_progress(ProgressCallback callback);
 
   /// Runs from the start time to the stop time (or a Stop, or an error).
   /// Never throws for run-time failures: they are in the result.

@@ -73,7 +73,7 @@ class Bench {
     scope.resolve();
     actor.resolve_parameters(scope);
     const auto state_count = static_cast<std::uint32_t>(actor.state_size());
-    b.actors.push_back(ActorSlots{0, 0, Slice{0, state_count}});
+    b.actors.push_back(ActorSlots{0, 0, Slice{0, state_count}, Slice{}});
     std::uint32_t offset = 0;
     std::uint32_t widest = 1;
     for (const std::uint32_t w : output_widths) {

@@ -1,0 +1,33 @@
+#include "actors/events/crossing_detector.hpp"
+
+#include "core/actor_context.hpp"
+
+namespace ctde {
+
+CrossingDetector::CrossingDetector(std::string name, std::string type, bool with_level)
+    : Actor(std::move(name), std::move(type), TimeMode::kHybrid) {
+  declare_input("in", PortKind::kContinuous, 1);
+  declare_output("out", PortKind::kDiscrete, 1);
+  direction_param_ = declare_parameter("direction", ParamKind::kString, "both");
+  if (with_level) level_param_ = declare_parameter("level", ParamKind::kScalar, 0.0);
+}
+
+void CrossingDetector::configure(const ParameterScope& /*scope*/) {
+  const std::string& text = this->text(direction_param_);
+  const std::optional<Crossing> direction = parse_crossing(text);
+  if (!direction) fail(direction_param_, "must be \"rising\", \"falling\" or \"both\", got \"" + text + "\"");
+  direction_ = *direction;
+  if (level_param_) level_ = scalar(*level_param_);
+}
+
+Crossing CrossingDetector::guard_direction(std::size_t /*i*/) const { return direction_; }
+
+void CrossingDetector::guards(const ActorContext& context, std::span<double> g) const {
+  g[0] = context.input(0)[0] - level_;
+}
+
+void CrossingDetector::fire(ActorContext& context) const {
+  if (context.crossing(0) != Crossing::kNone) context.emit(0, context.input(0)[0]);
+}
+
+}  // namespace ctde

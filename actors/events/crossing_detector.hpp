@@ -1,0 +1,31 @@
+#pragma once
+/// The state-event generator behind ZeroCrossingDetector and
+/// LevelCrossingDetector: one guard, `in - level`, whose crossings in
+/// `direction` ("rising", "falling" or "both") the director locates; at each
+/// one the actor sends the input's value at the crossing on `out`.
+
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class CrossingDetector : public Actor {
+ public:
+  [[nodiscard]] std::size_t guard_count() const override { return 1; }
+  [[nodiscard]] Crossing guard_direction(std::size_t i) const override;
+  void guards(const ActorContext& context, std::span<double> g) const override;
+  void fire(ActorContext& context) const override;
+
+ protected:
+  /// @param with_level declare a `level` parameter (else the level is 0).
+  CrossingDetector(std::string name, std::string type, bool with_level);
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  ParamHandle direction_param_;
+  std::optional<ParamHandle> level_param_;
+  Crossing direction_ = Crossing::kBoth;
+  double level_ = 0.0;
+};
+
+}  // namespace ctde
