@@ -5,6 +5,7 @@
 
 #include <cassert>
 #include <span>
+#include <string_view>
 
 #include "core/crossing.hpp"
 #include "core/run_buffers.hpp"
@@ -28,6 +29,10 @@ class DirectorServices {
   virtual void fire_at(std::uint32_t actor, Tick time) = 0;
   /// Ends the run after the current microstep, with status "stopped".
   virtual void request_stop(std::uint32_t actor) = 0;
+  /// `actor` (a modal model) changed mode at the current tag: a `mode` trace
+  /// line (`via` empty: a plain transition).
+  virtual void mode_changed(std::uint32_t actor, std::string_view from, std::string_view via,
+                            std::string_view to) = 0;
   /// `actor` is about to change its continuous states at an event (reset,
   /// impulse): the director traces the change and resets the solver.
   virtual void states_changing(std::uint32_t actor) = 0;
@@ -81,6 +86,10 @@ class ActorContext {
   /// Asks to be fired at `time` (ticks); the current time means the next microstep.
   void fire_at(Tick time) const { director_->fire_at(actor_, time); }
   void request_stop() const { director_->request_stop(actor_); }
+  /// Reports a mode change (a `mode` trace line); `via` empty for a plain transition.
+  void mode_changed(std::string_view from, std::string_view via, std::string_view to) const {
+    director_->mode_changed(actor_, from, via, to);
+  }
 
   /// How guard `i` of a state-event generator crossed at this firing
   /// (kRising or kFalling), or kNone: it did not.

@@ -169,6 +169,25 @@ void TraceWriter::state_event(Tag tag, double t, const StateEventInfo& info) {
   write(line);
 }
 
+void TraceWriter::mode(Tag tag, double t, std::string_view actor, std::string_view from, std::string_view via,
+                       std::string_view to) {
+  std::string line = head("mode", tag, t);
+  line += ",\"actor\":";
+  append_json_string(line, actor);
+  line += ",\"from\":";
+  append_json_string(line, from);
+  line += ",\"via\":";
+  if (via.empty()) {
+    line += "null";
+  } else {
+    append_json_string(line, via);
+  }
+  line += ",\"to\":";
+  append_json_string(line, to);
+  line += '}';
+  write(line);
+}
+
 void TraceWriter::step_reject(double t0, double t1, std::string_view by) {
   std::string line = "{\"kind\":\"step_reject\",\"t0\":";
   append_json_number(line, t0);

@@ -73,6 +73,9 @@ class TraceWriter {
   void state_event(Tag tag, double t, const StateEventInfo& info);
   /// The step [t0, t1] was rejected because `by` found a crossing inside it.
   void step_reject(double t0, double t1, std::string_view by);
+  /// A modal model's transition: `via` is the instantaneous mode, empty for none (null).
+  void mode(Tag tag, double t, std::string_view actor, std::string_view from, std::string_view via,
+            std::string_view to);
   /// Continuous states of `actor` changed at an event.
   void reset(Tag tag, double t, std::string_view actor, std::span<const double> before,
              std::span<const double> after);

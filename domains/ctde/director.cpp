@@ -143,6 +143,11 @@ class Director::Impl final : public DirectorServices {
     stop_actor_ = actor;
   }
 
+  void mode_changed(std::uint32_t actor, std::string_view from, std::string_view via,
+                    std::string_view to) override {
+    if (trace_ != nullptr) trace_->mode(now_, resolution_.to_seconds(now_.time), flat(actor).path, from, via, to);
+  }
+
   void states_changing(std::uint32_t actor) override {
     if (!initialized_ || (flags_[actor] & kStatesChanging) != 0) return;
     flags_[actor] |= kStatesChanging;

@@ -46,6 +46,8 @@ class FakeDirector final : public DirectorServices {
   void fire_at(std::uint32_t /*actor*/, Tick time) override { requested.push_back(time); }
   void request_stop(std::uint32_t /*actor*/) override { stop_requested = true; }
   void states_changing(std::uint32_t /*actor*/) override { ++states_changes; }
+  void mode_changed(std::uint32_t /*actor*/, std::string_view /*from*/, std::string_view /*via*/,
+                    std::string_view /*to*/) override {}
   [[nodiscard]] const TimeResolution& resolution() const override { return resolution_; }
   [[nodiscard]] Tick start_tick() const override { return start; }
   [[nodiscard]] Tick stop_tick() const override { return stop; }
