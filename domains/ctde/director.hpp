@@ -27,11 +27,24 @@
 ///   states written by firings (Integrator reset, impulse): x(t) → x⁺(t);
 ///     a `reset` trace line each; the solver restarts at (t, x⁺) (Reset, the
 ///     same integrator)
+///   guards after the phase: one that fired settles (armed again, armed at
+///     its post-event value when it hugs zero and moves back, or passed
+///     through); one the phase made cross fires at (t, n+1): DE phase again
 ///   CT phase from t to t_next = min(next queued time, stop time):
-///     one solver step at a time with t_next as its stop time, so time events
-///     are hit exactly; after each step: x ← x(t1), outputs evaluated, a row at
-///     (t1, 0), and rows at output_interval points inside the step from the
-///     dense output
+///     one solver step [t0, t1] at a time with t_next as its stop time, so
+///     time events are hit exactly; x ← x(t1), outputs evaluated
+///     state-event generators: every guard g(t1) against its side at t0
+///       none crossed → accept: a row at (t1, 0), and rows at output_interval
+///         points inside the step from the dense output
+///       some crossed → `step_reject`; Illinois search on the dense output
+///         for the earliest crossing, to one tick (or |g| ≤ event_tolerance);
+///         te = the first tick where the guards have crossed; redo: roll back
+///         to t0 and integrate [t0, te]; no crossing at te → accept [t0, te]
+///         and go on; crossed → each crossed guard's actor fires at (te, 0)
+///         (`state_event` lines), the CT phase ends at te; with
+///         `events: none` no search: they fire at t1's tick
+///       a guard crossing again within one tick of its event (chattering), or
+///         8 events in a row within 64 ticks (Zeno): the run stops, naming it
 ///   the RHS: x' = f(t, x) evaluates every continuous actor in schedule order,
 ///     then each stateful actor's derivatives; a NaN or Inf stops the run naming
 ///     the actor and the time
