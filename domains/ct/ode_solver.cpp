@@ -301,7 +301,8 @@ struct OdeSolver::Impl {
     std::copy(x0.begin(), x0.end(), data(y[1]));
 
     const SolverKind kind = options.method;
-    erk = kind == SolverKind::kErk45 || kind == SolverKind::kErk23 || kind == SolverKind::kRk4Fixed;
+    erk = kind == SolverKind::kErk45 || kind == SolverKind::kErk23 || kind == SolverKind::kRk4Fixed ||
+          kind == SolverKind::kRkf45;
     if (erk) {
       mem = ERKStepCreate(rhs_main, t_start, y[cur], ctx);
       if (mem == nullptr) fail_setup("ERKStepCreate", 0);
@@ -330,6 +331,9 @@ struct OdeSolver::Impl {
         break;
       case SolverKind::kRk4Fixed:
         set_classical_rk4();
+        break;
+      case SolverKind::kRkf45:
+        check(ERKStepSetTableNum(mem, ARKODE_FEHLBERG_6_4_5), "ERKStepSetTableNum");
         break;
       case SolverKind::kDirk:
         check(ARKStepSetTableNum(mem, ARKODE_ESDIRK436L2SA_6_3_4, ARKODE_ERK_NONE), "ARKStepSetTableNum");
@@ -562,6 +566,15 @@ void OdeSolver::reset(double t, const double* x) {
   s.t0 = t;
   s.interpolant = false;
   s.steps_without_stop = 0;
+}
+
+void OdeSolver::correct_state(const double* x) {
+  Impl& s = *impl_;
+  std::memcpy(data(s.y[s.cur]), x, s.n * sizeof(double));
+  s.reset_at(s.t, s.y[s.cur]);  // no SetInitStep: ARKODE keeps its next step size
+  std::memcpy(data(s.y[1 - s.cur]), x, s.n * sizeof(double));
+  s.t0 = s.t;
+  s.interpolant = false;
 }
 
 void OdeSolver::redo_to(double te) {

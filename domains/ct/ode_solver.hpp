@@ -17,26 +17,30 @@
 ///
 /// Methods (`SolverKind`, from the run options):
 ///
-/// | kind       | ARKODE                                   | table                                   |
-/// |------------|------------------------------------------|-----------------------------------------|
-/// | erk45      | ERKStep, adaptive                        | ARKODE_DORMAND_PRINCE_7_4_5 (as MATLAB ode45,
-/// SciPy RK45) | | erk23      | ERKStep, adaptive                        | ARKODE_BOGACKI_SHAMPINE_4_2_3 | |
-/// rk4-fixed  | ERKStep, fixed step (SetFixedStep)       | classical RK4 (ARKodeButcherTable_Create) | | dirk
-/// | ARKStep, fully implicit, dense Newton    | ARKODE_ESDIRK436L2SA_6_3_4 (L-stable, stiffly accurate, order
-/// 4) | | ark-imex   | ARKStep, explicit fE + implicit fI       | ARKODE_ARK437L2SA_ERK_7_3_4 / _DIRK_7_3_4
-/// (order 4) |
+/// | kind      | ARKODE                             | table                                               |
+/// |-----------|------------------------------------|-----------------------------------------------------|
+/// | erk45     | ERKStep, adaptive                  | ARKODE_DORMAND_PRINCE_7_4_5 (as ode45, SciPy RK45)  |
+/// | erk23     | ERKStep, adaptive                  | ARKODE_BOGACKI_SHAMPINE_4_2_3                       |
+/// | rk4-fixed | ERKStep, fixed step (SetFixedStep) | classical RK4 (ARKodeButcherTable_Create)           |
+/// | dirk      | ARKStep, implicit, dense Newton    | ARKODE_ESDIRK436L2SA_6_3_4 (L-stable, order 4)      |
+/// | ark-imex  | ARKStep, explicit fE + implicit fI | ARKODE_ARK437L2SA_ERK_7_3_4 / _DIRK_7_3_4 (order 4) |
+/// | rkf45     | ERKStep, adaptive                  | ARKODE_FEHLBERG_6_4_5 (Fehlberg RK4(5))             |
 ///
 /// The tables are named explicitly rather than taken from ARKODE's defaults, which
 /// changed in SUNDIALS 7.3 (to these implicit and IMEX tables): the method does not
 /// change with the SUNDIALS version. erk45 is Dormand–Prince, not 6.x's default
 /// order-5 table (Cash–Karp), to match the usual "ode45" baselines. ARKODE has no
 /// classical RK4 table; it is built here (in first-same-as-last form, see the .cpp).
-/// Implicit methods use a dense SUNMatrix with SUNLinSol_Dense and the problem's
-/// Jacobian, or ARKODE's finite-difference Jacobian when none is given; the Newton
-/// matrix is refactored whenever the step size changes (see ode_solver.cpp).
-/// ark-imex with a single right-hand side treats all of it as implicit (the safe
-/// choice for a right-hand side of unknown stiffness): it is then the ARK pair's
-/// implicit table alone.
+/// rkf45 is the method of the second-order facade (second_order.hpp): ARKODE's
+/// Fehlberg table advances with the order-5 weights and uses the order-4 embedding
+/// only for the error estimate (local extrapolation), unlike Fehlberg's original
+/// RKF45, which advanced with order 4; 6 stages, not first-same-as-last.
+/// dirk's table is also stiffly accurate. Implicit methods use a dense SUNMatrix
+/// with SUNLinSol_Dense and the problem's Jacobian, or ARKODE's finite-difference
+/// Jacobian when none is given; the Newton matrix is refactored whenever the step
+/// size changes (see ode_solver.cpp). ark-imex with a single right-hand side treats
+/// all of it as implicit (the safe choice for a right-hand side of unknown
+/// stiffness): it is then the ARK pair's implicit table alone.
 ///
 /// Right-hand-side path: ARKODE calls a static trampoline that unwraps the N_Vector
 /// data pointers and calls the problem's function pointer. No heap allocation, no
@@ -177,6 +181,15 @@ class OdeSolver {
   /// Post: current_time() == t, last step = [t, t].
   /// @throws std::runtime_error if ARKODE rejects the reset.
   void reset(double t, const double* x);
+
+  /// Small correction of the state at current_time() (a projection onto a constraint,
+  /// an invariant re-imposed): Reset at (current_time(), x) (n values) keeping the step
+  /// size ARKODE chose for the next step, where reset() asks for a fresh estimate, whose
+  /// first steps are short: after a correction at every step that would make every step
+  /// a first step. For a jump that makes the old step size meaningless, use reset().
+  /// Post: as reset() at t = current_time(); max_steps keeps counting.
+  /// @throws std::runtime_error if ARKODE rejects the reset.
+  void correct_state(const double* x);
 
   /// Rollback of the last step to te in [last_step_start(), last_step_end()]: x(te)
   /// from the dense output, then Reset at (te, x(te)), keeping the step size. This is

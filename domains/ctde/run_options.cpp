@@ -20,6 +20,8 @@ const char* to_string(SolverKind solver) {
       return "dirk";
     case SolverKind::kArkImex:
       return "ark-imex";
+    case SolverKind::kRkf45:
+      return "rkf45";
   }
   return "?";
 }
@@ -68,9 +70,11 @@ RunOptions make_run_options(const std::map<std::string, ParamValue>& director, c
       options.solver = SolverKind::kDirk;
     else if (*s == "ark-imex")
       options.solver = SolverKind::kArkImex;
+    else if (*s == "rkf45")
+      options.solver = SolverKind::kRkf45;
     else {
-      throw ModelError(what("solver") + " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex; got \"" +
-                       *s + "\"");
+      throw ModelError(what("solver") +
+                       " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45; got \"" + *s + "\"");
     }
   }
   if (auto v = number("rtol")) options.rtol = positive("rtol", *v);

@@ -10,8 +10,9 @@
 
 namespace ctde {
 
-/// ODE methods of the solver wrapper.
-enum class SolverKind { kErk45, kErk23, kRk4Fixed, kDirk, kArkImex };
+/// ODE methods of the solver wrapper (the table in domains/ct/ode_solver.hpp).
+/// kRkf45 is Fehlberg's RK4(5), the method of the second-order facade (second_order.hpp).
+enum class SolverKind { kErk45, kErk23, kRk4Fixed, kDirk, kArkImex, kRkf45 };
 
 /// How state events are handled: located (normal) or only checked at step ends (none).
 enum class EventMode { kNormal, kNone };

@@ -1,13 +1,17 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/error.hpp"
+#include "core/param.hpp"
 #include "domains/ct/ode_solver.hpp"
 
 using ctde::OdeOptions;
@@ -90,8 +94,8 @@ int throwing(double t, const double* x, double* dxdt, void* /*user*/) {
 }
 
 
-constexpr std::array kAllMethods{SolverKind::kErk45, SolverKind::kErk23, SolverKind::kRk4Fixed,
-                                 SolverKind::kDirk, SolverKind::kArkImex};
+constexpr std::array kAllMethods{SolverKind::kErk45, SolverKind::kErk23,   SolverKind::kRk4Fixed,
+                                 SolverKind::kDirk,  SolverKind::kArkImex, SolverKind::kRkf45};
 
 OdeOptions options_for(SolverKind kind, double rtol = 1e-6, double atol = 1e-9) {
   OdeOptions options;
@@ -134,6 +138,31 @@ TEST_CASE("every method follows x' = 1 - x to within a bound derived from its to
       REQUIRE(result.status == StepStatus::kReachedStop);
       CHECK(std::abs(solver.state()[0] - relaxation_exact(t)) <= error_bound(options));
     }
+  }
+}
+
+TEST_CASE("rkf45 follows x' = -x to exp(-t) with Fehlberg's six stages per step") {
+  double previous_error = 1.0;
+  for (double rtol : {1e-6, 1e-9}) {
+    CAPTURE(rtol);
+    const OdeOptions options = options_for(SolverKind::kRkf45, rtol, 1e-3 * rtol);
+    const OdeProblem problem{1, decay, nullptr, nullptr, nullptr};
+    const double x0 = 1.0;
+    OdeSolver solver(problem, options, 0.0, {&x0, 1});
+    CHECK(solver.method() == SolverKind::kRkf45);
+    double worst = 0.0;
+    for (double t : {0.25, 1.0, 2.5, 5.0, 10.0}) {
+      REQUIRE(advance(solver, t).status == StepStatus::kReachedStop);
+      // relative error: the solution decays, the tolerance is mostly relative
+      const double error = std::abs(solver.state()[0] - std::exp(-t)) / std::exp(-t);
+      CHECK(error <= 10.0 * (options.rtol + options.atol / std::exp(-t)));
+      worst = std::max(worst, error);
+    }
+    CHECK(worst < previous_error);  // a tighter tolerance gives a smaller error
+    previous_error = worst;
+    const auto stats = solver.statistics();
+    CHECK(stats.steps > 0);
+    CHECK(stats.rhs_evals >= 6 * stats.steps);
   }
 }
 
@@ -503,6 +532,20 @@ TEST_CASE("a moved solver keeps its integrator and goes on") {
   CHECK(std::abs(second.state()[0] - relaxation_exact(2.0)) <= 1e-5);
   CHECK(second.method() == SolverKind::kDirk);
   CHECK(second.size() == 1);
+}
+
+TEST_CASE("the model-file solver option accepts rkf45 and lists it among the choices") {
+  ctde::ParameterScope scope;
+  scope.resolve();
+  std::map<std::string, ctde::ParamValue> director{{"stop_time", 1.0}, {"solver", "rkf45"}};
+  const ctde::RunOptions run = ctde::make_run_options(director, scope);
+  CHECK(run.solver == SolverKind::kRkf45);
+  CHECK(std::string(ctde::to_string(SolverKind::kRkf45)) == "rkf45");
+  CHECK(ctde::make_ode_options(run).method == SolverKind::kRkf45);
+  director.insert_or_assign("solver", "rkf4");
+  CHECK_THROWS_WITH_AS((void)ctde::make_run_options(director, scope),
+                       doctest::Contains("erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45; got \"rkf4\""),
+                       ctde::ModelError);
 }
 
 TEST_CASE("run options give the solver options") {
