@@ -1,21 +1,29 @@
-// The `ctde` command (see shared/spec/model-format.md for the contract).
+// The `ctde` command (see shared/spec/model-format.md for the contract and
+// docs/cli.md for the user's guide).
 //
-// Exit status: 0 success (the stop time or a Stop actor); 2 the model or the
-// command line is wrong (nothing is run); 3 the run failed part way (results
-// and trace up to the failure are kept).
+// Exit status: 0 success (the stop time or a Stop actor); 2 the model, the
+// command line or an input file is wrong, or a helper program is missing
+// (nothing is run); 3 the run failed part way, or its plot could not be drawn
+// (results and trace up to the failure are kept); 4 a bug in ctde.
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <iostream>
+#include <optional>
 
+#include "cli/command_error.hpp"
+#include "cli/graph_command.hpp"
+#include "cli/plot.hpp"
+#include "cli/process.hpp"
 #include "cli/run_command.hpp"
+#include "cli/trace_export.hpp"
 #include "cli/validate_command.hpp"
 #include "core/error.hpp"
 
 namespace {
 
-constexpr int kModelError = 2;
-constexpr int kRunFailed = 3;
+using namespace ctde::cli;
 
 /// "NAME=VALUE" → (NAME, VALUE). @throws ctde::ModelError when malformed.
 std::pair<std::string, std::string> split_assignment(const std::string& text) {
@@ -24,6 +32,54 @@ std::pair<std::string, std::string> split_assignment(const std::string& text) {
     throw ctde::ModelError("--set expects NAME=VALUE, got '" + text + "'");
   }
   return {text.substr(0, equals), text.substr(equals + 1)};
+}
+
+ctde::ParameterOverrides parse_overrides(const std::vector<std::string>& texts) {
+  ctde::ParameterOverrides overrides;
+  for (const auto& text : texts) overrides.push_back(split_assignment(text));
+  return overrides;
+}
+
+/// `ctde run`: the run, its summary, and the plot. Returns the exit status.
+int run_main(RunRequest request, const std::string& plot, bool quiet) {
+  std::optional<PlotTool> tool;
+  std::filesystem::path temporary;  // the results, when only a plot was asked for
+  if (!plot.empty()) {
+    check_plot_path(plot);
+    tool = find_plot_tool();  // before the run: a missing tool runs nothing
+    if (request.results.empty()) {
+      temporary = make_temporary_file("results", ".csv");
+      request.results = temporary.string();
+    }
+  }
+  RunOutcome outcome;
+  try {
+    outcome = run_command(request);
+  } catch (...) {
+    if (!temporary.empty()) std::filesystem::remove(temporary);
+    throw;
+  }
+  const ctde::RunResult& result = outcome.result;
+  int status = kExitOk;
+  if (result.status == ctde::RunStatus::kError) {
+    std::cerr << "ctde: run failed " << result.message << "\n";
+    status = kExitRunFailed;
+  } else if (!quiet) {
+    std::cerr << "ctde: run " << ctde::to_string(result.status) << " at t = " << result.time << " s"
+              << (result.actor.empty() ? "" : " (by " + result.actor + ")") << ": " << result.stats.steps
+              << " steps, " << result.stats.rejected_steps << " rejected, " << result.stats.rhs_evals
+              << " RHS evaluations, " << result.stats.events << " events\n";
+  }
+  if (tool) {  // also after a failed run: the results up to the failure are worth seeing
+    try {
+      plot_results(*tool, request.results, plot, outcome.discrete_columns, outcome.model_name);
+    } catch (const CommandError& e) {
+      std::cerr << "ctde: error: " << e.what() << "; the results are kept in " << request.results << "\n";
+      return kExitRunFailed;
+    }
+    if (!temporary.empty()) std::filesystem::remove(temporary);
+  }
+  return status;
 }
 
 }  // namespace
@@ -41,55 +97,73 @@ int main(int argc, char** argv) {
   validate->add_option("MODEL", model_path, "The model file (JSON)")->required();
   validate->add_option("--set", sets, "Override a model parameter: NAME=VALUE (repeatable)");
 
-  ctde::cli::RunRequest run_request;
+  RunRequest run_request;
   std::vector<std::string> run_sets;
   double stop_time = 0;
   bool quiet = false;
-  auto* run =
-      app.add_subcommand("run", "Run a model file, writing results (CSV) and an event trace (JSON Lines)");
+  std::string plot_path;
+  auto* run = app.add_subcommand(
+      "run", "Run a model file, writing results (CSV), an event trace (JSON Lines) and a plot");
   run->add_option("MODEL", run_request.model, "The model file (JSON)")->required();
   run->add_option("-o,--output", run_request.results, "Results file (CSV)");
   run->add_option("--trace", run_request.trace, "Event trace file (JSON Lines)");
+  run->add_option("--plot", plot_path,
+                  "Plot of the recorded signals (.png, .svg or .pdf; 1000x600 pixels), drawn by matplotlib");
   run->add_option("--set", run_sets, "Override a model parameter: NAME=VALUE (repeatable)");
   auto* stop_option = run->add_option("--stop-time", stop_time, "Override the director's stop_time (s)");
-  run->add_flag("--quiet", quiet, "Print nothing but errors");
+  run->add_flag("--quiet", quiet, "Print nothing but errors (and no progress bar)");
+
+  std::string graph_model;
+  std::string graph_output;
+  std::vector<std::string> graph_sets;
+  auto* graph = app.add_subcommand(
+      "graph", "Draw the actor network of a model file with Graphviz (.svg, .png, .pdf; .dot or .gv: text)");
+  graph->add_option("MODEL", graph_model, "The model file (JSON)")->required();
+  graph->add_option("-o,--output", graph_output, "The drawing (default: DOT text on stdout)");
+  graph->add_option("--set", graph_sets, "Override a model parameter: NAME=VALUE (repeatable)");
+
+  std::string trace_input;
+  std::string trace_output;
+  auto* trace = app.add_subcommand("trace", "Work with event traces");
+  trace->require_subcommand(1);
+  auto* trace_export = trace->add_subcommand(
+      "export", "Convert an event trace (JSON Lines) to the Chrome/Perfetto trace-event format (JSON)");
+  trace_export->add_option("TRACE", trace_input, "The event trace (JSON Lines, from run --trace)")
+      ->required();
+  trace_export->add_option("-o,--output", trace_output, "The Chrome trace (default: stdout)");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
-    return kModelError;
+    return kExitUsage;
   }
 
   try {
-    ctde::ParameterOverrides overrides;
-    for (const auto& text : sets) overrides.push_back(split_assignment(text));
-    if (validate->parsed()) ctde::cli::validate_command(model_path, overrides, std::cout);
+    if (validate->parsed()) ctde::cli::validate_command(model_path, parse_overrides(sets), std::cout);
     if (run->parsed()) {
-      for (const auto& text : run_sets) run_request.overrides.push_back(split_assignment(text));
+      run_request.overrides = parse_overrides(run_sets);
       if (*stop_option) run_request.stop_time = stop_time;
-      const ctde::RunResult result = ctde::cli::run_command(run_request);
-      if (result.status == ctde::RunStatus::kError) {
-        std::cerr << "ctde: run failed " << result.message << "\n";
-        return kRunFailed;
-      }
-      if (!quiet) {
-        std::cerr << "ctde: run " << ctde::to_string(result.status) << " at t = " << result.time << " s"
-                  << (result.actor.empty() ? "" : " (by " + result.actor + ")") << ": " << result.stats.steps
-                  << " steps, " << result.stats.rejected_steps << " rejected, " << result.stats.rhs_evals
-                  << " RHS evaluations, " << result.stats.events << " events\n";
-      }
+      run_request.progress = !quiet;
+      return run_main(run_request, plot_path, quiet);
     }
+    if (graph->parsed()) graph_command(graph_model, parse_overrides(graph_sets), graph_output, std::cout);
+    if (trace_export->parsed()) trace_export_command(trace_input, trace_output);
   } catch (const ctde::ModelError& e) {
     std::cerr << "ctde: error: " << e.what() << "\n";
-    return kModelError;
+    return kExitUsage;
+  } catch (const CommandError& e) {
+    std::cerr << "ctde: error: " << e.what() << "\n";
+    return e.status();
   } catch (const std::exception& e) {
     std::cerr << "ctde: internal error: " << e.what() << "\n";
-    return 4;
+    return kExitInternal;
   }
-  return 0;
+  return kExitOk;
 }

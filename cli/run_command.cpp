@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "actors/builtin_actors.hpp"
+#include "cli/progress_bar.hpp"
 #include "core/error.hpp"
 #include "core/recorder.hpp"
 #include "core/validate.hpp"
@@ -21,9 +22,29 @@ std::vector<std::string> all_outputs(const FlatModel& flat) {
   return out;
 }
 
+/// The CSV columns of the discrete signals (core/recorder.hpp names them).
+std::vector<std::string> discrete_columns(const std::vector<RecordedSignal>& signals) {
+  std::vector<std::string> columns;
+  for (const auto& s : signals) {
+    if (!s.discrete) continue;
+    if (s.width == 1) {
+      columns.push_back(s.name);
+      continue;
+    }
+    for (std::uint32_t i = 0; i < s.width; ++i) {
+      std::string column = s.name;
+      column += '[';
+      column += std::to_string(i);
+      column += ']';
+      columns.push_back(std::move(column));
+    }
+  }
+  return columns;
+}
+
 }  // namespace
 
-RunResult run_command(const RunRequest& request) {
+RunOutcome run_command(const RunRequest& request) {
   Model model = load_model_file(request.model, builtin_actors(), request.overrides);
   if (request.stop_time) model.director().insert_or_assign("stop_time", ParamValue(*request.stop_time));
   const FlatModel flat = validate(model);
@@ -34,6 +55,9 @@ RunResult run_command(const RunRequest& request) {
   } catch (const ModelError& e) {
     throw e.located(model.file() + " at /record");
   }
+  RunOutcome outcome;
+  outcome.model_name = model.name();
+  outcome.discrete_columns = discrete_columns(signals);
   std::unique_ptr<Recorder> recorder;
   std::unique_ptr<TraceWriter> trace;
   try {
@@ -43,7 +67,13 @@ RunResult run_command(const RunRequest& request) {
     throw ModelError(e.what());  // a command-line mistake: nothing has run
   }
   Director director(flat, options, model.name(), trace.get(), recorder.get());
-  return director.run();
+  ProgressBar bar(request.progress_fd, options.start_time, options.stop_time, request.progress);
+  if (bar.active()) {
+    director.set_progress([&bar](double time, const RunStatistics& stats) { bar.update(time, stats); });
+  }
+  outcome.result = director.run();
+  bar.finish();
+  return outcome;
 }
 
 }  // namespace ctde::cli

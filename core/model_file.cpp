@@ -327,6 +327,11 @@ Model load_model_text(const std::string& text, const std::string& file, const Ac
     if (colon != std::string::npos) what = what.substr(colon + 2);
     throw ModelError("JSON syntax error: " + what)
         .located(file + ":" + std::to_string(line) + ":" + std::to_string(column));
+  } catch (const json::exception& e) {  // a number beyond a double's range (found by the fuzzer)
+    std::string what = e.what();
+    const auto bracket = what.find("] ");
+    if (bracket != std::string::npos) what = what.substr(bracket + 2);
+    throw ModelError("JSON value out of range: " + what).located(file);
   }
   return Loader(file, folder, registry).load(root, overrides);
 }

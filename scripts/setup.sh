@@ -9,7 +9,9 @@ packages=(
   libspdlog-dev libfmt-dev            # logging and the trace sink
   doctest-dev nlohmann-json3-dev libcli11-dev libmuparser-dev
   libsystemc-dev                      # the DE benchmark baseline
-  python3-matplotlib python3-scipy graphviz
+  python3-matplotlib                  # ctde run --plot and scripts/plot_results.py (run by /usr/bin/python3)
+  python3-scipy                       # the scipy benchmark baseline
+  graphviz                            # ctde graph -o model.svg (the `dot` program)
 )
 
 missing=()

@@ -6,6 +6,9 @@
 #include <sys/wait.h>
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace ctde::test {
@@ -16,9 +19,15 @@ struct CommandResult {
   std::string output;
 };
 
-/// Runs `ctde ARGUMENTS` (the binary under test) and waits for it.
-inline CommandResult run_cli(const std::string& arguments) {
-  const std::string command = std::string(CTDE_CLI) + " " + arguments + " 2>&1";
+/// Runs `ENVIRONMENT ctde ARGUMENTS` (the binary under test) through the
+/// shell and waits for it; `environment` is a list of NAME=VALUE, or empty.
+inline CommandResult run_cli_env(const std::string& environment, const std::string& arguments) {
+  std::string command = environment;
+  if (!command.empty()) command += ' ';
+  command += CTDE_CLI;
+  command += ' ';
+  command += arguments;
+  command += " 2>&1";
   CommandResult result;
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
@@ -30,5 +39,26 @@ inline CommandResult run_cli(const std::string& arguments) {
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
 }
+
+/// Runs `ctde ARGUMENTS` (the binary under test) and waits for it.
+inline CommandResult run_cli(const std::string& arguments) { return run_cli_env("", arguments); }
+
+/// The whole content of file `path` (empty if it cannot be read).
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// `name` in a scratch folder `folder` under the temporary folder (created).
+inline std::filesystem::path scratch_file(const std::string& folder, const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / folder;
+  std::filesystem::create_directories(dir);
+  return dir / name;
+}
+
+/// The folder of the bundled example models, with a trailing slash.
+inline std::string example_models() { return std::string(CTDE_SOURCE_DIR) + "/examples/models/"; }
 
 }  // namespace ctde::test

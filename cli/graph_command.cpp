@@ -1,0 +1,338 @@
+#include "cli/graph_command.hpp"
+
+// GCC 12 reports a boost::optional inside Boost.Graph's edge iterator as
+// "may be used uninitialized" once write_graphviz is inlined: a false positive.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/graphviz.hpp>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+#include <vector>
+
+#include "actors/builtin_actors.hpp"
+#include "cli/command_error.hpp"
+#include "cli/process.hpp"
+#include "core/validate.hpp"
+
+namespace ctde::cli {
+
+namespace {
+
+/// How a node is drawn.
+enum class NodeRole { kOrdinary, kConverter, kEventGenerator };
+
+constexpr std::array<std::string_view, 4> kConverters = {"ZeroOrderHold", "FirstOrderHold", "PeriodicSampler",
+                                                         "Sampler"};
+constexpr std::array<std::string_view, 2> kEventGenerators = {"ZeroCrossingDetector",
+                                                              "LevelCrossingDetector"};
+
+constexpr std::string_view kContinuousColour = "#1f4e79";
+constexpr std::string_view kDiscreteColour = "#7f3f98";
+constexpr std::string_view kConstantColour = "#777777";
+
+struct VertexInfo {
+  std::string path;
+  std::string name;  ///< the last part of the path
+  std::string type;
+  TimeMode mode = TimeMode::kContinuous;
+  NodeRole role = NodeRole::kOrdinary;
+};
+
+struct EdgeInfo {
+  PortKind kind = PortKind::kContinuous;
+  std::string from_port;
+  std::string to_port;
+  int width = 1;
+};
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, VertexInfo, EdgeInfo>;
+
+/// A composite, drawn as a cluster: the leaf actors and composites directly inside it.
+struct Cluster {
+  std::string path;
+  std::string name;
+  std::vector<std::size_t> vertices;
+  std::vector<std::size_t> children;  ///< indices into the cluster list
+};
+
+NodeRole role_of(std::string_view type) {
+  if (std::find(kConverters.begin(), kConverters.end(), type) != kConverters.end())
+    return NodeRole::kConverter;
+  if (std::find(kEventGenerators.begin(), kEventGenerators.end(), type) != kEventGenerators.end()) {
+    return NodeRole::kEventGenerator;
+  }
+  return NodeRole::kOrdinary;
+}
+
+/// `text` as a DOT double-quoted string (backslashes and quotes escaped, so
+/// that label escapes such as \N are not interpreted).
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+/// A label of two centred lines: `first` and `second`.
+std::string two_lines(std::string_view first, std::string_view second) {
+  std::string label = quoted(first);
+  label.pop_back();
+  label += "\\n";
+  label += quoted(second).substr(1);
+  return label;
+}
+
+Graph build_graph(const FlatModel& model) {
+  Graph graph;
+  for (const FlatActor& actor : model.actors) {
+    VertexInfo info;
+    info.path = actor.path;
+    const auto dot = actor.path.rfind('.');
+    info.name = dot == std::string::npos ? actor.path : actor.path.substr(dot + 1);
+    info.type = actor.actor->type();
+    info.mode = actor.mode;
+    info.role = role_of(info.type);
+    boost::add_vertex(std::move(info), graph);
+  }
+  for (std::size_t i = 0; i < model.actors.size(); ++i) {
+    const FlatActor& from = model.actors[i];
+    for (std::size_t o = 0; o < from.receivers.size(); ++o) {
+      for (const PortRef& to : from.receivers[o]) {
+        EdgeInfo info;
+        info.kind = from.output_kinds[o];
+        info.from_port = from.actor->outputs()[o].name;
+        info.to_port = model.actors[to.actor].actor->inputs()[to.port].name;
+        info.width = from.output_widths[o];
+        boost::add_edge(i, to.actor, std::move(info), graph);
+      }
+    }
+  }
+  return graph;
+}
+
+/// The composites, as a forest in order of first appearance (clusters[0..]
+/// with `roots` the outermost ones).
+std::vector<Cluster> build_clusters(const Graph& graph, std::vector<std::size_t>& roots) {
+  std::vector<Cluster> clusters;
+  std::vector<std::pair<std::string, std::size_t>> index;  // path → cluster, few entries
+  const auto find_or_add = [&](const std::string& path, std::size_t parent, bool has_parent) {
+    for (const auto& [p, k] : index) {
+      if (p == path) return k;
+    }
+    const std::size_t k = clusters.size();
+    const auto dot = path.rfind('.');
+    clusters.push_back({path, dot == std::string::npos ? path : path.substr(dot + 1), {}, {}});
+    index.emplace_back(path, k);
+    if (has_parent) {
+      clusters[parent].children.push_back(k);
+    } else {
+      roots.push_back(k);
+    }
+    return k;
+  };
+  for (std::size_t v = 0; v < boost::num_vertices(graph); ++v) {
+    const std::string& path = graph[v].path;
+    std::size_t parent = 0;
+    bool has_parent = false;
+    for (auto dot = path.find('.'); dot != std::string::npos; dot = path.find('.', dot + 1)) {
+      parent = find_or_add(path.substr(0, dot), parent, has_parent);
+      has_parent = true;
+    }
+    if (has_parent) clusters[parent].vertices.push_back(v);
+  }
+  return clusters;
+}
+
+void write_cluster(std::ostream& out, const std::vector<Cluster>& clusters, std::size_t k, int depth) {
+  const std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
+  const Cluster& c = clusters[k];
+  std::string id = "cluster_";
+  id += c.path;
+  out << indent << "subgraph " << quoted(id) << " {\n";
+  out << indent << "  label=" << quoted(c.name) << "; tooltip=" << quoted(c.path)
+      << "; style=\"rounded,filled\"; fillcolor=\"#f5f5f5\"; color=\"#999999\";\n";
+  for (const std::size_t v : c.vertices) out << indent << "  " << v << ";\n";
+  for (const std::size_t child : c.children) write_cluster(out, clusters, child, depth + 1);
+  out << indent << "}\n";
+}
+
+std::string_view edge_colour(PortKind kind) {
+  switch (kind) {
+    case PortKind::kDiscrete:
+      return kDiscreteColour;
+    case PortKind::kConstant:
+      return kConstantColour;
+    case PortKind::kContinuous:
+    case PortKind::kPolymorphic:
+      break;
+  }
+  return kContinuousColour;
+}
+
+/// Fill and line colours of an ordinary actor of time mode `mode`.
+std::pair<std::string_view, std::string_view> mode_colours(TimeMode mode) {
+  switch (mode) {
+    case TimeMode::kDiscrete:
+      return {"#e1d5e7", kDiscreteColour};
+    case TimeMode::kConstant:
+      return {"#eeeeee", kConstantColour};
+    case TimeMode::kHybrid:
+      return {"#d5e8d4", "#2d6a2d"};
+    case TimeMode::kContinuous:
+    case TimeMode::kUnresolved:
+      break;
+  }
+  return {"#dae8fc", kContinuousColour};
+}
+
+/// The Graphviz output format for `output`, "dot" for DOT text.
+/// @throws CommandError for an extension it does not know.
+std::string format_of(const std::string& output) {
+  const std::string extension = std::filesystem::path(output).extension().string();
+  if (extension == ".dot" || extension == ".gv") return "dot";
+  if (extension == ".svg" || extension == ".png" || extension == ".pdf") return extension.substr(1);
+  std::string message = "graph -o ";
+  message += output;
+  message += ": the file name must end in .dot, .gv, .svg, .png or .pdf";
+  throw CommandError(kExitUsage, message);
+}
+
+[[noreturn]] void cannot_write(const std::string& path) {
+  std::string message = "cannot write '";
+  message += path;
+  message += "'";
+  throw CommandError(kExitUsage, message);
+}
+
+/// Runs `dot -T<format> -o output input`. @throws CommandError.
+void run_dot(const std::string& format, const std::string& input, const std::string& output) {
+  std::string type = "-T";
+  type += format;
+  const ProcessResult result = run_process({"dot", type, "-o", output, input});
+  if (!result.started && result.error == ENOENT) {
+    std::string message = "cannot draw ";
+    message += output;
+    message +=
+        ": the Graphviz program 'dot' is not on PATH (Debian: apt-get install graphviz);"
+        " '-o model.dot' writes the graph as text without it";
+    throw CommandError(kExitUsage, message);
+  }
+  if (!result.started || result.exit_status != 0) {
+    std::string message = "cannot draw ";
+    message += output;
+    message += ": dot ";
+    message += describe(result);
+    throw CommandError(kExitUsage, message);
+  }
+}
+
+}  // namespace
+
+void write_model_dot(const FlatModel& model, const std::string& model_name, std::ostream& out) {
+  const Graph graph = build_graph(model);
+  std::vector<std::size_t> roots;
+  const std::vector<Cluster> clusters = build_clusters(graph, roots);
+
+  const auto graph_writer = [&](std::ostream& os) {
+    os << "  graph [rankdir=LR, labelloc=t, fontname=\"Helvetica\", label=" << quoted(model_name) << "];\n";
+    os << "  node [fontname=\"Helvetica\", fontsize=11];\n";
+    os << "  edge [fontname=\"Helvetica\", fontsize=9];\n";
+    for (const std::size_t k : roots) write_cluster(os, clusters, k, 1);
+  };
+  const auto vertex_writer = [&](std::ostream& os, Graph::vertex_descriptor v) {
+    const VertexInfo& info = graph[v];
+    os << " [label=" << two_lines(info.name, info.type) << ", tooltip=" << quoted(info.path)
+       << ", id=" << quoted(info.path);
+    switch (info.role) {
+      case NodeRole::kConverter:
+        os << ", shape=hexagon, style=filled, fillcolor=\"#fff2cc\", color=\"#b58900\"";
+        break;
+      case NodeRole::kEventGenerator:
+        os << ", shape=octagon, style=filled, fillcolor=\"#f8cecc\", color=\"#b85450\", penwidth=2";
+        break;
+      case NodeRole::kOrdinary: {
+        const auto [fill, line] = mode_colours(info.mode);
+        os << ", shape=box, style=\"rounded,filled\", fillcolor=\"" << fill << "\", color=\"" << line << "\"";
+        break;
+      }
+    }
+    os << "]";
+  };
+  const auto edge_writer = [&](std::ostream& os, Graph::edge_descriptor e) {
+    const EdgeInfo& info = graph[e];
+    os << "[style=" << (info.kind == PortKind::kDiscrete ? "dashed" : "solid") << ", color=\""
+       << edge_colour(info.kind) << "\"";
+    std::string label;
+    if (info.from_port != "out") {  // the ports, where they are not the usual out -> in
+      label = info.from_port;
+      label += " -> ";
+      label += info.to_port;
+    } else if (info.to_port != "in") {
+      label = info.to_port;
+    }
+    if (info.width != 1) {
+      if (!label.empty()) label += ' ';
+      label += '[';
+      label += std::to_string(info.width);
+      label += ']';
+    }
+    if (!label.empty()) os << ", label=" << quoted(label);
+    os << "]";
+  };
+  boost::write_graphviz(out, graph, vertex_writer, edge_writer, graph_writer);
+}
+
+void graph_command(const std::string& path, const ParameterOverrides& overrides, const std::string& output,
+                   std::ostream& out) {
+  const std::string format = output.empty() ? "dot" : format_of(output);
+  Model model = load_model_file(path, builtin_actors(), overrides);
+  const FlatModel flat = validate(model);
+  std::ostringstream text;
+  write_model_dot(flat, model.name(), text);
+
+  if (output.empty()) {
+    out << text.str();
+    return;
+  }
+  if (format == "dot") {
+    std::ofstream file(output);
+    if (!file) cannot_write(output);
+    file << text.str();
+    file.close();
+    if (!file) cannot_write(output);
+    return;
+  }
+  const std::filesystem::path source = make_temporary_file("graph", ".dot");
+  {
+    std::ofstream file(source);
+    file << text.str();
+  }
+  try {
+    run_dot(format, source.string(), output);
+  } catch (...) {
+    std::filesystem::remove(source);
+    throw;
+  }
+  std::filesystem::remove(source);
+}
+
+}  // namespace ctde::cli

@@ -1,0 +1,34 @@
+#pragma once
+/// `ctde graph MODEL.json -o model.svg`: the actor network drawn with Graphviz.
+///
+/// The graph is the validated, flattened model: one node per leaf actor,
+/// labelled with its name and type; one edge per connection. Continuous
+/// connections are solid, discrete ones dashed, constant ones solid grey.
+/// Converters (ZeroOrderHold, FirstOrderHold, PeriodicSampler, Sampler) are
+/// yellow hexagons; state-event generators (ZeroCrossingDetector,
+/// LevelCrossingDetector) red octagons with a thick border; other actors are
+/// rounded boxes coloured by time mode (continuous blue, discrete purple,
+/// constant grey, hybrid green). Composites are clusters, nested as written.
+
+#include <ostream>
+#include <string>
+
+#include "core/flat_model.hpp"
+#include "core/model_file.hpp"
+
+namespace ctde::cli {
+
+/// Writes `model` (validated) as Graphviz DOT, through boost::write_graphviz.
+/// Node ids are numbers (actor names may be DOT keywords); each node's
+/// `tooltip` and `id` hold the actor's full path.
+void write_model_dot(const FlatModel& model, const std::string& model_name, std::ostream& out);
+
+/// Loads and validates the model in `path`, then writes its graph to
+/// `output`: `.dot` or `.gv` as DOT text; `.svg`, `.png` or `.pdf` drawn by
+/// the Graphviz program `dot` (found on PATH); an empty `output` writes DOT to `out`.
+/// @throws ModelError for a bad model; CommandError (kExitUsage) for an
+///         unknown extension, a missing or failing `dot`, an unwritable file.
+void graph_command(const std::string& path, const ParameterOverrides& overrides, const std::string& output,
+                   std::ostream& out);
+
+}  // namespace ctde::cli
