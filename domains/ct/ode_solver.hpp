@@ -192,7 +192,8 @@ class OdeSolver {
   void correct_state(const double* x);
 
   /// Rollback of the last step to te in [last_step_start(), last_step_end()]: x(te)
-  /// from the dense output, then Reset at (te, x(te)), keeping the step size. This is
+  /// from the dense output, then Reset at (te, x(te)); the next step starts with the
+  /// rolled-back step's size (ARKODE's Reset alone would estimate a new one). This is
   /// how a refined step is taken: redo_to(te) and the step is [t0, te] (the director
   /// then calls step(t_limit) to go on). redo_to(last_step_start()) restores the
   /// step's start state exactly, so re-integrating with step(te) is also possible.
