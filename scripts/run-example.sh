@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds ctde, validates the bundled
-# models, and runs the sampled-data PI example, leaving its results (CSV),
-# event trace (JSON Lines) and a plot (PNG) in out/.
+# The main job: installs what is missing, builds ctde, validates and runs the
+# bundled bouncing-ball model (state events located to one tick), leaving its
+# results (CSV), event trace (JSON Lines), a plot (PNG) and the model's graph
+# (SVG) in out/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -9,6 +10,10 @@ scripts/setup.sh
 scripts/build.sh build/release
 mkdir -p out
 build/release/ctde validate examples/models/bouncing_ball.json
-build/release/ctde run examples/models/sampled_pi.json -o out/sampled_pi.csv --trace out/sampled_pi.jsonl
-/usr/bin/python3 scripts/plot_results.py out/sampled_pi.csv out/sampled_pi.png
-echo "results: out/sampled_pi.csv  trace: out/sampled_pi.jsonl  plot: out/sampled_pi.png"
+build/release/ctde run examples/models/bouncing_ball.json -o out/bouncing_ball.csv \
+  --trace out/bouncing_ball.jsonl --plot out/bouncing_ball.png
+build/release/ctde graph examples/models/bouncing_ball.json -o out/bouncing_ball.svg
+echo "results: out/bouncing_ball.csv  trace: out/bouncing_ball.jsonl  plot: out/bouncing_ball.png" \
+  " graph: out/bouncing_ball.svg"
+echo "impacts (state_event lines of the trace):"
+grep '"kind":"state_event"' out/bouncing_ball.jsonl | sed 's/.*"t":\([^,]*\),.*"residual":\([^,]*\),.*/  t = \1 s  (guard residual \2)/'
