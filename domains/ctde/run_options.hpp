@@ -32,7 +32,9 @@ struct RunOptions {
   std::optional<double> min_step;
   std::optional<double> max_step;
   long max_microsteps = 1000;
-  std::optional<double> event_tolerance;  ///< empty: derived from atol
+  /// A state-event search may stop once every crossed guard is within this of
+  /// zero; empty: it always narrows the bracket to one tick.
+  std::optional<double> event_tolerance;
   EventMode events = EventMode::kNormal;
   std::optional<double> output_interval;  ///< empty: no interpolated rows
 };
