@@ -552,14 +552,20 @@ void OdeSolver::dense_output(double t, double* out) const {
 void OdeSolver::reset(double t, const double* x) {
   Impl& s = *impl_;
   if (!std::isfinite(t)) throw std::runtime_error("OdeSolver::reset: t must be finite");
+  // The step ARKODE planned next, before Reset forgets it.
+  sunrealtype planned = 0;
+  if (CTDE_ARK(GetCurrentStep, s.erk, s.mem, &planned) < 0) planned = 0;
   std::memcpy(data(s.y[s.cur]), x, s.n * sizeof(double));
   s.reset_at(t, s.y[s.cur]);
-  // A new state after an event: let ARKODE estimate a new first step (or use the
-  // user's), as at the start. rk4-fixed keeps its fixed step.
+  // A new state after an event: the first step is the one ARKODE planned before
+  // the event (its error test rejects and shrinks it if the event changed the
+  // dynamics), as ARKODE's own Reset keeps it; without one (a reset before any
+  // step), ARKODE's estimate or the user's initial_step. rk4-fixed keeps its step.
   if (s.options.method == SolverKind::kRk4Fixed) {
     s.check(CTDE_ARK(SetFixedStep, s.erk, s.mem, s.fixed_step()), "SetFixedStep");
   } else {
-    s.check(CTDE_ARK(SetInitStep, s.erk, s.mem, s.options.initial_step.value_or(0.0)), "SetInitStep");
+    const double first = planned > 0 ? static_cast<double>(planned) : s.options.initial_step.value_or(0.0);
+    s.check(CTDE_ARK(SetInitStep, s.erk, s.mem, first), "SetInitStep");
   }
   std::memcpy(data(s.y[1 - s.cur]), x, s.n * sizeof(double));
   s.t = t;

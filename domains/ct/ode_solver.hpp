@@ -175,9 +175,10 @@ class OdeSolver {
   ///         step that was reset or rolled back (only its ends are stored).
   void dense_output(double t, double* out) const;
 
-  /// State reset after an event: the integrator continues from (t, x) (n values), with
-  /// a fresh initial step estimate (the old step size says nothing about the new
-  /// state; rk4-fixed keeps its step). Same integrator, same counters.
+  /// State reset after an event: the integrator continues from (t, x) (n values),
+  /// starting with the step ARKODE had planned next (its error test shrinks it if the
+  /// event changed the dynamics; ARKODE's estimate when there is none; rk4-fixed keeps
+  /// its step). Same integrator, same counters.
   /// Post: current_time() == t, last step = [t, t].
   /// @throws std::runtime_error if ARKODE rejects the reset.
   void reset(double t, const double* x);

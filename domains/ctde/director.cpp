@@ -500,8 +500,16 @@ class Director::Impl final : public DirectorServices {
         }
         evaluate_all(t1);
         evaluate_guards(t1, g_end_);
-        if (!guards_.any_event(g_end_)) {  // the crossing is later: take [t0, t1]
-          accept_guards();
+        if (!guards_.any_event(g_end_)) {
+          if (t1 == te_s && te == now_.time + 1) {
+            // The crossing is within one tick of the step's start, where the
+            // solver cannot tell the states apart (a tick is a few ulps of t
+            // late in a long run): it fires here, as the search found it.
+            std::copy(g_b_.begin(), g_b_.end(), g_end_.begin());
+            fire_state_events(te, te_s, found, rejected_t1, iterations);
+            return te;
+          }
+          accept_guards();  // the crossing is later: take [t0, t1]
           return std::nullopt;
         }
         if (t1 != te_s) continue;  // a shorter step that crossed already: search it
