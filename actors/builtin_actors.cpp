@@ -23,6 +23,7 @@
 #include "actors/math/product.hpp"
 #include "actors/math/saturation.hpp"
 #include "actors/math/sum.hpp"
+#include "actors/modal/modal_model.hpp"
 #include "actors/sinks/stop.hpp"
 #include "actors/sources/clock.hpp"
 #include "actors/sources/constant.hpp"
@@ -99,6 +100,11 @@ void register_builtin_actors(ActorRegistry& registry) {
                              "min(max(u, lower), upper), element by element.");
   register_actor<Sum>(registry, "Sum", "math",
                       "y = sum of +in_i or -in_i, one input per character of `signs` (\"+-+\").");
+  register_actor<ModalModel>(
+      registry, "ModalModel", "modal",
+      "A mode chart over continuous states: per-mode derivatives and outputs, transitions taken when their "
+      "guard predicate becomes true (located as state events), compound transitions through instantaneous "
+      "modes with entry and set actions (docs/modal.md).");
   register_actor<Stop>(registry, "Stop", "sinks", "Any event on `in` ends the run with status \"stopped\".");
   register_actor<Clock>(registry, "Clock", "sources",
                         "The model time t, in seconds, as a continuous signal.");

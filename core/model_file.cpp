@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -12,7 +13,10 @@ namespace ctde {
 
 namespace {
 
-using json = nlohmann::json;
+/// Objects keep the file's key order: structured parameters (a mode chart's
+/// states, modes...) are passed on in the order they were written, and the
+/// first unknown key reported is the first in the file.
+using json = nlohmann::ordered_json;
 
 /// Director keys of the format (ARCHITECTURE.md, run options).
 const std::vector<std::string> kDirectorKeys = {
@@ -225,7 +229,13 @@ class Loader {
       for (const auto& [key, value] : params.items()) {
         const std::string where = pointer + "/params/" + escape(key);
         try {
-          added.set_parameter(key, file_relative(added, key, param_value(value, where)), at(where));
+          // A structured parameter takes the JSON value as written; so does an
+          // undeclared one, for set_parameter's message listing the known ones.
+          const std::optional<ParamKind> kind = parameter_kind(added, key);
+          ParamValue param = !kind || *kind == ParamKind::kStructure
+                                 ? ParamValue(value.dump())
+                                 : file_relative(added, key, param_value(value, where));
+          added.set_parameter(key, std::move(param), at(where));
         } catch (const ModelError& e) {
           throw e.located(at(where));
         }
@@ -275,6 +285,16 @@ class Loader {
         }
       }
     }
+  }
+
+  /// The kind of parameter `key` of `actor`, or nothing when it has none. A
+  /// structured parameter (ParamKind::kStructure) gets its JSON value as
+  /// text, nested objects and all.
+  static std::optional<ParamKind> parameter_kind(const Actor& actor, const std::string& key) {
+    for (const auto& slot : actor.parameters()) {
+      if (slot.name == key) return slot.kind;
+    }
+    return std::nullopt;
   }
 
   /// A relative file name in a `file` parameter is relative to the model's folder.

@@ -85,6 +85,8 @@ const char* kind_name(ParamKind kind) {
       return "a string";
     case ParamKind::kFile:
       return "a file name";
+    case ParamKind::kStructure:
+      return "a structured value (JSON)";
   }
   return "";
 }
@@ -256,7 +258,7 @@ ResolvedParam ParameterScope::evaluate(const ParamValue& value, ParamKind kind,
     throw mismatch("a nested list");
   };
 
-  if (kind == ParamKind::kString || kind == ParamKind::kFile) {
+  if (kind == ParamKind::kString || kind == ParamKind::kFile || kind == ParamKind::kStructure) {
     if (value.kind() != ParamValue::Kind::kText) throw mismatch("the value");
     out.text = value.text();
     return out;

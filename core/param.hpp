@@ -55,6 +55,11 @@ enum class ParamKind {
   kMatrix,  ///< rows of numbers (a scalar is 1x1, a flat list one row)
   kString,  ///< a literal string, not evaluated ("rising", "+-+")
   kFile,    ///< a file name; in model files, relative to the model file's folder
+  /// Structured configuration (a mode chart's modes, transitions...): a JSON
+  /// document as text, not evaluated; the actor reads it. In model files the
+  /// parameter's JSON value as written (objects, arrays, numbers, strings),
+  /// with its keys in the file's order. ResolvedParam::text holds it.
+  kStructure,
 };
 
 /// An evaluated parameter. Copyable value type.

@@ -145,6 +145,7 @@ class Director::Impl final : public DirectorServices {
 
   void mode_changed(std::uint32_t actor, std::string_view from, std::string_view via,
                     std::string_view to) override {
+    continuous_changed_ = true;  // new derivatives: the solver's history is stale
     if (trace_ != nullptr) trace_->mode(now_, resolution_.to_seconds(now_.time), flat(actor).path, from, via, to);
   }
 
@@ -280,7 +281,7 @@ class Director::Impl final : public DirectorServices {
     now_ = {start_, 0};
     const double t = resolution_.to_seconds(start_);
     for (std::uint32_t d = 0; d < actors_.size(); ++d) {
-      b_.states[d] = actors_[d]->make_state();
+      guarded(d, [&] { b_.states[d] = actors_[d]->make_state(); });
       ActorContext context(b_, this, d, now_, t);
       guarded(d, [&] { actors_[d]->initialize(context); });
     }

@@ -1,0 +1,351 @@
+#include "actors/modal/chart_program.hpp"
+
+#include <muParser.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <deque>
+#include <limits>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+
+namespace ctde {
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::string trimmed(const std::string& text) {
+  std::size_t begin = 0;
+  std::size_t end = text.size();
+  while (begin < end && is_space(text[begin])) ++begin;
+  while (end > begin && is_space(text[end - 1])) --end;
+  return text.substr(begin, end - begin);
+}
+
+bool parse_number(const std::string& text, double& out) {
+  const char* first = text.data();
+  const char* last = first + text.size();
+  if (first < last && *first == '+') ++first;
+  if (first == last) return false;
+  const auto result = std::from_chars(first, last, out);
+  return result.ec == std::errc() && result.ptr == last;
+}
+
+bool is_identifier(const std::string& text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) != 0) return false;
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
+}
+
+/// The position of an assignment ('=', '+=', ...) in `text`, or npos:
+/// muparser would write to a variable.
+std::size_t find_assignment(const std::string& text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '=') continue;
+    const char before = i > 0 ? text[i - 1] : ' ';
+    const char after = i + 1 < text.size() ? text[i + 1] : ' ';
+    if (after == '=') {
+      ++i;  // "=="
+      continue;
+    }
+    if (before == '<' || before == '>' || before == '!') continue;
+    return i;
+  }
+  return std::string::npos;
+}
+
+const char* kind_name(std::uint8_t kind) {
+  switch (kind) {
+    case static_cast<std::uint8_t>(SymbolKind::kParameter):
+      return "a parameter";
+    case static_cast<std::uint8_t>(SymbolKind::kTime):
+      return "the time";
+    case static_cast<std::uint8_t>(SymbolKind::kInput):
+      return "an input";
+    case static_cast<std::uint8_t>(SymbolKind::kState):
+      return "a continuous state";
+    case static_cast<std::uint8_t>(SymbolKind::kEvent):
+      return "an event variable";
+    default:
+      return "a name";
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- ExpressionCompiler
+
+/// A muparser with every symbol defined as a variable (constants hold their
+/// values), to list the names an expression reads and to fold constants.
+struct ExpressionCompiler::Checker {
+  mu::Parser parser;
+  std::deque<double> storage;  ///< per symbol, in symbols_ order (stable addresses)
+  bool dirty = true;           ///< symbols changed since the last DefineVar round
+};
+
+ExpressionCompiler::ExpressionCompiler() : checker_(std::make_unique<Checker>()) {}
+ExpressionCompiler::~ExpressionCompiler() = default;
+ExpressionCompiler::ExpressionCompiler(ExpressionCompiler&&) noexcept = default;
+ExpressionCompiler& ExpressionCompiler::operator=(ExpressionCompiler&&) noexcept = default;
+
+const ExpressionCompiler::Symbol* ExpressionCompiler::find(const std::string& name) const {
+  for (const auto& [n, symbol] : symbols_) {
+    if (n == name) return &symbol;
+  }
+  return nullptr;
+}
+
+ExpressionCompiler::Symbol& ExpressionCompiler::slot(const std::string& name) {
+  checker_->dirty = true;
+  for (std::size_t i = 0; i < symbols_.size(); ++i) {
+    if (symbols_[i].first == name) return symbols_[i].second;
+  }
+  symbols_.emplace_back(name, Symbol{});
+  checker_->storage.push_back(0.0);
+  return symbols_.back().second;
+}
+
+void ExpressionCompiler::define_constant(const std::string& name, double value) {
+  Symbol& symbol = slot(name);
+  symbol = Symbol{static_cast<std::uint8_t>(SymbolKind::kParameter), 0, value, {}};
+}
+
+void ExpressionCompiler::define_unusable(const std::string& name, const std::string& why) {
+  Symbol& symbol = slot(name);
+  symbol = Symbol{static_cast<std::uint8_t>(SymbolKind::kParameter), 0, 0.0, why};
+}
+
+std::uint32_t ExpressionCompiler::define_variable(const std::string& name, SymbolKind kind) {
+  Symbol& symbol = slot(name);
+  const auto index = static_cast<std::uint32_t>(variable_names_.size());
+  symbol = Symbol{static_cast<std::uint8_t>(kind), index, 0.0, {}};
+  variable_names_.push_back(name);
+  return index;
+}
+
+std::uint8_t ExpressionCompiler::kind_of(const std::string& name) const {
+  const Symbol* symbol = find(name);
+  return symbol == nullptr ? std::uint8_t{0} : symbol->kind;
+}
+
+double ExpressionCompiler::constant_value(const std::string& name) const {
+  const Symbol* symbol = find(name);
+  if (symbol == nullptr || symbol->kind != static_cast<std::uint8_t>(SymbolKind::kParameter)) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return symbol->value;
+}
+
+std::string ExpressionCompiler::describe_kinds(std::uint8_t allowed) {
+  std::vector<std::string> parts;
+  if ((allowed & static_cast<std::uint8_t>(SymbolKind::kParameter)) != 0) parts.emplace_back("parameters");
+  if ((allowed & static_cast<std::uint8_t>(SymbolKind::kState)) != 0) parts.emplace_back("states");
+  if ((allowed & static_cast<std::uint8_t>(SymbolKind::kInput)) != 0) parts.emplace_back("inputs");
+  if ((allowed & static_cast<std::uint8_t>(SymbolKind::kEvent)) != 0) parts.emplace_back("event variables");
+  if ((allowed & static_cast<std::uint8_t>(SymbolKind::kTime)) != 0) parts.emplace_back("t");
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += i + 1 == parts.size() ? " and " : ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
+Term ExpressionCompiler::compile(const std::string& text, std::uint8_t allowed, const std::string& what,
+                                 std::vector<std::string>* used) {
+  const std::string expr = trimmed(text);
+  const std::string quoted = "\"" + text + "\"";
+  if (expr.empty()) throw ModelError(what + ": the expression is empty");
+  double number = 0.0;
+  if (parse_number(expr, number)) {
+    if (!std::isfinite(number)) throw ModelError(what + ": " + quoted + " is not a finite number");
+    return {Term::Kind::kConstant, number, 0};
+  }
+  const std::size_t assignment = find_assignment(expr);
+  if (assignment != std::string::npos) {
+    throw ModelError(what + ": " + quoted + " assigns with '=' (column " + std::to_string(assignment + 1) +
+                     "); an expression only computes a value");
+  }
+  Checker& checker = *checker_;
+  if (checker.dirty) {
+    checker.parser.ClearVar();
+    for (std::size_t i = 0; i < symbols_.size(); ++i) {
+      const Symbol& symbol = symbols_[i].second;
+      checker.storage[i] =
+          symbol.kind == static_cast<std::uint8_t>(SymbolKind::kParameter) ? symbol.value : 1.0;
+      try {
+        checker.parser.DefineVar(symbols_[i].first, &checker.storage[i]);
+      } catch (const mu::Parser::exception_type& e) {
+        throw ModelError(what + ": the name '" + symbols_[i].first + "' cannot be used: " + e.GetMsg());
+      }
+    }
+    checker.dirty = false;
+  }
+  std::vector<std::string> names;
+  double folded = 0.0;
+  try {
+    checker.parser.SetExpr(expr);
+    for (const auto& [name, ptr] : checker.parser.GetUsedVar()) names.push_back(name);
+  } catch (const mu::Parser::exception_type& e) {
+    throw ModelError(what + ": bad expression " + quoted + ": " + e.GetMsg());
+  }
+  bool reads_variables = false;
+  for (const auto& name : names) {
+    const Symbol* symbol = find(name);
+    if (symbol == nullptr) {
+      throw ModelError(what + ": '" + name + "' in " + quoted + " is not defined (expressions here read " +
+                       describe_kinds(allowed) + ")");
+    }
+    if (!symbol->unusable.empty()) {
+      throw ModelError(what + ": '" + name + "' in " + quoted + " " + symbol->unusable);
+    }
+    if ((symbol->kind & allowed) == 0) {
+      throw ModelError(what + ": '" + name + "' in " + quoted + " is " + kind_name(symbol->kind) +
+                       "; expressions here read only " + describe_kinds(allowed));
+    }
+    if (symbol->kind != static_cast<std::uint8_t>(SymbolKind::kParameter)) reads_variables = true;
+  }
+  try {
+    folded = checker.parser.Eval();
+    if (checker.parser.GetNumResults() != 1) {
+      throw ModelError(what + ": " + quoted + " is a list of expressions; give one");
+    }
+  } catch (const mu::Parser::exception_type& e) {
+    throw ModelError(what + ": bad expression " + quoted + ": " + e.GetMsg());
+  }
+  if (used != nullptr) used->insert(used->end(), names.begin(), names.end());
+  if (!reads_variables) {
+    if (!std::isfinite(folded)) {
+      throw ModelError(what + ": " + quoted + " gives " + format_double(folded) +
+                       " (the parameters make it not finite)");
+    }
+    return {Term::Kind::kConstant, folded, 0};
+  }
+  if (const Symbol* symbol = find(expr); symbol != nullptr && is_identifier(expr)) {
+    return {Term::Kind::kVariable, 0.0, symbol->index};
+  }
+  ChartProgram program;
+  program.text = expr;
+  for (const auto& name : names) {
+    const Symbol* symbol = find(name);
+    if (symbol->kind == static_cast<std::uint8_t>(SymbolKind::kParameter)) {
+      program.constants.emplace_back(name, symbol->value);
+    } else {
+      program.variables.emplace_back(name, symbol->index);
+    }
+  }
+  programs_.push_back(std::move(program));
+  return {Term::Kind::kProgram, 0.0, static_cast<std::uint32_t>(programs_.size() - 1)};
+}
+
+CompiledPredicate ExpressionCompiler::compile(const Predicate& predicate, std::uint8_t allowed,
+                                              const std::string& what, std::vector<std::string>* used) {
+  CompiledPredicate out;
+  out.text = predicate.text;
+  for (const PredicateNode& node : predicate.nodes) {
+    CompiledPredicate::Node compiled;
+    compiled.kind = node.kind;
+    compiled.comparison = node.comparison;
+    compiled.left = static_cast<std::uint32_t>(node.left);
+    compiled.right = static_cast<std::uint32_t>(node.right);
+    if (node.kind == PredicateNode::Kind::kCompare) {
+      compiled.lhs =
+          compile(node.lhs, allowed, what + " (column " + std::to_string(node.lhs_column) + ")", used);
+      compiled.rhs =
+          compile(node.rhs, allowed, what + " (column " + std::to_string(node.rhs_column) + ")", used);
+    }
+    out.nodes.push_back(compiled);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- ChartEvaluator
+
+ChartEvaluator::ChartEvaluator(std::size_t frame_size, const std::vector<ChartProgram>& programs)
+    : frame_(frame_size, 0.0) {
+  programs_.reserve(programs.size());
+  for (const ChartProgram& program : programs) {
+    auto parser = std::make_unique<mu::Parser>();
+    for (const auto& [name, index] : program.variables) parser->DefineVar(name, &frame_[index]);
+    for (const auto& [name, value] : program.constants) parser->DefineConst(name, value);
+    parser->SetExpr(program.text);
+    (void)parser->Eval();  // parses now: later evaluations run the bytecode, without allocation
+    programs_.push_back(std::move(parser));
+  }
+}
+
+ChartEvaluator::~ChartEvaluator() = default;
+
+double ChartEvaluator::value(const Term& term) const {
+  switch (term.kind) {
+    case Term::Kind::kConstant:
+      return term.value;
+    case Term::Kind::kVariable:
+      return frame_[term.index];
+    case Term::Kind::kProgram:
+      return programs_[term.index]->Eval();
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+double ChartEvaluator::guard(const CompiledPredicate& predicate) const {
+  return guard_at(predicate, static_cast<std::uint32_t>(predicate.nodes.size() - 1));
+}
+
+bool ChartEvaluator::holds(const CompiledPredicate& predicate) const {
+  return holds_at(predicate, static_cast<std::uint32_t>(predicate.nodes.size() - 1));
+}
+
+double ChartEvaluator::guard_at(const CompiledPredicate& predicate, std::uint32_t node) const {
+  const CompiledPredicate::Node& n = predicate.nodes[node];
+  switch (n.kind) {
+    case PredicateNode::Kind::kCompare: {
+      const double a = value(n.lhs);
+      const double b = value(n.rhs);
+      return n.comparison == Comparison::kLess || n.comparison == Comparison::kLessEqual ? b - a : a - b;
+    }
+    case PredicateNode::Kind::kAnd:
+    case PredicateNode::Kind::kOr: {
+      const double l = guard_at(predicate, n.left);
+      const double r = guard_at(predicate, n.right);
+      if (std::isnan(l) || std::isnan(r)) return std::numeric_limits<double>::quiet_NaN();
+      return n.kind == PredicateNode::Kind::kAnd ? std::min(l, r) : std::max(l, r);
+    }
+    case PredicateNode::Kind::kNot:
+      return -guard_at(predicate, n.left);
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+bool ChartEvaluator::holds_at(const CompiledPredicate& predicate, std::uint32_t node) const {
+  const CompiledPredicate::Node& n = predicate.nodes[node];
+  switch (n.kind) {
+    case PredicateNode::Kind::kCompare: {
+      const double a = value(n.lhs);
+      const double b = value(n.rhs);
+      switch (n.comparison) {
+        case Comparison::kLess:
+          return a < b;
+        case Comparison::kLessEqual:
+          return a <= b;
+        case Comparison::kGreater:
+          return a > b;
+        case Comparison::kGreaterEqual:
+          return a >= b;
+      }
+      return false;
+    }
+    case PredicateNode::Kind::kAnd:
+      return holds_at(predicate, n.left) && holds_at(predicate, n.right);
+    case PredicateNode::Kind::kOr:
+      return holds_at(predicate, n.left) || holds_at(predicate, n.right);
+    case PredicateNode::Kind::kNot:
+      return !holds_at(predicate, n.left);
+  }
+  return false;
+}
+
+}  // namespace ctde

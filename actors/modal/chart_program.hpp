@@ -1,0 +1,162 @@
+#pragma once
+/// A mode chart compiled for a run: expressions as terms over one frame of
+/// variables, predicates as trees of compiled comparisons (the guard
+/// functions), and the run-time evaluator that owns the muparser programs.
+///
+/// The frame holds every variable an expression may read: `t`, the input
+/// elements, the continuous states and the event variables, in that order.
+/// Parameters (the model's and the chart's own) are constants, folded in.
+/// A term is a constant, one frame variable, or a muparser program bound to
+/// the frame; evaluating one allocates nothing.
+///
+/// A predicate's guard function is continuous where its parts are, and is
+/// >= 0 exactly where the predicate holds, up to the strictness of its
+/// comparisons: `a <= b` and `a < b` give b - a, `a >= b` and `a > b` give
+/// a - b, `&&` the minimum of its operands, `||` the maximum, `!` the
+/// negation. So `x >= 0.1 && v > 0` is min(x - 0.1, v).
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "actors/modal/predicate.hpp"
+
+namespace mu {
+class Parser;
+}  // namespace mu
+
+namespace ctde {
+
+/// A compiled expression. Copyable value type.
+struct Term {
+  enum class Kind : std::uint8_t { kConstant, kVariable, kProgram };
+  Kind kind = Kind::kConstant;
+  double value = 0.0;       ///< kConstant
+  std::uint32_t index = 0;  ///< kVariable: frame index; kProgram: program index
+};
+
+/// A compiled predicate: the parse tree with compiled sides. Copyable value type.
+struct CompiledPredicate {
+  struct Node {
+    PredicateNode::Kind kind = PredicateNode::Kind::kCompare;
+    Comparison comparison = Comparison::kLess;
+    Term lhs;
+    Term rhs;
+    std::uint32_t left = 0;
+    std::uint32_t right = 0;
+  };
+  std::string text;         ///< as written
+  std::vector<Node> nodes;  ///< operands before their node; the root last
+};
+
+/// What a name stands for, as a bit set: what an expression may read.
+enum class SymbolKind : std::uint8_t {
+  kParameter = 1,  ///< a model or chart parameter (a constant)
+  kTime = 2,       ///< t
+  kInput = 4,      ///< an input element
+  kState = 8,      ///< a continuous state
+  kEvent = 16,     ///< an event variable
+};
+/// Every kind: what the chart's run-time expressions may read.
+inline constexpr std::uint8_t kAnySymbol = 31;
+
+/// A muparser program of a compiled chart: its text and the names it reads.
+/// Copyable value type.
+struct ChartProgram {
+  std::string text;
+  std::vector<std::pair<std::string, std::uint32_t>> variables;  ///< name → frame index
+  std::vector<std::pair<std::string, double>> constants;         ///< name → value
+};
+
+/// Turns chart expressions into terms (at configuration; allocates freely).
+/// Not copyable (owns a checking parser); movable.
+class ExpressionCompiler {
+ public:
+  ExpressionCompiler();
+  ~ExpressionCompiler();
+  ExpressionCompiler(ExpressionCompiler&&) noexcept;
+  ExpressionCompiler& operator=(ExpressionCompiler&&) noexcept;
+  ExpressionCompiler(const ExpressionCompiler&) = delete;
+  ExpressionCompiler& operator=(const ExpressionCompiler&) = delete;
+
+  /// Defines (or redefines: a chart's own names shadow the model's) a constant.
+  void define_constant(const std::string& name, double value);
+  /// Marks `name` as a model parameter that is not a number (named in messages).
+  void define_unusable(const std::string& name, const std::string& why);
+  /// Adds a frame variable; returns its index (0, 1, ... in order of definition).
+  std::uint32_t define_variable(const std::string& name, SymbolKind kind);
+  /// The value of the constant `name` (NaN when it is not a constant).
+  [[nodiscard]] double constant_value(const std::string& name) const;
+  /// The kind of `name`, or 0 when it is not defined.
+  [[nodiscard]] std::uint8_t kind_of(const std::string& name) const;
+  /// A readable list of what `allowed` names ("states, inputs, ...").
+  [[nodiscard]] static std::string describe_kinds(std::uint8_t allowed);
+
+  /// Compiles `text`, which may read only names whose kind is in `allowed`.
+  /// `used` (optional) receives the names it reads.
+  /// @throws ModelError "`what`: ..." for bad syntax, an assignment, an
+  ///         unknown or unusable name, or a constant that is not finite.
+  [[nodiscard]] Term compile(const std::string& text, std::uint8_t allowed, const std::string& what,
+                             std::vector<std::string>* used = nullptr);
+  /// Compiles a predicate's sides (messages name the side's column).
+  /// @throws ModelError as compile().
+  [[nodiscard]] CompiledPredicate compile(const Predicate& predicate, std::uint8_t allowed,
+                                          const std::string& what, std::vector<std::string>* used = nullptr);
+
+  /// The programs referred to by kProgram terms, by index.
+  [[nodiscard]] const std::vector<ChartProgram>& programs() const { return programs_; }
+  /// The frame's names, by index.
+  [[nodiscard]] const std::vector<std::string>& variables() const { return variable_names_; }
+
+ private:
+  struct Checker;
+  struct Symbol {
+    std::uint8_t kind = 0;
+    std::uint32_t index = 0;  ///< frame index (variables)
+    double value = 0.0;       ///< constants
+    std::string unusable;     ///< why a model parameter cannot be used, or empty
+  };
+  [[nodiscard]] const Symbol* find(const std::string& name) const;
+  Symbol& slot(const std::string& name);
+
+  std::vector<std::pair<std::string, Symbol>> symbols_;
+  std::vector<std::string> variable_names_;
+  std::vector<ChartProgram> programs_;
+  std::unique_ptr<Checker> checker_;
+};
+
+/// The run-time side: the frame and the muparser programs bound to it.
+/// Not copyable, not movable (the programs point into the frame).
+class ChartEvaluator {
+ public:
+  /// @param frame_size the number of frame variables
+  /// @param programs compiled by ExpressionCompiler (checked: cannot fail)
+  ChartEvaluator(std::size_t frame_size, const std::vector<ChartProgram>& programs);
+  ~ChartEvaluator();
+  ChartEvaluator(const ChartEvaluator&) = delete;
+  ChartEvaluator& operator=(const ChartEvaluator&) = delete;
+  ChartEvaluator(ChartEvaluator&&) = delete;
+  ChartEvaluator& operator=(ChartEvaluator&&) = delete;
+
+  /// The frame: write the variables, then evaluate.
+  [[nodiscard]] std::span<double> frame() { return frame_; }
+  [[nodiscard]] std::span<const double> frame() const { return frame_; }
+
+  /// The value of `term` over the frame. No allocation.
+  [[nodiscard]] double value(const Term& term) const;
+  /// The guard function of `predicate` over the frame (see the file comment). No allocation.
+  [[nodiscard]] double guard(const CompiledPredicate& predicate) const;
+  /// Whether `predicate` holds over the frame, with exact comparisons. No allocation.
+  [[nodiscard]] bool holds(const CompiledPredicate& predicate) const;
+
+ private:
+  [[nodiscard]] double guard_at(const CompiledPredicate& predicate, std::uint32_t node) const;
+  [[nodiscard]] bool holds_at(const CompiledPredicate& predicate, std::uint32_t node) const;
+
+  std::vector<double> frame_;
+  std::vector<std::unique_ptr<mu::Parser>> programs_;
+};
+
+}  // namespace ctde

@@ -1,0 +1,140 @@
+#pragma once
+/// ModalModel: a mode chart over continuous states (ARCHITECTURE.md, "Modal
+/// models"; docs/modal.md). Each mode gives the derivatives of the states
+/// and the outputs; transitions between modes are taken when their guard (a
+/// predicate, predicate.hpp) becomes true, located by the director like any
+/// state event. A compound transition A -> B -> C passes through the
+/// instantaneous mode B for one microstep: B's entry assignments read the
+/// values just before the event (`v_old = v`), B's set assignments reset
+/// states (`v = -e * v_old`), and the chart settles in C.
+///
+/// At an event (fire(), at (te, 0) with context.crossing(k) for the guards
+/// that crossed):
+/// ```
+/// k ← the lowest-numbered crossed transition leaving the current mode whose
+///     predicate holds (exactly, with its strictness); none → if a crossed
+///     one holds only up to strictness (`v > 0` with v = 0), look again one
+///     tick later; return
+/// the frame holds the values just before the event (x⁻, event variables)
+/// a plain transition's set: states ← its expressions (all read the frame first)
+/// for each mode entered along the path (B, then C):
+///   its entry: event variables ← expressions over the frame
+///   its set:   states ← expressions over the frame (with the new event variables)
+/// mode ← C; states written → context.mutable_states() (a `reset` trace line,
+///   the solver restarts); context.mode_changed(A, B or "", C)
+/// consistency: a transition leaving C whose predicate holds now → RunError
+///   naming it (the chart would loop forever at this instant)
+/// ```
+/// Guard k is the guard function of transition k's predicate while its first
+/// mode is the current one, and -1 otherwise (no events from other modes).
+/// At the start, the chart is fired once (a time event at the start time) to
+/// take a transition whose predicate already holds.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "actors/modal/chart_program.hpp"
+#include "actors/modal/modal_chart.hpp"
+#include "core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class ModalModel : public Actor {
+ public:
+  /// A chart read from parameters (model files): `inputs`, `outputs`,
+  /// `parameters`, `assert`, `states`, `event_vars`, `modes`, `transitions`
+  /// (structured values, ParamKind::kStructure) and `initial` (a string).
+  explicit ModalModel(std::string name);
+  /// A chart given in C++ (modal_chart.hpp); the actor has no parameters.
+  ModalModel(std::string name, ModalChart chart);
+
+  [[nodiscard]] std::size_t state_size() const override { return program_.states; }
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void initialize(ActorContext& context) const override;
+  void evaluate(ActorContext& context) const override;
+  void derivatives(const ActorContext& context, std::span<double> dxdt) const override;
+  void fire(ActorContext& context) const override;
+
+  /// One guard per transition, in the chart's order.
+  [[nodiscard]] std::size_t guard_count() const override { return program_.transitions.size(); }
+  /// kRising: an event when the predicate becomes true.
+  [[nodiscard]] Crossing guard_direction(std::size_t i) const override;
+  /// "0: FREE->IMPACT->FREE": the transition's index and path.
+  [[nodiscard]] std::string guard_name(std::size_t i) const override;
+  void guards(const ActorContext& context, std::span<double> g) const override;
+
+  /// The chart as written (after configure(), for charts read from parameters).
+  [[nodiscard]] const ModalChart& chart() const { return chart_; }
+  /// The mode names, in the chart's order (after configure()).
+  [[nodiscard]] std::vector<std::string> mode_names() const;
+
+ protected:
+  /// Reads the chart (from the parameters, unless given in C++), checks it
+  /// and its asserts, compiles its expressions, declares the ports.
+  /// @throws ModelError naming the item and, for model files, its JSON location.
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  /// An assignment `target = value` (target: a frame index).
+  struct Assign {
+    std::uint32_t target = 0;
+    Term value;
+    std::string what;  ///< "mode 'IMPACT', set 'v' = \"-e * v_old\"", for messages
+  };
+  struct Mode {
+    std::string name;
+    bool instantaneous = false;
+    std::vector<Term> der;      ///< per state
+    std::vector<Term> outputs;  ///< per output
+    std::vector<Assign> entry;
+    std::vector<Assign> set;
+    std::vector<std::uint32_t> leaving;  ///< transitions from this mode, ascending
+  };
+  struct Transition {
+    std::vector<std::uint32_t> path;  ///< mode indices
+    CompiledPredicate guard;
+    std::vector<Assign> set;
+    std::string name;   ///< "0: FREE->IMPACT->FREE"
+    std::string label;  ///< "transition 0 (FREE -> IMPACT -> FREE, guard \"...\")"
+    bool writes_states = false;
+  };
+  /// Everything configure() compiles. Copyable value type.
+  struct Program {
+    std::uint32_t inputs_at = 0;  ///< frame index of the first input element
+    std::uint32_t states_at = 0;
+    std::uint32_t events_at = 0;
+    std::uint32_t states = 0;
+    std::uint32_t events = 0;
+    std::uint32_t frame = 0;  ///< frame size
+    std::vector<std::uint32_t> input_widths;
+    std::vector<std::string> output_names;
+    std::vector<double> state_initial;
+    std::vector<double> event_initial;
+    std::vector<Mode> modes;
+    std::uint32_t initial = 0;
+    std::vector<Transition> transitions;
+    std::vector<ChartProgram> programs;
+    std::size_t widest_assignment = 0;
+  };
+  class Compiler;
+  struct RunState;
+
+  void read_chart_from_parameters();
+  void declare_ports();
+  void load_frame(const ActorContext& context, RunState& run) const;
+  void assign(const std::vector<Assign>& assignments, RunState& run) const;
+  void take(ActorContext& context, RunState& run, std::uint32_t k) const;
+  [[noreturn]] void loops(const RunState& run, std::uint32_t taken, std::uint32_t holding) const;
+
+  bool from_parameters_;
+  ModalChart chart_;
+  Program program_;
+  std::vector<ParamHandle> structure_params_;
+  std::optional<ParamHandle> initial_param_;
+};
+
+}  // namespace ctde
