@@ -23,4 +23,35 @@ std::string format_vector(std::span<const double> values) {
   return out;
 }
 
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return out;
+}
+
+std::string json_pointer_token(std::string_view key) {
+  std::string out;
+  for (const char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string shorten_for_message(std::string text) {
+  if (text.size() > 80) {
+    text.resize(77);
+    text += "...";
+  }
+  return text;
+}
+
 }  // namespace ctde

@@ -1,8 +1,11 @@
 #pragma once
-/// Number formatting that round-trips: results, traces and messages use it.
+/// Text for results, traces and messages: numbers that round-trip, lists,
+/// JSON locations.
 
 #include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ctde {
 
@@ -12,5 +15,14 @@ namespace ctde {
 
 /// `[a, b, c]` with each element as format_double.
 [[nodiscard]] std::string format_vector(std::span<const double> values);
+
+/// "a, b, c".
+[[nodiscard]] std::string join(const std::vector<std::string>& items);
+
+/// `key` as one token of a JSON pointer (RFC 6901: "~" → "~0", "/" → "~1").
+[[nodiscard]] std::string json_pointer_token(std::string_view key);
+
+/// `text` cut to 80 characters (77 and "...") for a message.
+[[nodiscard]] std::string shorten_for_message(std::string text);
 
 }  // namespace ctde

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 
 namespace ctde {
 
@@ -24,12 +25,6 @@ const std::vector<std::string> kDirectorKeys = {
     "rtol",           "atol",           "initial_step",    "min_step",
     "max_step",       "max_microsteps", "event_tolerance", "events",
     "output_interval"};
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
 
 /// Builds a Model from parsed JSON, tracking the JSON pointer for messages.
 class Loader {
@@ -54,7 +49,7 @@ class Loader {
       const json& params = root["parameters"];
       expect_object(params, "/parameters");
       for (const auto& [key, value] : params.items()) {
-        const std::string where = "/parameters/" + escape(key);
+        const std::string where = "/parameters/" + json_pointer_token(key);
         try {
           model.parameters().set(key, param_value(value, where));
         } catch (const ModelError& e) {
@@ -76,7 +71,7 @@ class Loader {
       const json& director = root["director"];
       expect_object(director, "/director");
       for (const auto& [key, value] : director.items()) {
-        const std::string where = "/director/" + escape(key);
+        const std::string where = "/director/" + json_pointer_token(key);
         if (std::find(kDirectorKeys.begin(), kDirectorKeys.end(), key) == kDirectorKeys.end()) {
           fail(where, "unknown director option '" + key + "' (options: " + join(kDirectorKeys) + ")");
         }
@@ -102,23 +97,10 @@ class Loader {
   [[nodiscard]] std::string at(const std::string& pointer) const {
     return file_ + " at " + (pointer.empty() ? "/" : pointer);
   }
-  static std::string escape(const std::string& key) {
-    std::string out;
-    for (const char c : key) {
-      if (c == '~')
-        out += "~0";
-      else if (c == '/')
-        out += "~1";
-      else
-        out += c;
-    }
-    return out;
-  }
   static std::string type_name(const json& value) { return value.type_name(); }
   /// JSON text of `value` for messages (never throws on odd bytes).
   static std::string show(const json& value) {
-    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-    return text.size() > 80 ? text.substr(0, 77) + "..." : text;
+    return shorten_for_message(value.dump(-1, ' ', false, json::error_handler_t::replace));
   }
 
   void expect_object(const json& value, const std::string& pointer) const {
@@ -132,7 +114,7 @@ class Loader {
                   const std::vector<std::string>& known) const {
     for (const auto& [key, value] : object.items()) {
       if (std::find(known.begin(), known.end(), key) == known.end()) {
-        fail(pointer + "/" + escape(key), "unknown key '" + key + "' (known here: " + join(known) + ")");
+        fail(pointer + "/" + json_pointer_token(key), "unknown key '" + key + "' (known here: " + join(known) + ")");
       }
     }
   }
@@ -227,7 +209,7 @@ class Loader {
       const json& params = node["params"];
       expect_object(params, pointer + "/params");
       for (const auto& [key, value] : params.items()) {
-        const std::string where = pointer + "/params/" + escape(key);
+        const std::string where = pointer + "/params/" + json_pointer_token(key);
         try {
           // A structured parameter takes the JSON value as written; so does an
           // undeclared one, for set_parameter's message listing the known ones.
@@ -262,7 +244,7 @@ class Loader {
       const std::string where = pointer + "/" + key;
       expect_object(node[key], where);
       for (const auto& [name, target] : node[key].items()) {
-        const std::string item = where + "/" + escape(name);
+        const std::string item = where + "/" + json_pointer_token(name);
         std::vector<std::string> inner;
         if (target.is_string()) {
           inner.push_back(target.get<std::string>());

@@ -237,10 +237,8 @@ std::vector<std::string> ParameterScope::check_expression(const std::string& exp
   for (const auto& name : used) {
     if (raw_.contains(name)) continue;
     if (std::find(locals.begin(), locals.end(), name) != locals.end()) continue;
-    std::string allowed;
-    for (const auto& local : locals) allowed += (allowed.empty() ? "" : ", ") + local;
     throw ModelError(what + ": '" + name + "' in expression \"" + expression +
-                     "\" is neither a model parameter nor one of " + allowed);
+                     "\" is neither a model parameter nor one of " + join(locals));
   }
   return used;
 }

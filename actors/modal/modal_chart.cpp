@@ -22,7 +22,7 @@ class ChartReader {
 
   void read(const std::string& key, const std::string& text) {
     const json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (value.is_discarded()) fail("", "parameter '" + key + "' is not a JSON value: " + shorten(text));
+    if (value.is_discarded()) fail("", "parameter '" + key + "' is not a JSON value: " + shorten_for_message(text));
     if (key == "inputs") {
       read_inputs(value);
     } else if (key == "outputs") {
@@ -54,18 +54,6 @@ class ChartReader {
     return base_ + pointer;
   }
 
-  static std::string escape(const std::string& key) {
-    std::string out;
-    for (const char c : key) {
-      if (c == '~')
-        out += "~0";
-      else if (c == '/')
-        out += "~1";
-      else
-        out += c;
-    }
-    return out;
-  }
   /// pointer + "/" + key, built by appending (GCC 12 warns about "literal" + temporary).
   static std::string child(const std::string& pointer, const std::string& key) {
     std::string out = pointer;
@@ -73,11 +61,8 @@ class ChartReader {
     out += key;
     return out;
   }
-  static std::string shorten(const std::string& text) {
-    return text.size() > 80 ? text.substr(0, 77) + "..." : text;
-  }
   static std::string show(const json& value) {
-    return shorten(value.dump(-1, ' ', false, json::error_handler_t::replace));
+    return shorten_for_message(value.dump(-1, ' ', false, json::error_handler_t::replace));
   }
 
   void expect_object(const json& value, const std::string& pointer, const std::string& what) const {
@@ -90,10 +75,8 @@ class ChartReader {
                   const std::vector<std::string>& known) const {
     for (const auto& [key, value] : object.items()) {
       if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      fail(pointer + "/" + escape(key),
-           "unknown key '" + key + "' in " + what + " (known here: " + list + ")");
+      fail(pointer + "/" + json_pointer_token(key),
+           "unknown key '" + key + "' in " + what + " (known here: " + join(known) + ")");
     }
   }
 
@@ -116,7 +99,7 @@ class ChartReader {
     expect_object(value, pointer, what);
     std::vector<ChartAssignment> out;
     for (const auto& [name, entry] : value.items()) {
-      const std::string where = child(pointer, escape(name));
+      const std::string where = child(pointer, json_pointer_token(name));
       out.emplace_back(name, expression(entry, where, item + " '" + name + "'"), at(where));
     }
     return out;
@@ -125,7 +108,7 @@ class ChartReader {
   void read_inputs(const json& value) {
     expect_object(value, "", "inputs (name → width)");
     for (const auto& [name, width] : value.items()) {
-      const std::string where = child("", escape(name));
+      const std::string where = child("", json_pointer_token(name));
       const bool whole = width.is_number_integer() ||
                          (width.is_number_float() && width.get<double>() == std::floor(width.get<double>()));
       const double w = width.is_number() ? width.get<double>() : 0.0;
@@ -153,7 +136,7 @@ class ChartReader {
   void read_modes(const json& value) {
     expect_object(value, "", "modes (name → mode)");
     for (const auto& [name, mode] : value.items()) {
-      const std::string where = child("", escape(name));
+      const std::string where = child("", json_pointer_token(name));
       const std::string what = "mode '" + name + "'";
       expect_object(mode, where, what);
       check_keys(mode, where, what, {"der", "outputs", "entry", "set"});

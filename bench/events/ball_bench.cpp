@@ -32,60 +32,14 @@
 #include <vector>
 
 #include "actors/builtin_actors.hpp"
+#include "balls.hpp"
 #include "core/trace.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
 
 namespace {
 
-constexpr double kGravity = 9.81;
-constexpr double kRestitution = 1.0;
-
-/// A set of independent balls and how long to run them.
-struct Balls {
-  std::string name;
-  std::vector<double> h0;  ///< initial heights, m
-  double stop_time = 0;    ///< s
-};
-
-/// One ball until just after impact `impacts` (at (2 impacts - 1) t1): the stop
-/// time is the apex after it, 2 impacts t1.
-Balls ball1(long impacts) {
-  const double h0 = 10.0;
-  const double t1 = std::sqrt(2.0 * h0 / kGravity);
-  std::string name = "ball1";
-  if (impacts != 1000) {
-    name += '@';
-    name += std::to_string(impacts);
-  }
-  return {name, {h0}, 2.0 * static_cast<double>(impacts) * t1};
-}
-
-/// 1000 for "ball1" and "all", N for "ball1@N", 0 otherwise.
-long ball1_impacts(const std::string& which) {
-  if (which == "ball1" || which == "all") return 1000;
-  if (which.rfind("ball1@", 0) == 0) return std::max(1L, std::atol(which.c_str() + 6));
-  return 0;
-}
-
-Balls balls100() {
-  Balls balls{"balls100", {}, 20.0};
-  for (int i = 0; i < 100; ++i) balls.h0.push_back(1.0 + 0.0999 * i);
-  return balls;
-}
-
-/// Impact time k (from 1) of a ball dropped from rest at height h0, e = 1.
-double impact_time(double h0, long k) {
-  return static_cast<double>(2 * k - 1) * std::sqrt(2.0 * h0 / kGravity);
-}
-
-long expected_impacts(const Balls& balls) {
-  long total = 0;
-  for (const double h0 : balls.h0) {
-    for (long k = 1; impact_time(h0, k) < balls.stop_time; ++k) ++total;
-  }
-  return total;
-}
+using namespace balls;
 
 ctde::Actor& add(ctde::Model& model, const std::string& type, const std::string& name) {
   return model.top().add(ctde::builtin_actors().make(type, name));
@@ -131,11 +85,6 @@ ctde::Model make_model(const Balls& balls) {
   return model;
 }
 
-struct Impact {
-  std::size_t ball = 0;
-  double t = 0;
-};
-
 /// The value of `"key":` in a trace line: a number or (quotes stripped) a string.
 std::string field(const std::string& line, const char* key) {
   std::string needle = "\"";
@@ -165,31 +114,6 @@ std::vector<Impact> impacts_from_trace(const std::string& trace, const Balls& ba
     impacts.push_back({ball, std::strtod(field(line, "t").c_str(), nullptr)});
   }
   return impacts;
-}
-
-/// Worst error of the impacts found against the closed form, ball by ball in order.
-struct Errors {
-  double max_abs = 0;
-  double max_rel = 0;
-  long worst_ball = -1;
-  long worst_impact = 0;
-};
-
-Errors impact_errors(const Balls& balls, const std::vector<Impact>& impacts) {
-  Errors errors;
-  std::vector<long> count(balls.h0.size(), 0);
-  for (const Impact& impact : impacts) {
-    const long k = ++count[impact.ball];
-    const double exact = impact_time(balls.h0[impact.ball], k);
-    const double error = std::abs(impact.t - exact);
-    if (error > errors.max_abs) {
-      errors.max_abs = error;
-      errors.worst_ball = static_cast<long>(impact.ball);
-      errors.worst_impact = k;
-    }
-    errors.max_rel = std::max(errors.max_rel, error / exact);
-  }
-  return errors;
 }
 
 bool bench(const Balls& balls, double rtol, double atol, int repeats) {

@@ -50,6 +50,8 @@
 #include <utility>
 #include <vector>
 
+#include "balls.hpp"
+
 #if SUNDIALS_VERSION_MAJOR > 7 || (SUNDIALS_VERSION_MAJOR == 7 && SUNDIALS_VERSION_MINOR >= 1)
 #define ERK(name, ...) ARKode##name(__VA_ARGS__)  // 7.1+: shared ARKODE functions
 #else
@@ -58,8 +60,7 @@
 
 namespace {
 
-constexpr double kGravity = 9.81;
-constexpr double kRestitution = 1.0;
+using namespace balls;
 
 void check(int flag, const char* call) {
   if (flag < 0) {
@@ -67,57 +68,6 @@ void check(int flag, const char* call) {
     std::exit(1);
   }
 }
-
-/// A set of independent balls and how long to run them.
-struct Balls {
-  std::string name;
-  std::vector<double> h0;  ///< initial heights, m
-  double stop_time = 0;    ///< s
-};
-
-/// One ball until just after impact `impacts` (at (2 impacts - 1) t1): the stop
-/// time is the apex after it, 2 impacts t1.
-Balls ball1(long impacts) {
-  const double h0 = 10.0;
-  const double t1 = std::sqrt(2.0 * h0 / kGravity);
-  std::string name = "ball1";
-  if (impacts != 1000) {
-    name += '@';
-    name += std::to_string(impacts);
-  }
-  return {name, {h0}, 2.0 * static_cast<double>(impacts) * t1};
-}
-
-/// 1000 for "ball1" and "all", N for "ball1@N", 0 otherwise.
-long ball1_impacts(const std::string& which) {
-  if (which == "ball1" || which == "all") return 1000;
-  if (which.rfind("ball1@", 0) == 0) return std::max(1L, std::atol(which.c_str() + 6));
-  return 0;
-}
-
-Balls balls100() {
-  Balls balls{"balls100", {}, 20.0};
-  for (int i = 0; i < 100; ++i) balls.h0.push_back(1.0 + 0.0999 * i);
-  return balls;
-}
-
-/// Impact time k (from 1) of a ball dropped from rest at height h0, e = 1.
-double impact_time(double h0, long k) {
-  return static_cast<double>(2 * k - 1) * std::sqrt(2.0 * h0 / kGravity);
-}
-
-long expected_impacts(const Balls& balls) {
-  long total = 0;
-  for (const double h0 : balls.h0) {
-    for (long k = 1; impact_time(h0, k) < balls.stop_time; ++k) ++total;
-  }
-  return total;
-}
-
-struct Impact {
-  int ball = 0;
-  double t = 0;
-};
 
 struct Run {
   double wall_s = 0;
@@ -196,7 +146,7 @@ Run integrate(const Balls& balls, double rtol, double atol, int interp_degree) {
     check(ERK(GetRootInfo, mem, found.data()), "GetRootInfo");
     for (int i = 0; i < roots; ++i) {
       if (found[static_cast<std::size_t>(i)] == 0) continue;
-      run.impacts.push_back({i, t});
+      run.impacts.push_back({static_cast<std::size_t>(i), t});
       ys[n + i] = -kRestitution * ys[n + i];
       // ARKODE returns the state at the far side of the root (h_i slightly below 0,
       // by up to its root tolerance 100 uround (|t| + |step|)); restarting from
@@ -229,32 +179,6 @@ Run integrate(const Balls& balls, double rtol, double atol, int interp_degree) {
   return run;
 }
 
-/// Worst error of the impacts found against the closed form, ball by ball in order.
-struct Errors {
-  double max_abs = 0;
-  double max_rel = 0;
-  int worst_ball = -1;
-  long worst_impact = 0;
-};
-
-Errors impact_errors(const Balls& balls, const std::vector<Impact>& impacts) {
-  Errors errors;
-  std::vector<long> count(balls.h0.size(), 0);
-  for (const Impact& impact : impacts) {
-    const auto ball = static_cast<std::size_t>(impact.ball);
-    const long k = ++count[ball];
-    const double exact = impact_time(balls.h0[ball], k);
-    const double error = std::abs(impact.t - exact);
-    if (error > errors.max_abs) {
-      errors.max_abs = error;
-      errors.worst_ball = impact.ball;
-      errors.worst_impact = k;
-    }
-    errors.max_rel = std::max(errors.max_rel, error / exact);
-  }
-  return errors;
-}
-
 void bench(const Balls& balls, double rtol, double atol, int interp_degree, int repeats) {
   Run best;
   best.wall_s = 1e300;
@@ -265,7 +189,7 @@ void bench(const Balls& balls, double rtol, double atol, int interp_degree, int 
   const Errors errors = impact_errors(balls, best.impacts);
   std::printf(
       "model=%s n=%zu rtol=%g atol=%g wall_s=%.6f impacts=%zu expected=%ld max_abs_err=%.3e "
-      "max_rel_err=%.3e worst_ball=%d worst_impact=%ld steps=%ld rhs_evals=%ld g_evals=%ld resets=%ld "
+      "max_rel_err=%.3e worst_ball=%ld worst_impact=%ld steps=%ld rhs_evals=%ld g_evals=%ld resets=%ld "
       "interp_degree=%s repeats=%d sundials=%s\n",
       balls.name.c_str(), balls.h0.size(), rtol, atol, best.wall_s, best.impacts.size(), expected_impacts(balls),
       errors.max_abs, errors.max_rel, errors.worst_ball, errors.worst_impact, best.steps, best.rhs_evals,
