@@ -514,6 +514,8 @@ class Director::Impl final : public DirectorServices {
           return std::nullopt;
         }
         if (t1 != te_s) continue;  // a shorter step that crossed already: search it
+      } else {
+        evaluate_all(t1);  // the search left the outputs at its last trial time
       }
       fire_state_events(te, te_s, found, rejected_t1, iterations);
       return te;

@@ -269,6 +269,29 @@ TEST_CASE("a crossing at the same time as a time event fires in the same microst
   CHECK(events[0]["n"] == time_event["n"]);
 }
 
+TEST_CASE("a crossing located at the step's end fires with the outputs of that time, not of a search trial") {
+  // The level is crossed half a tick before t = 2, where a time event ends the
+  // step: the event is at the step's end, and the detector sends the clock's 2.
+  const Run run = run_model(R"({"ctde": 1, "name": "at_end",
+    "director": {"stop_time": 3},
+    "actors": [{"name": "clock", "type": "Clock"},
+               {"name": "x", "type": "Integrator"},
+               {"name": "level", "type": "LevelCrossingDetector", "params": {"level": "2 - 5e-14"}},
+               {"name": "tick", "type": "DiscreteClock", "params": {"period": "inf", "offsets": [2]}},
+               {"name": "n", "type": "Counter"}],
+    "connections": [["clock.out", "level.in"], ["clock.out", "x.in"], ["tick.out", "n.in"]]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  const auto events = state_events(run);
+  REQUIRE(events.size() == 1);
+  CHECK(events[0]["tick"] == 2'000'000'000'000);
+  CHECK(events[0]["rejected_t1"] == 2.0);
+  std::vector<double> sent;
+  for (const auto& line : run.lines) {
+    if (line["kind"] == "event" && line["actor"] == "level") sent.push_back(line["value"][0]);
+  }
+  CHECK(sent == std::vector<double>{2.0});
+}
+
 TEST_CASE("direction filtering: rising, falling and both see their own crossings of a sine") {
   const Run run = run_model(R"({"ctde": 1, "name": "directions",
     "director": {"stop_time": 2.25, "rtol": 1e-10, "atol": 1e-12},
