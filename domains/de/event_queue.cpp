@@ -3,7 +3,7 @@
 namespace ctde {
 
 namespace {
-constexpr std::size_t kArity = 4;
+constexpr std::size_t kArity = EventQueue::kArity;
 }  // namespace
 
 EventId EventQueue::insert(Event event) {

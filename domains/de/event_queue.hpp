@@ -36,6 +36,7 @@
 /// (t, n+1)), so only fire_at(now) requests would use it.
 
 #include <cstdint>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -72,12 +73,23 @@ struct EventId {
 /// The event set. Copyable and movable (a value type).
 class EventQueue {
  public:
+  /// Children per heap node.
+  static constexpr std::size_t kArity = 4;
+  /// True when `a` comes before `b` in the queue's order.
+  [[nodiscard]] static bool before(const Event& a, const Event& b) {
+    return a.time_key < b.time_key || (a.time_key == b.time_key && a.order_key < b.order_key);
+  }
+
   /// Adds `event`. O(log n).
   EventId insert(Event event);
   /// The next event in order. Precondition: !empty().
   [[nodiscard]] const Event& peek() const { return heap_.front(); }
   /// Removes the next event. Precondition: !empty(). O(log n).
   void pop();
+  /// The pending events in heap order: the top first, the children of
+  /// position i at kArity * i + 1 ... kArity * i + kArity. For looking ahead
+  /// (prefetching what the next events fire), not for iteration in order.
+  [[nodiscard]] std::span<const Event> heap() const { return heap_; }
   /// True when an event other than the top is at `tag` (O(arity): it would
   /// be a child of the top).
   [[nodiscard]] bool another_at(Tag tag) const;
@@ -95,9 +107,6 @@ class EventQueue {
   void reserve(std::size_t n) { heap_.reserve(n); }
 
  private:
-  static bool before(const Event& a, const Event& b) {
-    return a.time_key < b.time_key || (a.time_key == b.time_key && a.order_key < b.order_key);
-  }
   struct EventHash {
     std::size_t operator()(const Event& e) const { return e.time_key * 0x9E3779B97F4A7C15ULL ^ e.order_key; }
   };
