@@ -24,7 +24,7 @@ const std::vector<std::string> kDirectorKeys = {
     "start_time",     "stop_time",      "time_resolution", "solver",
     "rtol",           "atol",           "initial_step",    "min_step",
     "max_step",       "max_microsteps", "event_tolerance", "events",
-    "output_interval"};
+    "event_state",    "output_interval"};
 
 /// Builds a Model from parsed JSON, tracking the JSON pointer for messages.
 class Loader {

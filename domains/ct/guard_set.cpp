@@ -52,6 +52,12 @@ void GuardSet::commit(std::size_t i, double g) {
   if (level_[i] != 0.0 && sign_of(g) == side && side != 0) level_[i] = 0.0;
 }
 
+bool GuardSet::rearm(std::size_t i, double g) {
+  if (level_[i] == 0.0 || side_[i] == 0 || sign_of(g) != side_[i]) return false;
+  level_[i] = 0.0;
+  return true;
+}
+
 void GuardSet::commit(std::span<const double> g) {
   for (std::size_t i = 0; i < size(); ++i) commit(i, g[i]);
 }

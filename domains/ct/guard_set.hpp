@@ -68,6 +68,11 @@ class GuardSet {
   /// Accepts a point: guard `i` takes the side of `g`; a shifted level goes
   /// back to 0 once the guard is beyond zero on that side.
   void commit(std::size_t i, double g);
+  /// Guard `i` is `g` at a point before any crossing in the current step:
+  /// if its level is shifted (see after_event) and g is beyond zero on its
+  /// side, the level goes back to 0 (the guard left its resting value the
+  /// normal way, as commit() would see at a step end). Returns true then.
+  bool rearm(std::size_t i, double g);
   void commit(std::span<const double> g);
 
   /// Guard `i` fired `fired` (kRising or kFalling); `before` and `after` are

@@ -549,12 +549,18 @@ void OdeSolver::dense_output(double t, double* out) const {
   }
 }
 
-void OdeSolver::reset(double t, const double* x) {
+double OdeSolver::planned_step() const {
+  const Impl& s = *impl_;
+  sunrealtype planned = 0;
+  if (CTDE_ARK(GetCurrentStep, s.erk, s.mem, &planned) < 0) return 0;
+  return static_cast<double>(planned);
+}
+
+void OdeSolver::reset(double t, const double* x, double first_step) {
   Impl& s = *impl_;
   if (!std::isfinite(t)) throw std::runtime_error("OdeSolver::reset: t must be finite");
   // The step ARKODE planned next, before Reset forgets it.
-  sunrealtype planned = 0;
-  if (CTDE_ARK(GetCurrentStep, s.erk, s.mem, &planned) < 0) planned = 0;
+  const double planned = first_step > 0 ? first_step : planned_step();
   std::memcpy(data(s.y[s.cur]), x, s.n * sizeof(double));
   s.reset_at(t, s.y[s.cur]);
   // A new state after an event: the first step is the one ARKODE planned before
@@ -609,6 +615,9 @@ void OdeSolver::redo_to(double te) {
 double OdeSolver::current_time() const { return impl_->t; }
 
 std::span<const double> OdeSolver::state() const { return {data(impl_->y[impl_->cur]), impl_->n}; }
+std::span<const double> OdeSolver::last_step_start_state() const {
+  return {data(impl_->y[1 - impl_->cur]), impl_->n};
+}
 
 double OdeSolver::last_step_start() const { return impl_->t0; }
 double OdeSolver::last_step_end() const { return impl_->t; }

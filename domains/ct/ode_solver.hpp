@@ -167,8 +167,10 @@ class OdeSolver {
   [[nodiscard]] StepResult step(double t_limit);
 
   /// Writes x(t) (n values) to `out`, from ARKODE's interpolant of the last step
-  /// (GetDky, k = 0: cubic Hermite from the states and derivatives at both ends; its
-  /// error can exceed the step's local error a few times on long implicit steps).
+  /// (GetDky, k = 0: ARKODE's default Hermite interpolant, of degree q - 1 for a
+  /// method of order q; above degree 3 it evaluates the right-hand side once more on
+  /// every call; its error can exceed the step's local error a few times on long
+  /// implicit steps).
   /// At the step's ends the stored states are copied exactly. No allocation.
   /// Pre: last_step_start() <= t <= last_step_end().
   /// @throws std::out_of_range if t is outside the last step, or strictly inside a
@@ -176,12 +178,16 @@ class OdeSolver {
   void dense_output(double t, double* out) const;
 
   /// State reset after an event: the integrator continues from (t, x) (n values),
-  /// starting with the step ARKODE had planned next (its error test shrinks it if the
-  /// event changed the dynamics; ARKODE's estimate when there is none; rk4-fixed keeps
-  /// its step). Same integrator, same counters.
+  /// starting with `first_step` when it is > 0, else with the step ARKODE had planned
+  /// next (its error test shrinks it if the event changed the dynamics; ARKODE's
+  /// estimate when there is none; rk4-fixed keeps its step). Same integrator, same
+  /// counters.
   /// Post: current_time() == t, last step = [t, t].
   /// @throws std::runtime_error if ARKODE rejects the reset.
-  void reset(double t, const double* x);
+  void reset(double t, const double* x, double first_step = 0);
+
+  /// The step ARKODE plans to take next (0 before the first step).
+  [[nodiscard]] double planned_step() const;
 
   /// Small correction of the state at current_time() (a projection onto a constraint,
   /// an invariant re-imposed): Reset at (current_time(), x) (n values) keeping the step
@@ -207,6 +213,8 @@ class OdeSolver {
   [[nodiscard]] double current_time() const;
   /// The state at current_time(), n values. Valid until the next non-const call.
   [[nodiscard]] std::span<const double> state() const;
+  /// The state at last_step_start(), n values. Valid until the next non-const call.
+  [[nodiscard]] std::span<const double> last_step_start_state() const;
   [[nodiscard]] double last_step_start() const;  ///< t0 of the last step
   [[nodiscard]] double last_step_end() const;    ///< t1 of the last step == current_time()
   [[nodiscard]] std::size_t size() const;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
@@ -256,15 +257,17 @@ class Director::Impl final : public DirectorServices {
     const std::size_t guard_total = guard_owner_.size();
     guards_ = GuardSet(std::move(directions));
     b_.crossed.assign(guard_total, 0);
-    for (auto* g : {&g_start_, &g_end_, &g_a_, &g_b_, &g_trial_, &g_before_}) g->assign(guard_total, 0.0);
+    for (auto* g : {&g_start_, &g_end_, &g_a_, &g_b_, &g_trial_, &g_before_, &g_mid_}) g->assign(guard_total, 0.0);
     fired_.assign(guard_total, Crossing::kNone);
     last_fired_.assign(guard_total, kNever);
     close_events_.assign(guard_total, 0);
     if (guard_total > 0) {
       probe_x_.assign(state_size, 0.0);
       probe_dx_.assign(state_size, 0.0);
+      cubic_f0_.assign(state_size, 0.0);
+      cubic_f1_.assign(state_size, 0.0);
     }
-    for (const std::uint32_t a : model_.continuous_schedule) continuous_.push_back(model_.actors[a].depth);
+    schedule_guards_and_outputs();
     if (recorder_ != nullptr) {
       record_index_.assign(outputs, -1);
       recorded_token_tag_.assign(recorder_->signals().size(), Tag{kNever, 0});
@@ -278,6 +281,46 @@ class Director::Impl final : public DirectorServices {
 
   [[nodiscard]] const FlatActor& flat(std::uint32_t d) const { return model_.actors[by_depth_[d]]; }
 
+  /// The evaluation lists, each in schedule order: every continuous and
+  /// constant actor (once, at the start); those whose outputs change with
+  /// time (continuous_: the RHS and after every event; a constant's outputs
+  /// never change, an actor without continuous outputs has nothing to
+  /// evaluate); and those the guards depend on (guard_inputs_: a state-event
+  /// search evaluates only these at its trial times): the generators and,
+  /// upstream of their inputs, every actor in continuous_ reached through
+  /// outputs that depend on the actor's inputs directly, or on its states.
+  void schedule_guards_and_outputs() {
+    const auto n = static_cast<std::uint32_t>(actors_.size());
+    std::vector<std::uint8_t> timed(n, 0);
+    for (const std::uint32_t a : model_.continuous_schedule) {
+      const FlatActor& actor = model_.actors[a];
+      at_start_.push_back(actor.depth);
+      if (actor.mode == TimeMode::kConstant || drives_continuous_[actor.depth] == 0) continue;
+      continuous_.push_back(actor.depth);
+      timed[actor.depth] = 1;
+    }
+    std::vector<std::uint8_t> needed(n, 0);
+    std::vector<std::uint32_t> work(generators_.begin(), generators_.end());
+    for (const std::uint32_t g : generators_) needed[g] = 1;
+    while (!work.empty()) {
+      const std::uint32_t d = work.back();
+      work.pop_back();
+      const FlatActor& actor = flat(d);
+      for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
+        if (!actor.drivers[i]) continue;
+        // The inputs of a generator, or inputs that feed a needed output through.
+        if (needed[d] == 2 && !actor.actor->feeds_through(i)) continue;
+        const std::uint32_t u = model_.actors[actor.drivers[i]->actor].depth;
+        if (timed[u] == 0 || needed[u] != 0) continue;
+        needed[u] = 2;
+        work.push_back(u);
+      }
+    }
+    for (const std::uint32_t d : continuous_) {
+      if (needed[d] != 0) guard_inputs_.push_back(d);
+    }
+  }
+
   void initialize() {
     now_ = {start_, 0};
     const double t = resolution_.to_seconds(start_);
@@ -286,7 +329,7 @@ class Director::Impl final : public DirectorServices {
       ActorContext context(b_, this, d, now_, t);
       guarded(d, [&] { actors_[d]->initialize(context); });
     }
-    evaluate_all(t);
+    evaluate(at_start_, t);
     initialized_ = true;
     if (!b_.x_storage.empty()) {
       check_states(t);
@@ -302,9 +345,12 @@ class Director::Impl final : public DirectorServices {
     }
   }
 
-  /// Every continuous and constant output at time t, in schedule order.
-  void evaluate_all(double t) {
-    for (const std::uint32_t d : continuous_) {
+  /// Every output that changes with time, at time t, in schedule order.
+  void evaluate_all(double t) { evaluate(continuous_, t); }
+
+  /// The actors `list` (depths, in schedule order) evaluate their outputs at time t.
+  void evaluate(const std::vector<std::uint32_t>& list, double t) {
+    for (const std::uint32_t d : list) {
       ActorContext context(b_, this, d, now_, t);
       guarded(d, [&] { actors_[d]->evaluate(context); });
     }
@@ -373,7 +419,7 @@ class Director::Impl final : public DirectorServices {
       }
       evaluate_all(t1);
       const std::optional<Tick> event = generators_.empty() ? std::nullopt : check_step(t0, t1);
-      record_interval_points(t0, t1, /*dense=*/solver_.has_value());
+      if (!std::exchange(interval_rows_done_, false)) record_interval_points(t0, t1, /*dense=*/solver_.has_value());
       if (event) {
         now_ = {*event, 0};
         record(now_);
@@ -432,9 +478,121 @@ class Director::Impl final : public DirectorServices {
       self.solver_->dense_output(t, self.dense_.data());
       self.b_.x = self.dense_.data();
     }
-    self.evaluate_all(t);
+    self.evaluate(self.guard_inputs_, t);
     self.evaluate_guards(t, g);
     self.b_.x = self.b_.x_storage.data();
+  }
+
+  /// The guards at time t inside the last step [t0, t1], from the cubic
+  /// Hermite interpolant of the states and derivatives at its ends (see
+  /// locate(); prepare_cubic() first). No RHS evaluation, no allocation.
+  static void guards_on_cubic(void* user, double t, std::span<double> g) {
+    auto& self = *static_cast<Impl*>(user);
+    const double t0 = self.solver_->last_step_start();
+    const double h = self.solver_->last_step_end() - t0;
+    const double s = (t - t0) / h;
+    const double r = 1 - s;
+    const double c0 = (1 + 2 * s) * r * r;
+    const double d0 = h * s * r * r;
+    const double c1 = s * s * (3 - 2 * s);
+    const double d1 = -h * s * s * r;
+    const std::span<const double> x0 = self.solver_->last_step_start_state();
+    const std::span<const double> x1 = self.solver_->state();
+    for (std::size_t k = 0; k < x0.size(); ++k) {
+      self.dense_[k] = c0 * x0[k] + d0 * self.cubic_f0_[k] + c1 * x1[k] + d1 * self.cubic_f1_[k];
+    }
+    self.b_.x = self.dense_.data();
+    self.evaluate(self.guard_inputs_, t);
+    self.evaluate_guards(t, g);
+    self.b_.x = self.b_.x_storage.data();
+  }
+
+  /// The derivatives at both ends of the last step, for guards_on_cubic.
+  void prepare_cubic() {
+    const std::span<const double> x0 = solver_->last_step_start_state();
+    rhs(solver_->last_step_start(), x0.data(), cubic_f0_.data(), this);
+    rhs(solver_->last_step_end(), solver_->state().data(), cubic_f1_.data(), this);
+    extra_rhs_ += 2;
+  }
+
+  /// The earliest event crossing in the step [t0, t1] (an event crossing at
+  /// t1, the guards' values there in g_end_) is found in two passes: the Illinois
+  /// search on a cubic Hermite interpolant of the step (two RHS evaluations
+  /// for the derivatives at its ends, none per trial), then a check of the
+  /// bracket it found on the solver's own dense output (ARKODE's Hermite of
+  /// degree q - 1, one RHS evaluation per call): when the bracket holds
+  /// there, it is the answer; otherwise the search goes on, on the dense
+  /// output, from that side of the bracket (the two interpolants differ by
+  /// the cubic's error, so the crossing is near). Leaves g_a_, g_b_ at the
+  /// final bracket's ends.
+  ///
+  /// search() is the first pass over [t0, t1] (values g0 at t0; exactly, on
+  /// the guards themselves, without continuous states), polish() the second.
+  LocatedCrossing search(double t0, double t1, std::span<const double> g0, double tolerance) {
+    const double tick = resolution_.seconds_per_tick();
+    std::copy(g0.begin(), g0.end(), g_a_.begin());
+    std::copy(g_end_.begin(), g_end_.end(), g_b_.begin());
+    if (!solver_) return guards_.locate(t0, t1, g_a_, g_b_, g_trial_, tick, tolerance, &Impl::guards_inside_step, this);
+    if (t0 == solver_->last_step_start()) prepare_cubic();
+    return guards_.locate(t0, t1, g_a_, g_b_, g_trial_, tick, tolerance, &Impl::guards_on_cubic, this);
+  }
+
+  LocatedCrossing polish(LocatedCrossing found, double t0, double t1, std::span<const double> g0,
+                         double tolerance) {
+    const double tick = resolution_.seconds_per_tick();
+    // The bracket on the dense output (its ends at t0 and t1 are exact).
+    if (found.ta > t0) guards_inside_step(this, found.ta, g_a_);
+    else std::copy(g0.begin(), g0.end(), g_a_.begin());
+    if (found.tb < t1) guards_inside_step(this, found.tb, g_b_);
+    else std::copy(g_end_.begin(), g_end_.end(), g_b_.begin());
+    found.iterations += (found.ta > t0 ? 1 : 0) + (found.tb < t1 ? 1 : 0);
+    const bool before = !guards_.any_event(g_a_);
+    const bool after = guards_.any_event(g_b_);
+    if (before && after) return found;
+    // The interpolants disagree near the crossing (by the cubic's error, or
+    // by roundoff at a one-tick bracket): walk from the failed end away from
+    // it, 1, 2, 4, ... ticks, to a bracket on the dense output, and search it.
+    const bool later = before;  // else crossed already at ta: look earlier (the earliest crossing wins)
+    double near = later ? found.tb : found.ta;   // the end on the wrong side
+    std::span<double> g_near = later ? std::span<double>(g_b_) : std::span<double>(g_a_);
+    std::span<double> g_far = later ? std::span<double>(g_a_) : std::span<double>(g_b_);
+    std::copy(g_near.begin(), g_near.end(), g_far.begin());
+    double far = near;
+    for (double step = tick;; step *= 2) {
+      far = later ? std::min(near + step, t1) : std::max(near - step, t0);
+      if (far == (later ? t1 : t0)) {
+        const std::span<const double> exact = later ? std::span<const double>(g_end_) : g0;
+        std::copy(exact.begin(), exact.end(), g_near.begin());
+      } else {
+        guards_inside_step(this, far, g_near);
+        ++found.iterations;
+      }
+      if (guards_.any_event(g_near) == later) break;  // the crossing is between near and far
+      near = far;
+      std::copy(g_near.begin(), g_near.end(), g_far.begin());
+    }
+    const double ta = later ? near : far;  // g_a_ holds the values at ta, g_b_ at tb
+    const double tb = later ? far : near;
+    const LocatedCrossing again =
+        guards_.locate(ta, tb, g_a_, g_b_, g_trial_, tick, tolerance, &Impl::guards_inside_step, this);
+    return {again.ta, again.tb, found.iterations + again.iterations};
+  }
+
+  /// See check_step: guards with a shifted level crossing it at `found`,
+  /// beyond zero on their side at the midpoint tm of [t0, found.tb] (values
+  /// left in g_mid_), take level 0 again. Returns true when one did.
+  bool rearm_shifted_guards(double t0, const LocatedCrossing& found) {
+    bool probed = false;
+    bool rearmed = false;
+    for (std::size_t i = 0; i < g_b_.size(); ++i) {
+      if (guards_.level(i) == 0.0 || guards_.event(i, g_b_[i]) == Crossing::kNone) continue;
+      if (!probed) {
+        guards_on_cubic(this, 0.5 * (t0 + found.tb), g_mid_);
+        probed = true;
+      }
+      if (guards_.rearm(i, g_mid_[i])) rearmed = true;
+    }
+    return rearmed;
   }
 
   /// "0", or the guard's name when its actor gives one.
@@ -447,10 +605,11 @@ class Director::Impl final : public DirectorServices {
 
   /// After the tentative step [t0, t1] (state and outputs at t1): accepts it
   /// when no guard crossed; otherwise locates the earliest crossing te on the
-  /// dense output, redoes the step to te (the solver integrates [t0, te]
-  /// again) and asks again, until the crossing is at the step's end. Returns
-  /// the event's tick, with the solver, x and outputs at te; or nothing, the
-  /// step (perhaps shortened to t1) accepted.
+  /// dense output and ends the step there: the solver rolls back to te on
+  /// its dense output (GetDky + Reset), or, with event_state "integrated",
+  /// integrates [t0, te] again, asking again until the crossing is at the
+  /// step's end. Returns the event's tick, with the solver, x and outputs at
+  /// te; or nothing, the step (perhaps shortened to t1) accepted.
   std::optional<Tick> check_step(double t0, double& t1) {
     evaluate_guards(t1, g_end_);
     if (!guards_.any_event(g_end_)) {
@@ -463,7 +622,7 @@ class Director::Impl final : public DirectorServices {
       return te;
     }
     const double rejected_t1 = t1;
-    const double tick = resolution_.seconds_per_tick();
+    const double planned = solver_ ? solver_->planned_step() : 0.0;
     int iterations = 0;
     for (int round = 0;; ++round) {
       if (round > kMaxLocationRounds) {
@@ -471,53 +630,76 @@ class Director::Impl final : public DirectorServices {
                           format_double(t1) + " s (the guards disagree with the solver's steps)",
                       ""};
       }
-      std::copy(g_start_.begin(), g_start_.end(), g_a_.begin());
-      std::copy(g_end_.begin(), g_end_.end(), g_b_.begin());
       // A guard crossing again in the step that starts at its own last event
       // is searched to one tick, so that chattering shows as such.
       double tolerance = event_tolerance_;
       for (std::size_t i = 0; i < g_end_.size(); ++i) {
         if (last_fired_[i] == now_.time && guards_.event(i, g_end_[i]) != Crossing::kNone) tolerance = 0;
       }
-      const LocatedCrossing found =
-          guards_.locate(t0, t1, g_a_, g_b_, g_trial_, tick, tolerance, &Impl::guards_inside_step, this);
+      LocatedCrossing found = search(t0, t1, g_start_, tolerance);
+      // A guard armed at a shifted level (resting just past zero after its
+      // event) whose first crossing in this step is of that level: if it was
+      // beyond zero halfway there (a bounce, not a rest: with long steps no
+      // step end in between saw it), its level is 0 again, and the search
+      // goes on from that point. No other guard crosses before it.
+      double ts = t0;
+      std::span<const double> gs = g_start_;
+      if (solver_ && rearm_shifted_guards(t0, found)) {
+        ts = 0.5 * (t0 + found.tb);
+        gs = g_mid_;
+        const LocatedCrossing again = search(ts, t1, gs, tolerance);
+        found = {again.ta, again.tb, found.iterations + again.iterations};
+      }
+      if (solver_) found = polish(found, ts, t1, gs, tolerance);
       iterations += found.iterations;
       if (trace_ != nullptr) trace_->step_reject(t0, t1, flat(first_event_owner(g_b_)).path);
       const Tick te = event_tick(found);
       const double te_s = resolution_.to_seconds(te);
-      if (te_s != t1) {
-        if (solver_) {  // redo: integrate [t0, te] again, so x(te) is a step's end
-          solver_->redo_to(t0);
-          const StepResult r = step_solver(te_s);
-          if (!r.ok()) {
-            throw Failure{std::string("the ODE solver failed redoing a step to a state event (") +
-                              ctde::to_string(r.status) + "): " + r.message,
-                          ""};
-          }
-          t1 = r.t_reached;
-          load_solver_state();
-          ++iterations;
-        } else {
-          t1 = te_s;
-        }
-        evaluate_all(t1);
-        evaluate_guards(t1, g_end_);
-        if (!guards_.any_event(g_end_)) {
-          if (t1 == te_s && te == now_.time + 1) {
-            // The crossing is within one tick of the step's start, where the
-            // solver cannot tell the states apart (a tick is a few ulps of t
-            // late in a long run): it fires here, as the search found it.
-            std::copy(g_b_.begin(), g_b_.end(), g_end_.begin());
-            fire_state_events(te, te_s, found, rejected_t1, iterations);
-            return te;
-          }
-          accept_guards();  // the crossing is later: take [t0, t1]
-          return std::nullopt;
-        }
-        if (t1 != te_s) continue;  // a shorter step that crossed already: search it
-      } else {
+      if (te_s == t1) {
         evaluate_all(t1);  // the search left the outputs at its last trial time
+        fire_state_events(te, te_s, found, rejected_t1, iterations);
+        return te;
       }
+      // The interpolant's roundoff is a few ulps of the states over the whole
+      // step: a crossing very early in a long step (a ball coming to rest,
+      // flights of 1e-8 s in steps of 0.5 s) is integrated again instead.
+      const bool integrate = options_.event_state == EventState::kIntegrated ||
+                             te_s - t0 < kShortCut * (t1 - t0);
+      if (solver_ && integrate) {  // integrate [t0, te] again: x(te) is a step's end
+        solver_->redo_to(t0);
+        const StepResult r = step_solver(te_s);
+        if (!r.ok()) {
+          throw Failure{std::string("the ODE solver failed redoing a step to a state event (") +
+                            ctde::to_string(r.status) + "): " + r.message,
+                        ""};
+        }
+        t1 = r.t_reached;
+        ++iterations;
+      } else {  // cut the step at te: x(te) from the dense output
+        if (solver_) {
+          record_interval_points(t0, te_s, /*dense=*/true);  // while the interpolant is there
+          interval_rows_done_ = true;
+          solver_->redo_to(te_s);
+          planned_step_ = planned;  // the step after the event: as planned before the cut
+        }
+        t1 = te_s;
+      }
+      if (solver_) load_solver_state();
+      evaluate_all(t1);
+      evaluate_guards(t1, g_end_);
+      if (!guards_.any_event(g_end_)) {
+        if (t1 == te_s && te == now_.time + 1) {
+          // The crossing is within one tick of the step's start, where the
+          // states cannot be told apart (a tick is a few ulps of t late in a
+          // long run): it fires here, as the search found it.
+          std::copy(g_b_.begin(), g_b_.end(), g_end_.begin());
+          fire_state_events(te, te_s, found, rejected_t1, iterations);
+          return te;
+        }
+        accept_guards();  // the crossing is later (by a few ulps of the interpolant): take [t0, t1]
+        return std::nullopt;
+      }
+      if (t1 != te_s) continue;  // a shorter redone step that crossed already: search it
       fire_state_events(te, te_s, found, rejected_t1, iterations);
       return te;
     }
@@ -661,6 +843,7 @@ class Director::Impl final : public DirectorServices {
     const double h = 1e-7 * std::max(1.0, std::abs(t));
     if (!b_.x_storage.empty()) {
       rhs(t, b_.x_storage.data(), probe_dx_.data(), this);
+      ++extra_rhs_;
       for (std::size_t k = 0; k < probe_x_.size(); ++k) probe_x_[k] = b_.x_storage[k] + h * probe_dx_[k];
       b_.x = probe_x_.data();
     }
@@ -720,7 +903,9 @@ class Director::Impl final : public DirectorServices {
     states_changed_ = false;
     continuous_changed_ = false;
     check_states(t);
-    if (solver_) solver_->reset(t, b_.x_storage.data());
+    // After a located crossing the first step is the one planned after the
+    // step that held it (the step cut at te would plan a shorter one).
+    if (solver_) solver_->reset(t, b_.x_storage.data(), std::exchange(planned_step_, 0.0));
   }
 
   /// A row at `tag` with the current values (and the tokens sent at tag.microstep - 1).
@@ -907,7 +1092,7 @@ class Director::Impl final : public DirectorServices {
       const OdeStatistics ode = solver_->statistics();
       stats_.steps = static_cast<std::uint64_t>(ode.steps);
       stats_.rejected_steps = static_cast<std::uint64_t>(ode.error_test_failures);
-      stats_.rhs_evals = static_cast<std::uint64_t>(ode.rhs_evals);
+      stats_.rhs_evals = static_cast<std::uint64_t>(ode.rhs_evals) + extra_rhs_;
     }
     if (recorder_ != nullptr) recorder_->flush();
     RunResult result;
@@ -962,8 +1147,19 @@ class Director::Impl final : public DirectorServices {
   /// their actors outgrow the caches (4096 actors of ~300 bytes: 1.2 MB).
   static constexpr std::size_t kPrefetchActors = 4096;
   bool prefetch_ahead_ = false;
+  /// A step cut to less than this fraction of itself at a state event is
+  /// integrated again to the event rather than cut on the dense output.
+  static constexpr double kShortCut = 1e-6;
   /// Most redone steps for one state event before giving up.
   static constexpr int kMaxLocationRounds = 50;
+  /// The step the solver planned after the step that was cut at the last
+  /// located crossing: the first step after the event (restart_solver),
+  /// where the cut step would plan a shorter one. Not after a step
+  /// integrated again: there (a crossing very early in a long step) the
+  /// short redone step's plan resolves the next crossings better.
+  double planned_step_ = 0;
+  /// check_step wrote the output_interval rows of the step it cut.
+  bool interval_rows_done_ = false;
   /// Zeno behaviour: this many events of one guard in a row, each within
   /// kZenoTicks of the one before (see check_chattering).
   static constexpr int kZenoEvents = 8;
@@ -979,15 +1175,20 @@ class Director::Impl final : public DirectorServices {
   std::vector<double> g_end_;     ///< guards at the end of the tentative step
   std::vector<double> g_a_, g_b_;  ///< at the ends of the search bracket
   std::vector<double> g_trial_;   ///< at a trial time (and slopes, in after_events)
+  std::vector<double> g_mid_;     ///< at the midpoint probed for shifted levels
   std::vector<double> g_before_;  ///< per fired guard: its value at the event
   std::vector<Crossing> fired_;   ///< per guard: fired at the current time
   std::vector<Tick> last_fired_;  ///< per guard: its last event, or kNever
   std::vector<int> close_events_;    ///< per guard: events in a row within kZenoTicks
   std::vector<double> probe_x_, probe_dx_;  ///< for guard slopes after an event
+  std::vector<double> cubic_f0_, cubic_f1_;  ///< derivatives at the ends of a searched step
+  std::uint64_t extra_rhs_ = 0;  ///< RHS evaluations made by the director itself (searches, slopes)
 
   std::vector<std::uint32_t> by_depth_;    ///< depth -> index in the FlatModel
   std::vector<const Actor*> actors_;       ///< by depth
-  std::vector<std::uint32_t> continuous_;  ///< depths of the continuous schedule
+  std::vector<std::uint32_t> at_start_;     ///< depths: every continuous and constant actor
+  std::vector<std::uint32_t> continuous_;   ///< depths: outputs that change with time
+  std::vector<std::uint32_t> guard_inputs_; ///< depths: what the guards read
   std::vector<std::uint32_t> firing_;
   std::vector<std::uint32_t> fire_next_;
   std::vector<std::uint8_t> flags_;

@@ -36,13 +36,18 @@
 ///     state-event generators: every guard g(t1) against its side at t0
 ///       none crossed → accept: a row at (t1, 0), and rows at output_interval
 ///         points inside the step from the dense output
-///       some crossed → `step_reject`; Illinois search on the dense output
-///         for the earliest crossing, to one tick (or |g| ≤ event_tolerance);
-///         te = the first tick where the guards have crossed; redo: roll back
-///         to t0 and integrate [t0, te]; no crossing at te → accept [t0, te]
-///         and go on; crossed → each crossed guard's actor fires at (te, 0)
-///         (`state_event` lines), the CT phase ends at te; with
-///         `events: none` no search: they fire at t1's tick
+///       some crossed → `step_reject`; Illinois search for the earliest
+///         crossing, to one tick (or |g| ≤ event_tolerance), on a cubic
+///         Hermite of the step, its bracket then checked (and if need be
+///         searched again) on the solver's dense output; te = the first tick
+///         where the guards have crossed; the step ends at te: cut there on
+///         the dense output (event_state "interpolated", the default; a
+///         crossing in the first 1e-6 of the step is integrated again), or
+///         rolled back to t0 and integrated to te ("integrated"); no
+///         crossing at te → accept [t0, te] and go on; crossed → each
+///         crossed guard's actor fires at (te, 0) (`state_event` lines), the
+///         CT phase ends at te; with `events: none` no search: they fire at
+///         t1's tick
 ///       a guard crossing again within one tick of its event (chattering), or
 ///         8 events in a row within 64 ticks (Zeno): the run stops, naming it
 ///   the RHS: x' = f(t, x) evaluates every continuous actor in schedule order,

@@ -110,6 +110,15 @@ RunOptions make_run_options(const std::map<std::string, ParamValue>& director, c
     else
       throw ModelError(what("events") + " must be \"normal\" or \"none\", got \"" + *s + "\"");
   }
+  if (auto s = text("event_state")) {
+    if (*s == "interpolated")
+      options.event_state = EventState::kInterpolated;
+    else if (*s == "integrated")
+      options.event_state = EventState::kIntegrated;
+    else
+      throw ModelError(what("event_state") + " must be \"interpolated\" or \"integrated\", got \"" + *s +
+                       "\"");
+  }
   if (auto v = number("output_interval")) options.output_interval = positive("output_interval", *v);
   return options;
 }

@@ -17,6 +17,12 @@ enum class SolverKind { kErk45, kErk23, kRk4Fixed, kDirk, kArkImex, kRkf45 };
 /// How state events are handled: located (normal) or only checked at step ends (none).
 enum class EventMode { kNormal, kNone };
 
+/// The state at a located state event: from the solver's dense output (the
+/// step is cut at te, as ARKODE's, CVODE's and scipy's rootfinding restart),
+/// or a step's end (the step is integrated again from t0 to te: one more step
+/// per event, the state keeps the method's error control).
+enum class EventState { kInterpolated, kIntegrated };
+
 /// Every option has a default; `stop_time` is required. Times in seconds. Copyable value type.
 struct RunOptions {
   double start_time = 0.0;
@@ -36,6 +42,7 @@ struct RunOptions {
   /// zero; empty: it always narrows the bracket to one tick.
   std::optional<double> event_tolerance;
   EventMode events = EventMode::kNormal;
+  EventState event_state = EventState::kInterpolated;
   std::optional<double> output_interval;  ///< empty: no interpolated rows
 };
 
@@ -43,7 +50,7 @@ struct RunOptions {
 /// over the model's parameters) over the defaults.
 /// @throws ModelError naming the option: a missing stop_time, stop_time not
 ///         after start_time, a non-positive tolerance or step, an unknown
-///         solver or events value, a time_resolution out of range.
+///         solver, events or event_state value, a time_resolution out of range.
 [[nodiscard]] RunOptions make_run_options(const std::map<std::string, ParamValue>& director,
                                           const ParameterScope& scope);
 

@@ -234,6 +234,9 @@ std::string director_default(const std::string& key) {
   if (key == "max_microsteps") return code(std::to_string(o.max_microsteps));
   if (key == "event_tolerance") return optional(o.event_tolerance);
   if (key == "events") return code(o.events == EventMode::kNormal ? "\"normal\"" : "\"none\"");
+  if (key == "event_state") {
+    return code(o.event_state == EventState::kInterpolated ? "\"interpolated\"" : "\"integrated\"");
+  }
   if (key == "output_interval") return optional(o.output_interval);
   return "? (unknown to director_default() in tests/core/test_model_reference.cpp)";
 }

@@ -172,9 +172,11 @@ TEST_CASE(
   const bool chattering = run.result.message.find("chattering") != std::string::npos;
   CHECK((zeno || chattering));
   CHECK(run.result.actor == "stop");
+  // The computed flights accumulate where their computed lengths add up: the
+  // closed form's point to within the roundoff the ~100 impacts before it
+  // carry (about 1e-8 s here; the run never goes on past it).
   const double accumulation = 9 * std::sqrt(0.2);
-  CHECK(run.result.time <= accumulation);
-  CHECK(run.result.time >= accumulation - 1e-6);
+  CHECK(std::abs(run.result.time - accumulation) <= 1e-6);
   CHECK(lines_of(run, "mode").size() >= 40);
   const std::size_t x = run.column("stop.x");
   for (const Row& row : run.rows) CHECK(row.values[x] <= 0.1 + 1e-9);
