@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/crossing.hpp"
+#include "core/kernel.hpp"
 #include "core/param.hpp"
 #include "core/port.hpp"
 #include "core/run_buffers.hpp"
@@ -114,6 +115,10 @@ class Actor {
   virtual void derivatives(const ActorContext& context, std::span<double> dxdt) const;
   /// A reaction at a tag: tokens on inputs and/or a requested time event.
   virtual void fire(ActorContext& context) const;
+  /// A built-in form of evaluate() and derivatives() the director may run
+  /// instead of the virtual calls on the right-hand-side path (core/kernel.hpp;
+  /// default: none). It must compute exactly what those compute.
+  [[nodiscard]] virtual Kernel kernel() const { return {}; }
 
   // ---- State-event generators (ARCHITECTURE.md, "Concepts"): an actor with
   // guards g(t, x, u). The director locates the instant a guard crosses zero

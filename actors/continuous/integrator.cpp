@@ -63,4 +63,8 @@ void Integrator::fire(ActorContext& context) const {
   evaluate(context);
 }
 
+Kernel Integrator::kernel() const {
+  return {Kernel::Output::kState, Kernel::Derivatives::kInput, 1.0, {}};
+}
+
 }  // namespace ctde

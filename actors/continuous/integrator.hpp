@@ -16,6 +16,7 @@ class Integrator : public Actor {
   [[nodiscard]] std::size_t state_size() const override;
   void initialize(ActorContext& context) const override;
   void evaluate(ActorContext& context) const override;
+  [[nodiscard]] Kernel kernel() const override;
   void derivatives(const ActorContext& context, std::span<double> dxdt) const override;
   void fire(ActorContext& context) const override;
 

@@ -42,4 +42,9 @@ void Gain::fire(ActorContext& context) const {
   context.emit(0, y);
 }
 
+Kernel Gain::kernel() const {
+  if (!scalar_) return {};
+  return {Kernel::Output::kScale, Kernel::Derivatives::kVirtual, k_scalar_, {}};
+}
+
 }  // namespace ctde

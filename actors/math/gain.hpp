@@ -11,6 +11,7 @@ class Gain : public Actor {
  public:
   explicit Gain(std::string name);
   void evaluate(ActorContext& context) const override;
+  [[nodiscard]] Kernel kernel() const override;
   void fire(ActorContext& context) const override;
 
  protected:

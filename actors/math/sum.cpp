@@ -62,4 +62,8 @@ void Sum::fire(ActorContext& context) const {
   if (any) context.emit(0, acc);
 }
 
+Kernel Sum::kernel() const {
+  return {Kernel::Output::kWeightedSum, Kernel::Derivatives::kVirtual, 1.0, weights_};
+}
+
 }  // namespace ctde

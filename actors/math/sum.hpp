@@ -14,6 +14,7 @@ class Sum : public Actor {
  public:
   explicit Sum(std::string name);
   void evaluate(ActorContext& context) const override;
+  [[nodiscard]] Kernel kernel() const override;
   void fire(ActorContext& context) const override;
 
  protected:

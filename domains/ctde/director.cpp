@@ -13,6 +13,7 @@
 #include "core/format.hpp"
 #include "domains/ct/guard_set.hpp"
 #include "domains/ct/ode_solver.hpp"
+#include "domains/ctde/rhs_program.hpp"
 #include "domains/de/event_queue.hpp"
 
 namespace ctde {
@@ -268,6 +269,9 @@ class Director::Impl final : public DirectorServices {
       cubic_f1_.assign(state_size, 0.0);
     }
     schedule_guards_and_outputs();
+    outputs_ = RhsProgram(RhsProgram::Part::kOutputs, continuous_, actors_, b_);
+    guard_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, guard_inputs_, actors_, b_);
+    derivatives_ = RhsProgram(RhsProgram::Part::kDerivatives, stateful_, actors_, b_);
     if (recorder_ != nullptr) {
       record_index_.assign(outputs, -1);
       recorded_token_tag_.assign(recorder_->signals().size(), Tag{kNever, 0});
@@ -346,7 +350,15 @@ class Director::Impl final : public DirectorServices {
   }
 
   /// Every output that changes with time, at time t, in schedule order.
-  void evaluate_all(double t) { evaluate(continuous_, t); }
+  void evaluate_all(double t) { evaluate(outputs_, t); }
+
+  /// The outputs `program` computes, at time t.
+  void evaluate(const RhsProgram& program, double t) {
+    program.run_outputs(b_, [&](std::uint32_t d) {
+      ActorContext context(b_, this, d, now_, t);
+      guarded(d, [&] { actors_[d]->evaluate(context); });
+    });
+  }
 
   /// The actors `list` (depths, in schedule order) evaluate their outputs at time t.
   void evaluate(const std::vector<std::uint32_t>& list, double t) {
@@ -362,22 +374,28 @@ class Director::Impl final : public DirectorServices {
     auto& self = *static_cast<Impl*>(user);
     self.b_.x = const_cast<double*>(x);  // read only: actors get states() as const
     self.evaluate_all(t);
-    for (const std::uint32_t d : self.stateful_) {
+    self.derivatives_.run_derivatives(self.b_, dxdt, [&](std::uint32_t d) {
       const Slice slice = self.b_.actors[d].states;
       const std::span<double> dx(dxdt + slice.offset, slice.width);
       ActorContext context(self.b_, &self, d, self.now_, t);
       self.guarded(d, [&] { self.actors_[d]->derivatives(context, dx); });
-      for (const double v : dx) {
-        if (!std::isfinite(v)) {
-          self.b_.x = self.b_.x_storage.data();
-          throw Failure{self.flat(d).path + ": a derivative is " + format_double(v) +
-                            " at t = " + format_double(t) + " s",
-                        self.flat(d).path};
-        }
-      }
-    }
+    });
     self.b_.x = self.b_.x_storage.data();
+    const std::size_t n = self.b_.x_storage.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!std::isfinite(dxdt[k])) self.non_finite_derivative(t, k, dxdt[k]);
+    }
     return 0;
+  }
+
+  /// Stops the run: the derivative of state `k` is `v` (NaN or infinite) at t.
+  [[noreturn]] void non_finite_derivative(double t, std::size_t k, double v) const {
+    std::uint32_t owner = stateful_.front();
+    for (const std::uint32_t d : stateful_) {
+      if (b_.actors[d].states.offset <= k) owner = d;
+    }
+    throw Failure{flat(owner).path + ": a derivative is " + format_double(v) + " at t = " + format_double(t) + " s",
+                  flat(owner).path};
   }
 
   /// The initial states must be finite.
@@ -478,7 +496,7 @@ class Director::Impl final : public DirectorServices {
       self.solver_->dense_output(t, self.dense_.data());
       self.b_.x = self.dense_.data();
     }
-    self.evaluate(self.guard_inputs_, t);
+    self.evaluate(self.guard_outputs_, t);
     self.evaluate_guards(t, g);
     self.b_.x = self.b_.x_storage.data();
   }
@@ -502,7 +520,7 @@ class Director::Impl final : public DirectorServices {
       self.dense_[k] = c0 * x0[k] + d0 * self.cubic_f0_[k] + c1 * x1[k] + d1 * self.cubic_f1_[k];
     }
     self.b_.x = self.dense_.data();
-    self.evaluate(self.guard_inputs_, t);
+    self.evaluate(self.guard_outputs_, t);
     self.evaluate_guards(t, g);
     self.b_.x = self.b_.x_storage.data();
   }
@@ -1189,6 +1207,9 @@ class Director::Impl final : public DirectorServices {
   std::vector<std::uint32_t> at_start_;     ///< depths: every continuous and constant actor
   std::vector<std::uint32_t> continuous_;   ///< depths: outputs that change with time
   std::vector<std::uint32_t> guard_inputs_; ///< depths: what the guards read
+  RhsProgram outputs_;        ///< continuous_, compiled
+  RhsProgram guard_outputs_;  ///< guard_inputs_, compiled
+  RhsProgram derivatives_;    ///< the derivatives of stateful_
   std::vector<std::uint32_t> firing_;
   std::vector<std::uint32_t> fire_next_;
   std::vector<std::uint8_t> flags_;

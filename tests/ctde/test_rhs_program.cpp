@@ -1,0 +1,133 @@
+// The right-hand-side program (domains/ctde/rhs_program.hpp): the built-in
+// kernels of Integrator, Gain and Sum compute exactly what their virtual
+// evaluate() and derivatives() compute, and are used where the widths fit.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "actors/continuous/integrator.hpp"
+#include "actors/math/gain.hpp"
+#include "actors/math/sum.hpp"
+#include "actors/sources/constant.hpp"
+#include "actors/sources/sine.hpp"
+#include "core/recorder.hpp"
+#include "core/validate.hpp"
+#include "domains/ctde/director.hpp"
+#include "domains/ctde/rhs_program.hpp"
+
+using namespace ctde;
+
+namespace {
+
+/// The same actors without their kernels: the director calls them virtually.
+class PlainIntegrator final : public Integrator {
+ public:
+  using Integrator::Integrator;
+  [[nodiscard]] Kernel kernel() const override { return {}; }
+};
+class PlainGain final : public Gain {
+ public:
+  using Gain::Gain;
+  [[nodiscard]] Kernel kernel() const override { return {}; }
+};
+class PlainSum final : public Sum {
+ public:
+  using Sum::Sum;
+  [[nodiscard]] Kernel kernel() const override { return {}; }
+};
+
+/// x' = 2.5 sin(t) - x (scalar), and a width-2 chain y' = -0.5 y + [1, -2]
+/// through a vector Gain and Sum; records every output.
+template <class I, class G, class S>
+std::string run_models(RunStatistics* stats = nullptr) {
+  Model model("kernels");
+  model.add<Sine>("u");
+  model.add<G>("k").set_parameter("k", 2.5);
+  model.add<S>("e").set_parameter("signs", std::string("+-"));
+  model.add<I>("x");
+  model.connect("u.out", "k.in");
+  model.connect("k.out", "e.in0");
+  model.connect("x.out", "e.in1");
+  model.connect("e.out", "x.in");
+  model.add<Constant>("c").set_parameter("value", std::vector<double>{1.0, -2.0});
+  model.add<G>("half").set_parameter("k", -0.5);
+  model.add<S>("f").set_parameter("signs", std::string("++"));
+  model.add<I>("y").set_parameter("initial", std::vector<double>{3.0, 4.0});
+  model.connect("y.out", "half.in");
+  model.connect("half.out", "f.in0");
+  model.connect("c.out", "f.in1");
+  model.connect("f.out", "y.in");
+  model.record() = {"x.out", "k.out", "e.out", "y.out", "half.out", "f.out"};
+  const FlatModel flat = validate(model);
+  RunOptions options;
+  options.stop_time = 5;
+  options.rtol = 1e-9;
+  options.atol = 1e-12;
+  options.output_interval = 0.25;
+  std::ostringstream csv;
+  {
+    Recorder recorder(csv, resolve_record(flat, model.record()));
+    Director director(flat, options, "kernels", nullptr, &recorder);
+    const RunResult result = director.run();
+    REQUIRE(result.status == RunStatus::kOk);
+    if (stats != nullptr) *stats = result.stats;
+  }
+  return csv.str();
+}
+
+}  // namespace
+
+TEST_CASE("the kernels of Integrator, Gain and Sum give the results of their virtual calls, bit for bit") {
+  RunStatistics with_kernels;
+  RunStatistics plain;
+  const std::string fast = run_models<Integrator, Gain, Sum>(&with_kernels);
+  const std::string slow = run_models<PlainIntegrator, PlainGain, PlainSum>(&plain);
+  CHECK(fast.size() > 1000);
+  CHECK(fast == slow);
+  CHECK(with_kernels.steps == plain.steps);
+  CHECK(with_kernels.rhs_evals == plain.rhs_evals);
+}
+
+TEST_CASE("the program uses a kernel where the widths fit and a virtual call elsewhere") {
+  RunBuffers b;
+  // Actor 0: an integrator of width 2 whose input is width 2; actor 1: a
+  // scalar Gain reading a width-2 signal (does not fit: virtual call).
+  Integrator x("x");
+  Gain k("k");
+  k.set_parameter("k", 2.0);
+  ParameterScope scope;
+  scope.resolve();
+  x.resolve_parameters(scope);
+  k.resolve_parameters(scope);
+  b.actors = {ActorSlots{0, 0, Slice{0, 2}, Slice{}}, ActorSlots{3, 1, Slice{}, Slice{}}};
+  b.outputs = {Slice{0, 2}, Slice{2, 1}};
+  b.inputs = {Slice{2, 2}, Slice{}, Slice{}, Slice{0, 2}};  // x: in, reset, impulse; k: in
+  const std::vector<const Actor*> actors{&x, &k};
+  const std::vector<std::uint32_t> depths{0, 1};
+  const RhsProgram outputs(RhsProgram::Part::kOutputs, depths, actors, b);
+  REQUIRE(outputs.steps().size() == 2);
+  CHECK(outputs.steps()[0].output == Kernel::Output::kState);
+  CHECK(outputs.steps()[0].width == 2);
+  CHECK(outputs.steps()[1].output == Kernel::Output::kVirtual);  // in width 2, out width 1
+  const RhsProgram derivatives(RhsProgram::Part::kDerivatives, std::vector<std::uint32_t>{0}, actors, b);
+  REQUIRE(derivatives.steps().size() == 1);
+  CHECK(derivatives.steps()[0].derivatives == Kernel::Derivatives::kInput);
+  CHECK(derivatives.steps()[0].first == 2);
+
+  // Running it: the state to the output, the input to the derivatives.
+  b.signals = {0, 0, 7, 8};
+  std::vector<double> x_values{1.5, -2.5};
+  b.x = x_values.data();
+  int virtual_calls = 0;
+  outputs.run_outputs(b, [&](std::uint32_t d) {
+    CHECK(d == 1);
+    ++virtual_calls;
+  });
+  CHECK(virtual_calls == 1);
+  CHECK(b.signals[0] == 1.5);
+  CHECK(b.signals[1] == -2.5);
+  std::vector<double> dx(2, 0.0);
+  derivatives.run_derivatives(b, dx.data(), [&](std::uint32_t) { FAIL("no virtual call expected"); });
+  CHECK(dx[0] == 7);
+  CHECK(dx[1] == 8);
+}
