@@ -44,6 +44,13 @@
 
 namespace {
 
+/// FUSED=1 in the environment: fused N_Vector operations, as ctde's solver
+/// wrapper enables them (one pass per linear combination of stages).
+bool fused_ops() {
+  const char* v = std::getenv("FUSED");
+  return v != nullptr && std::string(v) == "1";
+}
+
 constexpr double kT0 = 0.0;
 constexpr double kTEnd = 100.0;
 constexpr double kRtol = 1e-6;
@@ -144,6 +151,7 @@ Run integrate(ARKRhsFn rhs, void* user, int n, double rtol, double atol) {
   const auto start = std::chrono::steady_clock::now();
   N_Vector x = N_VNew_Serial(n, ctx);
   if (x == nullptr) check(-1, "N_VNew_Serial");
+  if (fused_ops()) check(N_VEnableFusedOps_Serial(x, SUNTRUE), "N_VEnableFusedOps_Serial");
   N_VConst(0.0, x);
   void* mem = ERKStepCreate(rhs, kT0, x, ctx);
   if (mem == nullptr) check(-1, "ERKStepCreate");
@@ -182,8 +190,8 @@ void bench(const char* model, ARKRhsFn rhs, void* user, int n, int repeats) {
   const Run reference = integrate(rhs, user, n, 1e-11, 1e-14);
   std::printf(
       "model=%s n=%d wall_s=%.6f steps=%ld rhs_evals=%ld checksum=%.12g ref_checksum=%.12g "
-      "repeats=%d sundials=%s\n",
-      model, n, best.wall_s, best.steps, best.rhs_evals, best.checksum, reference.checksum, repeats,
+      "fused=%d repeats=%d sundials=%s\n",
+      model, n, best.wall_s, best.steps, best.rhs_evals, best.checksum, reference.checksum, fused_ops() ? 1 : 0, repeats,
       SUNDIALS_VERSION);
 }
 

@@ -60,6 +60,13 @@
 
 namespace {
 
+/// FUSED=1 in the environment: fused N_Vector operations, as ctde's solver
+/// wrapper enables them (one pass per linear combination of stages).
+bool fused_ops() {
+  const char* v = std::getenv("FUSED");
+  return v != nullptr && std::string(v) == "1";
+}
+
 using namespace balls;
 
 void check(int flag, const char* call) {
@@ -116,6 +123,7 @@ Run integrate(const Balls& balls, double rtol, double atol, int interp_degree) {
   const auto start = std::chrono::steady_clock::now();
   N_Vector y = N_VNew_Serial(2 * n, ctx);
   if (y == nullptr) check(-1, "N_VNew_Serial");
+  if (fused_ops()) check(N_VEnableFusedOps_Serial(y, SUNTRUE), "N_VEnableFusedOps_Serial");
   double* ys = NV_DATA_S(y);
   for (sunindextype i = 0; i < n; ++i) {
     ys[i] = balls.h0[static_cast<std::size_t>(i)];
@@ -190,10 +198,10 @@ void bench(const Balls& balls, double rtol, double atol, int interp_degree, int 
   std::printf(
       "model=%s n=%zu rtol=%g atol=%g wall_s=%.6f impacts=%zu expected=%ld max_abs_err=%.3e "
       "max_rel_err=%.3e worst_ball=%ld worst_impact=%ld steps=%ld rhs_evals=%ld g_evals=%ld resets=%ld "
-      "interp_degree=%s repeats=%d sundials=%s\n",
+      "interp_degree=%s fused=%d repeats=%d sundials=%s\n",
       balls.name.c_str(), balls.h0.size(), rtol, atol, best.wall_s, best.impacts.size(), expected_impacts(balls),
       errors.max_abs, errors.max_rel, errors.worst_ball, errors.worst_impact, best.steps, best.rhs_evals,
-      best.g_evals, best.resets, interp_degree < 0 ? "default" : std::to_string(interp_degree).c_str(), repeats,
+      best.g_evals, best.resets, interp_degree < 0 ? "default" : std::to_string(interp_degree).c_str(), fused_ops() ? 1 : 0, repeats,
       SUNDIALS_VERSION);
   std::fflush(stdout);
 }

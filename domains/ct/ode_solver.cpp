@@ -484,8 +484,7 @@ StepResult OdeSolver::step(double t_limit) {
 
   // Closer than ARKODE can resolve (it would answer ARK_TOO_CLOSE, or return at once):
   // x changes by less than |f| times a few ulps of t. Advance the time only.
-  constexpr double kEps = std::numeric_limits<double>::epsilon();
-  if (t_limit - t_start <= 4.0 * kEps * std::max(std::abs(t_start), std::abs(t_limit))) {
+  if (!resolves(t_start, t_limit)) {
     std::memcpy(data(s.y[next]), data(s.y[s.cur]), s.n * sizeof(double));
     s.cur = next;
     s.reset_at(t_limit, s.y[s.cur]);
@@ -551,6 +550,11 @@ void OdeSolver::dense_output(double t, double* out) const {
     throw std::out_of_range("OdeSolver::dense_output: GetDky at t = " + std::to_string(t) + " failed with " +
                             flag_name(flag) + " (" + s.arkode_message.data() + ")");
   }
+}
+
+bool OdeSolver::resolves(double t0, double t1) {
+  constexpr double kEps = std::numeric_limits<double>::epsilon();
+  return t1 - t0 > 4.0 * kEps * std::max(std::abs(t0), std::abs(t1));
 }
 
 double OdeSolver::planned_step() const {

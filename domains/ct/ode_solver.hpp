@@ -186,6 +186,10 @@ class OdeSolver {
   /// @throws std::runtime_error if ARKODE rejects the reset.
   void reset(double t, const double* x, double first_step = 0);
 
+  /// True when a step from t0 to t1 > t0 is long enough to integrate: more
+  /// than a few ulps of t (shorter, step() advances the time only).
+  [[nodiscard]] static bool resolves(double t0, double t1);
+
   /// The step ARKODE plans to take next (0 before the first step).
   [[nodiscard]] double planned_step() const;
 

@@ -698,7 +698,12 @@ class Director::Impl final : public DirectorServices {
           record_interval_points(t0, te_s, /*dense=*/true);  // while the interpolant is there
           interval_rows_done_ = true;
           solver_->redo_to(te_s);
-          planned_step_ = planned;  // the step after the event: as planned before the cut
+          // The step after the event: as planned before the cut, but at most
+          // four times the part of the step before the event (how far apart the
+          // events are): the interpolant's roundoff grows with the step's
+          // span, and a step much longer than the events' spacing would
+          // only be cut again.
+          planned_step_ = std::min(planned, 4 * (te_s - t0));
         }
         t1 = te_s;
       }
@@ -706,10 +711,11 @@ class Director::Impl final : public DirectorServices {
       evaluate_all(t1);
       evaluate_guards(t1, g_end_);
       if (!guards_.any_event(g_end_)) {
-        if (t1 == te_s && te == now_.time + 1) {
-          // The crossing is within one tick of the step's start, where the
-          // states cannot be told apart (a tick is a few ulps of t late in a
-          // long run): it fires here, as the search found it.
+        if (t1 == te_s && (te == now_.time + 1 || !OdeSolver::resolves(t0, te_s))) {
+          // The crossing is within a tick of the step's start, or closer to
+          // it than the solver can integrate (a tick is a few ulps of t late
+          // in a long run): the states cannot be told apart, and it fires
+          // here, as the search found it.
           std::copy(g_b_.begin(), g_b_.end(), g_end_.begin());
           fire_state_events(te, te_s, found, rejected_t1, iterations);
           return te;
