@@ -270,6 +270,7 @@ class Director::Impl final : public DirectorServices {
     }
     schedule_guards_and_outputs();
     outputs_ = RhsProgram(RhsProgram::Part::kOutputs, continuous_, actors_, b_);
+    rhs_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, rhs_inputs_, actors_, b_);
     guard_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, guard_inputs_, actors_, b_);
     derivatives_ = RhsProgram(RhsProgram::Part::kDerivatives, stateful_, actors_, b_);
     if (recorder_ != nullptr) {
@@ -286,13 +287,13 @@ class Director::Impl final : public DirectorServices {
   [[nodiscard]] const FlatActor& flat(std::uint32_t d) const { return model_.actors[by_depth_[d]]; }
 
   /// The evaluation lists, each in schedule order: every continuous and
-  /// constant actor (once, at the start); those whose outputs change with
-  /// time (continuous_: the RHS and after every event; a constant's outputs
-  /// never change, an actor without continuous outputs has nothing to
-  /// evaluate); and those the guards depend on (guard_inputs_: a state-event
-  /// search evaluates only these at its trial times): the generators and,
-  /// upstream of their inputs, every actor in continuous_ reached through
-  /// outputs that depend on the actor's inputs directly, or on its states.
+  /// constant actor (at_start_, once); those whose outputs change with time
+  /// (continuous_: at step ends, output_interval points and after events; a
+  /// constant's outputs never change, an actor without continuous outputs
+  /// has nothing to evaluate); those the derivatives read (rhs_inputs_: the
+  /// RHS evaluates only these, not outputs that only the results or discrete
+  /// actors read); and those the guards read (guard_inputs_: a state-event
+  /// search evaluates only these at its trial times).
   void schedule_guards_and_outputs() {
     const auto n = static_cast<std::uint32_t>(actors_.size());
     std::vector<std::uint8_t> timed(n, 0);
@@ -303,26 +304,43 @@ class Director::Impl final : public DirectorServices {
       continuous_.push_back(actor.depth);
       timed[actor.depth] = 1;
     }
-    std::vector<std::uint8_t> needed(n, 0);
-    std::vector<std::uint32_t> work(generators_.begin(), generators_.end());
-    for (const std::uint32_t g : generators_) needed[g] = 1;
+    rhs_inputs_ = upstream(stateful_, timed, /*with_seeds=*/false);
+    guard_inputs_ = upstream(generators_, timed, /*with_seeds=*/true);
+  }
+
+  /// The actors of continuous_ (flagged in `timed`) whose outputs `seeds`
+  /// read: the drivers of the seeds' inputs and, upstream of those, drivers
+  /// of inputs that feed an output through (an output that depends on states
+  /// only ends the walk). With `with_seeds`, the seeds too. Schedule order.
+  [[nodiscard]] std::vector<std::uint32_t> upstream(const std::vector<std::uint32_t>& seeds,
+                                                    const std::vector<std::uint8_t>& timed, bool with_seeds) const {
+    std::vector<std::uint8_t> reached(actors_.size(), 0);
+    std::vector<std::uint32_t> work;
+    // Every input of a seed, then inputs that feed a reached output through.
+    const auto walk = [&](std::uint32_t d, bool all_inputs) {
+      const FlatActor& actor = flat(d);
+      for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
+        if (!actor.drivers[i] || (!all_inputs && !actor.actor->feeds_through(i))) continue;
+        const std::uint32_t u = model_.actors[actor.drivers[i]->actor].depth;
+        if (timed[u] == 0 || reached[u] != 0) continue;
+        reached[u] = 1;
+        work.push_back(u);
+      }
+    };
+    for (const std::uint32_t d : seeds) walk(d, /*all_inputs=*/true);
     while (!work.empty()) {
       const std::uint32_t d = work.back();
       work.pop_back();
-      const FlatActor& actor = flat(d);
-      for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
-        if (!actor.drivers[i]) continue;
-        // The inputs of a generator, or inputs that feed a needed output through.
-        if (needed[d] == 2 && !actor.actor->feeds_through(i)) continue;
-        const std::uint32_t u = model_.actors[actor.drivers[i]->actor].depth;
-        if (timed[u] == 0 || needed[u] != 0) continue;
-        needed[u] = 2;
-        work.push_back(u);
-      }
+      walk(d, /*all_inputs=*/false);
     }
+    if (with_seeds) {
+      for (const std::uint32_t d : seeds) reached[d] = 1;
+    }
+    std::vector<std::uint32_t> list;
     for (const std::uint32_t d : continuous_) {
-      if (needed[d] != 0) guard_inputs_.push_back(d);
+      if (reached[d] != 0) list.push_back(d);
     }
+    return list;
   }
 
   void initialize() {
@@ -373,7 +391,7 @@ class Director::Impl final : public DirectorServices {
   static int rhs(double t, const double* x, double* dxdt, void* user) {
     auto& self = *static_cast<Impl*>(user);
     self.b_.x = const_cast<double*>(x);  // read only: actors get states() as const
-    self.evaluate_all(t);
+    self.evaluate(self.rhs_outputs_, t);
     self.derivatives_.run_derivatives(self.b_, dxdt, [&](std::uint32_t d) {
       const Slice slice = self.b_.actors[d].states;
       const std::span<double> dx(dxdt + slice.offset, slice.width);
@@ -1213,7 +1231,9 @@ class Director::Impl final : public DirectorServices {
   std::vector<std::uint32_t> at_start_;     ///< depths: every continuous and constant actor
   std::vector<std::uint32_t> continuous_;   ///< depths: outputs that change with time
   std::vector<std::uint32_t> guard_inputs_; ///< depths: what the guards read
+  std::vector<std::uint32_t> rhs_inputs_;   ///< depths: what the derivatives read
   RhsProgram outputs_;        ///< continuous_, compiled
+  RhsProgram rhs_outputs_;    ///< rhs_inputs_, compiled
   RhsProgram guard_outputs_;  ///< guard_inputs_, compiled
   RhsProgram derivatives_;    ///< the derivatives of stateful_
   std::vector<std::uint32_t> firing_;

@@ -10,6 +10,7 @@
 #include "actors/math/sum.hpp"
 #include "actors/sources/constant.hpp"
 #include "actors/sources/sine.hpp"
+#include "core/actor_context.hpp"
 #include "core/recorder.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
@@ -130,4 +131,82 @@ TEST_CASE("the program uses a kernel where the widths fit and a virtual call els
   derivatives.run_derivatives(b, dx.data(), [&](std::uint32_t) { FAIL("no virtual call expected"); });
   CHECK(dx[0] == 7);
   CHECK(dx[1] == 8);
+}
+
+namespace {
+/// y = 2 u, counting its evaluations.
+class CountingDouble final : public Actor {
+ public:
+  CountingDouble(std::string name, int& calls)
+      : Actor(std::move(name), "CountingDouble", TimeMode::kContinuous), calls_(calls) {
+    declare_input("in", PortKind::kContinuous, 1);
+    declare_output("out", PortKind::kContinuous, 1);
+  }
+  void evaluate(ActorContext& context) const override {
+    ++calls_;
+    context.output(0)[0] = 2 * context.input(0)[0];
+  }
+
+ private:
+  int& calls_;
+};
+}  // namespace
+
+TEST_CASE("an output that no derivative reads is evaluated at rows and events, not in every RHS evaluation") {
+  // x' = 1 - x; y = 2 x is only recorded. One read by the derivatives
+  // (z' = y) is evaluated in every RHS evaluation.
+  for (const bool read_by_derivatives : {false, true}) {
+    CAPTURE(read_by_derivatives);
+    int calls = 0;
+    Model model("rows");
+    model.add<Constant>("one").set_parameter("value", 1.0);
+    model.add<Sum>("err").set_parameter("signs", std::string("+-"));
+    model.add<Integrator>("x");
+    model.add<CountingDouble>("y", calls);
+    model.connect("one.out", "err.in0");
+    model.connect("x.out", "err.in1");
+    model.connect("err.out", "x.in");
+    model.connect("x.out", "y.in");
+    if (read_by_derivatives) {
+      model.add<Integrator>("z");
+      model.connect("y.out", "z.in");
+    }
+    model.record() = {"x.out", "y.out"};
+    const FlatModel flat = validate(model);
+    RunOptions options;
+    options.stop_time = 3;
+    options.rtol = 1e-9;
+    options.atol = 1e-12;
+    options.output_interval = 0.1;
+    std::ostringstream csv;
+    RunResult result;
+    {
+      Recorder recorder(csv, resolve_record(flat, model.record()));
+      Director director(flat, options, "rows", nullptr, &recorder);
+      result = director.run();
+    }
+    REQUIRE(result.status == RunStatus::kOk);
+    // Every recorded y is 2 x of its row.
+    std::istringstream rows(csv.str());
+    std::string line;
+    std::getline(rows, line);
+    std::size_t n_rows = 0;
+    while (std::getline(rows, line)) {
+      std::istringstream cells(line);
+      std::string t, n, x, y;
+      std::getline(cells, t, ',');
+      std::getline(cells, n, ',');
+      std::getline(cells, x, ',');
+      std::getline(cells, y, ',');
+      CHECK(std::stod(y) == 2 * std::stod(x));
+      ++n_rows;
+    }
+    if (read_by_derivatives) {
+      CHECK(static_cast<std::uint64_t>(calls) >= result.stats.rhs_evals);
+    } else {
+      // A row each, and the step end again after a step's interval rows.
+      CHECK(static_cast<std::uint64_t>(calls) <= n_rows + result.stats.steps + 2);
+      CHECK(static_cast<std::uint64_t>(calls) < result.stats.rhs_evals);
+    }
+  }
 }
