@@ -109,7 +109,11 @@ class Actor {
   /// At the start time: set initial states and outputs, request time events.
   virtual void initialize(ActorContext& context) const;
   /// Continuous and constant outputs from inputs, states and time
-  /// (called in schedule order, on the RHS path: no allocation).
+  /// (called in schedule order, on the RHS path: no allocation). Called
+  /// where the outputs are read: in every RHS evaluation only when the
+  /// derivatives read them, always at step ends, rows and events; for a
+  /// constant-mode actor once, at the start; never for an actor without
+  /// continuous outputs. No side effects beyond the outputs.
   virtual void evaluate(ActorContext& context) const;
   /// The derivatives of the continuous states (on the RHS path).
   virtual void derivatives(const ActorContext& context, std::span<double> dxdt) const;

@@ -442,6 +442,7 @@ class Director::Impl final : public DirectorServices {
     }
     const double t_next = resolution_.to_seconds(next);
     double t0 = solver_ ? solver_->current_time() : resolution_.to_seconds(now_.time);
+    planned_step_ = 0;  // a plan for a restart after the last event that did not restart
     while (t0 < t_next) {
       double t1 = t_next;
       if (solver_) {  // one step; without states, time just advances
@@ -739,6 +740,7 @@ class Director::Impl final : public DirectorServices {
           return te;
         }
         accept_guards();  // the crossing is later (by a few ulps of the interpolant): take [t0, t1]
+        planned_step_ = 0;  // no event: no restart
         return std::nullopt;
       }
       if (t1 != te_s) continue;  // a shorter redone step that crossed already: search it
