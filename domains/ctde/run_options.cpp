@@ -102,22 +102,18 @@ RunOptions make_run_options(const std::map<std::string, ParamValue>& director, c
     options.max_microsteps = static_cast<long>(*v);
   }
   if (auto v = number("event_tolerance")) options.event_tolerance = positive("event_tolerance", *v);
-  if (auto s = text("events")) {
-    if (*s == "normal")
-      options.events = EventMode::kNormal;
-    else if (*s == "none")
-      options.events = EventMode::kNone;
-    else
-      throw ModelError(what("events") + " must be \"normal\" or \"none\", got \"" + *s + "\"");
+  // A key with two allowed words: "key must be \"a\" or \"b\", got ...".
+  const auto either = [&](const std::string& key, const char* a, const char* b) -> std::optional<bool> {
+    const auto s = text(key);
+    if (!s) return std::nullopt;
+    if (*s == a || *s == b) return *s == a;
+    throw ModelError(what(key) + " must be \"" + a + "\" or \"" + b + "\", got \"" + *s + "\"");
+  };
+  if (auto first = either("events", "normal", "none")) {
+    options.events = *first ? EventMode::kNormal : EventMode::kNone;
   }
-  if (auto s = text("event_state")) {
-    if (*s == "interpolated")
-      options.event_state = EventState::kInterpolated;
-    else if (*s == "integrated")
-      options.event_state = EventState::kIntegrated;
-    else
-      throw ModelError(what("event_state") + " must be \"interpolated\" or \"integrated\", got \"" + *s +
-                       "\"");
+  if (auto first = either("event_state", "interpolated", "integrated")) {
+    options.event_state = *first ? EventState::kInterpolated : EventState::kIntegrated;
   }
   if (auto v = number("output_interval")) options.output_interval = positive("output_interval", *v);
   return options;
