@@ -17,7 +17,7 @@ TimeResolution::TimeResolution(double seconds_per_tick) : seconds_per_tick_(seco
 
 double TimeResolution::horizon() const { return static_cast<double>(kNever - 1) * seconds_per_tick_; }
 
-Tick TimeResolution::to_ticks(double seconds) const {
+Tick TimeResolution::to_ticks_checked(double seconds) const {
   if (std::isnan(seconds)) throw ModelError("a time is NaN");
   if (seconds == std::numeric_limits<double>::infinity()) return kNever;
   const double ticks = std::nearbyint(seconds / seconds_per_tick_);

@@ -6,6 +6,7 @@
 /// resolution buys a longer horizon. Doubles appear only at the solver's
 /// boundary, converted by `TimeResolution`.
 
+#include <cmath>
 #include <compare>
 #include <cstdint>
 #include <limits>
@@ -45,7 +46,13 @@ class TimeResolution {
 
   /// Nearest tick to `seconds`; `+inf` maps to kNever.
   /// @throws ModelError when |seconds| exceeds the representable horizon, or NaN.
-  [[nodiscard]] Tick to_ticks(double seconds) const;
+  [[nodiscard]] Tick to_ticks(double seconds) const {
+    // Inline for actors' hot paths (a time event per firing); NaN, infinity
+    // and times beyond the horizon go to to_ticks_checked.
+    const double ticks = std::nearbyint(seconds / seconds_per_tick_);
+    if (std::fabs(ticks) < 9.2233720368547758e18) return static_cast<Tick>(ticks);
+    return to_ticks_checked(seconds);
+  }
 
   /// As to_ticks, but never throws: kNever for +inf, NaN or beyond the
   /// horizon, kBeforeAll for -inf or before it (for times that may lie
@@ -62,6 +69,8 @@ class TimeResolution {
   [[nodiscard]] double horizon() const;
 
  private:
+  [[nodiscard]] Tick to_ticks_checked(double seconds) const;
+
   double seconds_per_tick_;
 };
 

@@ -255,6 +255,9 @@ class Director::Impl final : public DirectorServices {
     b_.x = b_.x_storage.data();
     dense_.assign(state_size, 0.0);
     flags_.assign(n, 0);
+    for (std::uint32_t d = 0; d < n; ++d) {
+      if (drives_continuous_[d] != 0) flags_[d] = kDrivesContinuous;
+    }
     const std::size_t guard_total = guard_owner_.size();
     guards_ = GuardSet(std::move(directions));
     b_.crossed.assign(guard_total, 0);
@@ -999,9 +1002,11 @@ class Director::Impl final : public DirectorServices {
   /// one fires: with many actors each firing touches an actor cold in cache
   /// (bench/de, N = 1e5: the actor's first reads were most of the time per
   /// event). The next top is the earliest child of the top in the heap (or
-  /// an event inserted meanwhile): its actor object (the base and the first
-  /// line of the subclass's members) is loaded; the one after is among the
-  /// other children and the next top's children: their entries in actors_.
+  /// an event inserted meanwhile): two lines of its actor object are loaded
+  /// (the vtable pointer, and the subclass's first members, right after the
+  /// base class; loading the whole base too was slower: more lines evicted);
+  /// the one after is among the other children and the next top's
+  /// children: their entries in actors_.
   /// Inline, and marked: GCC removes calls to a function that only prefetches.
   /// Only for models with many actors (prefetch_ahead_): a small model
   /// stays in cache, and the lookahead would only cost instructions.
@@ -1016,12 +1021,15 @@ class Director::Impl final : public DirectorServices {
       if (EventQueue::before(h[c], h[next])) next = c;
     }
     const auto* actor = reinterpret_cast<const char*>(actors_[h[next].depth()]);
-    for (std::size_t at = 0; at < sizeof(Actor) + 64; at += 64) __builtin_prefetch(actor + at);
+    __builtin_prefetch(actor);                  // the vtable pointer
+    __builtin_prefetch(actor + sizeof(Actor));  // the subclass's first members
     const std::size_t first = next * EventQueue::kArity + 1;
     for (std::size_t c = first; c < std::min(n, first + EventQueue::kArity); ++c) {
       __builtin_prefetch(&actors_[h[c].depth()]);
     }
   }
+
+
 
   /// Removes and returns the shallowest actor with tokens.
   std::uint32_t pop_firing() {
@@ -1086,12 +1094,13 @@ class Director::Impl final : public DirectorServices {
         fired = true;
         ActorContext context(b_, this, a, now_, t, time_event);
         guarded(a, [&] { actors_[a]->fire(context); });
-        if (drives_continuous_[a] != 0) continuous_changed_ = true;
-        if ((flags_[a] & kStateEvent) != 0) {
+        const std::uint8_t flags = flags_[a];
+        if ((flags & kDrivesContinuous) != 0) continuous_changed_ = true;
+        if ((flags & kStateEvent) != 0) {
           const Slice guards = b_.actors[a].guards;
           std::fill_n(b_.crossed.begin() + guards.offset, guards.width, std::uint8_t{0});
         }
-        flags_[a] &= kScheduledNext | kStatesChanging;
+        flags_[a] &= kScheduledNext | kStatesChanging | kDrivesContinuous;
         if (held_top_) {  // no fire_at reused the slot
           held_top_ = false;
           queue_.pop();
@@ -1187,6 +1196,7 @@ class Director::Impl final : public DirectorServices {
   static constexpr std::uint8_t kScheduledNext = 4;   ///< in fire_next_
   static constexpr std::uint8_t kStatesChanging = 8;  ///< in changed_
   static constexpr std::uint8_t kStateEvent = 16;     ///< queued for a located crossing
+  static constexpr std::uint8_t kDrivesContinuous = 32;  ///< has a continuous output (fixed)
   /// Models with this many actors look ahead in the queue (prefetch_ahead):
   /// their actors outgrow the caches (4096 actors of ~300 bytes: 1.2 MB).
   static constexpr std::size_t kPrefetchActors = 4096;
