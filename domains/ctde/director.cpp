@@ -176,6 +176,7 @@ class Director::Impl final : public DirectorServices {
   void lay_out() {
     const auto n = static_cast<std::uint32_t>(model_.actors.size());
     by_depth_.resize(n);
+    flags_.assign(n, 0);
     prefetch_ahead_ = n >= kPrefetchActors;
     for (std::uint32_t a = 0; a < n; ++a) by_depth_[model_.actors[a].depth] = a;
     actors_.resize(n);
@@ -189,8 +190,10 @@ class Director::Impl final : public DirectorServices {
     for (std::uint32_t d = 0; d < n; ++d) {
       const FlatActor& actor = flat(d);
       actors_[d] = actor.actor;
-      drives_continuous_.push_back(std::find(actor.output_kinds.begin(), actor.output_kinds.end(),
-                                             PortKind::kContinuous) != actor.output_kinds.end());
+      if (std::find(actor.output_kinds.begin(), actor.output_kinds.end(), PortKind::kContinuous) !=
+          actor.output_kinds.end()) {
+        flags_[d] = kDrivesContinuous;
+      }
       const auto states = static_cast<std::uint32_t>(actor.actor->state_size());
       b_.actors[d].states = {state_size, states};
       const auto guards = static_cast<std::uint32_t>(actor.actor->guard_count());
@@ -254,10 +257,6 @@ class Director::Impl final : public DirectorServices {
     b_.x_storage.assign(state_size, 0.0);
     b_.x = b_.x_storage.data();
     dense_.assign(state_size, 0.0);
-    flags_.assign(n, 0);
-    for (std::uint32_t d = 0; d < n; ++d) {
-      if (drives_continuous_[d] != 0) flags_[d] = kDrivesContinuous;
-    }
     const std::size_t guard_total = guard_owner_.size();
     guards_ = GuardSet(std::move(directions));
     b_.crossed.assign(guard_total, 0);
@@ -303,7 +302,7 @@ class Director::Impl final : public DirectorServices {
     for (const std::uint32_t a : model_.continuous_schedule) {
       const FlatActor& actor = model_.actors[a];
       at_start_.push_back(actor.depth);
-      if (actor.mode == TimeMode::kConstant || drives_continuous_[actor.depth] == 0) continue;
+      if (actor.mode == TimeMode::kConstant || (flags_[actor.depth] & kDrivesContinuous) == 0) continue;
       continuous_.push_back(actor.depth);
       timed[actor.depth] = 1;
     }
@@ -354,7 +353,7 @@ class Director::Impl final : public DirectorServices {
       ActorContext context(b_, this, d, now_, t);
       guarded(d, [&] { actors_[d]->initialize(context); });
     }
-    evaluate(at_start_, t);
+    evaluate(RhsProgram(RhsProgram::Part::kOutputs, at_start_, actors_, b_), t);
     initialized_ = true;
     if (!b_.x_storage.empty()) {
       check_states(t);
@@ -379,14 +378,6 @@ class Director::Impl final : public DirectorServices {
       ActorContext context(b_, this, d, now_, t);
       guarded(d, [&] { actors_[d]->evaluate(context); });
     });
-  }
-
-  /// The actors `list` (depths, in schedule order) evaluate their outputs at time t.
-  void evaluate(const std::vector<std::uint32_t>& list, double t) {
-    for (const std::uint32_t d : list) {
-      ActorContext context(b_, this, d, now_, t);
-      guarded(d, [&] { actors_[d]->evaluate(context); });
-    }
   }
 
   /// The right-hand side for the solver: outputs in schedule order, then
@@ -514,13 +505,21 @@ class Director::Impl final : public DirectorServices {
   /// output (or exactly, without continuous states). For GuardSet::locate.
   static void guards_inside_step(void* user, double t, std::span<double> g) {
     auto& self = *static_cast<Impl*>(user);
-    if (self.solver_) {
-      self.solver_->dense_output(t, self.dense_.data());
-      self.b_.x = self.dense_.data();
+    if (!self.solver_) {
+      self.guards_at(t, self.b_.x_storage.data(), g);
+      return;
     }
-    self.evaluate(self.guard_outputs_, t);
-    self.evaluate_guards(t, g);
-    self.b_.x = self.b_.x_storage.data();
+    self.solver_->dense_output(t, self.dense_.data());
+    self.guards_at(t, self.dense_.data(), g);
+  }
+
+  /// The guards at time t for the states `x` (the actors they read evaluated
+  /// there); x is the run's state again afterwards.
+  void guards_at(double t, const double* x, std::span<double> g) {
+    b_.x = const_cast<double*>(x);  // read only: actors get states() as const
+    evaluate(guard_outputs_, t);
+    evaluate_guards(t, g);
+    b_.x = b_.x_storage.data();
   }
 
   /// The guards at time t inside the last step [t0, t1], from the cubic
@@ -541,10 +540,7 @@ class Director::Impl final : public DirectorServices {
     for (std::size_t k = 0; k < x0.size(); ++k) {
       self.dense_[k] = c0 * x0[k] + d0 * self.cubic_f0_[k] + c1 * x1[k] + d1 * self.cubic_f1_[k];
     }
-    self.b_.x = self.dense_.data();
-    self.evaluate(self.guard_outputs_, t);
-    self.evaluate_guards(t, g);
-    self.b_.x = self.b_.x_storage.data();
+    self.guards_at(t, self.dense_.data(), g);
   }
 
   /// The derivatives at both ends of the last step, for guards_on_cubic.
@@ -1176,7 +1172,6 @@ class Director::Impl final : public DirectorServices {
   std::vector<std::pair<std::uint32_t, std::vector<double>>> changed_;  ///< states reset at this time
   bool states_changed_ = false;
   bool continuous_changed_ = false;              ///< an actor with continuous outputs fired
-  std::vector<std::uint8_t> drives_continuous_;  ///< by depth: has a continuous output
   TimeResolution resolution_;
   Tick start_;
   Tick stop_;

@@ -50,9 +50,10 @@
 ///         t1's tick
 ///       a guard crossing again within one tick of its event (chattering), or
 ///         8 events in a row within 64 ticks (Zeno): the run stops, naming it
-///   the RHS: x' = f(t, x) evaluates every continuous actor in schedule order,
-///     then each stateful actor's derivatives; a NaN or Inf stops the run naming
-///     the actor and the time
+///   the RHS: x' = f(t, x) evaluates, in schedule order, the continuous actors
+///     whose outputs the derivatives read (built-in kernels for Integrator,
+///     Gain, Sum; virtual calls for the rest), then each stateful actor's
+///     derivatives; a NaN or Inf stops the run naming the actor and the time
 /// ```
 /// Time is integer ticks; simultaneous events are exactly simultaneous. The
 /// order of everything is total (time, microstep, depth), so the same model

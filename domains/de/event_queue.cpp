@@ -2,10 +2,6 @@
 
 namespace ctde {
 
-namespace {
-constexpr std::size_t kArity = EventQueue::kArity;
-}  // namespace
-
 EventId EventQueue::insert(Event event) {
   std::size_t i = heap_.size();
   heap_.push_back(event);

@@ -37,6 +37,26 @@ class PlainSum final : public Sum {
   [[nodiscard]] Kernel kernel() const override { return {}; }
 };
 
+/// Runs `model` to `stop_time` (rtol 1e-9, atol 1e-12, a row every
+/// `interval` s besides the step ends), recording model.record() into `csv`.
+RunResult run_recorded(Model& model, double stop_time, double interval, std::string& csv) {
+  const FlatModel flat = validate(model);
+  RunOptions options;
+  options.stop_time = stop_time;
+  options.rtol = 1e-9;
+  options.atol = 1e-12;
+  options.output_interval = interval;
+  std::ostringstream out;
+  RunResult result;
+  {
+    Recorder recorder(out, resolve_record(flat, model.record()));
+    Director director(flat, options, model.name(), nullptr, &recorder);
+    result = director.run();
+  }
+  csv = out.str();
+  return result;
+}
+
 /// x' = 2.5 sin(t) - x (scalar), and a width-2 chain y' = -0.5 y + [1, -2]
 /// through a vector Gain and Sum; records every output.
 template <class I, class G, class S>
@@ -59,21 +79,11 @@ std::string run_models(RunStatistics* stats = nullptr) {
   model.connect("c.out", "f.in1");
   model.connect("f.out", "y.in");
   model.record() = {"x.out", "k.out", "e.out", "y.out", "half.out", "f.out"};
-  const FlatModel flat = validate(model);
-  RunOptions options;
-  options.stop_time = 5;
-  options.rtol = 1e-9;
-  options.atol = 1e-12;
-  options.output_interval = 0.25;
-  std::ostringstream csv;
-  {
-    Recorder recorder(csv, resolve_record(flat, model.record()));
-    Director director(flat, options, "kernels", nullptr, &recorder);
-    const RunResult result = director.run();
-    REQUIRE(result.status == RunStatus::kOk);
-    if (stats != nullptr) *stats = result.stats;
-  }
-  return csv.str();
+  std::string csv;
+  const RunResult result = run_recorded(model, 5, 0.25, csv);
+  REQUIRE(result.status == RunStatus::kOk);
+  if (stats != nullptr) *stats = result.stats;
+  return csv;
 }
 
 }  // namespace
@@ -172,22 +182,11 @@ TEST_CASE("an output that no derivative reads is evaluated at rows and events, n
       model.connect("y.out", "z.in");
     }
     model.record() = {"x.out", "y.out"};
-    const FlatModel flat = validate(model);
-    RunOptions options;
-    options.stop_time = 3;
-    options.rtol = 1e-9;
-    options.atol = 1e-12;
-    options.output_interval = 0.1;
-    std::ostringstream csv;
-    RunResult result;
-    {
-      Recorder recorder(csv, resolve_record(flat, model.record()));
-      Director director(flat, options, "rows", nullptr, &recorder);
-      result = director.run();
-    }
+    std::string csv;
+    const RunResult result = run_recorded(model, 3, 0.1, csv);
     REQUIRE(result.status == RunStatus::kOk);
     // Every recorded y is 2 x of its row.
-    std::istringstream rows(csv.str());
+    std::istringstream rows(csv);
     std::string line;
     std::getline(rows, line);
     std::size_t n_rows = 0;
