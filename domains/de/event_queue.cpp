@@ -3,15 +3,10 @@
 namespace ctde {
 
 EventId EventQueue::insert(Event event) {
-  std::size_t i = heap_.size();
+  if (has_open_) return fill_open(event);
+  const std::size_t i = heap_.size();
   heap_.push_back(event);
-  while (i > 0) {  // sift up
-    const std::size_t parent = (i - 1) / kArity;
-    if (!before(event, heap_[parent])) break;
-    heap_[i] = heap_[parent];
-    i = parent;
-  }
-  heap_[i] = event;
+  sift_up(i, event);
   return {event};
 }
 
@@ -39,30 +34,74 @@ EventId EventQueue::replace_top(Event event) {
   return {event};
 }
 
-void EventQueue::sift_down_from_top(Event last) {
+void EventQueue::sift_down_from_top(Event last) { sift_up(descend_from_top(), last); }
+
+std::size_t EventQueue::descend_from_top() {
   const std::size_t n = heap_.size();
+  Event* const h = heap_.data();
   // Floyd's bottom-up deletion: move the hole down along the smallest
-  // children to a leaf without comparing with `last` (which almost always
-  // belongs near the bottom), then sift `last` up from there.
+  // children to a leaf without comparing with the event that will fill it
+  // (which almost always belongs near the bottom); sift_up() places it. A
+  // full group of children is scanned unrolled, keeping the minimum's key in
+  // registers.
   std::size_t i = 0;
   while (true) {
     const std::size_t first = i * kArity + 1;
-    if (first >= n) break;
+    if (first + kArity > n) break;
     std::size_t best = first;
-    const std::size_t end = first + kArity < n ? first + kArity : n;
-    for (std::size_t c = first + 1; c < end; ++c) {
-      if (before(heap_[c], heap_[best])) best = c;
+    Key best_key = key(h[first]);
+    for (std::size_t c = first + 1; c < first + kArity; ++c) {
+      const Key k = key(h[c]);
+      if (k < best_key) {
+        best_key = k;
+        best = c;
+      }
     }
-    heap_[i] = heap_[best];
+    h[i] = h[best];
     i = best;
   }
+  if (const std::size_t first = i * kArity + 1; first < n) {  // the one partial group
+    std::size_t best = first;
+    for (std::size_t c = first + 1; c < n; ++c) {
+      if (before(h[c], h[best])) best = c;
+    }
+    h[i] = h[best];
+    i = best;
+  }
+  return i;
+}
+
+void EventQueue::sift_up(std::size_t i, Event event) {
+  Event* const h = heap_.data();
+  const Key moving = key(event);
   while (i > 0) {
     const std::size_t parent = (i - 1) / kArity;
-    if (!before(last, heap_[parent])) break;
-    heap_[i] = heap_[parent];
+    if (!(moving < key(h[parent]))) break;
+    h[i] = h[parent];
     i = parent;
   }
-  heap_[i] = last;
+  h[i] = event;
+}
+
+void EventQueue::open_top() {
+  open_ = descend_from_top();
+  has_open_ = true;
+}
+
+EventId EventQueue::fill_open(Event event) {
+  has_open_ = false;
+  sift_up(open_, event);
+  drop_cancelled();
+  return {event};
+}
+
+void EventQueue::close_open() {
+  has_open_ = false;
+  const Event last = heap_.back();
+  heap_.pop_back();
+  // The open slot is a leaf: the last event needs at most to move up from it.
+  if (open_ < heap_.size()) sift_up(open_, last);
+  drop_cancelled();
 }
 
 void EventQueue::drop_cancelled_slow() {

@@ -75,12 +75,15 @@ class EventQueue {
  public:
   /// Children per heap node.
   static constexpr std::size_t kArity = 4;
+  /// The order as one unsigned 128-bit number (time_key high, order_key
+  /// low): comparing two of them compiles to a subtract-with-borrow and no
+  /// branch, which the sift's minimum-of-four selects on (see the table).
+  __extension__ using Key = unsigned __int128;
+  [[nodiscard]] static Key key(const Event& e) { return (Key{e.time_key} << 64) | e.order_key; }
   /// True when `a` comes before `b` in the queue's order.
-  [[nodiscard]] static bool before(const Event& a, const Event& b) {
-    return a.time_key < b.time_key || (a.time_key == b.time_key && a.order_key < b.order_key);
-  }
+  [[nodiscard]] static bool before(const Event& a, const Event& b) { return key(a) < key(b); }
 
-  /// Adds `event`. O(log n).
+  /// Adds `event` (into the open slot if there is one). O(log n).
   EventId insert(Event event);
   /// The next event in order. Precondition: !empty().
   [[nodiscard]] const Event& peek() const { return heap_.front(); }
@@ -94,8 +97,22 @@ class EventQueue {
   /// be a child of the top).
   [[nodiscard]] bool another_at(Tag tag) const;
   /// Removes the next event and inserts `event` in one sift (the hold
-  /// operation). Precondition: !empty().
+  /// operation). Precondition: !empty(), no slot open.
   EventId replace_top(Event event);
+  /// The hold operation in two halves, so that the heap's half (the walk
+  /// down, whose loads miss the cache in large queues) runs before the
+  /// served actor fires and its loads overlap with the actor's: open_top()
+  /// removes the next event and leaves its slot open at a leaf; then
+  /// insert() puts the event the actor schedules there, or close_open()
+  /// moves the last event into it. While a slot is open only insert(),
+  /// close_open() and heap() may be called (the open slot counts in size()
+  /// and holds a stale event). Precondition of open_top(): !empty(), no
+  /// slot open.
+  void open_top();
+  /// Closes the open slot with no new event. Precondition: has_open().
+  void close_open();
+  /// True between open_top() and the next insert() or close_open().
+  [[nodiscard]] bool has_open() const { return has_open_; }
   /// Marks one pending event equal to `id` so that it is never returned; a
   /// no-op when none is pending. O(n) (a scan to check that it is pending).
   void cancel(EventId id);
@@ -110,14 +127,21 @@ class EventQueue {
   struct EventHash {
     std::size_t operator()(const Event& e) const { return e.time_key * 0x9E3779B97F4A7C15ULL ^ e.order_key; }
   };
+  EventId fill_open(Event event);
   void remove_top();
   void sift_down_from_top(Event moved);
+  /// Moves the hole at the top down to a leaf (Floyd); returns the leaf.
+  std::size_t descend_from_top();
+  /// Places `event` at hole `i` or above it.
+  void sift_up(std::size_t i, Event event);
   void drop_cancelled() {
     if (!cancelled_.empty()) drop_cancelled_slow();
   }
   void drop_cancelled_slow();
 
   std::vector<Event> heap_;
+  std::size_t open_ = 0;  ///< the open slot, when has_open_
+  bool has_open_ = false;
   std::unordered_map<Event, std::uint32_t, EventHash> cancelled_;  ///< marks per key
 };
 

@@ -83,6 +83,37 @@ TEST_CASE("replace_top is a pop followed by an insert") {
   CHECK(out[6].time() == 60);
 }
 
+TEST_CASE("an open top slot takes the next insert, or the last event when closed") {
+  EventQueue q;
+  for (int i = 0; i < 10; ++i) q.insert(Event::at(Tag{i * 10, 0}, 0));
+  q.open_top();  // serves 0
+  CHECK(q.has_open());
+  q.insert(Event::at(Tag{55, 0}, 0));
+  CHECK_FALSE(q.has_open());
+  q.insert(Event::at(Tag{56, 0}, 0));  // an ordinary insert: the slot is taken
+  std::vector<ctde::Tick> times;
+  for (const Event& e : drain(q)) times.push_back(e.time());
+  CHECK(times == std::vector<ctde::Tick>{10, 20, 30, 40, 50, 55, 56, 60, 70, 80, 90});
+
+  for (int i = 0; i < 6; ++i) q.insert(Event::at(Tag{i, 0}, 0));
+  q.open_top();  // serves 0; nothing takes the slot
+  q.close_open();
+  CHECK_FALSE(q.has_open());
+  times.clear();
+  for (const Event& e : drain(q)) times.push_back(e.time());
+  CHECK(times == std::vector<ctde::Tick>{1, 2, 3, 4, 5});
+
+  q.insert(Event::at(Tag{7, 0}, 0));  // a single event: the open slot is the top itself
+  q.open_top();
+  q.close_open();
+  CHECK(q.empty());
+  q.insert(Event::at(Tag{7, 0}, 0));
+  q.open_top();
+  q.insert(Event::at(Tag{8, 1}, 2));
+  CHECK(q.size() == 1);
+  CHECK(q.peek() == Event::at(Tag{8, 1}, 2));
+}
+
 TEST_CASE("another_at tells whether a second event shares the top's tag") {
   EventQueue q;
   q.insert(Event::at(Tag{1, 0}, 3));
@@ -94,7 +125,7 @@ TEST_CASE("another_at tells whether a second event shares the top's tag") {
   CHECK_FALSE(q.another_at(Tag{1, 0}));
 }
 
-TEST_CASE("random inserts, pops, replaces and cancels agree with an ordered reference") {
+TEST_CASE("random inserts, pops, replaces, open slots and cancels agree with an ordered reference") {
   std::mt19937_64 rng(2024);
   EventQueue q;
   std::multimap<std::pair<std::uint64_t, std::uint64_t>, int> reference;
@@ -113,11 +144,20 @@ TEST_CASE("random inserts, pops, replaces and cancels agree with an ordered refe
       REQUIRE(key(q.peek()) == reference.begin()->first);
       q.pop();
       reference.erase(reference.begin());
-    } else if (op < 9) {
+    } else if (op < 8) {
       REQUIRE(key(q.peek()) == reference.begin()->first);
       reference.erase(reference.begin());
       q.replace_top(e);
       reference.emplace(key(e), 0);
+    } else if (op < 9) {  // the hold operation in halves: fill the open slot, or close it
+      reference.erase(reference.begin());
+      q.open_top();
+      if (rng() % 2 == 0) {
+        q.insert(e);
+        reference.emplace(key(e), 0);
+      } else {
+        q.close_open();
+      }
     } else {
       const Event victim = inserted[rng() % inserted.size()];
       q.cancel({victim});
