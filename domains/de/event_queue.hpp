@@ -15,12 +15,16 @@
 /// Implementation: an implicit 4-ary min-heap over a vector (capacity is
 /// kept: steady state allocates nothing), with Floyd's bottom-up deletion and
 /// a replace_top() for the hold pattern (the event that fires an actor makes
-/// room for the one it schedules). Cancelling marks an event; marked events
-/// are dropped when they reach the top (the marks cost nothing unless used).
+/// room for the one it schedules), also in two halves (open_top, then insert
+/// or close_open) for the director to overlap with the actor's firing. The
+/// order is compared as one 128-bit key; the smallest of a full group of four
+/// children is found without branches. Cancelling marks an event; marked
+/// events are dropped when they reach the top (the marks cost nothing unless
+/// used).
 ///
-/// Measured (bench/de/run_hold.sh, hold model, 1e7 events, N pending; best of
-/// 3 on this project's 2-core VM; instruction counts from callgrind, 1e6
-/// events, are steadier than wall time there):
+/// Measured: the whole hold benchmark through the director (bench/de/
+/// run_hold.sh, 1e7 events, N pending; instruction counts from callgrind,
+/// 1e6 events, are steadier than wall time on this project's 2-core VM):
 ///
 /// | implementation                    | N = 1e3 Minstr | N = 1e5 Minstr |
 /// |-----------------------------------|----------------|----------------|
@@ -29,11 +33,25 @@
 /// | 8-ary heap, 32-byte events        |   909          |  1545          |
 /// | 4-ary heap, 16-byte events        |   see docs/performance.md        |
 ///
-/// (whole hold benchmark through the director, including the random draws
-/// that the bare-heap baseline spends too). A separate FIFO for the current
-/// time (OMNeT++) does not pay here: tokens sent at (t, n) never enter this
-/// queue (the director delivers them through double-buffered input slots at
-/// (t, n+1)), so only fire_at(now) requests would use it.
+/// (including the random draws, which the bare-heap baseline spends too),
+/// and the heap alone on the same hold loop (bench/de/run_heap_variants.sh,
+/// 1e7 events, best of 3, seconds, 2026-11-24):
+///
+/// | 16-byte events                          | N = 1e3 | N = 1e5 |
+/// |-----------------------------------------|---------|---------|
+/// | 4-ary, two-field compare, bounded loop  |  0.84   |  1.40   |
+/// | binary, 128-bit key                     |  0.52   |  1.23   |
+/// | 4-ary, 128-bit key, unrolled group      |  0.52   |  0.85   |
+/// | 8-ary, 128-bit key, unrolled group      |  0.56   |  0.89   |
+///
+/// The two-field compare branches on every child, on which of them is
+/// smallest: a choice no predictor can learn. Aligning each group of four
+/// to a cache line made no difference (a one-off variant, two runs:
+/// 0.49–0.50 s and 0.79–0.83 s aligned, 0.49–0.50 s and 0.79–0.80 s not).
+/// A separate FIFO for the current time (OMNeT++) does not pay here: tokens
+/// sent at (t, n) never enter this queue (the director delivers them through
+/// double-buffered input slots at (t, n+1)), so only fire_at(now) requests
+/// would use it.
 
 #include <cstdint>
 #include <span>

@@ -1,0 +1,120 @@
+// The heap variants behind domains/de/event_queue.hpp's table: the hold
+// loop on the heap alone (no director, no actors), N pending 16-byte events,
+// E events, the same random draws as the other hold programs. Each variant
+// is a d-ary min-heap with Floyd's deletion (walk the hole to a leaf, then
+// sift the new event up); they differ in the arity and in how the smallest
+// of a group of children is found.
+//
+//   heap_variants N E      (prints one line per variant: seconds)
+//
+// Built and run by bench/de/run_heap_variants.sh.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+namespace {
+
+struct Event {
+  std::uint64_t time_key;
+  std::uint64_t order_key;
+};
+__extension__ using Key = unsigned __int128;
+Key key(const Event& e) { return (Key{e.time_key} << 64) | e.order_key; }
+bool two_field_before(const Event& a, const Event& b) {
+  return a.time_key < b.time_key || (a.time_key == b.time_key && a.order_key < b.order_key);
+}
+
+/// kPacked: the minimum of a full group kept as a 128-bit key in registers
+/// (compiles to subtract-with-borrow and conditional moves); otherwise the
+/// two-field comparison over a group bounded by the heap's size.
+template <std::size_t kArity, bool kPacked>
+class Heap {
+ public:
+  void insert(Event e) {
+    data_.push_back(e);
+    sift_up(data_.size() - 1, e);
+  }
+  [[nodiscard]] const Event& top() const { return data_.front(); }
+  __attribute__((noinline)) void replace_top(Event e) { sift_up(descend(), e); }
+
+ private:
+  std::size_t descend() {
+    const std::size_t n = data_.size();
+    Event* const h = data_.data();
+    std::size_t i = 0;
+    while (true) {
+      const std::size_t first = i * kArity + 1;
+      if (first >= n) return i;
+      std::size_t best = first;
+      if (kPacked && first + kArity <= n) {
+        Key best_key = key(h[first]);
+        for (std::size_t c = first + 1; c < first + kArity; ++c) {
+          const Key k = key(h[c]);
+          if (k < best_key) {
+            best_key = k;
+            best = c;
+          }
+        }
+      } else {
+        for (std::size_t c = first + 1; c < std::min(n, first + kArity); ++c) {
+          if (two_field_before(h[c], h[best])) best = c;
+        }
+      }
+      h[i] = h[best];
+      i = best;
+    }
+  }
+  void sift_up(std::size_t i, Event e) {
+    Event* const h = data_.data();
+    while (i > 0) {
+      const std::size_t parent = (i - 1) / kArity;
+      if (!two_field_before(e, h[parent])) break;
+      h[i] = h[parent];
+      i = parent;
+    }
+    h[i] = e;
+  }
+  std::vector<Event> data_;
+};
+
+template <std::size_t kArity, bool kPacked>
+void run(const char* label, std::uint32_t n, std::uint64_t events) {
+  std::mt19937_64 generator{12345};
+  std::exponential_distribution<double> interval{1.0};
+  const auto draw = [&] {
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(1, std::llround(interval(generator) * 1e9)));
+  };
+  Heap<kArity, kPacked> heap;
+  for (std::uint32_t i = 0; i < n; ++i) heap.insert({draw(), i});
+  const auto start = std::chrono::steady_clock::now();
+  std::uint64_t checksum = 0;
+  for (std::uint64_t k = 0; k < events; ++k) {
+    const Event top = heap.top();
+    checksum += top.order_key;
+    heap.replace_top({top.time_key + draw(), top.order_key});
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("variant=%s n=%u seconds=%.3f checksum=%llu\n", label, n, seconds,
+              static_cast<unsigned long long>(checksum));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: heap_variants N E\n");
+    return 2;
+  }
+  const auto n = static_cast<std::uint32_t>(std::atof(argv[1]));
+  const auto e = static_cast<std::uint64_t>(std::atof(argv[2]));
+  run<4, false>("4-ary,two-field", n, e);
+  run<2, true>("2-ary,packed", n, e);
+  run<4, true>("4-ary,packed", n, e);
+  run<8, true>("8-ary,packed", n, e);
+  return 0;
+}
