@@ -3,11 +3,16 @@
 // E events, the same random draws as the other hold programs. Each variant
 // is a d-ary min-heap with Floyd's deletion (walk the hole to a leaf, then
 // sift the new event up); they differ in the arity and in how the smallest
-// of a group of children is found.
+// of a group of children is found. For comparison, Boost.Heap's pairing
+// heap (pop then push, and an update of the served event's handle) and its
+// 4-ary heap (pop then push).
 //
 //   heap_variants N E      (prints one line per variant: seconds)
 //
 // Built and run by bench/de/run_heap_variants.sh.
+#include <boost/heap/d_ary_heap.hpp>
+#include <boost/heap/pairing_heap.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -82,21 +87,56 @@ class Heap {
   std::vector<Event> data_;
 };
 
+/// Boost.Heap's order is "a has lower priority than b": a comes later.
+struct Later {
+  bool operator()(const Event& a, const Event& b) const { return key(b) < key(a); }
+};
+using Pairing = boost::heap::pairing_heap<Event, boost::heap::compare<Later>>;
+using BoostFourAry = boost::heap::d_ary_heap<Event, boost::heap::arity<4>, boost::heap::compare<Later>>;
+
+/// The hold step on each kind of heap: serve the top, schedule its id again.
 template <std::size_t kArity, bool kPacked>
+void hold(Heap<kArity, kPacked>& heap, Event next) {
+  heap.replace_top(next);
+}
+template <class BoostHeap>
+void hold(BoostHeap& heap, Event next) {
+  heap.pop();
+  heap.push(next);
+}
+/// The pairing heap with handles: the served event's key is updated in place.
+struct PairingUpdate {
+  Pairing heap;
+  std::vector<Pairing::handle_type> handles;
+  void insert(Event e) { handles.push_back(heap.push(e)); }
+  [[nodiscard]] const Event& top() const { return heap.top(); }
+};
+void hold(PairingUpdate& h, Event next) { h.heap.decrease(h.handles[next.order_key], next); }
+
+template <class H>
+void insert(H& heap, Event e) {
+  if constexpr (requires { heap.insert(e); }) {
+    heap.insert(e);
+  } else {
+    heap.push(e);
+  }
+}
+
+template <class H>
 void run(const char* label, std::uint32_t n, std::uint64_t events) {
   std::mt19937_64 generator{12345};
   std::exponential_distribution<double> interval{1.0};
   const auto draw = [&] {
     return static_cast<std::uint64_t>(std::max<std::int64_t>(1, std::llround(interval(generator) * 1e9)));
   };
-  Heap<kArity, kPacked> heap;
-  for (std::uint32_t i = 0; i < n; ++i) heap.insert({draw(), i});
+  H heap;
+  for (std::uint32_t i = 0; i < n; ++i) insert(heap, Event{draw(), i});
   const auto start = std::chrono::steady_clock::now();
   std::uint64_t checksum = 0;
   for (std::uint64_t k = 0; k < events; ++k) {
     const Event top = heap.top();
     checksum += top.order_key;
-    heap.replace_top({top.time_key + draw(), top.order_key});
+    hold(heap, Event{top.time_key + draw(), top.order_key});
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("variant=%s n=%u seconds=%.3f checksum=%llu\n", label, n, seconds,
@@ -112,9 +152,12 @@ int main(int argc, char** argv) {
   }
   const auto n = static_cast<std::uint32_t>(std::atof(argv[1]));
   const auto e = static_cast<std::uint64_t>(std::atof(argv[2]));
-  run<4, false>("4-ary,two-field", n, e);
-  run<2, true>("2-ary,packed", n, e);
-  run<4, true>("4-ary,packed", n, e);
-  run<8, true>("8-ary,packed", n, e);
+  run<Heap<4, false>>("4-ary,two-field", n, e);
+  run<Heap<2, true>>("2-ary,packed", n, e);
+  run<Heap<4, true>>("4-ary,packed", n, e);
+  run<Heap<8, true>>("8-ary,packed", n, e);
+  run<Pairing>("boost-pairing", n, e);
+  run<PairingUpdate>("boost-pairing-update", n, e);
+  run<BoostFourAry>("boost-4-ary", n, e);
   return 0;
 }

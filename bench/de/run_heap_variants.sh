@@ -16,5 +16,5 @@ done | awk '
     key = v["variant"] " " v["n"]
     if (!(key in best) || v["seconds"] < best[key]) best[key] = v["seconds"]
     if (!(key in seen)) { seen[key] = 1; keys[++count] = key } }
-  END { printf "%-18s %-8s %8s\n", "variant", "N", "best_s"
-        for (c = 1; c <= count; c++) { split(keys[c], p, " "); printf "%-18s %-8s %8.3f\n", p[1], p[2], best[keys[c]] } }'
+  END { printf "%-22s %-8s %8s\n", "variant", "N", "best_s"
+        for (c = 1; c <= count; c++) { split(keys[c], p, " "); printf "%-22s %-8s %8.3f\n", p[1], p[2], best[keys[c]] } }'

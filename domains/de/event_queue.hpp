@@ -37,13 +37,19 @@
 /// and the heap alone on the same hold loop (bench/de/run_heap_variants.sh,
 /// 1e7 events, best of 3, seconds, 2026-11-24):
 ///
-/// | 16-byte events                          | N = 1e3 | N = 1e5 |
-/// |-----------------------------------------|---------|---------|
-/// | 4-ary, two-field compare, bounded loop  |  0.84   |  1.40   |
-/// | binary, 128-bit key                     |  0.52   |  1.23   |
-/// | 4-ary, 128-bit key, unrolled group      |  0.52   |  0.85   |
-/// | 8-ary, 128-bit key, unrolled group      |  0.56   |  0.89   |
+/// | 16-byte events                                 | N = 1e3 | N = 1e5 |
+/// |------------------------------------------------|---------|---------|
+/// | 4-ary, two-field compare, bounded loop         |  0.81   |  1.44   |
+/// | binary, 128-bit key                            |  0.52   |  1.25   |
+/// | 4-ary, 128-bit key, unrolled group (this one)  |  0.52   |  0.86   |
+/// | 8-ary, 128-bit key, unrolled group             |  0.58   |  0.92   |
+/// | Boost.Heap pairing heap, pop + push            |  2.23   |  6.57   |
+/// | Boost.Heap pairing heap, decrease(handle)      |  2.22   |  8.53   |
+/// | Boost.Heap 4-ary d_ary_heap, pop + push        |  0.83   |  1.41   |
 ///
+/// The pairing heap allocates a node per event and chases pointers: slower
+/// than any implicit heap at both sizes, and it cannot reuse the served
+/// event's place.
 /// The two-field compare branches on every child, on which of them is
 /// smallest: a choice no predictor can learn. Aligning each group of four
 /// to a cache line made no difference (a one-off variant, two runs:
