@@ -48,8 +48,8 @@
 /// | Boost.Heap 4-ary d_ary_heap, pop + push        |  0.83   |  1.41   |
 ///
 /// The pairing heap allocates a node per event and chases pointers: slower
-/// than any implicit heap at both sizes, and it cannot reuse the served
-/// event's place.
+/// than any implicit heap at both sizes, and updating the served event's
+/// node in place (the hold pattern's natural use of it) is slower still.
 /// The two-field compare branches on every child, on which of them is
 /// smallest: a choice no predictor can learn. Aligning each group of four
 /// to a cache line made no difference (a one-off variant, two runs:
