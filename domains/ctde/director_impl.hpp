@@ -1,0 +1,401 @@
+#pragma once
+/// Director::Impl, the director's implementation, shared by its sources
+/// (private: not installed). What each source holds:
+///
+/// - director.cpp: the run loop, the services actors call (emit, fire_at,
+///   ...), the DE phase, rows and the run's end;
+/// - director_layout.cpp: the flat buffers and the evaluation lists;
+/// - director_continuous.cpp: the right-hand side, the continuous phase,
+///   restarts after events;
+/// - director_state_events.cpp: the guards, the search for the earliest
+///   crossing in a step, and firing the generators there.
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/actor_context.hpp"
+#include "core/error.hpp"
+#include "domains/ct/guard_set.hpp"
+#include "domains/ct/ode_solver.hpp"
+#include "domains/ctde/director.hpp"
+#include "domains/ctde/rhs_program.hpp"
+#include "domains/de/event_queue.hpp"
+
+namespace ctde {
+
+class Director::Impl final : public DirectorServices {
+ public:
+  Impl(const FlatModel& model, const RunOptions& options, std::string name, TraceWriter* trace,
+       Recorder* recorder)
+      : model_(model),
+        options_(options),
+        name_(std::move(name)),
+        trace_(trace),
+        recorder_(recorder),
+        resolution_(options.time_resolution),
+        start_(resolution_.to_ticks(options.start_time)),
+        stop_(resolution_.to_ticks(options.stop_time)) {
+    lay_out();
+    event_tolerance_ = options_.event_tolerance.value_or(0.0);
+    if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
+      throw ModelError("director option 'atol' lists " + std::to_string(options_.atol_per_state.size()) +
+                       " tolerances but the model has " + std::to_string(b_.x_storage.size()) +
+                       " continuous states (give one number, or one per state in the order ctde "
+                       "validate prints)");
+    }
+  }
+
+  ProgressCallback progress_;
+
+  RunResult run();
+
+  // ---- DirectorServices
+
+  void emit(std::uint32_t actor, std::uint32_t output, std::span<const double> token) override;
+  void fire_at(std::uint32_t actor, Tick time) override;
+  void request_stop(std::uint32_t actor) override;
+  void mode_changed(std::uint32_t actor, std::string_view from, std::string_view via,
+                    std::string_view to) override;
+  void states_changing(std::uint32_t actor) override;
+
+  [[nodiscard]] const TimeResolution& resolution() const override { return resolution_; }
+  [[nodiscard]] Tick start_tick() const override { return start_; }
+  [[nodiscard]] Tick stop_tick() const override { return stop_; }
+
+ private:
+  struct Failure {
+    std::string message;
+    std::string actor;
+  };
+
+  /// Offsets of every port in the flat buffers. Inside the director an
+  /// actor is known by its depth (its position in the topological order), so
+  /// that the queue's events name their receiver and the firing loop walks
+  /// arrays in order.
+  void lay_out();
+
+  [[nodiscard]] const FlatActor& flat(std::uint32_t d) const { return model_.actors[by_depth_[d]]; }
+
+  /// The evaluation lists, each in schedule order: every continuous and
+  /// constant actor (at_start_, once); those whose outputs change with time
+  /// (continuous_: at step ends, output_interval points and after events; a
+  /// constant's outputs never change, an actor without continuous outputs
+  /// has nothing to evaluate); those the derivatives read (rhs_inputs_: the
+  /// RHS evaluates only these, not outputs that only the results or discrete
+  /// actors read); and those the guards read (guard_inputs_: a state-event
+  /// search evaluates only these at its trial times).
+  void schedule_guards_and_outputs();
+
+  /// The actors of continuous_ (flagged in `timed`) whose outputs `seeds`
+  /// read: the drivers of the seeds' inputs and, upstream of those, drivers
+  /// of inputs that feed an output through (an output that depends on states
+  /// only ends the walk). With `with_seeds`, the seeds too. Schedule order.
+  [[nodiscard]] std::vector<std::uint32_t> upstream(const std::vector<std::uint32_t>& seeds,
+                                                    const std::vector<std::uint8_t>& timed,
+                                                    bool with_seeds) const;
+
+  /// At the start: the actors' states and initialize(), every continuous
+  /// and constant output, the solver.
+  void initialize();
+
+  /// Every output that changes with time, at time t, in schedule order.
+  void evaluate_all(double t) { evaluate(outputs_, t); }
+
+  /// The outputs `program` computes, at time t.
+  void evaluate(const RhsProgram& program, double t);
+
+  /// The right-hand side for the solver: outputs in schedule order, then
+  /// each stateful actor's derivatives. No allocation.
+  static int rhs(double t, const double* x, double* dxdt, void* user);
+
+  /// Stops the run: the derivative of state `k` is `v` (NaN or infinite) at t.
+  [[noreturn]] void non_finite_derivative(double t, std::size_t k, double v) const;
+
+  /// The initial states must be finite.
+  void check_states(double t);
+
+  /// Integrates from now to `next` (ticks), one solver step at a time; the
+  /// solver's stop time makes it land on `next` exactly. Records a row at
+  /// each step end and at each output_interval point inside the step. A
+  /// state event located inside ends the phase early, at the event (now_
+  /// is then (te, 0) and the generators' firings are queued there).
+  void continuous_phase(Tick next);
+
+  /// x <- the solver's state at its current time.
+  void load_solver_state();
+
+  // ---- State events (ARCHITECTURE.md, "The director"; docs/semantics.md)
+
+  /// Every generator's guards at time t, from the outputs as they are now
+  /// (evaluate_all(t) first). A NaN or infinite guard stops the run.
+  void evaluate_guards(double t, std::span<double> g);
+
+  /// The guards at time t inside the last step, from the solver's dense
+  /// output (or exactly, without continuous states). For GuardSet::locate.
+  static void guards_inside_step(void* user, double t, std::span<double> g);
+
+  /// The guards at time t for the states `x` (the actors they read evaluated
+  /// there); x is the run's state again afterwards.
+  void guards_at(double t, const double* x, std::span<double> g);
+
+  /// The guards at time t inside the last step [t0, t1], from the cubic
+  /// Hermite interpolant of the states and derivatives at its ends (see
+  /// locate(); prepare_cubic() first). No RHS evaluation, no allocation.
+  static void guards_on_cubic(void* user, double t, std::span<double> g);
+
+  /// The derivatives at both ends of the last step, for guards_on_cubic.
+  void prepare_cubic();
+
+  /// The earliest event crossing in the step [t0, t1] (an event crossing at
+  /// t1, the guards' values there in g_end_) is found in two passes: the Illinois
+  /// search on a cubic Hermite interpolant of the step (two RHS evaluations
+  /// for the derivatives at its ends, none per trial), then a check of the
+  /// bracket it found on the solver's own dense output (ARKODE's Hermite of
+  /// degree q - 1, one RHS evaluation per call): when the bracket holds
+  /// there, it is the answer; otherwise the search goes on, on the dense
+  /// output, from that side of the bracket (the two interpolants differ by
+  /// the cubic's error, so the crossing is near). Leaves g_a_, g_b_ at the
+  /// final bracket's ends.
+  ///
+  /// search() is the first pass over [t0, t1] (values g0 at t0; exactly, on
+  /// the guards themselves, without continuous states), polish() the second.
+  LocatedCrossing search(double t0, double t1, std::span<const double> g0, double tolerance);
+
+  LocatedCrossing polish(LocatedCrossing found, double t0, double t1, std::span<const double> g0,
+                         double tolerance);
+
+  /// See check_step: guards with a shifted level crossing it at `found`,
+  /// beyond zero on their side at the midpoint tm of [t0, found.tb] (values
+  /// left in g_mid_), take level 0 again. Returns true when one did.
+  bool rearm_shifted_guards(double t0, const LocatedCrossing& found);
+
+  /// "0", or the guard's name when its actor gives one.
+  [[nodiscard]] std::string guard_label(std::uint32_t guard) const;
+
+  /// After the tentative step [t0, t1] (state and outputs at t1): accepts it
+  /// when no guard crossed; otherwise locates the earliest crossing te on the
+  /// dense output and ends the step there: the solver rolls back to te on
+  /// its dense output (GetDky + Reset), or, with event_state "integrated",
+  /// integrates [t0, te] again, asking again until the crossing is at the
+  /// step's end. Returns the event's tick, with the solver, x and outputs at
+  /// te; or nothing, the step (perhaps shortened to t1) accepted.
+  std::optional<Tick> check_step(double t0, double& t1);
+
+  /// The event's time in ticks: the first tick at which the guards have
+  /// crossed. The nearest tick to tb when the dense output shows a crossing
+  /// there, else the next one; always after the step's start tag.
+  Tick event_tick(const LocatedCrossing& found);
+
+  /// The shallowest actor owning a guard with an event crossing at `g`.
+  [[nodiscard]] std::uint32_t first_event_owner(std::span<const double> g) const;
+
+  /// The step's end is accepted: every guard takes its side there.
+  void accept_guards();
+
+  /// Queues the generators whose guards cross at g_end_ to fire at (te, 0)
+  /// (or, for crossings made by a DE phase, at (te, n+1)), with their
+  /// crossings visible to fire() through context.crossing(i).
+  void fire_state_events(Tick te, double te_s, const LocatedCrossing& found, double rejected_t1,
+                         int iterations = 0);
+
+  /// Events of one guard that time cannot resolve stop the run: a crossing
+  /// again within one tick of its last event (chattering: the event does not
+  /// move the guard away from zero), or kZenoEvents events in a row each
+  /// within kZenoTicks of the one before (an accumulation of events, as a
+  /// bouncing ball coming to rest: Zeno behaviour).
+  void check_chattering(std::uint32_t guard, Tick te);
+
+  /// At the start time: each guard's side.
+  void start_guards();
+
+  /// After a DE phase at now_: guards that fired settle (GuardSet::after_event,
+  /// using their slope along the new flow); guards that the phase itself made
+  /// cross (a Step into a detector, a reset across a level) fire at the next
+  /// microstep. Returns true when it queued such firings.
+  bool after_events();
+
+  /// g_trial_ <- dg/dt at now_ along the flow: the guards at t + h on the
+  /// Euler prediction x + h f(t, x), against g_end_. Leaves x and the
+  /// outputs at t.
+  void guard_slopes(double t);
+
+  /// One solver step towards t_limit; a solver exception fails the run.
+  StepResult step_solver(double t_limit);
+
+  /// Rows at start + k * output_interval strictly inside (t0, t1), from the
+  /// solver's dense output (or, without states, from outputs at that time).
+  void record_interval_points(double t0, double t1, bool dense);
+
+  /// After events changed continuous states: trace the resets and restart
+  /// the solver at (t, x+) — the same integrator.
+  void restart_solver();
+
+  /// A row at `tag` with the current values (and the tokens sent at tag.microstep - 1).
+  void record(Tag tag) {
+    if (recorder_ != nullptr) record_values(resolution_.to_seconds(tag.time), tag.microstep);
+  }
+
+  /// A row at (t, microstep): continuous values, and discrete ones sent at
+  /// microstep - 1 of this time (absent otherwise).
+  void record_values(double t, std::uint32_t microstep);
+
+  /// Runs `call` for actor `a`, turning its failures into a run failure.
+  template <class Call>
+  void guarded(std::uint32_t a, Call&& call) {
+    try {
+      call();
+    } catch (const Failure&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw Failure{flat(a).path + ": " + e.what(), flat(a).path};
+    }
+  }
+
+  /// Adds actor `a` to the current microstep's firing order (once).
+  void schedule_now(std::uint32_t a) {
+    if ((flags_[a] & kFiring) != 0) return;
+    flags_[a] |= kFiring;
+    firing_.push_back(a);
+    std::push_heap(firing_.begin(), firing_.end(), std::greater<>());
+  }
+
+  /// Starts loading what the next queued events will fire while the current
+  /// one fires: with many actors each firing touches an actor cold in cache
+  /// (bench/de, N = 1e5: the actor's first reads were most of the time per
+  /// event). Called with the served event's slot open (EventQueue::open_top),
+  /// so the top is the next event unless the firing schedules an earlier
+  /// one: two lines of its actor object are loaded (the vtable pointer, and
+  /// the subclass's first members, right after the base class; loading the
+  /// whole base too was slower: more lines evicted); the one after is among
+  /// the top's children: their entries in actors_.
+  /// Inline, and marked: GCC removes calls to a function that only prefetches.
+  /// Only for models with many actors (prefetch_ahead_): a small model
+  /// stays in cache, and the lookahead would only cost instructions.
+  __attribute__((always_inline)) void prefetch_ahead() const {
+    const std::span<const Event> h = queue_.heap();
+    const std::size_t n = h.size();
+    if (!prefetch_ahead_ || n <= 1) return;
+    const auto* actor = reinterpret_cast<const char*>(actors_[h[0].depth()]);
+    __builtin_prefetch(actor);                  // the vtable pointer
+    __builtin_prefetch(actor + sizeof(Actor));  // the subclass's first members
+    for (std::size_t c = 1; c < std::min(n, EventQueue::kArity + 1); ++c) {
+      __builtin_prefetch(&actors_[h[c].depth()]);
+    }
+  }
+
+  /// Removes and returns the shallowest actor with tokens.
+  std::uint32_t pop_firing() {
+    if (firing_.size() > 1) std::pop_heap(firing_.begin(), firing_.end(), std::greater<>());
+    const std::uint32_t a = firing_.back();
+    firing_.pop_back();
+    return a;
+  }
+
+  /// The DE phase at now_: every microstep of this time, each firing its
+  /// actors in depth order (the event being served, tokens to deeper actors
+  /// in the same microstep, everything else at the next one).
+  void discrete_phase();
+
+  /// Stops the run: more than max_microsteps at one time, naming the actors
+  /// still due.
+  [[noreturn]] void zeno(double t);
+
+  /// The run's result and statistics; the trace's error and run_end lines.
+  RunResult finish(RunStatus status, std::string message, std::string actor);
+
+  const FlatModel& model_;
+  RunOptions options_;
+  std::string name_;
+  TraceWriter* trace_;
+  Recorder* recorder_;
+  std::vector<int> record_index_;        ///< per output port: its recorded column, or -1
+  std::vector<Tag> recorded_token_tag_;  ///< per recorded signal: the tag of its last token
+  std::optional<OdeSolver> solver_;
+  std::vector<std::uint32_t> stateful_;  ///< depths of actors with continuous states
+  std::vector<double> dense_;            ///< the interpolated state for output_interval rows
+  std::vector<std::pair<std::uint32_t, std::vector<double>>> changed_;  ///< states reset at this time
+  bool states_changed_ = false;
+  bool continuous_changed_ = false;  ///< an actor with continuous outputs fired
+  TimeResolution resolution_;
+  Tick start_;
+  Tick stop_;
+  RunBuffers b_;
+  EventQueue queue_;
+  Tag now_;
+  bool initialized_ = false;
+  bool held_top_ = false;            ///< the queue's top is the event being served (discrete_phase)
+  bool in_microstep_ = false;        ///< firing the actors of a microstep
+  std::uint32_t current_depth_ = 0;  ///< the actor firing now
+  bool stop_requested_ = false;
+  std::uint32_t stop_actor_ = 0;
+  RunStatistics stats_;
+  // Per actor flags, in one byte.
+  static constexpr std::uint8_t kFiring = 1;             ///< in firing_ at this microstep
+  static constexpr std::uint8_t kScheduledNext = 4;      ///< in fire_next_
+  static constexpr std::uint8_t kStatesChanging = 8;     ///< in changed_
+  static constexpr std::uint8_t kStateEvent = 16;        ///< queued for a located crossing
+  static constexpr std::uint8_t kDrivesContinuous = 32;  ///< has a continuous output (fixed)
+  /// Models with this many actors look ahead in the queue (prefetch_ahead):
+  /// their actors outgrow the caches (4096 actors of ~300 bytes: 1.2 MB).
+  static constexpr std::size_t kPrefetchActors = 4096;
+  bool prefetch_ahead_ = false;
+  /// A step cut to less than this fraction of itself at a state event is
+  /// integrated again to the event rather than cut on the dense output.
+  static constexpr double kShortCut = 1e-6;
+  /// Most redone steps for one state event before giving up.
+  static constexpr int kMaxLocationRounds = 50;
+  /// The step the solver planned after the step that was cut at the last
+  /// located crossing: the first step after the event (restart_solver),
+  /// where the cut step would plan a shorter one. Not after a step
+  /// integrated again: there (a crossing very early in a long step) the
+  /// short redone step's plan resolves the next crossings better.
+  double planned_step_ = 0;
+  /// check_step wrote the output_interval rows of the step it cut.
+  bool interval_rows_done_ = false;
+  /// Zeno behaviour: this many events of one guard in a row, each within
+  /// kZenoTicks of the one before (see check_chattering).
+  static constexpr int kZenoEvents = 8;
+  static constexpr Tick kZenoTicks = 64;
+
+  // State-event generators (see check_step); guards are numbered across
+  // actors in depth order.
+  std::vector<std::uint32_t> generators_;   ///< depths of actors with guards
+  std::vector<std::uint32_t> guard_owner_;  ///< per guard: its actor's depth
+  GuardSet guards_;
+  double event_tolerance_ = 0;               ///< |g| at which a search may stop before one tick
+  std::vector<double> g_start_;              ///< guards at the last accepted point
+  std::vector<double> g_end_;                ///< guards at the end of the tentative step
+  std::vector<double> g_a_, g_b_;            ///< at the ends of the search bracket
+  std::vector<double> g_trial_;              ///< at a trial time (and slopes, in after_events)
+  std::vector<double> g_mid_;                ///< at the midpoint probed for shifted levels
+  std::vector<double> g_before_;             ///< per fired guard: its value at the event
+  std::vector<Crossing> fired_;              ///< per guard: fired at the current time
+  std::vector<Tick> last_fired_;             ///< per guard: its last event, or kNever
+  std::vector<int> close_events_;            ///< per guard: events in a row within kZenoTicks
+  std::vector<double> probe_x_, probe_dx_;   ///< for guard slopes after an event
+  std::vector<double> cubic_f0_, cubic_f1_;  ///< derivatives at the ends of a searched step
+  std::uint64_t extra_rhs_ = 0;  ///< RHS evaluations made by the director itself (searches, slopes)
+
+  std::vector<std::uint32_t> by_depth_;      ///< depth -> index in the FlatModel
+  std::vector<const Actor*> actors_;         ///< by depth
+  std::vector<std::uint32_t> at_start_;      ///< depths: every continuous and constant actor
+  std::vector<std::uint32_t> continuous_;    ///< depths: outputs that change with time
+  std::vector<std::uint32_t> guard_inputs_;  ///< depths: what the guards read
+  std::vector<std::uint32_t> rhs_inputs_;    ///< depths: what the derivatives read
+  RhsProgram outputs_;                       ///< continuous_, compiled
+  RhsProgram rhs_outputs_;                   ///< rhs_inputs_, compiled
+  RhsProgram guard_outputs_;                 ///< guard_inputs_, compiled
+  RhsProgram derivatives_;                   ///< the derivatives of stateful_
+  std::vector<std::uint32_t> firing_;
+  std::vector<std::uint32_t> fire_next_;
+  std::vector<std::uint8_t> flags_;
+  std::vector<std::uint32_t> present_now_list_;
+  std::vector<std::uint32_t> present_next_list_;
+};
+
+}  // namespace ctde

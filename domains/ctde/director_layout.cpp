@@ -1,0 +1,168 @@
+// The director's flat buffers and evaluation lists.
+#include "domains/ctde/director_impl.hpp"
+
+#include <algorithm>
+
+namespace ctde {
+
+void Director::Impl::lay_out() {
+  const auto n = static_cast<std::uint32_t>(model_.actors.size());
+  by_depth_.resize(n);
+  flags_.assign(n, 0);
+  prefetch_ahead_ = n >= kPrefetchActors;
+  for (std::uint32_t a = 0; a < n; ++a) by_depth_[model_.actors[a].depth] = a;
+  actors_.resize(n);
+  b_.actors.resize(n);
+  std::uint32_t signal_size = 0;
+  std::uint32_t state_size = 0;
+  std::uint32_t token_size = 0;
+  std::uint32_t inputs = 0;
+  std::uint32_t outputs = 0;
+  std::vector<Crossing> directions;
+  for (std::uint32_t d = 0; d < n; ++d) {
+    const FlatActor& actor = flat(d);
+    actors_[d] = actor.actor;
+    if (std::find(actor.output_kinds.begin(), actor.output_kinds.end(), PortKind::kContinuous) !=
+        actor.output_kinds.end()) {
+      flags_[d] = kDrivesContinuous;
+    }
+    const auto states = static_cast<std::uint32_t>(actor.actor->state_size());
+    b_.actors[d].states = {state_size, states};
+    const auto guards = static_cast<std::uint32_t>(actor.actor->guard_count());
+    b_.actors[d].guards = {static_cast<std::uint32_t>(guard_owner_.size()), guards};
+    if (guards > 0) generators_.push_back(d);
+    for (std::uint32_t i = 0; i < guards; ++i) {
+      guard_owner_.push_back(d);
+      directions.push_back(actor.actor->guard_direction(i));
+    }
+    state_size += states;
+    if (states > 0) stateful_.push_back(d);
+    b_.actors[d].first_input = inputs;
+    b_.actors[d].first_output = outputs;
+    for (const int w : actor.output_widths) {
+      b_.outputs.push_back({signal_size, static_cast<std::uint32_t>(w)});
+      signal_size += static_cast<std::uint32_t>(w);
+      ++outputs;
+    }
+    for (std::size_t i = 0; i < actor.input_widths.size(); ++i) {
+      const auto w = static_cast<std::uint32_t>(actor.input_widths[i]);
+      b_.input_tokens.push_back({token_size, w});
+      b_.input_owner.push_back(d);
+      token_size += w;
+      ++inputs;
+    }
+  }
+  // Unconnected inputs read a slice of zeros at the end of the signals.
+  std::uint32_t widest = 1;
+  for (const Slice& s : b_.input_tokens) widest = std::max(widest, s.width);
+  const std::uint32_t zeros = signal_size;
+  signal_size += widest;
+  b_.signals.assign(signal_size, 0.0);
+  for (const Slice& s : b_.outputs) widest = std::max(widest, s.width);
+  b_.scratch.assign(widest, 0.0);
+  b_.inputs.resize(inputs);
+  std::vector<std::vector<std::uint32_t>> receivers(outputs);
+  for (std::uint32_t d = 0; d < n; ++d) {
+    const FlatActor& actor = flat(d);
+    for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
+      const std::uint32_t input = b_.actors[d].first_input + static_cast<std::uint32_t>(i);
+      if (!actor.drivers[i]) {
+        b_.inputs[input] = {zeros, static_cast<std::uint32_t>(actor.input_widths[i])};
+        continue;
+      }
+      const std::uint32_t driver = model_.actors[actor.drivers[i]->actor].depth;
+      const std::uint32_t output = b_.actors[driver].first_output + actor.drivers[i]->port;
+      b_.inputs[input] = b_.outputs[output];
+      if (actor.input_kinds[i] == PortKind::kDiscrete) receivers[output].push_back(input);
+    }
+  }
+  b_.receivers_begin.assign(1, 0);
+  for (const auto& list : receivers) {
+    b_.receivers.insert(b_.receivers.end(), list.begin(), list.end());
+    b_.receivers_begin.push_back(static_cast<std::uint32_t>(b_.receivers.size()));
+  }
+  b_.tokens_now.assign(token_size, 0.0);
+  b_.tokens_next.assign(token_size, 0.0);
+  b_.present_now.assign(inputs, 0);
+  b_.present_next.assign(inputs, 0);
+  b_.states.resize(n);
+  b_.x_storage.assign(state_size, 0.0);
+  b_.x = b_.x_storage.data();
+  dense_.assign(state_size, 0.0);
+  const std::size_t guard_total = guard_owner_.size();
+  guards_ = GuardSet(std::move(directions));
+  b_.crossed.assign(guard_total, 0);
+  for (auto* g : {&g_start_, &g_end_, &g_a_, &g_b_, &g_trial_, &g_before_, &g_mid_})
+    g->assign(guard_total, 0.0);
+  fired_.assign(guard_total, Crossing::kNone);
+  last_fired_.assign(guard_total, kNever);
+  close_events_.assign(guard_total, 0);
+  if (guard_total > 0) {
+    probe_x_.assign(state_size, 0.0);
+    probe_dx_.assign(state_size, 0.0);
+    cubic_f0_.assign(state_size, 0.0);
+    cubic_f1_.assign(state_size, 0.0);
+  }
+  schedule_guards_and_outputs();
+  outputs_ = RhsProgram(RhsProgram::Part::kOutputs, continuous_, actors_, b_);
+  rhs_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, rhs_inputs_, actors_, b_);
+  guard_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, guard_inputs_, actors_, b_);
+  derivatives_ = RhsProgram(RhsProgram::Part::kDerivatives, stateful_, actors_, b_);
+  if (recorder_ != nullptr) {
+    record_index_.assign(outputs, -1);
+    recorded_token_tag_.assign(recorder_->signals().size(), Tag{kNever, 0});
+    for (std::size_t i = 0; i < recorder_->signals().size(); ++i) {
+      const RecordedSignal& s = recorder_->signals()[i];
+      const std::uint32_t port = b_.actors[model_.actors[s.actor].depth].first_output + s.port;
+      record_index_[port] = static_cast<int>(i);
+    }
+  }
+}
+
+void Director::Impl::schedule_guards_and_outputs() {
+  const auto n = static_cast<std::uint32_t>(actors_.size());
+  std::vector<std::uint8_t> timed(n, 0);
+  for (const std::uint32_t a : model_.continuous_schedule) {
+    const FlatActor& actor = model_.actors[a];
+    at_start_.push_back(actor.depth);
+    if (actor.mode == TimeMode::kConstant || (flags_[actor.depth] & kDrivesContinuous) == 0) continue;
+    continuous_.push_back(actor.depth);
+    timed[actor.depth] = 1;
+  }
+  rhs_inputs_ = upstream(stateful_, timed, /*with_seeds=*/false);
+  guard_inputs_ = upstream(generators_, timed, /*with_seeds=*/true);
+}
+
+std::vector<std::uint32_t> Director::Impl::upstream(const std::vector<std::uint32_t>& seeds,
+                                                    const std::vector<std::uint8_t>& timed,
+                                                    bool with_seeds) const {
+  std::vector<std::uint8_t> reached(actors_.size(), 0);
+  std::vector<std::uint32_t> work;
+  // Every input of a seed, then inputs that feed a reached output through.
+  const auto walk = [&](std::uint32_t d, bool all_inputs) {
+    const FlatActor& actor = flat(d);
+    for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
+      if (!actor.drivers[i] || (!all_inputs && !actor.actor->feeds_through(i))) continue;
+      const std::uint32_t u = model_.actors[actor.drivers[i]->actor].depth;
+      if (timed[u] == 0 || reached[u] != 0) continue;
+      reached[u] = 1;
+      work.push_back(u);
+    }
+  };
+  for (const std::uint32_t d : seeds) walk(d, /*all_inputs=*/true);
+  while (!work.empty()) {
+    const std::uint32_t d = work.back();
+    work.pop_back();
+    walk(d, /*all_inputs=*/false);
+  }
+  if (with_seeds) {
+    for (const std::uint32_t d : seeds) reached[d] = 1;
+  }
+  std::vector<std::uint32_t> list;
+  for (const std::uint32_t d : continuous_) {
+    if (reached[d] != 0) list.push_back(d);
+  }
+  return list;
+}
+
+}  // namespace ctde
