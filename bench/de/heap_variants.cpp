@@ -3,7 +3,9 @@
 // E events, the same random draws as the other hold programs. Each variant
 // is a d-ary min-heap with Floyd's deletion (walk the hole to a leaf, then
 // sift the new event up); they differ in the arity and in how the smallest
-// of a group of children is found. For comparison, Boost.Heap's pairing
+// of a group of children is found; ctde's own EventQueue (the 4-ary heap
+// with the packed compare, as the library runs it) is measured beside them.
+// For comparison, Boost.Heap's pairing
 // heap (pop then push, and an update of the served event's handle) and its
 // 4-ary heap (pop then push).
 //
@@ -21,6 +23,8 @@
 #include <cstdlib>
 #include <random>
 #include <vector>
+
+#include "domains/de/event_queue.hpp"
 
 namespace {
 
@@ -113,6 +117,19 @@ struct PairingUpdate {
 };
 void hold(PairingUpdate& h, Event next) { h.heap.decrease(h.handles[next.order_key], next); }
 
+/// ctde's queue: the time is the tick, the id the depth.
+struct Library {
+  ctde::EventQueue queue;
+  void insert(Event e) {
+    queue.insert(ctde::Event::at({static_cast<ctde::Tick>(e.time_key), 0}, static_cast<std::uint32_t>(e.order_key)));
+  }
+  [[nodiscard]] Event top() const { return {static_cast<std::uint64_t>(queue.peek().time()), queue.peek().depth()}; }
+};
+void hold(Library& h, Event next) {
+  h.queue.replace_top(
+      ctde::Event::at({static_cast<ctde::Tick>(next.time_key), 0}, static_cast<std::uint32_t>(next.order_key)));
+}
+
 template <class H>
 void insert(H& heap, Event e) {
   if constexpr (requires { heap.insert(e); }) {
@@ -155,6 +172,7 @@ int main(int argc, char** argv) {
   run<Heap<4, false>>("4-ary,two-field", n, e);
   run<Heap<2, true>>("2-ary,packed", n, e);
   run<Heap<4, true>>("4-ary,packed", n, e);
+  run<Library>("ctde::EventQueue", n, e);
   run<Heap<8, true>>("8-ary,packed", n, e);
   run<Pairing>("boost-pairing", n, e);
   run<PairingUpdate>("boost-pairing-update", n, e);

@@ -8,7 +8,8 @@ build=${1:-build/release}
 repeat=${2:-3}
 out="$build/bench/de"
 mkdir -p "$out"
-g++ -std=c++20 -O2 -Wall -Wextra -o "$out/heap_variants" "$here/heap_variants.cpp"
+g++ -std=c++20 -O2 -Wall -Wextra -I"$here/../.." -o "$out/heap_variants" "$here/heap_variants.cpp" \
+  "$here/../../domains/de/event_queue.cpp"
 for ((i = 0; i < repeat; i++)); do
   for n in 1000 100000; do "$out/heap_variants" "$n" 1e7; done
 done | awk '

@@ -39,13 +39,14 @@
 ///
 /// | 16-byte events                                 | N = 1e3 | N = 1e5 |
 /// |------------------------------------------------|---------|---------|
-/// | 4-ary, two-field compare, bounded loop         |  0.81   |  1.44   |
-/// | binary, 128-bit key                            |  0.52   |  1.25   |
-/// | 4-ary, 128-bit key, unrolled group (this one)  |  0.52   |  0.86   |
-/// | 8-ary, 128-bit key, unrolled group             |  0.58   |  0.92   |
-/// | Boost.Heap pairing heap, pop + push            |  2.23   |  6.57   |
-/// | Boost.Heap pairing heap, decrease(handle)      |  2.22   |  8.53   |
-/// | Boost.Heap 4-ary d_ary_heap, pop + push        |  0.83   |  1.41   |
+/// | 4-ary, two-field compare, bounded loop         |  0.78   |  1.38   |
+/// | binary, 128-bit key                            |  0.50   |  1.16   |
+/// | 4-ary, 128-bit key, unrolled group             |  0.49   |  0.80   |
+/// | this EventQueue (the row above, as built)      |  0.47   |  0.80   |
+/// | 8-ary, 128-bit key, unrolled group             |  0.55   |  0.85   |
+/// | Boost.Heap pairing heap, pop + push            |  2.08   |  5.30   |
+/// | Boost.Heap pairing heap, decrease(handle)      |  2.14   |  5.48   |
+/// | Boost.Heap 4-ary d_ary_heap, pop + push        |  0.81   |  1.32   |
 ///
 /// The pairing heap allocates a node per event and chases pointers: slower
 /// than any implicit heap at both sizes, and updating the served event's

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "core/actor_context.hpp"
@@ -298,26 +299,32 @@ std::string name_of(std::size_t k) {
 }
 double period_of(std::size_t k) { return 0.001 * static_cast<double>(1 + k % 13); }
 int limit_of(std::size_t k) { return static_cast<int>(1 + k % 40); }
-}  // namespace
 
-// 5000 actors: the director serves events with their heap slot open
-// (EventQueue::open_top) in models this large.
-TEST_CASE("a large model fires every actor at its own times, in time order") {
+/// Runs 5000 Periodic actors to 0.05 s (the director serves events with
+/// their heap slot open, EventQueue::open_top, in models this large).
+/// Actor `failing` (if any) fails at 0.02 s; `limit(k)` caps actor k's firings.
+template <class Limit>
+RunResult run_periodic(Firings& firings, Limit limit, std::optional<std::size_t> failing = std::nullopt) {
   constexpr std::size_t kActors = 5000;
-  Firings firings;
   firings.count.assign(kActors, 0);
   Model model("many");
   for (std::size_t k = 0; k < kActors; ++k) {
-    model.add<Periodic>(name_of(k), k, period_of(k), limit_of(k), firings);
+    model.add<Periodic>(name_of(k), k, period_of(k), limit(k), firings, k == failing ? 0.02 : -1);
   }
   const FlatModel flat = validate(model);
   RunOptions options;
   options.stop_time = 0.05;
   Director director(flat, options, "many");
-  const RunResult result = director.run();
+  return director.run();
+}
+}  // namespace
+
+TEST_CASE("a large model fires every actor at its own times, in time order") {
+  Firings firings;
+  const RunResult result = run_periodic(firings, limit_of);
   REQUIRE(result.status == RunStatus::kOk);
   std::size_t total = 0;
-  for (std::size_t k = 0; k < kActors; ++k) {
+  for (std::size_t k = 0; k < firings.count.size(); ++k) {
     // Firings at period, 2 period, ... up to the stop time or the limit.
     const auto in_time = static_cast<int>(std::floor(0.05 / period_of(k) + 1e-9));
     const int expected = std::min(in_time, limit_of(k));
@@ -330,18 +337,8 @@ TEST_CASE("a large model fires every actor at its own times, in time order") {
 }
 
 TEST_CASE("an actor of a large model failing while its event is served ends the run with its name") {
-  constexpr std::size_t kActors = 5000;
   Firings firings;
-  firings.count.assign(kActors, 0);
-  Model model("many");
-  for (std::size_t k = 0; k < kActors; ++k) {
-    model.add<Periodic>(name_of(k), k, period_of(k), 1000, firings, k == 4316 ? 0.02 : -1);
-  }
-  const FlatModel flat = validate(model);
-  RunOptions options;
-  options.stop_time = 0.05;
-  Director director(flat, options, "many");
-  const RunResult result = director.run();
+  const RunResult result = run_periodic(firings, [](std::size_t) { return 1000; }, 4316);
   CHECK(result.status == RunStatus::kError);
   CHECK(result.actor == "p4316");
   CHECK(result.message.find("p4316: failing on purpose") != std::string::npos);
