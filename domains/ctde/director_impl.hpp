@@ -274,12 +274,12 @@ class Director::Impl final : public DirectorServices {
   /// whole base too was slower: more lines evicted); the one after is among
   /// the top's children: their entries in actors_.
   /// Inline, and marked: GCC removes calls to a function that only prefetches.
-  /// Only for models with many actors (prefetch_ahead_): a small model
+  /// Called only in models with many actors (prefetch_ahead_): a small model
   /// stays in cache, and the lookahead would only cost instructions.
   __attribute__((always_inline)) void prefetch_ahead() const {
     const std::span<const Event> h = queue_.heap();
     const std::size_t n = h.size();
-    if (!prefetch_ahead_ || n <= 1) return;
+    if (n <= 1) return;
     const auto* actor = reinterpret_cast<const char*>(actors_[h[0].depth()]);
     __builtin_prefetch(actor);                  // the vtable pointer
     __builtin_prefetch(actor + sizeof(Actor));  // the subclass's first members

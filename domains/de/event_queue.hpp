@@ -41,8 +41,7 @@
 /// |------------------------------------------------|---------|---------|
 /// | 4-ary, two-field compare, bounded loop         |  0.78   |  1.38   |
 /// | binary, 128-bit key                            |  0.50   |  1.16   |
-/// | 4-ary, 128-bit key, unrolled group             |  0.49   |  0.80   |
-/// | this EventQueue (the row above, as built)      |  0.47   |  0.80   |
+/// | 4-ary, 128-bit key, unrolled group: this one   |  0.47   |  0.80   |
 /// | 8-ary, 128-bit key, unrolled group             |  0.55   |  0.85   |
 /// | Boost.Heap pairing heap, pop + push            |  2.08   |  5.30   |
 /// | Boost.Heap pairing heap, decrease(handle)      |  2.14   |  5.48   |
