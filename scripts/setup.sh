@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config ccache   # ccache: rebuilds of unchanged sources are cache hits
   libboost-dev libboost-graph-dev     # model graph (Boost.Graph), event queue candidates (Boost.Heap)
   libsundials-dev                     # ARKODE
   libspdlog-dev libfmt-dev            # logging and the trace sink
