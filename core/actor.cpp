@@ -1,6 +1,7 @@
 #include "core/actor.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/composite.hpp"
 #include "core/error.hpp"
@@ -199,5 +200,7 @@ void Actor::fail(const std::string& message) const { throw ModelError(describe()
 void Actor::fail(ParamHandle p, const std::string& message) const {
   throw ModelError(describe() + ", parameter '" + params_.at(p.index).name + "': " + message);
 }
+
+double Actor::max_step() const { return std::numeric_limits<double>::infinity(); }
 
 }  // namespace ctde

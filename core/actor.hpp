@@ -119,6 +119,14 @@ class Actor {
   virtual void derivatives(const ActorContext& context, std::span<double> dxdt) const;
   /// A reaction at a tag: tokens on inputs and/or a requested time event.
   virtual void fire(ActorContext& context) const;
+  /// The longest step over which the director may look at this actor's
+  /// outputs only at the two ends without missing a crossing of a level: for
+  /// actors whose outputs vary in time without states (a Sine declares a
+  /// sixteenth of its period). The director bounds its steps by the least
+  /// max_step() of the actors that drive guards or recorded signals
+  /// (docs/semantics.md, "Step control"). Default: infinity (outputs vary
+  /// only with inputs and states, or monotonically between time events).
+  [[nodiscard]] virtual double max_step() const;
   /// A built-in form of evaluate() and derivatives() the director may run
   /// instead of the virtual calls on the right-hand-side path (core/kernel.hpp;
   /// default: none). It must compute exactly what those compute.

@@ -68,9 +68,16 @@ class ActorContext {
     const Slice s = b_->outputs[b_->actors[actor_].first_output + o];
     return {b_->signals.data() + s.offset, s.width};
   }
-  /// True when discrete input `i` has a token at this tag.
+  /// True when discrete input `i` has a token at this tag (a constant's
+  /// value is present at every tag).
   [[nodiscard]] bool has_token(std::size_t i) const {
     return b_->present_now[b_->actors[actor_].first_input + i] != 0;
+  }
+  /// True when the token on discrete input `i` was sent at the previous
+  /// microstep (it waited for this one: its sender fired after this actor,
+  /// or this actor had fired already), false when it was sent at this tag.
+  [[nodiscard]] bool token_sent_before(std::size_t i) const {
+    return b_->present_now[b_->actors[actor_].first_input + i] == kSentBefore;
   }
   /// The token on discrete input `i` (only when has_token(i)).
   [[nodiscard]] std::span<const double> token(std::size_t i) const {

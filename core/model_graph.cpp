@@ -101,17 +101,44 @@ void schedule(FlatModel& model) {
                      " (break it with a TimeDelay, whose delay 0 means the next microstep)");
   }
 
-  // Topological order of the zero-delay graph. Sorting the reversed graph
+  // The order also puts the receiver of a discrete input without
+  // feedthrough (an Integrator's reset, a TimeDelay's input) after its
+  // sender, unless the connection closes a loop: a reset sent at (t, n)
+  // then happens at (t, n), where every later reader sees it, instead of
+  // waiting for the next microstep. The connections that close loops (the
+  // strong components of the whole graph) stay out, so the order exists.
+  FeedthroughGraph all(n);
+  for (std::uint32_t to = 0; to < n; ++to) {
+    for (const auto& driver : model.actors[to].drivers) {
+      if (driver) boost::add_edge(driver->actor, to, 0, all);
+    }
+  }
+  std::vector<int> loop(n);
+  boost::strong_components(
+      all, boost::make_iterator_property_map(loop.begin(), boost::get(boost::vertex_index, all)));
+  FeedthroughGraph ordering = zero_delay;
+  for (std::uint32_t to = 0; to < n; ++to) {
+    const FlatActor& target = model.actors[to];
+    for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
+      if (!target.drivers[p] || target.actor->feeds_through(p) || target.input_kinds[p] != PortKind::kDiscrete) {
+        continue;
+      }
+      const std::uint32_t from = target.drivers[p]->actor;
+      if (loop[from] != loop[to]) boost::add_edge(from, to, 1, ordering);
+    }
+  }
+
+  // Topological order of that graph. Sorting the reversed graph
   // yields the order directly (each actor after its drivers) and keeps
   // unrelated actors in definition order, which reads better than the
   // reversed postorder of the graph itself.
   std::vector<Vertex> order;
   order.reserve(n);
-  const auto reversed = boost::make_reverse_graph(zero_delay);
+  const auto reversed = boost::make_reverse_graph(ordering);
   boost::topological_sort(reversed, std::back_inserter(order),
-                          boost::vertex_index_map(boost::get(boost::vertex_index, zero_delay)));
+                          boost::vertex_index_map(boost::get(boost::vertex_index, ordering)));
 
-  // Level = the longest zero-delay path from a source. Actors of one level
+  // Level = the longest path from a source in that graph. Actors of one level
   // do not depend on each other, so ordering each level by actor type is
   // still a topological order; on the RHS path it turns thousands of
   // alternating virtual calls into long runs of the same one (the branch
@@ -121,8 +148,8 @@ void schedule(FlatModel& model) {
   for (std::uint32_t i = 0; i < order.size(); ++i) {
     const Vertex v = order[i];
     position[v] = i;
-    for (auto [e, end] = boost::out_edges(v, zero_delay); e != end; ++e) {
-      const Vertex w = boost::target(*e, zero_delay);
+    for (auto [e, end] = boost::out_edges(v, ordering); e != end; ++e) {
+      const Vertex w = boost::target(*e, ordering);
       level[w] = std::max(level[w], level[v] + 1);
     }
   }

@@ -26,6 +26,14 @@ struct Slice {
   std::uint32_t width = 0;
 };
 
+/// What a discrete input holds at the current microstep (RunBuffers::present_now).
+enum Presence : std::uint8_t {
+  kAbsent = 0,
+  kSentNow = 1,       ///< a token sent at this microstep (by a shallower actor)
+  kSentBefore = 2,    ///< a token sent at the previous microstep
+  kConstantValue = 3  ///< driven by a constant: its value is present at every tag
+};
+
 /// Where each actor's ports and states live. Copyable value type.
 struct ActorSlots {
   std::uint32_t first_input = 0;   ///< index into RunBuffers::inputs
@@ -51,8 +59,8 @@ struct RunBuffers {
   std::vector<double> signals;            ///< every output's current value (continuous) or last token
   std::vector<double> tokens_now;         ///< tokens delivered at the current microstep
   std::vector<double> tokens_next;        ///< tokens for the next microstep
-  std::vector<std::uint8_t> present_now;  ///< per input port: a token at the current microstep
-  std::vector<std::uint8_t> present_next;
+  std::vector<std::uint8_t> present_now;  ///< per input port: a Presence at the current microstep
+  std::vector<std::uint8_t> present_next;  ///< per input port: kSentBefore at the next one (or kConstantValue)
   std::vector<std::unique_ptr<ActorState>> states;  ///< per actor, or null
   std::vector<double> scratch;                      ///< as wide as the widest port: for building tokens
   /// Per guard: how it crossed at the current firing (a Crossing value), or 0.

@@ -57,7 +57,6 @@ void Integrator::fire(ActorContext& context) const {
     const auto token = context.token(impulse_.index);
     for (std::size_t i = 0; i < x.size(); ++i) x[i] += token.size() == 1 ? token[0] : token[i];
   }
-  evaluate(context);
 }
 
 Kernel Integrator::kernel() const {

@@ -73,7 +73,6 @@ void FirstOrderHold::fire(ActorContext& context) const {
   std::copy_n(token.begin(), std::min(token.size(), state.last.size()), state.last.begin());
   state.last_time = context.resolution().to_seconds(context.tag().time);
   state.count = std::min(state.count + 1, 2);
-  evaluate(context);
 }
 
 }  // namespace ctde

@@ -52,7 +52,6 @@ void ZeroOrderHold::fire(ActorContext& context) const {
   auto& held = context.state<HoldState>().held;
   const auto token = context.token(0);
   std::copy_n(token.begin(), std::min(held.size(), token.size()), held.begin());
-  evaluate(context);
 }
 
 }  // namespace ctde

@@ -36,8 +36,9 @@ struct DelayState final : ActorState {
 std::unique_ptr<ActorState> TimeDelay::make_state() const { return std::make_unique<DelayState>(); }
 
 void TimeDelay::fire(ActorContext& context) const {
-  // Tokens wait in the state until their time event: delay 0 means the next
-  // microstep (fire_at(now)), a positive delay that much later at microstep 0.
+  // Tokens wait in the state until their time event: delay 0 means the
+  // microstep after the token's (fire_at(now), or at once for a token sent
+  // at the previous microstep), a positive delay that much later at microstep 0.
   auto& state = context.state<DelayState>();
   const std::size_t width = context.output(0).size();
   const Tick now = context.tag().time;
@@ -53,6 +54,13 @@ void TimeDelay::fire(ActorContext& context) const {
   const Tick delay = context.resolution().to_ticks(scalar(delay_));
   if (now > context.stop_tick() - delay) return;  // due after the stop time
   const auto token = context.token(0);
+  // Delay 0 sends at the microstep after the one the token was sent at: a
+  // token that waited for this microstep (its sender fired after this actor
+  // in depth order) is due now, whatever the path that brought it.
+  if (delay == 0 && context.token_sent_before(0) && state.due.empty()) {
+    context.emit(0, token);
+    return;
+  }
   const bool idle = state.due.empty() || state.due.back() != now + delay;
   state.due.push_back(now + delay);
   state.values.insert(state.values.end(), token.begin(), token.end());

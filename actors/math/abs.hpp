@@ -10,7 +10,6 @@ class Abs : public Actor {
  public:
   explicit Abs(std::string name);
   void evaluate(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
 
  private:
   void apply(std::span<const double> u, std::span<double> y) const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <muParser.h>
 
@@ -15,6 +16,7 @@ Expression::Expression(std::string name) : Actor(std::move(name), "Expression", 
   declare_output("out", PortKind::kPolymorphic, 1);
   expr_ = declare_parameter("expr", ParamKind::kString);
   inputs_ = declare_parameter("inputs", ParamKind::kScalar, 1.0);
+  max_step_ = declare_optional_parameter("max_step", ParamKind::kScalar);
 }
 
 void Expression::configure(const ParameterScope& scope) {
@@ -22,6 +24,7 @@ void Expression::configure(const ParameterScope& scope) {
   if (count < 0 || count > 1000 || count != std::floor(count)) {
     fail(inputs_, "must be a whole number from 0 to 1000");
   }
+  if (is_set(max_step_) && !(scalar(max_step_) > 0)) fail(max_step_, "must be > 0 s");
   const auto n = static_cast<std::size_t>(count);
   declare_numbered_inputs(n, PortKind::kPolymorphic);
   std::vector<std::string> locals{"t"};
@@ -75,17 +78,8 @@ void Expression::evaluate(ActorContext& context) const {
   context.output(0)[0] = compute(state);
 }
 
-void Expression::fire(ActorContext& context) const {
-  // Discrete: absent inputs keep their last token (0 before the first).
-  auto& state = context.state<ExpressionState>();
-  state.variables[0] = context.time();
-  bool any = inputs().empty();
-  for (std::size_t i = 0; i + 1 < state.variables.size(); ++i) {
-    if (!context.has_token(i)) continue;
-    state.variables[i + 1] = context.token(i)[0];
-    any = true;
-  }
-  if (any) context.emit(0, compute(state));
+double Expression::max_step() const {
+  return is_set(max_step_) ? scalar(max_step_) : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace ctde

@@ -17,8 +17,10 @@ class Expression : public Actor {
   explicit Expression(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void evaluate(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
   [[nodiscard]] bool can_be_constant() const override { return !uses_time_; }
+  /// The `max_step` parameter: how finely an expression that oscillates in
+  /// time (sin(100 * t)) must be looked at; unset: infinity.
+  [[nodiscard]] double max_step() const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
@@ -27,6 +29,7 @@ class Expression : public Actor {
   [[nodiscard]] double compute(ExpressionState& state) const;
   ParamHandle expr_;
   ParamHandle inputs_;
+  ParamHandle max_step_;
   bool uses_time_ = false;
   std::vector<std::pair<std::string, double>> constants_;  ///< model parameters used
 };

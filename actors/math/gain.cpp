@@ -35,13 +35,6 @@ void Gain::apply(std::span<const double> u, std::span<double> y) const {
 
 void Gain::evaluate(ActorContext& context) const { apply(context.input(0), context.output(0)); }
 
-void Gain::fire(ActorContext& context) const {
-  if (!context.has_token(0)) return;
-  const auto y = context.scratch(context.output(0).size());
-  apply(context.token(0), y);
-  context.emit(0, y);
-}
-
 Kernel Gain::kernel() const {
   if (!scalar_) return {};
   return {Kernel::Output::kScale, Kernel::Derivatives::kVirtual, k_scalar_, {}};

@@ -12,7 +12,6 @@ class Gain : public Actor {
   explicit Gain(std::string name);
   void evaluate(ActorContext& context) const override;
   [[nodiscard]] Kernel kernel() const override;
-  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

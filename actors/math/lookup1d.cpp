@@ -42,12 +42,4 @@ void Lookup1D::evaluate(ActorContext& context) const {
   for (std::size_t i = 0; i < u.size(); ++i) out[i] = interpolate(u[i]);
 }
 
-void Lookup1D::fire(ActorContext& context) const {
-  if (!context.has_token(0)) return;
-  const auto u = context.token(0);
-  const auto y = context.scratch(u.size());
-  for (std::size_t i = 0; i < u.size(); ++i) y[i] = interpolate(u[i]);
-  context.emit(0, y);
-}
-
 }  // namespace ctde

@@ -11,7 +11,6 @@ class Lookup1D : public Actor {
  public:
   explicit Lookup1D(std::string name);
   void evaluate(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

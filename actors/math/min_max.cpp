@@ -40,20 +40,4 @@ void MinMax::evaluate(ActorContext& context) const {
   }
 }
 
-void MinMax::fire(ActorContext& context) const {
-  // Discrete: over the tokens present at this tag.
-  const bool max = text(mode_) == "max";
-  const auto y = context.scratch(context.output(0).size());
-  bool any = false;
-  for (std::size_t i = 0; i < inputs().size(); ++i) {
-    if (!context.has_token(i)) continue;
-    const auto u = context.token(i);
-    for (std::size_t j = 0; j < y.size(); ++j) {
-      y[j] = !any ? u[j] : (max ? std::max(y[j], u[j]) : std::min(y[j], u[j]));
-    }
-    any = true;
-  }
-  if (any) context.emit(0, y);
-}
-
 }  // namespace ctde

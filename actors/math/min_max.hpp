@@ -11,7 +11,6 @@ class MinMax : public Actor {
  public:
   explicit MinMax(std::string name);
   void evaluate(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

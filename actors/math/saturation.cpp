@@ -34,11 +34,4 @@ void Saturation::apply(std::span<const double> u, std::span<double> y) const {
 
 void Saturation::evaluate(ActorContext& context) const { apply(context.input(0), context.output(0)); }
 
-void Saturation::fire(ActorContext& context) const {
-  if (!context.has_token(0)) return;
-  const auto y = context.scratch(context.output(0).size());
-  apply(context.token(0), y);
-  context.emit(0, y);
-}
-
 }  // namespace ctde

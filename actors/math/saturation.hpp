@@ -10,7 +10,6 @@ class Saturation : public Actor {
  public:
   explicit Saturation(std::string name);
   void evaluate(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -41,27 +41,6 @@ void Sum::evaluate(ActorContext& context) const {
   }
 }
 
-void Sum::fire(ActorContext& context) const {
-  // Discrete: combines the tokens present at this tag (absent inputs are left out).
-  const auto acc = context.scratch(context.output(0).size());
-  std::fill(acc.begin(), acc.end(), 0.0);
-  const std::string& codes = text(signs_);
-  bool any = false;
-  for (std::size_t i = 0; i < codes.size(); ++i) {
-    if (!context.has_token(i)) continue;
-    any = true;
-    const auto u = context.token(i);
-    const char code = codes[i];
-    for (std::size_t j = 0; j < acc.size(); ++j) {
-      if (code == '-')
-        acc[j] -= u[j];
-      else
-        acc[j] += u[j];
-    }
-  }
-  if (any) context.emit(0, acc);
-}
-
 Kernel Sum::kernel() const {
   return {Kernel::Output::kWeightedSum, Kernel::Derivatives::kVirtual, 1.0, weights_};
 }

@@ -15,7 +15,6 @@ class Sum : public Actor {
   explicit Sum(std::string name);
   void evaluate(ActorContext& context) const override;
   [[nodiscard]] Kernel kernel() const override;
-  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -20,14 +20,11 @@ void Constant::configure(const ParameterScope& scope) {
 void Constant::initialize(ActorContext& context) const {
   const auto value = vector(value_);
   std::copy(value.begin(), value.end(), context.output(0).begin());
-  context.fire_at(context.start_tick());  // discrete readers get the value once, at the start
 }
 
 void Constant::evaluate(ActorContext& context) const {
   const auto value = vector(value_);
   std::copy(value.begin(), value.end(), context.output(0).begin());
 }
-
-void Constant::fire(ActorContext& context) const { context.emit(0, vector(value_)); }
 
 }  // namespace ctde

@@ -1,7 +1,8 @@
 #pragma once
 /// A constant value (scalar or vector). Its output fits continuous and
 /// discrete inputs alike: continuous readers see the value at all times,
-/// discrete readers get it as one event at the start time.
+/// discrete readers find it present at every tag (docs/semantics.md,
+/// "Constants"); it never fires and never sends an event.
 
 #include "core/actor.hpp"
 
@@ -13,7 +14,6 @@ class Constant : public Actor {
   explicit Constant(std::string name);
   void initialize(ActorContext& context) const override;
   void evaluate(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -47,7 +47,6 @@ void Ramp::evaluate(ActorContext& context) const {
 void Ramp::fire(ActorContext& context) const {
   if (!context.time_event()) return;
   context.state<RampState>().started = true;
-  evaluate(context);
 }
 
 }  // namespace ctde

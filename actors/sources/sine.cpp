@@ -1,6 +1,7 @@
 #include "actors/sources/sine.hpp"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "core/actor_context.hpp"
@@ -25,6 +26,11 @@ void Sine::evaluate(ActorContext& context) const {
   const double omega = 2.0 * std::numbers::pi * scalar(frequency_);
   context.output(0)[0] =
       scalar(amplitude_) * std::sin(omega * context.time() + scalar(phase_)) + scalar(bias_);
+}
+
+double Sine::max_step() const {
+  const double f = scalar(frequency_);
+  return f > 0 && scalar(amplitude_) != 0 ? 1.0 / (16.0 * f) : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace ctde

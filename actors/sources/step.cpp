@@ -41,7 +41,6 @@ void Step::evaluate(ActorContext& context) const {
 void Step::fire(ActorContext& context) const {
   if (!context.time_event()) return;
   context.state<StepState>().switched = true;
-  context.output(0)[0] = scalar(after_);
 }
 
 }  // namespace ctde

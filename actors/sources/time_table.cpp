@@ -79,7 +79,6 @@ void TimeTable::initialize(ActorContext& context) const {
     ++state.next;
   }
   request(context, state.next);
-  evaluate(context);
 }
 
 void TimeTable::evaluate(ActorContext& context) const {

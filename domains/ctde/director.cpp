@@ -3,6 +3,7 @@
 #include "domains/ctde/director_impl.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <stdexcept>
 
@@ -32,7 +33,7 @@ RunResult Director::Impl::run() {
     start_guards();
     record(now_);
     while (!stop_requested_) {
-      if (!queue_.empty() && queue_.peek().time() == now_.time) {
+      if ((!queue_.empty() && queue_.peek().time() == now_.time) || !fire_next_.empty()) {
         discrete_phase();
         if (progress_) progress_(resolution_.to_seconds(now_.time), stats_);
         if (stop_requested_) break;
@@ -59,7 +60,9 @@ void Director::Impl::emit(std::uint32_t actor, std::uint32_t output, std::span<c
     throw std::logic_error(flat(actor).path + " sent a token of width " + std::to_string(token.size()) +
                            " on a port of width " + std::to_string(value.width));
   }
-  std::copy(token.begin(), token.end(), b_.signals.begin() + value.offset);
+  if (token.data() != b_.signals.data() + value.offset) {  // fire_function sends the output itself
+    std::copy(token.begin(), token.end(), b_.signals.begin() + value.offset);
+  }
   ++stats_.events;
   if (!record_index_.empty() && record_index_[port] >= 0) {
     recorded_token_tag_[static_cast<std::size_t>(record_index_[port])] = {now_.time, now_.microstep + 1};
@@ -74,16 +77,14 @@ void Director::Impl::emit(std::uint32_t actor, std::uint32_t output, std::span<c
     const std::uint32_t receiver = b_.input_owner[input];
     if (in_microstep_ && receiver > current_depth_) {  // fires later in this microstep
       std::copy(token.begin(), token.end(), b_.tokens_now.begin() + slot.offset);
-      if (b_.present_now[input] == 0) {
-        b_.present_now[input] = 1;
-        present_now_list_.push_back(input);
-      }
+      if (b_.present_now[input] == kAbsent) present_now_list_.push_back(input);
+      b_.present_now[input] = kSentNow;
       schedule_now(receiver);
       continue;
     }
     std::copy(token.begin(), token.end(), b_.tokens_next.begin() + slot.offset);
-    if (b_.present_next[input] == 0) {
-      b_.present_next[input] = 1;
+    if (b_.present_next[input] == kAbsent) {
+      b_.present_next[input] = kSentBefore;  // seen from the next microstep
       present_next_list_.push_back(input);
     }
     if ((flags_[receiver] & kScheduledNext) == 0) {
@@ -136,6 +137,22 @@ void Director::Impl::initialize() {
     guarded(d, [&] { actors_[d]->initialize(context); });
   }
   evaluate(RhsProgram(RhsProgram::Part::kOutputs, at_start_, actors_, b_), t);
+  // A constant's value is present on its discrete readers at every tag;
+  // they fire once, at the start tag, when it appears (as for any input
+  // that changes), and never again because of it.
+  for (const auto& [input, value] : constant_inputs_) {
+    const Slice slot = b_.input_tokens[input];
+    for (auto* tokens : {&b_.tokens_now, &b_.tokens_next}) {
+      std::copy_n(b_.signals.begin() + value.offset, value.width, tokens->begin() + slot.offset);
+    }
+    b_.present_now[input] = kConstantValue;
+    b_.present_next[input] = kConstantValue;
+    const std::uint32_t reader = b_.input_owner[input];
+    if ((flags_[reader] & kScheduledNext) == 0) {
+      flags_[reader] |= kScheduledNext;
+      fire_next_.push_back(reader);
+    }
+  }
   initialized_ = true;
   if (!b_.x_storage.empty()) {
     check_states(t);
@@ -144,7 +161,9 @@ void Director::Impl::initialize() {
     problem.rhs = &Impl::rhs;
     problem.user = this;
     try {
-      solver_.emplace(problem, make_ode_options(options_), t, b_.x_storage);
+      OdeOptions ode = make_ode_options(options_);
+      if (std::isfinite(step_bound_)) ode.max_step = std::min(ode.max_step.value_or(step_bound_), step_bound_);
+      solver_.emplace(problem, ode, t, b_.x_storage);
     } catch (const std::exception& e) {
       throw Failure{std::string("the ODE solver could not start: ") + e.what(), ""};
     }
@@ -229,15 +248,30 @@ void Director::Impl::discrete_phase() {
       }
       current_depth_ = a;
       fired = true;
-      ActorContext context(b_, this, a, now_, t, time_event);
-      guarded(a, [&] { actors_[a]->fire(context); });
       const std::uint8_t flags = flags_[a];
-      if ((flags & kDrivesContinuous) != 0) continuous_changed_ = true;
+      // The fixed point of the microstep: an output that an earlier firing
+      // changed is evaluated again before anything reads it, so every
+      // reader at this tag sees one value, however many actors it passes
+      // through (the director alone refreshes continuous outputs).
+      if (stale_ && (flags & kReadsTimed) != 0) {
+        evaluate_all(t);
+        stale_ = false;
+      }
+      ActorContext context(b_, this, a, now_, t, time_event);
+      if ((flags & kFunction) != 0) {
+        fire_function(a, context);
+      } else {
+        guarded(a, [&] { actors_[a]->fire(context); });
+      }
+      if ((flags & kDrivesContinuous) != 0) {
+        continuous_changed_ = true;
+        stale_ = true;
+      }
       if ((flags & kStateEvent) != 0) {
         const Slice guards = b_.actors[a].guards;
         std::fill_n(b_.crossed.begin() + guards.offset, guards.width, std::uint8_t{0});
       }
-      flags_[a] &= kScheduledNext | kStatesChanging | kDrivesContinuous;
+      flags_[a] &= kScheduledNext | kStatesChanging | kFixedFlags;
       if (held_top_) {  // no fire_at reused the slot
         held_top_ = false;
         queue_.pop();
@@ -248,9 +282,13 @@ void Director::Impl::discrete_phase() {
     in_microstep_ = false;
     // What the firings changed is visible after microstep n: continuous
     // outputs are evaluated again, and a row records that side at (t, n+1).
-    if (!continuous_.empty()) evaluate_all(t);
+    if (stale_) {
+      evaluate_all(t);
+      stale_ = false;
+    }
     record(Tag{now_.time, now_.microstep + 1});
     if (stop_requested_) return;
+    if (!generators_.empty()) microstep_crossings();
     // Nothing sent and nothing queued for the next microstep: the phase is over.
     if (fire_next_.empty() && present_next_list_.empty() &&
         (queue_.empty() || queue_.peek().tag() != Tag{now_.time, now_.microstep + 1})) {
@@ -258,6 +296,12 @@ void Director::Impl::discrete_phase() {
     }
     ++now_.microstep;
   }
+}
+
+void Director::Impl::fire_function(std::uint32_t a, ActorContext& context) {
+  guarded(a, [&] { actors_[a]->evaluate(context); });
+  const auto outputs = static_cast<std::uint32_t>(actors_[a]->outputs().size());
+  for (std::uint32_t o = 0; o < outputs; ++o) emit(a, o, context.output(o));
 }
 
 void Director::Impl::zeno(double t) {

@@ -67,7 +67,9 @@ void Director::Impl::continuous_phase(Tick next) {
   double t0 = solver_ ? solver_->current_time() : resolution_.to_seconds(now_.time);
   planned_step_ = 0;  // a plan for a restart after the last event that did not restart
   while (t0 < t_next) {
-    double t1 = t_next;
+    // Without states time just advances, but by at most the step bound
+    // where guards or recorded signals vary in time (docs/semantics.md).
+    double t1 = t0 + step_bound_ < t_next - resolution_.seconds_per_tick() ? t0 + step_bound_ : t_next;
     if (solver_) {  // one step; without states, time just advances
       const StepResult r = step_solver(t_next);
       if (!r.ok()) {

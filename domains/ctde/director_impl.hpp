@@ -288,6 +288,20 @@ class Director::Impl final : public DirectorServices {
     }
   }
 
+  /// Fires a polymorphic actor resolved discrete: its outputs are its
+  /// function (evaluate()) of the latest value of every input (an absent
+  /// input holds its last token, 0 before the first), sent as tokens.
+  void fire_function(std::uint32_t a, ActorContext& context);
+
+  /// After a microstep at now_: guards that did not fire in this DE phase
+  /// and that the microstep made cross fire at the next microstep (crossings
+  /// in superdense time), taking their new side at once.
+  void microstep_crossings();
+
+  /// The step bound (step_bound_) from the actors that drive the guards
+  /// and, without output_interval rows, the recorded signals.
+  void bound_steps();
+
   /// Removes and returns the shallowest actor with tokens.
   std::uint32_t pop_firing() {
     if (firing_.size() > 1) std::pop_heap(firing_.begin(), firing_.end(), std::greater<>());
@@ -321,6 +335,17 @@ class Director::Impl final : public DirectorServices {
   std::vector<std::pair<std::uint32_t, std::vector<double>>> changed_;  ///< states reset at this time
   bool states_changed_ = false;
   bool continuous_changed_ = false;  ///< an actor with continuous outputs fired
+  /// An actor with continuous outputs fired since they were last evaluated:
+  /// they are evaluated again before anything reads them (the microstep's
+  /// fixed point: every reader at a tag sees the same values).
+  bool stale_ = false;
+  /// The longest step between two points where the guards and the recorded
+  /// signals are looked at: the least max_step() of the actors that vary in
+  /// time without states and drive them (infinity: none).
+  double step_bound_ = 0;
+  /// Discrete inputs driven by constant outputs: a value present at every
+  /// tag (input port, the driver's value slice).
+  std::vector<std::pair<std::uint32_t, Slice>> constant_inputs_;
   TimeResolution resolution_;
   Tick start_;
   Tick stop_;
@@ -340,6 +365,14 @@ class Director::Impl final : public DirectorServices {
   static constexpr std::uint8_t kStatesChanging = 8;     ///< in changed_
   static constexpr std::uint8_t kStateEvent = 16;        ///< queued for a located crossing
   static constexpr std::uint8_t kDrivesContinuous = 32;  ///< has a continuous output (fixed)
+  /// Reads an output that changes with time (a driver in continuous_), so
+  /// it must see those outputs evaluated again before it fires (fixed).
+  static constexpr std::uint8_t kReadsTimed = 2;
+  /// A polymorphic actor resolved discrete: the director fires it as its
+  /// function of the latest input values (fire_function; fixed).
+  static constexpr std::uint8_t kFunction = 64;
+  /// The flags that describe the actor, not the current microstep.
+  static constexpr std::uint8_t kFixedFlags = kDrivesContinuous | kReadsTimed | kFunction;
   /// Models with this many actors look ahead in the queue (prefetch_ahead):
   /// their actors outgrow the caches (4096 actors of ~300 bytes: 1.2 MB).
   static constexpr std::size_t kPrefetchActors = 4096;

@@ -2,6 +2,7 @@
 #include "domains/ctde/director_impl.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace ctde {
 
@@ -104,6 +105,24 @@ void Director::Impl::lay_out() {
     cubic_f1_.assign(state_size, 0.0);
   }
   schedule_guards_and_outputs();
+  std::vector<std::uint8_t> timed(n, 0);
+  for (const std::uint32_t d : continuous_) timed[d] = 1;
+  for (std::uint32_t d = 0; d < n; ++d) {
+    const FlatActor& actor = flat(d);
+    if (actor.mode == TimeMode::kDiscrete && actor.actor->declared_mode() == TimeMode::kUnresolved) {
+      flags_[d] |= kFunction;
+    }
+    for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
+      if (!actor.drivers[i]) continue;
+      const FlatActor& driver = model_.actors[actor.drivers[i]->actor];
+      if (timed[driver.depth] != 0) flags_[d] |= kReadsTimed;
+      if (driver.mode == TimeMode::kConstant && actor.input_kinds[i] == PortKind::kDiscrete) {
+        const std::uint32_t input = b_.actors[d].first_input + static_cast<std::uint32_t>(i);
+        constant_inputs_.emplace_back(input, b_.inputs[input]);
+      }
+    }
+  }
+  bound_steps();
   outputs_ = RhsProgram(RhsProgram::Part::kOutputs, continuous_, actors_, b_);
   rhs_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, rhs_inputs_, actors_, b_);
   guard_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, guard_inputs_, actors_, b_);
@@ -163,6 +182,21 @@ std::vector<std::uint32_t> Director::Impl::upstream(const std::vector<std::uint3
     if (reached[d] != 0) list.push_back(d);
   }
   return list;
+}
+
+void Director::Impl::bound_steps() {
+  // What must be looked at between events: the guards' inputs, and the
+  // recorded signals unless output_interval rows sample them anyway.
+  std::vector<std::uint32_t> seeds = generators_;
+  if (recorder_ != nullptr && !options_.output_interval) {
+    for (const RecordedSignal& s : recorder_->signals()) seeds.push_back(model_.actors[s.actor].depth);
+  }
+  std::vector<std::uint8_t> timed(actors_.size(), 0);
+  for (const std::uint32_t d : continuous_) timed[d] = 1;
+  step_bound_ = std::numeric_limits<double>::infinity();
+  for (const std::uint32_t d : upstream(seeds, timed, /*with_seeds=*/true)) {
+    step_bound_ = std::min(step_bound_, actors_[d]->max_step());
+  }
 }
 
 }  // namespace ctde

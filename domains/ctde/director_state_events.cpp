@@ -328,6 +328,36 @@ void Director::Impl::start_guards() {
   guards_.start(g_start_);
 }
 
+void Director::Impl::microstep_crossings() {
+  const double t = resolution_.to_seconds(now_.time);
+  evaluate_guards(t, g_trial_);
+  const Tag tag{now_.time, now_.microstep + 1};
+  for (std::size_t i = 0; i < g_trial_.size(); ++i) {
+    // A guard that fired at a located crossing in this phase settles after
+    // the phase (after_events): its event may take several microsteps.
+    if (fired_[i] != Crossing::kNone) continue;
+    const Crossing c = guards_.event(i, g_trial_[i]);
+    guards_.commit(i, g_trial_[i]);  // the side it is on after this microstep
+    if (c == Crossing::kNone) continue;
+    // Crossed by values that jumped at this microstep: an event of superdense
+    // time, one per crossing (a level crossed and crossed back in two
+    // microsteps is two events). The bound on microsteps ends a loop.
+    const std::uint32_t d = guard_owner_[i];
+    last_fired_[i] = now_.time;
+    b_.crossed[i] = static_cast<std::uint8_t>(c);
+    ++stats_.state_events;
+    if (trace_ != nullptr) {
+      const std::size_t index = i - b_.actors[d].guards.offset;
+      trace_->state_event(tag, t, {flat(d).path, actors_[d]->guard_name(index), index, to_string(c), 0.0,
+                                   g_trial_[i] - guards_.level(i), 0, t});
+    }
+    if ((flags_[d] & kStateEvent) == 0) {
+      flags_[d] |= kStateEvent;
+      queue_.insert(Event::at(tag, d));
+    }
+  }
+}
+
 bool Director::Impl::after_events() {
   if (generators_.empty()) return false;
   const double t = resolution_.to_seconds(now_.time);

@@ -114,10 +114,12 @@ class Bench {
     return ActorContext(b, &director, 0, Tag{director.resolution().to_ticks(t), 0}, t);
   }
 
+  /// initialize(), then (as the director does) the continuous outputs.
   void initialize() {
     b.states[0] = actor_.make_state();
     auto context = at(director.start);
     actor_.initialize(context);
+    refresh(context);
   }
   Values evaluate(double t, std::size_t output = 0) {
     auto context = at_seconds(t);
@@ -130,11 +132,20 @@ class Bench {
     actor_.derivatives(context, dx);
     return dx;
   }
-  /// Fires at (tick, n); the tokens given before are delivered, then cleared.
+  /// Fires at (tick, n); the tokens given before are delivered, then
+  /// cleared. Then, as the director does, continuous outputs are evaluated
+  /// again (an actor never refreshes its own outputs when it fires).
   void fire(Tick tick, std::uint32_t n = 0, bool time_event = false) {
     auto context = at(tick, n, time_event);
     actor_.fire(context);
     std::fill(b.present_now.begin(), b.present_now.end(), std::uint8_t{0});
+    refresh(context);
+  }
+  /// The director's refresh of an actor's continuous outputs after it acts.
+  void refresh(ActorContext& context) {
+    const auto& outputs = actor_.outputs();
+    const auto continuous = [](const PortSpec& p) { return p.kind == PortKind::kContinuous; };
+    if (std::any_of(outputs.begin(), outputs.end(), continuous)) actor_.evaluate(context);
   }
   /// A time event at (tick, n), as requested by fire_at.
   void time_event(Tick tick, std::uint32_t n = 0) { fire(tick, n, true); }
