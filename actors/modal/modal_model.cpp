@@ -670,10 +670,10 @@ void ModalModel::take(ActorContext& context, RunState& run, std::uint32_t k) con
     assign(entered.set, run);
   }
   run.mode = tr.path.back();
-  // A mode change changes the right-hand side: the solver must restart. The
-  // director restarts it after any firing of an actor with continuous
-  // outputs; a chart without outputs asks for it through its states.
-  if (tr.writes_states || program_.output_names.empty()) {
+  // Only a transition that writes states asks for them: the director traces
+  // a reset for what it is given (and restarts the solver after any mode
+  // change, with or without outputs: mode_changed).
+  if (tr.writes_states) {
     const std::span<double> x = context.mutable_states();
     const std::span<const double> frame = run.evaluator.frame();
     std::copy_n(frame.begin() + program_.states_at, x.size(), x.begin());

@@ -20,8 +20,9 @@
 /// for each mode entered along the path (B, then C):
 ///   its entry: event variables ← expressions over the frame
 ///   its set:   states ← expressions over the frame (with the new event variables)
-/// mode ← C; states written → context.mutable_states() (a `reset` trace line,
-///   the solver restarts); context.mode_changed(A, B or "", C)
+/// mode ← C; states written → context.mutable_states() (a `reset` trace line
+///   when a value changed); context.mode_changed(A, B or "", C) (the solver
+///   restarts)
 /// consistency: a transition leaving C whose predicate holds now → RunError
 ///   naming it (the chart would loop forever at this instant)
 /// time guards: fire_at(the first tick after now where one leaving C holds)
