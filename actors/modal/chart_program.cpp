@@ -348,4 +348,84 @@ bool ChartEvaluator::holds_at(const CompiledPredicate& predicate, std::uint32_t 
   return false;
 }
 
+// ---------------------------------------------------------------- TimePredicate
+
+std::optional<TimePredicate> TimePredicate::recognise(const CompiledPredicate& predicate,
+                                                      std::uint32_t time_index) {
+  const auto is_time = [time_index](const Term& term) {
+    return term.kind == Term::Kind::kVariable && term.index == time_index;
+  };
+  TimePredicate out;
+  for (const CompiledPredicate::Node& n : predicate.nodes) {
+    Node node;
+    node.kind = n.kind;
+    node.left = n.left;
+    node.right = n.right;
+    if (n.kind == PredicateNode::Kind::kCompare) {
+      // Written with t on the right, the comparison is the mirror image of
+      // the one with t on the left: `c < t` is `t > c`.
+      const bool time_left = is_time(n.lhs) && n.rhs.kind == Term::Kind::kConstant;
+      const bool time_right = is_time(n.rhs) && n.lhs.kind == Term::Kind::kConstant;
+      if (!time_left && !time_right) return std::nullopt;
+      node.threshold = time_left ? n.rhs.value : n.lhs.value;
+      const bool greater = n.comparison == Comparison::kGreater || n.comparison == Comparison::kGreaterEqual;
+      const bool strict = n.comparison == Comparison::kGreater || n.comparison == Comparison::kLess;
+      node.late = greater == time_left;  // t >= c, t > c, c <= t, c < t
+      // The late side starts at K for t >= c and for the negation of t < c,
+      // at K + 1 for t > c and for the negation of t <= c.
+      node.strict_after = node.late == strict;
+    }
+    out.nodes_.push_back(node);
+  }
+  out.switches_.assign(out.nodes_.size(), 0);
+  return out;
+}
+
+void TimePredicate::resolve(const TimeResolution& resolution, Tick first, Tick last) {
+  last_ = last;
+  std::size_t count = 0;
+  for (Node& node : nodes_) {
+    if (node.kind != PredicateNode::Kind::kCompare) continue;
+    // to_ticks_clamped gives kBeforeAll or kNever far outside the horizon:
+    // clamped to one tick beyond the run, K + 1 cannot overflow.
+    const Tick nearest = std::clamp(resolution.to_ticks_clamped(node.threshold), first - 1, last + 1);
+    node.switch_tick = nearest + (node.strict_after ? 1 : 0);
+    switches_[count++] = node.switch_tick;
+  }
+  std::sort(switches_.begin(), switches_.begin() + static_cast<std::ptrdiff_t>(count));
+  // Unused slots (operator nodes) sort after every real switch and are never reached.
+  std::fill(switches_.begin() + static_cast<std::ptrdiff_t>(count), switches_.end(), kNever);
+}
+
+bool TimePredicate::holds(Tick tick) const {
+  return holds_at(static_cast<std::uint32_t>(nodes_.size() - 1), tick);
+}
+
+bool TimePredicate::holds_at(std::uint32_t node, Tick tick) const {
+  const Node& n = nodes_[node];
+  switch (n.kind) {
+    case PredicateNode::Kind::kCompare:
+      return (tick >= n.switch_tick) == n.late;
+    case PredicateNode::Kind::kAnd:
+      return holds_at(n.left, tick) && holds_at(n.right, tick);
+    case PredicateNode::Kind::kOr:
+      return holds_at(n.left, tick) || holds_at(n.right, tick);
+    case PredicateNode::Kind::kNot:
+      return !holds_at(n.left, tick);
+  }
+  return false;
+}
+
+Tick TimePredicate::first_from(Tick from) const {
+  // Every comparison keeps its value between two switch ticks, so the
+  // predicate does too: it first holds at `from` or at a later switch.
+  if (from > last_) return kNever;
+  if (holds(from)) return from;
+  for (const Tick at : switches_) {
+    if (at > last_) break;
+    if (at > from && holds(at)) return at;
+  }
+  return kNever;
+}
+
 }  // namespace ctde

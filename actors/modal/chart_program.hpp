@@ -17,11 +17,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "actors/modal/predicate.hpp"
+#include "core/time.hpp"
 
 namespace mu {
 class Parser;
@@ -49,6 +51,68 @@ struct CompiledPredicate {
   };
   std::string text;         ///< as written
   std::vector<Node> nodes;  ///< operands before their node; the root last
+};
+
+/// A predicate on the time alone: every comparison sets `t` against a
+/// constant (an expression of parameters, folded at compilation), as
+/// `t >= 0.5`, `t > T_on`, `2 * T_on >= t`, `t >= 0.5 && t < 2` or
+/// `!(t < 1) || t <= 0.1`. Such a guard is a time event, not a state event:
+/// its value at every tick is known in advance, so the chart can ask to be
+/// fired at the first tick where it holds rather than have it searched.
+///
+/// It is decided in ticks, not on the double t: a constant c stands for its
+/// nearest tick K (TimeResolution::to_ticks), and
+///
+/// | comparison            | holds at tick k when |
+/// |-----------------------|----------------------|
+/// | `t >= c`, `c <= t`    | k >= K               |
+/// | `t > c`,  `c < t`     | k >= K + 1           |
+/// | `t <= c`, `c >= t`    | k <  K + 1           |
+/// | `t < c`,  `c > t`     | k <  K               |
+///
+/// so a strict comparison is the first tick after c's, and the truth never
+/// depends on the roundoff of ticks × resolution. Anything else (a side that
+/// computes with t, as `t - 1 >= 0`; a comparison that reads a state or an
+/// input, even joined to a time comparison) is not recognised: the guard
+/// stays a located state event.
+///
+/// Made at configuration (recognise()), copied into each run and fixed to
+/// its resolution there (resolve(), which allocates nothing); holds() and
+/// first_from() allocate nothing. Copyable value type.
+class TimePredicate {
+ public:
+  /// The predicate as a function of time, or nothing when it is not one
+  /// (see the class comment). `time_index` is t's frame index.
+  [[nodiscard]] static std::optional<TimePredicate> recognise(const CompiledPredicate& predicate,
+                                                              std::uint32_t time_index);
+
+  /// Fixes the thresholds to ticks of `resolution`, for a run over
+  /// [first, last]: a threshold outside it is clamped just outside (all the
+  /// ticks before the run, and all those after it, are alike).
+  void resolve(const TimeResolution& resolution, Tick first, Tick last);
+
+  /// Whether the predicate holds at `tick` (after resolve()).
+  [[nodiscard]] bool holds(Tick tick) const;
+
+  /// The first tick at or after `from` and at most the run's last tick where
+  /// the predicate holds, or kNever (after resolve()).
+  [[nodiscard]] Tick first_from(Tick from) const;
+
+ private:
+  struct Node {
+    PredicateNode::Kind kind = PredicateNode::Kind::kCompare;
+    std::uint32_t left = 0;
+    std::uint32_t right = 0;
+    double threshold = 0.0;     ///< kCompare: c, in seconds
+    bool strict_after = false;  ///< kCompare: the first tick on the late side is K + 1, not K
+    bool late = false;          ///< kCompare: holds on the late side (t >= c, t > c)
+    Tick switch_tick = 0;       ///< kCompare, after resolve(): the first tick on the late side
+  };
+  [[nodiscard]] bool holds_at(std::uint32_t node, Tick tick) const;
+
+  std::vector<Node> nodes_;     ///< as the compiled predicate's: operands first, the root last
+  std::vector<Tick> switches_;  ///< after resolve(): every node's switch tick, ascending
+  Tick last_ = 0;               ///< after resolve(): the run's last tick
 };
 
 /// What a name stands for, as a bit set: what an expression may read.

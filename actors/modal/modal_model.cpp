@@ -65,6 +65,10 @@ struct ModalModel::RunState final : ActorState {
   ChartEvaluator evaluator;
   std::uint32_t mode = 0;
   std::vector<double> scratch;  ///< values of one block of assignments, before they are written
+  /// Per transition: its time guard, resolved to this run's ticks (or none).
+  std::vector<std::optional<TimePredicate>> time_guards;
+  Tick start = 0;         ///< the run's start tick: its firing looks at every transition
+  Tick recheck = kNever;  ///< the tick of the look one tick after a strict miss
 };
 
 // ---------------------------------------------------------------- the compiler
@@ -104,6 +108,8 @@ class ModalModel::Compiler {
 
  private:
   static constexpr std::uint8_t kParameterOnly = static_cast<std::uint8_t>(SymbolKind::kParameter);
+  /// t is the frame's first variable (define_frame).
+  static constexpr std::uint32_t kTimeIndex = 0;
 
   [[noreturn]] void fail(const std::string& location, const std::string& message) const {
     const ModelError error(actor_.describe() + ", " + message);
@@ -194,7 +200,7 @@ class ModalModel::Compiler {
   }
 
   void define_frame(const ModalChart& chart) {
-    compiler_.define_variable("t", SymbolKind::kTime);
+    compiler_.define_variable("t", SymbolKind::kTime);  // frame index kTimeIndex
     program_.inputs_at = 1;
     for (const ChartInput& in : chart.inputs) {
       program_.input_widths.push_back(static_cast<std::uint32_t>(in.width));
@@ -313,6 +319,7 @@ class ModalModel::Compiler {
       } catch (const ModelError& e) {
         throw located_at(e, guard_location);
       }
+      out.time_guard = TimePredicate::recognise(out.guard, kTimeIndex);
       for (const std::string& name : tr.path) out.path.push_back(*mode_index(name));
       out.name = std::to_string(k);
       out.name += ": ";
@@ -525,7 +532,9 @@ Crossing ModalModel::guard_direction(std::size_t /*i*/) const { return Crossing:
 std::string ModalModel::guard_name(std::size_t i) const { return program_.transitions[i].name; }
 
 std::unique_ptr<ActorState> ModalModel::make_state() const {
-  return std::make_unique<RunState>(program_.frame, program_.programs, program_.widest_assignment);
+  auto run = std::make_unique<RunState>(program_.frame, program_.programs, program_.widest_assignment);
+  for (const Transition& tr : program_.transitions) run->time_guards.push_back(tr.time_guard);
+  return run;
 }
 
 void ModalModel::load_frame(const ActorContext& context, RunState& run) const {
@@ -547,8 +556,15 @@ void ModalModel::initialize(ActorContext& context) const {
   std::copy(program_.event_initial.begin(), program_.event_initial.end(), frame.begin() + program_.events_at);
   const std::span<double> x = context.mutable_states();
   std::copy(program_.state_initial.begin(), program_.state_initial.end(), x.begin());
+  run.start = context.tag().time;
+  run.recheck = kNever;
+  for (std::optional<TimePredicate>& time_guard : run.time_guards) {
+    if (time_guard) time_guard->resolve(context.resolution(), run.start, context.stop_tick());
+  }
   // A transition whose predicate holds at the start is taken at once: look at (start, 0).
-  if (!program_.modes[run.mode].leaving.empty()) context.fire_at(context.tag().time);
+  if (!program_.modes[run.mode].leaving.empty()) context.fire_at(run.start);
+  // The start's firing takes a time guard that holds there; later ones are time events.
+  schedule_time_guards(context, run, run.start + 1);
 }
 
 void ModalModel::evaluate(ActorContext& context) const {
@@ -577,7 +593,8 @@ void ModalModel::guards(const ActorContext& context, std::span<double> g) const 
   load_frame(context, run);
   for (std::size_t k = 0; k < g.size(); ++k) {
     const Transition& tr = program_.transitions[k];
-    g[k] = tr.path[0] == run.mode ? run.evaluator.guard(tr.guard) : -1.0;
+    // A time guard is a time event (schedule_time_guards): never searched.
+    g[k] = tr.path[0] == run.mode && !tr.time_guard ? run.evaluator.guard(tr.guard) : -1.0;
   }
 }
 
@@ -585,23 +602,52 @@ void ModalModel::fire(ActorContext& context) const {
   auto& run = context.state<RunState>();
   load_frame(context, run);
   const Mode& mode = program_.modes[run.mode];
+  const Tick now = context.tag().time;
   bool crossed = false;
   for (const std::uint32_t k : mode.leaving) crossed = crossed || context.crossing(k) != Crossing::kNone;
-  // At a located crossing, the crossed transitions; otherwise (the check at
-  // the start, or one tick after a crossing that held only up to
-  // strictness) every transition leaving the mode.
+  // Time guards are decided on the tick, exactly, at every firing. Of the
+  // others: at a located crossing, the crossed ones; at the start, or one
+  // tick after a crossing that held only up to strictness, all of them;
+  // at a time guard's time event, none (a state guard that holds there
+  // would have crossed; and the time event may be stale, asked for in a
+  // mode left since).
+  const bool look_at_all = !crossed && (now == run.start || now == run.recheck);
+  if (now == run.recheck) run.recheck = kNever;
   bool strict_miss = false;
   for (const std::uint32_t k : mode.leaving) {
-    if (crossed && context.crossing(k) == Crossing::kNone) continue;
-    if (run.evaluator.holds(program_.transitions[k].guard)) {
+    const Transition& tr = program_.transitions[k];
+    if (!tr.time_guard) {
+      if (crossed ? context.crossing(k) == Crossing::kNone : !look_at_all) continue;
+    }
+    if (guard_holds(context, run, k)) {
       take(context, run, k);
       return;
     }
-    if (crossed) strict_miss = true;
+    if (crossed && !tr.time_guard) strict_miss = true;
   }
   // The guard function reached 0 but a strict comparison does not hold yet
   // (`v > 0` at v = 0): look again one tick later.
-  if (strict_miss) context.fire_at(context.tag().time + 1);
+  if (strict_miss) {
+    run.recheck = now + 1;
+    context.fire_at(run.recheck);
+  }
+}
+
+bool ModalModel::guard_holds(const ActorContext& context, const RunState& run, std::uint32_t k) const {
+  const std::optional<TimePredicate>& time_guard = run.time_guards[k];
+  return time_guard ? time_guard->holds(context.tag().time)
+                    : run.evaluator.holds(program_.transitions[k].guard);
+}
+
+void ModalModel::schedule_time_guards(const ActorContext& context, const RunState& run, Tick from) const {
+  // One time event, at the earliest: when it fires, the chart takes that
+  // transition (or one before it in priority), and asks again for the mode
+  // it then enters.
+  Tick first = kNever;
+  for (const std::uint32_t k : program_.modes[run.mode].leaving) {
+    if (run.time_guards[k]) first = std::min(first, run.time_guards[k]->first_from(from));
+  }
+  if (first != kNever) context.fire_at(first);
 }
 
 void ModalModel::assign(const std::vector<Assign>& assignments, RunState& run) const {
@@ -624,10 +670,10 @@ void ModalModel::take(ActorContext& context, RunState& run, std::uint32_t k) con
     assign(entered.set, run);
   }
   run.mode = tr.path.back();
-  // A mode change changes the right-hand side: the solver must restart. The
-  // director restarts it after any firing of an actor with continuous
-  // outputs; a chart without outputs asks for it through its states.
-  if (tr.writes_states || program_.output_names.empty()) {
+  // Only a transition that writes states asks for them: the director traces
+  // a reset for what it is given (and restarts the solver after any mode
+  // change, with or without outputs: mode_changed).
+  if (tr.writes_states) {
     const std::span<double> x = context.mutable_states();
     const std::span<const double> frame = run.evaluator.frame();
     std::copy_n(frame.begin() + program_.states_at, x.size(), x.begin());
@@ -637,8 +683,10 @@ void ModalModel::take(ActorContext& context, RunState& run, std::uint32_t k) con
       tr.path.size() == 3 ? std::string_view(program_.modes[tr.path[1]].name) : std::string_view(),
       program_.modes[tr.path.back()].name);
   for (const std::uint32_t next : program_.modes[run.mode].leaving) {
-    if (run.evaluator.holds(program_.transitions[next].guard)) loops(run, k, next);
+    if (guard_holds(context, run, next)) loops(run, k, next);
   }
+  // A time guard that holds now would loop too (above): the next can only be later.
+  schedule_time_guards(context, run, context.tag().time + 1);
 }
 
 void ModalModel::loops(const RunState& run, std::uint32_t taken, std::uint32_t holding) const {

@@ -20,15 +20,24 @@
 /// for each mode entered along the path (B, then C):
 ///   its entry: event variables ← expressions over the frame
 ///   its set:   states ← expressions over the frame (with the new event variables)
-/// mode ← C; states written → context.mutable_states() (a `reset` trace line,
-///   the solver restarts); context.mode_changed(A, B or "", C)
+/// mode ← C; states written → context.mutable_states() (a `reset` trace line
+///   when a value changed); context.mode_changed(A, B or "", C) (the solver
+///   restarts)
 /// consistency: a transition leaving C whose predicate holds now → RunError
 ///   naming it (the chart would loop forever at this instant)
+/// time guards: fire_at(the first tick after now where one leaving C holds)
 /// ```
 /// Guard k is the guard function of transition k's predicate while its first
 /// mode is the current one, and -1 otherwise (no events from other modes).
 /// At the start, the chart is fired once (a time event at the start time) to
 /// take a transition whose predicate already holds.
+///
+/// A guard on the time alone (`t >= T_on`, `t > 1 && t < 2`: TimePredicate,
+/// chart_program.hpp) is a time event instead: its guard function is the
+/// constant -1 (never searched), and on entering a mode (and at the start)
+/// the chart asks to be fired at the first tick where such a guard leaving
+/// it holds. At every firing, a time guard is decided on the firing's tick,
+/// so it is taken exactly there, in priority order with the others.
 
 #include <cstdint>
 #include <memory>
@@ -101,6 +110,8 @@ class ModalModel : public Actor {
     std::string name;   ///< "0: FREE->IMPACT->FREE"
     std::string label;  ///< "transition 0 (FREE -> IMPACT -> FREE, guard \"...\")"
     bool writes_states = false;
+    /// A guard on the time alone: a time event (resolved per run in RunState).
+    std::optional<TimePredicate> time_guard;
   };
   /// Everything configure() compiles. Copyable value type.
   struct Program {
@@ -128,6 +139,11 @@ class ModalModel : public Actor {
   void load_frame(const ActorContext& context, RunState& run) const;
   void assign(const std::vector<Assign>& assignments, RunState& run) const;
   void take(ActorContext& context, RunState& run, std::uint32_t k) const;
+  /// Whether transition k's guard holds now (a time guard: at the firing's tick).
+  [[nodiscard]] bool guard_holds(const ActorContext& context, const RunState& run, std::uint32_t k) const;
+  /// Asks to be fired at the first tick at or after `from` where a time guard
+  /// leaving the current mode holds (none: nothing).
+  void schedule_time_guards(const ActorContext& context, const RunState& run, Tick from) const;
   [[noreturn]] void loops(const RunState& run, std::uint32_t taken, std::uint32_t holding) const;
 
   bool from_parameters_;

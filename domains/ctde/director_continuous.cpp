@@ -148,9 +148,11 @@ void Director::Impl::restart_solver() {
   for (auto& [actor, before] : changed_) {
     flags_[actor] &= static_cast<std::uint8_t>(~kStatesChanging);
     const Slice slice = b_.actors[actor].states;
-    if (trace_ != nullptr) {
-      trace_->reset(now_, t, flat(actor).path, before,
-                    std::span<const double>(b_.x + slice.offset, slice.width));
+    const std::span<const double> after(b_.x + slice.offset, slice.width);
+    // An actor that asked for its states but wrote back what was there (a
+    // reset to the current value) changed nothing: only real changes are traced.
+    if (trace_ != nullptr && !std::equal(before.begin(), before.end(), after.begin())) {
+      trace_->reset(now_, t, flat(actor).path, before, after);
     }
   }
   changed_.clear();

@@ -397,22 +397,27 @@ TEST_CASE("a modal assert that fails is a model error naming the expression and 
 }
 
 TEST_CASE("a strict modal comparison at exactly zero at the located tick is taken one tick later") {
-  // g = t - 1 reaches 0 at the tick of t = 1 exactly: "t >= 1" holds there,
-  // "t > 1" only one tick later (the guard function ignores strictness).
+  // g = u - 1, u a ramp of slope 1, reaches 0 at the tick of t = 1 exactly:
+  // "u >= 1" holds there, "u > 1" only one tick later (the guard function
+  // ignores strictness). (On t itself the guard would be a time event:
+  // tests/conformance/test_time_guards.cpp.)
   const auto first_mode_tick = [](const std::string& guard) {
     const Run run = run_model(R"({"ctde": 1, "name": "strict", "director": {"stop_time": 2},
-      "actors": [{"name": "m", "type": "ModalModel", "params": {
-        "outputs": { "y": "s" }, "states": { "s": 0 },
+      "actors": [{"name": "ramp", "type": "Ramp", "params": {"slope": 1}},
+                 {"name": "m", "type": "ModalModel", "params": {
+        "inputs": { "u": 1 }, "outputs": { "y": "s" }, "states": { "s": 0 },
         "modes": { "A": { "der": { "s": 1 } }, "B": { "der": { "s": 0 } } }, "initial": "A",
         "transitions": [{ "path": ["A", "B"], "guard": ")" +
-                              guard + R"(" }] }}]})");
+                              guard + R"(" }] }}],
+      "connections": [["ramp.out", "m.u"]]})");
     REQUIRE(run.result.status == RunStatus::kOk);
+    CHECK(lines_of(run, "state_event").size() == 1);
     const auto modes = lines_of(run, "mode");
     REQUIRE(modes.size() == 1);
     return modes[0]["tick"].get<std::int64_t>();
   };
-  CHECK(first_mode_tick("t >= 1") == 1'000'000'000'000);
-  CHECK(first_mode_tick("t > 1") == 1'000'000'000'001);
+  CHECK(first_mode_tick("u >= 1") == 1'000'000'000'000);
+  CHECK(first_mode_tick("u > 1") == 1'000'000'000'001);
 }
 
 TEST_CASE(

@@ -38,9 +38,10 @@ struct Run {
   }
 };
 
-/// Loads, validates and runs JSON model text, tracing and recording into memory.
-inline Run run_model(const std::string& text) {
-  Model model = load(text);
+/// Loads, validates and runs JSON model text, tracing and recording into
+/// memory; `overrides` replace model parameters as `ctde run --set` does.
+inline Run run_model(const std::string& text, const ParameterOverrides& overrides = {}) {
+  Model model = load_model_text(text, "test.json", builtin_actors(), overrides);
   const FlatModel flat = validate(model);
   const RunOptions options = make_run_options(model.director(), model.parameters());
   std::ostringstream out;
