@@ -70,8 +70,9 @@ void register_builtin_actors(ActorRegistry& registry) {
                          "A single server with an unbounded FIFO queue: each token waits its turn, is served "
                          "for `service_time`, then departs on `out`.");
   register_actor<TimeDelay>(registry, "TimeDelay", "discrete",
-                            "Each token received at (t, n) is sent again at (t + delay, 0); a delay of 0 "
-                            "sends it at (t, n + 1), the next microstep.");
+                            "Each token sent to it at (t, n) is sent again at (t + delay, 0); a delay of 0 "
+                            "sends it at (t, n + 1), the microstep after the one it was sent at, whatever "
+                            "path brought it.");
   register_actor<LevelCrossingDetector>(
       registry, "LevelCrossingDetector", "events",
       "A state-event generator: when the input crosses `level` in `direction` (\"rising\", \"falling\" or "
