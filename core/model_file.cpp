@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -314,13 +315,82 @@ std::pair<std::size_t, std::size_t> line_column(const std::string& text, std::si
   return {line, column};
 }
 
+/// Checks the shape of a JSON document while nlohmann's (iterative) parser
+/// reads it, before anything walks it recursively: objects and arrays nest at
+/// most kMaxDepth deep (nlohmann's dump and our readers recurse), and no
+/// object repeats a key (the parser would keep the last one silently).
+/// Errors name the file and the JSON location.
+class ShapeCheck {
+ public:
+  static constexpr int kMaxDepth = 64;
+
+  explicit ShapeCheck(std::string file) : file_(std::move(file)) {}
+
+  bool operator()(int depth, json::parse_event_t event, json& parsed) {
+    using Event = json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        if (depth >= kMaxDepth) {
+          throw ModelError("objects and arrays nest more than " + std::to_string(kMaxDepth) +
+                           " levels deep; a model never needs that")
+              .located(file_ + " at " + pointer());
+        }
+        frames_.push_back({event == Event::array_start, 0, {}, {}});
+        break;
+      case Event::key: {
+        Frame& frame = frames_.back();
+        frame.key = parsed.get<std::string>();
+        if (std::find(frame.keys.begin(), frame.keys.end(), frame.key) != frame.keys.end()) {
+          throw ModelError("the key '" + frame.key + "' appears twice in this object; give each key once")
+              .located(file_ + " at " + pointer());
+        }
+        frame.keys.push_back(frame.key);
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        frames_.pop_back();
+        element_done();
+        break;
+      case Event::value:
+        element_done();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool array = false;
+    std::size_t index = 0;          ///< in an array: the element being read
+    std::string key;                ///< in an object: the key being read
+    std::vector<std::string> keys;  ///< in an object: the keys so far
+  };
+
+  void element_done() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+  }
+
+  [[nodiscard]] std::string pointer() const {
+    std::string out;
+    for (const Frame& f : frames_) {
+      out += "/" + (f.array ? std::to_string(f.index) : json_pointer_token(f.key));
+    }
+    return out.empty() ? "/" : out;
+  }
+
+  std::string file_;
+  std::vector<Frame> frames_;
+};
+
 }  // namespace
 
 Model load_model_text(const std::string& text, const std::string& file, const ActorRegistry& registry,
                       const ParameterOverrides& overrides, const std::string& folder) {
   json root;
   try {
-    root = json::parse(text);
+    root = json::parse(text, ShapeCheck(file));
   } catch (const json::parse_error& e) {
     const auto [line, column] = line_column(text, e.byte);
     std::string what = e.what();

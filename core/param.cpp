@@ -198,6 +198,7 @@ double ParameterScope::evaluate_scalar(const std::string& expression, const std:
     const auto hit = parser_->cache.find(expression);
     if (hit != parser_->cache.end()) return hit->second;
   }
+  reject_assignment(expression, what);
   try {
     parser_->parser.SetExpr(expression);
     number = parser_->parser.Eval();
@@ -224,9 +225,32 @@ double ParameterScope::evaluate_scalar(const std::string& expression, const std:
   return number;
 }
 
+std::size_t find_assignment(std::string_view expression) {
+  for (std::size_t i = 0; i < expression.size(); ++i) {
+    if (expression[i] != '=') continue;
+    const char before = i > 0 ? expression[i - 1] : ' ';
+    const char after = i + 1 < expression.size() ? expression[i + 1] : ' ';
+    if (after == '=') {
+      ++i;  // "=="
+      continue;
+    }
+    if (before == '<' || before == '>' || before == '!') continue;
+    return i;
+  }
+  return std::string_view::npos;
+}
+
+void reject_assignment(std::string_view expression, const std::string& what) {
+  const std::size_t at = find_assignment(expression);
+  if (at == std::string_view::npos) return;
+  throw ModelError(what + ": \"" + std::string(expression) + "\" assigns with '=' (column " +
+                   std::to_string(at + 1) + "); an expression only computes a value");
+}
+
 std::vector<std::string> ParameterScope::check_expression(const std::string& expression,
                                                           const std::vector<std::string>& locals,
                                                           const std::string& what) const {
+  reject_assignment(expression, what);
   std::vector<std::string> used;
   try {
     parser_->parser.SetExpr(expression);

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ctde {
@@ -70,6 +71,16 @@ struct ResolvedParam {
   std::size_t cols = 1;        ///< for matrices
   std::string text;            ///< for strings
 };
+
+/// The position of an assignment ('=', '+=', ...) in an expression, or
+/// npos. muparser would write to the variable: every expression of a model
+/// (parameters, director options, Expression actors, mode charts) is refused
+/// when it assigns.
+[[nodiscard]] std::size_t find_assignment(std::string_view expression);
+
+/// Throws ModelError "<what>: "expr" assigns with '=' (column N); an
+/// expression only computes a value" when `expression` assigns.
+void reject_assignment(std::string_view expression, const std::string& what);
 
 /// The model's named parameters and an expression evaluator over them.
 ///

@@ -64,7 +64,12 @@ std::unique_ptr<ActorState> Expression::make_state() const {
 }
 
 double Expression::compute(ExpressionState& state) const {
-  const double y = state.parser.Eval();
+  double y = 0;
+  try {
+    y = state.parser.Eval();
+  } catch (const mu::Parser::exception_type& e) {  // not a std::exception: never let it escape
+    throw RunError("expression \"" + text(expr_) + "\": " + e.GetMsg());
+  }
   if (!std::isfinite(y)) {
     throw RunError("expression \"" + text(expr_) + "\" gives " + format_double(y));
   }

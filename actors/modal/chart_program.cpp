@@ -1,5 +1,7 @@
 #include "actors/modal/chart_program.hpp"
 
+#include "core/param.hpp"
+
 #include <muParser.h>
 
 #include <algorithm>
@@ -38,23 +40,6 @@ bool is_identifier(const std::string& text) {
   if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) != 0) return false;
   return std::all_of(text.begin(), text.end(),
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
-}
-
-/// The position of an assignment ('=', '+=', ...) in `text`, or npos:
-/// muparser would write to a variable.
-std::size_t find_assignment(const std::string& text) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '=') continue;
-    const char before = i > 0 ? text[i - 1] : ' ';
-    const char after = i + 1 < text.size() ? text[i + 1] : ' ';
-    if (after == '=') {
-      ++i;  // "=="
-      continue;
-    }
-    if (before == '<' || before == '>' || before == '!') continue;
-    return i;
-  }
-  return std::string::npos;
 }
 
 const char* kind_name(std::uint8_t kind) {
@@ -164,11 +149,7 @@ Term ExpressionCompiler::compile(const std::string& text, std::uint8_t allowed, 
     if (!std::isfinite(number)) throw ModelError(what + ": " + quoted + " is not a finite number");
     return {Term::Kind::kConstant, number, 0};
   }
-  const std::size_t assignment = find_assignment(expr);
-  if (assignment != std::string::npos) {
-    throw ModelError(what + ": " + quoted + " assigns with '=' (column " + std::to_string(assignment + 1) +
-                     "); an expression only computes a value");
-  }
+  reject_assignment(expr, what);
   Checker& checker = *checker_;
   if (checker.dirty) {
     checker.parser.ClearVar();

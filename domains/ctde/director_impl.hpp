@@ -253,6 +253,8 @@ class Director::Impl final : public DirectorServices {
       throw;
     } catch (const std::exception& e) {
       throw Failure{flat(a).path + ": " + e.what(), flat(a).path};
+    } catch (...) {  // whatever an actor's library throws ends the run, never the process
+      throw Failure{flat(a).path + ": an error that is not a std::exception", flat(a).path};
     }
   }
 

@@ -185,5 +185,5 @@ TEST_CASE("a missing file is a clear error") {
 TEST_CASE("deeply nested arrays are refused, not recursed into") {
   std::string deep = R"({"ctde": 1, "actors": [{"name": "c", "type": "Constant", "params": {"value": )";
   deep += std::string(1000, '[') + "1" + std::string(1000, ']') + "}}]}";
-  CHECK(model_file_error(deep).find("arrays nest too deeply") != std::string::npos);
+  CHECK(model_file_error(deep).find("nest more than 64 levels deep") != std::string::npos);
 }
