@@ -27,6 +27,76 @@ const std::vector<std::string> kDirectorKeys = {
     "max_step",       "max_microsteps", "event_tolerance", "events",
     "event_state",    "output_interval"};
 
+/// Checks the shape of a JSON document while nlohmann's (iterative) parser
+/// reads it, before anything walks it recursively: objects and arrays nest at
+/// most kMaxDepth deep (nlohmann's dump and our readers recurse), and no
+/// object repeats a key (the parser would keep the last one silently).
+/// Errors name the file and the JSON location.
+class ShapeCheck {
+ public:
+  static constexpr int kMaxDepth = 64;
+
+  explicit ShapeCheck(std::string file) : file_(std::move(file)) {}
+
+  bool operator()(int depth, json::parse_event_t event, json& parsed) {
+    using Event = json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        if (depth >= kMaxDepth) {
+          throw ModelError("objects and arrays nest more than " + std::to_string(kMaxDepth) +
+                           " levels deep; a model never needs that")
+              .located(file_ + " at " + pointer());
+        }
+        frames_.push_back({event == Event::array_start, 0, {}, {}});
+        break;
+      case Event::key: {
+        Frame& frame = frames_.back();
+        frame.key = parsed.get<std::string>();
+        if (std::find(frame.keys.begin(), frame.keys.end(), frame.key) != frame.keys.end()) {
+          throw ModelError("the key '" + frame.key + "' appears twice in this object; give each key once")
+              .located(file_ + " at " + pointer());
+        }
+        frame.keys.push_back(frame.key);
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        frames_.pop_back();
+        element_done();
+        break;
+      case Event::value:
+        element_done();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool array = false;
+    std::size_t index = 0;          ///< in an array: the element being read
+    std::string key;                ///< in an object: the key being read
+    std::vector<std::string> keys;  ///< in an object: the keys so far
+  };
+
+  void element_done() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+  }
+
+  [[nodiscard]] std::string pointer() const {
+    std::string out;
+    for (const Frame& f : frames_) {
+      out += "/" + (f.array ? std::to_string(f.index) : json_pointer_token(f.key));
+    }
+    return out.empty() ? "/" : out;
+  }
+
+  std::string file_;
+  std::vector<Frame> frames_;
+};
+
+
 /// Builds a Model from parsed JSON, tracking the JSON pointer for messages.
 class Loader {
  public:
@@ -52,7 +122,7 @@ class Loader {
       for (const auto& [key, value] : params.items()) {
         const std::string where = "/parameters/" + json_pointer_token(key);
         try {
-          model.parameters().set(key, param_value(value, where));
+          model.parameters().set(key, param_value(value, where), at(where));
         } catch (const ModelError& e) {
           throw e.located(at(where));
         }
@@ -65,7 +135,7 @@ class Loader {
         throw ModelError("--set " + key + "=" + text + ": the model has no parameter '" + key + "'" +
                          (known.empty() ? " (it has none)" : " (its parameters: " + join(known) + ")"));
       }
-      model.parameters().set(key, override_value(text));
+      model.parameters().set(key, override_value(key, text), "--set " + key + "=" + text);
     }
 
     if (root.contains("director")) {
@@ -135,23 +205,24 @@ class Loader {
          "a parameter value is a number, a string or an array, got " + type_name(value) + " " + show(value));
   }
 
-  static ParamValue override_value(const std::string& text) {
-    const json parsed = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (parsed.is_number()) return {parsed.get<double>()};
-    if (parsed.is_array()) {
-      std::vector<ParamValue> items;
-      for (const auto& item : parsed) {
-        if (item.is_number())
-          items.emplace_back(item.get<double>());
-        else if (item.is_string())
-          items.emplace_back(item.get<std::string>());
-        else
-          return {text};
-      }
-      return {std::move(items)};
+  /// A `--set name=text` value: JSON (a number, a string, a vector, a
+  /// matrix: read as in a model file, with the same checks), else an
+  /// expression over the parameters.
+  ParamValue override_value(const std::string& name, const std::string& text) const {
+    const std::string where = "--set " + name + "=" + text;
+    json parsed;
+    try {
+      parsed = json::parse(text, ShapeCheck(where));
+    } catch (const json::parse_error&) {
+      return {text};  // not JSON: an expression ("2 * k", "inf")
+    } catch (const json::exception&) {
+      throw ModelError(text + " is beyond a double's range (write \"inf\" for infinity)").located(where);
     }
-    if (parsed.is_string()) return {parsed.get<std::string>()};
-    return {text};  // an expression
+    try {
+      return param_value(parsed, "");
+    } catch (const ModelError& e) {
+      throw ModelError(e.message()).located(where);
+    }
   }
 
   void load_network(const json& node, const std::string& pointer, Composite& composite) {
@@ -315,74 +386,29 @@ std::pair<std::size_t, std::size_t> line_column(const std::string& text, std::si
   return {line, column};
 }
 
-/// Checks the shape of a JSON document while nlohmann's (iterative) parser
-/// reads it, before anything walks it recursively: objects and arrays nest at
-/// most kMaxDepth deep (nlohmann's dump and our readers recurse), and no
-/// object repeats a key (the parser would keep the last one silently).
-/// Errors name the file and the JSON location.
-class ShapeCheck {
- public:
-  static constexpr int kMaxDepth = 64;
-
-  explicit ShapeCheck(std::string file) : file_(std::move(file)) {}
-
-  bool operator()(int depth, json::parse_event_t event, json& parsed) {
-    using Event = json::parse_event_t;
-    switch (event) {
-      case Event::object_start:
-      case Event::array_start:
-        if (depth >= kMaxDepth) {
-          throw ModelError("objects and arrays nest more than " + std::to_string(kMaxDepth) +
-                           " levels deep; a model never needs that")
-              .located(file_ + " at " + pointer());
-        }
-        frames_.push_back({event == Event::array_start, 0, {}, {}});
-        break;
-      case Event::key: {
-        Frame& frame = frames_.back();
-        frame.key = parsed.get<std::string>();
-        if (std::find(frame.keys.begin(), frame.keys.end(), frame.key) != frame.keys.end()) {
-          throw ModelError("the key '" + frame.key + "' appears twice in this object; give each key once")
-              .located(file_ + " at " + pointer());
-        }
-        frame.keys.push_back(frame.key);
-        break;
-      }
-      case Event::object_end:
-      case Event::array_end:
-        frames_.pop_back();
-        element_done();
-        break;
-      case Event::value:
-        element_done();
-        break;
+/// The offset of the first number literal in JSON `text` (outside strings)
+/// that is beyond a double's range, or npos.
+std::size_t out_of_range_number(const std::string& text) {
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
     }
-    return true;
-  }
-
- private:
-  struct Frame {
-    bool array = false;
-    std::size_t index = 0;          ///< in an array: the element being read
-    std::string key;                ///< in an object: the key being read
-    std::vector<std::string> keys;  ///< in an object: the keys so far
-  };
-
-  void element_done() {
-    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
-  }
-
-  [[nodiscard]] std::string pointer() const {
-    std::string out;
-    for (const Frame& f : frames_) {
-      out += "/" + (f.array ? std::to_string(f.index) : json_pointer_token(f.key));
+    if (c == '"') {
+      in_string = true;
+      continue;
     }
-    return out.empty() ? "/" : out;
+    if (c != '-' && (c < '0' || c > '9')) continue;
+    std::size_t end = i;
+    while (end < text.size() && std::string_view("+-.eE0123456789").find(text[end]) != std::string_view::npos) ++end;
+    if (beyond_double_range(std::string_view(text).substr(i, end - i))) return i;
+    i = end - 1;
   }
-
-  std::string file_;
-  std::vector<Frame> frames_;
-};
+  return std::string::npos;
+}
 
 }  // namespace
 
@@ -400,10 +426,18 @@ Model load_model_text(const std::string& text, const std::string& file, const Ac
     throw ModelError("JSON syntax error: " + what)
         .located(file + ":" + std::to_string(line) + ":" + std::to_string(column));
   } catch (const json::exception& e) {  // a number beyond a double's range (found by the fuzzer)
-    std::string what = e.what();
-    const auto bracket = what.find("] ");
-    if (bracket != std::string::npos) what = what.substr(bracket + 2);
-    throw ModelError("JSON value out of range: " + what).located(file);
+    const std::size_t at = out_of_range_number(text);
+    if (at == std::string::npos) {
+      std::string what = e.what();
+      const auto bracket = what.find("] ");
+      if (bracket != std::string::npos) what = what.substr(bracket + 2);
+      throw ModelError("JSON value out of range: " + what).located(file);
+    }
+    const auto [line, column] = line_column(text, at + 1);  // nlohmann counts bytes from 1
+    std::size_t end = at;
+    while (end < text.size() && std::string_view("+-.eE0123456789").find(text[end]) != std::string_view::npos) ++end;
+    throw ModelError(text.substr(at, end - at) + " is beyond a double's range (write \"inf\" for infinity)")
+        .located(file + ":" + std::to_string(line) + ":" + std::to_string(column));
   }
   return Loader(file, folder, registry).load(root, overrides);
 }

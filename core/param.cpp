@@ -65,6 +65,21 @@ bool parse_number(const std::string& text, double& out) {
   return result.ec == std::errc() && result.ptr == last;
 }
 
+}  // namespace
+
+bool beyond_double_range(std::string_view text) {
+  const char* first = text.data();
+  const char* last = first + text.size();
+  while (first < last && *first == ' ') ++first;
+  while (last > first && last[-1] == ' ') --last;
+  if (first < last && *first == '+') ++first;
+  double ignored = 0;
+  const auto result = std::from_chars(first, last, ignored);
+  return result.ec == std::errc::result_out_of_range && result.ptr == last;
+}
+
+namespace {
+
 bool valid_identifier(const std::string& name) {
   if (name.empty() || (std::isdigit(static_cast<unsigned char>(name[0])) != 0)) return false;
   for (const char c : name) {
@@ -108,12 +123,17 @@ ParameterScope::~ParameterScope() = default;
 ParameterScope::ParameterScope(ParameterScope&&) noexcept = default;
 ParameterScope& ParameterScope::operator=(ParameterScope&&) noexcept = default;
 
-void ParameterScope::set(const std::string& name, ParamValue value) {
+void ParameterScope::set(const std::string& name, ParamValue value, std::string location) {
   if (!valid_identifier(name)) {
     throw ModelError("parameter name '" + name +
                      "' is not a valid identifier (letters, digits and _, not starting with a digit)");
   }
   raw_.insert_or_assign(name, std::move(value));
+  if (location.empty()) {
+    location_.erase(name);
+  } else {
+    location_.insert_or_assign(name, std::move(location));
+  }
   resolved_.clear();
 }
 
@@ -157,13 +177,18 @@ void ParameterScope::resolve() {
       // Reported with its message when the value is evaluated.
     }
   };
+  // An error about a parameter carries where it was written.
+  const auto locate = [&](const ModelError& e, const std::string& name) {
+    const auto where = location_.find(name);
+    return e.location().empty() && where != location_.end() ? e.located(where->second) : e;
+  };
   auto resolve_one = [&](const std::string& name, auto& self) -> void {
     if (resolved_.contains(name)) return;
     for (std::size_t i = 0; i < stack.size(); ++i) {
       if (stack[i] != name) continue;
       std::string cycle;
       for (std::size_t j = i; j < stack.size(); ++j) cycle += stack[j] + " -> ";
-      throw ModelError("parameters depend on each other in a cycle: " + cycle + name);
+      throw locate(ModelError("parameters depend on each other in a cycle: " + cycle + name), name);
     }
     stack.push_back(name);
     const ParamValue& raw = raw_.at(name);
@@ -180,7 +205,12 @@ void ParameterScope::resolve() {
     } else if (raw.kind() == ParamValue::Kind::kText && raw_.contains(raw.text())) {
       kind = resolved_.at(raw.text()).kind;
     }
-    ResolvedParam value = evaluate(raw, kind, what);
+    ResolvedParam value;
+    try {
+      value = evaluate(raw, kind, what);
+    } catch (const ModelError& e) {
+      throw locate(e, name);
+    }
     if (value.kind == ParamKind::kScalar) p.storage[name] = value.values[0];
     resolved_.emplace(name, std::move(value));
     stack.pop_back();
@@ -190,7 +220,13 @@ void ParameterScope::resolve() {
 
 double ParameterScope::evaluate_scalar(const std::string& expression, const std::string& what) const {
   double number = 0;
-  if (parse_number(expression, number)) return number;
+  if (parse_number(expression, number)) {
+    if (std::isnan(number)) throw ModelError(what + ": \"" + expression + "\" is not a number");
+    return number;
+  }
+  if (beyond_double_range(expression)) {
+    throw ModelError(what + ": " + expression + " is beyond a double's range (write \"inf\" for infinity)");
+  }
   const auto it = resolved_.find(expression);
   if (it != resolved_.end() && it->second.kind == ParamKind::kScalar) return it->second.values[0];
   const bool cacheable = resolved_.size() == raw_.size();  // every parameter is final
@@ -221,6 +257,7 @@ double ParameterScope::evaluate_scalar(const std::string& expression, const std:
     }
     throw ModelError(what + ": expression \"" + expression + "\" evaluates to NaN");
   }
+
   if (cacheable) parser_->cache.emplace(expression, number);
   return number;
 }

@@ -72,6 +72,10 @@ struct ResolvedParam {
   std::string text;            ///< for strings
 };
 
+/// True when `text` is a number literal beyond a double's range ("1e999";
+/// also "1e-999", below it): the loader and parameters refuse those alike.
+[[nodiscard]] bool beyond_double_range(std::string_view text);
+
 /// The position of an assignment ('=', '+=', ...) in an expression, or
 /// npos. muparser would write to the variable: every expression of a model
 /// (parameters, director options, Expression actors, mode charts) is refused
@@ -98,7 +102,9 @@ class ParameterScope {
   ParameterScope& operator=(const ParameterScope&) = delete;
 
   /// Defines or replaces a parameter. Takes effect at the next `resolve()`.
-  void set(const std::string& name, ParamValue value);
+  /// `location` says where it was written ("model.json at /parameters/k",
+  /// "--set k=3"): errors found evaluating it carry it.
+  void set(const std::string& name, ParamValue value, std::string location = "");
 
   /// Evaluates all parameters.
   /// @throws ModelError naming the parameter (`parameter 'h0': ...`) for a bad
@@ -132,6 +138,7 @@ class ParameterScope {
  private:
   struct Parser;
   std::map<std::string, ParamValue> raw_;
+  std::map<std::string, std::string> location_;  ///< where each parameter was written (or absent)
   std::map<std::string, ResolvedParam> resolved_;
   std::unique_ptr<Parser> parser_;
 };
