@@ -182,9 +182,15 @@ class Director::Impl final : public DirectorServices {
   /// dense output and ends the step there: the solver rolls back to te on
   /// its dense output (GetDky + Reset), or, with event_state "integrated",
   /// integrates [t0, te] again, asking again until the crossing is at the
-  /// step's end. Returns the event's tick, with the solver, x and outputs at
+  /// step's end; when te, a tick, is after t1 (a step that ends between two
+  /// ticks, crossed in its last fraction of a tick), the step goes on to te.
+  /// Returns the event's tick, with the solver, x and outputs at
   /// te; or nothing, the step (perhaps shortened to t1) accepted.
   std::optional<Tick> check_step(double t0, double& t1);
+
+  /// One solver step from its current time towards the event's time `te`
+  /// (check_step); returns the step's end. A solver failure fails the run.
+  double step_to_event(double te);
 
   /// The event's time in ticks: the first tick at which the guards have
   /// crossed. The nearest tick to tb when the dense output shows a crossing
