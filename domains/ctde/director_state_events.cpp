@@ -31,7 +31,7 @@ void Director::Impl::guards_inside_step(void* user, double t, std::span<double> 
     self.guards_at(t, self.b_.x_storage.data(), g);
     return;
   }
-  self.solver_->dense_output(t, self.dense_.data());
+  self.dense_state(t, self.dense_.data());
   self.guards_at(t, self.dense_.data(), g);
 }
 
@@ -62,8 +62,8 @@ void Director::Impl::guards_on_cubic(void* user, double t, std::span<double> g) 
 
 void Director::Impl::prepare_cubic() {
   const std::span<const double> x0 = solver_->last_step_start_state();
-  rhs(solver_->last_step_start(), x0.data(), cubic_f0_.data(), this);
-  rhs(solver_->last_step_end(), solver_->state().data(), cubic_f1_.data(), this);
+  rhs_on_solution(solver_->last_step_start(), x0.data(), cubic_f0_.data());
+  rhs_on_solution(solver_->last_step_end(), solver_->state().data(), cubic_f1_.data());
   extra_rhs_ += 2;
 }
 
@@ -258,8 +258,8 @@ std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
 double Director::Impl::step_to_event(double te) {
   const StepResult r = step_solver(te);
   if (!r.ok()) {
-    throw Failure{std::string("the ODE solver failed stepping to a state event (") + ctde::to_string(r.status) +
-                      "): " + r.message,
+    throw Failure{std::string("the ODE solver failed stepping to a state event (") +
+                      ctde::to_string(r.status) + "): " + r.message,
                   ""};
   }
   return r.t_reached;
@@ -381,7 +381,7 @@ bool Director::Impl::after_events() {
 void Director::Impl::guard_slopes(double t) {
   const double h = 1e-7 * std::max(1.0, std::abs(t));
   if (!b_.x_storage.empty()) {
-    rhs(t, b_.x_storage.data(), probe_dx_.data(), this);
+    rhs_on_solution(t, b_.x_storage.data(), probe_dx_.data());
     ++extra_rhs_;
     for (std::size_t k = 0; k < probe_x_.size(); ++k) probe_x_[k] = b_.x_storage[k] + h * probe_dx_[k];
     b_.x = probe_x_.data();
