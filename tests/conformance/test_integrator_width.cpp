@@ -34,11 +34,13 @@ TEST_CASE("a scalar initial value is broadcast too, and a reset's width must be 
   CHECK(flat.actors[1].actor->state_size() == 2);
   CHECK(flat.actors[1].output_widths[0] == 2);
 
-  CHECK(model_file_error(R"({"ctde": 1, "director": {"stop_time": 1},
+  CHECK(
+      model_file_error(R"({"ctde": 1, "director": {"stop_time": 1},
     "actors": [{"name": "rate", "type": "Constant", "params": {"value": [1, 1, 1]}},
                {"name": "zero", "type": "Constant", "params": {"value": [0, 0]}},
                {"name": "x", "type": "Integrator"}],
     "connections": [["rate.out", "x.in"], ["zero.out", "x.reset"]]})")
-            .find("actor 'x' (Integrator): input 'reset' has width 2 but input 'in' has width 3; give 1 or 3") !=
-        std::string::npos);
+          .find(
+              "actor 'x' (Integrator): input 'reset' has width 2 but input 'in' has width 3; give 1 or 3") !=
+      std::string::npos);
 }
