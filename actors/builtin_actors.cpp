@@ -39,7 +39,7 @@ namespace ctde {
 
 void register_builtin_actors(ActorRegistry& registry) {
   register_actor<Integrator>(registry, "Integrator", "continuous",
-                             "x' = in, out = x, x(start) = initial (scalar or vector: the width).");
+                             "x' = in, out = x, x(start) = initial (a vector: the width; a scalar: broadcast to in's width).");
   register_actor<StateSpace>(registry, "StateSpace", "continuous",
                              "x' = A x + B u, y = C x + D u, x(start) = initial.");
   register_actor<TransferFunction>(registry, "TransferFunction", "continuous",

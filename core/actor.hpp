@@ -93,6 +93,14 @@ class Actor {
   /// @throws ModelError naming the ports and their widths.
   virtual void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const;
 
+  /// Called by width inference once every port's width is final (after
+  /// check_widths()), for an actor whose state size follows an inferred width
+  /// (an Integrator with a scalar `initial`). The default does nothing.
+  virtual void widths_resolved(std::span<const int> input_widths, std::span<const int> output_widths) {
+    (void)input_widths;
+    (void)output_widths;
+  }
+
   [[nodiscard]] virtual bool is_composite() const { return false; }
   /// False for polymorphic actors whose output varies with time even when
   /// every input is constant (an Expression of `t`); such an actor is never

@@ -1,6 +1,7 @@
 #include "core/time.hpp"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -13,6 +14,11 @@ TimeResolution::TimeResolution(double seconds_per_tick) : seconds_per_tick_(seco
     throw ModelError("time_resolution " + format_double(seconds_per_tick) +
                      " is outside the accepted range [1e-18, 1] s");
   }
+  // A whole number of ticks per second (every 10^n up to 10^22 is exact as a double).
+  const double per_second = std::nearbyint(1.0 / seconds_per_tick);
+  if (std::fabs(per_second * seconds_per_tick - 1.0) <= 4 * std::numeric_limits<double>::epsilon()) {
+    ticks_per_second_ = per_second;
+  }
 }
 
 double TimeResolution::horizon() const { return static_cast<double>(kNever - 1) * seconds_per_tick_; }
@@ -20,7 +26,7 @@ double TimeResolution::horizon() const { return static_cast<double>(kNever - 1) 
 Tick TimeResolution::to_ticks_checked(double seconds) const {
   if (std::isnan(seconds)) throw ModelError("a time is NaN");
   if (seconds == std::numeric_limits<double>::infinity()) return kNever;
-  const double ticks = std::nearbyint(seconds / seconds_per_tick_);
+  const double ticks = std::nearbyint(in_ticks(seconds));
   // 2^63 is exactly representable; anything at or beyond it does not fit.
   if (std::fabs(ticks) >= 9.2233720368547758e18) {
     throw ModelError("time " + format_double(seconds) + " s is beyond the representable horizon " +

@@ -44,12 +44,13 @@ class TimeResolution {
 
   [[nodiscard]] double seconds_per_tick() const { return seconds_per_tick_; }
 
-  /// Nearest tick to `seconds`; `+inf` maps to kNever.
+  /// Nearest tick to `seconds` (halfway between two: the even one); `+inf`
+  /// maps to kNever.
   /// @throws ModelError when |seconds| exceeds the representable horizon, or NaN.
   [[nodiscard]] Tick to_ticks(double seconds) const {
     // Inline for actors' hot paths (a time event per firing); NaN, infinity
     // and times beyond the horizon go to to_ticks_checked.
-    const double ticks = std::nearbyint(seconds / seconds_per_tick_);
+    const double ticks = std::nearbyint(in_ticks(seconds));
     if (std::fabs(ticks) < 9.2233720368547758e18) return static_cast<Tick>(ticks);
     return to_ticks_checked(seconds);
   }
@@ -59,9 +60,14 @@ class TimeResolution {
   /// outside any run, such as a Step's jump time).
   [[nodiscard]] Tick to_ticks_clamped(double seconds) const;
 
-  /// The time of `tick` in seconds (kNever gives +inf).
+  /// The time of `tick` in seconds (kNever gives +inf): the double nearest to
+  /// tick × resolution when a second is a whole number of ticks (1e-12 s,
+  /// 1e-9 s...), so that to_seconds(to_ticks(0.3)) == 0.3 and the solver's
+  /// time at a time event is the time the model asked for, not a few ulps
+  /// before or after it.
   [[nodiscard]] double to_seconds(Tick tick) const {
     if (tick == kNever) return std::numeric_limits<double>::infinity();
+    if (ticks_per_second_ > 0) return static_cast<double>(tick) / ticks_per_second_;
     return static_cast<double>(tick) * seconds_per_tick_;
   }
 
@@ -71,7 +77,15 @@ class TimeResolution {
  private:
   [[nodiscard]] Tick to_ticks_checked(double seconds) const;
 
+  /// `seconds` in ticks, before rounding: exact ticks per second are
+  /// multiplied (one rounding); 1e-12, the resolution's double, is not 1e-12.
+  [[nodiscard]] double in_ticks(double seconds) const {
+    return ticks_per_second_ > 0 ? seconds * ticks_per_second_ : seconds / seconds_per_tick_;
+  }
+
   double seconds_per_tick_;
+  /// 1 / seconds_per_tick_ when that is a whole number (every 10^-n), else 0.
+  double ticks_per_second_ = 0;
 };
 
 /// "t=1.5 s (tick 1500000000000, n 2)" — for messages.

@@ -103,6 +103,7 @@ class WidthInference {
     } catch (const ModelError& e) {
       throw e.located(actor.actor->location());
     }
+    actor.actor->widths_resolved(actor.input_widths, actor.output_widths);
   }
 
   FlatModel& model_;

@@ -17,14 +17,38 @@ Integrator::Integrator(std::string name) : Actor(std::move(name), "Integrator", 
 
 void Integrator::configure(const ParameterScope& scope) {
   (void)scope;
-  const int width = static_cast<int>(vector(initial_).size());
+  const std::size_t initial = vector(initial_).size();
+  // A scalar initial value takes the input's width (width inference, then
+  // widths_resolved); a vector one fixes every port's width.
+  const int width = initial == 1 ? kInferredWidth : static_cast<int>(initial);
+  width_ = initial;
   set_width(in_, width);
   set_width(reset_, width);
   set_width(impulse_, width);
   set_width(out_, width);
 }
 
-std::size_t Integrator::state_size() const { return vector(initial_).size(); }
+int Integrator::infer_output_width(std::size_t /*output*/, std::span<const int> input_widths) const {
+  return input_widths[in_.index];  // out = x, one state per input element
+}
+
+void Integrator::check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const {
+  if (vector(initial_).size() != 1) return;  // fixed widths: checked per connection
+  const int width = output_widths[out_.index];
+  for (const InputPort port : {reset_, impulse_}) {
+    const int w = input_widths[port.index];
+    if (w != 1 && w != width) {  // a scalar token is broadcast, as the scalar initial value
+      fail("input '" + inputs()[port.index].name + "' has width " + std::to_string(w) +
+           " but input 'in' has width " + std::to_string(width) + "; give 1 or " + std::to_string(width));
+    }
+  }
+}
+
+void Integrator::widths_resolved(std::span<const int> /*input_widths*/, std::span<const int> output_widths) {
+  width_ = static_cast<std::size_t>(output_widths[out_.index]);
+}
+
+std::size_t Integrator::state_size() const { return width_; }
 
 void Integrator::initialize(ActorContext& context) const {
   const auto initial = vector(initial_);
@@ -59,8 +83,6 @@ void Integrator::fire(ActorContext& context) const {
   }
 }
 
-Kernel Integrator::kernel() const {
-  return {Kernel::Output::kState, Kernel::Derivatives::kInput, 1.0, {}};
-}
+Kernel Integrator::kernel() const { return {Kernel::Output::kState, Kernel::Derivatives::kInput, 1.0, {}}; }
 
 }  // namespace ctde

@@ -95,6 +95,13 @@ StepStatus classify(int flag) {
 // the N_VGetArrayPointer call through the vector's operation table.
 double* data(N_Vector v) { return NV_DATA_S(v); }
 
+// A step whose right-hand side failed recoverably at a stage is tried again
+// with this fraction of the stage's offset from the step's start, at most
+// this many times in a row (ARKODE's own limit on convergence failures in one
+// step, maxncf, is 10; its step reduction after one, etacf, 0.25).
+constexpr double kRecoverableShrink = 0.25;
+constexpr int kMaxRecoverableRetries = 10;
+
 // Relative change of gamma = h·a_ii above which ARKStep sets up the Newton matrix
 // again: any change (ARKODE needs a value > 0; 0 means its default, 0.2).
 constexpr double kDeltaGammaMax = 1e-12;
@@ -156,6 +163,10 @@ struct OdeSolver::Impl {
 
   std::array<char, 512> arkode_message{};  // ARKODE's last error message
   std::exception_ptr callback_error;       // thrown by a problem function
+  // A recoverable failure (a problem function returned > 0) during the last
+  // Evolve, and the time of the last such call (a stage's time).
+  bool recoverable_failure = false;
+  double recoverable_failure_time = 0.0;
 
   Impl() = default;
   Impl(const Impl&) = delete;
@@ -184,7 +195,12 @@ struct OdeSolver::Impl {
 
   int call(RhsFunction f, sunrealtype time, N_Vector x, N_Vector dxdt) noexcept {
     try {
-      return f(time, data(x), data(dxdt), problem.user);
+      const int result = f(time, data(x), data(dxdt), problem.user);
+      if (result > 0) {
+        recoverable_failure = true;
+        recoverable_failure_time = time;
+      }
+      return result;
     } catch (...) {
       callback_error = std::current_exception();
       return -1;
@@ -495,21 +511,46 @@ StepResult OdeSolver::step(double t_limit) {
     return StepResult{StepStatus::kReachedStop, t_limit, ARK_TSTOP_RETURN, {}};
   }
 
-  s.arkode_message[0] = '\0';
-  int flag = CTDE_ARK(SetStopTime, s.erk, s.mem, t_limit);
-  if (flag < 0) {
-    return s.failure(StepStatus::kFailed, flag,
-                     flag_name(flag) + " from SetStopTime: " + s.arkode_message.data());
-  }
   sunrealtype t_returned = t_start;
-  flag = CTDE_ARK(Evolve, s.erk, s.mem, t_limit, s.y[next], &t_returned, ARK_ONE_STEP);
-  if (s.callback_error) {
-    std::exception_ptr error = std::exchange(s.callback_error, nullptr);
-    std::rethrow_exception(error);
-  }
-  if (flag < 0) {
+  int flag = 0;
+  for (int retries = 0;; ++retries) {
+    s.arkode_message[0] = '\0';
+    flag = CTDE_ARK(SetStopTime, s.erk, s.mem, t_limit);
+    if (flag < 0) {
+      return s.failure(StepStatus::kFailed, flag,
+                       flag_name(flag) + " from SetStopTime: " + s.arkode_message.data());
+    }
+    s.recoverable_failure = false;
+    flag = CTDE_ARK(Evolve, s.erk, s.mem, t_limit, s.y[next], &t_returned, ARK_ONE_STEP);
+    if (s.callback_error) {
+      std::exception_ptr error = std::exchange(s.callback_error, nullptr);
+      std::rethrow_exception(error);
+    }
+    if (flag >= 0) break;
     // ARKODE stays at its last good state (t, y[cur]); y[next] holds scratch values.
-    return s.failure(classify(flag), flag, flag_name(flag) + ": " + s.arkode_message.data());
+    if (!s.recoverable_failure) {
+      return s.failure(classify(flag), flag, flag_name(flag) + ": " + s.arkode_message.data());
+    }
+    // The right-hand side refused a trial point (> 0: a state outside its
+    // domain, as a stage of a long step overshooting a level). ARKODE's
+    // explicit methods do not recover from that (ARK_UNREC_RHSFUNC_ERR), its
+    // implicit ones only inside the Newton iteration: the step is tried
+    // again from its start, shorter than the failing stage's offset (a stage
+    // lies inside its step). A failure at the step's start (the solution
+    // itself), after kMaxRecoverableRetries, below a step the solver can
+    // integrate, or with a fixed step is final.
+    const double shorter = kRecoverableShrink * (s.recoverable_failure_time - t_start);
+    if (retries == kMaxRecoverableRetries || !resolves(t_start, t_start + shorter) ||
+        s.options.method == SolverKind::kRk4Fixed) {
+      StepResult result = s.failure(StepStatus::kRhsFailed, flag,
+                                    flag_name(flag) + ": the right-hand side failed (recoverably) at t = " +
+                                        std::to_string(s.recoverable_failure_time) + ", after " +
+                                        std::to_string(retries) + " shorter steps");
+      result.recoverable_retries = retries;
+      return result;
+    }
+    s.reset_at(t_start, s.y[s.cur]);
+    s.check(CTDE_ARK(SetInitStep, s.erk, s.mem, shorter), "SetInitStep");
   }
   s.cur = next;
   s.t0 = t_start;

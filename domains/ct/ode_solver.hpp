@@ -58,11 +58,17 @@
 namespace ctde {
 
 /// Right-hand side x' = f(t, x): reads n states from `x`, writes n derivatives to
-/// `dxdt`. Returns 0 on success, > 0 for a recoverable failure (the implicit methods
-/// retry with a smaller step; ARKODE's ERKStep treats it as unrecoverable), < 0 for
-/// an unrecoverable failure (the step fails with StepStatus::kRhsFailed). An
-/// exception thrown by the function is caught at the C boundary and rethrown from
-/// OdeSolver::step once ARKODE has returned.
+/// `dxdt`. Returns 0 on success, > 0 for a recoverable failure (x is outside f's
+/// domain: a trial stage of a step too long), < 0 for an unrecoverable failure (the
+/// step fails with StepStatus::kRhsFailed). After a recoverable failure the step is
+/// tried again from its start, with a quarter of the failing stage's offset from it
+/// (ARKODE's explicit methods do not retry by themselves, and its implicit ones only
+/// inside the Newton iteration), up to 10 times in a row; a failure at the step's
+/// start, the 11th, one that would need a step too short to integrate, or any with
+/// rk4-fixed (its step cannot shorten) fails the step with kRhsFailed
+/// (StepResult::recoverable_retries says how many shorter steps were tried).
+/// An exception thrown by the function is caught at the C boundary and rethrown
+/// from OdeSolver::step once ARKODE has returned.
 using RhsFunction = int (*)(double t, const double* x, double* dxdt, void* user);
 
 /// Jacobian J = ∂f/∂x of the (implicit) right-hand side at (t, x), with fx = f(t, x)
@@ -121,6 +127,7 @@ struct StepResult {
   int flag = 0;  ///< ARKODE's return flag (ARK_SUCCESS, ARK_TSTOP_RETURN, ARK_*), 0 if not from ARKODE
   std::string
       message;  ///< empty on success; on failure the flag name (*GetReturnFlagName) and ARKODE's message
+  int recoverable_retries = 0;  ///< kRhsFailed after recoverable failures: the shorter steps tried
 
   [[nodiscard]] bool ok() const { return status == StepStatus::kOk || status == StepStatus::kReachedStop; }
 };

@@ -346,9 +346,20 @@ RunResult Director::Impl::finish(RunStatus status, std::string message, std::str
   return result;
 }
 
+namespace {
+
+/// `options`, once check() has passed them: options built in C++ skip
+/// make_run_options, and nothing may run with bad ones.
+const RunOptions& checked(const RunOptions& options) {
+  check(options);
+  return options;
+}
+
+}  // namespace
+
 Director::Director(const FlatModel& model, const RunOptions& options, std::string model_name,
                    TraceWriter* trace, Recorder* recorder)
-    : impl_(std::make_unique<Impl>(model, options, std::move(model_name), trace, recorder)) {}
+    : impl_(std::make_unique<Impl>(model, checked(options), std::move(model_name), trace, recorder)) {}
 
 Director::~Director() = default;
 

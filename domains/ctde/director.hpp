@@ -77,8 +77,10 @@ class Director {
  public:
   /// @param model validated (see validate()); it and its actors must outlive the director.
   /// @param trace optional trace writer (not owned).
-  /// @throws ModelError when the options do not fit the model (times beyond the
-  ///         horizon, a per-state atol list of the wrong length).
+  /// @throws ModelError, before anything runs, when an option is wrong
+  ///         (check(const RunOptions&), as for a model file: options built in
+  ///         C++ are checked the same way) or does not fit the model (a
+  ///         per-state atol list of the wrong length).
   /// @param recorder optional results recorder (not owned).
   Director(const FlatModel& model, const RunOptions& options, std::string model_name,
            TraceWriter* trace = nullptr, Recorder* recorder = nullptr);

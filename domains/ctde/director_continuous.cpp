@@ -20,29 +20,71 @@ void Director::Impl::evaluate(const RhsProgram& program, double t) {
 int Director::Impl::rhs(double t, const double* x, double* dxdt, void* user) {
   auto& self = *static_cast<Impl*>(user);
   self.b_.x = const_cast<double*>(x);  // read only: actors get states() as const
-  self.evaluate(self.rhs_outputs_, t);
-  self.derivatives_.run_derivatives(self.b_, dxdt, [&](std::uint32_t d) {
-    const Slice slice = self.b_.actors[d].states;
-    const std::span<double> dx(dxdt + slice.offset, slice.width);
-    ActorContext context(self.b_, &self, d, self.now_, t);
-    self.guarded(d, [&] { self.actors_[d]->derivatives(context, dx); });
-  });
+  try {
+    self.evaluate(self.rhs_outputs_, t);
+    self.derivatives_.run_derivatives(self.b_, dxdt, [&](std::uint32_t d) {
+      const Slice slice = self.b_.actors[d].states;
+      const std::span<double> dx(dxdt + slice.offset, slice.width);
+      ActorContext context(self.b_, &self, d, self.now_, t);
+      self.guarded(d, [&] { self.actors_[d]->derivatives(context, dx); });
+    });
+  } catch (Failure& failure) {
+    // An actor's own check of what it computed (an Expression giving NaN):
+    // as a non-finite derivative, below.
+    self.b_.x = self.b_.x_storage.data();
+    self.note_rhs_failure(t, x);
+    self.rhs_failure_.actor_error = std::move(failure);
+    return 1;
+  }
   self.b_.x = self.b_.x_storage.data();
   const std::size_t n = self.b_.x_storage.size();
   for (std::size_t k = 0; k < n; ++k) {
-    if (!std::isfinite(dxdt[k])) self.non_finite_derivative(t, k, dxdt[k]);
+    if (std::isfinite(dxdt[k])) continue;
+    // Not an error yet: at a trial stage of a long step the state may have
+    // left the derivative's domain (a level overshot: sqrt of a depth a
+    // little below 0) where the solution never goes. The solver tries a
+    // shorter step; step_solver() reports it if that does not help.
+    self.note_rhs_failure(t, x);
+    self.rhs_failure_.state = k;
+    self.rhs_failure_.value = dxdt[k];
+    self.rhs_failure_.x = x[k];
+    return 1;
   }
   return 0;
 }
 
-void Director::Impl::non_finite_derivative(double t, std::size_t k, double v) const {
+void Director::Impl::note_rhs_failure(double t, const double* x) {
+  RhsFailure& failure = rhs_failure_;
+  failure.seen = true;
+  failure.t = t;
+  failure.actor_error.message.clear();
+  failure.actor_error.actor.clear();
+  failure.at_solution = false;
+  if (solver_) {
+    const std::span<const double> now = solver_->state();
+    failure.at_solution = t == solver_->current_time() && std::equal(now.begin(), now.end(), x);
+  }
+}
+
+void Director::Impl::rhs_on_solution(double t, const double* x, double* dxdt) {
+  if (rhs(t, x, dxdt, this) != 0) rhs_failed("on the solution (at a step's end or after an event)");
+}
+
+void Director::Impl::rhs_failed(const std::string& where) const {
+  const RhsFailure& failure = rhs_failure_;
+  if (!failure.actor_error.message.empty()) {
+    throw Failure{failure.actor_error.message + " (at t = " + format_double(failure.t) + " s, " + where + ")",
+                  failure.actor_error.actor};
+  }
   std::uint32_t owner = stateful_.front();
   for (const std::uint32_t d : stateful_) {
-    if (b_.actors[d].states.offset <= k) owner = d;
+    if (b_.actors[d].states.offset <= failure.state) owner = d;
   }
-  throw Failure{
-      flat(owner).path + ": a derivative is " + format_double(v) + " at t = " + format_double(t) + " s",
-      flat(owner).path};
+  const std::size_t index = failure.state - b_.actors[owner].states.offset;
+  throw Failure{flat(owner).path + ": the derivative of its state " + std::to_string(index) +
+                    " (= " + format_double(failure.x) + ") is " + format_double(failure.value) +
+                    " at t = " + format_double(failure.t) + " s, " + where,
+                flat(owner).path};
 }
 
 void Director::Impl::check_states(double t) {
@@ -113,12 +155,35 @@ void Director::Impl::load_solver_state() {
 }
 
 StepResult Director::Impl::step_solver(double t_limit) {
+  const double t0 = solver_->current_time();
+  rhs_failure_.seen = false;
+  StepResult r;
   try {
-    return solver_->step(t_limit);
+    r = solver_->step(t_limit);
   } catch (const Failure&) {
     throw;
   } catch (const std::exception& e) {
     throw Failure{std::string("the ODE solver failed: ") + e.what(), ""};
+  }
+  if (r.status == StepStatus::kRhsFailed && rhs_failure_.seen) {
+    if (rhs_failure_.at_solution) rhs_failed("on the solution (at the step's start)");
+    const int retries = r.recoverable_retries;
+    rhs_failed("at a trial stage of a step from t = " + format_double(t0) + " s; " +
+               (retries == 0 ? std::string("the step could not be made shorter")
+                : retries == 1
+                    ? std::string("a shorter step tried from there failed too")
+                    : "the " + std::to_string(retries) + " shorter steps tried from there failed too"));
+  }
+  return r;
+}
+
+void Director::Impl::dense_state(double t, double* out) {
+  rhs_failure_.seen = false;
+  try {
+    solver_->dense_output(t, out);
+  } catch (const std::exception&) {
+    if (rhs_failure_.seen) rhs_failed("inside the step's interpolant");
+    throw;  // a misuse: the director asked outside the step
   }
 }
 
@@ -132,7 +197,7 @@ void Director::Impl::record_interval_points(double t0, double t1, bool dense) {
     if (t >= t1) break;
     if (t <= t0) continue;
     if (dense) {
-      solver_->dense_output(t, dense_.data());
+      dense_state(t, dense_.data());
       b_.x = dense_.data();
     }
     evaluate_all(t);

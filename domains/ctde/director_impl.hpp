@@ -110,11 +110,34 @@ class Director::Impl final : public DirectorServices {
   void evaluate(const RhsProgram& program, double t);
 
   /// The right-hand side for the solver: outputs in schedule order, then
-  /// each stateful actor's derivatives. No allocation.
+  /// each stateful actor's derivatives. No allocation. A NaN or infinite
+  /// derivative, or an actor's failure on the way (an Expression giving
+  /// NaN), is noted in rhs_failure_ and returned as a recoverable failure
+  /// (1): at a trial stage of a step the solver tries a shorter step.
   static int rhs(double t, const double* x, double* dxdt, void* user);
 
-  /// Stops the run: the derivative of state `k` is `v` (NaN or infinite) at t.
-  [[noreturn]] void non_finite_derivative(double t, std::size_t k, double v) const;
+  /// What rhs() failed on, for the run's error message.
+  struct RhsFailure {
+    bool seen = false;
+    bool at_solution = false;  ///< at the solver's current state (not a trial stage)
+    double t = 0;
+    std::size_t state = 0;  ///< in the state vector
+    double value = 0;       ///< the derivative
+    double x = 0;           ///< the state's value there
+    Failure actor_error;    ///< an actor's own failure (then state, value and x are unset)
+  };
+
+  /// Notes in rhs_failure_ that rhs() failed at (t, x).
+  void note_rhs_failure(double t, const double* x);
+
+  /// rhs() at a point of the solution (a step's end, the state after an
+  /// event), for the director's own use: a non-finite derivative there stops
+  /// the run.
+  void rhs_on_solution(double t, const double* x, double* dxdt);
+
+  /// Stops the run with the failure noted in rhs_failure_: for a non-finite
+  /// derivative naming the actor, its state, the time and `where` it was met.
+  [[noreturn]] void rhs_failed(const std::string& where) const;
 
   /// The initial states must be finite.
   void check_states(double t);
@@ -182,9 +205,15 @@ class Director::Impl final : public DirectorServices {
   /// dense output and ends the step there: the solver rolls back to te on
   /// its dense output (GetDky + Reset), or, with event_state "integrated",
   /// integrates [t0, te] again, asking again until the crossing is at the
-  /// step's end. Returns the event's tick, with the solver, x and outputs at
+  /// step's end; when te, a tick, is after t1 (a step that ends between two
+  /// ticks, crossed in its last fraction of a tick), the step goes on to te.
+  /// Returns the event's tick, with the solver, x and outputs at
   /// te; or nothing, the step (perhaps shortened to t1) accepted.
   std::optional<Tick> check_step(double t0, double& t1);
+
+  /// One solver step from its current time towards the event's time `te`
+  /// (check_step); returns the step's end. A solver failure fails the run.
+  double step_to_event(double te);
 
   /// The event's time in ticks: the first tick at which the guards have
   /// crossed. The nearest tick to tb when the dense output shows a crossing
@@ -224,8 +253,13 @@ class Director::Impl final : public DirectorServices {
   /// outputs at t.
   void guard_slopes(double t);
 
-  /// One solver step towards t_limit; a solver exception fails the run.
+  /// One solver step towards t_limit; a solver exception fails the run, and
+  /// so does a non-finite derivative the solver could not step around.
   StepResult step_solver(double t_limit);
+
+  /// x(t) inside the last step from the solver's dense output (its
+  /// interpolant may evaluate the right-hand side: a failure there fails the run).
+  void dense_state(double t, double* out);
 
   /// Rows at start + k * output_interval strictly inside (t0, t1), from the
   /// solver's dense output (or, without states, from outputs at that time).
@@ -415,6 +449,7 @@ class Director::Impl final : public DirectorServices {
   std::vector<double> probe_x_, probe_dx_;   ///< for guard slopes after an event
   std::vector<double> cubic_f0_, cubic_f1_;  ///< derivatives at the ends of a searched step
   std::uint64_t extra_rhs_ = 0;  ///< RHS evaluations made by the director itself (searches, slopes)
+  RhsFailure rhs_failure_;       ///< the last non-finite derivative rhs() met
 
   std::vector<std::uint32_t> by_depth_;      ///< depth -> index in the FlatModel
   std::vector<const Actor*> actors_;         ///< by depth

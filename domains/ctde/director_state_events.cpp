@@ -31,7 +31,7 @@ void Director::Impl::guards_inside_step(void* user, double t, std::span<double> 
     self.guards_at(t, self.b_.x_storage.data(), g);
     return;
   }
-  self.solver_->dense_output(t, self.dense_.data());
+  self.dense_state(t, self.dense_.data());
   self.guards_at(t, self.dense_.data(), g);
 }
 
@@ -62,8 +62,8 @@ void Director::Impl::guards_on_cubic(void* user, double t, std::span<double> g) 
 
 void Director::Impl::prepare_cubic() {
   const std::span<const double> x0 = solver_->last_step_start_state();
-  rhs(solver_->last_step_start(), x0.data(), cubic_f0_.data(), this);
-  rhs(solver_->last_step_end(), solver_->state().data(), cubic_f1_.data(), this);
+  rhs_on_solution(solver_->last_step_start(), x0.data(), cubic_f0_.data());
+  rhs_on_solution(solver_->last_step_end(), solver_->state().data(), cubic_f1_.data());
   extra_rhs_ += 2;
 }
 
@@ -198,15 +198,25 @@ std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
     // flights of 1e-8 s in steps of 0.5 s) is integrated again instead.
     const bool integrate =
         options_.event_state == EventState::kIntegrated || te_s - t0 < kShortCut * (t1 - t0);
-    if (solver_ && integrate) {  // integrate [t0, te] again: x(te) is a step's end
-      solver_->redo_to(t0);
-      const StepResult r = step_solver(te_s);
-      if (!r.ok()) {
-        throw Failure{std::string("the ODE solver failed redoing a step to a state event (") +
-                          ctde::to_string(r.status) + "): " + r.message,
-                      ""};
+    if (solver_ && te_s > t1) {
+      // The step ended between two ticks and the guards crossed in its last
+      // fraction of a tick: the first tick at which they have crossed is
+      // after the step's end, so there is nothing to cut or to integrate
+      // again. The solver goes on to that tick instead (less than a tick;
+      // with a coarse time resolution and a fixed step, maybe several steps),
+      // so that the state at the event is still the state at te.
+      record_interval_points(t0, t1, /*dense=*/true);  // while the interpolant is there
+      while (t1 < te_s) {
+        const double t_end = t1;
+        t1 = step_to_event(te_s);
+        // (a step too short to integrate has no interpolant: the state did not change)
+        record_interval_points(t_end, t1, /*dense=*/OdeSolver::resolves(t_end, t1));
       }
-      t1 = r.t_reached;
+      interval_rows_done_ = true;
+      planned_step_ = std::min(planned, 4 * (te_s - t0));  // as after a cut, below
+    } else if (solver_ && integrate) {  // integrate [t0, te] again: x(te) is a step's end
+      solver_->redo_to(t0);
+      t1 = step_to_event(te_s);
       ++iterations;
     } else {  // cut the step at te: x(te) from the dense output
       if (solver_) {
@@ -243,6 +253,16 @@ std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
     fire_state_events(te, te_s, found, rejected_t1, iterations);
     return te;
   }
+}
+
+double Director::Impl::step_to_event(double te) {
+  const StepResult r = step_solver(te);
+  if (!r.ok()) {
+    throw Failure{std::string("the ODE solver failed stepping to a state event (") +
+                      ctde::to_string(r.status) + "): " + r.message,
+                  ""};
+  }
+  return r.t_reached;
 }
 
 Tick Director::Impl::event_tick(const LocatedCrossing& found) {
@@ -391,7 +411,7 @@ bool Director::Impl::after_events() {
 void Director::Impl::guard_slopes(double t) {
   const double h = 1e-7 * std::max(1.0, std::abs(t));
   if (!b_.x_storage.empty()) {
-    rhs(t, b_.x_storage.data(), probe_dx_.data(), this);
+    rhs_on_solution(t, b_.x_storage.data(), probe_dx_.data());
     ++extra_rhs_;
     for (std::size_t k = 0; k < probe_x_.size(); ++k) probe_x_[k] = b_.x_storage[k] + h * probe_dx_[k];
     b_.x = probe_x_.data();

@@ -1,6 +1,9 @@
 #include "domains/ctde/run_options.hpp"
 
+#include <array>
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -26,39 +29,73 @@ const char* to_string(SolverKind solver) {
   return "?";
 }
 
+namespace {
+
+std::string option(const std::string& key) { return "director option '" + key + "'"; }
+
+}  // namespace
+
+void check(const RunOptions& options) {
+  const auto positive = [](const std::string& key, double value, bool allow_inf = false) {
+    if (!(value > 0) || (!allow_inf && !std::isfinite(value))) {
+      throw ModelError(option(key) + " must be a finite number > 0, got " + format_double(value));
+    }
+  };
+  if (!std::isfinite(options.start_time)) {
+    throw ModelError(option("start_time") + " must be finite, got " + format_double(options.start_time));
+  }
+  if (!(options.stop_time > options.start_time) || !std::isfinite(options.stop_time)) {
+    throw ModelError(option("stop_time") + " must be finite and after start_time (" +
+                     format_double(options.start_time) + "), got " + format_double(options.stop_time));
+  }
+  const TimeResolution resolution(options.time_resolution);  // checks the range
+  const std::array<std::pair<const char*, double>, 2> times{
+      {{"start_time", options.start_time}, {"stop_time", options.stop_time}}};
+  for (const auto& [key, seconds] : times) {  // and the horizon
+    try {
+      (void)resolution.to_ticks(seconds);
+    } catch (const ModelError& e) {
+      throw ModelError(option(key) + ": " + e.what());
+    }
+  }
+  positive("rtol", options.rtol);
+  positive("atol", options.atol);
+  for (const double v : options.atol_per_state) positive("atol", v);
+  if (options.initial_step) positive("initial_step", *options.initial_step);
+  if (options.min_step) positive("min_step", *options.min_step);
+  if (options.max_step) positive("max_step", *options.max_step, /*allow_inf=*/true);
+  if (options.min_step && options.max_step && *options.min_step > *options.max_step) {
+    throw ModelError("director option 'min_step' (" + format_double(*options.min_step) +
+                     ") exceeds 'max_step' (" + format_double(*options.max_step) + ")");
+  }
+  if (options.max_microsteps < 1 || options.max_microsteps > 1'000'000'000) {
+    throw ModelError(option("max_microsteps") + " must be a whole number from 1 to 1e9, got " +
+                     std::to_string(options.max_microsteps));
+  }
+  if (options.event_tolerance) positive("event_tolerance", *options.event_tolerance);
+  if (options.output_interval) positive("output_interval", *options.output_interval);
+}
+
 RunOptions make_run_options(const std::map<std::string, ParamValue>& director, const ParameterScope& scope) {
   RunOptions options;
-  const auto what = [](const std::string& key) { return "director option '" + key + "'"; };
   const auto number = [&](const std::string& key) -> std::optional<double> {
     const auto it = director.find(key);
     if (it == director.end()) return std::nullopt;
-    return scope.evaluate(it->second, ParamKind::kScalar, what(key)).values[0];
+    return scope.evaluate(it->second, ParamKind::kScalar, option(key)).values[0];
   };
   const auto text = [&](const std::string& key) -> std::optional<std::string> {
     const auto it = director.find(key);
     if (it == director.end()) return std::nullopt;
-    return scope.evaluate(it->second, ParamKind::kString, what(key)).text;
-  };
-  const auto positive = [&](const std::string& key, double value, bool allow_inf = false) {
-    if (!(value > 0) || (!allow_inf && !std::isfinite(value))) {
-      throw ModelError(what(key) + " must be a finite number > 0, got " + format_double(value));
-    }
-    return value;
+    return scope.evaluate(it->second, ParamKind::kString, option(key)).text;
   };
 
+  // Read every option; their values are checked together, by check(), as
+  // the Director checks options built in C++.
   if (auto v = number("start_time")) options.start_time = *v;
   const auto stop = number("stop_time");
   if (!stop) throw ModelError("director option 'stop_time' is required (the run's end, in seconds)");
   options.stop_time = *stop;
-  if (!std::isfinite(options.start_time)) throw ModelError(what("start_time") + " must be finite");
-  if (!(options.stop_time > options.start_time) || !std::isfinite(options.stop_time)) {
-    throw ModelError(what("stop_time") + " must be finite and after start_time (" +
-                     format_double(options.start_time) + "), got " + format_double(options.stop_time));
-  }
   if (auto v = number("time_resolution")) options.time_resolution = *v;
-  const TimeResolution resolution(options.time_resolution);  // checks the range
-  (void)resolution.to_ticks(options.stop_time);              // and the horizon
-  (void)resolution.to_ticks(options.start_time);
   if (auto s = text("solver")) {
     if (*s == "erk45")
       options.solver = SolverKind::kErk45;
@@ -73,41 +110,36 @@ RunOptions make_run_options(const std::map<std::string, ParamValue>& director, c
     else if (*s == "rkf45")
       options.solver = SolverKind::kRkf45;
     else {
-      throw ModelError(what("solver") +
+      throw ModelError(option("solver") +
                        " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45; got \"" + *s + "\"");
     }
   }
-  if (auto v = number("rtol")) options.rtol = positive("rtol", *v);
+  if (auto v = number("rtol")) options.rtol = *v;
   if (const auto it = director.find("atol"); it != director.end()) {
-    const ResolvedParam atol = scope.evaluate(it->second, ParamKind::kVector, what("atol"));
-    for (const double v : atol.values) positive("atol", v);
+    const ResolvedParam atol = scope.evaluate(it->second, ParamKind::kVector, option("atol"));
     if (atol.values.size() == 1) {
       options.atol = atol.values[0];
     } else {
       options.atol_per_state = atol.values;
     }
   }
-  if (auto v = number("initial_step")) options.initial_step = positive("initial_step", *v);
-  if (auto v = number("min_step")) options.min_step = positive("min_step", *v);
-  if (auto v = number("max_step")) options.max_step = positive("max_step", *v, /*allow_inf=*/true);
-  if (options.min_step && options.max_step && *options.min_step > *options.max_step) {
-    throw ModelError("director option 'min_step' (" + format_double(*options.min_step) +
-                     ") exceeds 'max_step' (" + format_double(*options.max_step) + ")");
-  }
+  if (auto v = number("initial_step")) options.initial_step = *v;
+  if (auto v = number("min_step")) options.min_step = *v;
+  if (auto v = number("max_step")) options.max_step = *v;
   if (auto v = number("max_microsteps")) {
-    if (!(*v >= 1) || *v > 1e9 || *v != std::floor(*v)) {
-      throw ModelError(what("max_microsteps") + " must be a whole number from 1 to 1e9, got " +
+    if (!(*v >= 1) || *v > 1e9 || *v != std::floor(*v)) {  // before the conversion to a whole number
+      throw ModelError(option("max_microsteps") + " must be a whole number from 1 to 1e9, got " +
                        format_double(*v));
     }
     options.max_microsteps = static_cast<long>(*v);
   }
-  if (auto v = number("event_tolerance")) options.event_tolerance = positive("event_tolerance", *v);
+  if (auto v = number("event_tolerance")) options.event_tolerance = *v;
   // A key with two allowed words: "key must be \"a\" or \"b\", got ...".
   const auto either = [&](const std::string& key, const char* a, const char* b) -> std::optional<bool> {
     const auto s = text(key);
     if (!s) return std::nullopt;
     if (*s == a || *s == b) return *s == a;
-    throw ModelError(what(key) + " must be \"" + a + "\" or \"" + b + "\", got \"" + *s + "\"");
+    throw ModelError(option(key) + " must be \"" + a + "\" or \"" + b + "\", got \"" + *s + "\"");
   };
   if (auto first = either("events", "normal", "none")) {
     options.events = *first ? EventMode::kNormal : EventMode::kNone;
@@ -115,7 +147,8 @@ RunOptions make_run_options(const std::map<std::string, ParamValue>& director, c
   if (auto first = either("event_state", "interpolated", "integrated")) {
     options.event_state = *first ? EventState::kInterpolated : EventState::kIntegrated;
   }
-  if (auto v = number("output_interval")) options.output_interval = positive("output_interval", *v);
+  if (auto v = number("output_interval")) options.output_interval = *v;
+  check(options);
   return options;
 }
 

@@ -46,8 +46,18 @@ struct RunOptions {
   std::optional<double> output_interval;  ///< empty: no interpolated rows
 };
 
+/// Checks the values of run options, however they were made (a model file's
+/// `director`, or C++): make_run_options and the Director's constructor call
+/// it, so nothing runs with bad options.
+/// @throws ModelError naming the option: start_time or stop_time not finite,
+///         stop_time not after start_time, either beyond the time horizon, a
+///         time_resolution out of range, a tolerance, step, event_tolerance or
+///         output_interval not a finite number > 0 (max_step may be +inf),
+///         min_step above max_step, max_microsteps outside [1, 1e9].
+void check(const RunOptions& options);
+
 /// Evaluates the director options of a model (`director` keys, expressions
-/// over the model's parameters) over the defaults.
+/// over the model's parameters) over the defaults, then check()s them.
 /// @throws ModelError naming the option: a missing stop_time, stop_time not
 ///         after start_time, a non-positive tolerance or step, an unknown
 ///         solver, events or event_state value, a time_resolution out of range.

@@ -38,7 +38,7 @@ TEST_CASE("ctde validate exits 2 with the error for a bad model") {
   CHECK(r.status == 2);
   CHECK(r.output.find("ctde: error: " + path +
                       " at /connections/0: width mismatch: output "
-                      "'wind.out' has width 2 but input 'x.in' has width 1") != std::string::npos);
+                      "'wind.out' has width 2 but input 'x.in' has width 3") != std::string::npos);
 }
 
 TEST_CASE("ctde validate accepts --set and rejects a malformed one") {

@@ -1,0 +1,96 @@
+// Conformance: how runs that cannot go on end (docs/semantics.md, "How a run
+// ends"): with status error, a message naming the actor and the time, the
+// trace closed by run_end; never with an internal error.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <string>
+
+#include "support/cli_helpers.hpp"
+#include "support/run_helpers.hpp"
+
+using namespace ctde;
+using namespace ctde::test;
+
+namespace {
+
+/// x' = -sign(x), x(0) = 1, as a user writes it: a two-mode chart whose
+/// modes give the derivative +1 or -1 of its state. x reaches 0 at t = 1 s;
+/// from there each mode's derivative drives x back over zero into the other
+/// mode, one tick later each time: the events accumulate at t = 1 s.
+std::string sign_chart(const std::string& event_state) {
+  return R"({"ctde": 1, "name": "sign_chart",
+    "director": {"stop_time": 2, "event_state": ")" +
+         event_state + R"("},
+    "actors": [{"name": "sgn", "type": "ModalModel", "params": {
+      "outputs": {"x": "x"},
+      "states": {"x": 1},
+      "modes": {"POS": {"der": {"x": -1}}, "NEG": {"der": {"x": 1}}},
+      "initial": "POS",
+      "transitions": [{"path": ["POS", "NEG"], "guard": "x <= 0"},
+                      {"path": ["NEG", "POS"], "guard": "x >= 0"}]}}],
+    "record": ["sgn.x"]})";
+}
+
+/// The same switching, the chart choosing the input of an Integrator.
+std::string sign_chart_integrator(const std::string& event_state) {
+  return R"({"ctde": 1, "name": "sign_chart_integrator",
+    "director": {"stop_time": 2, "event_state": ")" +
+         event_state + R"("},
+    "actors": [{"name": "x", "type": "Integrator", "params": {"initial": 1}},
+               {"name": "sgn", "type": "ModalModel", "params": {
+      "inputs": {"x": 1},
+      "outputs": {"dx": -1},
+      "modes": {"POS": {"outputs": {"dx": -1}}, "NEG": {"outputs": {"dx": 1}}},
+      "initial": "POS",
+      "transitions": [{"path": ["POS", "NEG"], "guard": "x <= 0"},
+                      {"path": ["NEG", "POS"], "guard": "x >= 0"}]}}],
+    "connections": [["x.out", "sgn.x"], ["sgn.dx", "x.in"]],
+    "record": ["x.out"]})";
+}
+
+/// The run of a sign chart ends with the Zeno error at t = 1 s (within the
+/// kZenoEvents + 1 events, 64 ticks apart at most, that make it).
+void check_zeno_at_one_second(const std::string& model) {
+  Run run;
+  REQUIRE_NOTHROW(run = run_model(model));
+  REQUIRE(run.result.status == RunStatus::kError);
+  CHECK(run.result.actor == "sgn");
+  CHECK(run.result.message.find("Zeno behaviour: sgn (ModalModel), guard '") != std::string::npos);
+  CHECK(run.result.time >= 1.0);
+  CHECK(run.result.time <= 1.0 + 9 * 64e-12);
+  REQUIRE(run.lines.size() >= 2);
+  CHECK(run.lines[run.lines.size() - 2]["kind"] == "error");
+  CHECK(run.lines.back()["kind"] == "run_end");
+  CHECK(run.lines.back()["status"] == "error");
+  // Up to the error, x follows |1 - t| to the solver's tolerance.
+  const std::size_t x = run.columns.size() - 1;
+  for (const Row& row : run.rows) CHECK(row.values[x] == doctest::Approx(std::abs(1 - row.t)).epsilon(1e-6));
+}
+
+}  // namespace
+
+TEST_CASE("a chattering sign chart ends with the Zeno error, the event state interpolated") {
+  check_zeno_at_one_second(sign_chart("interpolated"));
+  check_zeno_at_one_second(sign_chart_integrator("interpolated"));
+}
+
+TEST_CASE("a chattering sign chart ends with the Zeno error, the event state integrated") {
+  check_zeno_at_one_second(sign_chart("integrated"));
+  check_zeno_at_one_second(sign_chart_integrator("integrated"));
+}
+
+TEST_CASE("ctde run of a chattering sign chart exits 3 and the trace ends with run_end, status error") {
+  for (const std::string event_state : {"interpolated", "integrated"}) {
+    CAPTURE(event_state);
+    const auto model = scratch_file("ctde_conformance", "sign_chart_" + event_state + ".json");
+    const auto trace = scratch_file("ctde_conformance", "sign_chart_" + event_state + ".jsonl");
+    std::ofstream(model) << sign_chart(event_state);
+    const CommandResult r = run_cli("run " + model.string() + " --quiet --trace " + trace.string());
+    CHECK(r.status == 3);
+    CHECK(r.output.find("Zeno behaviour: sgn (ModalModel)") != std::string::npos);
+    CHECK(r.output.find("internal error") == std::string::npos);
+    const std::string lines = read_text(trace);
+    CHECK(lines.find("{\"kind\":\"run_end\",\"status\":\"error\"") != std::string::npos);
+  }
+}
