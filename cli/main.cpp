@@ -1,4 +1,4 @@
-// The `ctde` command (see shared/spec/model-format.md for the contract and
+// The `ctde` command (see docs/model-format.md for the contract and
 // docs/cli.md for the user's guide).
 //
 // Exit status: 0 success (the stop time or a Stop actor); 2 the model, the

@@ -1,6 +1,6 @@
 #pragma once
 /// `ctde trace export TRACE.jsonl -o trace.json`: an event trace (JSON Lines,
-/// shared/spec/trace-format.md) converted to the Chrome/Perfetto trace-event
+/// docs/trace-format.md) converted to the Chrome/Perfetto trace-event
 /// JSON format, to look at a run on a timeline (ui.perfetto.dev,
 /// chrome://tracing).
 ///

@@ -140,7 +140,7 @@ class Actor {
   /// default: none). It must compute exactly what those compute.
   [[nodiscard]] virtual Kernel kernel() const { return {}; }
 
-  // ---- State-event generators (ARCHITECTURE.md, "Concepts"): an actor with
+  // ---- State-event generators (docs/semantics.md, "State events"): an actor with
   // guards g(t, x, u). The director locates the instant a guard crosses zero
   // in one of its directions and fires the actor there, at (te, 0);
   // context.crossing(i) tells which guards crossed and how. A user-written

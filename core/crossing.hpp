@@ -1,5 +1,5 @@
 #pragma once
-/// Directions of a state-event guard's crossing (ARCHITECTURE.md, "Concepts").
+/// Directions of a state-event guard's crossing (docs/semantics.md, "State events").
 
 #include <cstdint>
 #include <optional>

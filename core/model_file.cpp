@@ -20,7 +20,7 @@ namespace {
 /// first unknown key reported is the first in the file.
 using json = nlohmann::ordered_json;
 
-/// Director keys of the format (ARCHITECTURE.md, run options).
+/// Director keys of the format (docs/model-format.md, "Director options").
 const std::vector<std::string> kDirectorKeys = {
     "start_time",     "stop_time",      "time_resolution", "solver",
     "rtol",           "atol",           "initial_step",    "min_step",

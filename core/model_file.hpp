@@ -1,5 +1,5 @@
 #pragma once
-/// The JSON model file loader (format: shared/spec/model-format.md).
+/// The JSON model file loader (format: docs/model-format.md).
 
 #include <string>
 #include <utility>

@@ -1,5 +1,5 @@
 #pragma once
-/// Results recording (shared/spec/model-format.md, "Results file"): a CSV
+/// Results recording (docs/model-format.md, "Results file"): a CSV
 /// with `time,microstep,` and one column per recorded signal (`actor.port`
 /// for width 1, `actor.port[i]` otherwise). Numbers read back to the same
 /// double; a discrete column holds its token on rows at its event tags and

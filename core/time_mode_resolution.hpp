@@ -1,5 +1,5 @@
 #pragma once
-/// Time-mode resolution for polymorphic actors (ARCHITECTURE.md, seed 000).
+/// Time-mode resolution for polymorphic actors (docs/validation.md, "Time-mode resolution").
 ///
 /// Before the rules run, an actor's `time_mode` override is applied, and a
 /// polymorphic actor whose inputs are all driven by constant outputs becomes

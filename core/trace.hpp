@@ -1,5 +1,5 @@
 #pragma once
-/// The event trace (shared/spec/trace-format.md): one JSON object per line,
+/// The event trace (docs/trace-format.md): one JSON object per line,
 /// in the order things happened, byte-identical for the same model and
 /// options. Written through an spdlog sink of its own ("%v" pattern, no
 /// timestamps), never mixed with the framework's logging.
@@ -58,7 +58,7 @@ class TraceWriter {
   void event(Tag tag, double t, std::string_view actor, std::string_view port, std::span<const double> value);
   /// A firing of `actor` requested in advance.
   void time_event(Tag tag, double t, std::string_view actor);
-  /// What a state-event search found (ARCHITECTURE.md, "The director").
+  /// What a state-event search found (docs/trace-format.md, "state_event").
   struct StateEventInfo {
     std::string_view actor;
     std::string_view guard;        ///< the guard's name, or empty: then `guard_index` is written

@@ -1,8 +1,8 @@
 #pragma once
 /// The definition of a mode chart, as written: the C++ way to describe a
 /// ModalModel (see modal_model.hpp), and what a model file's `ModalModel`
-/// params are read into (shared/spec/model-format.md, "Modal models";
-/// docs/modal.md).
+/// params are read into (docs/modal.md, "In a model file";
+/// docs/model-format.md).
 ///
 /// Every expression is muparser text over the names the chart declares
 /// (docs/modal.md, "Names"). `location` fields say where an item was written

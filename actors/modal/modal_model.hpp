@@ -1,6 +1,6 @@
 #pragma once
-/// ModalModel: a mode chart over continuous states (ARCHITECTURE.md, "Modal
-/// models"; docs/modal.md). Each mode gives the derivatives of the states
+/// ModalModel: a mode chart over continuous states (docs/modal.md). Each mode
+/// gives the derivatives of the states
 /// and the outputs; transitions between modes are taken when their guard (a
 /// predicate, predicate.hpp) becomes true, located by the director like any
 /// state event. A compound transition A -> B -> C passes through the

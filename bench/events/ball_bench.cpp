@@ -1,7 +1,7 @@
 // The state-event benchmark models (issue 5) built from ctde actors, the same
 // balls as handwritten_ball.cpp and scipy_balls.py (erk45 = Dormand-Prince):
 //
-//   ball1     the bouncing ball of shared/spec/model-format.md with e = 1:
+//   ball1     the bouncing ball of examples/models/bouncing_ball.json with e = 1:
 //             Constant gravity (-g) → Integrator v → Integrator h →
 //             ZeroCrossingDetector ground (falling) → Sampler v_at_impact
 //             (trigger; in = v) → Gain rebound (-e) → v.reset; h(0) = 10 m,

@@ -1,5 +1,5 @@
 #pragma once
-/// The ODE solver wrapper over SUNDIALS ARKODE (ARCHITECTURE.md, "The director").
+/// The ODE solver wrapper over SUNDIALS ARKODE (docs/architecture.md; docs/semantics.md).
 ///
 /// One integrator per run: `OdeSolver` creates one ARKODE memory block for a state
 /// size n and a method, and keeps it until it is destroyed. The director drives it

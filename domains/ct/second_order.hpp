@@ -1,6 +1,6 @@
 #pragma once
 /// Second-order systems p'' = F(t, p, p') with a check_step protocol for discrete
-/// events (ARCHITECTURE.md, "Second-order systems"; docs/second-order.md).
+/// events (docs/second-order.md).
 ///
 /// `SecondOrderSolver` integrates the m positions p and m velocities v = p' as the
 /// first-order state x = (p, v), x' = (v, F(t, p, v)), on the project's ARKODE

@@ -152,7 +152,7 @@ class Director::Impl final : public DirectorServices {
   /// x <- the solver's state at its current time.
   void load_solver_state();
 
-  // ---- State events (ARCHITECTURE.md, "The director"; docs/semantics.md)
+  // ---- State events (docs/semantics.md, "State events")
 
   /// Every generator's guards at time t, from the outputs as they are now
   /// (evaluate_all(t) first). A NaN or infinite guard stops the run.

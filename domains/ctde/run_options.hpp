@@ -1,5 +1,5 @@
 #pragma once
-/// The director's run options (ARCHITECTURE.md), their defaults and their checks.
+/// The director's run options (docs/model-format.md, "Director options"), their defaults and their checks.
 
 #include <map>
 #include <optional>

@@ -1,4 +1,4 @@
-// Time-mode resolution on the cases of seed 000 (Collimator's two rules).
+// Time-mode resolution (docs/validation.md, "Time-mode resolution": Collimator's two rules).
 #include <doctest/doctest.h>
 
 #include "support/model_helpers.hpp"

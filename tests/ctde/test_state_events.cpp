@@ -1,4 +1,4 @@
-// State events: location, the edge cases of ARCHITECTURE.md's protocol,
+// State events: location, the edge cases of the protocol (docs/semantics.md),
 // consistency (chattering, Zeno) and the trace lines they write.
 
 #include <doctest/doctest.h>
