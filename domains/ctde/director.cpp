@@ -219,6 +219,7 @@ void Director::Impl::discrete_phase() {
     // heap overlaps the actor's loads from memory (bench/de, N = 1e5: 6 %
     // faster; N = 1e3: 13 % slower). New events are all later than (t, n).
     in_microstep_ = true;
+    guards_current_ = false;
     bool fired = false;
     while (true) {
       const bool from_queue = queued_now();
@@ -267,6 +268,8 @@ void Director::Impl::discrete_phase() {
         continuous_changed_ = true;
         stale_ = true;
       }
+      if ((flags & kMovesGuards) != 0) guards_moved_ = true;
+      if (b_.actors[a].guards.width != 0) fired_generators_.push_back(a);
       if ((flags & kStateEvent) != 0) {
         const Slice guards = b_.actors[a].guards;
         std::fill_n(b_.crossed.begin() + guards.offset, guards.width, std::uint8_t{0});
@@ -288,7 +291,7 @@ void Director::Impl::discrete_phase() {
     }
     record(Tag{now_.time, now_.microstep + 1});
     if (stop_requested_) return;
-    if (!generators_.empty()) microstep_crossings();
+    if (guards_moved_ || !fired_generators_.empty()) microstep_crossings();
     // Nothing sent and nothing queued for the next microstep: the phase is over.
     if (fire_next_.empty() && present_next_list_.empty() &&
         (queue_.empty() || queue_.peek().tag() != Tag{now_.time, now_.microstep + 1})) {

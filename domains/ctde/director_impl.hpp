@@ -331,8 +331,12 @@ class Director::Impl final : public DirectorServices {
 
   /// After a microstep at now_: guards that did not fire in this DE phase
   /// and that the microstep made cross fire at the next microstep (crossings
-  /// in superdense time), taking their new side at once.
+  /// in superdense time), taking their new side at once. Every guard when
+  /// guards_moved_, else those of fired_generators_.
   void microstep_crossings();
+
+  /// The crossing check of microstep_crossings for guard `i` (its value in g_end_).
+  void microstep_crossing(std::size_t i, const Tag& tag, double t);
 
   /// The step bound (step_bound_) from the actors that drive the guards
   /// and, without output_interval rows, the recorded signals.
@@ -375,6 +379,14 @@ class Director::Impl final : public DirectorServices {
   /// they are evaluated again before anything reads them (the microstep's
   /// fixed point: every reader at a tag sees the same values).
   bool stale_ = false;
+  /// A firing of this microstep may have moved any guard (microstep_crossings).
+  bool guards_moved_ = false;
+  /// The generators that fired in this microstep (their own guards may
+  /// have moved: a mode, a state of their own).
+  std::vector<std::uint32_t> fired_generators_;
+  /// g_end_ holds the guards' values after the last microstep (after_events
+  /// need not evaluate them again).
+  bool guards_current_ = false;
   /// The longest step between two points where the guards and the recorded
   /// signals are looked at: the least max_step() of the actors that vary in
   /// time without states and drive them (infinity: none).
@@ -407,8 +419,12 @@ class Director::Impl final : public DirectorServices {
   /// A polymorphic actor resolved discrete: the director fires it as its
   /// function of the latest input values (fire_function; fixed).
   static constexpr std::uint8_t kFunction = 64;
+  /// Its firing may move every guard: it has continuous outputs, or it
+  /// sends tokens where a generator reads them (fixed). A generator that
+  /// fires has its own guards checked (fired_generators_).
+  static constexpr std::uint8_t kMovesGuards = 128;
   /// The flags that describe the actor, not the current microstep.
-  static constexpr std::uint8_t kFixedFlags = kDrivesContinuous | kReadsTimed | kFunction;
+  static constexpr std::uint8_t kFixedFlags = kDrivesContinuous | kReadsTimed | kFunction | kMovesGuards;
   /// Models with this many actors look ahead in the queue (prefetch_ahead):
   /// their actors outgrow the caches (4096 actors of ~300 bytes: 1.2 MB).
   static constexpr std::size_t kPrefetchActors = 4096;

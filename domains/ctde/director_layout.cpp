@@ -107,6 +107,22 @@ void Director::Impl::lay_out() {
   schedule_guards_and_outputs();
   std::vector<std::uint8_t> timed(n, 0);
   for (const std::uint32_t d : continuous_) timed[d] = 1;
+  // Who can move any guard when it fires (microstep_crossings): an actor
+  // with continuous outputs, or the driver of a generator's discrete input.
+  for (const std::uint32_t g : generators_) {
+    const FlatActor& generator = flat(g);
+    for (std::size_t i = 0; i < generator.drivers.size(); ++i) {
+      if (generator.drivers[i] && generator.input_kinds[i] == PortKind::kDiscrete) {
+        flags_[model_.actors[generator.drivers[i]->actor].depth] |= kMovesGuards;
+      }
+    }
+  }
+  fired_generators_.reserve(generators_.size());  // nothing allocates while firing
+  if (!generators_.empty()) {
+    for (std::uint32_t d = 0; d < n; ++d) {
+      if ((flags_[d] & kDrivesContinuous) != 0) flags_[d] |= kMovesGuards;
+    }
+  }
   for (std::uint32_t d = 0; d < n; ++d) {
     const FlatActor& actor = flat(d);
     if (actor.mode == TimeMode::kDiscrete && actor.actor->declared_mode() == TimeMode::kUnresolved) {

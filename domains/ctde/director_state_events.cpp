@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/format.hpp"
 
@@ -350,38 +351,58 @@ void Director::Impl::start_guards() {
 
 void Director::Impl::microstep_crossings() {
   const double t = resolution_.to_seconds(now_.time);
-  evaluate_guards(t, g_trial_);
   const Tag tag{now_.time, now_.microstep + 1};
-  for (std::size_t i = 0; i < g_trial_.size(); ++i) {
-    // A guard that fired at a located crossing in this phase settles after
-    // the phase (after_events): its event may take several microsteps.
-    if (fired_[i] != Crossing::kNone) continue;
-    const Crossing c = guards_.event(i, g_trial_[i]);
-    guards_.commit(i, g_trial_[i]);  // the side it is on after this microstep
-    if (c == Crossing::kNone) continue;
-    // Crossed by values that jumped at this microstep: an event of superdense
-    // time, one per crossing (a level crossed and crossed back in two
-    // microsteps is two events). The bound on microsteps ends a loop.
+  if (guards_moved_) {
+    evaluate_guards(t, g_end_);
+    guards_current_ = true;  // after_events reads them
+    for (std::size_t i = 0; i < g_end_.size(); ++i) microstep_crossing(i, tag, t);
+  } else {  // only generators fired: their own guards (a detector firing at its crossing moves nothing)
+    for (const std::uint32_t d : fired_generators_) {
+      const Slice slice = b_.actors[d].guards;
+      ActorContext context(b_, this, d, now_, t);
+      guarded(d, [&] { actors_[d]->guards(context, std::span<double>(g_end_).subspan(slice.offset, slice.width)); });
+      for (std::uint32_t i = slice.offset; i < slice.offset + slice.width; ++i) microstep_crossing(i, tag, t);
+    }
+  }
+  guards_moved_ = false;
+  fired_generators_.clear();
+}
+
+void Director::Impl::microstep_crossing(std::size_t i, const Tag& tag, double t) {
+  // A guard that fired at a located crossing in this phase settles after
+  // the phase (after_events): its event may take several microsteps.
+  if (fired_[i] != Crossing::kNone) return;
+  if (!std::isfinite(g_end_[i])) {
     const std::uint32_t d = guard_owner_[i];
-    last_fired_[i] = now_.time;
-    b_.crossed[i] = static_cast<std::uint8_t>(c);
-    ++stats_.state_events;
-    if (trace_ != nullptr) {
-      const std::size_t index = i - b_.actors[d].guards.offset;
-      trace_->state_event(tag, t, {flat(d).path, actors_[d]->guard_name(index), index, to_string(c), 0.0,
-                                   g_trial_[i] - guards_.level(i), 0, t});
-    }
-    if ((flags_[d] & kStateEvent) == 0) {
-      flags_[d] |= kStateEvent;
-      queue_.insert(Event::at(tag, d));
-    }
+    throw Failure{flat(d).path + ": guard " + guard_label(static_cast<std::uint32_t>(i)) + " is " +
+                      format_double(g_end_[i]) + " at t = " + format_double(t) + " s",
+                  flat(d).path};
+  }
+  const Crossing c = guards_.event(i, g_end_[i]);
+  guards_.commit(i, g_end_[i]);  // the side it is on after this microstep
+  if (c == Crossing::kNone) return;
+  // Crossed by values that jumped at this microstep: an event of superdense
+  // time, one per crossing (a level crossed and crossed back in two
+  // microsteps is two events). The bound on microsteps ends a loop.
+  const std::uint32_t d = guard_owner_[i];
+  last_fired_[i] = now_.time;
+  b_.crossed[i] = static_cast<std::uint8_t>(c);
+  ++stats_.state_events;
+  if (trace_ != nullptr) {
+    const std::size_t index = i - b_.actors[d].guards.offset;
+    trace_->state_event(tag, t, {flat(d).path, actors_[d]->guard_name(index), index, to_string(c), 0.0,
+                                 g_end_[i] - guards_.level(i), 0, t});
+  }
+  if ((flags_[d] & kStateEvent) == 0) {
+    flags_[d] |= kStateEvent;
+    queue_.insert(Event::at(tag, d));
   }
 }
 
 bool Director::Impl::after_events() {
   if (generators_.empty()) return false;
   const double t = resolution_.to_seconds(now_.time);
-  evaluate_guards(t, g_end_);
+  if (!std::exchange(guards_current_, false)) evaluate_guards(t, g_end_);
   bool slope_needed = false;
   for (std::size_t i = 0; i < g_end_.size(); ++i) {
     if (fired_[i] != Crossing::kNone && GuardSet::needs_slope(fired_[i], g_end_[i])) slope_needed = true;
