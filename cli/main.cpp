@@ -96,6 +96,9 @@ int main(int argc, char** argv) {
                                       "port widths and evaluation schedule (nothing is run)");
   validate->add_option("MODEL", model_path, "The model file (JSON)")->required();
   validate->add_option("--set", sets, "Override a model parameter: NAME=VALUE (repeatable)");
+  double validate_stop_time = 0;
+  auto* validate_stop = validate->add_option("--stop-time", validate_stop_time,
+                                             "Check with this stop_time (s), as run --stop-time would run");
 
   RunRequest run_request;
   std::vector<std::string> run_sets;
@@ -146,7 +149,10 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (validate->parsed()) ctde::cli::validate_command(model_path, parse_overrides(sets), std::cout);
+    if (validate->parsed()) {
+      const std::optional<double> stop = *validate_stop ? std::optional<double>(validate_stop_time) : std::nullopt;
+      ctde::cli::validate_command(model_path, parse_overrides(sets), stop, std::cout);
+    }
     if (run->parsed()) {
       run_request.overrides = parse_overrides(run_sets);
       if (*stop_option) run_request.stop_time = stop_time;

@@ -1,5 +1,7 @@
 #include "cli/run_command.hpp"
 
+#include "cli/run_setup.hpp"
+
 #include <memory>
 
 #include "actors/builtin_actors.hpp"
@@ -14,14 +16,6 @@ namespace ctde::cli {
 namespace {
 
 /// Every output of every actor, for models without a `record` list.
-std::vector<std::string> all_outputs(const FlatModel& flat) {
-  std::vector<std::string> out;
-  for (const auto& actor : flat.actors) {
-    for (const auto& port : actor.actor->outputs()) out.push_back(actor.path + "." + port.name);
-  }
-  return out;
-}
-
 /// The CSV columns of the discrete signals (core/recorder.hpp names them).
 std::vector<std::string> discrete_columns(const std::vector<RecordedSignal>& signals) {
   std::vector<std::string> columns;
@@ -46,15 +40,10 @@ std::vector<std::string> discrete_columns(const std::vector<RecordedSignal>& sig
 
 RunOutcome run_command(const RunRequest& request) {
   Model model = load_model_file(request.model, builtin_actors(), request.overrides);
-  if (request.stop_time) model.director().insert_or_assign("stop_time", ParamValue(*request.stop_time));
-  const FlatModel flat = validate(model);
-  const RunOptions options = make_run_options(model.director(), model.parameters());
-  std::vector<RecordedSignal> signals;
-  try {
-    signals = resolve_record(flat, model.record().empty() ? all_outputs(flat) : model.record());
-  } catch (const ModelError& e) {
-    throw e.located(model.file() + " at /record");
-  }
+  RunSetup setup = set_up_run(model, request.stop_time);
+  const FlatModel& flat = setup.flat;
+  const RunOptions& options = setup.options;
+  std::vector<RecordedSignal> signals = std::move(setup.signals);
   RunOutcome outcome;
   outcome.model_name = model.name();
   outcome.discrete_columns = discrete_columns(signals);

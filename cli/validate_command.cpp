@@ -1,5 +1,7 @@
 #include "cli/validate_command.hpp"
 
+#include "cli/run_setup.hpp"
+
 #include <algorithm>
 #include <iomanip>
 
@@ -40,10 +42,12 @@ std::string ports(const std::vector<PortSpec>& specs, const std::vector<int>& wi
 
 }  // namespace
 
-void validate_command(const std::string& path, const ParameterOverrides& overrides, std::ostream& out) {
+void validate_command(const std::string& path, const ParameterOverrides& overrides,
+                      std::optional<double> stop_time, std::ostream& out) {
   Model model = load_model_file(path, builtin_actors(), overrides);
-  const FlatModel flat = validate(model);
-  const RunOptions run = make_run_options(model.director(), model.parameters());
+  const RunSetup setup = set_up_run(model, stop_time);  // everything `run` checks before it runs
+  const FlatModel& flat = setup.flat;
+  const RunOptions& run = setup.options;
 
   // Evaluation order: every actor by its depth (the topological order).
   std::vector<std::uint32_t> order(flat.actors.size());

@@ -1,10 +1,12 @@
 #include "core/actor.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/composite.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 
 namespace ctde {
 
@@ -202,5 +204,33 @@ void Actor::fail(ParamHandle p, const std::string& message) const {
 }
 
 double Actor::max_step() const { return std::numeric_limits<double>::infinity(); }
+
+void Actor::check_time_resolution(const TimeResolution& resolution) const {
+  try {
+    check_times(resolution);
+  } catch (const ModelError& e) {
+    throw e.location().empty() ? e.located(location_) : e;
+  }
+}
+
+void Actor::check_duration(ParamHandle p, const TimeResolution& resolution, bool zero_allowed) const {
+  check_duration(p, scalar(p), resolution, zero_allowed);
+}
+
+void Actor::check_duration(ParamHandle p, double seconds, const TimeResolution& resolution,
+                           bool zero_allowed) const {
+  if (!std::isfinite(seconds) || (zero_allowed && seconds == 0)) return;
+  const double tick = resolution.seconds_per_tick();
+  const double ticks = seconds / tick;
+  if (ticks < 1 - 1e-6) {
+    fail(p, format_double(seconds) + " s is shorter than one tick of the time resolution (" + format_double(tick) +
+                " s): time could not advance; raise it or refine the director's time_resolution");
+  }
+  if (std::abs(ticks - std::nearbyint(ticks)) > 1e-6 * ticks) {
+    fail(p, format_double(seconds) + " s is " + format_double(ticks) + " ticks of " + format_double(tick) +
+                " s: not a whole number, it would be rounded to " + format_double(std::nearbyint(ticks)) +
+                " ticks; make it a multiple of the director's time_resolution");
+  }
+}
 
 }  // namespace ctde

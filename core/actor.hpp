@@ -18,6 +18,7 @@
 #include "core/param.hpp"
 #include "core/port.hpp"
 #include "core/run_buffers.hpp"
+#include "core/time.hpp"
 
 namespace ctde {
 
@@ -157,6 +158,14 @@ class Actor {
   /// no allocation. A NaN or infinite value stops the run naming the actor.
   virtual void guards(const ActorContext& context, std::span<double> g) const;
 
+  /// Checks that the durations among the parameters (periods, delays, mean
+  /// intervals) are whole numbers of ticks at `resolution` (the director
+  /// calls it before a run, `ctde validate` too): a period of 1.5 ticks
+  /// would be rounded by a third, one below a tick would never advance time.
+  /// @throws ModelError naming the actor, the parameter and the rule, at the
+  ///         actor's location.
+  void check_time_resolution(const TimeResolution& resolution) const;
+
   /// "actor 'plant.gain' (Gain)" — the prefix of messages about this actor.
   [[nodiscard]] std::string describe() const;
 
@@ -200,6 +209,15 @@ class Actor {
   [[nodiscard]] Matrix matrix(ParamHandle p) const;
   [[nodiscard]] const std::string& text(ParamHandle p) const { return params_[p.index].resolved.text; }
   [[nodiscard]] bool is_set(ParamHandle p) const;
+
+  /// The actor's checks for check_time_resolution() (default: none).
+  virtual void check_times(const TimeResolution& resolution) const { (void)resolution; }
+  /// A duration parameter must be a whole number of ticks (within 1e-6 of
+  /// one) and at least one tick (or exactly 0 when `zero_allowed`); infinity
+  /// passes (never).
+  void check_duration(ParamHandle p, const TimeResolution& resolution, bool zero_allowed) const;
+  /// As check_duration, for a value of a vector parameter.
+  void check_duration(ParamHandle p, double seconds, const TimeResolution& resolution, bool zero_allowed) const;
 
   /// Throws a ModelError "actor 'path' (Type): message".
   [[noreturn]] void fail(const std::string& message) const;

@@ -228,6 +228,7 @@ class Loader {
   void load_network(const json& node, const std::string& pointer, Composite& composite) {
     const json& actors = node["actors"];
     if (!actors.is_array()) fail(pointer + "/actors", "must be an array of actors");
+    if (actors.empty()) fail(pointer + "/actors", "is empty: a model (and a composite) needs at least one actor");
     for (std::size_t i = 0; i < actors.size(); ++i) {
       load_actor(actors[i], pointer + "/actors/" + std::to_string(i), composite);
     }

@@ -93,12 +93,15 @@ void schedule(FlatModel& model) {
       }
     }
     names += model.actors[cycle.front()].path;
+    // Located at the loop's first actor, where the model file wrote it.
+    const std::string& where = model.actors[cycle.front()].actor->location();
+    const auto located = [&where](ModelError e) { return where.empty() ? e : e.located(where); };
     if (continuous) {
-      throw ModelError("algebraic loop among direct-feedthrough continuous actors: " + names +
-                       " (break it with a state, e.g. an Integrator, or a delay)");
+      throw located(ModelError("algebraic loop among direct-feedthrough continuous actors: " + names +
+                               " (break it with a state, e.g. an Integrator, or a delay)"));
     }
-    throw ModelError("causality loop: a zero-delay cycle among discrete actors: " + names +
-                     " (break it with a TimeDelay, whose delay 0 means the next microstep)");
+    throw located(ModelError("causality loop: a zero-delay cycle among discrete actors: " + names +
+                             " (break it with a TimeDelay, whose delay 0 means the next microstep)"));
   }
 
   // The order also puts the receiver of a discrete input without

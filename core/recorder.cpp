@@ -14,7 +14,13 @@ std::vector<RecordedSignal> resolve_record(const FlatModel& model, const std::ve
   std::vector<RecordedSignal> out;
   std::unordered_map<std::string_view, std::uint32_t> by_path;  // one pass, not a scan per endpoint
   for (std::uint32_t i = 0; i < model.actors.size(); ++i) by_path.emplace(model.actors[i].path, i);
-  for (const auto& endpoint : record) {
+  std::unordered_map<std::string_view, std::size_t> listed;  // entry -> its index
+  for (std::size_t index = 0; index < record.size(); ++index) {
+    const std::string& endpoint = record[index];
+    if (const auto [at, fresh] = listed.emplace(endpoint, index); !fresh) {
+      throw ModelError("record: '" + endpoint + "' is listed twice (entries " + std::to_string(at->second) +
+                       " and " + std::to_string(index) + "); each signal is one column");
+    }
     const auto dot = endpoint.rfind('.');
     if (dot == std::string::npos) {
       throw ModelError("record: '" + endpoint + "' is not of the form actor.port");

@@ -72,4 +72,9 @@ void PeriodicSampler::fire(ActorContext& context) const {
   if (next != kNever && next <= context.stop_tick()) context.fire_at(next);
 }
 
+void PeriodicSampler::check_times(const TimeResolution& resolution) const {
+  check_duration(period_, resolution, /*zero_allowed=*/false);
+  check_duration(offset_, resolution, /*zero_allowed=*/true);
+}
+
 }  // namespace ctde

@@ -17,6 +17,7 @@ class PeriodicSampler : public Actor {
 
  protected:
   void configure(const ParameterScope& scope) override;
+  void check_times(const TimeResolution& resolution) const override;
 
  private:
   /// The time of sample `k`, in ticks (kNever when it does not fit).

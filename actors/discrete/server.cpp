@@ -63,4 +63,8 @@ void Server::fire(ActorContext& context) const {
   }
 }
 
+void Server::check_times(const TimeResolution& resolution) const {
+  check_duration(service_, resolution, /*zero_allowed=*/true);
+}
+
 }  // namespace ctde

@@ -15,6 +15,7 @@ class Server : public Actor {
 
  protected:
   void configure(const ParameterScope& scope) override;
+  void check_times(const TimeResolution& resolution) const override;
 
  private:
   ParamHandle service_;

@@ -67,4 +67,8 @@ void TimeDelay::fire(ActorContext& context) const {
   if (idle) context.fire_at(now + delay);
 }
 
+void TimeDelay::check_times(const TimeResolution& resolution) const {
+  check_duration(delay_, resolution, /*zero_allowed=*/true);
+}
+
 }  // namespace ctde

@@ -15,6 +15,7 @@ class TimeDelay : public Actor {
 
  protected:
   void configure(const ParameterScope& scope) override;
+  void check_times(const TimeResolution& resolution) const override;
 
  private:
   ParamHandle delay_;

@@ -72,4 +72,9 @@ void DiscreteClock::fire(ActorContext& context) const {
   if (next != kNever) context.fire_at(next);
 }
 
+void DiscreteClock::check_times(const TimeResolution& resolution) const {
+  check_duration(period_, resolution, /*zero_allowed=*/false);
+  for (const double offset : vector(offsets_)) check_duration(offsets_, offset, resolution, /*zero_allowed=*/true);
+}
+
 }  // namespace ctde

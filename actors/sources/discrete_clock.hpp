@@ -16,6 +16,7 @@ class DiscreteClock : public Actor {
 
  protected:
   void configure(const ParameterScope& scope) override;
+  void check_times(const TimeResolution& resolution) const override;
 
  private:
   [[nodiscard]] Tick next_time(const ActorContext& context, std::uint64_t period_index,

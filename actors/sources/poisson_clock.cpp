@@ -55,4 +55,15 @@ void PoissonClock::fire(ActorContext& context) const {
   schedule_next(context);
 }
 
+void PoissonClock::check_times(const TimeResolution& resolution) const {
+  // Intervals are drawn, then rounded to ticks: a mean below 100 ticks
+  // would make most of them 0 or 1 tick (a different distribution).
+  const double ticks = scalar(mean_) / resolution.seconds_per_tick();
+  if (ticks < 100) {
+    fail(mean_, format_double(scalar(mean_)) + " s is only " + format_double(ticks) +
+                    " ticks of the time resolution; intervals drawn from it would be rounded to a few "
+                    "ticks: use a mean of at least 100 ticks, or refine the director's time_resolution");
+  }
+}
+
 }  // namespace ctde

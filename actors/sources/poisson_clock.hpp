@@ -17,6 +17,7 @@ class PoissonClock : public Actor {
 
  protected:
   void configure(const ParameterScope& scope) override;
+  void check_times(const TimeResolution& resolution) const override;
 
  private:
   void schedule_next(ActorContext& context) const;

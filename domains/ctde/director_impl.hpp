@@ -40,10 +40,11 @@ class Director::Impl final : public DirectorServices {
         resolution_(options.time_resolution),
         start_(resolution_.to_ticks(options.start_time)),
         stop_(resolution_.to_ticks(options.stop_time)) {
+    for (const FlatActor& actor : model_.actors) actor.actor->check_time_resolution(resolution_);
     lay_out();
     event_tolerance_ = options_.event_tolerance.value_or(0.0);
     if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
-      throw ModelError("director option 'atol' lists " + std::to_string(options_.atol_per_state.size()) +
+      throw OptionError("atol", "director option 'atol' lists " + std::to_string(options_.atol_per_state.size()) +
                        " tolerances but the model has " + std::to_string(b_.x_storage.size()) +
                        " continuous states (give one number, or one per state in the order ctde "
                        "validate prints)");

@@ -33,67 +33,118 @@ namespace {
 
 std::string option(const std::string& key) { return "director option '" + key + "'"; }
 
+RunOptions read_run_options(const std::map<std::string, ParamValue>& director, const ParameterScope& scope);
+
 }  // namespace
 
 void check(const RunOptions& options) {
   const auto positive = [](const std::string& key, double value, bool allow_inf = false) {
     if (!(value > 0) || (!allow_inf && !std::isfinite(value))) {
-      throw ModelError(option(key) + " must be a finite number > 0, got " + format_double(value));
+      throw OptionError(key, option(key) + " must be a finite number > 0, got " + format_double(value));
     }
   };
   if (!std::isfinite(options.start_time)) {
-    throw ModelError(option("start_time") + " must be finite, got " + format_double(options.start_time));
+    throw OptionError("start_time", option("start_time") + " must be finite, got " + format_double(options.start_time));
   }
   if (!(options.stop_time > options.start_time) || !std::isfinite(options.stop_time)) {
-    throw ModelError(option("stop_time") + " must be finite and after start_time (" +
+    throw OptionError("stop_time", option("stop_time") + " must be finite and after start_time (" +
                      format_double(options.start_time) + "), got " + format_double(options.stop_time));
   }
-  const TimeResolution resolution(options.time_resolution);  // checks the range
+  TimeResolution resolution(1.0);
+  try {
+    resolution = TimeResolution(options.time_resolution);  // checks the range
+  } catch (const ModelError& e) {
+    throw OptionError("time_resolution", option("time_resolution") + ": " + e.message());
+  }
   const std::array<std::pair<const char*, double>, 2> times{
       {{"start_time", options.start_time}, {"stop_time", options.stop_time}}};
   for (const auto& [key, seconds] : times) {  // and the horizon
     try {
       (void)resolution.to_ticks(seconds);
     } catch (const ModelError& e) {
-      throw ModelError(option(key) + ": " + e.what());
+      throw OptionError(key, option(key) + ": " + e.what());
     }
   }
+  if (resolution.to_ticks(options.stop_time) - resolution.to_ticks(options.start_time) < 1) {
+    throw OptionError("stop_time", option("stop_time") + " (" + format_double(options.stop_time) +
+                                       " s) is less than one tick (" + format_double(resolution.seconds_per_tick()) +
+                                       " s) after start_time: the run would not advance");
+  }
   positive("rtol", options.rtol);
+  if (options.rtol < 1e-15 || options.rtol > 1) {
+    throw OptionError("rtol", option("rtol") + " must be from 1e-15 (a double's precision) to 1, got " +
+                                  format_double(options.rtol));
+  }
   positive("atol", options.atol);
   for (const double v : options.atol_per_state) positive("atol", v);
   if (options.initial_step) positive("initial_step", *options.initial_step);
   if (options.min_step) positive("min_step", *options.min_step);
   if (options.max_step) positive("max_step", *options.max_step, /*allow_inf=*/true);
   if (options.min_step && options.max_step && *options.min_step > *options.max_step) {
-    throw ModelError("director option 'min_step' (" + format_double(*options.min_step) +
+    throw OptionError("min_step", "director option 'min_step' (" + format_double(*options.min_step) +
                      ") exceeds 'max_step' (" + format_double(*options.max_step) + ")");
   }
   if (options.max_microsteps < 1 || options.max_microsteps > 1'000'000'000) {
-    throw ModelError(option("max_microsteps") + " must be a whole number from 1 to 1e9, got " +
+    throw OptionError("max_microsteps", option("max_microsteps") + " must be a whole number from 1 to 1e9, got " +
                      std::to_string(options.max_microsteps));
   }
   if (options.event_tolerance) positive("event_tolerance", *options.event_tolerance);
-  if (options.output_interval) positive("output_interval", *options.output_interval);
+  if (options.output_interval) {
+    positive("output_interval", *options.output_interval);
+    if (*options.output_interval < resolution.seconds_per_tick()) {
+      throw OptionError("output_interval", option("output_interval") + " (" + format_double(*options.output_interval) +
+                                               " s) is shorter than one tick of the time resolution (" +
+                                               format_double(resolution.seconds_per_tick()) + " s)");
+    }
+  }
 }
 
-RunOptions make_run_options(const std::map<std::string, ParamValue>& director, const ParameterScope& scope) {
+OptionError::OptionError(std::string key, const std::string& message) : ModelError(message), key_(std::move(key)) {}
+
+RunOptions make_run_options(const std::map<std::string, ParamValue>& director, const ParameterScope& scope,
+                            const std::string& file) {
+  try {
+    return read_run_options(director, scope);
+  } catch (const OptionError& e) {
+    if (file.empty()) throw;
+    throw e.in_file(file);
+  }
+}
+
+ModelError OptionError::in_file(const std::string& file) const {
+  return ModelError(message()).located(file + " at /director/" + key_);
+}
+
+namespace {
+
+RunOptions read_run_options(const std::map<std::string, ParamValue>& director, const ParameterScope& scope) {
   RunOptions options;
   const auto number = [&](const std::string& key) -> std::optional<double> {
     const auto it = director.find(key);
     if (it == director.end()) return std::nullopt;
-    return scope.evaluate(it->second, ParamKind::kScalar, option(key)).values[0];
+    try {
+      return scope.evaluate(it->second, ParamKind::kScalar, option(key)).values[0];
+    } catch (const OptionError&) {
+      throw;
+    } catch (const ModelError& e) {
+      throw OptionError(key, e.message());
+    }
   };
   const auto text = [&](const std::string& key) -> std::optional<std::string> {
     const auto it = director.find(key);
     if (it == director.end()) return std::nullopt;
-    return scope.evaluate(it->second, ParamKind::kString, option(key)).text;
+    try {
+      return scope.evaluate(it->second, ParamKind::kString, option(key)).text;
+    } catch (const ModelError& e) {
+      throw OptionError(key, e.message());
+    }
   };
 
   // Read every option; their values are checked together, by check(), as
   // the Director checks options built in C++.
   if (auto v = number("start_time")) options.start_time = *v;
   const auto stop = number("stop_time");
-  if (!stop) throw ModelError("director option 'stop_time' is required (the run's end, in seconds)");
+  if (!stop) throw OptionError("stop_time", "director option 'stop_time' is required (the run's end, in seconds)");
   options.stop_time = *stop;
   if (auto v = number("time_resolution")) options.time_resolution = *v;
   if (auto s = text("solver")) {
@@ -110,13 +161,18 @@ RunOptions make_run_options(const std::map<std::string, ParamValue>& director, c
     else if (*s == "rkf45")
       options.solver = SolverKind::kRkf45;
     else {
-      throw ModelError(option("solver") +
+      throw OptionError("solver", option("solver") +
                        " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45; got \"" + *s + "\"");
     }
   }
   if (auto v = number("rtol")) options.rtol = *v;
   if (const auto it = director.find("atol"); it != director.end()) {
-    const ResolvedParam atol = scope.evaluate(it->second, ParamKind::kVector, option("atol"));
+    ResolvedParam atol;
+    try {
+      atol = scope.evaluate(it->second, ParamKind::kVector, option("atol"));
+    } catch (const ModelError& e) {
+      throw OptionError("atol", e.message());
+    }
     if (atol.values.size() == 1) {
       options.atol = atol.values[0];
     } else {
@@ -128,7 +184,7 @@ RunOptions make_run_options(const std::map<std::string, ParamValue>& director, c
   if (auto v = number("max_step")) options.max_step = *v;
   if (auto v = number("max_microsteps")) {
     if (!(*v >= 1) || *v > 1e9 || *v != std::floor(*v)) {  // before the conversion to a whole number
-      throw ModelError(option("max_microsteps") + " must be a whole number from 1 to 1e9, got " +
+      throw OptionError("max_microsteps", option("max_microsteps") + " must be a whole number from 1 to 1e9, got " +
                        format_double(*v));
     }
     options.max_microsteps = static_cast<long>(*v);
@@ -139,7 +195,7 @@ RunOptions make_run_options(const std::map<std::string, ParamValue>& director, c
     const auto s = text(key);
     if (!s) return std::nullopt;
     if (*s == a || *s == b) return *s == a;
-    throw ModelError(option(key) + " must be \"" + a + "\" or \"" + b + "\", got \"" + *s + "\"");
+    throw OptionError(key, option(key) + " must be \"" + a + "\" or \"" + b + "\", got \"" + *s + "\"");
   };
   if (auto first = either("events", "normal", "none")) {
     options.events = *first ? EventMode::kNormal : EventMode::kNone;
@@ -151,5 +207,7 @@ RunOptions make_run_options(const std::map<std::string, ParamValue>& director, c
   check(options);
   return options;
 }
+
+}  // namespace
 
 }  // namespace ctde

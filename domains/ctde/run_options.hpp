@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/param.hpp"
 
 namespace ctde {
@@ -56,13 +57,29 @@ struct RunOptions {
 ///         min_step above max_step, max_microsteps outside [1, 1e9].
 void check(const RunOptions& options);
 
+/// A wrong director option: a ModelError that knows the option's key, so
+/// that the model file's location (`model.json at /director/rtol`) can be
+/// added where the file is known. Copyable.
+class OptionError : public ModelError {
+ public:
+  OptionError(std::string key, const std::string& message);
+  [[nodiscard]] const std::string& key() const { return key_; }
+  /// The same error, located at the option in `file`.
+  [[nodiscard]] ModelError in_file(const std::string& file) const;
+
+ private:
+  std::string key_;
+};
+
 /// Evaluates the director options of a model (`director` keys, expressions
 /// over the model's parameters) over the defaults, then check()s them.
 /// @throws ModelError naming the option: a missing stop_time, stop_time not
 ///         after start_time, a non-positive tolerance or step, an unknown
 ///         solver, events or event_state value, a time_resolution out of range.
+///         With `file` (the model file's name) the errors are located at
+///         the option: "model.json at /director/rtol: ...".
 [[nodiscard]] RunOptions make_run_options(const std::map<std::string, ParamValue>& director,
-                                          const ParameterScope& scope);
+                                          const ParameterScope& scope, const std::string& file = "");
 
 [[nodiscard]] const char* to_string(SolverKind solver);
 

@@ -119,6 +119,11 @@ TEST_CASE("the format version is required and checked") {
         "test.json at /ctde: format version 2 is not supported (this ctde reads 1)");
 }
 
+TEST_CASE("a model without actors is refused") {
+  CHECK(model_file_error(R"({"ctde": 1, "director": {"stop_time": 1}, "actors": []})") ==
+        "test.json at /actors: is empty: a model (and a composite) needs at least one actor");
+}
+
 TEST_CASE("wrong JSON types are named with their path") {
   CHECK(model_file_error(R"({"ctde": 1, "actors": {}})") ==
         "test.json at /actors: must be an array of actors");
@@ -128,7 +133,7 @@ TEST_CASE("wrong JSON types are named with their path") {
             R"({"ctde": 1, "actors": [{"name": "c", "type": "Constant", "params": {"value": true}}]})") ==
         "test.json at /actors/0/params/value: a parameter value is a number, a string or an array, got "
         "boolean true");
-  CHECK(model_file_error(R"({"ctde": 1, "actors": [], "connections": [["a.out"]]})") ==
+  CHECK(model_file_error(R"({"ctde": 1, "actors": [{"name": "a", "type": "Clock"}], "connections": [["a.out"]]})") ==
         "test.json at /connections/0: a connection is [\"actor.out\", \"actor.in\"], got [\"a.out\"]");
 }
 

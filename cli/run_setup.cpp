@@ -1,0 +1,52 @@
+#include "cli/run_setup.hpp"
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "core/validate.hpp"
+#include "domains/ctde/director.hpp"
+
+namespace ctde::cli {
+
+namespace {
+
+/// Every output of every actor, in the flat model's order.
+std::vector<std::string> all_outputs(const FlatModel& flat) {
+  std::vector<std::string> out;
+  for (const auto& actor : flat.actors) {
+    for (const auto& port : actor.actor->outputs()) out.push_back(actor.path + "." + port.name);
+  }
+  return out;
+}
+
+}  // namespace
+
+RunSetup set_up_run(Model& model, std::optional<double> stop_time) {
+  if (stop_time) model.director().insert_or_assign("stop_time", ParamValue(*stop_time));
+  RunSetup setup{validate(model), {}, {}};
+  // An option's error names where it was written: the file, or --stop-time.
+  const auto located = [&](const OptionError& e) {
+    if (stop_time && e.key() == "stop_time") {
+      return ModelError(e.message()).located("--stop-time " + format_double(*stop_time));
+    }
+    return e.in_file(model.file());
+  };
+  try {
+    setup.options = make_run_options(model.director(), model.parameters());
+  } catch (const OptionError& e) {
+    throw located(e);
+  }
+  try {
+    setup.signals = resolve_record(setup.flat, model.record().empty() ? all_outputs(setup.flat) : model.record());
+  } catch (const ModelError& e) {
+    throw e.located(model.file() + " at /record");
+  }
+  try {
+    // The director's own checks, without running: what the run would refuse.
+    const Director probe(setup.flat, setup.options, model.name());
+  } catch (const OptionError& e) {
+    throw located(e);
+  }
+  return setup;
+}
+
+}  // namespace ctde::cli

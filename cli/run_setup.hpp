@@ -1,0 +1,31 @@
+#pragma once
+/// What `ctde run` checks before it runs, shared with `ctde validate` so
+/// that a model `validate` accepts is one `run` starts: the model validated,
+/// the director options (with --stop-time), the recorded signals, and the
+/// director's own checks (per-state tolerances, durations against the time
+/// resolution).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/flat_model.hpp"
+#include "core/model.hpp"
+#include "core/recorder.hpp"
+#include "domains/ctde/run_options.hpp"
+
+namespace ctde::cli {
+
+/// A model checked for a run. Copyable value type (the flat model refers
+/// to the Model's actors: keep the Model alive).
+struct RunSetup {
+  FlatModel flat;
+  RunOptions options;
+  std::vector<RecordedSignal> signals;  ///< the model's `record`, or every output
+};
+
+/// Validates `model` for a run: `stop_time` overrides the director's.
+/// @throws ModelError naming the file and the JSON location (or --stop-time).
+[[nodiscard]] RunSetup set_up_run(Model& model, std::optional<double> stop_time);
+
+}  // namespace ctde::cli
