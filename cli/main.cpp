@@ -1,10 +1,12 @@
 // The `ctde` command (see shared/spec/model-format.md for the contract and
 // docs/cli.md for the user's guide).
 //
-// Exit status: 0 success (the stop time or a Stop actor); 2 the model, the
-// command line or an input file is wrong, or a helper program is missing
-// (nothing is run); 3 the run failed part way, or its plot could not be drawn
-// (results and trace up to the failure are kept); 4 a bug in ctde.
+// Exit status (docs/cli.md): 0 success (the stop time or a Stop actor, a
+// valid model, a file written); 2 the model, the command line or an input
+// file is wrong, an output cannot be created, or a helper program is missing
+// (nothing is run or written); 3 the run failed part way, an output could not
+// be written, or the plot could not be drawn (results and trace up to there
+// are kept); 4 a bug in ctde.
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +16,7 @@
 
 #include "cli/command_error.hpp"
 #include "cli/graph_command.hpp"
+#include "cli/output_file.hpp"
 #include "cli/plot.hpp"
 #include "cli/process.hpp"
 #include "cli/run_command.hpp"
@@ -42,11 +45,16 @@ ctde::ParameterOverrides parse_overrides(const std::vector<std::string>& texts) 
 
 /// `ctde run`: the run, its summary, and the plot. Returns the exit status.
 int run_main(RunRequest request, const std::string& plot, bool quiet) {
+  check_paths({{"MODEL", request.model}},
+              {{"-o", request.results}, {"--trace", request.trace}, {"--plot", plot}});
   std::optional<PlotTool> tool;
+  // Created before the run: a plot that cannot be written runs nothing.
+  std::optional<OutputFile> plot_file;
   std::filesystem::path temporary;  // the results, when only a plot was asked for
   if (!plot.empty()) {
     check_plot_path(plot);
     tool = find_plot_tool();  // before the run: a missing tool runs nothing
+    plot_file.emplace(NamedPath{"--plot", plot}, OutputFile::Writer::kHelper);
     if (request.results.empty()) {
       temporary = make_temporary_file("results", ".csv");
       request.results = temporary.string();
@@ -70,9 +78,15 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
               << " steps, " << result.stats.rejected_steps << " rejected, " << result.stats.rhs_evals
               << " RHS evaluations, " << result.stats.events << " events\n";
   }
-  if (tool) {  // also after a failed run: the results up to the failure are worth seeing
+  if (!outcome.write_error.empty()) {
+    std::cerr << "ctde: error: " << outcome.write_error << "\n";
+    status = kExitRunFailed;
+  }
+  if (tool) {  // also after a failed run: the results up to there are worth seeing
     try {
-      plot_results(*tool, request.results, plot, outcome.discrete_columns, outcome.model_name);
+      plot_results(*tool, request.results, plot_file->write_path(), outcome.discrete_columns,
+                   outcome.model_name);
+      plot_file->commit();
     } catch (const CommandError& e) {
       std::cerr << "ctde: error: " << e.what() << "; the results are kept in " << request.results << "\n";
       return kExitRunFailed;
@@ -146,7 +160,10 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (validate->parsed()) ctde::cli::validate_command(model_path, parse_overrides(sets), std::cout);
+    if (validate->parsed()) {
+      check_paths({{"MODEL", model_path}}, {});
+      ctde::cli::validate_command(model_path, parse_overrides(sets), std::cout);
+    }
     if (run->parsed()) {
       run_request.overrides = parse_overrides(run_sets);
       if (*stop_option) run_request.stop_time = stop_time;
@@ -164,6 +181,14 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::cerr << "ctde: internal error: " << e.what() << "\n";
     return kExitInternal;
+  } catch (...) {  // unwound, so that no temporary file is left behind
+    std::cerr << "ctde: internal error: an unknown exception\n";
+    return kExitInternal;
+  }
+  std::cout.flush();
+  if (!std::cout) {  // the DOT text or the validation report went nowhere
+    std::cerr << "ctde: error: cannot write the standard output\n";
+    return kExitRunFailed;
   }
   return kExitOk;
 }

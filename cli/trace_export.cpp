@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/command_error.hpp"
+#include "cli/output_file.hpp"
 
 namespace ctde::cli {
 
@@ -348,6 +349,9 @@ void write_chrome_trace(const json& trace, std::ostream& out) {
 }
 
 void trace_export_command(const std::string& input, const std::string& output) {
+  // No -o: standard output, which must not be the trace either (`>> trace.jsonl`).
+  const NamedPath destination{"-o", output.empty() ? std::string("-") : output};
+  check_paths({{"TRACE", input}}, {destination});
   std::ifstream in(input);
   if (!in) {
     std::string message = "cannot read the trace '";
@@ -356,26 +360,9 @@ void trace_export_command(const std::string& input, const std::string& output) {
     throw CommandError(kExitUsage, message);
   }
   const json trace = chrome_trace(in, input);
-  if (output.empty()) {
-    write_chrome_trace(trace, std::cout);
-    std::cout.flush();
-    return;
-  }
-  std::ofstream out(output);
-  if (!out) {
-    std::string message = "cannot write '";
-    message += output;
-    message += "'";
-    throw CommandError(kExitUsage, message);
-  }
-  write_chrome_trace(trace, out);
-  out.close();
-  if (!out) {
-    std::string message = "cannot write '";
-    message += output;
-    message += "'";
-    throw CommandError(kExitUsage, message);
-  }
+  OutputFile file(destination, OutputFile::Writer::kStream);
+  write_chrome_trace(trace, file.stream());
+  file.commit();
 }
 
 }  // namespace ctde::cli

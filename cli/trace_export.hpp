@@ -40,9 +40,11 @@ namespace ctde::cli {
 /// Writes `trace` (from chrome_trace()) with one event per line.
 void write_chrome_trace(const nlohmann::json& trace, std::ostream& out);
 
-/// Reads `input`, writes `output` (or stdout when `output` is empty).
-/// @throws CommandError (kExitUsage) for an unreadable input, an unwritable
-///         output or a malformed line.
+/// Reads `input`, writes `output` (or stdout when `output` is empty or "-")
+/// through an OutputFile (written whole, or not at all).
+/// @throws CommandError: kExitUsage for an unreadable input, an output that
+///         is the input or cannot be created, or a malformed line;
+///         kExitRunFailed when writing the output failed.
 void trace_export_command(const std::string& input, const std::string& output);
 
 }  // namespace ctde::cli

@@ -91,10 +91,15 @@ TraceWriter::TraceWriter(const std::string& path) {
   } catch (const spdlog::spdlog_ex& e) {
     throw std::runtime_error("cannot write the trace file '" + path + "': " + e.what());
   }
+  logger_->set_error_handler([failed = file_failed_](const std::string&) { *failed = true; });
 }
 
 TraceWriter::TraceWriter(std::ostream& out)
-    : logger_(make_logger(std::make_shared<spdlog::sinks::ostream_sink_st>(out))) {}
+    : logger_(make_logger(std::make_shared<spdlog::sinks::ostream_sink_st>(out))), out_(&out) {}
+
+bool TraceWriter::failed() const {
+  return (file_failed_ && *file_failed_) || (out_ != nullptr && out_->fail());
+}
 
 TraceWriter::~TraceWriter() {
   if (logger_) logger_->flush();
