@@ -23,6 +23,7 @@
 
 #include "actors/builtin_actors.hpp"
 #include "cli/command_error.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/output_file.hpp"
 #include "cli/process.hpp"
 #include "core/validate.hpp"
@@ -319,6 +320,7 @@ void graph_command(const std::string& path, const ParameterOverrides& overrides,
   if (format == "dot") {
     OutputFile file({"-o", output}, OutputFile::Writer::kStream);
     file.stream() << text.str();
+    throw_if_interrupted();  // a signal before the rename: nothing is written
     file.commit();
     return;
   }
@@ -334,9 +336,11 @@ void graph_command(const std::string& path, const ParameterOverrides& overrides,
     run_dot(format, source.string(), file.write_path());
   } catch (...) {
     std::filesystem::remove(source);
+    throw_if_interrupted();  // Ctrl-C reached `dot` too: say so, not that `dot` failed
     throw;
   }
   std::filesystem::remove(source);
+  throw_if_interrupted();
   file.commit();
 }
 

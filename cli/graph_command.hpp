@@ -31,7 +31,7 @@ void write_model_dot(const FlatModel& model, const std::string& model_name, std:
 /// @throws ModelError for a bad model; CommandError (kExitUsage) for an
 ///         unknown extension, a missing or failing `dot`, an output that is
 ///         the model or cannot be created; CommandError (kExitRunFailed) when
-///         writing the file failed.
+///         writing the file failed; CommandError (128 + signal) on SIGINT/SIGTERM.
 void graph_command(const std::string& path, const ParameterOverrides& overrides, const std::string& output,
                    std::ostream& out);
 

@@ -6,7 +6,7 @@
 // file is wrong, an output cannot be created, or a helper program is missing
 // (nothing is run or written); 3 the run failed part way, an output could not
 // be written, or the plot could not be drawn (results and trace up to there
-// are kept); 4 a bug in ctde.
+// are kept); 130/143 interrupted by SIGINT/SIGTERM (kept too); 4 a bug in ctde.
 
 #include <CLI/CLI.hpp>
 
@@ -16,6 +16,7 @@
 
 #include "cli/command_error.hpp"
 #include "cli/graph_command.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/output_file.hpp"
 #include "cli/plot.hpp"
 #include "cli/process.hpp"
@@ -82,17 +83,18 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
     std::cerr << "ctde: error: " << outcome.write_error << "\n";
     status = kExitRunFailed;
   }
-  if (tool) {  // also after a failed run: the results up to there are worth seeing
+  if (tool) {  // also after a failed or interrupted run: the results up to there are worth seeing
     try {
       plot_results(*tool, request.results, plot_file->write_path(), outcome.discrete_columns,
                    outcome.model_name);
       plot_file->commit();
     } catch (const CommandError& e) {
       std::cerr << "ctde: error: " << e.what() << "; the results are kept in " << request.results << "\n";
-      return kExitRunFailed;
+      return interrupt_signal() != 0 ? interrupted_status(interrupt_signal()) : kExitRunFailed;
     }
     if (!temporary.empty()) std::filesystem::remove(temporary);
   }
+  if (interrupt_signal() != 0) return interrupted_status(interrupt_signal());
   return status;
 }
 
@@ -159,6 +161,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
+  install_interrupt_handlers();
   try {
     if (validate->parsed()) {
       check_paths({{"MODEL", model_path}}, {});
@@ -176,6 +179,10 @@ int main(int argc, char** argv) {
     std::cerr << "ctde: error: " << e.what() << "\n";
     return kExitUsage;
   } catch (const CommandError& e) {
+    if (interrupt_signal() != 0) {
+      std::cerr << "ctde: interrupted: nothing written\n";
+      return interrupted_status(interrupt_signal());
+    }
     std::cerr << "ctde: error: " << e.what() << "\n";
     return e.status();
   } catch (const std::exception& e) {
@@ -190,5 +197,6 @@ int main(int argc, char** argv) {
     std::cerr << "ctde: error: cannot write the standard output\n";
     return kExitRunFailed;
   }
+  if (interrupt_signal() != 0) return interrupted_status(interrupt_signal());
   return kExitOk;
 }

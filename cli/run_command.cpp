@@ -4,6 +4,7 @@
 
 #include "actors/builtin_actors.hpp"
 #include "cli/command_error.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/output_file.hpp"
 #include "cli/progress_bar.hpp"
 #include "core/error.hpp"
@@ -79,8 +80,9 @@ RunOutcome run_command(const RunRequest& request) {
       director.set_progress([&bar](double time, const RunStatistics& stats) { bar.update(time, stats); });
     }
     // A write that failed ends the run at once: the rest would be lost too.
-    director.set_stop_check(
-        [&recorder, &trace] { return (recorder && recorder->failed()) || (trace && trace->failed()); });
+    director.set_stop_check([&recorder, &trace] {
+      return interrupt_signal() != 0 || (recorder && recorder->failed()) || (trace && trace->failed());
+    });
     outcome.result = director.run();
     bar.finish();
   }

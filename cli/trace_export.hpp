@@ -31,11 +31,16 @@
 
 namespace ctde::cli {
 
-/// Converts a trace read from `in` (named `source` in messages).
+/// Converts a trace read from `in` (named `source` in messages). Blank lines
+/// are skipped. A last line that has no newline and is not JSON was cut
+/// short (its writer was killed): it is left out, with a warning on
+/// `warnings` (when not null), and the lines before it are converted.
 /// @throws CommandError (kExitUsage) for a malformed line, naming
 ///         `source:LINE` and what is wrong (not JSON, not an object, no
-///         `kind`, a key missing or of the wrong type). Blank lines are skipped.
-[[nodiscard]] nlohmann::json chrome_trace(std::istream& in, const std::string& source);
+///         `kind`, a key missing or of the wrong type); CommandError
+///         (128 + signal) when SIGINT or SIGTERM came (cli/interrupt.hpp).
+[[nodiscard]] nlohmann::json chrome_trace(std::istream& in, const std::string& source,
+                                          std::ostream* warnings = nullptr);
 
 /// Writes `trace` (from chrome_trace()) with one event per line.
 void write_chrome_trace(const nlohmann::json& trace, std::ostream& out);
