@@ -43,7 +43,8 @@ struct TraceHeader {
 /// Writes trace lines. Not copyable; movable.
 class TraceWriter {
  public:
-  /// Writes to file `path` (truncated). @throws std::runtime_error when it cannot be opened.
+  /// Writes to file `path` (truncated). @throws std::runtime_error when it
+  /// cannot be opened, or its folder does not exist (it is not created).
   explicit TraceWriter(const std::string& path);
   /// Writes to `out` (which must outlive the writer).
   explicit TraceWriter(std::ostream& out);
