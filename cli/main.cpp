@@ -8,6 +8,7 @@
 // be written, or the plot could not be drawn (results and trace up to there
 // are kept); 130/143 interrupted by SIGINT/SIGTERM (kept too); 4 a bug in ctde.
 
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
@@ -170,7 +171,10 @@ int main(int argc, char** argv) {
     if (run->parsed()) {
       run_request.overrides = parse_overrides(run_sets);
       if (*stop_option) run_request.stop_time = stop_time;
-      run_request.progress = !quiet;
+      // Results or trace on a terminal's stdout would be garbled by the bar redrawn beside them.
+      const bool to_terminal =
+          (run_request.results == "-" || run_request.trace == "-") && isatty(STDOUT_FILENO);
+      run_request.progress = !quiet && !to_terminal;
       return run_main(run_request, plot_path, quiet);
     }
     if (graph->parsed()) graph_command(graph_model, parse_overrides(graph_sets), graph_output, std::cout);

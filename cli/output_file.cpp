@@ -26,10 +26,10 @@ constexpr int kMaxLinkHops = 40;
 constexpr std::size_t kMaxStemBytes = 200;
 constexpr std::size_t kMaxExtensionBytes = 16;
 
-/// "-o 'results.csv'", or "-o - (standard output)".
-std::string describe(const NamedPath& named) {
+/// "-o 'results.csv'", or "-o - (standard output)" (for an output).
+std::string describe(const NamedPath& named, bool output = true) {
   std::string text = named.option;
-  if (named.path == "-") {
+  if (output && named.path == "-") {
     text += " - (standard output)";
     return text;
   }
@@ -65,16 +65,18 @@ struct Identity {
   std::string resolved;
 };
 
-Identity identify(const std::string& path) {
+/// @param output true: "-" means standard output (for an input it is a file name).
+Identity identify(const std::string& path, bool output) {
+  const bool standard_output = output && path == "-";
   Identity id;
   struct stat info {};
-  const int status = path == "-" ? fstat(STDOUT_FILENO, &info) : stat(path.c_str(), &info);
+  const int status = standard_output ? fstat(STDOUT_FILENO, &info) : stat(path.c_str(), &info);
   if (status == 0) {
     id.exists = true;
     id.device = info.st_dev;
     id.inode = info.st_ino;
   }
-  id.resolved = path == "-" ? std::string("-") : resolve(path).string();
+  id.resolved = standard_output ? std::string("-") : resolve(path).string();
   return id;
 }
 
@@ -86,7 +88,7 @@ bool same_file(const Identity& a, const Identity& b) {
 
 /// /dev/null discards what it is given: naming it for two outputs mixes nothing.
 bool is_null_device(const Identity& id) {
-  static const Identity null_device = identify("/dev/null");
+  static const Identity null_device = identify("/dev/null", true);
   return id.exists && null_device.exists && same_file(id, null_device);
 }
 
@@ -94,8 +96,8 @@ bool is_null_device(const Identity& id) {
 
 void check_input(const NamedPath& input) {
   std::error_code error;
-  if (input.path != "-" && fs::is_directory(input.path, error)) {
-    refuse(describe(input) + " is a directory, not a file");
+  if (fs::is_directory(input.path, error)) {
+    refuse(describe(input, false) + " is a directory, not a file");
   }
 }
 
@@ -136,16 +138,17 @@ void check_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPa
   for (const NamedPath& input : inputs) {
     if (input.path.empty()) continue;
     check_input(input);
-    inputs_seen.emplace_back(&input, identify(input.path));
+    inputs_seen.emplace_back(&input, identify(input.path, false));
   }
   std::vector<std::pair<const NamedPath*, Identity>> outputs_seen;
   for (const NamedPath& output : outputs) {
     if (output.path.empty()) continue;
     check_output(output);
-    Identity id = identify(output.path);
+    Identity id = identify(output.path, true);
     for (const auto& [input, input_id] : inputs_seen) {
       if (same_file(id, input_id)) {
-        refuse(describe(output) + " and " + describe(*input) + " are the same file: it would be overwritten");
+        refuse(describe(output) + " and " + describe(*input, false) +
+               " are the same file: it would be overwritten");
       }
     }
     for (const auto& [other, other_id] : outputs_seen) {
