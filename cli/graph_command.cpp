@@ -23,6 +23,8 @@
 
 #include "actors/builtin_actors.hpp"
 #include "cli/command_error.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/output_file.hpp"
 #include "cli/process.hpp"
 #include "core/validate.hpp"
 
@@ -303,36 +305,43 @@ void write_model_dot(const FlatModel& model, const std::string& model_name, std:
 
 void graph_command(const std::string& path, const ParameterOverrides& overrides, const std::string& output,
                    std::ostream& out) {
-  const std::string format = output.empty() ? "dot" : format_of(output);
+  check_paths({{"MODEL", path}}, {{"-o", output}});
+  const bool to_out = output.empty() || output == "-";
+  const std::string format = to_out ? "dot" : format_of(output);
   Model model = load_model_file(path, builtin_actors(), overrides);
   const FlatModel flat = validate(model);
   std::ostringstream text;
   write_model_dot(flat, model.name(), text);
 
-  if (output.empty()) {
+  if (to_out) {
     out << text.str();
     return;
   }
   if (format == "dot") {
-    std::ofstream file(output);
-    if (!file) cannot_write(output);
-    file << text.str();
-    file.close();
-    if (!file) cannot_write(output);
+    OutputFile file({"-o", output}, OutputFile::Writer::kStream);
+    file.stream() << text.str();
+    throw_if_interrupted();  // a signal before the rename: nothing is written
+    file.commit();
     return;
   }
+  OutputFile file({"-o", output}, OutputFile::Writer::kHelper);
   const std::filesystem::path source = make_temporary_file("graph", ".dot");
-  {
-    std::ofstream file(source);
-    file << text.str();
-  }
   try {
-    run_dot(format, source.string(), output);
+    {
+      std::ofstream dot_text(source);
+      dot_text << text.str();
+      dot_text.close();
+      if (!dot_text) cannot_write(source.string());
+    }
+    run_dot(format, source.string(), file.write_path());
   } catch (...) {
     std::filesystem::remove(source);
+    throw_if_interrupted();  // Ctrl-C reached `dot` too: say so, not that `dot` failed
     throw;
   }
   std::filesystem::remove(source);
+  throw_if_interrupted();
+  file.commit();
 }
 
 }  // namespace ctde::cli

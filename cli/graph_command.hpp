@@ -25,9 +25,13 @@ void write_model_dot(const FlatModel& model, const std::string& model_name, std:
 
 /// Loads and validates the model in `path`, then writes its graph to
 /// `output`: `.dot` or `.gv` as DOT text; `.svg`, `.png` or `.pdf` drawn by
-/// the Graphviz program `dot` (found on PATH); an empty `output` writes DOT to `out`.
+/// the Graphviz program `dot` (found on PATH); an empty `output` or "-"
+/// writes DOT to `out`. The file is written through an OutputFile (whole, or
+/// not at all; never over the model: check_paths()).
 /// @throws ModelError for a bad model; CommandError (kExitUsage) for an
-///         unknown extension, a missing or failing `dot`, an unwritable file.
+///         unknown extension, a missing or failing `dot`, an output that is
+///         the model or cannot be created; CommandError (kExitRunFailed) when
+///         writing the file failed; CommandError (128 + signal) on SIGINT/SIGTERM.
 void graph_command(const std::string& path, const ParameterOverrides& overrides, const std::string& output,
                    std::ostream& out);
 

@@ -1,11 +1,14 @@
 // The `ctde` command (see docs/model-format.md for the contract and
 // docs/cli.md for the user's guide).
 //
-// Exit status: 0 success (the stop time or a Stop actor); 2 the model, the
-// command line or an input file is wrong, or a helper program is missing
-// (nothing is run); 3 the run failed part way, or its plot could not be drawn
-// (results and trace up to the failure are kept); 4 a bug in ctde.
+// Exit status (docs/cli.md): 0 success (the stop time or a Stop actor, a
+// valid model, a file written); 2 the model, the command line or an input
+// file is wrong, an output cannot be created, or a helper program is missing
+// (nothing is run or written); 3 the run failed part way, an output could not
+// be written, or the plot could not be drawn (results and trace up to there
+// are kept); 130/143 interrupted by SIGINT/SIGTERM (kept too); 4 a bug in ctde.
 
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
@@ -14,6 +17,8 @@
 
 #include "cli/command_error.hpp"
 #include "cli/graph_command.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/output_file.hpp"
 #include "cli/plot.hpp"
 #include "cli/process.hpp"
 #include "cli/run_command.hpp"
@@ -42,11 +47,16 @@ ctde::ParameterOverrides parse_overrides(const std::vector<std::string>& texts) 
 
 /// `ctde run`: the run, its summary, and the plot. Returns the exit status.
 int run_main(RunRequest request, const std::string& plot, bool quiet) {
+  check_paths({{"MODEL", request.model}},
+              {{"-o", request.results}, {"--trace", request.trace}, {"--plot", plot}});
   std::optional<PlotTool> tool;
+  // Created before the run: a plot that cannot be written runs nothing.
+  std::optional<OutputFile> plot_file;
   std::filesystem::path temporary;  // the results, when only a plot was asked for
   if (!plot.empty()) {
     check_plot_path(plot);
     tool = find_plot_tool();  // before the run: a missing tool runs nothing
+    plot_file.emplace(NamedPath{"--plot", plot}, OutputFile::Writer::kHelper);
     if (request.results.empty()) {
       temporary = make_temporary_file("results", ".csv");
       request.results = temporary.string();
@@ -70,15 +80,22 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
               << " steps, " << result.stats.rejected_steps << " rejected, " << result.stats.rhs_evals
               << " RHS evaluations, " << result.stats.events << " events\n";
   }
-  if (tool) {  // also after a failed run: the results up to the failure are worth seeing
+  if (!outcome.write_error.empty()) {
+    std::cerr << "ctde: error: " << outcome.write_error << "\n";
+    status = kExitRunFailed;
+  }
+  if (tool) {  // also after a failed or interrupted run: the results up to there are worth seeing
     try {
-      plot_results(*tool, request.results, plot, outcome.discrete_columns, outcome.model_name);
+      plot_results(*tool, request.results, plot_file->write_path(), outcome.discrete_columns,
+                   outcome.model_name);
+      plot_file->commit();
     } catch (const CommandError& e) {
       std::cerr << "ctde: error: " << e.what() << "; the results are kept in " << request.results << "\n";
-      return kExitRunFailed;
+      return interrupt_signal() != 0 ? interrupted_status(interrupt_signal()) : kExitRunFailed;
     }
     if (!temporary.empty()) std::filesystem::remove(temporary);
   }
+  if (interrupt_signal() != 0) return interrupted_status(interrupt_signal());
   return status;
 }
 
@@ -148,15 +165,20 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
+  install_interrupt_handlers();
   try {
     if (validate->parsed()) {
+      check_paths({{"MODEL", model_path}}, {});
       const std::optional<double> stop = *validate_stop ? std::optional<double>(validate_stop_time) : std::nullopt;
       ctde::cli::validate_command(model_path, parse_overrides(sets), stop, std::cout);
     }
     if (run->parsed()) {
       run_request.overrides = parse_overrides(run_sets);
       if (*stop_option) run_request.stop_time = stop_time;
-      run_request.progress = !quiet;
+      // Results or trace on a terminal's stdout would be garbled by the bar redrawn beside them.
+      const bool to_terminal =
+          (run_request.results == "-" || run_request.trace == "-") && isatty(STDOUT_FILENO);
+      run_request.progress = !quiet && !to_terminal;
       return run_main(run_request, plot_path, quiet);
     }
     if (graph->parsed()) graph_command(graph_model, parse_overrides(graph_sets), graph_output, std::cout);
@@ -165,11 +187,24 @@ int main(int argc, char** argv) {
     std::cerr << "ctde: error: " << e.what() << "\n";
     return kExitUsage;
   } catch (const CommandError& e) {
+    if (interrupt_signal() != 0) {
+      std::cerr << "ctde: interrupted: nothing written\n";
+      return interrupted_status(interrupt_signal());
+    }
     std::cerr << "ctde: error: " << e.what() << "\n";
     return e.status();
   } catch (const std::exception& e) {
     std::cerr << "ctde: internal error: " << e.what() << "\n";
     return kExitInternal;
+  } catch (...) {  // unwound, so that no temporary file is left behind
+    std::cerr << "ctde: internal error: an unknown exception\n";
+    return kExitInternal;
   }
+  std::cout.flush();
+  if (!std::cout) {  // the DOT text or the validation report went nowhere
+    std::cerr << "ctde: error: cannot write the standard output\n";
+    return kExitRunFailed;
+  }
+  if (interrupt_signal() != 0) return interrupted_status(interrupt_signal());
   return kExitOk;
 }

@@ -6,6 +6,7 @@
 
 #include <cassert>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 
 #include "cli/command_error.hpp"
@@ -22,9 +23,20 @@ ProcessResult run_process(const std::vector<std::string>& arguments) {
   for (auto& a : copies) argv.push_back(a.data());
   argv.push_back(nullptr);
 
+  // ctde ignores SIGPIPE (cli/interrupt.hpp), and an ignored signal stays
+  // ignored across exec: the helper gets the default back.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+
   ProcessResult result;
   pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
+  const int spawned = posix_spawnp(&pid, argv[0], nullptr, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   if (spawned != 0) {
     result.error = spawned;
     return result;

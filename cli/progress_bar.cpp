@@ -14,6 +14,15 @@ namespace {
 
 constexpr std::size_t kMinBarColumns = 10;
 constexpr std::size_t kDefaultWidth = 80;
+/// "  ", the percentage (always 6), "  t = ", " / ", " s  ", " events/s".
+constexpr std::size_t kFixedTextWidth = 2 + 6 + 6 + 3 + 4 + 9;
+/// The widest rate short_rate() writes below 1e12/s ("999.9G").
+constexpr std::size_t kRateWidth = 6;
+/// Times shown in fixed point when the run's times are within these magnitudes.
+constexpr double kSmallestFixedTime = 1e-9;
+constexpr double kLargestFixedTime = 1e9;
+/// The width of %.4g for any double but those with three-digit exponents.
+constexpr std::size_t kGeneralTimeWidth = 10;
 
 /// A number in at most 4 significant digits ("4.523", "10", "1.2e+06").
 std::string short_number(double value) {
@@ -38,6 +47,46 @@ std::string short_rate(double rate) {
   return buffer;
 }
 
+/// `text` right-aligned in `width` columns (not cut when longer).
+std::string padded(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+std::string fixed_point(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+/// How the simulated time is shown during one run: in fixed point with four
+/// significant digits at the larger of the start and stop times, in a field
+/// as wide as the wider of them (so that every time in between fits), or
+/// else (huge, tiny or not finite times) as %.4g in a field of
+/// kGeneralTimeWidth. Copyable value type.
+struct TimeFormat {
+  bool fixed = false;
+  int decimals = 0;
+  std::size_t width = kGeneralTimeWidth;
+};
+
+TimeFormat time_format(double start_time, double stop_time) {
+  const double magnitude = std::max(std::fabs(start_time), std::fabs(stop_time));
+  TimeFormat format;
+  if (!std::isfinite(magnitude) || magnitude >= kLargestFixedTime ||
+      (magnitude > 0 && magnitude < kSmallestFixedTime)) {
+    return format;
+  }
+  format.fixed = true;
+  format.decimals = magnitude > 0 ? std::max(0, 3 - static_cast<int>(std::floor(std::log10(magnitude)))) : 3;
+  format.width = std::max(fixed_point(start_time, format.decimals).size(),
+                          fixed_point(stop_time, format.decimals).size());
+  return format;
+}
+
+std::string format_time(double time, const TimeFormat& format) {
+  return format.fixed && std::isfinite(time) ? fixed_point(time, format.decimals) : short_number(time);
+}
+
 /// The width of the terminal on `fd` less one column (so that a full line
 /// never wraps), or the default.
 std::size_t terminal_width(int fd) {
@@ -58,19 +107,26 @@ std::string format_progress(double time, double stop_time, double events_per_sec
   char percent[16];
   std::snprintf(percent, sizeof percent, "%5.1f%%", fraction * 100);
 
+  // Every field has a width fixed for the run (the time's depends on the
+  // start and stop times only), so the bar never changes length and the
+  // text never shifts as the numbers grow.
+  const TimeFormat format = time_format(start_time, stop_time);
   std::string text = "  ";
   text += percent;
   text += "  t = ";
-  text += short_number(time);
+  text += padded(format_time(time, format), format.width);
   text += " / ";
   text += short_number(stop_time);
   text += " s  ";
-  text += short_rate(events_per_second);
+  text += padded(short_rate(events_per_second), kRateWidth);
   text += " events/s";
 
+  // The text's width when every number fits its field (one out of range,
+  // a NaN or an absurd rate, makes the line longer: its end is cut instead).
+  const std::size_t text_width = kFixedTextWidth + format.width + short_number(stop_time).size() + kRateWidth;
   std::string line;
-  if (width >= text.size() + kMinBarColumns + 2) {
-    const std::size_t columns = width - text.size() - 2;
+  if (width >= text_width + kMinBarColumns + 2) {
+    const std::size_t columns = width - text_width - 2;
     const auto filled = static_cast<std::size_t>(std::lround(fraction * static_cast<double>(columns)));
     line.push_back('[');
     line.append(filled, '#');

@@ -11,7 +11,11 @@
 namespace ctde::cli {
 
 /// One line of progress, padded or cut to exactly `width` characters:
-/// `[#####.....]  50.0%  t = 5 / 10 s  1.2k events/s`. The fraction is
+/// `[#####.....]   50.0%  t =  5.00 / 10 s    1.2k events/s`. Every field
+/// has a fixed width for given start and stop times (the time in fixed point
+/// with four significant digits at the stop time, as wide as the wider of
+/// start and stop; the rate in 6 columns), so the bar keeps its length all
+/// run long and fills from left to right only. The fraction is
 /// (time - start_time) / (stop_time - start_time), clamped to [0, 1] (0 when
 /// the interval is empty or not finite); `events_per_second` is wall-clock
 /// rate (negative or not finite: shown as 0). The bar is dropped when fewer

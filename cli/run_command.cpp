@@ -1,11 +1,14 @@
 #include "cli/run_command.hpp"
 
-#include "cli/run_setup.hpp"
-
 #include <memory>
+#include <optional>
 
 #include "actors/builtin_actors.hpp"
+#include "cli/command_error.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/output_file.hpp"
 #include "cli/progress_bar.hpp"
+#include "cli/run_setup.hpp"
 #include "core/error.hpp"
 #include "core/recorder.hpp"
 #include "core/validate.hpp"
@@ -15,7 +18,6 @@ namespace ctde::cli {
 
 namespace {
 
-/// Every output of every actor, for models without a `record` list.
 /// The CSV columns of the discrete signals (core/recorder.hpp names them).
 std::vector<std::string> discrete_columns(const std::vector<RecordedSignal>& signals) {
   std::vector<std::string> columns;
@@ -47,21 +49,42 @@ RunOutcome run_command(const RunRequest& request) {
   RunOutcome outcome;
   outcome.model_name = model.name();
   outcome.discrete_columns = discrete_columns(signals);
-  std::unique_ptr<Recorder> recorder;
-  std::unique_ptr<TraceWriter> trace;
-  try {
-    if (!request.results.empty()) recorder = std::make_unique<Recorder>(request.results, std::move(signals));
-    if (!request.trace.empty()) trace = std::make_unique<TraceWriter>(request.trace);
-  } catch (const std::runtime_error& e) {
-    throw ModelError(e.what());  // a command-line mistake: nothing has run
+  // Declared before the writers that hold their streams, so that they outlive them.
+  std::optional<OutputFile> results_file;
+  std::optional<OutputFile> trace_file;
+  if (!request.results.empty())
+    results_file.emplace(NamedPath{"-o", request.results}, OutputFile::Writer::kStream);
+  if (!request.trace.empty())
+    trace_file.emplace(NamedPath{"--trace", request.trace}, OutputFile::Writer::kStream);
+  std::optional<Recorder> recorder;
+  std::optional<TraceWriter> trace;
+  if (results_file) recorder.emplace(results_file->stream(), std::move(signals));
+  if (trace_file) trace.emplace(trace_file->stream());
+  {
+    Director director(flat, options, model.name(), trace ? &*trace : nullptr,
+                      recorder ? &*recorder : nullptr);
+    ProgressBar bar(request.progress_fd, options.start_time, options.stop_time, request.progress);
+    if (bar.active()) {
+      director.set_progress([&bar](double time, const RunStatistics& stats) { bar.update(time, stats); });
+    }
+    // A write that failed ends the run at once: the rest would be lost too.
+    director.set_stop_check([&recorder, &trace] {
+      return interrupt_signal() != 0 || (recorder && recorder->failed()) || (trace && trace->failed());
+    });
+    outcome.result = director.run();
+    bar.finish();
   }
-  Director director(flat, options, model.name(), trace.get(), recorder.get());
-  ProgressBar bar(request.progress_fd, options.start_time, options.stop_time, request.progress);
-  if (bar.active()) {
-    director.set_progress([&bar](double time, const RunStatistics& stats) { bar.update(time, stats); });
+  trace.reset();  // flushes
+  recorder.reset();
+  // Every file is kept, however the run ended; the first failure is reported.
+  for (auto* file : {&results_file, &trace_file}) {
+    if (!*file) continue;
+    try {
+      (*file)->commit();
+    } catch (const CommandError& e) {
+      if (outcome.write_error.empty()) outcome.write_error = e.what();
+    }
   }
-  outcome.result = director.run();
-  bar.finish();
   return outcome;
 }
 

@@ -13,8 +13,8 @@ namespace ctde::cli {
 /// What `ctde run` was asked to do. Copyable value type.
 struct RunRequest {
   std::string model;
-  std::string results;  ///< CSV path, or empty for none
-  std::string trace;    ///< JSON Lines path, or empty for none
+  std::string results;  ///< CSV path, "-" for stdout, or empty for none
+  std::string trace;    ///< JSON Lines path, "-" for stdout, or empty for none
   ParameterOverrides overrides;
   std::optional<double> stop_time;
   /// Draw a progress bar on `progress_fd` if it is a terminal (ProgressBar).
@@ -28,12 +28,18 @@ struct RunOutcome {
   std::string model_name;
   /// The results columns that hold discrete signals (empty except at events).
   std::vector<std::string> discrete_columns;
+  /// Why an output could not be written (the run was ended there), or empty.
+  std::string write_error;
 };
 
-/// Loads, validates and runs; writes results and trace as it goes (kept up
-/// to a failure).
-/// @throws ModelError for a bad model or command line, or an output file
-///         that cannot be written (nothing is run).
+/// Loads, validates and runs; writes results and trace as it goes, under
+/// temporary names renamed onto theirs when the run ends, however it ends
+/// (kept up to a failure, an interrupt or a failed write: OutputFile). The
+/// run ends early, as RunStatus::kInterrupted, on SIGINT or SIGTERM
+/// (cli/interrupt.hpp) or when a write fails (see `write_error`).
+/// @pre check_paths() accepted the model and the outputs.
+/// @throws ModelError for a bad model or command line, CommandError for an
+///         output file that cannot be created (nothing is run or written).
 [[nodiscard]] RunOutcome run_command(const RunRequest& request);
 
 }  // namespace ctde::cli

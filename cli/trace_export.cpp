@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "cli/command_error.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/output_file.hpp"
 
 namespace ctde::cli {
 
@@ -314,14 +316,25 @@ class Converter {
 
 }  // namespace
 
-json chrome_trace(std::istream& in, const std::string& source) {
+json chrome_trace(std::istream& in, const std::string& source, std::ostream* warnings) {
   Converter converter(source);
   std::string line;
   std::size_t number = 0;
   while (std::getline(in, line)) {
+    throw_if_interrupted();
     ++number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    // A last line without its newline that is not JSON was cut: the writer
+    // was killed mid-line. The lines before it are whole and worth showing.
+    if (in.eof() && !json::accept(line)) {
+      if (warnings != nullptr) {
+        *warnings << "ctde: warning: " << source << ':' << number
+                  << ": the last line is cut short (the run was killed?); converting the " << number - 1
+                  << " lines before it\n";
+      }
+      break;
+    }
     converter.add_line(line, number);
   }
   if (in.bad()) {
@@ -337,6 +350,7 @@ void write_chrome_trace(const json& trace, std::ostream& out) {
   out << "{\"traceEvents\":[";
   const json& events = trace.at("traceEvents");
   for (std::size_t i = 0; i < events.size(); ++i) {
+    throw_if_interrupted();
     out << (i == 0 ? "\n" : ",\n") << events[i].dump(-1, ' ', false, kReplace);
   }
   out << "\n]";
@@ -348,6 +362,9 @@ void write_chrome_trace(const json& trace, std::ostream& out) {
 }
 
 void trace_export_command(const std::string& input, const std::string& output) {
+  // No -o: standard output, which must not be the trace either (`>> trace.jsonl`).
+  const NamedPath destination{"-o", output.empty() ? std::string("-") : output};
+  check_paths({{"TRACE", input}}, {destination});
   std::ifstream in(input);
   if (!in) {
     std::string message = "cannot read the trace '";
@@ -355,27 +372,11 @@ void trace_export_command(const std::string& input, const std::string& output) {
     message += "'";
     throw CommandError(kExitUsage, message);
   }
-  const json trace = chrome_trace(in, input);
-  if (output.empty()) {
-    write_chrome_trace(trace, std::cout);
-    std::cout.flush();
-    return;
-  }
-  std::ofstream out(output);
-  if (!out) {
-    std::string message = "cannot write '";
-    message += output;
-    message += "'";
-    throw CommandError(kExitUsage, message);
-  }
-  write_chrome_trace(trace, out);
-  out.close();
-  if (!out) {
-    std::string message = "cannot write '";
-    message += output;
-    message += "'";
-    throw CommandError(kExitUsage, message);
-  }
+  const json trace = chrome_trace(in, input, &std::cerr);
+  OutputFile file(destination, OutputFile::Writer::kStream);
+  write_chrome_trace(trace, file.stream());
+  throw_if_interrupted();  // a signal before the rename: nothing is written
+  file.commit();
 }
 
 }  // namespace ctde::cli

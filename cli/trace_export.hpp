@@ -31,18 +31,25 @@
 
 namespace ctde::cli {
 
-/// Converts a trace read from `in` (named `source` in messages).
+/// Converts a trace read from `in` (named `source` in messages). Blank lines
+/// are skipped. A last line that has no newline and is not JSON was cut
+/// short (its writer was killed): it is left out, with a warning on
+/// `warnings` (when not null), and the lines before it are converted.
 /// @throws CommandError (kExitUsage) for a malformed line, naming
 ///         `source:LINE` and what is wrong (not JSON, not an object, no
-///         `kind`, a key missing or of the wrong type). Blank lines are skipped.
-[[nodiscard]] nlohmann::json chrome_trace(std::istream& in, const std::string& source);
+///         `kind`, a key missing or of the wrong type); CommandError
+///         (128 + signal) when SIGINT or SIGTERM came (cli/interrupt.hpp).
+[[nodiscard]] nlohmann::json chrome_trace(std::istream& in, const std::string& source,
+                                          std::ostream* warnings = nullptr);
 
 /// Writes `trace` (from chrome_trace()) with one event per line.
 void write_chrome_trace(const nlohmann::json& trace, std::ostream& out);
 
-/// Reads `input`, writes `output` (or stdout when `output` is empty).
-/// @throws CommandError (kExitUsage) for an unreadable input, an unwritable
-///         output or a malformed line.
+/// Reads `input`, writes `output` (or stdout when `output` is empty or "-")
+/// through an OutputFile (written whole, or not at all).
+/// @throws CommandError: kExitUsage for an unreadable input, an output that
+///         is the input or cannot be created, or a malformed line;
+///         kExitRunFailed when writing the output failed.
 void trace_export_command(const std::string& input, const std::string& output);
 
 }  // namespace ctde::cli

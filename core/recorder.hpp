@@ -49,6 +49,9 @@ class Recorder {
   /// Ends the row (writes the line).
   void end_row();
   void flush();
+  /// True once a write or a flush has failed (the stream's state, which
+  /// stays failed): the caller ends the run and reports it.
+  [[nodiscard]] bool failed() const { return out_->fail(); }
 
  private:
   void header();

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 
 #include "core/format.hpp"
@@ -86,15 +87,28 @@ void append_json_number(std::string& out, double value) {
 }
 
 TraceWriter::TraceWriter(const std::string& path) {
+  // spdlog's file sink would create missing folders: a mistyped path would
+  // then write somewhere unexpected instead of failing.
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  std::error_code error;
+  if (!folder.empty() && !std::filesystem::is_directory(folder, error)) {
+    throw std::runtime_error("cannot write the trace file '" + path + "': the folder '" + folder.string() +
+                             "' does not exist");
+  }
   try {
     logger_ = make_logger(std::make_shared<spdlog::sinks::basic_file_sink_st>(path, /*truncate=*/true));
   } catch (const spdlog::spdlog_ex& e) {
     throw std::runtime_error("cannot write the trace file '" + path + "': " + e.what());
   }
+  logger_->set_error_handler([failed = file_failed_](const std::string&) { *failed = true; });
 }
 
 TraceWriter::TraceWriter(std::ostream& out)
-    : logger_(make_logger(std::make_shared<spdlog::sinks::ostream_sink_st>(out))) {}
+    : logger_(make_logger(std::make_shared<spdlog::sinks::ostream_sink_st>(out))), out_(&out) {}
+
+bool TraceWriter::failed() const {
+  return (file_failed_ && *file_failed_) || (out_ != nullptr && out_->fail());
+}
 
 TraceWriter::~TraceWriter() {
   if (logger_) logger_->flush();

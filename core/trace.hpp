@@ -43,7 +43,8 @@ struct TraceHeader {
 /// Writes trace lines. Not copyable; movable.
 class TraceWriter {
  public:
-  /// Writes to file `path` (truncated). @throws std::runtime_error when it cannot be opened.
+  /// Writes to file `path` (truncated). @throws std::runtime_error when it
+  /// cannot be opened, or its folder does not exist (it is not created).
   explicit TraceWriter(const std::string& path);
   /// Writes to `out` (which must outlive the writer).
   explicit TraceWriter(std::ostream& out);
@@ -84,10 +85,17 @@ class TraceWriter {
   void run_end(std::string_view status, const RunStatistics& stats);
   /// Writes buffered lines out.
   void flush();
+  /// True once a write or a flush has failed: the caller ends the run and
+  /// reports it (spdlog itself would only print a line and go on).
+  [[nodiscard]] bool failed() const;
 
  private:
   void write(const std::string& line);
   std::shared_ptr<spdlog::logger> logger_;
+  std::ostream* out_ = nullptr;  ///< the stream written, when there is one (its state tells failures)
+  /// Set by the logger's error handler when writing to a file failed (shared:
+  /// the handler must not point into a writer that may be moved).
+  std::shared_ptr<bool> file_failed_ = std::make_shared<bool>(false);
 };
 
 /// Appends `text` to `out` as a JSON string (quoted, escaped).

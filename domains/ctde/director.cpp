@@ -19,6 +19,8 @@ const char* to_string(RunStatus status) {
       return "stopped";
     case RunStatus::kError:
       return "error";
+    case RunStatus::kInterrupted:
+      return "interrupted";
   }
   return "?";
 }
@@ -37,6 +39,7 @@ RunResult Director::Impl::run() {
         discrete_phase();
         if (progress_) progress_(resolution_.to_seconds(now_.time), stats_);
         if (stop_requested_) break;
+        stop_if_asked();
         // A reset, or a jump in a continuous input (a hold, a step): the
         // solver's history (its FSAL derivative, its step size) is stale.
         if (states_changed_ || continuous_changed_) restart_solver();
@@ -50,6 +53,8 @@ RunResult Director::Impl::run() {
   } catch (const Failure& f) {
     if (queue_.has_open()) queue_.close_open();  // an actor failed while its event was served
     return finish(RunStatus::kError, f.message, f.actor);
+  } catch (const Interrupted&) {
+    return finish(RunStatus::kInterrupted, "", "");
   }
 }
 
@@ -367,6 +372,7 @@ Director::Director(const FlatModel& model, const RunOptions& options, std::strin
 Director::~Director() = default;
 
 void Director::set_progress(ProgressCallback callback) { impl_->progress_ = std::move(callback); }
+void Director::set_stop_check(StopCheck check) { impl_->stop_check_ = std::move(check); }
 
 RunResult Director::run() { return impl_->run(); }
 

@@ -97,6 +97,13 @@ class Director {
   /// Sets (or clears, with an empty function) the progress callback. Before run().
   void set_progress(ProgressCallback callback);
 
+  /// Polled where the progress callback is called; when it returns true the
+  /// run ends there, between two steps or phases (so the rows and trace
+  /// lines so far are whole), with RunStatus::kInterrupted. The CLI asks
+  /// this way on Ctrl-C, SIGTERM or a failed write. Before run().
+  using StopCheck = std::function<bool()>;
+  void set_stop_check(StopCheck check);
+
   /// Runs from the start time to the stop time (or a Stop, or an error).
   /// Never throws for run-time failures: they are in the result.
   RunResult run();

@@ -142,6 +142,7 @@ void Director::Impl::continuous_phase(Tick next) {
     // (the first after a restart may be) leaves no row of its own.
     if (t1 < t_next && now_.time > previous) record(now_);
     if (progress_) progress_(t1, stats_);
+    stop_if_asked();
     t0 = t1;
   }
   now_ = {next, 0};

@@ -52,6 +52,7 @@ class Director::Impl final : public DirectorServices {
   }
 
   ProgressCallback progress_;
+  StopCheck stop_check_;
 
   RunResult run();
 
@@ -73,6 +74,11 @@ class Director::Impl final : public DirectorServices {
     std::string message;
     std::string actor;
   };
+  /// Thrown where the stop check said yes; run() ends the run as interrupted.
+  struct Interrupted {};
+  void stop_if_asked() const {
+    if (stop_check_ && stop_check_()) throw Interrupted{};
+  }
 
   /// Offsets of every port in the flat buffers. Inside the director an
   /// actor is known by its depth (its position in the topological order), so

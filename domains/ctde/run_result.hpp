@@ -9,9 +9,10 @@
 namespace ctde {
 
 enum class RunStatus {
-  kOk,       ///< reached the stop time
-  kStopped,  ///< a Stop actor ended it
-  kError,    ///< failed part way (see message, tag, actor)
+  kOk,           ///< reached the stop time
+  kStopped,      ///< a Stop actor ended it
+  kError,        ///< failed part way (see message, tag, actor)
+  kInterrupted,  ///< the stop check (Director::set_stop_check) asked it to end
 };
 
 /// The outcome of Director::run(). Copyable value type.

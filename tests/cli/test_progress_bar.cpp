@@ -59,11 +59,44 @@ struct PseudoTerminal {
 }  // namespace
 
 TEST_CASE("format_progress shows a bar, the percentage, the times and the event rate in exactly the width") {
-  CHECK(format_progress(5, 10, 1234, 60) == "[###########..........]   50.0%  t = 5 / 10 s  1.2k events/s");
-  CHECK(format_progress(0, 10, 0, 60) == "[........................]    0.0%  t = 0 / 10 s  0 events/s");
+  CHECK(format_progress(5, 10, 1234, 60) == "[########.......]   50.0%  t =  5.00 / 10 s    1.2k events/s");
+  CHECK(format_progress(0, 10, 0, 60) == "[...............]    0.0%  t =  0.00 / 10 s       0 events/s");
   for (const std::size_t width : {40u, 60u, 79u, 200u}) {
     CHECK(format_progress(2.5, 10, 10, width).size() == width);
   }
+}
+
+TEST_CASE("format_progress keeps the bar's length and every field's column for the whole run") {
+  // The bar used to take what the text left, so it shrank and grew as the
+  // numbers' widths changed ("9.99" to "10", "999" to "1.2k"): it went backwards.
+  struct Run {
+    double start;
+    double stop;
+  };
+  for (const Run run : {Run{0, 10}, Run{0, 200}, Run{0, 0.5}, Run{-5, 5}, Run{0, 1e6}, Run{0, 1e12}}) {
+    CAPTURE(run.stop);
+    const std::string first = format_progress(run.start, run.stop, 0, 79, run.start);
+    const auto bar_end = first.find(']');
+    const auto slash = first.find(" / ");
+    const auto unit = first.find(" events/s");
+    REQUIRE(bar_end != std::string::npos);
+    const double span = run.stop - run.start;
+    for (const double part : {0.0, 1.7e-6, 1e-4, 0.001, 0.0999, 0.1, 0.5, 0.999, 1.0}) {
+      for (const double rate : {0.0, 7.0, 999.0, 1234.0, 99999.0, 2.5e6, 3e9}) {
+        CAPTURE(part);
+        CAPTURE(rate);
+        const std::string line = format_progress(run.start + part * span, run.stop, rate, 79, run.start);
+        CHECK(line.size() == 79);
+        CHECK(line.find(']') == bar_end);
+        CHECK(line.find(" / ") == slash);
+        CHECK(line.find(" events/s") == unit);
+      }
+    }
+  }
+  CHECK(format_progress(54.83, 200, 53100, 79).find("t =  54.8 / 200 s   53.1k events/s") !=
+        std::string::npos);
+  CHECK(format_progress(0.25, 0.5, 0, 79).find("t = 0.2500 / 0.5 s") != std::string::npos);
+  CHECK(format_progress(-2.5, 5, 0, 79, -5).find("t = -2.500 / 5 s") != std::string::npos);
 }
 
 TEST_CASE("format_progress measures from the start time and clamps to 0..100 %") {
@@ -81,8 +114,8 @@ TEST_CASE("format_progress writes rates short and drops the bar when the line is
   CHECK(format_progress(1, 10, 2.5e6, 60).find(" 2.5M events/s") != std::string::npos);
   CHECK(format_progress(1, 10, -5, 60).find(" 0 events/s") != std::string::npos);
   CHECK(format_progress(1, 10, INFINITY, 60).find(" 0 events/s") != std::string::npos);
-  CHECK(format_progress(1234.5678, 1e6, 0, 60).find("t = 1235 / 1e+06 s") != std::string::npos);
-  CHECK(format_progress(5, 10, 1234, 20) == "   50.0%  t = 5 / 10");
+  CHECK(format_progress(1234.5678, 1e6, 0, 60).find("t =    1235 / 1e+06 s") != std::string::npos);
+  CHECK(format_progress(5, 10, 1234, 20) == "   50.0%  t =  5.00 ");
   CHECK(format_progress(5, 10, 1234, 0).empty());
 }
 
@@ -127,7 +160,7 @@ TEST_CASE("ProgressBar on a terminal redraws at most every kRedrawInterval and c
   const std::string drawn = drain(pty.controller, 200);
   REQUIRE_FALSE(drawn.empty());
   CHECK(drawn.front() == '\r');
-  CHECK(drawn.find(" 50.0%  t = 5 / 10 s") != std::string::npos);
+  CHECK(drawn.find(" 50.0%  t =  5.00 / 10 s") != std::string::npos);
   CHECK(drawn.find('\n') == std::string::npos);  // one line, redrawn in place
 
   bar.update(6, stats);  // within the interval: not drawn

@@ -252,3 +252,40 @@ TEST_CASE("ctde trace export converts a run's trace and exits 2 on a malformed o
   CHECK(failed.output.find(bad.string() + ":2: no \"actor\" string") != std::string::npos);
   CHECK(ctde::test::run_cli("trace export /nonexistent/trace.jsonl").status == 2);
 }
+
+TEST_CASE("trace export converts a trace whose last line was cut short, with a warning") {
+  // The writer killed mid-line: the last line has no newline and is not JSON.
+  const std::string whole = kTrace.substr(0, kTrace.find("{\"kind\":\"run_end\""));
+  const std::string cut = whole + "{\"kind\":\"run_end\",\"status\":\"er";
+  std::istringstream in(cut);
+  std::ostringstream warnings;
+  const json trace = ctde::cli::chrome_trace(in, "t.jsonl", &warnings);
+  CHECK(
+      warnings.str() ==
+      "ctde: warning: t.jsonl:11: the last line is cut short (the run was killed?); converting the 10 lines "
+      "before it\n");
+  CHECK_FALSE(trace["otherData"].contains("run_end"));
+  std::istringstream again(whole);
+  CHECK(trace == ctde::cli::chrome_trace(again, "t.jsonl"));  // the same as without the cut line
+
+  // A complete last line without its newline is kept; a bad line with its newline is still an error.
+  std::istringstream unterminated(whole + "{\"kind\":\"run_end\",\"status\":\"ok\"}");
+  std::ostringstream none;
+  CHECK(ctde::cli::chrome_trace(unterminated, "t.jsonl", &none)["otherData"]["run_end"]["status"] == "ok");
+  CHECK(none.str().empty());
+  CHECK(failure(whole + "{\"kind\":\"run_end\",\"status\":\"er\n").rfind("t.jsonl:11: ", 0) == 0);
+}
+
+TEST_CASE("ctde trace export of a cut trace warns on stderr and exits 0") {
+  const auto trace = ctde::test::scratch_file("ctde_cli_trace_test", "cut.jsonl");
+  const auto chrome = ctde::test::scratch_file("ctde_cli_trace_test", "cut.json");
+  {
+    std::ofstream out(trace);
+    out << kTrace.substr(0, kTrace.size() - 20);
+  }
+  const auto r = ctde::test::run_cli("trace export " + trace.string() + " -o " + chrome.string());
+  CHECK(r.status == 0);
+  CHECK(r.output.find("ctde: warning: " + trace.string() + ":11: the last line is cut short") !=
+        std::string::npos);
+  CHECK(json::parse(ctde::test::read_text(chrome))["traceEvents"].size() > 5);
+}

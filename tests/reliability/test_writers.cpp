@@ -1,0 +1,49 @@
+// Recorder and TraceWriter report failed writes instead of losing them quietly.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "core/recorder.hpp"
+#include "core/trace.hpp"
+
+using ctde::Recorder;
+using ctde::TraceWriter;
+
+TEST_CASE("TraceWriter to a file refuses a missing folder instead of creating it") {
+  const auto folder = std::filesystem::temp_directory_path() / "ctde_reliability_writers" / "missing";
+  std::filesystem::remove_all(folder);
+  CHECK_THROWS_WITH_AS(TraceWriter((folder / "t.jsonl").string()), doctest::Contains("' does not exist"),
+                       std::runtime_error);
+  CHECK_FALSE(std::filesystem::exists(folder));
+}
+
+TEST_CASE("TraceWriter reports a failed write, to a file or to a stream") {
+  {
+    TraceWriter trace("/dev/full");
+    CHECK_FALSE(trace.failed());
+    trace.run_start({"m", "erk45", 1e-6, 1e-9, 1, 1e-12});
+    trace.flush();  // spdlog would only print "[*** LOG ERROR ***]" and go on
+    CHECK(trace.failed());
+  }
+  std::ostringstream broken;
+  TraceWriter trace(broken);
+  trace.run_start({"m", "erk45", 1e-6, 1e-9, 1, 1e-12});
+  CHECK_FALSE(trace.failed());
+  broken.setstate(std::ios::badbit);
+  trace.run_end("ok", {});
+  CHECK(trace.failed());
+}
+
+TEST_CASE("Recorder reports a failed write") {
+  std::ofstream full("/dev/full");
+  Recorder recorder(full, {});
+  CHECK_FALSE(recorder.failed());  // the header is still in the stream's buffer
+  recorder.row(0, 0);
+  recorder.end_row();
+  recorder.flush();
+  CHECK(recorder.failed());
+}
