@@ -206,7 +206,7 @@ void Director::Impl::discrete_phase() {
       std::swap(present_now_list_, present_next_list_);
     }
     for (const std::uint32_t a : fire_next_) {
-      flags_[a] &= static_cast<std::uint8_t>(~kScheduledNext);
+      flags_[a] &= static_cast<Flags>(~kScheduledNext);
       schedule_now(a);
     }
     fire_next_.clear();
@@ -254,27 +254,13 @@ void Director::Impl::discrete_phase() {
       }
       current_depth_ = a;
       fired = true;
-      const std::uint8_t flags = flags_[a];
-      // The fixed point of the microstep: an output that an earlier firing
-      // changed is evaluated again before anything reads it, so every
-      // reader at this tag sees one value, however many actors it passes
-      // through (the director alone refreshes continuous outputs).
-      if (stale_ && (flags & kReadsTimed) != 0) {
-        evaluate_all(t);
-        stale_ = false;
-      }
+      const Flags flags = flags_[a];
       ActorContext context(b_, this, a, now_, t, time_event);
-      if ((flags & kFunction) != 0) {
-        fire_function(a, context);
-      } else {
+      if ((flags & kSpecial) == 0) {  // most firings in event-heavy models
         guarded(a, [&] { actors_[a]->fire(context); });
+      } else {
+        fire_special(a, flags, context);
       }
-      if ((flags & kDrivesContinuous) != 0) {
-        continuous_changed_ = true;
-        stale_ = true;
-      }
-      if ((flags & kMovesGuards) != 0) guards_moved_ = true;
-      if (b_.actors[a].guards.width != 0) fired_generators_.push_back(a);
       if ((flags & kStateEvent) != 0) {
         const Slice guards = b_.actors[a].guards;
         std::fill_n(b_.crossed.begin() + guards.offset, guards.width, std::uint8_t{0});
@@ -304,6 +290,28 @@ void Director::Impl::discrete_phase() {
     }
     ++now_.microstep;
   }
+}
+
+void Director::Impl::fire_special(std::uint32_t a, Flags flags, ActorContext& context) {
+  // The fixed point of the microstep: an output that an earlier firing
+  // changed is evaluated again before anything reads it, so every reader at
+  // this tag sees one value, however many actors it passes through (the
+  // director alone refreshes continuous outputs).
+  if (stale_ && (flags & kReadsTimed) != 0) {
+    evaluate_all(context.time());
+    stale_ = false;
+  }
+  if ((flags & kFunction) != 0) {
+    fire_function(a, context);
+  } else {
+    guarded(a, [&] { actors_[a]->fire(context); });
+  }
+  if ((flags & kDrivesContinuous) != 0) {
+    continuous_changed_ = true;
+    stale_ = true;
+  }
+  if ((flags & kMovesGuards) != 0) guards_moved_ = true;
+  if ((flags & kGenerator) != 0) fired_generators_.push_back(a);
 }
 
 void Director::Impl::fire_function(std::uint32_t a, ActorContext& context) {

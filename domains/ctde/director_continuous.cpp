@@ -212,7 +212,7 @@ void Director::Impl::record_interval_points(double t0, double t1, bool dense) {
 void Director::Impl::restart_solver() {
   const double t = resolution_.to_seconds(now_.time);
   for (auto& [actor, before] : changed_) {
-    flags_[actor] &= static_cast<std::uint8_t>(~kStatesChanging);
+    flags_[actor] &= static_cast<Flags>(~kStatesChanging);
     const Slice slice = b_.actors[actor].states;
     const std::span<const double> after(b_.x + slice.offset, slice.width);
     // An actor that asked for its states but wrote back what was there (a

@@ -70,6 +70,9 @@ class Director::Impl final : public DirectorServices {
   [[nodiscard]] Tick stop_tick() const override { return stop_; }
 
  private:
+  /// Per actor flags: bits below (kFiring...).
+  using Flags = std::uint16_t;
+
   struct Failure {
     std::string message;
     std::string actor;
@@ -331,6 +334,11 @@ class Director::Impl final : public DirectorServices {
     }
   }
 
+  /// Fires actor `a` whose flags ask for more than its fire(): the
+  /// evaluation of stale outputs before it reads them, the director's own
+  /// firing of a function (fire_function), what its firing changed.
+  void fire_special(std::uint32_t a, Flags flags, ActorContext& context);
+
   /// Fires a polymorphic actor resolved discrete: its outputs are its
   /// function (evaluate()) of the latest value of every input (an absent
   /// input holds its last token, 0 before the first), sent as tokens.
@@ -414,24 +422,28 @@ class Director::Impl final : public DirectorServices {
   bool stop_requested_ = false;
   std::uint32_t stop_actor_ = 0;
   RunStatistics stats_;
-  // Per actor flags, in one byte.
-  static constexpr std::uint8_t kFiring = 1;             ///< in firing_ at this microstep
-  static constexpr std::uint8_t kScheduledNext = 4;      ///< in fire_next_
-  static constexpr std::uint8_t kStatesChanging = 8;     ///< in changed_
-  static constexpr std::uint8_t kStateEvent = 16;        ///< queued for a located crossing
-  static constexpr std::uint8_t kDrivesContinuous = 32;  ///< has a continuous output (fixed)
+  // Per actor flags (Flags, declared above).
+  static constexpr Flags kFiring = 1;             ///< in firing_ at this microstep
+  static constexpr Flags kScheduledNext = 4;      ///< in fire_next_
+  static constexpr Flags kStatesChanging = 8;     ///< in changed_
+  static constexpr Flags kStateEvent = 16;        ///< queued for a located crossing
+  static constexpr Flags kDrivesContinuous = 32;  ///< has a continuous output (fixed)
   /// Reads an output that changes with time (a driver in continuous_), so
   /// it must see those outputs evaluated again before it fires (fixed).
-  static constexpr std::uint8_t kReadsTimed = 2;
+  static constexpr Flags kReadsTimed = 2;
   /// A polymorphic actor resolved discrete: the director fires it as its
   /// function of the latest input values (fire_function; fixed).
-  static constexpr std::uint8_t kFunction = 64;
+  static constexpr Flags kFunction = 64;
   /// Its firing may move every guard: it has continuous outputs, or it
   /// sends tokens where a generator reads them (fixed). A generator that
   /// fires has its own guards checked (fired_generators_).
-  static constexpr std::uint8_t kMovesGuards = 128;
+  static constexpr Flags kMovesGuards = 128;
   /// The flags that describe the actor, not the current microstep.
-  static constexpr std::uint8_t kFixedFlags = kDrivesContinuous | kReadsTimed | kFunction | kMovesGuards;
+  /// Has guards of its own (fixed).
+  static constexpr Flags kGenerator = 256;
+  static constexpr Flags kFixedFlags = kDrivesContinuous | kReadsTimed | kFunction | kMovesGuards | kGenerator;
+  /// Any of these asks for more than fire(): one test on the common path.
+  static constexpr Flags kSpecial = kReadsTimed | kFunction | kDrivesContinuous | kMovesGuards | kGenerator;
   /// Models with this many actors look ahead in the queue (prefetch_ahead):
   /// their actors outgrow the caches (4096 actors of ~300 bytes: 1.2 MB).
   static constexpr std::size_t kPrefetchActors = 4096;
@@ -486,7 +498,7 @@ class Director::Impl final : public DirectorServices {
   RhsProgram derivatives_;                   ///< the derivatives of stateful_
   std::vector<std::uint32_t> firing_;
   std::vector<std::uint32_t> fire_next_;
-  std::vector<std::uint8_t> flags_;
+  std::vector<Flags> flags_;
   std::vector<std::uint32_t> present_now_list_;
   std::vector<std::uint32_t> present_next_list_;
 };

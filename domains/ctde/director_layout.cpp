@@ -31,7 +31,10 @@ void Director::Impl::lay_out() {
     b_.actors[d].states = {state_size, states};
     const auto guards = static_cast<std::uint32_t>(actor.actor->guard_count());
     b_.actors[d].guards = {static_cast<std::uint32_t>(guard_owner_.size()), guards};
-    if (guards > 0) generators_.push_back(d);
+    if (guards > 0) {
+      generators_.push_back(d);
+      flags_[d] |= kGenerator;
+    }
     for (std::uint32_t i = 0; i < guards; ++i) {
       guard_owner_.push_back(d);
       directions.push_back(actor.actor->guard_direction(i));
