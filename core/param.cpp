@@ -1,6 +1,5 @@
 #include "core/param.hpp"
 
-#include <muParser.h>
 
 #include <algorithm>
 #include <charconv>
@@ -9,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "core/expression_engine.hpp"
 #include "core/format.hpp"
 
 namespace ctde {
@@ -111,7 +111,7 @@ const char* kind_name(ParamKind kind) {
 // ---------------------------------------------------------------- ParameterScope
 
 struct ParameterScope::Parser {
-  mu::Parser parser;
+  CompiledExpression parser;  ///< every parameter bound as a variable
   std::map<std::string, double> storage;  // node-stable addresses for DefineVar
   /// Values of expressions already evaluated since the last resolve(): models
   /// repeat the same few expressions over many actors ("-e", "k0 * 0.5").
@@ -148,13 +148,13 @@ const ResolvedParam& ParameterScope::value(const std::string& name) const {
 void ParameterScope::resolve() {
   resolved_.clear();
   auto& p = *parser_;
-  p.parser.ClearVar();
+  p.parser.clear_bindings();
   p.storage.clear();
   p.cache.clear();
   for (const auto& [name, raw] : raw_) {
     double& slot = p.storage[name];
     slot = std::nan("");
-    p.parser.DefineVar(name, &slot);
+    p.parser.bind(name, &slot, "parameter '" + name + "'");
   }
 
   // Depth-first evaluation in dependency order; `stack` detects cycles.
@@ -171,9 +171,8 @@ void ParameterScope::resolve() {
       return;
     }
     try {
-      p.parser.SetExpr(value.text());
-      for (const auto& [var, ptr] : p.parser.GetUsedVar()) out.insert(var);
-    } catch (const mu::Parser::exception_type&) {
+      for (const auto& name : CompiledExpression::names_in(value.text(), "")) out.insert(name);
+    } catch (const ModelError&) {
       // Reported with its message when the value is evaluated.
     }
   };
@@ -234,21 +233,11 @@ double ParameterScope::evaluate_scalar(const std::string& expression, const std:
     const auto hit = parser_->cache.find(expression);
     if (hit != parser_->cache.end()) return hit->second;
   }
-  reject_assignment(expression, what);
-  try {
-    parser_->parser.SetExpr(expression);
-    number = parser_->parser.Eval();
-  } catch (const mu::Parser::exception_type& e) {
-    const std::string token = e.GetToken();
-    if (e.GetCode() == mu::ecUNASSIGNABLE_TOKEN && !token.empty()) {
-      throw ModelError(what + ": '" + token + "' in expression \"" + expression +
-                       "\" is not a defined parameter");
-    }
-    throw ModelError(what + ": bad expression \"" + expression + "\": " + e.GetMsg());
-  }
+  parser_->parser.set(expression, what, "a defined parameter");
+  number = parser_->parser.evaluate();
   if (std::isnan(number)) {
     // A NaN from a variable means it refers to a vector or matrix parameter.
-    for (const auto& [var, ptr] : parser_->parser.GetUsedVar()) {
+    for (const auto& var : CompiledExpression::names_in(expression, what)) {
       const auto r = resolved_.find(var);
       if (r != resolved_.end() && r->second.kind != ParamKind::kScalar) {
         throw ModelError(what + ": '" + var + "' in expression \"" + expression + "\" is " +
@@ -262,39 +251,10 @@ double ParameterScope::evaluate_scalar(const std::string& expression, const std:
   return number;
 }
 
-std::size_t find_assignment(std::string_view expression) {
-  for (std::size_t i = 0; i < expression.size(); ++i) {
-    if (expression[i] != '=') continue;
-    const char before = i > 0 ? expression[i - 1] : ' ';
-    const char after = i + 1 < expression.size() ? expression[i + 1] : ' ';
-    if (after == '=') {
-      ++i;  // "=="
-      continue;
-    }
-    if (before == '<' || before == '>' || before == '!') continue;
-    return i;
-  }
-  return std::string_view::npos;
-}
-
-void reject_assignment(std::string_view expression, const std::string& what) {
-  const std::size_t at = find_assignment(expression);
-  if (at == std::string_view::npos) return;
-  throw ModelError(what + ": \"" + std::string(expression) + "\" assigns with '=' (column " +
-                   std::to_string(at + 1) + "); an expression only computes a value");
-}
-
 std::vector<std::string> ParameterScope::check_expression(const std::string& expression,
                                                           const std::vector<std::string>& locals,
                                                           const std::string& what) const {
-  reject_assignment(expression, what);
-  std::vector<std::string> used;
-  try {
-    parser_->parser.SetExpr(expression);
-    for (const auto& [var, ptr] : parser_->parser.GetUsedVar()) used.push_back(var);
-  } catch (const mu::Parser::exception_type& e) {
-    throw ModelError(what + ": bad expression \"" + expression + "\": " + e.GetMsg());
-  }
+  const std::vector<std::string> used = CompiledExpression::names_in(expression, what);
   for (const auto& name : used) {
     if (raw_.contains(name)) continue;
     if (std::find(locals.begin(), locals.end(), name) != locals.end()) continue;

@@ -76,16 +76,6 @@ struct ResolvedParam {
 /// also "1e-999", below it): the loader and parameters refuse those alike.
 [[nodiscard]] bool beyond_double_range(std::string_view text);
 
-/// The position of an assignment ('=', '+=', ...) in an expression, or
-/// npos. muparser would write to the variable: every expression of a model
-/// (parameters, director options, Expression actors, mode charts) is refused
-/// when it assigns.
-[[nodiscard]] std::size_t find_assignment(std::string_view expression);
-
-/// Throws ModelError "<what>: "expr" assigns with '=' (column N); an
-/// expression only computes a value" when `expression` assigns.
-void reject_assignment(std::string_view expression, const std::string& what);
-
 /// The model's named parameters and an expression evaluator over them.
 ///
 /// Scalar parameters are variables of every expression; vector and matrix

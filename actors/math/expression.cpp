@@ -4,10 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include <muParser.h>
-
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
+#include "core/expression_engine.hpp"
 #include "core/format.hpp"
 
 namespace ctde {
@@ -47,7 +46,7 @@ void Expression::configure(const ParameterScope& scope) {
 
 /// The compiled expression and its variables: t, then in0, in1, ...
 struct ExpressionState final : ActorState {
-  mu::Parser parser;
+  CompiledExpression expression;
   std::vector<double> variables;
 };
 
@@ -55,21 +54,16 @@ std::unique_ptr<ActorState> Expression::make_state() const {
   auto state = std::make_unique<ExpressionState>();
   const std::size_t n = inputs().size();
   state->variables.assign(n + 1, 0.0);
-  state->parser.DefineVar("t", &state->variables[0]);
-  for (std::size_t i = 0; i < n; ++i)
-    state->parser.DefineVar("in" + std::to_string(i), &state->variables[i + 1]);
-  for (const auto& [name, value] : constants_) state->parser.DefineConst(name, value);
-  state->parser.SetExpr(text(expr_));
+  const std::string what = describe() + ", parameter 'expr'";
+  state->expression.bind("t", &state->variables[0], what);
+  for (std::size_t i = 0; i < n; ++i) state->expression.bind("in" + std::to_string(i), &state->variables[i + 1], what);
+  for (const auto& [name, value] : constants_) state->expression.bind_constant(name, value, what);
+  state->expression.set(text(expr_), what);
   return state;
 }
 
 double Expression::compute(ExpressionState& state) const {
-  double y = 0;
-  try {
-    y = state.parser.Eval();
-  } catch (const mu::Parser::exception_type& e) {  // not a std::exception: never let it escape
-    throw RunError("expression \"" + text(expr_) + "\": " + e.GetMsg());
-  }
+  const double y = state.expression.evaluate();
   if (!std::isfinite(y)) {
     throw RunError("expression \"" + text(expr_) + "\" gives " + format_double(y));
   }

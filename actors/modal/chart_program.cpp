@@ -1,8 +1,6 @@
 #include "actors/modal/chart_program.hpp"
 
-#include "core/param.hpp"
-
-#include <muParser.h>
+#include "core/expression_engine.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -66,7 +64,7 @@ const char* kind_name(std::uint8_t kind) {
 /// A muparser with every symbol defined as a variable (constants hold their
 /// values), to list the names an expression reads and to fold constants.
 struct ExpressionCompiler::Checker {
-  mu::Parser parser;
+  CompiledExpression parser;
   std::deque<double> storage;  ///< per symbol, in symbols_ order (stable addresses)
   bool dirty = true;           ///< symbols changed since the last DefineVar round
 };
@@ -152,27 +150,16 @@ Term ExpressionCompiler::compile(const std::string& text, std::uint8_t allowed, 
   reject_assignment(expr, what);
   Checker& checker = *checker_;
   if (checker.dirty) {
-    checker.parser.ClearVar();
+    checker.parser.clear_bindings();
     for (std::size_t i = 0; i < symbols_.size(); ++i) {
       const Symbol& symbol = symbols_[i].second;
       checker.storage[i] =
           symbol.kind == static_cast<std::uint8_t>(SymbolKind::kParameter) ? symbol.value : 1.0;
-      try {
-        checker.parser.DefineVar(symbols_[i].first, &checker.storage[i]);
-      } catch (const mu::Parser::exception_type& e) {
-        throw ModelError(what + ": the name '" + symbols_[i].first + "' cannot be used: " + e.GetMsg());
-      }
+      checker.parser.bind(symbols_[i].first, &checker.storage[i], what);
     }
     checker.dirty = false;
   }
-  std::vector<std::string> names;
-  double folded = 0.0;
-  try {
-    checker.parser.SetExpr(expr);
-    for (const auto& [name, ptr] : checker.parser.GetUsedVar()) names.push_back(name);
-  } catch (const mu::Parser::exception_type& e) {
-    throw ModelError(what + ": bad expression " + quoted + ": " + e.GetMsg());
-  }
+  const std::vector<std::string> names = CompiledExpression::names_in(expr, what);
   bool reads_variables = false;
   for (const auto& name : names) {
     const Symbol* symbol = find(name);
@@ -189,13 +176,12 @@ Term ExpressionCompiler::compile(const std::string& text, std::uint8_t allowed, 
     }
     if (symbol->kind != static_cast<std::uint8_t>(SymbolKind::kParameter)) reads_variables = true;
   }
+  checker.parser.set(expr, what);  // one expression, not a list
+  double folded = 0.0;
   try {
-    folded = checker.parser.Eval();
-    if (checker.parser.GetNumResults() != 1) {
-      throw ModelError(what + ": " + quoted + " is a list of expressions; give one");
-    }
-  } catch (const mu::Parser::exception_type& e) {
-    throw ModelError(what + ": bad expression " + quoted + ": " + e.GetMsg());
+    folded = checker.parser.evaluate();
+  } catch (const RunError& e) {
+    throw ModelError(what + ": " + e.what());
   }
   if (used != nullptr) used->insert(used->end(), names.begin(), names.end());
   if (!reads_variables) {
@@ -249,12 +235,11 @@ ChartEvaluator::ChartEvaluator(std::size_t frame_size, const std::vector<ChartPr
     : frame_(frame_size, 0.0) {
   programs_.reserve(programs.size());
   for (const ChartProgram& program : programs) {
-    auto parser = std::make_unique<mu::Parser>();
-    for (const auto& [name, index] : program.variables) parser->DefineVar(name, &frame_[index]);
-    for (const auto& [name, value] : program.constants) parser->DefineConst(name, value);
-    parser->SetExpr(program.text);
-    (void)parser->Eval();  // parses now: later evaluations run the bytecode, without allocation
-    programs_.push_back(std::move(parser));
+    CompiledExpression& expression = programs_.emplace_back();
+    const std::string what = "expression \"" + program.text + "\"";
+    for (const auto& [name, index] : program.variables) expression.bind(name, &frame_[index], what);
+    for (const auto& [name, value] : program.constants) expression.bind_constant(name, value, what);
+    expression.set(program.text, what);  // parsed now: evaluations allocate nothing
   }
 }
 
@@ -267,7 +252,7 @@ double ChartEvaluator::value(const Term& term) const {
     case Term::Kind::kVariable:
       return frame_[term.index];
     case Term::Kind::kProgram:
-      return programs_[term.index]->Eval();
+      return programs_[term.index].evaluate();
   }
   return std::numeric_limits<double>::quiet_NaN();
 }

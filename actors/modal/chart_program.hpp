@@ -22,12 +22,10 @@
 #include <string>
 #include <vector>
 
+#include "core/expression_engine.hpp"
 #include "actors/modal/predicate.hpp"
 #include "core/time.hpp"
 
-namespace mu {
-class Parser;
-}  // namespace mu
 
 namespace ctde {
 
@@ -220,7 +218,7 @@ class ChartEvaluator {
   [[nodiscard]] bool holds_at(const CompiledPredicate& predicate, std::uint32_t node) const;
 
   std::vector<double> frame_;
-  std::vector<std::unique_ptr<mu::Parser>> programs_;
+  std::vector<CompiledExpression> programs_;
 };
 
 }  // namespace ctde

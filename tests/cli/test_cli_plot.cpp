@@ -26,10 +26,18 @@ std::uint32_t big_endian(const std::string& bytes, std::size_t offset) {
   return value;
 }
 
-/// How many results files `run --plot` left in the temporary folder.
+/// A temporary folder of this test's own (TMPDIR for the command): other
+/// programs' files in the shared one do not count.
+std::filesystem::path private_tmp() {
+  const auto dir = std::filesystem::temp_directory_path() / "ctde-plot-test-tmp";
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+/// How many results files `run --plot` left in its temporary folder.
 std::size_t leftover_results() {
   std::size_t count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path())) {
+  for (const auto& entry : std::filesystem::directory_iterator(private_tmp())) {
     if (entry.path().filename().string().rfind("ctde-results-", 0) == 0) ++count;
   }
   return count;
@@ -41,8 +49,8 @@ TEST_CASE("ctde run --plot draws a 1000 x 600 PNG of the recorded signals") {
   const auto png = scratch("spring_mass.png");
   std::filesystem::remove(png);
   const std::size_t leftovers = leftover_results();
-  const CommandResult r =
-      run_cli("run " + example_models() + "spring_mass.json --quiet --plot " + png.string());
+  const CommandResult r = run_cli_env("TMPDIR=" + private_tmp().string(),
+                                      "run " + example_models() + "spring_mass.json --quiet --plot " + png.string());
   CHECK(r.status == 0);
   CHECK(r.output.empty());
   const std::string bytes = read_text(png);

@@ -1,0 +1,100 @@
+#include "core/expression_engine.hpp"
+
+#include <muParser.h>
+
+#include "core/error.hpp"
+
+namespace ctde {
+
+std::size_t find_assignment(std::string_view expression) {
+  for (std::size_t i = 0; i < expression.size(); ++i) {
+    if (expression[i] != '=') continue;
+    const char before = i > 0 ? expression[i - 1] : ' ';
+    const char after = i + 1 < expression.size() ? expression[i + 1] : ' ';
+    if (after == '=') {
+      ++i;  // "=="
+      continue;
+    }
+    if (before == '<' || before == '>' || before == '!') continue;
+    return i;
+  }
+  return std::string_view::npos;
+}
+
+void reject_assignment(std::string_view expression, const std::string& what) {
+  const std::size_t at = find_assignment(expression);
+  if (at == std::string_view::npos) return;
+  throw ModelError(what + ": \"" + std::string(expression) + "\" assigns with '=' (column " +
+                   std::to_string(at + 1) + "); an expression only computes a value");
+}
+
+struct CompiledExpression::Parser {
+  mu::Parser parser;
+};
+
+CompiledExpression::CompiledExpression() : parser_(std::make_unique<Parser>()) {}
+CompiledExpression::~CompiledExpression() = default;
+CompiledExpression::CompiledExpression(CompiledExpression&&) noexcept = default;
+CompiledExpression& CompiledExpression::operator=(CompiledExpression&&) noexcept = default;
+
+std::vector<std::string> CompiledExpression::names_in(const std::string& text, const std::string& what) {
+  reject_assignment(text, what);
+  mu::Parser parser;
+  std::vector<std::string> names;
+  try {
+    parser.SetExpr(text);
+    for (const auto& [name, address] : parser.GetUsedVar()) names.push_back(name);  // parses, binds nothing
+  } catch (const mu::Parser::exception_type& e) {
+    throw ModelError(what + ": bad expression \"" + text + "\": " + e.GetMsg());
+  }
+  return names;
+}
+
+void CompiledExpression::bind(const std::string& name, double* value, const std::string& what) {
+  try {
+    parser_->parser.DefineVar(name, value);
+  } catch (const mu::Parser::exception_type& e) {
+    throw ModelError(what + ": the name '" + name + "' cannot be used in expressions: " + e.GetMsg());
+  }
+}
+
+void CompiledExpression::bind_constant(const std::string& name, double value, const std::string& what) {
+  try {
+    parser_->parser.DefineConst(name, value);
+  } catch (const mu::Parser::exception_type& e) {
+    throw ModelError(what + ": the name '" + name + "' cannot be used in expressions: " + e.GetMsg());
+  }
+}
+
+void CompiledExpression::clear_bindings() {
+  parser_->parser.ClearVar();
+  parser_->parser.ClearConst();
+}
+
+void CompiledExpression::set(const std::string& text, const std::string& what, const std::string& unbound) {
+  reject_assignment(text, what);
+  text_ = text;
+  try {
+    parser_->parser.SetExpr(text);
+    (void)parser_->parser.Eval();  // parses now: later evaluations run the bytecode, without allocation
+    if (parser_->parser.GetNumResults() != 1) {
+      throw ModelError(what + ": \"" + text + "\" is a list of expressions; give one");
+    }
+  } catch (const mu::Parser::exception_type& e) {
+    const std::string token = e.GetToken();
+    if (e.GetCode() == mu::ecUNASSIGNABLE_TOKEN && !token.empty()) {
+      throw ModelError(what + ": '" + token + "' in expression \"" + text + "\" is not " + unbound);
+    }
+    throw ModelError(what + ": bad expression \"" + text + "\": " + e.GetMsg());
+  }
+}
+
+double CompiledExpression::evaluate() const {
+  try {
+    return parser_->parser.Eval();
+  } catch (const mu::Parser::exception_type& e) {
+    throw RunError("expression \"" + text_ + "\": " + e.GetMsg());
+  }
+}
+
+}  // namespace ctde
