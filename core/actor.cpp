@@ -15,16 +15,16 @@ Actor::Actor(std::string name, std::string type, TimeMode mode)
 
 Actor::~Actor() = default;
 
-void Actor::initialize(ActorContext& /*context*/) const {}
-void Actor::evaluate(ActorContext& /*context*/) const {}
-void Actor::derivatives(const ActorContext& /*context*/, std::span<double> /*dxdt*/) const {}
-void Actor::fire(ActorContext& /*context*/) const {}
+void Actor::initialize(FireContext& /*context*/) const {}
+void Actor::evaluate(EvalContext& /*context*/) const {}
+void Actor::derivatives(const ReadContext& /*context*/, std::span<double> /*dxdt*/) const {}
+void Actor::fire(FireContext& /*context*/) const {}
 
 Crossing Actor::guard_direction(std::size_t /*i*/) const { return Crossing::kBoth; }
 
 std::string Actor::guard_name(std::size_t /*i*/) const { return {}; }
 
-void Actor::guards(const ActorContext& /*context*/, std::span<double> g) const {
+void Actor::guards(const ReadContext& /*context*/, std::span<double> g) const {
   std::fill(g.begin(), g.end(), 0.0);
 }
 
@@ -160,6 +160,12 @@ bool Actor::feeds_through(std::size_t in) const {
 }
 
 void Actor::set_feedthrough(bool all) { feedthrough_ = all ? Feedthrough::kAll : Feedthrough::kNone; }
+
+void Actor::set_feedthrough(const std::vector<std::pair<InputPort, OutputPort>>& pairs) {
+  feedthrough_ = Feedthrough::kListed;
+  feedthrough_pairs_.clear();
+  for (const auto& [in, out] : pairs) feedthrough_pairs_.emplace_back(in.index, out.index);
+}
 
 void Actor::set_feedthrough(std::vector<std::pair<std::size_t, std::size_t>> pairs) {
   feedthrough_ = Feedthrough::kListed;

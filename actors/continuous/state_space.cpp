@@ -48,14 +48,13 @@ void StateSpace::configure(const ParameterScope& scope) {
   zero_d_ = zero_d;
 }
 
-void StateSpace::initialize(ActorContext& context) const {
+void StateSpace::initialize(FireContext& context) const {
   const auto initial = vector(initial_);
   const auto x = context.mutable_states();
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = initial.size() == 1 ? initial[0] : initial[i];
-  evaluate(context);
 }
 
-void StateSpace::evaluate(ActorContext& context) const {
+void StateSpace::evaluate(EvalContext& context) const {
   const auto x = context.states();
   const auto y = context.output(out_.index);
   const auto c = vector(c_);
@@ -74,7 +73,7 @@ void StateSpace::evaluate(ActorContext& context) const {
   }
 }
 
-void StateSpace::derivatives(const ActorContext& context, std::span<double> dxdt) const {
+void StateSpace::derivatives(const ReadContext& context, std::span<double> dxdt) const {
   const auto x = context.states();
   const auto u = context.input(in_.index);
   const auto a = vector(a_);

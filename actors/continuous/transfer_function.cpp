@@ -40,13 +40,12 @@ void TransferFunction::configure(const ParameterScope& scope) {
   }
 }
 
-void TransferFunction::initialize(ActorContext& context) const {
+void TransferFunction::initialize(FireContext& context) const {
   const auto x = context.mutable_states();
   std::fill(x.begin(), x.end(), 0.0);
-  evaluate(context);
 }
 
-void TransferFunction::evaluate(ActorContext& context) const {
+void TransferFunction::evaluate(EvalContext& context) const {
   const auto x = context.states();
   const std::size_t n = den_norm_.size();
   double y = 0.0;
@@ -55,7 +54,7 @@ void TransferFunction::evaluate(ActorContext& context) const {
   context.output(0)[0] = y;
 }
 
-void TransferFunction::derivatives(const ActorContext& context, std::span<double> dxdt) const {
+void TransferFunction::derivatives(const ReadContext& context, std::span<double> dxdt) const {
   const auto x = context.states();
   const std::size_t n = den_norm_.size();
   if (n == 0) return;

@@ -38,18 +38,17 @@ std::unique_ptr<ActorState> FirstOrderHold::make_state() const {
   return std::make_unique<FirstOrderHoldState>();
 }
 
-void FirstOrderHold::initialize(ActorContext& context) const {
+void FirstOrderHold::initialize(FireContext& context) const {
   auto& state = context.state<FirstOrderHoldState>();
   const auto initial = vector(initial_);
-  const std::size_t width = context.output(0).size();
+  const std::size_t width = context.width(OutputPort{0});
   state.previous.assign(width, 0.0);  // sized once, here: nothing allocates later
   state.last.resize(width);
   for (std::size_t i = 0; i < width; ++i) state.last[i] = initial.size() == 1 ? initial[0] : initial[i];
   state.count = 0;
-  evaluate(context);
 }
 
-void FirstOrderHold::evaluate(ActorContext& context) const {
+void FirstOrderHold::evaluate(EvalContext& context) const {
   const auto& state = context.state<FirstOrderHoldState>();
   const auto out = context.output(0);
   const std::size_t width = std::min(out.size(), state.last.size());
@@ -64,7 +63,7 @@ void FirstOrderHold::evaluate(ActorContext& context) const {
   }
 }
 
-void FirstOrderHold::fire(ActorContext& context) const {
+void FirstOrderHold::fire(FireContext& context) const {
   if (!context.has_token(0)) return;
   auto& state = context.state<FirstOrderHoldState>();
   const auto token = context.token(0);

@@ -19,7 +19,7 @@ int Sampler::infer_output_width(std::size_t /*output*/, std::span<const int> inp
 void Sampler::check_widths(std::span<const int> /*input_widths*/,
                            std::span<const int> /*output_widths*/) const {}  // any trigger width
 
-void Sampler::fire(ActorContext& context) const {
+void Sampler::fire(FireContext& context) const {
   if (!context.has_token(1)) return;
   const auto in = context.input(0);
   const auto token = context.scratch(in.size());

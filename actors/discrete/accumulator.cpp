@@ -29,7 +29,7 @@ struct AccumulatorState final : ActorState {
 
 std::unique_ptr<ActorState> Accumulator::make_state() const { return std::make_unique<AccumulatorState>(); }
 
-void Accumulator::fire(ActorContext& context) const {
+void Accumulator::fire(FireContext& context) const {
   if (!context.has_token(0)) return;
   auto& state = context.state<AccumulatorState>();
   const auto u = context.token(0);

@@ -19,7 +19,7 @@ struct CounterState final : ActorState {
 
 std::unique_ptr<ActorState> Counter::make_state() const { return std::make_unique<CounterState>(); }
 
-void Counter::fire(ActorContext& context) const {
+void Counter::fire(FireContext& context) const {
   if (!context.has_token(0)) return;
   auto& state = context.state<CounterState>();
   state.count += 1;

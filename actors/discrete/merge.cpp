@@ -32,9 +32,9 @@ struct MergeState final : ActorState {
 
 std::unique_ptr<ActorState> Merge::make_state() const { return std::make_unique<MergeState>(); }
 
-void Merge::fire(ActorContext& context) const {
+void Merge::fire(FireContext& context) const {
   auto& state = context.state<MergeState>();
-  const std::size_t width = context.output(0).size();
+  const std::size_t width = context.width(OutputPort{0});
   for (std::size_t i = 0; i < inputs().size(); ++i) {
     if (!context.has_token(i)) continue;
     const auto token = context.token(i);

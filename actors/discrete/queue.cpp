@@ -43,9 +43,9 @@ struct QueueState final : ActorState {
 
 std::unique_ptr<ActorState> Queue::make_state() const { return std::make_unique<QueueState>(); }
 
-void Queue::fire(ActorContext& context) const {
+void Queue::fire(FireContext& context) const {
   auto& state = context.state<QueueState>();
-  const std::size_t width = context.output(0).size();
+  const std::size_t width = context.width(OutputPort{0});
   if (context.has_token(0) && static_cast<double>(state.size) < scalar(capacity_)) {
     const auto token = context.token(0);
     state.tokens.insert(state.tokens.end(), token.begin(), token.end());

@@ -36,9 +36,9 @@ struct ServerState final : ActorState {
 
 std::unique_ptr<ActorState> Server::make_state() const { return std::make_unique<ServerState>(); }
 
-void Server::fire(ActorContext& context) const {
+void Server::fire(FireContext& context) const {
   auto& state = context.state<ServerState>();
-  const std::size_t width = context.output(0).size();
+  const std::size_t width = context.width(OutputPort{0});
   const Tick now = context.tag().time;
   const Tick service = context.resolution().to_ticks(scalar(service_));
   bool start_next = false;

@@ -35,12 +35,12 @@ struct DelayState final : ActorState {
 
 std::unique_ptr<ActorState> TimeDelay::make_state() const { return std::make_unique<DelayState>(); }
 
-void TimeDelay::fire(ActorContext& context) const {
+void TimeDelay::fire(FireContext& context) const {
   // Tokens wait in the state until their time event: delay 0 means the
   // microstep after the token's (fire_at(now), or at once for a token sent
   // at the previous microstep), a positive delay that much later at microstep 0.
   auto& state = context.state<DelayState>();
-  const std::size_t width = context.output(0).size();
+  const std::size_t width = context.width(OutputPort{0});
   const Tick now = context.tag().time;
   if (context.time_event() && !state.due.empty() && state.due.front() <= now) {
     const auto token = context.scratch(width);

@@ -22,11 +22,11 @@ void CrossingDetector::configure(const ParameterScope& /*scope*/) {
 
 Crossing CrossingDetector::guard_direction(std::size_t /*i*/) const { return direction_; }
 
-void CrossingDetector::guards(const ActorContext& context, std::span<double> g) const {
+void CrossingDetector::guards(const ReadContext& context, std::span<double> g) const {
   g[0] = context.input(0)[0] - level_;
 }
 
-void CrossingDetector::fire(ActorContext& context) const {
+void CrossingDetector::fire(FireContext& context) const {
   if (context.crossing(0) != Crossing::kNone) context.emit(0, context.input(0)[0]);
 }
 

@@ -16,6 +16,6 @@ void Abs::apply(std::span<const double> u, std::span<double> y) const {
   for (std::size_t i = 0; i < u.size(); ++i) y[i] = std::fabs(u[i]);
 }
 
-void Abs::evaluate(ActorContext& context) const { apply(context.input(0), context.output(0)); }
+void Abs::evaluate(EvalContext& context) const { apply(context.input(0), context.output(0)); }
 
 }  // namespace ctde

@@ -76,7 +76,7 @@ double Expression::compute(ExpressionState& state) const {
   return y;
 }
 
-void Expression::evaluate(ActorContext& context) const {
+void Expression::evaluate(EvalContext& context) const {
   auto& state = context.state<ExpressionState>();
   state.variables[0] = context.time();
   for (std::size_t i = 0; i + 1 < state.variables.size(); ++i) state.variables[i + 1] = context.input(i)[0];

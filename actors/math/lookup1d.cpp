@@ -36,7 +36,7 @@ double Lookup1D::interpolate(double u) const {
   return y[i - 1] + w * (y[i] - y[i - 1]);
 }
 
-void Lookup1D::evaluate(ActorContext& context) const {
+void Lookup1D::evaluate(EvalContext& context) const {
   const auto u = context.input(0);
   const auto out = context.output(0);
   for (std::size_t i = 0; i < u.size(); ++i) out[i] = interpolate(u[i]);

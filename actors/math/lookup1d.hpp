@@ -10,7 +10,7 @@ namespace ctde {
 class Lookup1D : public Actor {
  public:
   explicit Lookup1D(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -26,7 +26,7 @@ void MinMax::configure(const ParameterScope& scope) {
   declare_numbered_inputs(static_cast<std::size_t>(count), PortKind::kPolymorphic);
 }
 
-void MinMax::evaluate(ActorContext& context) const {
+void MinMax::evaluate(EvalContext& context) const {
   const bool max = text(mode_) == "max";
   const auto y = context.output(0);
   const std::size_t n = inputs().size();

@@ -10,7 +10,7 @@ namespace ctde {
 class MinMax : public Actor {
  public:
   explicit MinMax(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -20,7 +20,7 @@ void Product::configure(const ParameterScope& scope) {
   declare_numbered_inputs(ops.size(), PortKind::kPolymorphic);
 }
 
-void Product::evaluate(ActorContext& context) const {
+void Product::evaluate(EvalContext& context) const {
   const auto acc = context.output(0);
   std::fill(acc.begin(), acc.end(), 1.0);
   const std::string& codes = text(ops_);

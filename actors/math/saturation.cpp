@@ -32,6 +32,6 @@ void Saturation::apply(std::span<const double> u, std::span<double> y) const {
   for (std::size_t i = 0; i < u.size(); ++i) y[i] = std::min(std::max(u[i], lower), upper);
 }
 
-void Saturation::evaluate(ActorContext& context) const { apply(context.input(0), context.output(0)); }
+void Saturation::evaluate(EvalContext& context) const { apply(context.input(0), context.output(0)); }
 
 }  // namespace ctde

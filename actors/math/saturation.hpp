@@ -9,7 +9,7 @@ namespace ctde {
 class Saturation : public Actor {
  public:
   explicit Saturation(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

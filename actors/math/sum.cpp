@@ -24,7 +24,7 @@ void Sum::configure(const ParameterScope& scope) {
     near_weights_[i] = weights_[i];
 }
 
-void Sum::evaluate(ActorContext& context) const {
+void Sum::evaluate(EvalContext& context) const {
   const auto acc = context.output(0);
   const std::size_t n = weights_.size();
   if (acc.size() == 1 && n <= near_weights_.size()) {  // the common scalar case

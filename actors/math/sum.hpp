@@ -13,7 +13,7 @@ namespace ctde {
 class Sum : public Actor {
  public:
   explicit Sum(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
   [[nodiscard]] Kernel kernel() const override;
 
  protected:

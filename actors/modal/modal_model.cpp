@@ -537,7 +537,7 @@ std::unique_ptr<ActorState> ModalModel::make_state() const {
   return run;
 }
 
-void ModalModel::load_frame(const ActorContext& context, RunState& run) const {
+void ModalModel::load_frame(const ReadContext& context, RunState& run) const {
   const std::span<double> frame = run.evaluator.frame();
   frame[0] = context.time();
   std::uint32_t at = program_.inputs_at;
@@ -549,7 +549,7 @@ void ModalModel::load_frame(const ActorContext& context, RunState& run) const {
   std::copy(x.begin(), x.end(), frame.begin() + program_.states_at);
 }
 
-void ModalModel::initialize(ActorContext& context) const {
+void ModalModel::initialize(FireContext& context) const {
   auto& run = context.state<RunState>();
   run.mode = program_.initial;
   const std::span<double> frame = run.evaluator.frame();
@@ -567,7 +567,7 @@ void ModalModel::initialize(ActorContext& context) const {
   schedule_time_guards(context, run, run.start + 1);
 }
 
-void ModalModel::evaluate(ActorContext& context) const {
+void ModalModel::evaluate(EvalContext& context) const {
   auto& run = context.state<RunState>();
   load_frame(context, run);
   const Mode& mode = program_.modes[run.mode];
@@ -581,14 +581,14 @@ void ModalModel::evaluate(ActorContext& context) const {
   }
 }
 
-void ModalModel::derivatives(const ActorContext& context, std::span<double> dxdt) const {
+void ModalModel::derivatives(const ReadContext& context, std::span<double> dxdt) const {
   auto& run = context.state<RunState>();
   load_frame(context, run);
   const Mode& mode = program_.modes[run.mode];
   for (std::size_t i = 0; i < dxdt.size(); ++i) dxdt[i] = run.evaluator.value(mode.der[i]);
 }
 
-void ModalModel::guards(const ActorContext& context, std::span<double> g) const {
+void ModalModel::guards(const ReadContext& context, std::span<double> g) const {
   auto& run = context.state<RunState>();
   load_frame(context, run);
   for (std::size_t k = 0; k < g.size(); ++k) {
@@ -598,7 +598,7 @@ void ModalModel::guards(const ActorContext& context, std::span<double> g) const 
   }
 }
 
-void ModalModel::fire(ActorContext& context) const {
+void ModalModel::fire(FireContext& context) const {
   auto& run = context.state<RunState>();
   load_frame(context, run);
   const Mode& mode = program_.modes[run.mode];
@@ -633,13 +633,13 @@ void ModalModel::fire(ActorContext& context) const {
   }
 }
 
-bool ModalModel::guard_holds(const ActorContext& context, const RunState& run, std::uint32_t k) const {
+bool ModalModel::guard_holds(const ReadContext& context, const RunState& run, std::uint32_t k) const {
   const std::optional<TimePredicate>& time_guard = run.time_guards[k];
   return time_guard ? time_guard->holds(context.tag().time)
                     : run.evaluator.holds(program_.transitions[k].guard);
 }
 
-void ModalModel::schedule_time_guards(const ActorContext& context, const RunState& run, Tick from) const {
+void ModalModel::schedule_time_guards(FireContext& context, const RunState& run, Tick from) const {
   // One time event, at the earliest: when it fires, the chart takes that
   // transition (or one before it in priority), and asks again for the mode
   // it then enters.
@@ -660,7 +660,7 @@ void ModalModel::assign(const std::vector<Assign>& assignments, RunState& run) c
   for (std::size_t i = 0; i < assignments.size(); ++i) frame[assignments[i].target] = run.scratch[i];
 }
 
-void ModalModel::take(ActorContext& context, RunState& run, std::uint32_t k) const {
+void ModalModel::take(FireContext& context, RunState& run, std::uint32_t k) const {
   const Transition& tr = program_.transitions[k];
   // The frame holds the values just before the event.
   assign(tr.set, run);

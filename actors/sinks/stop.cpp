@@ -11,7 +11,7 @@ Stop::Stop(std::string name) : Actor(std::move(name), "Stop", TimeMode::kDiscret
 void Stop::check_widths(std::span<const int> /*input_widths*/, std::span<const int> /*output_widths*/) const {
 }  // any width
 
-void Stop::fire(ActorContext& context) const {
+void Stop::fire(FireContext& context) const {
   if (context.has_token(0)) context.request_stop();
 }
 

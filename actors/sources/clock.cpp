@@ -9,6 +9,6 @@ Clock::Clock(std::string name) : Actor(std::move(name), "Clock", TimeMode::kCont
   set_feedthrough(false);
 }
 
-void Clock::evaluate(ActorContext& context) const { context.output(0)[0] = context.time(); }
+void Clock::evaluate(EvalContext& context) const { context.output(0)[0] = context.time(); }
 
 }  // namespace ctde

@@ -9,7 +9,7 @@ namespace ctde {
 class Clock : public Actor {
  public:
   explicit Clock(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
 
  private:
 };

@@ -43,7 +43,7 @@ struct ClockState final : ActorState {
 
 std::unique_ptr<ActorState> DiscreteClock::make_state() const { return std::make_unique<ClockState>(); }
 
-Tick DiscreteClock::next_time(const ActorContext& context, std::uint64_t period_index,
+Tick DiscreteClock::next_time(const ReadContext& context, std::uint64_t period_index,
                               std::size_t offset_index) const {
   const TimeResolution& r = context.resolution();
   const Tick offset = r.to_ticks(vector(offsets_)[offset_index]);
@@ -58,9 +58,9 @@ Tick DiscreteClock::next_time(const ActorContext& context, std::uint64_t period_
   return context.start_tick() + product + offset;
 }
 
-void DiscreteClock::initialize(ActorContext& context) const { context.fire_at(next_time(context, 0, 0)); }
+void DiscreteClock::initialize(FireContext& context) const { context.fire_at(next_time(context, 0, 0)); }
 
-void DiscreteClock::fire(ActorContext& context) const {
+void DiscreteClock::fire(FireContext& context) const {
   if (!context.time_event()) return;
   auto& state = context.state<ClockState>();
   context.emit(0, vector(values_)[state.offset_index]);

@@ -22,7 +22,7 @@ void Sine::configure(const ParameterScope& scope) {
   if (scalar(frequency_) < 0) fail(frequency_, "must be >= 0 Hz");
 }
 
-void Sine::evaluate(ActorContext& context) const {
+void Sine::evaluate(EvalContext& context) const {
   const double omega = 2.0 * std::numbers::pi * scalar(frequency_);
   context.output(0)[0] =
       scalar(amplitude_) * std::sin(omega * context.time() + scalar(phase_)) + scalar(bias_);

@@ -38,14 +38,13 @@ class Room : public ctde::Actor {
   }
 
   [[nodiscard]] std::size_t state_size() const override { return 1; }
-  void initialize(ctde::ActorContext& context) const override {
+  void initialize(ctde::FireContext& context) const override {
     context.mutable_states()[0] = scalar(initial_);
-    evaluate(context);
   }
-  void evaluate(ctde::ActorContext& context) const override {
+  void evaluate(ctde::EvalContext& context) const override {
     context.output(temperature_.index)[0] = context.states()[0];
   }
-  void derivatives(const ctde::ActorContext& context, std::span<double> dxdt) const override {
+  void derivatives(const ctde::ReadContext& context, std::span<double> dxdt) const override {
     const double temperature = context.states()[0];
     const double u = context.input(heater_.index)[0];
     dxdt[0] = scalar(k_) * (scalar(ambient_) - temperature) + scalar(rate_) * u;
@@ -78,13 +77,13 @@ class Thermostat : public ctde::Actor {
     return i == 0 ? ctde::Crossing::kRising : ctde::Crossing::kFalling;
   }
   [[nodiscard]] std::string guard_name(std::size_t i) const override { return i == 0 ? "high" : "low"; }
-  void guards(const ctde::ActorContext& context, std::span<double> g) const override {
+  void guards(const ctde::ReadContext& context, std::span<double> g) const override {
     const double temperature = context.input(0)[0];
     g[0] = temperature - scalar(high_);
     g[1] = temperature - scalar(low_);
   }
   // Fired at each located crossing, at (te, 0); crossing(i) says which guard crossed.
-  void fire(ctde::ActorContext& context) const override {
+  void fire(ctde::FireContext& context) const override {
     if (context.crossing(0) != ctde::Crossing::kNone) context.emit(0, 0.0);
     if (context.crossing(1) != ctde::Crossing::kNone) context.emit(0, 1.0);
   }

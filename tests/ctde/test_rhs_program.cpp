@@ -152,7 +152,7 @@ class CountingDouble final : public Actor {
     declare_input("in", PortKind::kContinuous, 1);
     declare_output("out", PortKind::kContinuous, 1);
   }
-  void evaluate(ActorContext& context) const override {
+  void evaluate(EvalContext& context) const override {
     ++calls_;
     context.output(0)[0] = 2 * context.input(0)[0];
   }
