@@ -58,26 +58,26 @@ void Integrator::initialize(FireContext& context) const {
 
 void Integrator::evaluate(EvalContext& context) const {
   const auto x = context.states();
-  const auto out = context.output(out_.index);
+  const auto out = context.output(out_);
   std::copy_n(x.begin(), std::min(x.size(), out.size()), out.begin());
 }
 
 void Integrator::derivatives(const ReadContext& context, std::span<double> dxdt) const {
-  const auto u = context.input(in_.index);
+  const auto u = context.input(in_);
   for (std::size_t i = 0; i < dxdt.size(); ++i) dxdt[i] = i < u.size() ? u[i] : 0.0;
 }
 
 void Integrator::fire(FireContext& context) const {
-  const bool reset = context.has_token(reset_.index);
-  const bool impulse = context.has_token(impulse_.index);
+  const bool reset = context.has_token(reset_);
+  const bool impulse = context.has_token(impulse_);
   if (!reset && !impulse) return;
   const auto x = context.mutable_states();  // tells the director: a reset of the solver
   if (reset) {
-    const auto token = context.token(reset_.index);
+    const auto token = context.token(reset_);
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = token.size() == 1 ? token[0] : token[i];
   }
   if (impulse) {
-    const auto token = context.token(impulse_.index);
+    const auto token = context.token(impulse_);
     for (std::size_t i = 0; i < x.size(); ++i) x[i] += token.size() == 1 ? token[0] : token[i];
   }
 }

@@ -56,7 +56,7 @@ void StateSpace::initialize(FireContext& context) const {
 
 void StateSpace::evaluate(EvalContext& context) const {
   const auto x = context.states();
-  const auto y = context.output(out_.index);
+  const auto y = context.output(out_);
   const auto c = vector(c_);
   for (std::size_t r = 0; r < p_; ++r) {
     double sum = 0.0;
@@ -65,7 +65,7 @@ void StateSpace::evaluate(EvalContext& context) const {
   }
   if (zero_d_) return;  // no feedthrough: the input may not be computed yet
   const auto d = vector(d_);
-  const auto u = context.input(in_.index);
+  const auto u = context.input(in_);
   for (std::size_t r = 0; r < p_; ++r) {
     double sum = 0.0;
     for (std::size_t k = 0; k < m_; ++k) sum += d[r * m_ + k] * u[k];
@@ -75,7 +75,7 @@ void StateSpace::evaluate(EvalContext& context) const {
 
 void StateSpace::derivatives(const ReadContext& context, std::span<double> dxdt) const {
   const auto x = context.states();
-  const auto u = context.input(in_.index);
+  const auto u = context.input(in_);
   const auto a = vector(a_);
   const auto b = vector(b_);
   for (std::size_t r = 0; r < n_; ++r) {

@@ -32,6 +32,8 @@ class TransferFunction : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
   ParamHandle num_;
   ParamHandle den_;
   // The realisation, fixed by configure().

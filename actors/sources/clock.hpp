@@ -12,6 +12,7 @@ class Clock : public Actor {
   void evaluate(EvalContext& context) const override;
 
  private:
+  OutputPort out_;
 };
 
 }  // namespace ctde

@@ -19,7 +19,7 @@ void Constant::configure(const ParameterScope& scope) {
 
 void Constant::evaluate(EvalContext& context) const {
   const auto value = vector(value_);
-  std::copy(value.begin(), value.end(), context.output(0).begin());
+  std::copy(value.begin(), value.end(), context.output(out_).begin());
 }
 
 }  // namespace ctde

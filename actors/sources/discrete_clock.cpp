@@ -10,7 +10,7 @@ namespace ctde {
 
 DiscreteClock::DiscreteClock(std::string name)
     : Actor(std::move(name), "DiscreteClock", TimeMode::kDiscrete) {
-  declare_output("out", PortKind::kDiscrete, 1);
+  out_ = declare_output("out", PortKind::kDiscrete, 1);
   period_ = declare_parameter("period", ParamKind::kScalar, 1.0);
   offsets_ = declare_parameter("offsets", ParamKind::kVector, std::vector<double>{0.0});
   values_ = declare_parameter("values", ParamKind::kVector, std::vector<double>{1.0});
@@ -63,7 +63,7 @@ void DiscreteClock::initialize(FireContext& context) const { context.fire_at(nex
 void DiscreteClock::fire(FireContext& context) const {
   if (!context.time_event()) return;
   auto& state = context.state<ClockState>();
-  context.emit(0, vector(values_)[state.offset_index]);
+  context.emit(out_, vector(values_)[state.offset_index]);
   if (++state.offset_index == vector(offsets_).size()) {
     state.offset_index = 0;
     ++state.period_index;

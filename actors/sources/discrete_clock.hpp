@@ -19,6 +19,7 @@ class DiscreteClock : public Actor {
   void check_times(const TimeResolution& resolution) const override;
 
  private:
+  OutputPort out_;
   [[nodiscard]] Tick next_time(const ReadContext& context, std::uint64_t period_index,
                                std::size_t offset_index) const;
   ParamHandle period_;

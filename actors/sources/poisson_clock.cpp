@@ -12,7 +12,7 @@
 namespace ctde {
 
 PoissonClock::PoissonClock(std::string name) : Actor(std::move(name), "PoissonClock", TimeMode::kDiscrete) {
-  declare_output("out", PortKind::kDiscrete, 1);
+  out_ = declare_output("out", PortKind::kDiscrete, 1);
   mean_ = declare_parameter("mean_interval", ParamKind::kScalar);
   seed_ = declare_parameter("seed", ParamKind::kScalar, 1.0);
 }
@@ -51,7 +51,7 @@ void PoissonClock::initialize(FireContext& context) const { schedule_next(contex
 
 void PoissonClock::fire(FireContext& context) const {
   if (!context.time_event()) return;
-  context.emit(0, 1.0);
+  context.emit(out_, 1.0);
   schedule_next(context);
 }
 

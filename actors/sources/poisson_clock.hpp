@@ -20,6 +20,7 @@ class PoissonClock : public Actor {
   void check_times(const TimeResolution& resolution) const override;
 
  private:
+  OutputPort out_;
   void schedule_next(FireContext& context) const;
   ParamHandle mean_;
   ParamHandle seed_;

@@ -8,7 +8,7 @@
 namespace ctde {
 
 Ramp::Ramp(std::string name) : Actor(std::move(name), "Ramp", TimeMode::kContinuous) {
-  declare_output("out", PortKind::kContinuous, 1);
+  out_ = declare_output("out", PortKind::kContinuous, 1);
   slope_ = declare_parameter("slope", ParamKind::kScalar, 1.0);
   start_time_ = declare_parameter("start_time", ParamKind::kScalar, 0.0);
   set_feedthrough(false);
@@ -40,7 +40,7 @@ void Ramp::initialize(FireContext& context) const {
 
 void Ramp::evaluate(EvalContext& context) const {
   const auto& state = context.state<RampState>();
-  context.output(0)[0] = state.started ? scalar(slope_) * (context.time() - state.start_seconds) : 0.0;
+  context.output(out_)[0] = state.started ? scalar(slope_) * (context.time() - state.start_seconds) : 0.0;
 }
 
 void Ramp::fire(FireContext& context) const {

@@ -16,6 +16,7 @@ class Ramp : public Actor {
   void fire(FireContext& context) const override;
 
  private:
+  OutputPort out_;
   ParamHandle slope_;
   ParamHandle start_time_;
 };

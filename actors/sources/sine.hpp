@@ -20,6 +20,7 @@ class Sine : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle amplitude_;
   ParamHandle frequency_;
   ParamHandle phase_;

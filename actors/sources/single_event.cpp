@@ -19,6 +19,6 @@ void SingleEvent::initialize(FireContext& context) const {
   if (at >= context.start_tick()) context.fire_at(at);
 }
 
-void SingleEvent::fire(FireContext& context) const { context.emit(0, vector(value_)); }
+void SingleEvent::fire(FireContext& context) const { context.emit(out_, vector(value_)); }
 
 }  // namespace ctde

@@ -8,7 +8,7 @@
 namespace ctde {
 
 Step::Step(std::string name) : Actor(std::move(name), "Step", TimeMode::kContinuous) {
-  declare_output("out", PortKind::kContinuous, 1);
+  out_ = declare_output("out", PortKind::kContinuous, 1);
   time_ = declare_parameter("time", ParamKind::kScalar);
   before_ = declare_parameter("before", ParamKind::kScalar, 0.0);
   after_ = declare_parameter("after", ParamKind::kScalar, 1.0);
@@ -34,7 +34,7 @@ void Step::initialize(FireContext& context) const {
 }
 
 void Step::evaluate(EvalContext& context) const {
-  context.output(0)[0] = context.state<StepState>().switched ? scalar(after_) : scalar(before_);
+  context.output(out_)[0] = context.state<StepState>().switched ? scalar(after_) : scalar(before_);
 }
 
 void Step::fire(FireContext& context) const {

@@ -18,6 +18,7 @@ class Step : public Actor {
   void fire(FireContext& context) const override;
 
  private:
+  OutputPort out_;
   ParamHandle time_;
   ParamHandle before_;
   ParamHandle after_;

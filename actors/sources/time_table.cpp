@@ -83,7 +83,7 @@ void TimeTable::initialize(FireContext& context) const {
 
 void TimeTable::evaluate(EvalContext& context) const {
   const std::size_t next = context.state<TimeTableState>().next;
-  const auto out = context.output(0);
+  const auto out = context.output(out_);
   const std::size_t width = table_.cols - 1;
   if (next == 0 || next >= table_.rows) {  // before the first point, after the last: hold
     const std::size_t row = next == 0 ? 0 : table_.rows - 1;
