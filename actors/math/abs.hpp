@@ -13,6 +13,8 @@ class Abs : public Actor {
 
  private:
   void apply(std::span<const double> u, std::span<double> y) const;
+  InputPort in_;
+  OutputPort out_;
 };
 
 }  // namespace ctde

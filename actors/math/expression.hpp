@@ -26,6 +26,7 @@ class Expression : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   [[nodiscard]] double compute(ExpressionState& state) const;
   ParamHandle expr_;
   ParamHandle inputs_;

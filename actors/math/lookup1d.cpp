@@ -7,8 +7,8 @@
 namespace ctde {
 
 Lookup1D::Lookup1D(std::string name) : Actor(std::move(name), "Lookup1D", TimeMode::kUnresolved) {
-  declare_input("in", PortKind::kPolymorphic);
-  declare_output("out", PortKind::kPolymorphic);
+  in_ = declare_input("in", PortKind::kPolymorphic);
+  out_ = declare_output("out", PortKind::kPolymorphic);
   x_ = declare_parameter("x", ParamKind::kVector);
   y_ = declare_parameter("y", ParamKind::kVector);
 }
@@ -37,8 +37,8 @@ double Lookup1D::interpolate(double u) const {
 }
 
 void Lookup1D::evaluate(EvalContext& context) const {
-  const auto u = context.input(0);
-  const auto out = context.output(0);
+  const auto u = context.input(in_);
+  const auto out = context.output(out_);
   for (std::size_t i = 0; i < u.size(); ++i) out[i] = interpolate(u[i]);
 }
 

@@ -17,6 +17,8 @@ class Lookup1D : public Actor {
 
  private:
   [[nodiscard]] double interpolate(double u) const;
+  InputPort in_;
+  OutputPort out_;
   ParamHandle x_;
   ParamHandle y_;
 };

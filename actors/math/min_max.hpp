@@ -16,6 +16,7 @@ class MinMax : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle mode_;
   ParamHandle inputs_;
 };

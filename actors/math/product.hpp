@@ -16,6 +16,7 @@ class Product : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle ops_;
 };
 

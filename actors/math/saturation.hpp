@@ -16,6 +16,8 @@ class Saturation : public Actor {
 
  private:
   void apply(std::span<const double> u, std::span<double> y) const;
+  InputPort in_;
+  OutputPort out_;
   ParamHandle lower_;
   ParamHandle upper_;
 };

@@ -20,6 +20,7 @@ class Sum : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle signs_;
   std::vector<double> weights_;           ///< +1 or -1 per input (from signs, in configure)
   std::array<double, 8> near_weights_{};  ///< the first 8 weights, kept in the actor itself
