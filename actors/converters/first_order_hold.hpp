@@ -21,6 +21,8 @@ class FirstOrderHold : public Actor {
   void fire(FireContext& context) const override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
   ParamHandle initial_;
 };
 

@@ -11,8 +11,8 @@ namespace ctde {
 
 PeriodicSampler::PeriodicSampler(std::string name)
     : Actor(std::move(name), "PeriodicSampler", TimeMode::kHybrid) {
-  declare_input("in", PortKind::kContinuous);
-  declare_output("out", PortKind::kDiscrete);
+  in_ = declare_input("in", PortKind::kContinuous);
+  out_ = declare_output("out", PortKind::kDiscrete);
   period_ = declare_parameter("period", ParamKind::kScalar);
   offset_ = declare_parameter("offset", ParamKind::kScalar, 0.0);
 }
@@ -63,10 +63,10 @@ void PeriodicSampler::initialize(FireContext& context) const {
 void PeriodicSampler::fire(FireContext& context) const {
   if (!context.time_event()) return;
   auto& state = context.state<SamplerState>();
-  const auto in = context.input(0);
+  const auto in = context.input(in_);
   const auto token = context.scratch(in.size());
   std::copy(in.begin(), in.end(), token.begin());
-  context.emit(0, token);
+  context.emit(out_, token);
   ++state.k;
   const Tick next = sample_time(context, state.k);
   if (next != kNever && next <= context.stop_tick()) context.fire_at(next);

@@ -23,6 +23,8 @@ class PeriodicSampler : public Actor {
   /// The time of sample `k`, in ticks (kNever when it does not fit).
   [[nodiscard]] Tick sample_time(const ReadContext& context, std::uint64_t k) const;
 
+  InputPort in_;
+  OutputPort out_;
   ParamHandle period_;
   ParamHandle offset_;
 };

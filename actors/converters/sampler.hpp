@@ -16,6 +16,9 @@ class Sampler : public Actor {
   void fire(FireContext& context) const override;
 
  private:
+  InputPort in_;
+  InputPort trigger_;
+  OutputPort out_;
 };
 
 }  // namespace ctde

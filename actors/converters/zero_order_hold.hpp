@@ -18,6 +18,8 @@ class ZeroOrderHold : public Actor {
   void fire(FireContext& context) const override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
   ParamHandle initial_;
 };
 

@@ -14,6 +14,8 @@ class Counter : public Actor {
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
 };
 
 }  // namespace ctde

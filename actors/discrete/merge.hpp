@@ -17,6 +17,7 @@ class Merge : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle inputs_;
 };
 

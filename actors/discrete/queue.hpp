@@ -19,6 +19,9 @@ class Queue : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  InputPort in_;
+  InputPort trigger_;
+  OutputPort out_;
   ParamHandle capacity_;
 };
 

@@ -18,6 +18,8 @@ class Server : public Actor {
   void check_times(const TimeResolution& resolution) const override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
   ParamHandle service_;
 };
 

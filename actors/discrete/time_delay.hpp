@@ -18,6 +18,8 @@ class TimeDelay : public Actor {
   void check_times(const TimeResolution& resolution) const override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
   ParamHandle delay_;
 };
 

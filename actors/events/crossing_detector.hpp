@@ -22,6 +22,8 @@ class CrossingDetector : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
   ParamHandle direction_param_;
   std::optional<ParamHandle> level_param_;
   Crossing direction_ = Crossing::kBoth;

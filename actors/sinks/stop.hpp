@@ -13,6 +13,7 @@ class Stop : public Actor {
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
  private:
+  InputPort in_;
 };
 
 }  // namespace ctde
