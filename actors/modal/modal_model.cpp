@@ -481,23 +481,27 @@ void ModalModel::configure(const ParameterScope& scope) {
 }
 
 void ModalModel::declare_ports() {
-  for (std::size_t i = 0; i < chart_.inputs.size(); ++i) {
-    const ChartInput& in = chart_.inputs[i];
+  // configure() may run again: ports declared then are found by name.
+  input_ports_.clear();
+  for (const ChartInput& in : chart_.inputs) {
     if (const auto found = find_input(in.name)) {
-      set_width(InputPort{*found}, in.width);
+      input_ports_.push_back(input_port(*found));
+      set_width(input_ports_.back(), in.width);
     } else {
-      (void)declare_input(in.name, PortKind::kContinuous, in.width);
+      input_ports_.push_back(declare_input(in.name, PortKind::kContinuous, in.width));
     }
   }
+  output_ports_.clear();
   for (const std::string& name : program_.output_names) {
     if (const auto found = find_output(name)) {
-      set_width(OutputPort{*found}, 1);
+      output_ports_.push_back(output_port(*found));
+      set_width(output_ports_.back(), 1);
     } else {
-      (void)declare_output(name, PortKind::kContinuous, 1);
+      output_ports_.push_back(declare_output(name, PortKind::kContinuous, 1));
     }
   }
   // Direct feedthrough: an output whose expression (in some mode) reads an input.
-  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  std::vector<std::pair<InputPort, OutputPort>> pairs;
   for (std::size_t o = 0; o < program_.output_names.size(); ++o) {
     std::uint32_t at = program_.inputs_at;
     for (std::size_t i = 0; i < program_.input_widths.size(); ++i) {
@@ -513,12 +517,11 @@ void ModalModel::declare_ports() {
           }
         }
       }
-      if (reads)
-        pairs.emplace_back(*find_input(chart_.inputs[i].name), *find_output(program_.output_names[o]));
+      if (reads) pairs.emplace_back(input_ports_[i], output_ports_[o]);
       at = end;
     }
   }
-  set_feedthrough(std::move(pairs));
+  set_feedthrough(pairs);
 }
 
 std::vector<std::string> ModalModel::mode_names() const {
@@ -542,7 +545,7 @@ void ModalModel::load_frame(const ReadContext& context, RunState& run) const {
   frame[0] = context.time();
   std::uint32_t at = program_.inputs_at;
   for (std::size_t i = 0; i < program_.input_widths.size(); ++i) {
-    const std::span<const double> in = context.input(i);
+    const std::span<const double> in = context.input(input_ports_[i]);
     for (std::uint32_t k = 0; k < program_.input_widths[i]; ++k) frame[at++] = k < in.size() ? in[k] : 0.0;
   }
   const std::span<const double> x = context.states();
@@ -577,7 +580,7 @@ void ModalModel::evaluate(EvalContext& context) const {
       throw RunError("output '" + program_.output_names[o] + "' is " + format_double(y) + " in mode '" +
                      mode.name + "' at t = " + format_double(context.time()) + " s");
     }
-    context.output(o)[0] = y;
+    context.output(output_ports_[o])[0] = y;
   }
 }
 

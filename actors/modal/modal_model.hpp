@@ -149,6 +149,8 @@ class ModalModel : public Actor {
   bool from_parameters_;
   ModalChart chart_;
   Program program_;
+  std::vector<InputPort> input_ports_;    ///< per chart input
+  std::vector<OutputPort> output_ports_;  ///< per program output
   std::vector<ParamHandle> structure_params_;
   std::optional<ParamHandle> initial_param_;
 };
