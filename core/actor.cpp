@@ -62,12 +62,12 @@ std::optional<std::size_t> Actor::find_output(std::string_view name) const {
 
 InputPort Actor::declare_input(std::string name, PortKind kind, int width, bool optional) {
   inputs_.push_back({std::move(name), PortDirection::kInput, kind, width, optional});
-  return {inputs_.size() - 1};
+  return InputPort{inputs_.size() - 1};
 }
 
 OutputPort Actor::declare_output(std::string name, PortKind kind, int width) {
   outputs_.push_back({std::move(name), PortDirection::kOutput, kind, width, false});
-  return {outputs_.size() - 1};
+  return OutputPort{outputs_.size() - 1};
 }
 
 void Actor::declare_numbered_inputs(std::size_t count, PortKind kind) {
@@ -165,11 +165,6 @@ void Actor::set_feedthrough(const std::vector<std::pair<InputPort, OutputPort>>&
   feedthrough_ = Feedthrough::kListed;
   feedthrough_pairs_.clear();
   for (const auto& [in, out] : pairs) feedthrough_pairs_.emplace_back(in.index, out.index);
-}
-
-void Actor::set_feedthrough(std::vector<std::pair<std::size_t, std::size_t>> pairs) {
-  feedthrough_ = Feedthrough::kListed;
-  feedthrough_pairs_ = std::move(pairs);
 }
 
 void Actor::set_width(InputPort port, int width) { inputs_.at(port.index).width = width; }

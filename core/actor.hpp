@@ -213,8 +213,6 @@ class Actor {
   void set_feedthrough(bool all);
   /// Only the listed (input, output) pairs feed through.
   void set_feedthrough(const std::vector<std::pair<InputPort, OutputPort>>& pairs);
-  // Transitional: by bare indices, until every actor names its ports by handle.
-  void set_feedthrough(std::vector<std::pair<std::size_t, std::size_t>> pairs);
 
   /// The handle of input `i` / output `o`, for ports made from a count or a
   /// list rather than one declaration each (declare_numbered_inputs():

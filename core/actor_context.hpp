@@ -80,10 +80,6 @@ class ReadContext {
     const Slice s = b_->inputs[b_->actors[actor_].first_input + in.index];
     return {b_->signals.data() + s.offset, s.width};
   }
-  // Transitional: a port by its bare index, until every actor names its
-  // ports by handle (removed then).
-  [[nodiscard]] std::span<const double> input(std::size_t i) const { return input(InputPort{i}); }
-
   /// The width of output `out`.
   [[nodiscard]] std::size_t width(OutputPort out) const {
     return b_->outputs[b_->actors[actor_].first_output + out.index].width;
@@ -131,8 +127,6 @@ class EvalContext : public ReadContext {
     const Slice s = b.outputs[b.actors[actor_index()].first_output + out.index];
     return {b.signals.data() + s.offset, s.width};
   }
-  // Transitional (see ReadContext::input(std::size_t)).
-  [[nodiscard]] std::span<double> output(std::size_t o) { return output(OutputPort{o}); }
 };
 
 /// The context of initialize() and fire(): the reads, the tokens at this
@@ -177,13 +171,6 @@ class FireContext : public ReadContext {
     director()->emit(actor_index(), static_cast<std::uint32_t>(out.index), token);
   }
   void emit(OutputPort out, double token) { emit(out, std::span<const double>(&token, 1)); }
-  // Transitional (see ReadContext::input(std::size_t)).
-  [[nodiscard]] bool has_token(std::size_t i) const { return has_token(InputPort{i}); }
-  [[nodiscard]] bool token_sent_before(std::size_t i) const { return token_sent_before(InputPort{i}); }
-  [[nodiscard]] std::span<const double> token(std::size_t i) const { return token(InputPort{i}); }
-  void emit(std::size_t o, std::span<const double> token) { emit(OutputPort{o}, token); }
-  void emit(std::size_t o, double token) { emit(OutputPort{o}, token); }
-
   /// Asks to be fired at `time` (ticks); the current time means the next
   /// microstep. @throws std::logic_error (from the director) for a time in the past.
   void fire_at(Tick time) { director()->fire_at(actor_index(), time); }

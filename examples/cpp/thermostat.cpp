@@ -42,11 +42,11 @@ class Room : public ctde::Actor {
     context.mutable_states()[0] = scalar(initial_);
   }
   void evaluate(ctde::EvalContext& context) const override {
-    context.output(temperature_.index)[0] = context.states()[0];
+    context.output(temperature_)[0] = context.states()[0];
   }
   void derivatives(const ctde::ReadContext& context, std::span<double> dxdt) const override {
     const double temperature = context.states()[0];
-    const double u = context.input(heater_.index)[0];
+    const double u = context.input(heater_)[0];
     dxdt[0] = scalar(k_) * (scalar(ambient_) - temperature) + scalar(rate_) * u;
   }
 
@@ -66,8 +66,8 @@ class Room : public ctde::Actor {
 class Thermostat : public ctde::Actor {
  public:
   explicit Thermostat(std::string name) : Actor(std::move(name), "Thermostat", ctde::TimeMode::kHybrid) {
-    declare_input("in", ctde::PortKind::kContinuous, 1);
-    declare_output("out", ctde::PortKind::kDiscrete, 1);
+    in_ = declare_input("in", ctde::PortKind::kContinuous, 1);
+    out_ = declare_output("out", ctde::PortKind::kDiscrete, 1);
     low_ = declare_parameter("low", ctde::ParamKind::kScalar, 19.0);
     high_ = declare_parameter("high", ctde::ParamKind::kScalar, 21.0);
   }
@@ -78,14 +78,14 @@ class Thermostat : public ctde::Actor {
   }
   [[nodiscard]] std::string guard_name(std::size_t i) const override { return i == 0 ? "high" : "low"; }
   void guards(const ctde::ReadContext& context, std::span<double> g) const override {
-    const double temperature = context.input(0)[0];
+    const double temperature = context.input(in_)[0];
     g[0] = temperature - scalar(high_);
     g[1] = temperature - scalar(low_);
   }
   // Fired at each located crossing, at (te, 0); crossing(i) says which guard crossed.
   void fire(ctde::FireContext& context) const override {
-    if (context.crossing(0) != ctde::Crossing::kNone) context.emit(0, 0.0);
-    if (context.crossing(1) != ctde::Crossing::kNone) context.emit(0, 1.0);
+    if (context.crossing(0) != ctde::Crossing::kNone) context.emit(out_, 0.0);
+    if (context.crossing(1) != ctde::Crossing::kNone) context.emit(out_, 1.0);
   }
 
  protected:
@@ -94,6 +94,8 @@ class Thermostat : public ctde::Actor {
   }
 
  private:
+  ctde::InputPort in_;
+  ctde::OutputPort out_;
   ctde::ParamHandle low_, high_;
 };
 // [/guide:actors]

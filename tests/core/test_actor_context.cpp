@@ -43,6 +43,17 @@ concept ReadsTokens = requires(C& c) {
   c.token(InputPort{});
 };
 template <class C>
+concept TakesBareIndices = requires(C& c) {
+  c.input(std::size_t{0});
+}
+|| requires(C& c) { c.input({0}); }
+|| requires(C& c) { c.output(std::size_t{0}); }
+|| requires(C& c) { c.output({0}); }
+|| requires(C& c) { c.has_token(std::size_t{0}); }
+|| requires(C& c) { c.token(std::size_t{0}); }
+|| requires(C& c) { c.emit(0, 1.0); }
+|| requires(C& c) { c.emit({0}, 1.0); };
+template <class C>
 concept Reads = requires(C& c) {
   { c.input(InputPort{}) } -> std::same_as<std::span<const double>>;
   { c.states() } -> std::same_as<std::span<const double>>;
@@ -72,6 +83,11 @@ static_assert(Reads<FireContext> && ReadsTokens<FireContext> && Emits<FireContex
 static_assert(!WritesOutputs<FireContext>);
 static_assert(!Emits<const FireContext> && !RequestsTimeEvents<const FireContext> &&
               !ResetsStates<const FireContext> && ReadsTokens<const FireContext>);
+
+// Ports are named by their handles, never by a bare index.
+static_assert(!TakesBareIndices<EvalContext> && !TakesBareIndices<FireContext>);
+static_assert(!std::is_convertible_v<std::size_t, InputPort> &&
+              !std::is_convertible_v<std::size_t, OutputPort>);
 
 // The actor's calls take those types.
 static_assert(std::is_same_v<decltype(&Actor::initialize), void (Actor::*)(FireContext&) const>);

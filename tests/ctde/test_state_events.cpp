@@ -472,10 +472,10 @@ class TwoGuards final : public Actor {
  public:
   TwoGuards(std::string name, std::vector<std::pair<double, int>>& seen)
       : Actor(std::move(name), "TwoGuards", TimeMode::kContinuous), seen_(seen) {
-    declare_output("out", PortKind::kContinuous, 1);
+    out_ = declare_output("out", PortKind::kContinuous, 1);
   }
   [[nodiscard]] std::size_t state_size() const override { return 1; }
-  void evaluate(EvalContext& context) const override { context.output(0)[0] = context.states()[0]; }
+  void evaluate(EvalContext& context) const override { context.output(out_)[0] = context.states()[0]; }
   void derivatives(const ReadContext& /*context*/, std::span<double> dx) const override { dx[0] = 1; }
   [[nodiscard]] std::size_t guard_count() const override { return 2; }
   [[nodiscard]] Crossing guard_direction(std::size_t i) const override {
@@ -493,6 +493,7 @@ class TwoGuards final : public Actor {
   }
 
  private:
+  OutputPort out_;
   std::vector<std::pair<double, int>>& seen_;
 };
 }  // namespace
