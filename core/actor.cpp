@@ -15,16 +15,16 @@ Actor::Actor(std::string name, std::string type, TimeMode mode)
 
 Actor::~Actor() = default;
 
-void Actor::initialize(ActorContext& /*context*/) const {}
-void Actor::evaluate(ActorContext& /*context*/) const {}
-void Actor::derivatives(const ActorContext& /*context*/, std::span<double> /*dxdt*/) const {}
-void Actor::fire(ActorContext& /*context*/) const {}
+void Actor::initialize(FireContext& /*context*/) const {}
+void Actor::evaluate(EvalContext& /*context*/) const {}
+void Actor::derivatives(const ReadContext& /*context*/, std::span<double> /*dxdt*/) const {}
+void Actor::fire(FireContext& /*context*/) const {}
 
 Crossing Actor::guard_direction(std::size_t /*i*/) const { return Crossing::kBoth; }
 
 std::string Actor::guard_name(std::size_t /*i*/) const { return {}; }
 
-void Actor::guards(const ActorContext& /*context*/, std::span<double> g) const {
+void Actor::guards(const ReadContext& /*context*/, std::span<double> g) const {
   std::fill(g.begin(), g.end(), 0.0);
 }
 
@@ -62,12 +62,12 @@ std::optional<std::size_t> Actor::find_output(std::string_view name) const {
 
 InputPort Actor::declare_input(std::string name, PortKind kind, int width, bool optional) {
   inputs_.push_back({std::move(name), PortDirection::kInput, kind, width, optional});
-  return {inputs_.size() - 1};
+  return InputPort{inputs_.size() - 1};
 }
 
 OutputPort Actor::declare_output(std::string name, PortKind kind, int width) {
   outputs_.push_back({std::move(name), PortDirection::kOutput, kind, width, false});
-  return {outputs_.size() - 1};
+  return OutputPort{outputs_.size() - 1};
 }
 
 void Actor::declare_numbered_inputs(std::size_t count, PortKind kind) {
@@ -161,9 +161,10 @@ bool Actor::feeds_through(std::size_t in) const {
 
 void Actor::set_feedthrough(bool all) { feedthrough_ = all ? Feedthrough::kAll : Feedthrough::kNone; }
 
-void Actor::set_feedthrough(std::vector<std::pair<std::size_t, std::size_t>> pairs) {
+void Actor::set_feedthrough(const std::vector<std::pair<InputPort, OutputPort>>& pairs) {
   feedthrough_ = Feedthrough::kListed;
-  feedthrough_pairs_ = std::move(pairs);
+  feedthrough_pairs_.clear();
+  for (const auto& [in, out] : pairs) feedthrough_pairs_.emplace_back(in.index, out.index);
 }
 
 void Actor::set_width(InputPort port, int width) { inputs_.at(port.index).width = width; }

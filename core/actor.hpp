@@ -7,6 +7,7 @@
 /// `configure()`, which runs once the parameters are evaluated (for ports whose
 /// number or width depends on a parameter, as `Sum`'s `signs`).
 
+#include <cassert>
 #include <optional>
 #include <span>
 #include <string>
@@ -22,8 +23,10 @@
 
 namespace ctde {
 
-class ActorContext;
 class Composite;
+class EvalContext;
+class FireContext;
+class ReadContext;
 
 /// Handle of a declared parameter (index into the actor's parameters).
 struct ParamHandle {
@@ -109,25 +112,35 @@ class Actor {
   [[nodiscard]] virtual bool can_be_constant() const { return true; }
 
   // ---- Behaviour during a run (the director calls these; all const: what
-  // changes lives in the run's buffers and the actor's ActorState).
+  // changes lives in the run's buffers and the actor's ActorState). Each
+  // call gets the context type that allows what it may do
+  // (core/actor_context.hpp): derivatives() and guards() only read,
+  // evaluate() also writes the outputs, initialize() and fire() read tokens
+  // and use the director's services but write no outputs.
 
   /// The number of continuous states (after configure()).
   [[nodiscard]] virtual std::size_t state_size() const { return 0; }
   /// The actor's mutable run state, or null when it needs none.
   [[nodiscard]] virtual std::unique_ptr<ActorState> make_state() const { return nullptr; }
-  /// At the start time: set initial states and outputs, request time events.
-  virtual void initialize(ActorContext& context) const;
+  /// At the start time: set the initial states (context.mutable_states())
+  /// and the run state, request time events. The director evaluates the
+  /// continuous outputs after every actor is initialized.
+  virtual void initialize(FireContext& context) const;
   /// Continuous and constant outputs from inputs, states and time
   /// (called in schedule order, on the RHS path: no allocation). Called
   /// where the outputs are read: in every RHS evaluation only when the
   /// derivatives read them, always at step ends, rows and events; for a
   /// constant-mode actor once, at the start; never for an actor without
-  /// continuous outputs. No side effects beyond the outputs.
-  virtual void evaluate(ActorContext& context) const;
+  /// continuous outputs. No side effects beyond the outputs. In discrete
+  /// mode (a polymorphic function such as Gain) the director calls it when
+  /// the actor fires and emits the outputs as tokens.
+  virtual void evaluate(EvalContext& context) const;
   /// The derivatives of the continuous states (on the RHS path).
-  virtual void derivatives(const ActorContext& context, std::span<double> dxdt) const;
+  virtual void derivatives(const ReadContext& context, std::span<double> dxdt) const;
   /// A reaction at a tag: tokens on inputs and/or a requested time event.
-  virtual void fire(ActorContext& context) const;
+  /// Sends tokens, requests time events, resets states; the director
+  /// evaluates the continuous outputs after it.
+  virtual void fire(FireContext& context) const;
   /// The longest step over which the director may look at this actor's
   /// outputs only at the two ends without missing a crossing of a level: for
   /// actors whose outputs vary in time without states (a Sine declares a
@@ -156,7 +169,7 @@ class Actor {
   /// Writes the guard values at the context's time (from inputs, states and
   /// time) to `g` (guard_count() values). Called on the event-location path:
   /// no allocation. A NaN or infinite value stops the run naming the actor.
-  virtual void guards(const ActorContext& context, std::span<double> g) const;
+  virtual void guards(const ReadContext& context, std::span<double> g) const;
 
   /// Checks that the durations among the parameters (periods, delays, mean
   /// intervals) are whole numbers of ticks at `resolution` (the director
@@ -199,7 +212,20 @@ class Actor {
   /// Every input feeds every output directly (the default), or none does.
   void set_feedthrough(bool all);
   /// Only the listed (input, output) pairs feed through.
-  void set_feedthrough(std::vector<std::pair<std::size_t, std::size_t>> pairs);
+  void set_feedthrough(const std::vector<std::pair<InputPort, OutputPort>>& pairs);
+
+  /// The handle of input `i` / output `o`, for ports made from a count or a
+  /// list rather than one declaration each (declare_numbered_inputs():
+  /// in0..in{n-1}; a modal model's ports). Other ports use the handles
+  /// their declarations return.
+  [[nodiscard]] InputPort input_port(std::size_t i) const {
+    assert(i < inputs_.size());
+    return InputPort{i};
+  }
+  [[nodiscard]] OutputPort output_port(std::size_t o) const {
+    assert(o < outputs_.size());
+    return OutputPort{o};
+  }
 
   // Parameter values after resolve_parameters() (inline: run-time calls read them).
   [[nodiscard]] double scalar(ParamHandle p) const { return params_[p.index].resolved.values[0]; }

@@ -1,13 +1,30 @@
 #pragma once
-/// What an actor sees of a run: its inputs, outputs, tokens, states and the
-/// director's services. Made by the director on the stack for each call;
-/// the reads are inline and allocate nothing (they sit on the RHS path).
+/// What an actor sees of a run, in three context types: what an actor may do
+/// in a call is what the type it is given allows.
+///
+///   call                      context              may
+///   derivatives(), guards()   const ReadContext&   read (writes only the span it is given)
+///   evaluate()                EvalContext&         read; write its outputs
+///   initialize(), fire()      FireContext&         read, and tokens; emit, fire_at,
+///                                                  request_stop, mode_changed,
+///                                                  mutable_states, scratch
+///
+/// The reads (ReadContext): time, tag, inputs, states, the actor's run
+/// state, the time resolution. Ports are named by the handles that
+/// declare_input() and declare_output() return (InputPort, OutputPort).
+/// A firing does not write continuous outputs: the director evaluates them
+/// after it (docs/semantics.md, "One value per tag").
+///
+/// The director makes a context on the stack for each call: a small
+/// copyable value, valid only during that call; every accessor is inline
+/// and allocates nothing (the RHS path reads them).
 
 #include <cassert>
 #include <span>
 #include <string_view>
 
 #include "core/crossing.hpp"
+#include "core/port.hpp"
 #include "core/run_buffers.hpp"
 #include "core/time.hpp"
 
@@ -42,97 +59,53 @@ class DirectorServices {
   [[nodiscard]] virtual Tick stop_tick() const = 0;
 };
 
-/// The view of one actor on the run at one moment. Copyable, cheap; valid
-/// only during the call it is passed to.
-class ActorContext {
+/// The reads every call may make: time, inputs, states, the run state.
+/// Given to derivatives() and guards() (as const: they write only the span
+/// they are given). Copyable, cheap; valid only during the call.
+class ReadContext {
  public:
-  ActorContext(RunBuffers& buffers, DirectorServices* director, std::uint32_t actor, Tag tag, double time,
-               bool time_event = false)
-      : b_(&buffers), director_(director), actor_(actor), tag_(tag), time_(time), time_event_(time_event) {}
+  /// `director` may be null for a context made outside a run (a test):
+  /// then resolution() and the ticks are not available.
+  ReadContext(RunBuffers& buffers, DirectorServices* director, std::uint32_t actor, Tag tag, double time)
+      : b_(&buffers), director_(director), actor_(actor), tag_(tag), time_(time) {}
 
   /// The time of this call in seconds (the solver's t during evaluation).
   [[nodiscard]] double time() const { return time_; }
-  /// The tag of a firing (time in ticks, microstep).
+  /// The tag of the last event (the firing's tag in fire()).
   [[nodiscard]] Tag tag() const { return tag_; }
-  /// True when this firing was requested by fire_at (a time event).
-  [[nodiscard]] bool time_event() const { return time_event_; }
   [[nodiscard]] std::uint32_t actor_index() const { return actor_; }
 
-  /// The current value of input `i` (its driver's output; zeros when unconnected).
-  [[nodiscard]] std::span<const double> input(std::size_t i) const {
-    const Slice s = b_->inputs[b_->actors[actor_].first_input + i];
+  /// The current value of input `in` (its driver's output; zeros when unconnected).
+  [[nodiscard]] std::span<const double> input(InputPort in) const {
+    const Slice s = b_->inputs[b_->actors[actor_].first_input + in.index];
     return {b_->signals.data() + s.offset, s.width};
   }
-  /// The value of output `o`, to be written by evaluate().
-  [[nodiscard]] std::span<double> output(std::size_t o) const {
-    const Slice s = b_->outputs[b_->actors[actor_].first_output + o];
-    return {b_->signals.data() + s.offset, s.width};
+  /// The width of output `out`.
+  [[nodiscard]] std::size_t width(OutputPort out) const {
+    return b_->outputs[b_->actors[actor_].first_output + out.index].width;
   }
-  /// True when discrete input `i` has a token at this tag (a constant's
-  /// value is present at every tag).
-  [[nodiscard]] bool has_token(std::size_t i) const {
-    return b_->present_now[b_->actors[actor_].first_input + i] != 0;
-  }
-  /// True when the token on discrete input `i` was sent at the previous
-  /// microstep (it waited for this one: its sender fired after this actor,
-  /// or this actor had fired already), false when it was sent at this tag.
-  [[nodiscard]] bool token_sent_before(std::size_t i) const {
-    return b_->present_now[b_->actors[actor_].first_input + i] == kSentBefore;
-  }
-  /// The token on discrete input `i` (only when has_token(i)).
-  [[nodiscard]] std::span<const double> token(std::size_t i) const {
-    assert(has_token(i));
-    const Slice s = b_->input_tokens[b_->actors[actor_].first_input + i];
-    return {b_->tokens_now.data() + s.offset, s.width};
-  }
-  /// Sends a token on discrete output `o` (delivered at the next microstep).
-  void emit(std::size_t o, std::span<const double> token) const {
-    director_->emit(actor_, static_cast<std::uint32_t>(o), token);
-  }
-  void emit(std::size_t o, double token) const { emit(o, std::span<const double>(&token, 1)); }
-  /// Asks to be fired at `time` (ticks); the current time means the next microstep.
-  void fire_at(Tick time) const { director_->fire_at(actor_, time); }
-  void request_stop() const { director_->request_stop(actor_); }
-  /// Reports a mode change (a `mode` trace line); `via` empty for a plain transition.
-  void mode_changed(std::string_view from, std::string_view via, std::string_view to) const {
-    director_->mode_changed(actor_, from, via, to);
-  }
-
-  /// How guard `i` of a state-event generator crossed at this firing
-  /// (kRising or kFalling), or kNone: it did not.
-  [[nodiscard]] Crossing crossing(std::size_t i) const {
-    const Slice s = b_->actors[actor_].guards;
-    assert(i < s.width);
-    return static_cast<Crossing>(b_->crossed[s.offset + i]);
-  }
-
-  /// The actor's continuous states (read them in evaluate and derivatives).
+  /// The actor's continuous states.
   [[nodiscard]] std::span<const double> states() const {
     const Slice s = b_->actors[actor_].states;
     return {b_->x + s.offset, s.width};
   }
-  /// The actor's continuous states for writing: in initialize(), or when
-  /// firing at an event (a reset); the director traces it and resets the solver.
-  [[nodiscard]] std::span<double> mutable_states() const {
-    if (director_ != nullptr) director_->states_changing(actor_);
-    const Slice s = b_->actors[actor_].states;
-    return {b_->x + s.offset, s.width};
-  }
-  /// A buffer of `width` doubles for building a token to emit (valid until
-  /// the next call to scratch(); width at most the widest port).
-  [[nodiscard]] std::span<double> scratch(std::size_t width) const {
-    assert(width <= b_->scratch.size());
-    return {b_->scratch.data(), width};
-  }
-  /// The actor's run state, made by make_state().
+  /// The actor's run state, made by make_state(). Outside initialize() and
+  /// fire() only for caches and scratch space: what evaluate(),
+  /// derivatives() and guards() compute depends only on time, inputs,
+  /// states and what the firings left in the run state.
   template <class T>
   [[nodiscard]] T& state() const {
     return static_cast<T&>(*b_->states[actor_]);
   }
 
   [[nodiscard]] const TimeResolution& resolution() const { return director_->resolution(); }
+  /// The run's start and stop times, in ticks.
   [[nodiscard]] Tick start_tick() const { return director_->start_tick(); }
   [[nodiscard]] Tick stop_tick() const { return director_->stop_tick(); }
+
+ protected:
+  [[nodiscard]] RunBuffers& buffers() const { return *b_; }
+  [[nodiscard]] DirectorServices* director() const { return director_; }
 
  private:
   RunBuffers* b_;
@@ -140,6 +113,96 @@ class ActorContext {
   std::uint32_t actor_;
   Tag tag_;
   double time_;
+};
+
+/// The context of evaluate(): the reads, and the actor's outputs for
+/// writing. Copyable, cheap; valid only during the call.
+class EvalContext : public ReadContext {
+ public:
+  using ReadContext::ReadContext;
+
+  /// The value of output `out`, to be written.
+  [[nodiscard]] std::span<double> output(OutputPort out) {
+    RunBuffers& b = buffers();
+    const Slice s = b.outputs[b.actors[actor_index()].first_output + out.index];
+    return {b.signals.data() + s.offset, s.width};
+  }
+};
+
+/// The context of initialize() and fire(): the reads, the tokens at this
+/// tag, and the director's services (emit, fire_at, request_stop,
+/// mode_changed, resets of the states). No continuous outputs: the
+/// director evaluates them after a firing. Copyable, cheap; valid only
+/// during the call.
+class FireContext : public ReadContext {
+ public:
+  FireContext(RunBuffers& buffers, DirectorServices* director, std::uint32_t actor, Tag tag, double time,
+              bool time_event = false)
+      : ReadContext(buffers, director, actor, tag, time), time_event_(time_event) {}
+
+  /// True when this firing was requested by fire_at (a time event).
+  [[nodiscard]] bool time_event() const { return time_event_; }
+
+  /// True when discrete input `in` has a token at this tag (a constant's
+  /// value is present at every tag).
+  [[nodiscard]] bool has_token(InputPort in) const { return presence(in) != kAbsent; }
+  /// True when the token on discrete input `in` was sent at the previous
+  /// microstep (it waited for this one: its sender fired after this actor,
+  /// or this actor had fired already), false when it was sent at this tag.
+  [[nodiscard]] bool token_sent_before(InputPort in) const { return presence(in) == kSentBefore; }
+  /// The token on discrete input `in` (only when has_token(in)).
+  [[nodiscard]] std::span<const double> token(InputPort in) const {
+    assert(has_token(in));
+    const RunBuffers& b = buffers();
+    const Slice s = b.input_tokens[b.actors[actor_index()].first_input + in.index];
+    return {b.tokens_now.data() + s.offset, s.width};
+  }
+  /// How guard `i` of a state-event generator crossed at this firing
+  /// (kRising or kFalling), or kNone: it did not.
+  [[nodiscard]] Crossing crossing(std::size_t i) const {
+    const RunBuffers& b = buffers();
+    const Slice s = b.actors[actor_index()].guards;
+    assert(i < s.width);
+    return static_cast<Crossing>(b.crossed[s.offset + i]);
+  }
+
+  /// Sends a token on discrete output `out` (delivered at the next microstep).
+  void emit(OutputPort out, std::span<const double> token) {
+    director()->emit(actor_index(), static_cast<std::uint32_t>(out.index), token);
+  }
+  void emit(OutputPort out, double token) { emit(out, std::span<const double>(&token, 1)); }
+  /// Asks to be fired at `time` (ticks); the current time means the next
+  /// microstep. @throws std::logic_error (from the director) for a time in the past.
+  void fire_at(Tick time) { director()->fire_at(actor_index(), time); }
+  /// Ends the run after the current microstep, with status "stopped".
+  void request_stop() { director()->request_stop(actor_index()); }
+  /// Reports a mode change (a `mode` trace line); `via` empty for a plain transition.
+  void mode_changed(std::string_view from, std::string_view via, std::string_view to) {
+    director()->mode_changed(actor_index(), from, via, to);
+  }
+  /// The actor's continuous states for writing: the initial states in
+  /// initialize(), a reset at an event in fire() (the director traces it
+  /// and resets the solver).
+  [[nodiscard]] std::span<double> mutable_states() {
+    if (director() != nullptr) director()->states_changing(actor_index());
+    RunBuffers& b = buffers();
+    const Slice s = b.actors[actor_index()].states;
+    return {b.x + s.offset, s.width};
+  }
+  /// A buffer of `width` doubles for building a token to emit (valid until
+  /// the next call to scratch(); width at most the widest port).
+  [[nodiscard]] std::span<double> scratch(std::size_t width) {
+    RunBuffers& b = buffers();
+    assert(width <= b.scratch.size());
+    return {b.scratch.data(), width};
+  }
+
+ private:
+  [[nodiscard]] std::uint8_t presence(InputPort in) const {
+    const RunBuffers& b = buffers();
+    return b.present_now[b.actors[actor_index()].first_input + in.index];
+  }
+
   bool time_event_;
 };
 

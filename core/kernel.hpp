@@ -5,7 +5,7 @@
 /// Most continuous actors of a large model are a handful of kinds (an
 /// integrator's output is its state, a gain scales, a sum adds). The
 /// director runs those from a flat program of buffer offsets (see
-/// domains/ctde/rhs_program.hpp), without a virtual call, an ActorContext or
+/// domains/ctde/rhs_program.hpp), without a virtual call, a context or
 /// a slice lookup per actor; anything else (sources, expressions, matrices,
 /// modal models, user actors) keeps its virtual calls in the same program.
 /// A kernel must compute exactly what the actor's evaluate()/derivatives()

@@ -39,11 +39,19 @@ struct PortSpec {
   bool optional = false;       ///< an input that may stay unconnected
 };
 
-/// Typed handles returned by the declarations (index into the actor's inputs or outputs).
+/// Typed handles returned by the declarations (index into the actor's inputs
+/// or outputs). Copyable value types. Actors keep the handles their
+/// declarations return (or Actor::input_port(i) for numbered ports) and name
+/// ports by them in every context call; the constructor from an index is
+/// explicit, so a bare number (`input({0})`) is not taken for a port.
 struct InputPort {
+  constexpr InputPort() = default;
+  constexpr explicit InputPort(std::size_t i) : index(i) {}
   std::size_t index = 0;
 };
 struct OutputPort {
+  constexpr OutputPort() = default;
+  constexpr explicit OutputPort(std::size_t o) : index(o) {}
   std::size_t index = 0;
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 /// The contiguous buffers of a run, owned by the director and read by actors
-/// through ActorContext. Plain data: every port is an offset and a width.
+/// through the contexts (core/actor_context.hpp). Plain data: every port is an offset and a width.
 
 #include <cstdint>
 #include <memory>

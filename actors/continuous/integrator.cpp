@@ -50,35 +50,34 @@ void Integrator::widths_resolved(std::span<const int> /*input_widths*/, std::spa
 
 std::size_t Integrator::state_size() const { return width_; }
 
-void Integrator::initialize(ActorContext& context) const {
+void Integrator::initialize(FireContext& context) const {
   const auto initial = vector(initial_);
   const auto x = context.mutable_states();
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = initial.size() == 1 ? initial[0] : initial[i];
-  evaluate(context);
 }
 
-void Integrator::evaluate(ActorContext& context) const {
+void Integrator::evaluate(EvalContext& context) const {
   const auto x = context.states();
-  const auto out = context.output(out_.index);
+  const auto out = context.output(out_);
   std::copy_n(x.begin(), std::min(x.size(), out.size()), out.begin());
 }
 
-void Integrator::derivatives(const ActorContext& context, std::span<double> dxdt) const {
-  const auto u = context.input(in_.index);
+void Integrator::derivatives(const ReadContext& context, std::span<double> dxdt) const {
+  const auto u = context.input(in_);
   for (std::size_t i = 0; i < dxdt.size(); ++i) dxdt[i] = i < u.size() ? u[i] : 0.0;
 }
 
-void Integrator::fire(ActorContext& context) const {
-  const bool reset = context.has_token(reset_.index);
-  const bool impulse = context.has_token(impulse_.index);
+void Integrator::fire(FireContext& context) const {
+  const bool reset = context.has_token(reset_);
+  const bool impulse = context.has_token(impulse_);
   if (!reset && !impulse) return;
   const auto x = context.mutable_states();  // tells the director: a reset of the solver
   if (reset) {
-    const auto token = context.token(reset_.index);
+    const auto token = context.token(reset_);
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = token.size() == 1 ? token[0] : token[i];
   }
   if (impulse) {
-    const auto token = context.token(impulse_.index);
+    const auto token = context.token(impulse_);
     for (std::size_t i = 0; i < x.size(); ++i) x[i] += token.size() == 1 ? token[0] : token[i];
   }
 }

@@ -19,11 +19,11 @@ class Integrator : public Actor {
   [[nodiscard]] int infer_output_width(std::size_t output, std::span<const int> input_widths) const override;
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
   void widths_resolved(std::span<const int> input_widths, std::span<const int> output_widths) override;
-  void initialize(ActorContext& context) const override;
-  void evaluate(ActorContext& context) const override;
+  void initialize(FireContext& context) const override;
+  void evaluate(EvalContext& context) const override;
   [[nodiscard]] Kernel kernel() const override;
-  void derivatives(const ActorContext& context, std::span<double> dxdt) const override;
-  void fire(ActorContext& context) const override;
+  void derivatives(const ReadContext& context, std::span<double> dxdt) const override;
+  void fire(FireContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -48,16 +48,15 @@ void StateSpace::configure(const ParameterScope& scope) {
   zero_d_ = zero_d;
 }
 
-void StateSpace::initialize(ActorContext& context) const {
+void StateSpace::initialize(FireContext& context) const {
   const auto initial = vector(initial_);
   const auto x = context.mutable_states();
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = initial.size() == 1 ? initial[0] : initial[i];
-  evaluate(context);
 }
 
-void StateSpace::evaluate(ActorContext& context) const {
+void StateSpace::evaluate(EvalContext& context) const {
   const auto x = context.states();
-  const auto y = context.output(out_.index);
+  const auto y = context.output(out_);
   const auto c = vector(c_);
   for (std::size_t r = 0; r < p_; ++r) {
     double sum = 0.0;
@@ -66,7 +65,7 @@ void StateSpace::evaluate(ActorContext& context) const {
   }
   if (zero_d_) return;  // no feedthrough: the input may not be computed yet
   const auto d = vector(d_);
-  const auto u = context.input(in_.index);
+  const auto u = context.input(in_);
   for (std::size_t r = 0; r < p_; ++r) {
     double sum = 0.0;
     for (std::size_t k = 0; k < m_; ++k) sum += d[r * m_ + k] * u[k];
@@ -74,9 +73,9 @@ void StateSpace::evaluate(ActorContext& context) const {
   }
 }
 
-void StateSpace::derivatives(const ActorContext& context, std::span<double> dxdt) const {
+void StateSpace::derivatives(const ReadContext& context, std::span<double> dxdt) const {
   const auto x = context.states();
-  const auto u = context.input(in_.index);
+  const auto u = context.input(in_);
   const auto a = vector(a_);
   const auto b = vector(b_);
   for (std::size_t r = 0; r < n_; ++r) {

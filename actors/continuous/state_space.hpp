@@ -14,9 +14,9 @@ class StateSpace : public Actor {
   explicit StateSpace(std::string name);
 
   [[nodiscard]] std::size_t state_size() const override { return n_; }
-  void initialize(ActorContext& context) const override;
-  void evaluate(ActorContext& context) const override;
-  void derivatives(const ActorContext& context, std::span<double> dxdt) const override;
+  void initialize(FireContext& context) const override;
+  void evaluate(EvalContext& context) const override;
+  void derivatives(const ReadContext& context, std::span<double> dxdt) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -8,8 +8,8 @@ namespace ctde {
 
 TransferFunction::TransferFunction(std::string name)
     : Actor(std::move(name), "TransferFunction", TimeMode::kContinuous) {
-  declare_input("in", PortKind::kContinuous, 1);
-  declare_output("out", PortKind::kContinuous, 1);
+  in_ = declare_input("in", PortKind::kContinuous, 1);
+  out_ = declare_output("out", PortKind::kContinuous, 1);
   num_ = declare_parameter("num", ParamKind::kVector);
   den_ = declare_parameter("den", ParamKind::kVector);
 }
@@ -40,27 +40,26 @@ void TransferFunction::configure(const ParameterScope& scope) {
   }
 }
 
-void TransferFunction::initialize(ActorContext& context) const {
+void TransferFunction::initialize(FireContext& context) const {
   const auto x = context.mutable_states();
   std::fill(x.begin(), x.end(), 0.0);
-  evaluate(context);
 }
 
-void TransferFunction::evaluate(ActorContext& context) const {
+void TransferFunction::evaluate(EvalContext& context) const {
   const auto x = context.states();
   const std::size_t n = den_norm_.size();
   double y = 0.0;
   for (std::size_t i = 1; i <= n; ++i) y += out_coef_[i - 1] * x[n - i];  // ci * x(n+1-i)
-  if (direct_ != 0.0) y += direct_ * context.input(0)[0];                 // read only when it feeds through
-  context.output(0)[0] = y;
+  if (direct_ != 0.0) y += direct_ * context.input(in_)[0];               // read only when it feeds through
+  context.output(out_)[0] = y;
 }
 
-void TransferFunction::derivatives(const ActorContext& context, std::span<double> dxdt) const {
+void TransferFunction::derivatives(const ReadContext& context, std::span<double> dxdt) const {
   const auto x = context.states();
   const std::size_t n = den_norm_.size();
   if (n == 0) return;
   for (std::size_t j = 0; j + 1 < n; ++j) dxdt[j] = x[j + 1];
-  double last = context.input(0)[0];
+  double last = context.input(in_)[0];
   for (std::size_t i = 1; i <= n; ++i) last -= den_norm_[i - 1] * x[n - i];  // ai * x(n+1-i)
   dxdt[n - 1] = last;
 }

@@ -24,14 +24,16 @@ class TransferFunction : public Actor {
   explicit TransferFunction(std::string name);
 
   [[nodiscard]] std::size_t state_size() const override { return den_norm_.size(); }
-  void initialize(ActorContext& context) const override;
-  void evaluate(ActorContext& context) const override;
-  void derivatives(const ActorContext& context, std::span<double> dxdt) const override;
+  void initialize(FireContext& context) const override;
+  void evaluate(EvalContext& context) const override;
+  void derivatives(const ReadContext& context, std::span<double> dxdt) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
   ParamHandle num_;
   ParamHandle den_;
   // The realisation, fixed by configure().

@@ -9,8 +9,8 @@ namespace ctde {
 
 FirstOrderHold::FirstOrderHold(std::string name)
     : Actor(std::move(name), "FirstOrderHold", TimeMode::kHybrid) {
-  declare_input("in", PortKind::kDiscrete);
-  declare_output("out", PortKind::kContinuous);
+  in_ = declare_input("in", PortKind::kDiscrete);
+  out_ = declare_output("out", PortKind::kContinuous);
   initial_ = declare_parameter("initial", ParamKind::kVector, 0.0);
 }
 
@@ -38,20 +38,19 @@ std::unique_ptr<ActorState> FirstOrderHold::make_state() const {
   return std::make_unique<FirstOrderHoldState>();
 }
 
-void FirstOrderHold::initialize(ActorContext& context) const {
+void FirstOrderHold::initialize(FireContext& context) const {
   auto& state = context.state<FirstOrderHoldState>();
   const auto initial = vector(initial_);
-  const std::size_t width = context.output(0).size();
+  const std::size_t width = context.width(out_);
   state.previous.assign(width, 0.0);  // sized once, here: nothing allocates later
   state.last.resize(width);
   for (std::size_t i = 0; i < width; ++i) state.last[i] = initial.size() == 1 ? initial[0] : initial[i];
   state.count = 0;
-  evaluate(context);
 }
 
-void FirstOrderHold::evaluate(ActorContext& context) const {
+void FirstOrderHold::evaluate(EvalContext& context) const {
   const auto& state = context.state<FirstOrderHoldState>();
-  const auto out = context.output(0);
+  const auto out = context.output(out_);
   const std::size_t width = std::min(out.size(), state.last.size());
   const double dt = state.last_time - state.previous_time;
   if (state.count < 2 || !(dt > 0)) {
@@ -64,10 +63,10 @@ void FirstOrderHold::evaluate(ActorContext& context) const {
   }
 }
 
-void FirstOrderHold::fire(ActorContext& context) const {
-  if (!context.has_token(0)) return;
+void FirstOrderHold::fire(FireContext& context) const {
+  if (!context.has_token(in_)) return;
   auto& state = context.state<FirstOrderHoldState>();
-  const auto token = context.token(0);
+  const auto token = context.token(in_);
   std::swap(state.previous, state.last);  // no allocation: both have the width
   state.previous_time = state.last_time;
   std::copy_n(token.begin(), std::min(token.size(), state.last.size()), state.last.begin());

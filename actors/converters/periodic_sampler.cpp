@@ -11,8 +11,8 @@ namespace ctde {
 
 PeriodicSampler::PeriodicSampler(std::string name)
     : Actor(std::move(name), "PeriodicSampler", TimeMode::kHybrid) {
-  declare_input("in", PortKind::kContinuous);
-  declare_output("out", PortKind::kDiscrete);
+  in_ = declare_input("in", PortKind::kContinuous);
+  out_ = declare_output("out", PortKind::kDiscrete);
   period_ = declare_parameter("period", ParamKind::kScalar);
   offset_ = declare_parameter("offset", ParamKind::kScalar, 0.0);
 }
@@ -34,7 +34,7 @@ struct SamplerState final : ActorState {
 
 std::unique_ptr<ActorState> PeriodicSampler::make_state() const { return std::make_unique<SamplerState>(); }
 
-Tick PeriodicSampler::sample_time(const ActorContext& context, std::uint64_t k) const {
+Tick PeriodicSampler::sample_time(const ReadContext& context, std::uint64_t k) const {
   const TimeResolution& r = context.resolution();
   const double offset = scalar(offset_);
   if (!std::isfinite(offset) || offset >= 0.5 * r.horizon()) return kNever;
@@ -54,19 +54,19 @@ Tick PeriodicSampler::sample_time(const ActorContext& context, std::uint64_t k) 
   return time;
 }
 
-void PeriodicSampler::initialize(ActorContext& context) const {
+void PeriodicSampler::initialize(FireContext& context) const {
   context.state<SamplerState>().k = 0;
   const Tick first = sample_time(context, 0);
   if (first != kNever && first <= context.stop_tick()) context.fire_at(first);
 }
 
-void PeriodicSampler::fire(ActorContext& context) const {
+void PeriodicSampler::fire(FireContext& context) const {
   if (!context.time_event()) return;
   auto& state = context.state<SamplerState>();
-  const auto in = context.input(0);
+  const auto in = context.input(in_);
   const auto token = context.scratch(in.size());
   std::copy(in.begin(), in.end(), token.begin());
-  context.emit(0, token);
+  context.emit(out_, token);
   ++state.k;
   const Tick next = sample_time(context, state.k);
   if (next != kNever && next <= context.stop_tick()) context.fire_at(next);

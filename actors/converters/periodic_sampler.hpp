@@ -12,8 +12,8 @@ class PeriodicSampler : public Actor {
   explicit PeriodicSampler(std::string name);
 
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
+  void initialize(FireContext& context) const override;
+  void fire(FireContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
@@ -21,8 +21,10 @@ class PeriodicSampler : public Actor {
 
  private:
   /// The time of sample `k`, in ticks (kNever when it does not fit).
-  [[nodiscard]] Tick sample_time(const ActorContext& context, std::uint64_t k) const;
+  [[nodiscard]] Tick sample_time(const ReadContext& context, std::uint64_t k) const;
 
+  InputPort in_;
+  OutputPort out_;
   ParamHandle period_;
   ParamHandle offset_;
 };

@@ -7,9 +7,9 @@
 namespace ctde {
 
 Sampler::Sampler(std::string name) : Actor(std::move(name), "Sampler", TimeMode::kHybrid) {
-  declare_input("in", PortKind::kContinuous);
-  declare_input("trigger", PortKind::kDiscrete);
-  declare_output("out", PortKind::kDiscrete);
+  in_ = declare_input("in", PortKind::kContinuous);
+  trigger_ = declare_input("trigger", PortKind::kDiscrete);
+  out_ = declare_output("out", PortKind::kDiscrete);
 }
 
 int Sampler::infer_output_width(std::size_t /*output*/, std::span<const int> input_widths) const {
@@ -19,12 +19,12 @@ int Sampler::infer_output_width(std::size_t /*output*/, std::span<const int> inp
 void Sampler::check_widths(std::span<const int> /*input_widths*/,
                            std::span<const int> /*output_widths*/) const {}  // any trigger width
 
-void Sampler::fire(ActorContext& context) const {
-  if (!context.has_token(1)) return;
-  const auto in = context.input(0);
+void Sampler::fire(FireContext& context) const {
+  if (!context.has_token(trigger_)) return;
+  const auto in = context.input(in_);
   const auto token = context.scratch(in.size());
   std::copy(in.begin(), in.end(), token.begin());
-  context.emit(0, token);
+  context.emit(out_, token);
 }
 
 }  // namespace ctde

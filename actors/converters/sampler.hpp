@@ -13,9 +13,12 @@ class Sampler : public Actor {
   [[nodiscard]] int infer_output_width(std::size_t output, std::span<const int> input_widths) const override;
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
-  void fire(ActorContext& context) const override;
+  void fire(FireContext& context) const override;
 
  private:
+  InputPort in_;
+  InputPort trigger_;
+  OutputPort out_;
 };
 
 }  // namespace ctde

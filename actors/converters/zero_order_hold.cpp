@@ -8,8 +8,8 @@
 namespace ctde {
 
 ZeroOrderHold::ZeroOrderHold(std::string name) : Actor(std::move(name), "ZeroOrderHold", TimeMode::kHybrid) {
-  declare_input("in", PortKind::kDiscrete);
-  declare_output("out", PortKind::kContinuous);
+  in_ = declare_input("in", PortKind::kDiscrete);
+  out_ = declare_output("out", PortKind::kContinuous);
   initial_ = declare_parameter("initial", ParamKind::kVector, 0.0);
 }
 
@@ -31,26 +31,25 @@ struct HoldState final : ActorState {
 
 std::unique_ptr<ActorState> ZeroOrderHold::make_state() const { return std::make_unique<HoldState>(); }
 
-void ZeroOrderHold::initialize(ActorContext& context) const {
+void ZeroOrderHold::initialize(FireContext& context) const {
   auto& state = context.state<HoldState>();
   const auto initial = vector(initial_);
-  state.held.resize(context.output(0).size());  // sized once, here: nothing allocates later
+  state.held.resize(context.width(out_));  // sized once, here: nothing allocates later
   for (std::size_t i = 0; i < state.held.size(); ++i) {
     state.held[i] = initial.size() == 1 ? initial[0] : initial[i];
   }
-  evaluate(context);
 }
 
-void ZeroOrderHold::evaluate(ActorContext& context) const {
+void ZeroOrderHold::evaluate(EvalContext& context) const {
   const auto& held = context.state<HoldState>().held;
-  const auto out = context.output(0);
+  const auto out = context.output(out_);
   std::copy_n(held.begin(), std::min(held.size(), out.size()), out.begin());
 }
 
-void ZeroOrderHold::fire(ActorContext& context) const {
-  if (!context.has_token(0)) return;
+void ZeroOrderHold::fire(FireContext& context) const {
+  if (!context.has_token(in_)) return;
   auto& held = context.state<HoldState>().held;
-  const auto token = context.token(0);
+  const auto token = context.token(in_);
   std::copy_n(token.begin(), std::min(held.size(), token.size()), held.begin());
 }
 

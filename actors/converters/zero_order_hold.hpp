@@ -13,11 +13,13 @@ class ZeroOrderHold : public Actor {
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(ActorContext& context) const override;
-  void evaluate(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
+  void initialize(FireContext& context) const override;
+  void evaluate(EvalContext& context) const override;
+  void fire(FireContext& context) const override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
   ParamHandle initial_;
 };
 

@@ -7,8 +7,8 @@
 namespace ctde {
 
 Accumulator::Accumulator(std::string name) : Actor(std::move(name), "Accumulator", TimeMode::kDiscrete) {
-  declare_input("in", PortKind::kDiscrete);
-  declare_output("out", PortKind::kDiscrete);
+  in_ = declare_input("in", PortKind::kDiscrete);
+  out_ = declare_output("out", PortKind::kDiscrete);
   initial_ = declare_parameter("initial", ParamKind::kVector, 0.0);
 }
 
@@ -29,17 +29,17 @@ struct AccumulatorState final : ActorState {
 
 std::unique_ptr<ActorState> Accumulator::make_state() const { return std::make_unique<AccumulatorState>(); }
 
-void Accumulator::fire(ActorContext& context) const {
-  if (!context.has_token(0)) return;
+void Accumulator::fire(FireContext& context) const {
+  if (!context.has_token(in_)) return;
   auto& state = context.state<AccumulatorState>();
-  const auto u = context.token(0);
+  const auto u = context.token(in_);
   if (state.sum.empty()) {  // the first token fixes the width; initial broadcasts
     const auto initial = vector(initial_);
     state.sum.resize(u.size());
     for (std::size_t i = 0; i < u.size(); ++i) state.sum[i] = initial.size() == 1 ? initial[0] : initial[i];
   }
   for (std::size_t i = 0; i < u.size(); ++i) state.sum[i] += u[i];
-  context.emit(0, state.sum);
+  context.emit(out_, state.sum);
 }
 
 }  // namespace ctde

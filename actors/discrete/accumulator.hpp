@@ -10,10 +10,12 @@ class Accumulator : public Actor {
  public:
   explicit Accumulator(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void fire(ActorContext& context) const override;
+  void fire(FireContext& context) const override;
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
   ParamHandle initial_;
 };
 

@@ -4,8 +4,8 @@
 namespace ctde {
 
 Counter::Counter(std::string name) : Actor(std::move(name), "Counter", TimeMode::kDiscrete) {
-  declare_input("in", PortKind::kDiscrete);
-  declare_output("out", PortKind::kDiscrete, 1);
+  in_ = declare_input("in", PortKind::kDiscrete);
+  out_ = declare_output("out", PortKind::kDiscrete, 1);
 }
 
 void Counter::check_widths(std::span<const int> /*input_widths*/,
@@ -19,11 +19,11 @@ struct CounterState final : ActorState {
 
 std::unique_ptr<ActorState> Counter::make_state() const { return std::make_unique<CounterState>(); }
 
-void Counter::fire(ActorContext& context) const {
-  if (!context.has_token(0)) return;
+void Counter::fire(FireContext& context) const {
+  if (!context.has_token(in_)) return;
   auto& state = context.state<CounterState>();
   state.count += 1;
-  context.emit(0, state.count);
+  context.emit(out_, state.count);
 }
 
 }  // namespace ctde

@@ -10,10 +10,12 @@ class Counter : public Actor {
  public:
   explicit Counter(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void fire(ActorContext& context) const override;
+  void fire(FireContext& context) const override;
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
 };
 
 }  // namespace ctde

@@ -10,7 +10,7 @@
 namespace ctde {
 
 Merge::Merge(std::string name) : Actor(std::move(name), "Merge", TimeMode::kDiscrete) {
-  declare_output("out", PortKind::kDiscrete);
+  out_ = declare_output("out", PortKind::kDiscrete);
   inputs_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);
 }
 
@@ -32,19 +32,19 @@ struct MergeState final : ActorState {
 
 std::unique_ptr<ActorState> Merge::make_state() const { return std::make_unique<MergeState>(); }
 
-void Merge::fire(ActorContext& context) const {
+void Merge::fire(FireContext& context) const {
   auto& state = context.state<MergeState>();
-  const std::size_t width = context.output(0).size();
+  const std::size_t width = context.width(out_);
   for (std::size_t i = 0; i < inputs().size(); ++i) {
-    if (!context.has_token(i)) continue;
-    const auto token = context.token(i);
+    if (!context.has_token(input_port(i))) continue;
+    const auto token = context.token(input_port(i));
     state.waiting.insert(state.waiting.end(), token.begin(), token.end());
   }
   if (state.waiting.empty()) return;
   const auto token = context.scratch(width);
   std::copy_n(state.waiting.begin(), width, token.begin());
   state.waiting.erase(state.waiting.begin(), state.waiting.begin() + static_cast<std::ptrdiff_t>(width));
-  context.emit(0, token);
+  context.emit(out_, token);
   if (!state.waiting.empty()) context.fire_at(context.tag().time);  // the rest, one per microstep
 }
 

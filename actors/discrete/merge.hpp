@@ -11,12 +11,13 @@ class Merge : public Actor {
  public:
   explicit Merge(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void fire(ActorContext& context) const override;
+  void fire(FireContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle inputs_;
 };
 

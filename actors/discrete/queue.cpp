@@ -12,11 +12,11 @@
 namespace ctde {
 
 Queue::Queue(std::string name) : Actor(std::move(name), "Queue", TimeMode::kDiscrete) {
-  declare_input("in", PortKind::kDiscrete);
-  declare_input("trigger", PortKind::kDiscrete, kInferredWidth, /*optional=*/true);
-  declare_output("out", PortKind::kDiscrete);
+  in_ = declare_input("in", PortKind::kDiscrete);
+  trigger_ = declare_input("trigger", PortKind::kDiscrete, kInferredWidth, /*optional=*/true);
+  out_ = declare_output("out", PortKind::kDiscrete);
   capacity_ = declare_parameter("capacity", ParamKind::kScalar, HUGE_VAL);
-  set_feedthrough(std::vector<std::pair<std::size_t, std::size_t>>{{1, 0}});
+  set_feedthrough({{trigger_, out_}});
 }
 
 void Queue::configure(const ParameterScope& scope) {
@@ -43,20 +43,20 @@ struct QueueState final : ActorState {
 
 std::unique_ptr<ActorState> Queue::make_state() const { return std::make_unique<QueueState>(); }
 
-void Queue::fire(ActorContext& context) const {
+void Queue::fire(FireContext& context) const {
   auto& state = context.state<QueueState>();
-  const std::size_t width = context.output(0).size();
-  if (context.has_token(0) && static_cast<double>(state.size) < scalar(capacity_)) {
-    const auto token = context.token(0);
+  const std::size_t width = context.width(out_);
+  if (context.has_token(in_) && static_cast<double>(state.size) < scalar(capacity_)) {
+    const auto token = context.token(in_);
     state.tokens.insert(state.tokens.end(), token.begin(), token.end());
     ++state.size;
   }
-  if (context.has_token(1) && state.size > 0) {
+  if (context.has_token(trigger_) && state.size > 0) {
     const auto token = context.scratch(width);
     std::copy_n(state.tokens.begin(), width, token.begin());
     state.tokens.erase(state.tokens.begin(), state.tokens.begin() + static_cast<std::ptrdiff_t>(width));
     --state.size;
-    context.emit(0, token);
+    context.emit(out_, token);
   }
 }
 

@@ -11,7 +11,7 @@ class Queue : public Actor {
  public:
   explicit Queue(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void fire(ActorContext& context) const override;
+  void fire(FireContext& context) const override;
   [[nodiscard]] int infer_output_width(std::size_t output, std::span<const int> input_widths) const override;
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
@@ -19,6 +19,9 @@ class Queue : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  InputPort in_;
+  InputPort trigger_;
+  OutputPort out_;
   ParamHandle capacity_;
 };
 

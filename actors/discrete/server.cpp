@@ -12,8 +12,8 @@
 namespace ctde {
 
 Server::Server(std::string name) : Actor(std::move(name), "Server", TimeMode::kDiscrete) {
-  declare_input("in", PortKind::kDiscrete);
-  declare_output("out", PortKind::kDiscrete);
+  in_ = declare_input("in", PortKind::kDiscrete);
+  out_ = declare_output("out", PortKind::kDiscrete);
   service_ = declare_parameter("service_time", ParamKind::kScalar);
   set_feedthrough(false);
 }
@@ -36,9 +36,9 @@ struct ServerState final : ActorState {
 
 std::unique_ptr<ActorState> Server::make_state() const { return std::make_unique<ServerState>(); }
 
-void Server::fire(ActorContext& context) const {
+void Server::fire(FireContext& context) const {
   auto& state = context.state<ServerState>();
-  const std::size_t width = context.output(0).size();
+  const std::size_t width = context.width(out_);
   const Tick now = context.tag().time;
   const Tick service = context.resolution().to_ticks(scalar(service_));
   bool start_next = false;
@@ -48,11 +48,11 @@ void Server::fire(ActorContext& context) const {
     state.tokens.erase(state.tokens.begin(), state.tokens.begin() + static_cast<std::ptrdiff_t>(width));
     --state.size;
     state.busy_until = kNever;
-    context.emit(0, token);
+    context.emit(out_, token);
     start_next = state.size > 0;
   }
-  if (context.has_token(0)) {
-    const auto token = context.token(0);
+  if (context.has_token(in_)) {
+    const auto token = context.token(in_);
     state.tokens.insert(state.tokens.end(), token.begin(), token.end());
     ++state.size;
     start_next = start_next || state.busy_until == kNever;

@@ -12,8 +12,8 @@
 namespace ctde {
 
 TimeDelay::TimeDelay(std::string name) : Actor(std::move(name), "TimeDelay", TimeMode::kDiscrete) {
-  declare_input("in", PortKind::kDiscrete);
-  declare_output("out", PortKind::kDiscrete);
+  in_ = declare_input("in", PortKind::kDiscrete);
+  out_ = declare_output("out", PortKind::kDiscrete);
   delay_ = declare_parameter("delay", ParamKind::kScalar, 0.0);
   set_feedthrough(false);
 }
@@ -35,30 +35,30 @@ struct DelayState final : ActorState {
 
 std::unique_ptr<ActorState> TimeDelay::make_state() const { return std::make_unique<DelayState>(); }
 
-void TimeDelay::fire(ActorContext& context) const {
+void TimeDelay::fire(FireContext& context) const {
   // Tokens wait in the state until their time event: delay 0 means the
   // microstep after the token's (fire_at(now), or at once for a token sent
   // at the previous microstep), a positive delay that much later at microstep 0.
   auto& state = context.state<DelayState>();
-  const std::size_t width = context.output(0).size();
+  const std::size_t width = context.width(out_);
   const Tick now = context.tag().time;
   if (context.time_event() && !state.due.empty() && state.due.front() <= now) {
     const auto token = context.scratch(width);
     std::copy_n(state.values.begin(), width, token.begin());
     state.values.erase(state.values.begin(), state.values.begin() + static_cast<std::ptrdiff_t>(width));
     state.due.pop_front();
-    context.emit(0, token);
+    context.emit(out_, token);
     if (!state.due.empty() && state.due.front() <= now) context.fire_at(now);  // one per microstep
   }
-  if (!context.has_token(0)) return;
+  if (!context.has_token(in_)) return;
   const Tick delay = context.resolution().to_ticks(scalar(delay_));
   if (now > context.stop_tick() - delay) return;  // due after the stop time
-  const auto token = context.token(0);
+  const auto token = context.token(in_);
   // Delay 0 sends at the microstep after the one the token was sent at: a
   // token that waited for this microstep (its sender fired after this actor
   // in depth order) is due now, whatever the path that brought it.
-  if (delay == 0 && context.token_sent_before(0) && state.due.empty()) {
-    context.emit(0, token);
+  if (delay == 0 && context.token_sent_before(in_) && state.due.empty()) {
+    context.emit(out_, token);
     return;
   }
   const bool idle = state.due.empty() || state.due.back() != now + delay;

@@ -11,13 +11,15 @@ class TimeDelay : public Actor {
  public:
   explicit TimeDelay(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void fire(ActorContext& context) const override;
+  void fire(FireContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
   void check_times(const TimeResolution& resolution) const override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
   ParamHandle delay_;
 };
 

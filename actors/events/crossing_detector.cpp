@@ -6,8 +6,8 @@ namespace ctde {
 
 CrossingDetector::CrossingDetector(std::string name, std::string type, bool with_level)
     : Actor(std::move(name), std::move(type), TimeMode::kHybrid) {
-  declare_input("in", PortKind::kContinuous, 1);
-  declare_output("out", PortKind::kDiscrete, 1);
+  in_ = declare_input("in", PortKind::kContinuous, 1);
+  out_ = declare_output("out", PortKind::kDiscrete, 1);
   direction_param_ = declare_parameter("direction", ParamKind::kString, "both");
   if (with_level) level_param_ = declare_parameter("level", ParamKind::kScalar, 0.0);
 }
@@ -22,12 +22,12 @@ void CrossingDetector::configure(const ParameterScope& /*scope*/) {
 
 Crossing CrossingDetector::guard_direction(std::size_t /*i*/) const { return direction_; }
 
-void CrossingDetector::guards(const ActorContext& context, std::span<double> g) const {
-  g[0] = context.input(0)[0] - level_;
+void CrossingDetector::guards(const ReadContext& context, std::span<double> g) const {
+  g[0] = context.input(in_)[0] - level_;
 }
 
-void CrossingDetector::fire(ActorContext& context) const {
-  if (context.crossing(0) != Crossing::kNone) context.emit(0, context.input(0)[0]);
+void CrossingDetector::fire(FireContext& context) const {
+  if (context.crossing(0) != Crossing::kNone) context.emit(out_, context.input(in_)[0]);
 }
 
 }  // namespace ctde

@@ -13,8 +13,8 @@ class CrossingDetector : public Actor {
  public:
   [[nodiscard]] std::size_t guard_count() const override { return 1; }
   [[nodiscard]] Crossing guard_direction(std::size_t i) const override;
-  void guards(const ActorContext& context, std::span<double> g) const override;
-  void fire(ActorContext& context) const override;
+  void guards(const ReadContext& context, std::span<double> g) const override;
+  void fire(FireContext& context) const override;
 
  protected:
   /// @param with_level declare a `level` parameter (else the level is 0).
@@ -22,6 +22,8 @@ class CrossingDetector : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  InputPort in_;
+  OutputPort out_;
   ParamHandle direction_param_;
   std::optional<ParamHandle> level_param_;
   Crossing direction_ = Crossing::kBoth;

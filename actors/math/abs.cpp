@@ -8,14 +8,14 @@
 namespace ctde {
 
 Abs::Abs(std::string name) : Actor(std::move(name), "Abs", TimeMode::kUnresolved) {
-  declare_input("in", PortKind::kPolymorphic);
-  declare_output("out", PortKind::kPolymorphic);
+  in_ = declare_input("in", PortKind::kPolymorphic);
+  out_ = declare_output("out", PortKind::kPolymorphic);
 }
 
 void Abs::apply(std::span<const double> u, std::span<double> y) const {
   for (std::size_t i = 0; i < u.size(); ++i) y[i] = std::fabs(u[i]);
 }
 
-void Abs::evaluate(ActorContext& context) const { apply(context.input(0), context.output(0)); }
+void Abs::evaluate(EvalContext& context) const { apply(context.input(in_), context.output(out_)); }
 
 }  // namespace ctde

@@ -9,10 +9,12 @@ namespace ctde {
 class Abs : public Actor {
  public:
   explicit Abs(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
 
  private:
   void apply(std::span<const double> u, std::span<double> y) const;
+  InputPort in_;
+  OutputPort out_;
 };
 
 }  // namespace ctde

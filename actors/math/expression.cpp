@@ -12,7 +12,7 @@
 namespace ctde {
 
 Expression::Expression(std::string name) : Actor(std::move(name), "Expression", TimeMode::kUnresolved) {
-  declare_output("out", PortKind::kPolymorphic, 1);
+  out_ = declare_output("out", PortKind::kPolymorphic, 1);
   expr_ = declare_parameter("expr", ParamKind::kString);
   inputs_ = declare_parameter("inputs", ParamKind::kScalar, 1.0);
   max_step_ = declare_optional_parameter("max_step", ParamKind::kScalar);
@@ -29,7 +29,7 @@ void Expression::configure(const ParameterScope& scope) {
   std::vector<std::string> locals{"t"};
   for (std::size_t i = 0; i < n; ++i) {
     locals.push_back("in" + std::to_string(i));
-    set_width(InputPort{i}, 1);
+    set_width(input_port(i), 1);
   }
   const auto used = scope.check_expression(text(expr_), locals, describe() + ", parameter 'expr'");
   uses_time_ = std::find(used.begin(), used.end(), "t") != used.end();
@@ -70,11 +70,12 @@ double Expression::compute(ExpressionState& state) const {
   return y;
 }
 
-void Expression::evaluate(ActorContext& context) const {
+void Expression::evaluate(EvalContext& context) const {
   auto& state = context.state<ExpressionState>();
   state.variables[0] = context.time();
-  for (std::size_t i = 0; i + 1 < state.variables.size(); ++i) state.variables[i + 1] = context.input(i)[0];
-  context.output(0)[0] = compute(state);
+  for (std::size_t i = 0; i + 1 < state.variables.size(); ++i)
+    state.variables[i + 1] = context.input(input_port(i))[0];
+  context.output(out_)[0] = compute(state);
 }
 
 double Expression::max_step() const {

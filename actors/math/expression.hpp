@@ -16,7 +16,7 @@ class Expression : public Actor {
  public:
   explicit Expression(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
   [[nodiscard]] bool can_be_constant() const override { return !uses_time_; }
   /// The `max_step` parameter: how finely an expression that oscillates in
   /// time (sin(100 * t)) must be looked at; unset: infinity.
@@ -26,6 +26,7 @@ class Expression : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   [[nodiscard]] double compute(ExpressionState& state) const;
   ParamHandle expr_;
   ParamHandle inputs_;

@@ -33,7 +33,7 @@ void Gain::apply(std::span<const double> u, std::span<double> y) const {
   }
 }
 
-void Gain::evaluate(ActorContext& context) const { apply(context.input(0), context.output(0)); }
+void Gain::evaluate(EvalContext& context) const { apply(context.input(in_), context.output(out_)); }
 
 Kernel Gain::kernel() const {
   if (!scalar_) return {};

@@ -10,7 +10,7 @@ namespace ctde {
 class Gain : public Actor {
  public:
   explicit Gain(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
   [[nodiscard]] Kernel kernel() const override;
 
  protected:

@@ -7,8 +7,8 @@
 namespace ctde {
 
 Lookup1D::Lookup1D(std::string name) : Actor(std::move(name), "Lookup1D", TimeMode::kUnresolved) {
-  declare_input("in", PortKind::kPolymorphic);
-  declare_output("out", PortKind::kPolymorphic);
+  in_ = declare_input("in", PortKind::kPolymorphic);
+  out_ = declare_output("out", PortKind::kPolymorphic);
   x_ = declare_parameter("x", ParamKind::kVector);
   y_ = declare_parameter("y", ParamKind::kVector);
 }
@@ -36,9 +36,9 @@ double Lookup1D::interpolate(double u) const {
   return y[i - 1] + w * (y[i] - y[i - 1]);
 }
 
-void Lookup1D::evaluate(ActorContext& context) const {
-  const auto u = context.input(0);
-  const auto out = context.output(0);
+void Lookup1D::evaluate(EvalContext& context) const {
+  const auto u = context.input(in_);
+  const auto out = context.output(out_);
   for (std::size_t i = 0; i < u.size(); ++i) out[i] = interpolate(u[i]);
 }
 

@@ -10,13 +10,15 @@ namespace ctde {
 class Lookup1D : public Actor {
  public:
   explicit Lookup1D(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
   [[nodiscard]] double interpolate(double u) const;
+  InputPort in_;
+  OutputPort out_;
   ParamHandle x_;
   ParamHandle y_;
 };

@@ -9,7 +9,7 @@
 namespace ctde {
 
 MinMax::MinMax(std::string name) : Actor(std::move(name), "MinMax", TimeMode::kUnresolved) {
-  declare_output("out", PortKind::kPolymorphic);
+  out_ = declare_output("out", PortKind::kPolymorphic);
   mode_ = declare_parameter("mode", ParamKind::kString, "min");
   inputs_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);
 }
@@ -26,14 +26,14 @@ void MinMax::configure(const ParameterScope& scope) {
   declare_numbered_inputs(static_cast<std::size_t>(count), PortKind::kPolymorphic);
 }
 
-void MinMax::evaluate(ActorContext& context) const {
+void MinMax::evaluate(EvalContext& context) const {
   const bool max = text(mode_) == "max";
-  const auto y = context.output(0);
+  const auto y = context.output(out_);
   const std::size_t n = inputs().size();
   for (std::size_t j = 0; j < y.size(); ++j) {
-    double best = context.input(0)[j];
+    double best = context.input(input_port(0))[j];
     for (std::size_t i = 1; i < n; ++i) {
-      const double v = context.input(i)[j];
+      const double v = context.input(input_port(i))[j];
       best = max ? std::max(best, v) : std::min(best, v);
     }
     y[j] = best;

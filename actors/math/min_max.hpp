@@ -10,12 +10,13 @@ namespace ctde {
 class MinMax : public Actor {
  public:
   explicit MinMax(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle mode_;
   ParamHandle inputs_;
 };

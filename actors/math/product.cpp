@@ -7,7 +7,7 @@
 namespace ctde {
 
 Product::Product(std::string name) : Actor(std::move(name), "Product", TimeMode::kUnresolved) {
-  declare_output("out", PortKind::kPolymorphic);
+  out_ = declare_output("out", PortKind::kPolymorphic);
   ops_ = declare_parameter("ops", ParamKind::kString, "**");
 }
 
@@ -20,12 +20,12 @@ void Product::configure(const ParameterScope& scope) {
   declare_numbered_inputs(ops.size(), PortKind::kPolymorphic);
 }
 
-void Product::evaluate(ActorContext& context) const {
-  const auto acc = context.output(0);
+void Product::evaluate(EvalContext& context) const {
+  const auto acc = context.output(out_);
   std::fill(acc.begin(), acc.end(), 1.0);
   const std::string& codes = text(ops_);
   for (std::size_t i = 0; i < codes.size(); ++i) {
-    const auto u = context.input(i);
+    const auto u = context.input(input_port(i));
     const char code = codes[i];
     for (std::size_t j = 0; j < acc.size(); ++j) {
       if (code == '/')

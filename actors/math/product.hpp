@@ -10,12 +10,13 @@ namespace ctde {
 class Product : public Actor {
  public:
   explicit Product(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle ops_;
 };
 

@@ -12,8 +12,8 @@
 namespace ctde {
 
 Saturation::Saturation(std::string name) : Actor(std::move(name), "Saturation", TimeMode::kUnresolved) {
-  declare_input("in", PortKind::kPolymorphic);
-  declare_output("out", PortKind::kPolymorphic);
+  in_ = declare_input("in", PortKind::kPolymorphic);
+  out_ = declare_output("out", PortKind::kPolymorphic);
   lower_ = declare_parameter("lower", ParamKind::kScalar, -HUGE_VAL);
   upper_ = declare_parameter("upper", ParamKind::kScalar, HUGE_VAL);
 }
@@ -32,6 +32,6 @@ void Saturation::apply(std::span<const double> u, std::span<double> y) const {
   for (std::size_t i = 0; i < u.size(); ++i) y[i] = std::min(std::max(u[i], lower), upper);
 }
 
-void Saturation::evaluate(ActorContext& context) const { apply(context.input(0), context.output(0)); }
+void Saturation::evaluate(EvalContext& context) const { apply(context.input(in_), context.output(out_)); }
 
 }  // namespace ctde

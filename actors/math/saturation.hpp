@@ -9,13 +9,15 @@ namespace ctde {
 class Saturation : public Actor {
  public:
   explicit Saturation(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
   void apply(std::span<const double> u, std::span<double> y) const;
+  InputPort in_;
+  OutputPort out_;
   ParamHandle lower_;
   ParamHandle upper_;
 };

@@ -7,7 +7,7 @@
 namespace ctde {
 
 Sum::Sum(std::string name) : Actor(std::move(name), "Sum", TimeMode::kUnresolved) {
-  declare_output("out", PortKind::kPolymorphic);
+  out_ = declare_output("out", PortKind::kPolymorphic);
   signs_ = declare_parameter("signs", ParamKind::kString, "++");
 }
 
@@ -24,18 +24,18 @@ void Sum::configure(const ParameterScope& scope) {
     near_weights_[i] = weights_[i];
 }
 
-void Sum::evaluate(ActorContext& context) const {
-  const auto acc = context.output(0);
+void Sum::evaluate(EvalContext& context) const {
+  const auto acc = context.output(out_);
   const std::size_t n = weights_.size();
   if (acc.size() == 1 && n <= near_weights_.size()) {  // the common scalar case
     double sum = 0.0;
-    for (std::size_t i = 0; i < n; ++i) sum += near_weights_[i] * context.input(i)[0];
+    for (std::size_t i = 0; i < n; ++i) sum += near_weights_[i] * context.input(input_port(i))[0];
     acc[0] = sum;
     return;
   }
   std::fill(acc.begin(), acc.end(), 0.0);
   for (std::size_t i = 0; i < weights_.size(); ++i) {
-    const auto u = context.input(i);
+    const auto u = context.input(input_port(i));
     const double w = weights_[i];
     for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += w * u[j];
   }

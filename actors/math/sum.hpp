@@ -13,13 +13,14 @@ namespace ctde {
 class Sum : public Actor {
  public:
   explicit Sum(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
   [[nodiscard]] Kernel kernel() const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle signs_;
   std::vector<double> weights_;           ///< +1 or -1 per input (from signs, in configure)
   std::array<double, 8> near_weights_{};  ///< the first 8 weights, kept in the actor itself

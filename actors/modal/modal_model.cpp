@@ -481,23 +481,27 @@ void ModalModel::configure(const ParameterScope& scope) {
 }
 
 void ModalModel::declare_ports() {
-  for (std::size_t i = 0; i < chart_.inputs.size(); ++i) {
-    const ChartInput& in = chart_.inputs[i];
+  // configure() may run again: ports declared then are found by name.
+  input_ports_.clear();
+  for (const ChartInput& in : chart_.inputs) {
     if (const auto found = find_input(in.name)) {
-      set_width(InputPort{*found}, in.width);
+      input_ports_.push_back(input_port(*found));
+      set_width(input_ports_.back(), in.width);
     } else {
-      (void)declare_input(in.name, PortKind::kContinuous, in.width);
+      input_ports_.push_back(declare_input(in.name, PortKind::kContinuous, in.width));
     }
   }
+  output_ports_.clear();
   for (const std::string& name : program_.output_names) {
     if (const auto found = find_output(name)) {
-      set_width(OutputPort{*found}, 1);
+      output_ports_.push_back(output_port(*found));
+      set_width(output_ports_.back(), 1);
     } else {
-      (void)declare_output(name, PortKind::kContinuous, 1);
+      output_ports_.push_back(declare_output(name, PortKind::kContinuous, 1));
     }
   }
   // Direct feedthrough: an output whose expression (in some mode) reads an input.
-  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  std::vector<std::pair<InputPort, OutputPort>> pairs;
   for (std::size_t o = 0; o < program_.output_names.size(); ++o) {
     std::uint32_t at = program_.inputs_at;
     for (std::size_t i = 0; i < program_.input_widths.size(); ++i) {
@@ -513,12 +517,11 @@ void ModalModel::declare_ports() {
           }
         }
       }
-      if (reads)
-        pairs.emplace_back(*find_input(chart_.inputs[i].name), *find_output(program_.output_names[o]));
+      if (reads) pairs.emplace_back(input_ports_[i], output_ports_[o]);
       at = end;
     }
   }
-  set_feedthrough(std::move(pairs));
+  set_feedthrough(pairs);
 }
 
 std::vector<std::string> ModalModel::mode_names() const {
@@ -537,19 +540,19 @@ std::unique_ptr<ActorState> ModalModel::make_state() const {
   return run;
 }
 
-void ModalModel::load_frame(const ActorContext& context, RunState& run) const {
+void ModalModel::load_frame(const ReadContext& context, RunState& run) const {
   const std::span<double> frame = run.evaluator.frame();
   frame[0] = context.time();
   std::uint32_t at = program_.inputs_at;
   for (std::size_t i = 0; i < program_.input_widths.size(); ++i) {
-    const std::span<const double> in = context.input(i);
+    const std::span<const double> in = context.input(input_ports_[i]);
     for (std::uint32_t k = 0; k < program_.input_widths[i]; ++k) frame[at++] = k < in.size() ? in[k] : 0.0;
   }
   const std::span<const double> x = context.states();
   std::copy(x.begin(), x.end(), frame.begin() + program_.states_at);
 }
 
-void ModalModel::initialize(ActorContext& context) const {
+void ModalModel::initialize(FireContext& context) const {
   auto& run = context.state<RunState>();
   run.mode = program_.initial;
   const std::span<double> frame = run.evaluator.frame();
@@ -567,7 +570,7 @@ void ModalModel::initialize(ActorContext& context) const {
   schedule_time_guards(context, run, run.start + 1);
 }
 
-void ModalModel::evaluate(ActorContext& context) const {
+void ModalModel::evaluate(EvalContext& context) const {
   auto& run = context.state<RunState>();
   load_frame(context, run);
   const Mode& mode = program_.modes[run.mode];
@@ -577,18 +580,18 @@ void ModalModel::evaluate(ActorContext& context) const {
       throw RunError("output '" + program_.output_names[o] + "' is " + format_double(y) + " in mode '" +
                      mode.name + "' at t = " + format_double(context.time()) + " s");
     }
-    context.output(o)[0] = y;
+    context.output(output_ports_[o])[0] = y;
   }
 }
 
-void ModalModel::derivatives(const ActorContext& context, std::span<double> dxdt) const {
+void ModalModel::derivatives(const ReadContext& context, std::span<double> dxdt) const {
   auto& run = context.state<RunState>();
   load_frame(context, run);
   const Mode& mode = program_.modes[run.mode];
   for (std::size_t i = 0; i < dxdt.size(); ++i) dxdt[i] = run.evaluator.value(mode.der[i]);
 }
 
-void ModalModel::guards(const ActorContext& context, std::span<double> g) const {
+void ModalModel::guards(const ReadContext& context, std::span<double> g) const {
   auto& run = context.state<RunState>();
   load_frame(context, run);
   for (std::size_t k = 0; k < g.size(); ++k) {
@@ -598,7 +601,7 @@ void ModalModel::guards(const ActorContext& context, std::span<double> g) const 
   }
 }
 
-void ModalModel::fire(ActorContext& context) const {
+void ModalModel::fire(FireContext& context) const {
   auto& run = context.state<RunState>();
   load_frame(context, run);
   const Mode& mode = program_.modes[run.mode];
@@ -633,13 +636,13 @@ void ModalModel::fire(ActorContext& context) const {
   }
 }
 
-bool ModalModel::guard_holds(const ActorContext& context, const RunState& run, std::uint32_t k) const {
+bool ModalModel::guard_holds(const ReadContext& context, const RunState& run, std::uint32_t k) const {
   const std::optional<TimePredicate>& time_guard = run.time_guards[k];
   return time_guard ? time_guard->holds(context.tag().time)
                     : run.evaluator.holds(program_.transitions[k].guard);
 }
 
-void ModalModel::schedule_time_guards(const ActorContext& context, const RunState& run, Tick from) const {
+void ModalModel::schedule_time_guards(FireContext& context, const RunState& run, Tick from) const {
   // One time event, at the earliest: when it fires, the chart takes that
   // transition (or one before it in priority), and asks again for the mode
   // it then enters.
@@ -660,7 +663,7 @@ void ModalModel::assign(const std::vector<Assign>& assignments, RunState& run) c
   for (std::size_t i = 0; i < assignments.size(); ++i) frame[assignments[i].target] = run.scratch[i];
 }
 
-void ModalModel::take(ActorContext& context, RunState& run, std::uint32_t k) const {
+void ModalModel::take(FireContext& context, RunState& run, std::uint32_t k) const {
   const Transition& tr = program_.transitions[k];
   // The frame holds the values just before the event.
   assign(tr.set, run);

@@ -63,10 +63,10 @@ class ModalModel : public Actor {
 
   [[nodiscard]] std::size_t state_size() const override { return program_.states; }
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(ActorContext& context) const override;
-  void evaluate(ActorContext& context) const override;
-  void derivatives(const ActorContext& context, std::span<double> dxdt) const override;
-  void fire(ActorContext& context) const override;
+  void initialize(FireContext& context) const override;
+  void evaluate(EvalContext& context) const override;
+  void derivatives(const ReadContext& context, std::span<double> dxdt) const override;
+  void fire(FireContext& context) const override;
 
   /// One guard per transition, in the chart's order.
   [[nodiscard]] std::size_t guard_count() const override { return program_.transitions.size(); }
@@ -74,7 +74,7 @@ class ModalModel : public Actor {
   [[nodiscard]] Crossing guard_direction(std::size_t i) const override;
   /// "0: FREE->IMPACT->FREE": the transition's index and path.
   [[nodiscard]] std::string guard_name(std::size_t i) const override;
-  void guards(const ActorContext& context, std::span<double> g) const override;
+  void guards(const ReadContext& context, std::span<double> g) const override;
 
   /// The chart as written (after configure(), for charts read from parameters).
   [[nodiscard]] const ModalChart& chart() const { return chart_; }
@@ -136,19 +136,21 @@ class ModalModel : public Actor {
 
   void read_chart_from_parameters();
   void declare_ports();
-  void load_frame(const ActorContext& context, RunState& run) const;
+  void load_frame(const ReadContext& context, RunState& run) const;
   void assign(const std::vector<Assign>& assignments, RunState& run) const;
-  void take(ActorContext& context, RunState& run, std::uint32_t k) const;
+  void take(FireContext& context, RunState& run, std::uint32_t k) const;
   /// Whether transition k's guard holds now (a time guard: at the firing's tick).
-  [[nodiscard]] bool guard_holds(const ActorContext& context, const RunState& run, std::uint32_t k) const;
+  [[nodiscard]] bool guard_holds(const ReadContext& context, const RunState& run, std::uint32_t k) const;
   /// Asks to be fired at the first tick at or after `from` where a time guard
   /// leaving the current mode holds (none: nothing).
-  void schedule_time_guards(const ActorContext& context, const RunState& run, Tick from) const;
+  void schedule_time_guards(FireContext& context, const RunState& run, Tick from) const;
   [[noreturn]] void loops(const RunState& run, std::uint32_t taken, std::uint32_t holding) const;
 
   bool from_parameters_;
   ModalChart chart_;
   Program program_;
+  std::vector<InputPort> input_ports_;    ///< per chart input
+  std::vector<OutputPort> output_ports_;  ///< per program output
   std::vector<ParamHandle> structure_params_;
   std::optional<ParamHandle> initial_param_;
 };

@@ -4,15 +4,15 @@
 namespace ctde {
 
 Stop::Stop(std::string name) : Actor(std::move(name), "Stop", TimeMode::kDiscrete) {
-  declare_input("in", PortKind::kDiscrete);
+  in_ = declare_input("in", PortKind::kDiscrete);
   set_feedthrough(false);
 }
 
 void Stop::check_widths(std::span<const int> /*input_widths*/, std::span<const int> /*output_widths*/) const {
 }  // any width
 
-void Stop::fire(ActorContext& context) const {
-  if (context.has_token(0)) context.request_stop();
+void Stop::fire(FireContext& context) const {
+  if (context.has_token(in_)) context.request_stop();
 }
 
 }  // namespace ctde

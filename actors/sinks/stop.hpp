@@ -9,10 +9,11 @@ namespace ctde {
 class Stop : public Actor {
  public:
   explicit Stop(std::string name);
-  void fire(ActorContext& context) const override;
+  void fire(FireContext& context) const override;
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
  private:
+  InputPort in_;
 };
 
 }  // namespace ctde

@@ -5,10 +5,10 @@
 namespace ctde {
 
 Clock::Clock(std::string name) : Actor(std::move(name), "Clock", TimeMode::kContinuous) {
-  declare_output("out", PortKind::kContinuous, 1);
+  out_ = declare_output("out", PortKind::kContinuous, 1);
   set_feedthrough(false);
 }
 
-void Clock::evaluate(ActorContext& context) const { context.output(0)[0] = context.time(); }
+void Clock::evaluate(EvalContext& context) const { context.output(out_)[0] = context.time(); }
 
 }  // namespace ctde

@@ -9,9 +9,10 @@ namespace ctde {
 class Clock : public Actor {
  public:
   explicit Clock(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
 
  private:
+  OutputPort out_;
 };
 
 }  // namespace ctde

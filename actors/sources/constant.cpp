@@ -17,14 +17,9 @@ void Constant::configure(const ParameterScope& scope) {
   set_width(out_, static_cast<int>(vector(value_).size()));
 }
 
-void Constant::initialize(ActorContext& context) const {
+void Constant::evaluate(EvalContext& context) const {
   const auto value = vector(value_);
-  std::copy(value.begin(), value.end(), context.output(0).begin());
-}
-
-void Constant::evaluate(ActorContext& context) const {
-  const auto value = vector(value_);
-  std::copy(value.begin(), value.end(), context.output(0).begin());
+  std::copy(value.begin(), value.end(), context.output(out_).begin());
 }
 
 }  // namespace ctde

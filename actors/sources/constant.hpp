@@ -12,8 +12,7 @@ namespace ctde {
 class Constant : public Actor {
  public:
   explicit Constant(std::string name);
-  void initialize(ActorContext& context) const override;
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -10,7 +10,7 @@ namespace ctde {
 
 DiscreteClock::DiscreteClock(std::string name)
     : Actor(std::move(name), "DiscreteClock", TimeMode::kDiscrete) {
-  declare_output("out", PortKind::kDiscrete, 1);
+  out_ = declare_output("out", PortKind::kDiscrete, 1);
   period_ = declare_parameter("period", ParamKind::kScalar, 1.0);
   offsets_ = declare_parameter("offsets", ParamKind::kVector, std::vector<double>{0.0});
   values_ = declare_parameter("values", ParamKind::kVector, std::vector<double>{1.0});
@@ -43,7 +43,7 @@ struct ClockState final : ActorState {
 
 std::unique_ptr<ActorState> DiscreteClock::make_state() const { return std::make_unique<ClockState>(); }
 
-Tick DiscreteClock::next_time(const ActorContext& context, std::uint64_t period_index,
+Tick DiscreteClock::next_time(const ReadContext& context, std::uint64_t period_index,
                               std::size_t offset_index) const {
   const TimeResolution& r = context.resolution();
   const Tick offset = r.to_ticks(vector(offsets_)[offset_index]);
@@ -58,12 +58,12 @@ Tick DiscreteClock::next_time(const ActorContext& context, std::uint64_t period_
   return context.start_tick() + product + offset;
 }
 
-void DiscreteClock::initialize(ActorContext& context) const { context.fire_at(next_time(context, 0, 0)); }
+void DiscreteClock::initialize(FireContext& context) const { context.fire_at(next_time(context, 0, 0)); }
 
-void DiscreteClock::fire(ActorContext& context) const {
+void DiscreteClock::fire(FireContext& context) const {
   if (!context.time_event()) return;
   auto& state = context.state<ClockState>();
-  context.emit(0, vector(values_)[state.offset_index]);
+  context.emit(out_, vector(values_)[state.offset_index]);
   if (++state.offset_index == vector(offsets_).size()) {
     state.offset_index = 0;
     ++state.period_index;

@@ -11,15 +11,16 @@ class DiscreteClock : public Actor {
  public:
   explicit DiscreteClock(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
+  void initialize(FireContext& context) const override;
+  void fire(FireContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
   void check_times(const TimeResolution& resolution) const override;
 
  private:
-  [[nodiscard]] Tick next_time(const ActorContext& context, std::uint64_t period_index,
+  OutputPort out_;
+  [[nodiscard]] Tick next_time(const ReadContext& context, std::uint64_t period_index,
                                std::size_t offset_index) const;
   ParamHandle period_;
   ParamHandle offsets_;

@@ -12,7 +12,7 @@
 namespace ctde {
 
 PoissonClock::PoissonClock(std::string name) : Actor(std::move(name), "PoissonClock", TimeMode::kDiscrete) {
-  declare_output("out", PortKind::kDiscrete, 1);
+  out_ = declare_output("out", PortKind::kDiscrete, 1);
   mean_ = declare_parameter("mean_interval", ParamKind::kScalar);
   seed_ = declare_parameter("seed", ParamKind::kScalar, 1.0);
 }
@@ -38,7 +38,7 @@ std::unique_ptr<ActorState> PoissonClock::make_state() const {
   return std::make_unique<PoissonState>(static_cast<std::uint64_t>(scalar(seed_)));
 }
 
-void PoissonClock::schedule_next(ActorContext& context) const {
+void PoissonClock::schedule_next(FireContext& context) const {
   auto& state = context.state<PoissonState>();
   std::exponential_distribution<double> interval(1.0 / scalar(mean_));
   const Tick dt = std::max<Tick>(1, context.resolution().to_ticks(interval(state.generator)));
@@ -47,11 +47,11 @@ void PoissonClock::schedule_next(ActorContext& context) const {
   context.fire_at(now + dt);
 }
 
-void PoissonClock::initialize(ActorContext& context) const { schedule_next(context); }
+void PoissonClock::initialize(FireContext& context) const { schedule_next(context); }
 
-void PoissonClock::fire(ActorContext& context) const {
+void PoissonClock::fire(FireContext& context) const {
   if (!context.time_event()) return;
-  context.emit(0, 1.0);
+  context.emit(out_, 1.0);
   schedule_next(context);
 }
 

@@ -12,15 +12,16 @@ class PoissonClock : public Actor {
  public:
   explicit PoissonClock(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
+  void initialize(FireContext& context) const override;
+  void fire(FireContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
   void check_times(const TimeResolution& resolution) const override;
 
  private:
-  void schedule_next(ActorContext& context) const;
+  OutputPort out_;
+  void schedule_next(FireContext& context) const;
   ParamHandle mean_;
   ParamHandle seed_;
 };

@@ -8,7 +8,7 @@
 namespace ctde {
 
 Ramp::Ramp(std::string name) : Actor(std::move(name), "Ramp", TimeMode::kContinuous) {
-  declare_output("out", PortKind::kContinuous, 1);
+  out_ = declare_output("out", PortKind::kContinuous, 1);
   slope_ = declare_parameter("slope", ParamKind::kScalar, 1.0);
   start_time_ = declare_parameter("start_time", ParamKind::kScalar, 0.0);
   set_feedthrough(false);
@@ -27,7 +27,7 @@ struct RampState final : ActorState {
 
 std::unique_ptr<ActorState> Ramp::make_state() const { return std::make_unique<RampState>(); }
 
-void Ramp::initialize(ActorContext& context) const {
+void Ramp::initialize(FireContext& context) const {
   auto& state = context.state<RampState>();
   const double start_time = scalar(start_time_);
   const Tick kink = context.resolution().to_ticks_clamped(start_time);
@@ -36,15 +36,14 @@ void Ramp::initialize(ActorContext& context) const {
   // Started at (or before) the run's start: no kink inside the run.
   state.started = kink <= context.start_tick();
   if (!state.started && kink != kNever && kink <= context.stop_tick()) context.fire_at(kink);
-  evaluate(context);
 }
 
-void Ramp::evaluate(ActorContext& context) const {
+void Ramp::evaluate(EvalContext& context) const {
   const auto& state = context.state<RampState>();
-  context.output(0)[0] = state.started ? scalar(slope_) * (context.time() - state.start_seconds) : 0.0;
+  context.output(out_)[0] = state.started ? scalar(slope_) * (context.time() - state.start_seconds) : 0.0;
 }
 
-void Ramp::fire(ActorContext& context) const {
+void Ramp::fire(FireContext& context) const {
   if (!context.time_event()) return;
   context.state<RampState>().started = true;
 }

@@ -11,11 +11,12 @@ class Ramp : public Actor {
  public:
   explicit Ramp(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(ActorContext& context) const override;
-  void evaluate(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
+  void initialize(FireContext& context) const override;
+  void evaluate(EvalContext& context) const override;
+  void fire(FireContext& context) const override;
 
  private:
+  OutputPort out_;
   ParamHandle slope_;
   ParamHandle start_time_;
 };

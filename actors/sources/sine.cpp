@@ -9,7 +9,7 @@
 namespace ctde {
 
 Sine::Sine(std::string name) : Actor(std::move(name), "Sine", TimeMode::kContinuous) {
-  declare_output("out", PortKind::kContinuous, 1);
+  out_ = declare_output("out", PortKind::kContinuous, 1);
   amplitude_ = declare_parameter("amplitude", ParamKind::kScalar, 1.0);
   frequency_ = declare_parameter("frequency", ParamKind::kScalar, 1.0);
   phase_ = declare_parameter("phase", ParamKind::kScalar, 0.0);
@@ -22,9 +22,9 @@ void Sine::configure(const ParameterScope& scope) {
   if (scalar(frequency_) < 0) fail(frequency_, "must be >= 0 Hz");
 }
 
-void Sine::evaluate(ActorContext& context) const {
+void Sine::evaluate(EvalContext& context) const {
   const double omega = 2.0 * std::numbers::pi * scalar(frequency_);
-  context.output(0)[0] =
+  context.output(out_)[0] =
       scalar(amplitude_) * std::sin(omega * context.time() + scalar(phase_)) + scalar(bias_);
 }
 

@@ -10,7 +10,7 @@ namespace ctde {
 class Sine : public Actor {
  public:
   explicit Sine(std::string name);
-  void evaluate(ActorContext& context) const override;
+  void evaluate(EvalContext& context) const override;
   /// A sixteenth of the period: a level crossed and crossed back is seen when
   /// the sine stays beyond it that long (levels up to cos(pi/16) = 98 % of
   /// the amplitude from the bias).
@@ -20,6 +20,7 @@ class Sine : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle amplitude_;
   ParamHandle frequency_;
   ParamHandle phase_;

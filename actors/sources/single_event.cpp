@@ -14,11 +14,11 @@ void SingleEvent::configure(const ParameterScope& scope) {
   set_width(out_, static_cast<int>(vector(value_).size()));
 }
 
-void SingleEvent::initialize(ActorContext& context) const {
+void SingleEvent::initialize(FireContext& context) const {
   const Tick at = context.resolution().to_ticks(scalar(time_));
   if (at >= context.start_tick()) context.fire_at(at);
 }
 
-void SingleEvent::fire(ActorContext& context) const { context.emit(0, vector(value_)); }
+void SingleEvent::fire(FireContext& context) const { context.emit(out_, vector(value_)); }
 
 }  // namespace ctde

@@ -9,8 +9,8 @@ namespace ctde {
 class SingleEvent : public Actor {
  public:
   explicit SingleEvent(std::string name);
-  void initialize(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
+  void initialize(FireContext& context) const override;
+  void fire(FireContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -8,7 +8,7 @@
 namespace ctde {
 
 Step::Step(std::string name) : Actor(std::move(name), "Step", TimeMode::kContinuous) {
-  declare_output("out", PortKind::kContinuous, 1);
+  out_ = declare_output("out", PortKind::kContinuous, 1);
   time_ = declare_parameter("time", ParamKind::kScalar);
   before_ = declare_parameter("before", ParamKind::kScalar, 0.0);
   after_ = declare_parameter("after", ParamKind::kScalar, 1.0);
@@ -26,19 +26,18 @@ struct StepState final : ActorState {
 
 std::unique_ptr<ActorState> Step::make_state() const { return std::make_unique<StepState>(); }
 
-void Step::initialize(ActorContext& context) const {
+void Step::initialize(FireContext& context) const {
   auto& state = context.state<StepState>();
   const Tick jump = context.resolution().to_ticks_clamped(scalar(time_));
   state.switched = jump < context.start_tick();
   if (!state.switched && jump != kNever && jump <= context.stop_tick()) context.fire_at(jump);
-  context.output(0)[0] = state.switched ? scalar(after_) : scalar(before_);
 }
 
-void Step::evaluate(ActorContext& context) const {
-  context.output(0)[0] = context.state<StepState>().switched ? scalar(after_) : scalar(before_);
+void Step::evaluate(EvalContext& context) const {
+  context.output(out_)[0] = context.state<StepState>().switched ? scalar(after_) : scalar(before_);
 }
 
-void Step::fire(ActorContext& context) const {
+void Step::fire(FireContext& context) const {
   if (!context.time_event()) return;
   context.state<StepState>().switched = true;
 }

@@ -13,11 +13,12 @@ class Step : public Actor {
  public:
   explicit Step(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(ActorContext& context) const override;
-  void evaluate(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
+  void initialize(FireContext& context) const override;
+  void evaluate(EvalContext& context) const override;
+  void fire(FireContext& context) const override;
 
  private:
+  OutputPort out_;
   ParamHandle time_;
   ParamHandle before_;
   ParamHandle after_;

@@ -62,7 +62,7 @@ struct TimeTableState final : ActorState {
 
 std::unique_ptr<ActorState> TimeTable::make_state() const { return std::make_unique<TimeTableState>(); }
 
-void TimeTable::request(const ActorContext& context, std::size_t row) const {
+void TimeTable::request(FireContext& context, std::size_t row) const {
   if (row >= table_.rows) return;
   const Tick tick = context.resolution().to_ticks_clamped(table_(row, 0));
   if (tick == kNever || tick > context.stop_tick()) return;
@@ -70,7 +70,7 @@ void TimeTable::request(const ActorContext& context, std::size_t row) const {
   context.fire_at(std::max(tick, context.tag().time));
 }
 
-void TimeTable::initialize(ActorContext& context) const {
+void TimeTable::initialize(FireContext& context) const {
   auto& state = context.state<TimeTableState>();
   // Points before the start are passed; a point at the start fires at the start.
   state.next = 0;
@@ -81,9 +81,9 @@ void TimeTable::initialize(ActorContext& context) const {
   request(context, state.next);
 }
 
-void TimeTable::evaluate(ActorContext& context) const {
+void TimeTable::evaluate(EvalContext& context) const {
   const std::size_t next = context.state<TimeTableState>().next;
-  const auto out = context.output(0);
+  const auto out = context.output(out_);
   const std::size_t width = table_.cols - 1;
   if (next == 0 || next >= table_.rows) {  // before the first point, after the last: hold
     const std::size_t row = next == 0 ? 0 : table_.rows - 1;
@@ -106,12 +106,11 @@ void TimeTable::evaluate(ActorContext& context) const {
   }
 }
 
-void TimeTable::fire(ActorContext& context) const {
+void TimeTable::fire(FireContext& context) const {
   if (!context.time_event()) return;
   auto& state = context.state<TimeTableState>();
   if (state.next < table_.rows) ++state.next;
   request(context, state.next);
-  evaluate(context);
 }
 
 }  // namespace ctde

@@ -26,16 +26,16 @@ class TimeTable : public Actor {
   [[nodiscard]] const Matrix& table() const { return table_; }
 
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(ActorContext& context) const override;
-  void evaluate(ActorContext& context) const override;
-  void fire(ActorContext& context) const override;
+  void initialize(FireContext& context) const override;
+  void evaluate(EvalContext& context) const override;
+  void fire(FireContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
 
  private:
   /// Asks for the time event of point `row`, if there is one within the run.
-  void request(const ActorContext& context, std::size_t row) const;
+  void request(FireContext& context, std::size_t row) const;
 
   OutputPort out_;
   ParamHandle points_;

@@ -33,15 +33,15 @@ class Hold final : public ctde::Actor {
   Hold(std::string name, Shared& shared)
       : Actor(std::move(name), "Hold", ctde::TimeMode::kDiscrete), shared_(shared) {}
 
-  void initialize(ctde::ActorContext& context) const override { schedule(context); }
+  void initialize(ctde::FireContext& context) const override { schedule(context); }
 
-  void fire(ctde::ActorContext& context) const override {
+  void fire(ctde::FireContext& context) const override {
     if (++shared_.events >= shared_.budget) context.request_stop();
     schedule(context);
   }
 
  private:
-  void schedule(ctde::ActorContext& context) const {
+  void schedule(ctde::FireContext& context) const {
     const double dt = shared_.interval(shared_.generator);
     context.fire_at(context.tag().time + std::max<ctde::Tick>(1, context.resolution().to_ticks(dt)));
   }

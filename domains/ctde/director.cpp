@@ -138,7 +138,7 @@ void Director::Impl::initialize() {
   const double t = resolution_.to_seconds(start_);
   for (std::uint32_t d = 0; d < actors_.size(); ++d) {
     guarded(d, [&] { b_.states[d] = actors_[d]->make_state(); });
-    ActorContext context(b_, this, d, now_, t);
+    FireContext context(b_, this, d, now_, t);
     guarded(d, [&] { actors_[d]->initialize(context); });
   }
   evaluate(RhsProgram(RhsProgram::Part::kOutputs, at_start_, actors_, b_), t);
@@ -255,7 +255,7 @@ void Director::Impl::discrete_phase() {
       current_depth_ = a;
       fired = true;
       const Flags flags = flags_[a];
-      ActorContext context(b_, this, a, now_, t, time_event);
+      FireContext context(b_, this, a, now_, t, time_event);
       if ((flags & kSpecial) == 0) {  // most firings in event-heavy models
         guarded(a, [&] { actors_[a]->fire(context); });
       } else {
@@ -292,7 +292,7 @@ void Director::Impl::discrete_phase() {
   }
 }
 
-void Director::Impl::fire_special(std::uint32_t a, Flags flags, ActorContext& context) {
+void Director::Impl::fire_special(std::uint32_t a, Flags flags, FireContext& context) {
   // The fixed point of the microstep: an output that an earlier firing
   // changed is evaluated again before anything reads it, so every reader at
   // this tag sees one value, however many actors it passes through (the
@@ -302,7 +302,7 @@ void Director::Impl::fire_special(std::uint32_t a, Flags flags, ActorContext& co
     stale_ = false;
   }
   if ((flags & kFunction) != 0) {
-    fire_function(a, context);
+    fire_function(a, context.time());
   } else {
     guarded(a, [&] { actors_[a]->fire(context); });
   }
@@ -314,10 +314,12 @@ void Director::Impl::fire_special(std::uint32_t a, Flags flags, ActorContext& co
   if ((flags & kGenerator) != 0) fired_generators_.push_back(a);
 }
 
-void Director::Impl::fire_function(std::uint32_t a, ActorContext& context) {
+void Director::Impl::fire_function(std::uint32_t a, double t) {
+  EvalContext context(b_, this, a, now_, t);
   guarded(a, [&] { actors_[a]->evaluate(context); });
-  const auto outputs = static_cast<std::uint32_t>(actors_[a]->outputs().size());
-  for (std::uint32_t o = 0; o < outputs; ++o) emit(a, o, context.output(o));
+  const std::size_t outputs = actors_[a]->outputs().size();
+  for (std::size_t o = 0; o < outputs; ++o)
+    emit(a, static_cast<std::uint32_t>(o), context.output(OutputPort{o}));
 }
 
 void Director::Impl::zeno(double t) {

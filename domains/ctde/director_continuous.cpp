@@ -12,7 +12,7 @@ namespace ctde {
 
 void Director::Impl::evaluate(const RhsProgram& program, double t) {
   program.run_outputs(b_, [&](std::uint32_t d) {
-    ActorContext context(b_, this, d, now_, t);
+    EvalContext context(b_, this, d, now_, t);
     guarded(d, [&] { actors_[d]->evaluate(context); });
   });
 }
@@ -25,7 +25,7 @@ int Director::Impl::rhs(double t, const double* x, double* dxdt, void* user) {
     self.derivatives_.run_derivatives(self.b_, dxdt, [&](std::uint32_t d) {
       const Slice slice = self.b_.actors[d].states;
       const std::span<double> dx(dxdt + slice.offset, slice.width);
-      ActorContext context(self.b_, &self, d, self.now_, t);
+      const ReadContext context(self.b_, &self, d, self.now_, t);
       self.guarded(d, [&] { self.actors_[d]->derivatives(context, dx); });
     });
   } catch (Failure& failure) {

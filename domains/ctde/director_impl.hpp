@@ -337,12 +337,12 @@ class Director::Impl final : public DirectorServices {
   /// Fires actor `a` whose flags ask for more than its fire(): the
   /// evaluation of stale outputs before it reads them, the director's own
   /// firing of a function (fire_function), what its firing changed.
-  void fire_special(std::uint32_t a, Flags flags, ActorContext& context);
+  void fire_special(std::uint32_t a, Flags flags, FireContext& context);
 
   /// Fires a polymorphic actor resolved discrete: its outputs are its
   /// function (evaluate()) of the latest value of every input (an absent
   /// input holds its last token, 0 before the first), sent as tokens.
-  void fire_function(std::uint32_t a, ActorContext& context);
+  void fire_function(std::uint32_t a, double t);
 
   /// After a microstep at now_: guards that did not fire in this DE phase
   /// and that the microstep made cross fire at the next microstep (crossings

@@ -38,16 +38,15 @@ class Room : public ctde::Actor {
   }
 
   [[nodiscard]] std::size_t state_size() const override { return 1; }
-  void initialize(ctde::ActorContext& context) const override {
+  void initialize(ctde::FireContext& context) const override {
     context.mutable_states()[0] = scalar(initial_);
-    evaluate(context);
   }
-  void evaluate(ctde::ActorContext& context) const override {
-    context.output(temperature_.index)[0] = context.states()[0];
+  void evaluate(ctde::EvalContext& context) const override {
+    context.output(temperature_)[0] = context.states()[0];
   }
-  void derivatives(const ctde::ActorContext& context, std::span<double> dxdt) const override {
+  void derivatives(const ctde::ReadContext& context, std::span<double> dxdt) const override {
     const double temperature = context.states()[0];
-    const double u = context.input(heater_.index)[0];
+    const double u = context.input(heater_)[0];
     dxdt[0] = scalar(k_) * (scalar(ambient_) - temperature) + scalar(rate_) * u;
   }
 
@@ -67,8 +66,8 @@ class Room : public ctde::Actor {
 class Thermostat : public ctde::Actor {
  public:
   explicit Thermostat(std::string name) : Actor(std::move(name), "Thermostat", ctde::TimeMode::kHybrid) {
-    declare_input("in", ctde::PortKind::kContinuous, 1);
-    declare_output("out", ctde::PortKind::kDiscrete, 1);
+    in_ = declare_input("in", ctde::PortKind::kContinuous, 1);
+    out_ = declare_output("out", ctde::PortKind::kDiscrete, 1);
     low_ = declare_parameter("low", ctde::ParamKind::kScalar, 19.0);
     high_ = declare_parameter("high", ctde::ParamKind::kScalar, 21.0);
   }
@@ -78,15 +77,15 @@ class Thermostat : public ctde::Actor {
     return i == 0 ? ctde::Crossing::kRising : ctde::Crossing::kFalling;
   }
   [[nodiscard]] std::string guard_name(std::size_t i) const override { return i == 0 ? "high" : "low"; }
-  void guards(const ctde::ActorContext& context, std::span<double> g) const override {
-    const double temperature = context.input(0)[0];
+  void guards(const ctde::ReadContext& context, std::span<double> g) const override {
+    const double temperature = context.input(in_)[0];
     g[0] = temperature - scalar(high_);
     g[1] = temperature - scalar(low_);
   }
   // Fired at each located crossing, at (te, 0); crossing(i) says which guard crossed.
-  void fire(ctde::ActorContext& context) const override {
-    if (context.crossing(0) != ctde::Crossing::kNone) context.emit(0, 0.0);
-    if (context.crossing(1) != ctde::Crossing::kNone) context.emit(0, 1.0);
+  void fire(ctde::FireContext& context) const override {
+    if (context.crossing(0) != ctde::Crossing::kNone) context.emit(out_, 0.0);
+    if (context.crossing(1) != ctde::Crossing::kNone) context.emit(out_, 1.0);
   }
 
  protected:
@@ -95,6 +94,8 @@ class Thermostat : public ctde::Actor {
   }
 
  private:
+  ctde::InputPort in_;
+  ctde::OutputPort out_;
   ctde::ParamHandle low_, high_;
 };
 // [/guide:actors]

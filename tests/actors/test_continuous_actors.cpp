@@ -1,5 +1,5 @@
 // The continuous sources, the continuous actors and the converters, called
-// directly through a hand-made ActorContext: no director, no solver.
+// directly through hand-made contexts: no director, no solver.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -105,14 +105,12 @@ class Bench {
   Bench& operator=(Bench&&) = delete;
   ~Bench() = default;
 
-  /// A context at `tick`, microstep `n`.
-  ActorContext at(Tick tick, std::uint32_t n = 0, bool time_event = false) {
-    return ActorContext(b, &director, 0, Tag{tick, n}, director.resolution().to_seconds(tick), time_event);
+  /// A firing's context at `tick`, microstep `n`.
+  FireContext at(Tick tick, std::uint32_t n = 0, bool time_event = false) {
+    return {b, &director, 0, Tag{tick, n}, director.resolution().to_seconds(tick), time_event};
   }
-  /// A context at `t` seconds, as the solver's evaluations see it.
-  ActorContext at_seconds(double t) {
-    return ActorContext(b, &director, 0, Tag{director.resolution().to_ticks(t), 0}, t);
-  }
+  /// An evaluation's context at `t` seconds, as the solver's evaluations see it.
+  EvalContext at_seconds(double t) { return {b, &director, 0, Tag{director.resolution().to_ticks(t), 0}, t}; }
 
   /// initialize(), then (as the director does) the continuous outputs.
   void initialize() {
@@ -141,11 +139,14 @@ class Bench {
     std::fill(b.present_now.begin(), b.present_now.end(), std::uint8_t{0});
     refresh(context);
   }
-  /// The director's refresh of an actor's continuous outputs after it acts.
-  void refresh(ActorContext& context) {
+  /// The director's refresh of an actor's continuous outputs after it acts,
+  /// at the tag of `fired`.
+  void refresh(const FireContext& fired) {
     const auto& outputs = actor_.outputs();
     const auto continuous = [](const PortSpec& p) { return p.kind == PortKind::kContinuous; };
-    if (std::any_of(outputs.begin(), outputs.end(), continuous)) actor_.evaluate(context);
+    if (!std::any_of(outputs.begin(), outputs.end(), continuous)) return;
+    EvalContext context(b, &director, 0, fired.tag(), fired.time());
+    actor_.evaluate(context);
   }
   /// A time event at (tick, n), as requested by fire_at.
   void time_event(Tick tick, std::uint32_t n = 0) { fire(tick, n, true); }

@@ -218,13 +218,13 @@ class DoubleBooker final : public Actor {
  public:
   DoubleBooker(std::string name, int& fired)
       : Actor(std::move(name), "DoubleBooker", TimeMode::kDiscrete), fired_(fired) {}
-  void initialize(ActorContext& context) const override {
+  void initialize(FireContext& context) const override {
     const Tick one = context.resolution().to_ticks(1.0);
     context.fire_at(one);
     context.fire_at(one);
     context.fire_at(2 * one);
   }
-  void fire(ActorContext& context) const override {
+  void fire(FireContext& context) const override {
     ++fired_;
     if (context.tag() == Tag{context.resolution().to_ticks(2.0), 0}) {
       context.fire_at(context.tag().time);  // twice for the next microstep
@@ -272,8 +272,10 @@ class Periodic final : public Actor {
         limit_(limit),
         fail_at_(fail_at),
         firings_(firings) {}
-  void initialize(ActorContext& context) const override { context.fire_at(context.resolution().to_ticks(period_)); }
-  void fire(ActorContext& context) const override {
+  void initialize(FireContext& context) const override {
+    context.fire_at(context.resolution().to_ticks(period_));
+  }
+  void fire(FireContext& context) const override {
     if (fail_at_ > 0 && context.tag().time == context.resolution().to_ticks(fail_at_)) {
       throw std::runtime_error("failing on purpose");
     }

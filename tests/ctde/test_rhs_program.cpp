@@ -149,15 +149,17 @@ class CountingDouble final : public Actor {
  public:
   CountingDouble(std::string name, int& calls)
       : Actor(std::move(name), "CountingDouble", TimeMode::kContinuous), calls_(calls) {
-    declare_input("in", PortKind::kContinuous, 1);
-    declare_output("out", PortKind::kContinuous, 1);
+    in_ = declare_input("in", PortKind::kContinuous, 1);
+    out_ = declare_output("out", PortKind::kContinuous, 1);
   }
-  void evaluate(ActorContext& context) const override {
+  void evaluate(EvalContext& context) const override {
     ++calls_;
-    context.output(0)[0] = 2 * context.input(0)[0];
+    context.output(out_)[0] = 2 * context.input(in_)[0];
   }
 
  private:
+  InputPort in_;
+  OutputPort out_;
   int& calls_;
 };
 }  // namespace

@@ -472,27 +472,28 @@ class TwoGuards final : public Actor {
  public:
   TwoGuards(std::string name, std::vector<std::pair<double, int>>& seen)
       : Actor(std::move(name), "TwoGuards", TimeMode::kContinuous), seen_(seen) {
-    declare_output("out", PortKind::kContinuous, 1);
+    out_ = declare_output("out", PortKind::kContinuous, 1);
   }
   [[nodiscard]] std::size_t state_size() const override { return 1; }
-  void evaluate(ActorContext& context) const override { context.output(0)[0] = context.states()[0]; }
-  void derivatives(const ActorContext& /*context*/, std::span<double> dx) const override { dx[0] = 1; }
+  void evaluate(EvalContext& context) const override { context.output(out_)[0] = context.states()[0]; }
+  void derivatives(const ReadContext& /*context*/, std::span<double> dx) const override { dx[0] = 1; }
   [[nodiscard]] std::size_t guard_count() const override { return 2; }
   [[nodiscard]] Crossing guard_direction(std::size_t i) const override {
     return i == 0 ? Crossing::kRising : Crossing::kFalling;
   }
   [[nodiscard]] std::string guard_name(std::size_t i) const override { return i == 0 ? "one" : "two"; }
-  void guards(const ActorContext& context, std::span<double> g) const override {
+  void guards(const ReadContext& context, std::span<double> g) const override {
     g[0] = context.states()[0] - 1;
     g[1] = context.states()[0] - 2;
   }
-  void fire(ActorContext& context) const override {
+  void fire(FireContext& context) const override {
     for (std::size_t i = 0; i < 2; ++i) {
       if (context.crossing(i) != Crossing::kNone) seen_.emplace_back(context.time(), static_cast<int>(i));
     }
   }
 
  private:
+  OutputPort out_;
   std::vector<std::pair<double, int>>& seen_;
 };
 }  // namespace
