@@ -15,7 +15,7 @@
 
 #include "actors/builtin_actors.hpp"
 #include "core/model_file.hpp"
-#include "core/recorder.hpp"
+#include "core/csv_results.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
 
@@ -129,8 +129,8 @@ ctde::RunResult run(const std::string& results_path) {
   const ctde::FlatModel flat = ctde::validate(model);
   const ctde::RunOptions options = ctde::make_run_options(model.director(), model.parameters());
   // [/guide:register]
-  ctde::Recorder recorder(results_path, ctde::resolve_record(flat, model.record()));
-  ctde::Director director(flat, options, model.name(), nullptr, &recorder);
+  ctde::CsvResults results(results_path, ctde::resolve_record(flat, model.record()));
+  ctde::Director director(flat, options, model.name(), nullptr, &results);
   return director.run();
 }
 
