@@ -11,20 +11,6 @@
 
 namespace ctde {
 
-const char* to_string(RunStatus status) {
-  switch (status) {
-    case RunStatus::kOk:
-      return "ok";
-    case RunStatus::kStopped:
-      return "stopped";
-    case RunStatus::kError:
-      return "error";
-    case RunStatus::kInterrupted:
-      return "interrupted";
-  }
-  return "?";
-}
-
 RunResult Director::Impl::run() {
   if (trace_ != nullptr) {
     trace_->run_start({name_, to_string(options_.solver), options_.rtol, options_.atol, options_.stop_time,
