@@ -7,9 +7,9 @@
 #include <span>
 #include <string_view>
 
-#include "core/crossing.hpp"
-#include "core/run_buffers.hpp"
-#include "core/time.hpp"
+#include "crossing.hpp"
+#include "run_buffers.hpp"
+#include "time.hpp"
 
 namespace ctde {
 

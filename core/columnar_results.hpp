@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/results_sink.hpp"
+#include "results_sink.hpp"
 
 namespace ctde {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/results_sink.hpp"
+#include "results_sink.hpp"
 
 namespace ctde {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/flat_model.hpp"
+#include "flat_model.hpp"
 
 namespace ctde {
 

@@ -13,7 +13,7 @@
 #include <span>
 #include <vector>
 
-#include "core/recorded_signal.hpp"
+#include "recorded_signal.hpp"
 
 namespace ctde {
 

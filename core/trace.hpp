@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/run_statistics.hpp"
-#include "core/time.hpp"
+#include "run_statistics.hpp"
+#include "time.hpp"
 
 namespace spdlog {
 class logger;

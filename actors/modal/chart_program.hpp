@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "actors/modal/predicate.hpp"
-#include "core/time.hpp"
+#include "../../core/time.hpp"
+#include "predicate.hpp"
 
 namespace mu {
 class Parser;

@@ -53,7 +53,7 @@
 #include <string>
 #include <vector>
 
-#include "domains/ct/solver_kind.hpp"
+#include "solver_kind.hpp"
 
 namespace ctde {
 

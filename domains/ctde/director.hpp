@@ -64,11 +64,11 @@
 #include <functional>
 #include <memory>
 
-#include "core/flat_model.hpp"
-#include "core/results_sink.hpp"
-#include "core/trace.hpp"
-#include "domains/ctde/run_options.hpp"
-#include "domains/ctde/run_result.hpp"
+#include "../../core/flat_model.hpp"
+#include "../../core/results_sink.hpp"
+#include "../../core/trace.hpp"
+#include "run_options.hpp"
+#include "run_result.hpp"
 
 namespace ctde {
 

@@ -18,13 +18,13 @@
 #include <utility>
 #include <vector>
 
-#include "core/actor_context.hpp"
-#include "core/error.hpp"
-#include "domains/ct/guard_set.hpp"
-#include "domains/ct/ode_solver.hpp"
-#include "domains/ctde/director.hpp"
-#include "domains/ctde/rhs_program.hpp"
-#include "domains/de/event_queue.hpp"
+#include "../../core/actor_context.hpp"
+#include "../../core/error.hpp"
+#include "../ct/guard_set.hpp"
+#include "../ct/ode_solver.hpp"
+#include "../de/event_queue.hpp"
+#include "director.hpp"
+#include "rhs_program.hpp"
 
 namespace ctde {
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/param.hpp"
-#include "domains/ct/ode_solver.hpp"
-#include "domains/ct/solver_kind.hpp"
+#include "../../core/error.hpp"
+#include "../../core/param.hpp"
+#include "../ct/ode_solver.hpp"
+#include "../ct/solver_kind.hpp"
 
 namespace ctde {
 

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "core/run_statistics.hpp"
-#include "core/time.hpp"
+#include "../../core/run_statistics.hpp"
+#include "../../core/time.hpp"
 
 namespace ctde {
 
