@@ -10,15 +10,7 @@
 #include <string>
 
 // [guide:first-model]
-#include "actors/continuous/integrator.hpp"
-#include "actors/converters/sampler.hpp"
-#include "actors/events/zero_crossing_detector.hpp"
-#include "actors/math/gain.hpp"
-#include "actors/sources/constant.hpp"
-#include "core/csv_results.hpp"
-#include "core/trace.hpp"
-#include "core/validate.hpp"
-#include "domains/ctde/director.hpp"
+#include <ctde/ctde.hpp>
 
 // Builds the bouncing ball: h'' = -g, and at each impact v⁺ = -e v⁻.
 ctde::Model bouncing_ball() {

@@ -11,12 +11,8 @@
 #error "core/model.hpp is on the include path: <prefix>/include/ctde leaks from the package"
 #endif
 
-#include <ctde/actors/continuous/integrator.hpp>
-#include <ctde/actors/sources/constant.hpp>
-#include <ctde/core/columnar_results.hpp>
-#include <ctde/core/validate.hpp>
-#include <ctde/domains/ctde/director.hpp>
-#include <ctde/version.hpp>
+#include <ctde/actors/continuous/integrator.hpp>  // a header alone finds its own includes
+#include <ctde/ctde.hpp>
 
 #include <cmath>
 #include <iostream>
