@@ -1,7 +1,7 @@
 #pragma once
 /// The actor library's registry: every built-in actor type of model files.
 
-#include "core/registry.hpp"
+#include "../core/registry.hpp"
 
 namespace ctde {
 

@@ -25,6 +25,7 @@
 #include "cli/trace_export.hpp"
 #include "cli/validate_command.hpp"
 #include "core/error.hpp"
+#include "ctde/version.hpp"
 
 namespace {
 

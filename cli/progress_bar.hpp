@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "core/trace.hpp"
+#include "core/run_statistics.hpp"
 
 namespace ctde::cli {
 

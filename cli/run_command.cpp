@@ -9,8 +9,8 @@
 #include "cli/output_file.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/run_setup.hpp"
+#include "core/csv_results.hpp"
 #include "core/error.hpp"
-#include "core/recorder.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
 
@@ -18,22 +18,12 @@ namespace ctde::cli {
 
 namespace {
 
-/// The CSV columns of the discrete signals (core/recorder.hpp names them).
+/// The CSV columns of the discrete signals.
 std::vector<std::string> discrete_columns(const std::vector<RecordedSignal>& signals) {
   std::vector<std::string> columns;
   for (const auto& s : signals) {
     if (!s.discrete) continue;
-    if (s.width == 1) {
-      columns.push_back(s.name);
-      continue;
-    }
-    for (std::uint32_t i = 0; i < s.width; ++i) {
-      std::string column = s.name;
-      column += '[';
-      column += std::to_string(i);
-      column += ']';
-      columns.push_back(std::move(column));
-    }
+    for (std::uint32_t i = 0; i < s.width; ++i) columns.push_back(column_name(s, i));
   }
   return columns;
 }
@@ -56,26 +46,25 @@ RunOutcome run_command(const RunRequest& request) {
     results_file.emplace(NamedPath{"-o", request.results}, OutputFile::Writer::kStream);
   if (!request.trace.empty())
     trace_file.emplace(NamedPath{"--trace", request.trace}, OutputFile::Writer::kStream);
-  std::optional<Recorder> recorder;
+  std::optional<CsvResults> results;
   std::optional<TraceWriter> trace;
-  if (results_file) recorder.emplace(results_file->stream(), std::move(signals));
+  if (results_file) results.emplace(results_file->stream(), std::move(signals));
   if (trace_file) trace.emplace(trace_file->stream());
   {
-    Director director(flat, options, model.name(), trace ? &*trace : nullptr,
-                      recorder ? &*recorder : nullptr);
+    Director director(flat, options, model.name(), trace ? &*trace : nullptr, results ? &*results : nullptr);
     ProgressBar bar(request.progress_fd, options.start_time, options.stop_time, request.progress);
     if (bar.active()) {
       director.set_progress([&bar](double time, const RunStatistics& stats) { bar.update(time, stats); });
     }
     // A write that failed ends the run at once: the rest would be lost too.
-    director.set_stop_check([&recorder, &trace] {
-      return interrupt_signal() != 0 || (recorder && recorder->failed()) || (trace && trace->failed());
+    director.set_stop_check([&results, &trace] {
+      return interrupt_signal() != 0 || (results && results->failed()) || (trace && trace->failed());
     });
     outcome.result = director.run();
     bar.finish();
   }
   trace.reset();  // flushes
-  recorder.reset();
+  results.reset();
   // Every file is kept, however the run ended; the first failure is reported.
   for (auto* file : {&results_file, &trace_file}) {
     if (!*file) continue;

@@ -11,7 +11,7 @@
 
 #include "core/flat_model.hpp"
 #include "core/model.hpp"
-#include "core/recorder.hpp"
+#include "core/recorded_signal.hpp"
 #include "domains/ctde/run_options.hpp"
 
 namespace ctde::cli {

@@ -14,12 +14,12 @@
 #include <string_view>
 #include <vector>
 
-#include "core/crossing.hpp"
-#include "core/kernel.hpp"
-#include "core/param.hpp"
-#include "core/port.hpp"
-#include "core/run_buffers.hpp"
-#include "core/time.hpp"
+#include "crossing.hpp"
+#include "kernel.hpp"
+#include "param.hpp"
+#include "port.hpp"
+#include "run_buffers.hpp"
+#include "time.hpp"
 
 namespace ctde {
 

@@ -23,10 +23,10 @@
 #include <span>
 #include <string_view>
 
-#include "core/crossing.hpp"
-#include "core/port.hpp"
-#include "core/run_buffers.hpp"
-#include "core/time.hpp"
+#include "crossing.hpp"
+#include "port.hpp"
+#include "run_buffers.hpp"
+#include "time.hpp"
 
 namespace ctde {
 

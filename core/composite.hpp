@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/actor.hpp"
+#include "actor.hpp"
 
 namespace ctde {
 

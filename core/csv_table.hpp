@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/param.hpp"
+#include "param.hpp"
 
 namespace ctde {
 

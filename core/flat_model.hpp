@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/actor.hpp"
-#include "core/port.hpp"
+#include "actor.hpp"
+#include "port.hpp"
 
 namespace ctde {
 

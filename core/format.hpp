@@ -13,6 +13,10 @@ namespace ctde {
 /// ("0.1", "1e-12", "inf", "-inf", "nan").
 [[nodiscard]] std::string format_double(double value);
 
+/// Appends format_double(value) to `out` without a temporary string (no
+/// allocation once `out` has the capacity).
+void append_double(std::string& out, double value);
+
 /// `[a, b, c]` with each element as format_double.
 [[nodiscard]] std::string format_vector(std::span<const double> values);
 

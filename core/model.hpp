@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/composite.hpp"
-#include "core/param.hpp"
+#include "composite.hpp"
+#include "param.hpp"
 
 namespace ctde {
 

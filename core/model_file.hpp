@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/model.hpp"
-#include "core/registry.hpp"
+#include "model.hpp"
+#include "registry.hpp"
 
 namespace ctde {
 

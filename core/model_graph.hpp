@@ -8,7 +8,7 @@
 /// sort of it gives the continuous evaluation schedule and the DE firing depth
 /// (the order is refined level by level, grouping actors of one type).
 
-#include "core/flat_model.hpp"
+#include "flat_model.hpp"
 
 namespace ctde {
 

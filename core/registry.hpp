@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/actor.hpp"
+#include "actor.hpp"
 
 namespace ctde {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/time.hpp"
+#include "time.hpp"
 
 namespace ctde {
 

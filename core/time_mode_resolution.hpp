@@ -12,7 +12,7 @@
 /// Then every connection is checked: a continuous output never drives a
 /// discrete input, nor the reverse.
 
-#include "core/flat_model.hpp"
+#include "flat_model.hpp"
 
 namespace ctde {
 

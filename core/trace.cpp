@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/format.hpp"
+#include "ctde/version.hpp"
 
 namespace ctde {
 

@@ -5,30 +5,20 @@
 /// timestamps), never mixed with the framework's logging.
 
 #include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
 
-#include "core/time.hpp"
+#include "run_statistics.hpp"
+#include "time.hpp"
 
 namespace spdlog {
 class logger;
 }
 
 namespace ctde {
-
-/// Counters reported in `run_end`. Copyable value type.
-struct RunStatistics {
-  std::uint64_t steps = 0;
-  std::uint64_t rejected_steps = 0;
-  std::uint64_t rhs_evals = 0;
-  std::uint64_t events = 0;       ///< discrete tokens sent
-  std::uint64_t time_events = 0;  ///< firings requested in advance
-  std::uint64_t state_events = 0;
-};
 
 /// What `run_start` reports. Copyable value type.
 struct TraceHeader {

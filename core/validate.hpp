@@ -14,8 +14,8 @@
 /// Each failure is a ModelError naming the full actor/port path (and the
 /// JSON location when the model came from a file).
 
-#include "core/flat_model.hpp"
-#include "core/model.hpp"
+#include "flat_model.hpp"
+#include "model.hpp"
 
 namespace ctde {
 

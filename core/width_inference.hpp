@@ -6,7 +6,7 @@
 /// output asks its actor (Actor::infer_output_width). Widths still unknown
 /// when nothing changes (a loop of inferred widths without a source) become 1.
 
-#include "core/flat_model.hpp"
+#include "flat_model.hpp"
 
 namespace ctde {
 

@@ -6,7 +6,7 @@
 /// `impulse` adds its token to x (a Dirac impulse of that weight). Both at the
 /// same tag: the reset first, then the impulse.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

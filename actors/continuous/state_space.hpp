@@ -4,7 +4,7 @@
 /// width m, the output width p. `initial` has n entries, or 1 (broadcast).
 /// The input feeds the output directly only when D is not zero.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

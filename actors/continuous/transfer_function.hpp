@@ -14,7 +14,7 @@
 
 #include <vector>
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

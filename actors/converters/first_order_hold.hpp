@@ -5,7 +5,7 @@
 /// with fewer than two tokens (or two at the same time) it holds the last one
 /// (`initial` before the first; scalar or of the input's width).
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -2,7 +2,7 @@
 /// A continuous-to-discrete converter: an event carrying the input's value at
 /// start + offset + k * period, k = 0, 1, ... (computed in ticks, exactly).
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -2,7 +2,7 @@
 /// A continuous-to-discrete converter: at each event on `trigger`, an event
 /// carrying the value of `in` at that tag.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

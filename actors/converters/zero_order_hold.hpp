@@ -2,7 +2,7 @@
 /// A discrete-to-continuous converter: the output holds the last token
 /// received (`initial` before the first; scalar or of the input's width).
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// The running sum of the tokens received, starting from `initial`.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// The number of events received so far (of any width), sent at each event.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

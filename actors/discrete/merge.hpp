@@ -2,7 +2,7 @@
 /// Every token on any of `inputs` inputs goes out; simultaneous tokens go out
 /// in input order, one microstep apart.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -2,7 +2,7 @@
 /// A FIFO of tokens: tokens on `in` are stored (up to `capacity`; beyond it
 /// they are dropped); each event on the optional `trigger` sends the oldest.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -2,7 +2,7 @@
 /// A single server with an unbounded FIFO queue: each token waits its turn,
 /// is served for `service_time`, then departs on `out`.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

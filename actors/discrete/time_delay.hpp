@@ -2,7 +2,7 @@
 /// Each token received at (t, n) is sent again at (t + delay, 0); a delay of 0
 /// sends it at (t, n + 1), the next microstep. It breaks causality loops.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

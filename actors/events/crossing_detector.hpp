@@ -4,7 +4,7 @@
 /// `direction` ("rising", "falling" or "both") the director locates; at each
 /// one the actor sends the input's value at the crossing on `out`.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -3,7 +3,7 @@
 /// ("rising", "falling" or "both"), an event carrying the input's value at the
 /// located crossing (see CrossingDetector).
 
-#include "actors/events/crossing_detector.hpp"
+#include "crossing_detector.hpp"
 
 namespace ctde {
 

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

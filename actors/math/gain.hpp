@@ -2,7 +2,7 @@
 /// y = k u: a scalar k scales every element; a matrix k (rows x cols) takes
 /// an input of width cols to an output of width rows.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -2,7 +2,7 @@
 /// y = the piecewise-linear interpolation of the table (x, y) at u, element by
 /// element; constant beyond the ends.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

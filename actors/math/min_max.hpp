@@ -2,7 +2,7 @@
 /// The element-wise minimum ("min") or maximum ("max") of `inputs` inputs of
 /// equal width.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

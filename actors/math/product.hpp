@@ -2,7 +2,7 @@
 /// y = product of in_i (for '*') or 1/in_i (for '/'), element by element, one
 /// input per character of `ops` ("**/"). All inputs have the same width.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// min(max(u, lower), upper), element by element.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -5,7 +5,7 @@
 #include <array>
 #include <vector>
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "core/expression_engine.hpp"
-#include "actors/modal/predicate.hpp"
-#include "core/time.hpp"
+#include "../../core/expression_engine.hpp"
+#include "../../core/time.hpp"
+#include "predicate.hpp"
 
 
 namespace ctde {

@@ -45,9 +45,9 @@
 #include <string>
 #include <vector>
 
-#include "actors/modal/chart_program.hpp"
-#include "actors/modal/modal_chart.hpp"
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
+#include "chart_program.hpp"
+#include "modal_chart.hpp"
 
 namespace ctde {
 

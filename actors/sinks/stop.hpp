@@ -1,7 +1,7 @@
 #pragma once
 /// Any event on `in` ends the run with status "stopped".
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// The model time t, in seconds, as a continuous signal.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -4,7 +4,7 @@
 /// discrete readers find it present at every tag (docs/semantics.md,
 /// "Constants"); it never fires and never sends an event.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

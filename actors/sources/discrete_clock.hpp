@@ -2,7 +2,7 @@
 /// Events at offsets[i] + k * period for k = 0, 1, ..., carrying values[i].
 /// A period of "inf" gives each offset once.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

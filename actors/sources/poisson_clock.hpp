@@ -3,7 +3,7 @@
 /// drawn from a generator seeded with `seed`: the same seed gives the same
 /// times. Each event carries 1.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

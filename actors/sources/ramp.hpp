@@ -2,7 +2,7 @@
 /// 0 before `start_time`, then slope * (t - start_time). The kink is a time
 /// event, so that the solver stops exactly there.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

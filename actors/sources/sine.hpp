@@ -2,7 +2,7 @@
 /// amplitude * sin(2 pi frequency t + phase) + bias, frequency in Hz, phase in
 /// radians.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// One event at `time` carrying `value` (scalar or vector).
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

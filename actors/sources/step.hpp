@@ -4,7 +4,7 @@
 /// before the start shows `after` from the start; a `time` equal to the start
 /// is a jump at the start (`before` at microstep 0, `after` once it fired).
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

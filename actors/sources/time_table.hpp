@@ -13,7 +13,7 @@
 /// before the start are passed at once; a breakpoint at the start is a time
 /// event at the start.
 
-#include "core/actor.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 

@@ -19,7 +19,7 @@
 #include <string>
 
 #include "actors/builtin_actors.hpp"
-#include "core/recorder.hpp"
+#include "core/csv_results.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
 
@@ -164,8 +164,8 @@ void bench(const char* name, ctde::Model model, int repeats) {
     ctde::RunOptions last = options;
     LastRowSum sink;
     std::ostream out(&sink);
-    ctde::Recorder recorder(out, ctde::resolve_record(flat, model.record()));
-    ctde::Director director(flat, last, name, nullptr, &recorder);
+    ctde::CsvResults results(out, ctde::resolve_record(flat, model.record()));
+    ctde::Director director(flat, last, name, nullptr, &results);
     (void)director.run();
     checksum = sink.sum();
   }

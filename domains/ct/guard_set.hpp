@@ -28,7 +28,7 @@
 #include <span>
 #include <vector>
 
-#include "core/crossing.hpp"
+#include "../../core/crossing.hpp"
 
 namespace ctde {
 

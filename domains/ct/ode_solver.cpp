@@ -126,18 +126,6 @@ const char* to_string(StepStatus status) {
   return "?";
 }
 
-OdeOptions make_ode_options(const RunOptions& run) {
-  OdeOptions options;
-  options.method = run.solver;
-  options.rtol = run.rtol;
-  options.atol = run.atol;
-  options.atol_per_state = run.atol_per_state;
-  options.initial_step = run.initial_step;
-  options.min_step = run.min_step;
-  options.max_step = run.max_step;
-  return options;
-}
-
 // Everything ARKODE points at lives here, behind a stable address (the ARKODE user
 // data), so that OdeSolver can move.
 struct OdeSolver::Impl {

@@ -15,7 +15,7 @@
 /// A state reset is ARKODE's Reset, a rollback is GetDky + Reset: the integrator is
 /// never re-created, its counters and options survive both.
 ///
-/// Methods (`SolverKind`, from the run options):
+/// Methods (`SolverKind`, domains/ct/solver_kind.hpp; the director option `solver`):
 ///
 /// | kind      | ARKODE                             | table                                               |
 /// |-----------|------------------------------------|-----------------------------------------------------|
@@ -53,7 +53,7 @@
 #include <string>
 #include <vector>
 
-#include "domains/ctde/run_options.hpp"
+#include "solver_kind.hpp"
 
 namespace ctde {
 
@@ -102,9 +102,6 @@ struct OdeOptions {
   /// time). Reached: step() returns kTooMuchWork. 0 = no limit.
   long max_steps = 1'000'000;
 };
-
-/// The solver part of the director's run options (method, tolerances, steps).
-[[nodiscard]] OdeOptions make_ode_options(const RunOptions& run);
 
 /// Outcome of one call to OdeSolver::step.
 enum class StepStatus {

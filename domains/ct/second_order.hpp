@@ -53,7 +53,7 @@
 #include <span>
 #include <vector>
 
-#include "domains/ct/ode_solver.hpp"
+#include "ode_solver.hpp"
 
 namespace ctde {
 

@@ -11,20 +11,6 @@
 
 namespace ctde {
 
-const char* to_string(RunStatus status) {
-  switch (status) {
-    case RunStatus::kOk:
-      return "ok";
-    case RunStatus::kStopped:
-      return "stopped";
-    case RunStatus::kError:
-      return "error";
-    case RunStatus::kInterrupted:
-      return "interrupted";
-  }
-  return "?";
-}
-
 RunResult Director::Impl::run() {
   if (trace_ != nullptr) {
     trace_->run_start({name_, to_string(options_.solver), options_.rtol, options_.atol, options_.stop_time,
@@ -176,21 +162,22 @@ void Director::Impl::initialize() {
 }
 
 void Director::Impl::record_values(double t, std::uint32_t microstep) {
-  if (recorder_ == nullptr) return;
-  recorder_->row(t, microstep);
-  for (std::size_t i = 0; i < recorder_->signals().size(); ++i) {
-    const RecordedSignal& s = recorder_->signals()[i];
+  if (results_ == nullptr) return;
+  const std::vector<RecordedSignal>& signals = results_->signals();
+  results_->begin_row(t, microstep);
+  for (std::size_t i = 0; i < signals.size(); ++i) {
+    const RecordedSignal& s = signals[i];
     const Slice slot = b_.outputs[b_.actors[model_.actors[s.actor].depth].first_output + s.port];
     const std::span<const double> value(b_.signals.data() + slot.offset, slot.width);
     if (!s.discrete) {
-      recorder_->value(value);
+      results_->value(value);
     } else if (recorded_token_tag_[i] == Tag{now_.time, microstep} && microstep > 0) {
-      recorder_->value(value);
+      results_->value(value);
     } else {
-      recorder_->absent(s.width);
+      results_->absent(s.width);
     }
   }
-  recorder_->end_row();
+  results_->end_row();
 }
 
 void Director::Impl::discrete_phase() {
@@ -348,7 +335,7 @@ RunResult Director::Impl::finish(RunStatus status, std::string message, std::str
     stats_.rejected_steps = static_cast<std::uint64_t>(ode.error_test_failures);
     stats_.rhs_evals = static_cast<std::uint64_t>(ode.rhs_evals) + extra_rhs_;
   }
-  if (recorder_ != nullptr) recorder_->flush();
+  if (results_ != nullptr) results_->flush();
   RunResult result;
   result.status = status;
   result.tag = now_;
@@ -376,8 +363,8 @@ const RunOptions& checked(const RunOptions& options) {
 }  // namespace
 
 Director::Director(const FlatModel& model, const RunOptions& options, std::string model_name,
-                   TraceWriter* trace, Recorder* recorder)
-    : impl_(std::make_unique<Impl>(model, checked(options), std::move(model_name), trace, recorder)) {}
+                   TraceWriter* trace, ResultsSink* results)
+    : impl_(std::make_unique<Impl>(model, checked(options), std::move(model_name), trace, results)) {}
 
 Director::~Director() = default;
 

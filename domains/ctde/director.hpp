@@ -64,11 +64,11 @@
 #include <functional>
 #include <memory>
 
-#include "core/flat_model.hpp"
-#include "core/recorder.hpp"
-#include "core/trace.hpp"
-#include "domains/ctde/run_options.hpp"
-#include "domains/ctde/run_result.hpp"
+#include "../../core/flat_model.hpp"
+#include "../../core/results_sink.hpp"
+#include "../../core/trace.hpp"
+#include "run_options.hpp"
+#include "run_result.hpp"
 
 namespace ctde {
 
@@ -77,13 +77,14 @@ class Director {
  public:
   /// @param model validated (see validate()); it and its actors must outlive the director.
   /// @param trace optional trace writer (not owned).
+  /// @param results optional results sink (not owned): CsvResults,
+  ///        ColumnarResults or one's own; its signals() are the ones recorded.
   /// @throws ModelError, before anything runs, when an option is wrong
   ///         (check(const RunOptions&), as for a model file: options built in
   ///         C++ are checked the same way) or does not fit the model (a
   ///         per-state atol list of the wrong length).
-  /// @param recorder optional results recorder (not owned).
   Director(const FlatModel& model, const RunOptions& options, std::string model_name,
-           TraceWriter* trace = nullptr, Recorder* recorder = nullptr);
+           TraceWriter* trace = nullptr, ResultsSink* results = nullptr);
   ~Director();
   Director(const Director&) = delete;
   Director& operator=(const Director&) = delete;

@@ -101,7 +101,7 @@ void Director::Impl::check_states(double t) {
 }
 
 void Director::Impl::continuous_phase(Tick next) {
-  if (!solver_ && continuous_.empty() && recorder_ == nullptr && generators_.empty()) {  // pure DE
+  if (!solver_ && continuous_.empty() && results_ == nullptr && generators_.empty()) {  // pure DE
     now_ = {next, 0};
     return;
   }
@@ -189,7 +189,7 @@ void Director::Impl::dense_state(double t, double* out) {
 }
 
 void Director::Impl::record_interval_points(double t0, double t1, bool dense) {
-  if (recorder_ == nullptr || !options_.output_interval) return;
+  if (results_ == nullptr || !options_.output_interval) return;
   const double h = *options_.output_interval;
   auto k = static_cast<std::int64_t>(std::floor((t0 - options_.start_time) / h)) + 1;
   bool recorded = false;

@@ -18,25 +18,25 @@
 #include <utility>
 #include <vector>
 
-#include "core/actor_context.hpp"
-#include "core/error.hpp"
-#include "domains/ct/guard_set.hpp"
-#include "domains/ct/ode_solver.hpp"
-#include "domains/ctde/director.hpp"
-#include "domains/ctde/rhs_program.hpp"
-#include "domains/de/event_queue.hpp"
+#include "../../core/actor_context.hpp"
+#include "../../core/error.hpp"
+#include "../ct/guard_set.hpp"
+#include "../ct/ode_solver.hpp"
+#include "../de/event_queue.hpp"
+#include "director.hpp"
+#include "rhs_program.hpp"
 
 namespace ctde {
 
 class Director::Impl final : public DirectorServices {
  public:
   Impl(const FlatModel& model, const RunOptions& options, std::string name, TraceWriter* trace,
-       Recorder* recorder)
+       ResultsSink* results)
       : model_(model),
         options_(options),
         name_(std::move(name)),
         trace_(trace),
-        recorder_(recorder),
+        results_(results),
         resolution_(options.time_resolution),
         start_(resolution_.to_ticks(options.start_time)),
         stop_(resolution_.to_ticks(options.stop_time)) {
@@ -281,7 +281,7 @@ class Director::Impl final : public DirectorServices {
 
   /// A row at `tag` with the current values (and the tokens sent at tag.microstep - 1).
   void record(Tag tag) {
-    if (recorder_ != nullptr) record_values(resolution_.to_seconds(tag.time), tag.microstep);
+    if (results_ != nullptr) record_values(resolution_.to_seconds(tag.time), tag.microstep);
   }
 
   /// A row at (t, microstep): continuous values, and discrete ones sent at
@@ -381,7 +381,7 @@ class Director::Impl final : public DirectorServices {
   RunOptions options_;
   std::string name_;
   TraceWriter* trace_;
-  Recorder* recorder_;
+  ResultsSink* results_;
   std::vector<int> record_index_;        ///< per output port: its recorded column, or -1
   std::vector<Tag> recorded_token_tag_;  ///< per recorded signal: the tag of its last token
   std::optional<OdeSolver> solver_;

@@ -146,11 +146,11 @@ void Director::Impl::lay_out() {
   rhs_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, rhs_inputs_, actors_, b_);
   guard_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, guard_inputs_, actors_, b_);
   derivatives_ = RhsProgram(RhsProgram::Part::kDerivatives, stateful_, actors_, b_);
-  if (recorder_ != nullptr) {
+  if (results_ != nullptr) {
     record_index_.assign(outputs, -1);
-    recorded_token_tag_.assign(recorder_->signals().size(), Tag{kNever, 0});
-    for (std::size_t i = 0; i < recorder_->signals().size(); ++i) {
-      const RecordedSignal& s = recorder_->signals()[i];
+    recorded_token_tag_.assign(results_->signals().size(), Tag{kNever, 0});
+    for (std::size_t i = 0; i < results_->signals().size(); ++i) {
+      const RecordedSignal& s = results_->signals()[i];
       const std::uint32_t port = b_.actors[model_.actors[s.actor].depth].first_output + s.port;
       record_index_[port] = static_cast<int>(i);
     }
@@ -207,8 +207,8 @@ void Director::Impl::bound_steps() {
   // What must be looked at between events: the guards' inputs, and the
   // recorded signals unless output_interval rows sample them anyway.
   std::vector<std::uint32_t> seeds = generators_;
-  if (recorder_ != nullptr && !options_.output_interval) {
-    for (const RecordedSignal& s : recorder_->signals()) seeds.push_back(model_.actors[s.actor].depth);
+  if (results_ != nullptr && !options_.output_interval) {
+    for (const RecordedSignal& s : results_->signals()) seeds.push_back(model_.actors[s.actor].depth);
   }
   std::vector<std::uint8_t> timed(actors_.size(), 0);
   for (const std::uint32_t d : continuous_) timed[d] = 1;

@@ -12,8 +12,8 @@
 #include <span>
 #include <vector>
 
-#include "core/actor.hpp"
-#include "core/run_buffers.hpp"
+#include "../../core/actor.hpp"
+#include "../../core/run_buffers.hpp"
 
 namespace ctde {
 

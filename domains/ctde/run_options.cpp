@@ -11,22 +11,16 @@
 
 namespace ctde {
 
-const char* to_string(SolverKind solver) {
-  switch (solver) {
-    case SolverKind::kErk45:
-      return "erk45";
-    case SolverKind::kErk23:
-      return "erk23";
-    case SolverKind::kRk4Fixed:
-      return "rk4-fixed";
-    case SolverKind::kDirk:
-      return "dirk";
-    case SolverKind::kArkImex:
-      return "ark-imex";
-    case SolverKind::kRkf45:
-      return "rkf45";
-  }
-  return "?";
+OdeOptions make_ode_options(const RunOptions& run) {
+  OdeOptions options;
+  options.method = run.solver;
+  options.rtol = run.rtol;
+  options.atol = run.atol;
+  options.atol_per_state = run.atol_per_state;
+  options.initial_step = run.initial_step;
+  options.min_step = run.min_step;
+  options.max_step = run.max_step;
+  return options;
 }
 
 namespace {

@@ -6,14 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/param.hpp"
+#include "../../core/error.hpp"
+#include "../../core/param.hpp"
+#include "../ct/ode_solver.hpp"
+#include "../ct/solver_kind.hpp"
 
 namespace ctde {
-
-/// ODE methods of the solver wrapper (the table in domains/ct/ode_solver.hpp).
-/// kRkf45 is Fehlberg's RK4(5), the method of the second-order facade (second_order.hpp).
-enum class SolverKind { kErk45, kErk23, kRk4Fixed, kDirk, kArkImex, kRkf45 };
 
 /// How state events are handled: located (normal) or only checked at step ends (none).
 enum class EventMode { kNormal, kNone };
@@ -81,6 +79,7 @@ class OptionError : public ModelError {
 [[nodiscard]] RunOptions make_run_options(const std::map<std::string, ParamValue>& director,
                                           const ParameterScope& scope, const std::string& file = "");
 
-[[nodiscard]] const char* to_string(SolverKind solver);
+/// The solver part of the run options (method, tolerances, steps), for OdeSolver.
+[[nodiscard]] OdeOptions make_ode_options(const RunOptions& run);
 
 }  // namespace ctde

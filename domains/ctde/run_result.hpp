@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "core/time.hpp"
-#include "core/trace.hpp"
+#include "../../core/run_statistics.hpp"
+#include "../../core/time.hpp"
 
 namespace ctde {
 
@@ -25,6 +25,7 @@ struct RunResult {
   RunStatistics stats;
 };
 
+/// The status as the trace's `run_end` line names it ("ok", "stopped", "error", "interrupted").
 [[nodiscard]] const char* to_string(RunStatus status);
 
 }  // namespace ctde

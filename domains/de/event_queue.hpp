@@ -64,7 +64,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/time.hpp"
+#include "../../core/time.hpp"
 
 namespace ctde {
 

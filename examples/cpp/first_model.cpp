@@ -10,15 +10,7 @@
 #include <string>
 
 // [guide:first-model]
-#include "actors/continuous/integrator.hpp"
-#include "actors/converters/sampler.hpp"
-#include "actors/events/zero_crossing_detector.hpp"
-#include "actors/math/gain.hpp"
-#include "actors/sources/constant.hpp"
-#include "core/recorder.hpp"
-#include "core/trace.hpp"
-#include "core/validate.hpp"
-#include "domains/ctde/director.hpp"
+#include <ctde/ctde.hpp>
 
 // Builds the bouncing ball: h'' = -g, and at each impact v⁺ = -e v⁻.
 ctde::Model bouncing_ball() {
@@ -58,8 +50,8 @@ ctde::RunResult run(const std::string& results_path, const std::string& trace_pa
   options.output_interval = 0.02;
 
   ctde::TraceWriter trace(trace_path);
-  ctde::Recorder recorder(results_path, ctde::resolve_record(flat, model.record()));
-  ctde::Director director(flat, options, model.name(), &trace, &recorder);
+  ctde::CsvResults results(results_path, ctde::resolve_record(flat, model.record()));
+  ctde::Director director(flat, options, model.name(), &trace, &results);
   return director.run();  // run-time failures are in the result, not thrown
 }
 // [/guide:first-model]

@@ -13,16 +13,9 @@
 #include <span>
 #include <string>
 
-#include "actors/builtin_actors.hpp"
-#include "core/model_file.hpp"
-#include "core/recorder.hpp"
-#include "core/validate.hpp"
-#include "domains/ctde/director.hpp"
+#include <ctde/ctde.hpp>  // the actor base class and its context, the registry, the director...
 
 // [guide:actors]
-#include "core/actor.hpp"
-#include "core/actor_context.hpp"
-
 /// A room heated at `rate` (K/h) times the heater's input u in [0, 1], losing
 /// heat to `ambient` at `k` (1/h): T' = k (ambient - T) + rate u, out = T.
 class Room : public ctde::Actor {
@@ -130,8 +123,8 @@ ctde::RunResult run(const std::string& results_path) {
   const ctde::FlatModel flat = ctde::validate(model);
   const ctde::RunOptions options = ctde::make_run_options(model.director(), model.parameters());
   // [/guide:register]
-  ctde::Recorder recorder(results_path, ctde::resolve_record(flat, model.record()));
-  ctde::Director director(flat, options, model.name(), nullptr, &recorder);
+  ctde::CsvResults results(results_path, ctde::resolve_record(flat, model.record()));
+  ctde::Director director(flat, options, model.name(), nullptr, &results);
   return director.run();
 }
 

@@ -11,7 +11,7 @@
 #include "actors/sources/constant.hpp"
 #include "actors/sources/sine.hpp"
 #include "core/actor_context.hpp"
-#include "core/recorder.hpp"
+#include "core/csv_results.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
 #include "domains/ctde/rhs_program.hpp"
@@ -49,8 +49,8 @@ RunResult run_recorded(Model& model, double stop_time, double interval, std::str
   std::ostringstream out;
   RunResult result;
   {
-    Recorder recorder(out, resolve_record(flat, model.record()));
-    Director director(flat, options, model.name(), nullptr, &recorder);
+    CsvResults results(out, resolve_record(flat, model.record()));
+    Director director(flat, options, model.name(), nullptr, &results);
     result = director.run();
   }
   csv = out.str();

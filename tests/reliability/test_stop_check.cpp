@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/recorder.hpp"
+#include "core/csv_results.hpp"
 #include "core/trace.hpp"
 #include "domains/ctde/director.hpp"
 #include "support/model_helpers.hpp"
@@ -43,8 +43,8 @@ Outcome run_with_check(int stop_at) {
   Outcome outcome;
   {
     TraceWriter trace(trace_text);
-    Recorder recorder(csv_text, resolve_record(flat, model.record()));
-    Director director(flat, options, model.name(), &trace, &recorder);
+    CsvResults results(csv_text, resolve_record(flat, model.record()));
+    Director director(flat, options, model.name(), &trace, &results);
     director.set_stop_check([&outcome, stop_at] { return ++outcome.checks == stop_at; });
     outcome.result = director.run();
   }

@@ -1,4 +1,4 @@
-// Recorder and TraceWriter report failed writes instead of losing them quietly.
+// CsvResults and TraceWriter report failed writes instead of losing them quietly.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -7,10 +7,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/recorder.hpp"
+#include "core/csv_results.hpp"
 #include "core/trace.hpp"
 
-using ctde::Recorder;
+using ctde::CsvResults;
 using ctde::TraceWriter;
 
 TEST_CASE("TraceWriter to a file refuses a missing folder instead of creating it") {
@@ -38,12 +38,12 @@ TEST_CASE("TraceWriter reports a failed write, to a file or to a stream") {
   CHECK(trace.failed());
 }
 
-TEST_CASE("Recorder reports a failed write") {
+TEST_CASE("CsvResults reports a failed write") {
   std::ofstream full("/dev/full");
-  Recorder recorder(full, {});
-  CHECK_FALSE(recorder.failed());  // the header is still in the stream's buffer
-  recorder.row(0, 0);
-  recorder.end_row();
-  recorder.flush();
-  CHECK(recorder.failed());
+  CsvResults results(full, {});
+  CHECK_FALSE(results.failed());  // the header is still in the stream's buffer
+  results.begin_row(0, 0);
+  results.end_row();
+  results.flush();
+  CHECK(results.failed());
 }

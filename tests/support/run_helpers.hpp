@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/csv_results.hpp"
 #include "domains/ctde/director.hpp"
 #include "support/model_helpers.hpp"
 
@@ -49,8 +50,8 @@ inline Run run_model(const std::string& text, const ParameterOverrides& override
   Run run;
   {
     TraceWriter trace(out);
-    Recorder recorder(csv, resolve_record(flat, model.record()));
-    Director director(flat, options, model.name(), &trace, &recorder);
+    CsvResults results(csv, resolve_record(flat, model.record()));
+    Director director(flat, options, model.name(), &trace, &results);
     run.result = director.run();
   }
   run.trace = out.str();

@@ -1,12 +1,10 @@
-#include "core/recorder.hpp"
+#include "core/recorded_signal.hpp"
 
 #include <optional>
-#include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 
 #include "core/error.hpp"
-#include "core/format.hpp"
 
 namespace ctde {
 
@@ -44,50 +42,17 @@ std::vector<RecordedSignal> resolve_record(const FlatModel& model, const std::ve
   return out;
 }
 
-Recorder::Recorder(std::ostream& out, std::vector<RecordedSignal> signals)
-    : out_(&out), signals_(std::move(signals)) {
-  header();
+std::string column_name(const RecordedSignal& signal, std::uint32_t element) {
+  if (signal.width == 1) return signal.name;
+  return signal.name + "[" + std::to_string(element) + "]";
 }
 
-Recorder::Recorder(const std::string& path, std::vector<RecordedSignal> signals)
-    : file_(std::make_unique<std::ofstream>(path)), out_(file_.get()), signals_(std::move(signals)) {
-  if (!*file_) throw std::runtime_error("cannot write the results file '" + path + "'");
-  header();
-}
-
-void Recorder::header() {
-  line_ = "time,microstep";
-  for (const auto& s : signals_) {
-    if (s.width == 1) {
-      line_ += "," + s.name;
-      continue;
-    }
-    for (std::uint32_t i = 0; i < s.width; ++i) line_ += "," + s.name + "[" + std::to_string(i) + "]";
+std::vector<std::string> column_names(const std::vector<RecordedSignal>& signals) {
+  std::vector<std::string> names;
+  for (const RecordedSignal& s : signals) {
+    for (std::uint32_t i = 0; i < s.width; ++i) names.push_back(column_name(s, i));
   }
-  line_ += '\n';
-  *out_ << line_;
+  return names;
 }
-
-void Recorder::row(double t, std::uint32_t microstep) {
-  line_ = format_double(t);
-  line_ += ',';
-  line_ += std::to_string(microstep);
-}
-
-void Recorder::value(std::span<const double> values) {
-  for (const double v : values) {
-    line_ += ',';
-    line_ += format_double(v);
-  }
-}
-
-void Recorder::absent(std::uint32_t width) { line_.append(width, ','); }
-
-void Recorder::end_row() {
-  line_ += '\n';
-  *out_ << line_;
-}
-
-void Recorder::flush() { out_->flush(); }
 
 }  // namespace ctde

@@ -1,0 +1,21 @@
+#pragma once
+/// What a run counted: solver steps, right-hand-side evaluations, events.
+/// In the director's RunResult and progress callback, and in the trace's
+/// `run_end` line (docs/trace-format.md); here, in core, because the trace
+/// writer reports it.
+
+#include <cstdint>
+
+namespace ctde {
+
+/// Counters of one run, from its start. Copyable value type.
+struct RunStatistics {
+  std::uint64_t steps = 0;           ///< accepted solver steps
+  std::uint64_t rejected_steps = 0;  ///< solver steps rejected by the error test
+  std::uint64_t rhs_evals = 0;       ///< right-hand-side evaluations
+  std::uint64_t events = 0;          ///< discrete tokens sent
+  std::uint64_t time_events = 0;     ///< firings requested in advance
+  std::uint64_t state_events = 0;    ///< located crossings fired
+};
+
+}  // namespace ctde
