@@ -37,7 +37,7 @@ RunResult Director::Impl::run() {
     }
     return finish(stop_requested_ ? RunStatus::kStopped : RunStatus::kOk, "", "");
   } catch (const Failure& f) {
-    if (queue_.has_open()) queue_.close_open();  // an actor failed while its event was served
+    served_.end();  // an actor failed while its event was served
     return finish(RunStatus::kError, f.message, f.actor);
   } catch (const Interrupted&) {
     return finish(RunStatus::kInterrupted, "", "");
@@ -91,12 +91,7 @@ void Director::Impl::fire_at(std::uint32_t actor, Tick time) {
   }
   if (time > stop_) return;  // never reached
   const Tag tag = time == now_.time && initialized_ ? Tag{time, now_.microstep + 1} : Tag{time, 0};
-  if (held_top_) {  // reuse the slot of the event that fired us: one sift instead of two
-    held_top_ = false;
-    queue_.replace_top(Event::at(tag, actor));
-    return;
-  }
-  queue_.insert(Event::at(tag, actor));  // into the served event's open slot if it is still open
+  served_.schedule(Event::at(tag, actor));  // in the served event's place when it is held or open
 }
 
 void Director::Impl::request_stop(std::uint32_t actor) {
@@ -204,12 +199,8 @@ void Director::Impl::discrete_phase() {
     // (t, n) (the queue yields them by depth) and the actors with tokens (a
     // heap by depth). A token sent to a deeper actor joins this microstep;
     // any other waits for the next one. A fire_at of the actor being served
-    // reuses its event's slot (one sift instead of two): in a small model
-    // the event stays at the top ("held") while its actor fires and
-    // replace_top() sifts once; in a large one (prefetch_ahead_) its slot is
-    // opened before the actor fires (open_top), so that the walk down the
-    // heap overlaps the actor's loads from memory (bench/de, N = 1e5: 6 %
-    // faster; N = 1e3: 13 % slower). New events are all later than (t, n).
+    // takes its event's place (ServedEvent: one sift instead of two). New
+    // events are all later than (t, n).
     in_microstep_ = true;
     guards_current_ = false;
     bool fired = false;
@@ -224,12 +215,8 @@ void Director::Impl::discrete_phase() {
       bool time_event = false;
       if (from_queue && (firing_.empty() || queue_.peek().depth() <= firing_.front())) {
         a = queue_.peek().depth();
-        if (prefetch_ahead_) {
-          queue_.open_top();  // the heap's half of the hold operation, before the actor's loads
-          prefetch_ahead();
-        } else {
-          held_top_ = true;
-        }
+        served_.begin();
+        if (prefetch_ahead_) prefetch_ahead();  // the slot is open: the top is the next event
         if ((flags_[a] & kStateEvent) == 0) {  // a state event was traced where it was located
           time_event = true;
           ++stats_.time_events;
@@ -253,12 +240,7 @@ void Director::Impl::discrete_phase() {
         std::fill_n(b_.crossed.begin() + guards.offset, guards.width, std::uint8_t{0});
       }
       flags_[a] &= kScheduledNext | kStatesChanging | kFixedFlags;
-      if (held_top_) {  // no fire_at reused the slot
-        held_top_ = false;
-        queue_.pop();
-      } else if (queue_.has_open()) {
-        queue_.close_open();
-      }
+      served_.end();
     }
     in_microstep_ = false;
     // What the firings changed is visible after microstep n: continuous

@@ -23,6 +23,7 @@
 #include "../ct/guard_set.hpp"
 #include "../ct/ode_solver.hpp"
 #include "../de/event_queue.hpp"
+#include "../de/served_event.hpp"
 #include "director.hpp"
 #include "rhs_program.hpp"
 
@@ -416,7 +417,7 @@ class Director::Impl final : public DirectorServices {
   EventQueue queue_;
   Tag now_;
   bool initialized_ = false;
-  bool held_top_ = false;            ///< the queue's top is the event being served (discrete_phase)
+  ServedEvent served_;               ///< the event whose actor fires (discrete_phase)
   bool in_microstep_ = false;        ///< firing the actors of a microstep
   std::uint32_t current_depth_ = 0;  ///< the actor firing now
   bool stop_requested_ = false;

@@ -11,6 +11,7 @@ void Director::Impl::lay_out() {
   by_depth_.resize(n);
   flags_.assign(n, 0);
   prefetch_ahead_ = n >= kPrefetchActors;
+  served_ = ServedEvent(queue_, /*open_early=*/prefetch_ahead_);
   for (std::uint32_t a = 0; a < n; ++a) by_depth_[model_.actors[a].depth] = a;
   actors_.resize(n);
   b_.actors.resize(n);

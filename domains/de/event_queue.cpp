@@ -2,12 +2,14 @@
 
 namespace ctde {
 
-EventId EventQueue::insert(Event event) {
-  if (has_open_) return fill_open(event);
+void EventQueue::insert(Event event) {
+  if (has_open_) {
+    fill_open(event);
+    return;
+  }
   const std::size_t i = heap_.size();
   heap_.push_back(event);
   sift_up(i, event);
-  return {event};
 }
 
 void EventQueue::remove_top() {
@@ -17,22 +19,7 @@ void EventQueue::remove_top() {
   sift_down_from_top(last);
 }
 
-bool EventQueue::another_at(Tag tag) const {
-  const Event probe = Event::at(tag, 0);
-  const std::size_t n = heap_.size();
-  for (std::size_t c = 1; c <= kArity && c < n; ++c) {
-    if (heap_[c].time_key == probe.time_key && (heap_[c].order_key >> 32) == (probe.order_key >> 32)) {
-      return true;
-    }
-  }
-  return false;
-}
-
-EventId EventQueue::replace_top(Event event) {
-  sift_down_from_top(event);
-  drop_cancelled();
-  return {event};
-}
+void EventQueue::replace_top(Event event) { sift_down_from_top(event); }
 
 void EventQueue::sift_down_from_top(Event last) { sift_up(descend_from_top(), last); }
 
@@ -88,11 +75,9 @@ void EventQueue::open_top() {
   has_open_ = true;
 }
 
-EventId EventQueue::fill_open(Event event) {
+void EventQueue::fill_open(Event event) {
   has_open_ = false;
   sift_up(open_, event);
-  drop_cancelled();
-  return {event};
 }
 
 void EventQueue::close_open() {
@@ -101,31 +86,8 @@ void EventQueue::close_open() {
   heap_.pop_back();
   // The open slot is a leaf: the last event needs at most to move up from it.
   if (open_ < heap_.size()) sift_up(open_, last);
-  drop_cancelled();
 }
 
-void EventQueue::drop_cancelled_slow() {
-  while (!heap_.empty()) {
-    const auto it = cancelled_.find(heap_.front());
-    if (it == cancelled_.end()) return;
-    if (--it->second == 0) cancelled_.erase(it);
-    remove_top();
-  }
-}
-
-void EventQueue::pop() {
-  remove_top();
-  drop_cancelled();
-}
-
-void EventQueue::cancel(EventId id) {
-  std::uint32_t pending = 0;
-  for (const Event& e : heap_) pending += e == id.event ? 1 : 0;
-  const auto it = cancelled_.find(id.event);
-  const std::uint32_t marked = it == cancelled_.end() ? 0 : it->second;
-  if (pending <= marked) return;  // none pending, or all already marked
-  ++cancelled_[id.event];
-  drop_cancelled();
-}
+void EventQueue::pop() { remove_top(); }
 
 }  // namespace ctde

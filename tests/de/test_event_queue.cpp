@@ -1,13 +1,16 @@
-// The DE event set: its order, cancellation, and agreement with a reference.
+// The DE event set: its order, the hold operation (whole, in halves, and
+// through ServedEvent), and agreement with a reference.
 #include <doctest/doctest.h>
 
 #include <map>
 #include <random>
 
 #include "domains/de/event_queue.hpp"
+#include "domains/de/served_event.hpp"
 
 using ctde::Event;
 using ctde::EventQueue;
+using ctde::ServedEvent;
 using ctde::Tag;
 
 namespace {
@@ -36,39 +39,6 @@ TEST_CASE("events come out by time, then microstep, then depth") {
   CHECK(out[2].depth() == 7);
   CHECK(out[3].tag() == Tag{3, 2});
   CHECK(out[4].tag() == Tag{5, 0});
-}
-
-TEST_CASE("a cancelled event is skipped, and cancelling a popped one does nothing") {
-  EventQueue q;
-  q.insert(Event::at(Tag{1, 0}, 0));
-  const auto middle = q.insert(Event::at(Tag{2, 0}, 0));
-  q.insert(Event::at(Tag{3, 0}, 0));
-  q.cancel(middle);
-  auto out = drain(q);
-  REQUIRE(out.size() == 2);
-  CHECK(out[0].time() == 1);
-  CHECK(out[1].time() == 3);
-
-  const auto first = q.insert(Event::at(Tag{1, 0}, 0));
-  q.insert(Event::at(Tag{2, 0}, 0));
-  q.pop();
-  q.cancel(first);  // already popped: a no-op
-  REQUIRE(q.size() == 1);
-  CHECK(q.peek().time() == 2);
-}
-
-TEST_CASE("cancelling the top removes it at once; twins are cancelled one at a time") {
-  EventQueue q;
-  const auto twin = q.insert(Event::at(Tag{1, 0}, 4));
-  q.insert(Event::at(Tag{1, 0}, 4));
-  q.insert(Event::at(Tag{9, 0}, 0));
-  q.cancel(twin);
-  CHECK(q.size() == 2);
-  CHECK(q.peek().time() == 1);
-  q.cancel(twin);
-  CHECK(q.peek().time() == 9);
-  q.cancel(twin);  // none left
-  CHECK(q.size() == 1);
 }
 
 TEST_CASE("replace_top is a pop followed by an insert") {
@@ -114,32 +84,19 @@ TEST_CASE("an open top slot takes the next insert, or the last event when closed
   CHECK(q.peek() == Event::at(Tag{8, 1}, 2));
 }
 
-TEST_CASE("another_at tells whether a second event shares the top's tag") {
-  EventQueue q;
-  q.insert(Event::at(Tag{1, 0}, 3));
-  CHECK_FALSE(q.another_at(Tag{1, 0}));
-  q.insert(Event::at(Tag{1, 0}, 5));
-  q.insert(Event::at(Tag{1, 1}, 0));
-  CHECK(q.another_at(Tag{1, 0}));
-  q.pop();
-  CHECK_FALSE(q.another_at(Tag{1, 0}));
-}
-
-TEST_CASE("random inserts, pops, replaces, open slots and cancels agree with an ordered reference") {
+TEST_CASE("random inserts, pops, replaces and open slots agree with an ordered reference") {
   std::mt19937_64 rng(2024);
   EventQueue q;
   std::multimap<std::pair<std::uint64_t, std::uint64_t>, int> reference;
   const auto key = [](const Event& e) { return std::make_pair(e.time_key, e.order_key); };
-  std::vector<Event> inserted;
   for (int step = 0; step < 10000; ++step) {
-    const int op = static_cast<int>(rng() % 10);
+    const int op = static_cast<int>(rng() % 9);
     const Event e =
         Event::at(Tag{static_cast<ctde::Tick>(rng() % 200) - 50, static_cast<std::uint32_t>(rng() % 3)},
                   static_cast<std::uint32_t>(rng() % 5));
     if (op < 5 || reference.empty()) {
       q.insert(e);
       reference.emplace(key(e), 0);
-      inserted.push_back(e);
     } else if (op < 7) {
       REQUIRE(key(q.peek()) == reference.begin()->first);
       q.pop();
@@ -158,13 +115,8 @@ TEST_CASE("random inserts, pops, replaces, open slots and cancels agree with an 
       } else {
         q.close_open();
       }
-    } else {
-      const Event victim = inserted[rng() % inserted.size()];
-      q.cancel({victim});
-      const auto it = reference.find(key(victim));
-      if (it != reference.end()) reference.erase(it);
     }
-    REQUIRE(q.size() >= reference.size());
+    REQUIRE(q.size() == reference.size());
     REQUIRE(q.empty() == reference.empty());
     if (!reference.empty()) REQUIRE(key(q.peek()) == reference.begin()->first);
   }
@@ -175,4 +127,42 @@ TEST_CASE("random inserts, pops, replaces, open slots and cancels agree with an 
     reference.erase(reference.begin());
   }
   CHECK(q.empty());
+}
+
+TEST_CASE("ServedEvent: the served event leaves, or what its actor schedules takes its place; both ways") {
+  for (const bool open_early : {false, true}) {
+    CAPTURE(open_early);
+    EventQueue q;
+    ServedEvent served(q, open_early);
+    for (std::uint32_t d = 0; d < 6; ++d) q.insert(Event::at(Tag{static_cast<ctde::Tick>(10 + d), 0}, d));
+    // Served, and rescheduled by its actor (the hold pattern): one event in
+    // its place, later than every other.
+    REQUIRE(q.peek().depth() == 0);
+    served.begin();
+    served.schedule(Event::at(Tag{100, 0}, 0));
+    served.end();
+    CHECK(q.size() == 6);
+    CHECK(q.peek().depth() == 1);
+    // Served, and its actor schedules nothing: the event just leaves.
+    served.begin();
+    served.end();
+    CHECK(q.size() == 5);
+    CHECK(q.peek().depth() == 2);
+    // Two events scheduled while serving: the first takes the place, the
+    // second is a plain insertion; the order stays total.
+    served.begin();
+    served.schedule(Event::at(Tag{11, 0}, 7));
+    served.schedule(Event::at(Tag{12, 1}, 8));
+    served.end();
+    std::vector<std::uint32_t> order;
+    while (!q.empty()) {
+      order.push_back(q.peek().depth());
+      q.pop();
+    }
+    CHECK(order == std::vector<std::uint32_t>{7, 8, 3, 4, 5, 0});
+    // Nothing served: end() is a no-op, schedule() inserts.
+    served.end();
+    served.schedule(Event::at(Tag{1, 0}, 9));
+    CHECK(q.size() == 1);
+  }
 }
