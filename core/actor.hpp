@@ -135,8 +135,28 @@ class Actor {
   /// mode (a polymorphic function such as Gain) the director calls it when
   /// the actor fires and emits the outputs as tokens.
   virtual void evaluate(EvalContext& context) const;
-  /// The derivatives of the continuous states (on the RHS path).
+  /// The derivatives of the continuous states, on the RHS path. A failure
+  /// at a trial point (a non-finite value written, or a RunError thrown —
+  /// an FMU's discontinuity or a value outside its domain) is recoverable:
+  /// the solver retries the step shorter; only a failure at the solution
+  /// stops the run (docs/semantics.md, "The continuous phase").
   virtual void derivatives(const ReadContext& context, std::span<double> dxdt) const;
+  /// Absolute tolerances for this actor's states (state_size() of them),
+  /// given the run's `atol` in each: an actor that knows its states' scales
+  /// (an FMU's nominal values) replaces or scales them. Default: unchanged.
+  /// A model's per-state `atol` list, when given, wins.
+  virtual void state_tolerances(std::span<double> atol) const { (void)atol; }
+  /// True when the director must call step_completed() after each accepted
+  /// step (fixed after configure(); default false, so that others cost nothing).
+  [[nodiscard]] virtual bool watches_steps() const { return false; }
+  /// After each accepted solver step (or time advance without states), with
+  /// the step's end values: true asks for an event there — the actor fires
+  /// at the step end's tick, microstep 0, as for a time event (an FMU's
+  /// completedIntegratorStep asking for event mode).
+  [[nodiscard]] virtual bool step_completed(const ReadContext& context) const {
+    (void)context;
+    return false;
+  }
   /// A reaction at a tag: tokens on inputs and/or a requested time event.
   /// Sends tokens, requests time events, resets states; the director
   /// evaluates the continuous outputs after it.

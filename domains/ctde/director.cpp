@@ -148,6 +148,20 @@ void Director::Impl::initialize() {
     problem.user = this;
     try {
       OdeOptions ode = make_ode_options(options_);
+      if (ode.atol_per_state.empty()) {  // the actors may know their states' scales
+        std::vector<double> atol(b_.x_storage.size(), options_.atol);
+        bool changed = false;
+        for (const std::uint32_t d : stateful_) {
+          const Slice slice = b_.actors[d].states;
+          const std::span<double> mine(atol.data() + slice.offset, slice.width);
+          guarded(d, [&] { actors_[d]->state_tolerances(mine); });
+          changed = changed || std::any_of(mine.begin(), mine.end(), [&](double v) { return v != options_.atol; });
+        }
+        for (const double v : atol) {
+          if (!(v > 0) || !std::isfinite(v)) throw Failure{"an actor gave a state tolerance of " + format_double(v), ""};
+        }
+        if (changed) ode.atol_per_state = std::move(atol);
+      }
       if (std::isfinite(step_bound_)) ode.max_step = std::min(ode.max_step.value_or(step_bound_), step_bound_);
       solver_.emplace(problem, ode, t, b_.x_storage);
     } catch (const std::exception& e) {

@@ -141,6 +141,8 @@ void Director::Impl::continuous_phase(Tick next) {
     // A row per step end, but one per tick: a step shorter than a tick
     // (the first after a restart may be) leaves no row of its own.
     if (t1 < t_next && now_.time > previous) record(now_);
+    // Actors that watch the steps may ask for an event at this step's end.
+    if (!step_watchers_.empty() && now_.time > previous && steps_completed(t1) && t1 < t_next) return;
     if (progress_) progress_(t1, stats_);
     stop_if_asked();
     t0 = t1;
@@ -228,6 +230,20 @@ void Director::Impl::restart_solver() {
   // After a located crossing the first step is the one planned after the
   // step that held it (the step cut at te would plan a shorter one).
   if (solver_) solver_->reset(t, b_.x_storage.data(), std::exchange(planned_step_, 0.0));
+}
+
+bool Director::Impl::steps_completed(double t1) {
+  bool asked = false;
+  for (const std::uint32_t d : step_watchers_) {
+    const ReadContext context(b_, this, d, now_, t1);
+    bool wants = false;
+    guarded(d, [&] { wants = actors_[d]->step_completed(context); });
+    if (wants) {
+      queue_.insert(Event::at(Tag{now_.time, 0}, d));
+      asked = true;
+    }
+  }
+  return asked;
 }
 
 }  // namespace ctde

@@ -354,6 +354,11 @@ class Director::Impl final : public DirectorServices {
   /// The crossing check of microstep_crossings for guard `i` (its value in g_end_).
   void microstep_crossing(std::size_t i, const Tag& tag, double t);
 
+  /// After an accepted step ending at t1 (now_ its tick): asks the step
+  /// watchers; those that want an event there are queued at (now_, 0).
+  /// Returns true when one did.
+  bool steps_completed(double t1);
+
   /// The step bound (step_bound_) from the actors that drive the guards
   /// and, without output_interval rows, the recorded signals.
   void bound_steps();
@@ -387,6 +392,7 @@ class Director::Impl final : public DirectorServices {
   std::vector<Tag> recorded_token_tag_;  ///< per recorded signal: the tag of its last token
   std::optional<OdeSolver> solver_;
   std::vector<std::uint32_t> stateful_;  ///< depths of actors with continuous states
+  std::vector<std::uint32_t> step_watchers_;  ///< depths of actors with watches_steps()
   std::vector<double> dense_;            ///< the interpolated state for output_interval rows
   std::vector<std::pair<std::uint32_t, std::vector<double>>> changed_;  ///< states reset at this time
   bool states_changed_ = false;

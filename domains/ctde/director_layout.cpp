@@ -42,6 +42,7 @@ void Director::Impl::lay_out() {
     }
     state_size += states;
     if (states > 0) stateful_.push_back(d);
+    if (actor.actor->watches_steps()) step_watchers_.push_back(d);
     b_.actors[d].first_input = inputs;
     b_.actors[d].first_output = outputs;
     for (const int w : actor.output_widths) {
