@@ -167,16 +167,22 @@ bool EventLocator::rearm_shifted_guards(StepTrajectory& trajectory, double t0, c
 }
 
 Tick EventLocator::event_tick(StepTrajectory& trajectory, const LocatedCrossing& found, Tick after) {
+  // The bracket (ta, tb] is at most a tick wide (unless a tolerance ended
+  // the search): the tick below tb may lie inside it, before or after the
+  // crossing; the nearest tick to tb may be above tb.
   Tick te = resolution_.to_ticks(found.tb);
   const double at = resolution_.to_seconds(te);
-  if (at < found.tb) {
-    bool crossed = false;
-    if (at > found.ta) {
-      trajectory.guards_on_dense_output(at, g_trial_);
-      crossed = guards_.any_event(g_trial_);
-    }
-    if (!crossed) ++te;
+  const Tick inside = at < found.tb ? te : te - 1;  // the tick below tb
+  const double inside_s = resolution_.to_seconds(inside);
+  bool crossed = false;
+  if (inside_s > found.ta && inside_s < found.tb) {
+    trajectory.guards_on_dense_output(inside_s, g_trial_);
+    crossed = guards_.any_event(g_trial_);
   }
+  if (crossed)
+    te = inside;
+  else if (at < found.tb)
+    ++te;
   return std::max(te, after + 1);
 }
 

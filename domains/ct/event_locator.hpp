@@ -191,9 +191,9 @@ class EventLocator {
   /// their side at the midpoint of [t0, found.tb] (values left in g_mid_),
   /// take level 0 again. Returns true when one did.
   bool rearm_shifted_guards(StepTrajectory& trajectory, double t0, const LocatedCrossing& found);
-  /// The first tick at which the guards have crossed: the nearest tick to
-  /// tb when the dense output shows a crossing there, else the next one;
-  /// after `after`.
+  /// The first tick at which the guards have crossed, after `after`: the
+  /// tick inside the bracket (ta, tb) when the dense output shows a crossing
+  /// there, else the first tick from tb on.
   Tick event_tick(StepTrajectory& trajectory, const LocatedCrossing& found, Tick after);
 
   GuardSet guards_;

@@ -304,3 +304,56 @@ TEST_CASE("a guard crossing again within one tick of its event is chattering") {
   CHECK(fired[0].second.kind == EventRhythm::Kind::kChattering);
   CHECK(fired[0].second.previous == te);
 }
+
+TEST_CASE("a ball bouncing to rest is Zeno behaviour at the closed form's ninth close event") {
+  // Dropped from h0; each impact keeps 0.8 of the speed. Flight k after
+  // impact k lasts 2 v_k / g, v_k = 0.8^k sqrt(2 g h0), and ends at the first
+  // tick past its landing. Zeno: 8 intervals in a row of at most 64 ticks.
+  const double h0 = 1;
+  const double e = 0.8;
+  const double v_impact = std::sqrt(2 * h0 * kG);
+  Analytic step;
+  make_ball(step, h0);
+  EventLocator locator({Crossing::kFalling}, kNs, 0, 2);
+  start_at(locator, step, 0);
+  std::optional<LocatedEvent> found = check(locator, step, 0, 1, 0);
+  REQUIRE(found);
+  // The closed form: the intervals between impacts, in ticks.
+  std::vector<Tick> intervals;
+  double v = v_impact;
+  int close = 0;
+  int events_expected = 1;
+  while (close < EventLocator::kZenoEvents) {
+    v *= e;
+    const Tick n = static_cast<Tick>(std::ceil(2 * v / kG / 1e-9));
+    intervals.push_back(n);
+    close = n <= EventLocator::kZenoTicks ? close + 1 : 0;
+    ++events_expected;
+  }
+  REQUIRE(intervals.back() > 1);  // Zeno before chattering
+
+  int events = 0;
+  v = v_impact;
+  EventRhythm rhythm;
+  while (true) {
+    const Tick te = found->tick;
+    const auto fired = fire_at(locator, step, te);
+    REQUIRE(fired.size() == 1);
+    ++events;
+    rhythm = fired[0].second;
+    if (rhythm.kind != EventRhythm::Kind::kNormal) break;
+    // The bounce: from the floor at te, upwards at e v.
+    v *= e;
+    const double ts = kNs.to_seconds(te);
+    const double vk = v;
+    step.states = [=](double t) {
+      return Values{vk * (t - ts) - kG * (t - ts) * (t - ts) / 2, vk - kG * (t - ts)};
+    };
+    settle(locator, {0.0}, {vk});
+    found = check(locator, step, ts, ts + 1.5 * (2 * vk / kG), te);
+    REQUIRE(found);
+    CHECK(found->tick - te == intervals[static_cast<std::size_t>(events - 1)]);
+  }
+  CHECK(rhythm.kind == EventRhythm::Kind::kZeno);
+  CHECK(events == events_expected);
+}
