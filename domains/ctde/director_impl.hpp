@@ -7,8 +7,9 @@
 /// - director_layout.cpp: the flat buffers and the evaluation lists;
 /// - director_continuous.cpp: the right-hand side, the continuous phase,
 ///   restarts after events;
-/// - director_state_events.cpp: the guards, the search for the earliest
-///   crossing in a step, and firing the generators there.
+/// - director_state_events.cpp: the guards, the step the state-event
+///   locator (domains/ct/event_locator.hpp) searches, ending the step at
+///   the crossing it finds and firing the generators there.
 
 #include <algorithm>
 #include <functional>
@@ -20,7 +21,8 @@
 
 #include "../../core/actor_context.hpp"
 #include "../../core/error.hpp"
-#include "../ct/guard_set.hpp"
+#include "../../core/ids.hpp"
+#include "../ct/event_locator.hpp"
 #include "../ct/ode_solver.hpp"
 #include "../de/event_queue.hpp"
 #include "../de/served_event.hpp"
@@ -43,7 +45,6 @@ class Director::Impl final : public DirectorServices {
         stop_(resolution_.to_ticks(options.stop_time)) {
     for (const FlatActor& actor : model_.actors) actor.actor->check_time_resolution(resolution_);
     lay_out();
-    event_tolerance_ = options_.event_tolerance.value_or(0.0);
     if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
       throw OptionError("atol", "director option 'atol' lists " + std::to_string(options_.atol_per_state.size()) +
                        " tolerances but the model has " + std::to_string(b_.x_storage.size()) +
@@ -163,53 +164,27 @@ class Director::Impl final : public DirectorServices {
   /// x <- the solver's state at its current time.
   void load_solver_state();
 
-  // ---- State events (docs/semantics.md, "State events")
+  // ---- State events (docs/semantics.md, "State events"; the locator is
+  // domains/ct/event_locator.hpp)
+
+  /// The step the locator searches, read from the model: the solver's last
+  /// step, the RHS, the guard actors (director_state_events.cpp).
+  class Trajectory;
 
   /// Every generator's guards at time t, from the outputs as they are now
   /// (evaluate_all(t) first). A NaN or infinite guard stops the run.
   void evaluate_guards(double t, std::span<double> g);
 
-  /// The guards at time t inside the last step, from the solver's dense
-  /// output (or exactly, without continuous states). For GuardSet::locate.
-  static void guards_inside_step(void* user, double t, std::span<double> g);
-
   /// The guards at time t for the states `x` (the actors they read evaluated
   /// there); x is the run's state again afterwards.
   void guards_at(double t, const double* x, std::span<double> g);
 
-  /// The guards at time t inside the last step [t0, t1], from the cubic
-  /// Hermite interpolant of the states and derivatives at its ends (see
-  /// locate(); prepare_cubic() first). No RHS evaluation, no allocation.
-  static void guards_on_cubic(void* user, double t, std::span<double> g);
-
-  /// The derivatives at both ends of the last step, for guards_on_cubic.
-  void prepare_cubic();
-
-  /// The earliest event crossing in the step [t0, t1] (an event crossing at
-  /// t1, the guards' values there in g_end_) is found in two passes: the Illinois
-  /// search on a cubic Hermite interpolant of the step (two RHS evaluations
-  /// for the derivatives at its ends, none per trial), then a check of the
-  /// bracket it found on the solver's own dense output (ARKODE's Hermite of
-  /// degree q - 1, one RHS evaluation per call): when the bracket holds
-  /// there, it is the answer; otherwise the search goes on, on the dense
-  /// output, from that side of the bracket (the two interpolants differ by
-  /// the cubic's error, so the crossing is near). Leaves g_a_, g_b_ at the
-  /// final bracket's ends.
-  ///
-  /// search() is the first pass over [t0, t1] (values g0 at t0; exactly, on
-  /// the guards themselves, without continuous states), polish() the second.
-  LocatedCrossing search(double t0, double t1, std::span<const double> g0, double tolerance);
-
-  LocatedCrossing polish(LocatedCrossing found, double t0, double t1, std::span<const double> g0,
-                         double tolerance);
-
-  /// See check_step: guards with a shifted level crossing it at `found`,
-  /// beyond zero on their side at the midpoint tm of [t0, found.tb] (values
-  /// left in g_mid_), take level 0 again. Returns true when one did.
-  bool rearm_shifted_guards(double t0, const LocatedCrossing& found);
+  /// The guards at time t inside the last step, from the solver's dense
+  /// output (or exactly, without continuous states).
+  void guards_inside_step(double t, std::span<double> g);
 
   /// "0", or the guard's name when its actor gives one.
-  [[nodiscard]] std::string guard_label(std::uint32_t guard) const;
+  [[nodiscard]] std::string guard_label(GuardId guard) const;
 
   /// After the tentative step [t0, t1] (state and outputs at t1): accepts it
   /// when no guard crossed; otherwise locates the earliest crossing te on the
@@ -226,42 +201,28 @@ class Director::Impl final : public DirectorServices {
   /// (check_step); returns the step's end. A solver failure fails the run.
   double step_to_event(double te);
 
-  /// The event's time in ticks: the first tick at which the guards have
-  /// crossed. The nearest tick to tb when the dense output shows a crossing
-  /// there, else the next one; always after the step's start tag.
-  Tick event_tick(const LocatedCrossing& found);
-
-  /// The shallowest actor owning a guard with an event crossing at `g`.
-  [[nodiscard]] std::uint32_t first_event_owner(std::span<const double> g) const;
-
-  /// The step's end is accepted: every guard takes its side there.
-  void accept_guards();
-
-  /// Queues the generators whose guards cross at g_end_ to fire at (te, 0)
-  /// (or, for crossings made by a DE phase, at (te, n+1)), with their
-  /// crossings visible to fire() through context.crossing(i).
+  /// Queues the generators whose guards cross at the locator's end values
+  /// to fire at (te, 0) (or, for crossings made by a DE phase, at (te, n+1)),
+  /// with their crossings visible to fire() through context.crossing(i).
   void fire_state_events(Tick te, double te_s, const LocatedCrossing& found, double rejected_t1,
                          int iterations = 0);
 
-  /// Events of one guard that time cannot resolve stop the run: a crossing
-  /// again within one tick of its last event (chattering: the event does not
-  /// move the guard away from zero), or kZenoEvents events in a row each
-  /// within kZenoTicks of the one before (an accumulation of events, as a
-  /// bouncing ball coming to rest: Zeno behaviour).
-  void check_chattering(std::uint32_t guard, Tick te);
+  /// Stops the run for an event of `guard` at `te` that time cannot resolve
+  /// (EventLocator::fire): chattering, or Zeno behaviour.
+  [[noreturn]] void unresolved_events(GuardId guard, const EventRhythm& rhythm, Tick te) const;
 
   /// At the start time: each guard's side.
   void start_guards();
 
-  /// After a DE phase at now_: guards that fired settle (GuardSet::after_event,
+  /// After a DE phase at now_: guards that fired settle (EventLocator::settle,
   /// using their slope along the new flow); guards that the phase itself made
   /// cross (a Step into a detector, a reset across a level) fire at the next
   /// microstep. Returns true when it queued such firings.
   bool after_events();
 
-  /// g_trial_ <- dg/dt at now_ along the flow: the guards at t + h on the
-  /// Euler prediction x + h f(t, x), against g_end_. Leaves x and the
-  /// outputs at t.
+  /// slopes_ <- dg/dt at now_ along the flow: the guards at t + h on the
+  /// Euler prediction x + h f(t, x), against the locator's end values.
+  /// Leaves x and the outputs at t.
   void guard_slopes(double t);
 
   /// One solver step towards t_limit; a solver exception fails the run, and
@@ -351,8 +312,9 @@ class Director::Impl final : public DirectorServices {
   /// guards_moved_, else those of fired_generators_.
   void microstep_crossings();
 
-  /// The crossing check of microstep_crossings for guard `i` (its value in g_end_).
-  void microstep_crossing(std::size_t i, const Tag& tag, double t);
+  /// The crossing check of microstep_crossings for guard `i` (its value
+  /// in the locator's end values).
+  void microstep_crossing(GuardId i, const Tag& tag, double t);
 
   /// After an accepted step ending at t1 (now_ its tick): asks the step
   /// watchers; those that want an event there are queued at (now_, 0).
@@ -406,8 +368,8 @@ class Director::Impl final : public DirectorServices {
   /// The generators that fired in this microstep (their own guards may
   /// have moved: a mode, a state of their own).
   std::vector<std::uint32_t> fired_generators_;
-  /// g_end_ holds the guards' values after the last microstep (after_events
-  /// need not evaluate them again).
+  /// The locator's end values are the guards after the last microstep
+  /// (after_events need not evaluate them again).
   bool guards_current_ = false;
   /// The longest step between two points where the guards and the recorded
   /// signals are looked at: the least max_step() of the actors that vary in
@@ -468,28 +430,14 @@ class Director::Impl final : public DirectorServices {
   double planned_step_ = 0;
   /// check_step wrote the output_interval rows of the step it cut.
   bool interval_rows_done_ = false;
-  /// Zeno behaviour: this many events of one guard in a row, each within
-  /// kZenoTicks of the one before (see check_chattering).
-  static constexpr int kZenoEvents = 8;
-  static constexpr Tick kZenoTicks = 64;
 
   // State-event generators (see check_step); guards are numbered across
   // actors in depth order.
   std::vector<std::uint32_t> generators_;   ///< depths of actors with guards
   std::vector<std::uint32_t> guard_owner_;  ///< per guard: its actor's depth
-  GuardSet guards_;
-  double event_tolerance_ = 0;               ///< |g| at which a search may stop before one tick
-  std::vector<double> g_start_;              ///< guards at the last accepted point
-  std::vector<double> g_end_;                ///< guards at the end of the tentative step
-  std::vector<double> g_a_, g_b_;            ///< at the ends of the search bracket
-  std::vector<double> g_trial_;              ///< at a trial time (and slopes, in after_events)
-  std::vector<double> g_mid_;                ///< at the midpoint probed for shifted levels
-  std::vector<double> g_before_;             ///< per fired guard: its value at the event
-  std::vector<Crossing> fired_;              ///< per guard: fired at the current time
-  std::vector<Tick> last_fired_;             ///< per guard: its last event, or kNever
-  std::vector<int> close_events_;            ///< per guard: events in a row within kZenoTicks
-  std::vector<double> probe_x_, probe_dx_;   ///< for guard slopes after an event
-  std::vector<double> cubic_f0_, cubic_f1_;  ///< derivatives at the ends of a searched step
+  EventLocator locator_;                    ///< the guards' crossing state and the search
+  std::vector<double> slopes_;              ///< per guard: dg/dt after an event (guard_slopes)
+  std::vector<double> probe_x_, probe_dx_;  ///< for guard slopes after an event
   std::uint64_t extra_rhs_ = 0;  ///< RHS evaluations made by the director itself (searches, slopes)
   RhsFailure rhs_failure_;       ///< the last non-finite derivative rhs() met
 

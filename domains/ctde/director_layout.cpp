@@ -96,18 +96,13 @@ void Director::Impl::lay_out() {
   b_.x = b_.x_storage.data();
   dense_.assign(state_size, 0.0);
   const std::size_t guard_total = guard_owner_.size();
-  guards_ = GuardSet(std::move(directions));
+  locator_ =
+      EventLocator(std::move(directions), resolution_, options_.event_tolerance.value_or(0.0), state_size);
   b_.crossed.assign(guard_total, 0);
-  for (auto* g : {&g_start_, &g_end_, &g_a_, &g_b_, &g_trial_, &g_before_, &g_mid_})
-    g->assign(guard_total, 0.0);
-  fired_.assign(guard_total, Crossing::kNone);
-  last_fired_.assign(guard_total, kNever);
-  close_events_.assign(guard_total, 0);
   if (guard_total > 0) {
+    slopes_.assign(guard_total, 0.0);
     probe_x_.assign(state_size, 0.0);
     probe_dx_.assign(state_size, 0.0);
-    cubic_f0_.assign(state_size, 0.0);
-    cubic_f1_.assign(state_size, 0.0);
   }
   schedule_guards_and_outputs();
   std::vector<std::uint8_t> timed(n, 0);
