@@ -68,11 +68,11 @@ cmake --build "$build" -j2 --target command_fuzzer
 corpus=$build/corpus-command
 mkdir -p "$corpus" "$build/artifacts-command"
 # Seeds: the example models as they are and with --set lines (each parameter's
-# value doubled; the first one zero, or a list), the loader's inputs and the
-# command target's regression inputs.
+# value doubled; the first one zero, or a list; written with python3, when there
+# is one), the loader's inputs and the command target's regression inputs.
 cp -n examples/models/*.json tests/cli/data/*.json tests/cli/data/fuzz/*.json tests/cli/data/fuzz/command/* \
       "$corpus/" 2>/dev/null || true
-python3 - "$corpus" examples/models/*.json <<'PY'
+command -v python3 >/dev/null && python3 - "$corpus" examples/models/*.json <<'PY'
 import json, pathlib, sys
 corpus = pathlib.Path(sys.argv[1])
 for path in map(pathlib.Path, sys.argv[2:]):
