@@ -22,6 +22,7 @@
 #include "cli/plot.hpp"
 #include "cli/process.hpp"
 #include "cli/run_command.hpp"
+#include "cli/run_setup.hpp"
 #include "cli/trace_export.hpp"
 #include "cli/validate_command.hpp"
 #include "core/error.hpp"
@@ -30,21 +31,6 @@
 namespace {
 
 using namespace ctde::cli;
-
-/// "NAME=VALUE" → (NAME, VALUE). @throws ctde::ModelError when malformed.
-std::pair<std::string, std::string> split_assignment(const std::string& text) {
-  const auto equals = text.find('=');
-  if (equals == std::string::npos || equals == 0) {
-    throw ctde::ModelError("--set expects NAME=VALUE, got '" + text + "'");
-  }
-  return {text.substr(0, equals), text.substr(equals + 1)};
-}
-
-ctde::ParameterOverrides parse_overrides(const std::vector<std::string>& texts) {
-  ctde::ParameterOverrides overrides;
-  for (const auto& text : texts) overrides.push_back(split_assignment(text));
-  return overrides;
-}
 
 /// `ctde run`: the run, its summary, and the plot. Returns the exit status.
 int run_main(RunRequest request, const std::string& plot, bool quiet) {

@@ -20,6 +20,18 @@ std::vector<std::string> all_outputs(const FlatModel& flat) {
 
 }  // namespace
 
+ParameterOverrides parse_overrides(const std::vector<std::string>& texts) {
+  ParameterOverrides overrides;
+  for (const auto& text : texts) {
+    const auto equals = text.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      throw ModelError("--set expects NAME=VALUE, got '" + text + "'");
+    }
+    overrides.emplace_back(text.substr(0, equals), text.substr(equals + 1));
+  }
+  return overrides;
+}
+
 RunSetup set_up_run(Model& model, std::optional<double> stop_time) {
   if (stop_time) model.director().insert_or_assign("stop_time", ParamValue(*stop_time));
   RunSetup setup{validate(model), {}, {}};

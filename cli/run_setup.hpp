@@ -11,6 +11,7 @@
 
 #include "core/flat_model.hpp"
 #include "core/model.hpp"
+#include "core/model_file.hpp"
 #include "core/recorded_signal.hpp"
 #include "domains/ctde/run_options.hpp"
 
@@ -23,6 +24,11 @@ struct RunSetup {
   RunOptions options;
   std::vector<RecordedSignal> signals;  ///< the model's `record`, or every output
 };
+
+/// The `--set NAME=VALUE` texts of the command line, in order: NAME is up
+/// to the first '=', VALUE the rest (see load_model_file).
+/// @throws ModelError for a text without '=' or with an empty NAME.
+[[nodiscard]] ParameterOverrides parse_overrides(const std::vector<std::string>& texts);
 
 /// Validates `model` for a run: `stop_time` overrides the director's.
 /// @throws ModelError naming the file and the JSON location (or --stop-time).

@@ -50,6 +50,17 @@ std::vector<std::string> CompiledExpression::names_in(const std::string& text, c
   return names;
 }
 
+void CompiledExpression::check_name(const std::string& name, const std::string& what) {
+  try {
+    thread_local mu::Parser probe;  // one per thread: defining and removing allocates once
+    double ignored = 0;
+    probe.DefineVar(name, &ignored);
+    probe.RemoveVar(name);
+  } catch (const mu::Parser::exception_type& e) {
+    throw ModelError(what + " cannot be used in expressions: " + e.GetMsg());
+  }
+}
+
 void CompiledExpression::bind(const std::string& name, double* value, const std::string& what) {
   try {
     parser_->parser.DefineVar(name, value);

@@ -41,6 +41,11 @@ class CompiledExpression {
   ///         an assignment.
   [[nodiscard]] static std::vector<std::string> names_in(const std::string& text, const std::string& what);
 
+  /// Throws ModelError "<what> cannot be used in expressions: ..." when the
+  /// engine refuses `name` as a variable (longer than 100 characters, or one
+  /// of its constants `_pi`, `_e`).
+  static void check_name(const std::string& name, const std::string& what);
+
   /// Binds `name` to the double at `value`, read at every evaluation (it
   /// must outlive the expression). @throws ModelError when muparser cannot
   /// use the name (a reserved one such as `_pi`, or too long).

@@ -128,6 +128,9 @@ void ParameterScope::set(const std::string& name, ParamValue value, std::string 
     throw ModelError("parameter name '" + name +
                      "' is not a valid identifier (letters, digits and _, not starting with a digit)");
   }
+  // Expressions read it as a variable: the parser must take the name (at
+  // most 100 characters, none of its constants _pi and _e).
+  CompiledExpression::check_name(name, "parameter name '" + name + "'");
   raw_.insert_or_assign(name, std::move(value));
   if (location.empty()) {
     location_.erase(name);

@@ -94,6 +94,8 @@ class ParameterScope {
   /// Defines or replaces a parameter. Takes effect at the next `resolve()`.
   /// `location` says where it was written ("model.json at /parameters/k",
   /// "--set k=3"): errors found evaluating it carry it.
+  /// @throws ModelError for a name that is not an identifier, or that
+  ///         expressions cannot read (longer than 100 characters, `_pi`, `_e`).
   void set(const std::string& name, ParamValue value, std::string location = "");
 
   /// Evaluates all parameters.

@@ -271,6 +271,7 @@ void Director::Impl::discrete_phase() {
         (queue_.empty() || queue_.peek().tag() != Tag{now_.time, now_.microstep + 1})) {
       return;
     }
+    stop_if_asked();  // a phase may go on for max_microsteps (up to 1e9)
     ++now_.microstep;
   }
 }

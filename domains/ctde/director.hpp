@@ -98,10 +98,13 @@ class Director {
   /// Sets (or clears, with an empty function) the progress callback. Before run().
   void set_progress(ProgressCallback callback);
 
-  /// Polled where the progress callback is called; when it returns true the
-  /// run ends there, between two steps or phases (so the rows and trace
-  /// lines so far are whole), with RunStatus::kInterrupted. The CLI asks
-  /// this way on Ctrl-C, SIGTERM or a failed write. Before run().
+  /// Polled where the progress callback is called, and wherever else a run
+  /// can go on without bound between two of those: between the microsteps
+  /// of a DE phase (up to max_microsteps), between the output_interval rows
+  /// inside a step, between the steps that take a state event to its tick.
+  /// When it returns true the run ends there (so the rows and trace lines
+  /// so far are whole), with RunStatus::kInterrupted. The CLI asks this way
+  /// on Ctrl-C, SIGTERM or a failed write. Before run().
   using StopCheck = std::function<bool()>;
   void set_stop_check(StopCheck check);
 

@@ -207,6 +207,14 @@ void Director::Impl::record_interval_points(double t0, double t1, bool dense) {
     b_.x = b_.x_storage.data();
     record_values(t, 0);
     recorded = true;
+    // A step may hold any number of rows (output_interval down to one
+    // tick): the run may end after any of them, at the first tick from that row on.
+    if (stop_check_ && stop_check_()) {
+      Tick tick = resolution_.to_ticks(t);
+      if (resolution_.to_seconds(tick) < t) ++tick;
+      now_ = {tick, 0};
+      throw Interrupted{};
+    }
   }
   if (recorded) evaluate_all(t1);  // the outputs at the step's end again
 }

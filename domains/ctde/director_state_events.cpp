@@ -128,6 +128,7 @@ std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
         t1 = step_to_event(te_s);
         // (a step too short to integrate has no interpolant: the state did not change)
         record_interval_points(t_end, t1, /*dense=*/OdeSolver::resolves(t_end, t1));
+        stop_if_asked();  // steps shorter than a tick: as many as fit in one
       }
       interval_rows_done_ = true;
       planned_step_ = std::min(planned, 4 * (te_s - t0));  // as after a cut, below

@@ -83,3 +83,18 @@ TEST_CASE("a parameter name must be an identifier") {
   ParameterScope scope;
   CHECK_THROWS_WITH_AS(scope.set("a-b", 1.0), doctest::Contains("not a valid identifier"), ctde::ModelError);
 }
+
+// Found by fuzzing the command path: a name the expression parser refuses
+// escaped validation as a muparser exception (not a ModelError).
+TEST_CASE("a parameter name must be one expressions can read") {
+  ParameterScope scope;
+  CHECK_THROWS_WITH_AS(scope.set(std::string(101, 'a'), 1.0),
+                       doctest::Contains("cannot be used in expressions"), ctde::ModelError);
+  CHECK_THROWS_WITH_AS(scope.set("_pi", 1.0), doctest::Contains("cannot be used in expressions"),
+                       ctde::ModelError);
+  CHECK_THROWS_AS(scope.set("_e", 1.0), ctde::ModelError);
+  scope.set(std::string(100, 'a'), 2.0);  // the longest name it takes
+  scope.set("b", std::string(100, 'a') + " * 3");
+  scope.resolve();
+  CHECK(scope.value("b").values[0] == 6.0);
+}
