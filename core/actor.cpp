@@ -13,6 +13,9 @@ namespace ctde {
 Actor::Actor(std::string name, std::string type, TimeMode mode)
     : name_(std::move(name)), type_(std::move(type)), declared_mode_(mode) {}
 
+Actor::Actor(std::string name, const ActorInfo& info, TimeMode mode)
+    : Actor(std::move(name), std::string(info.type), mode) {}
+
 Actor::~Actor() = default;
 
 void Actor::initialize(FireContext& /*context*/) const {}
@@ -224,7 +227,8 @@ void Actor::check_duration(ParamHandle p, double seconds, const TimeResolution& 
   const double tick = resolution.seconds_per_tick();
   const double ticks = seconds / tick;
   if (ticks < 1 - 1e-6) {
-    fail(p, format_double(seconds) + " s is shorter than one tick of the time resolution (" + format_double(tick) +
+    fail(p, format_double(seconds) + " s is shorter than one tick of the time resolution (" +
+                format_double(tick) +
                 " s): time could not advance; raise it or refine the director's time_resolution");
   }
   if (std::abs(ticks - std::nearbyint(ticks)) > 1e-6 * ticks) {

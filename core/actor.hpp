@@ -28,6 +28,25 @@ class EvalContext;
 class FireContext;
 class ReadContext;
 
+/// Who an actor type is, written once, on the type:
+/// `static constexpr ActorInfo kInfo{.type = "Gain", .family = "math", ...};`.
+/// The constructor passes it to Actor (the type name), register_actor<T>()
+/// makes the registry entry from it, and docs/model-reference.md is checked
+/// against that entry (tests/core/test_model_reference.cpp). Every member
+/// views a string literal. Copyable literal type.
+struct ActorInfo {
+  std::string_view type;     ///< the type name of model files ("Gain")
+  std::string_view family;   ///< a built-in type's folder under actors/ ("math")
+  std::string_view summary;  ///< one line: what it computes (the reference's)
+  /// A "params" object of a model file (JSON text) that makes a valid actor:
+  /// with a source on every required input (a DiscreteClock on a discrete
+  /// input of width 1, else a Constant of the input's width, 1 where
+  /// inferred), it validates and runs. Where the number of inputs is a
+  /// parameter, two (the tests then see one absent while the other is
+  /// present). tests/actors/test_builtin_actors.cpp runs every sample.
+  std::string_view sample_params = "{}";
+};
+
 /// Handle of a declared parameter (index into the actor's parameters).
 struct ParamHandle {
   std::size_t index = 0;
@@ -208,6 +227,9 @@ class Actor {
   void set_location(std::string location) { location_ = std::move(location); }
 
  protected:
+  /// @param info the type's identity (`kInfo`); the actor's type() is info.type.
+  Actor(std::string name, const ActorInfo& info, TimeMode mode);
+  /// For an actor that no registry makes (used from C++ only): its type name alone.
   Actor(std::string name, std::string type, TimeMode mode);
 
   InputPort declare_input(std::string name, PortKind kind, int width = kInferredWidth, bool optional = false);
@@ -263,7 +285,8 @@ class Actor {
   /// passes (never).
   void check_duration(ParamHandle p, const TimeResolution& resolution, bool zero_allowed) const;
   /// As check_duration, for a value of a vector parameter.
-  void check_duration(ParamHandle p, double seconds, const TimeResolution& resolution, bool zero_allowed) const;
+  void check_duration(ParamHandle p, double seconds, const TimeResolution& resolution,
+                      bool zero_allowed) const;
 
   /// Throws a ModelError "actor 'path' (Type): message".
   [[noreturn]] void fail(const std::string& message) const;

@@ -29,13 +29,15 @@ std::size_t distance(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-void ActorRegistry::add(std::string type, std::string family, std::string summary, ActorFactory factory) {
+void ActorRegistry::add(const ActorInfo& info, ActorFactory factory) {
+  std::string type(info.type);
   const auto pos = std::lower_bound(entries_.begin(), entries_.end(), type,
                                     [](const Entry& e, const std::string& t) { return e.type < t; });
   if (pos != entries_.end() && pos->type == type) {
     throw std::logic_error("actor type '" + type + "' is registered twice");
   }
-  entries_.insert(pos, Entry{std::move(type), std::move(family), std::move(summary), factory});
+  entries_.insert(pos, Entry{std::move(type), std::string(info.family), std::string(info.summary),
+                             std::string(info.sample_params), factory});
 }
 
 const ActorRegistry::Entry* ActorRegistry::find(const std::string& type) const {

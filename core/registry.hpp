@@ -12,19 +12,22 @@ namespace ctde {
 /// Makes an actor of one type with the given name.
 using ActorFactory = std::unique_ptr<Actor> (*)(std::string name);
 
-/// Type name → factory, with a one-line summary per type (for docs and
-/// `ctde validate`). Copyable value type.
+/// Type name → factory, with each type's identity (ActorInfo: family,
+/// summary, sample parameters) for the reference and the tests. Copyable
+/// value type.
 class ActorRegistry {
  public:
   struct Entry {
     std::string type;
-    std::string family;   ///< "sources", "math", ... (the folder under actors/)
-    std::string summary;  ///< one line for the reference
+    std::string family;         ///< "sources", "math", ... (the folder under actors/)
+    std::string summary;        ///< one line for the reference
+    std::string sample_params;  ///< a "params" JSON object that makes a valid actor
     ActorFactory factory = nullptr;
   };
 
-  /// Registers `type`. @throws std::logic_error when the type is already registered.
-  void add(std::string type, std::string family, std::string summary, ActorFactory factory);
+  /// Registers the type `info` describes, made by `factory`.
+  /// @throws std::logic_error when the type is already registered.
+  void add(const ActorInfo& info, ActorFactory factory);
 
   /// Makes an actor. @throws ModelError "unknown actor type 'X'" with the
   /// closest known name when there is one.
@@ -39,12 +42,14 @@ class ActorRegistry {
   std::vector<Entry> entries_;  // sorted by type
 };
 
-/// Registers `T` (constructible from a name) under `type`.
+/// Registers `T` (constructible from a name) under the identity it declares,
+/// `T::kInfo` (see ActorInfo). @throws std::logic_error as ActorRegistry::add.
 template <class T>
-void register_actor(ActorRegistry& registry, std::string type, std::string family, std::string summary) {
-  registry.add(
-      std::move(type), std::move(family), std::move(summary),
-      [](std::string name) -> std::unique_ptr<Actor> { return std::make_unique<T>(std::move(name)); });
+void register_actor(ActorRegistry& registry) {
+  static_assert(!T::kInfo.type.empty(), "an actor type declares its name in kInfo.type");
+  registry.add(T::kInfo, [](std::string name) -> std::unique_ptr<Actor> {
+    return std::make_unique<T>(std::move(name));
+  });
 }
 
 }  // namespace ctde

@@ -6,7 +6,7 @@
 
 namespace ctde {
 
-Integrator::Integrator(std::string name) : Actor(std::move(name), "Integrator", TimeMode::kContinuous) {
+Integrator::Integrator(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
   in_ = declare_input("in", PortKind::kContinuous);
   reset_ = declare_input("reset", PortKind::kDiscrete, kInferredWidth, /*optional=*/true);
   impulse_ = declare_input("impulse", PortKind::kDiscrete, kInferredWidth, /*optional=*/true);

@@ -1,10 +1,8 @@
 #pragma once
-/// x' = in, out = x, x(start) = initial. A vector `initial` fixes the width;
-/// a scalar one (the default, 0) is broadcast to the width of `in`, as
-/// ZeroOrderHold does. An
-/// event on the optional discrete input `reset` sets x to its token; an event on
-/// `impulse` adds its token to x (a Dirac impulse of that weight). Both at the
-/// same tag: the reset first, then the impulse.
+/// The `Integrator` actor (what it computes: kInfo.summary). An event on the
+/// optional discrete input `reset` sets x to its token; an event on `impulse`
+/// adds its token to x (a Dirac impulse of that weight). Both at the same
+/// tag: the reset first, then the impulse.
 
 #include "../../core/actor.hpp"
 
@@ -13,6 +11,14 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Integrator : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Integrator",
+      .family = "continuous",
+      .summary =
+          "x' = in, out = x, x(start) = initial (a vector: the width; a scalar: broadcast to in's width).",
+      .sample_params = R"({"initial": 1})",
+  };
+
   explicit Integrator(std::string name);
 
   [[nodiscard]] std::size_t state_size() const override;

@@ -6,7 +6,7 @@
 
 namespace ctde {
 
-StateSpace::StateSpace(std::string name) : Actor(std::move(name), "StateSpace", TimeMode::kContinuous) {
+StateSpace::StateSpace(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
   in_ = declare_input("in", PortKind::kContinuous);
   out_ = declare_output("out", PortKind::kContinuous);
   a_ = declare_parameter("A", ParamKind::kMatrix);

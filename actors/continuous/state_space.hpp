@@ -1,8 +1,8 @@
 #pragma once
-/// x' = A x + B u, y = C x + D u, x(start) = initial. A is n x n, B n x m,
-/// C p x n, D p x m (default zero; the scalar 0 means zero); the input has
-/// width m, the output width p. `initial` has n entries, or 1 (broadcast).
-/// The input feeds the output directly only when D is not zero.
+/// The `StateSpace` actor (what it computes: kInfo.summary). A is n x n, B n x
+/// m, C p x n, D p x m (default zero; the scalar 0 means zero); the input has
+/// width m, the output width p. `initial` has n entries, or 1 (broadcast). The
+/// input feeds the output directly only when D is not zero.
 
 #include "../../core/actor.hpp"
 
@@ -11,6 +11,13 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class StateSpace : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "StateSpace",
+      .family = "continuous",
+      .summary = "x' = A x + B u, y = C x + D u, x(start) = initial.",
+      .sample_params = R"({"A": [[0, 1], [-1, -0.5]], "B": [[0], [1]], "C": [[1, 0]]})",
+  };
+
   explicit StateSpace(std::string name);
 
   [[nodiscard]] std::size_t state_size() const override { return n_; }

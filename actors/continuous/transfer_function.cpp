@@ -6,8 +6,7 @@
 
 namespace ctde {
 
-TransferFunction::TransferFunction(std::string name)
-    : Actor(std::move(name), "TransferFunction", TimeMode::kContinuous) {
+TransferFunction::TransferFunction(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
   in_ = declare_input("in", PortKind::kContinuous, 1);
   out_ = declare_output("out", PortKind::kContinuous, 1);
   num_ = declare_parameter("num", ParamKind::kVector);

@@ -1,7 +1,7 @@
 #pragma once
-/// Y(s)/U(s) = num(s)/den(s), coefficients from the highest power down. The
-/// degree of num must not exceed den's; the input feeds the output directly
-/// only when the degrees are equal.
+/// The `TransferFunction` actor (what it computes: kInfo.summary). The degree
+/// of num must not exceed den's; the input feeds the output directly only when
+/// the degrees are equal.
 ///
 /// Realised in controllable canonical form, normalised by den[0]: with
 /// den = s^n + a1 s^(n-1) + ... + an and num = b0 s^n + b1 s^(n-1) + ... + bn
@@ -21,6 +21,13 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class TransferFunction : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "TransferFunction",
+      .family = "continuous",
+      .summary = "Y(s)/U(s) = num(s)/den(s), coefficients from the highest power down.",
+      .sample_params = R"({"num": [1], "den": [1, 3, 2]})",
+  };
+
   explicit TransferFunction(std::string name);
 
   [[nodiscard]] std::size_t state_size() const override { return den_norm_.size(); }

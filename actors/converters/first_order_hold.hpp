@@ -1,9 +1,9 @@
 #pragma once
-/// A discrete-to-continuous converter: the output extrapolates linearly from
-/// the last two tokens received and their times,
+/// The `FirstOrderHold` actor (what it computes: kInfo.summary). From the
+/// last two tokens and their times,
 ///   out(t) = v1 + (v1 - v0) (t - t1) / (t1 - t0);
 /// with fewer than two tokens (or two at the same time) it holds the last one
-/// (`initial` before the first; scalar or of the input's width).
+/// (`initial`, scalar or of the input's width, before the first).
 
 #include "../../core/actor.hpp"
 
@@ -12,6 +12,15 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class FirstOrderHold : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "FirstOrderHold",
+      .family = "converters",
+      .summary =
+          "A discrete-to-continuous converter: the output extrapolates linearly from the last two tokens "
+          "received (`initial` before the first).",
+      .sample_params = R"({"initial": 0})",
+  };
+
   explicit FirstOrderHold(std::string name);
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 

@@ -9,8 +9,7 @@
 
 namespace ctde {
 
-PeriodicSampler::PeriodicSampler(std::string name)
-    : Actor(std::move(name), "PeriodicSampler", TimeMode::kHybrid) {
+PeriodicSampler::PeriodicSampler(std::string name) : Actor(std::move(name), kInfo, TimeMode::kHybrid) {
   in_ = declare_input("in", PortKind::kContinuous);
   out_ = declare_output("out", PortKind::kDiscrete);
   period_ = declare_parameter("period", ParamKind::kScalar);

@@ -1,6 +1,6 @@
 #pragma once
-/// A continuous-to-discrete converter: an event carrying the input's value at
-/// start + offset + k * period, k = 0, 1, ... (computed in ticks, exactly).
+/// The `PeriodicSampler` actor (what it computes: kInfo.summary). The times
+/// start + offset + k * period are computed in ticks, exactly.
 
 #include "../../core/actor.hpp"
 
@@ -9,6 +9,15 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class PeriodicSampler : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "PeriodicSampler",
+      .family = "converters",
+      .summary =
+          "A continuous-to-discrete converter: an event carrying the input's value at offset + k * period, k "
+          "= 0, 1, ...",
+      .sample_params = R"({"period": 0.25, "offset": 0.125})",
+  };
+
   explicit PeriodicSampler(std::string name);
 
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;

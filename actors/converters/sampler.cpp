@@ -6,7 +6,7 @@
 
 namespace ctde {
 
-Sampler::Sampler(std::string name) : Actor(std::move(name), "Sampler", TimeMode::kHybrid) {
+Sampler::Sampler(std::string name) : Actor(std::move(name), kInfo, TimeMode::kHybrid) {
   in_ = declare_input("in", PortKind::kContinuous);
   trigger_ = declare_input("trigger", PortKind::kDiscrete);
   out_ = declare_output("out", PortKind::kDiscrete);

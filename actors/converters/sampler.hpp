@@ -1,6 +1,5 @@
 #pragma once
-/// A continuous-to-discrete converter: at each event on `trigger`, an event
-/// carrying the value of `in` at that tag.
+/// The `Sampler` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -9,6 +8,15 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Sampler : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Sampler",
+      .family = "converters",
+      .summary =
+          "A continuous-to-discrete converter: at each event on `trigger`, an event carrying the value of "
+          "`in` at that tag.",
+      .sample_params = R"({})",
+  };
+
   explicit Sampler(std::string name);
   [[nodiscard]] int infer_output_width(std::size_t output, std::span<const int> input_widths) const override;
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;

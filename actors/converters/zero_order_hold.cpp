@@ -7,7 +7,7 @@
 
 namespace ctde {
 
-ZeroOrderHold::ZeroOrderHold(std::string name) : Actor(std::move(name), "ZeroOrderHold", TimeMode::kHybrid) {
+ZeroOrderHold::ZeroOrderHold(std::string name) : Actor(std::move(name), kInfo, TimeMode::kHybrid) {
   in_ = declare_input("in", PortKind::kDiscrete);
   out_ = declare_output("out", PortKind::kContinuous);
   initial_ = declare_parameter("initial", ParamKind::kVector, 0.0);

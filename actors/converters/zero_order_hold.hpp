@@ -1,6 +1,5 @@
 #pragma once
-/// A discrete-to-continuous converter: the output holds the last token
-/// received (`initial` before the first; scalar or of the input's width).
+/// The `ZeroOrderHold` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -9,6 +8,15 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class ZeroOrderHold : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "ZeroOrderHold",
+      .family = "converters",
+      .summary =
+          "A discrete-to-continuous converter: the output holds the last token received (`initial` before "
+          "the first; scalar or of the input's width).",
+      .sample_params = R"({"initial": 0})",
+  };
+
   explicit ZeroOrderHold(std::string name);
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 

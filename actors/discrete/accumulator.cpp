@@ -6,7 +6,7 @@
 
 namespace ctde {
 
-Accumulator::Accumulator(std::string name) : Actor(std::move(name), "Accumulator", TimeMode::kDiscrete) {
+Accumulator::Accumulator(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
   in_ = declare_input("in", PortKind::kDiscrete);
   out_ = declare_output("out", PortKind::kDiscrete);
   initial_ = declare_parameter("initial", ParamKind::kVector, 0.0);

@@ -1,5 +1,5 @@
 #pragma once
-/// The running sum of the tokens received, starting from `initial`.
+/// The `Accumulator` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -8,6 +8,13 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Accumulator : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Accumulator",
+      .family = "discrete",
+      .summary = "The running sum of the tokens received, starting from `initial`.",
+      .sample_params = R"({"initial": 0})",
+  };
+
   explicit Accumulator(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;

@@ -3,7 +3,7 @@
 
 namespace ctde {
 
-Counter::Counter(std::string name) : Actor(std::move(name), "Counter", TimeMode::kDiscrete) {
+Counter::Counter(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
   in_ = declare_input("in", PortKind::kDiscrete);
   out_ = declare_output("out", PortKind::kDiscrete, 1);
 }

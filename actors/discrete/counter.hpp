@@ -1,5 +1,5 @@
 #pragma once
-/// The number of events received so far (of any width), sent at each event.
+/// The `Counter` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -8,6 +8,13 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Counter : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Counter",
+      .family = "discrete",
+      .summary = "The number of events received so far (of any width), sent at each event.",
+      .sample_params = R"({})",
+  };
+
   explicit Counter(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;

@@ -9,7 +9,7 @@
 
 namespace ctde {
 
-Merge::Merge(std::string name) : Actor(std::move(name), "Merge", TimeMode::kDiscrete) {
+Merge::Merge(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
   out_ = declare_output("out", PortKind::kDiscrete);
   inputs_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);
 }

@@ -1,6 +1,5 @@
 #pragma once
-/// Every token on any of `inputs` inputs goes out; simultaneous tokens go out
-/// in input order, one microstep apart.
+/// The `Merge` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -9,6 +8,15 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Merge : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Merge",
+      .family = "discrete",
+      .summary =
+          "Every token on any of `inputs` inputs goes out; simultaneous tokens go out in input order, one "
+          "microstep apart.",
+      .sample_params = R"({"inputs": 2})",
+  };
+
   explicit Merge(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;

@@ -11,7 +11,7 @@
 
 namespace ctde {
 
-Queue::Queue(std::string name) : Actor(std::move(name), "Queue", TimeMode::kDiscrete) {
+Queue::Queue(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
   in_ = declare_input("in", PortKind::kDiscrete);
   trigger_ = declare_input("trigger", PortKind::kDiscrete, kInferredWidth, /*optional=*/true);
   out_ = declare_output("out", PortKind::kDiscrete);

@@ -1,6 +1,5 @@
 #pragma once
-/// A FIFO of tokens: tokens on `in` are stored (up to `capacity`; beyond it
-/// they are dropped); each event on the optional `trigger` sends the oldest.
+/// The `Queue` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -9,6 +8,15 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Queue : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Queue",
+      .family = "discrete",
+      .summary =
+          "A FIFO of tokens: tokens on `in` are stored (up to `capacity`; beyond it they are dropped); each "
+          "event on the optional `trigger` sends the oldest.",
+      .sample_params = R"({"capacity": 4})",
+  };
+
   explicit Queue(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;

@@ -11,7 +11,7 @@
 
 namespace ctde {
 
-Server::Server(std::string name) : Actor(std::move(name), "Server", TimeMode::kDiscrete) {
+Server::Server(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
   in_ = declare_input("in", PortKind::kDiscrete);
   out_ = declare_output("out", PortKind::kDiscrete);
   service_ = declare_parameter("service_time", ParamKind::kScalar);

@@ -1,6 +1,5 @@
 #pragma once
-/// A single server with an unbounded FIFO queue: each token waits its turn,
-/// is served for `service_time`, then departs on `out`.
+/// The `Server` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -9,6 +8,15 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Server : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Server",
+      .family = "discrete",
+      .summary =
+          "A single server with an unbounded FIFO queue: each token waits its turn, is served for "
+          "`service_time`, then departs on `out`.",
+      .sample_params = R"({"service_time": 0.5})",
+  };
+
   explicit Server(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;

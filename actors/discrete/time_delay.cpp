@@ -11,7 +11,7 @@
 
 namespace ctde {
 
-TimeDelay::TimeDelay(std::string name) : Actor(std::move(name), "TimeDelay", TimeMode::kDiscrete) {
+TimeDelay::TimeDelay(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
   in_ = declare_input("in", PortKind::kDiscrete);
   out_ = declare_output("out", PortKind::kDiscrete);
   delay_ = declare_parameter("delay", ParamKind::kScalar, 0.0);

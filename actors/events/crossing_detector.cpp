@@ -4,8 +4,8 @@
 
 namespace ctde {
 
-CrossingDetector::CrossingDetector(std::string name, std::string type, bool with_level)
-    : Actor(std::move(name), std::move(type), TimeMode::kHybrid) {
+CrossingDetector::CrossingDetector(std::string name, const ActorInfo& info, bool with_level)
+    : Actor(std::move(name), info, TimeMode::kHybrid) {
   in_ = declare_input("in", PortKind::kContinuous, 1);
   out_ = declare_output("out", PortKind::kDiscrete, 1);
   direction_param_ = declare_parameter("direction", ParamKind::kString, "both");

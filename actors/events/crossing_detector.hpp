@@ -17,8 +17,9 @@ class CrossingDetector : public Actor {
   void fire(FireContext& context) const override;
 
  protected:
+  /// @param info the concrete type's identity (its kInfo).
   /// @param with_level declare a `level` parameter (else the level is 0).
-  CrossingDetector(std::string name, std::string type, bool with_level);
+  CrossingDetector(std::string name, const ActorInfo& info, bool with_level);
   void configure(const ParameterScope& scope) override;
 
  private:

@@ -1,7 +1,6 @@
 #pragma once
-/// A state-event generator: when the input crosses zero in `direction`
-/// ("rising", "falling" or "both"), an event carrying the input's value at the
-/// located crossing (see CrossingDetector).
+/// The `ZeroCrossingDetector` actor (what it computes: kInfo.summary): a
+/// CrossingDetector whose level is 0.
 
 #include "crossing_detector.hpp"
 
@@ -10,8 +9,17 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class ZeroCrossingDetector : public CrossingDetector {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "ZeroCrossingDetector",
+      .family = "events",
+      .summary =
+          "A state-event generator: when the input crosses zero in `direction` (\"rising\", \"falling\" or "
+          "\"both\"), an event carrying the input's value at the located crossing.",
+      .sample_params = R"({"direction": "both"})",
+  };
+
   explicit ZeroCrossingDetector(std::string name)
-      : CrossingDetector(std::move(name), "ZeroCrossingDetector", /*with_level=*/false) {}
+      : CrossingDetector(std::move(name), kInfo, /*with_level=*/false) {}
 };
 
 }  // namespace ctde

@@ -7,7 +7,7 @@
 
 namespace ctde {
 
-Abs::Abs(std::string name) : Actor(std::move(name), "Abs", TimeMode::kUnresolved) {
+Abs::Abs(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
   in_ = declare_input("in", PortKind::kPolymorphic);
   out_ = declare_output("out", PortKind::kPolymorphic);
 }

@@ -1,5 +1,5 @@
 #pragma once
-/// |u|, element by element.
+/// The `Abs` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -8,6 +8,13 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Abs : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Abs",
+      .family = "math",
+      .summary = "|u|, element by element.",
+      .sample_params = R"({})",
+  };
+
   explicit Abs(std::string name);
   void evaluate(EvalContext& context) const override;
 

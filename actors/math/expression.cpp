@@ -11,7 +11,7 @@
 
 namespace ctde {
 
-Expression::Expression(std::string name) : Actor(std::move(name), "Expression", TimeMode::kUnresolved) {
+Expression::Expression(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
   out_ = declare_output("out", PortKind::kPolymorphic, 1);
   expr_ = declare_parameter("expr", ParamKind::kString);
   inputs_ = declare_parameter("inputs", ParamKind::kScalar, 1.0);

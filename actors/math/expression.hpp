@@ -1,6 +1,6 @@
 #pragma once
-/// y = expr, a muparser expression over in0..in{inputs-1}, t and the model's
-/// parameters ("in0 * sin(t) + k"). Inputs and output have width 1.
+/// The `Expression` actor (what it computes: kInfo.summary). Inputs and output
+/// have width 1.
 
 #include <utility>
 #include <vector>
@@ -14,6 +14,15 @@ struct ExpressionState;
 /// Not copyable, not movable (see Actor).
 class Expression : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Expression",
+      .family = "math",
+      .summary =
+          "y = expr, a muparser expression over in0..in{inputs-1}, t and the model's parameters (\"in0 * "
+          "sin(t) + k\").",
+      .sample_params = R"({"expr": "2 * in0 + in1 - in0 * in1", "inputs": 2})",
+  };
+
   explicit Expression(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void evaluate(EvalContext& context) const override;

@@ -3,7 +3,7 @@
 
 namespace ctde {
 
-Gain::Gain(std::string name) : Actor(std::move(name), "Gain", TimeMode::kUnresolved) {
+Gain::Gain(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
   in_ = declare_input("in", PortKind::kPolymorphic);
   out_ = declare_output("out", PortKind::kPolymorphic);
   k_ = declare_parameter("k", ParamKind::kMatrix, 1.0);

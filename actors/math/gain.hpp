@@ -1,6 +1,5 @@
 #pragma once
-/// y = k u: a scalar k scales every element; a matrix k (rows x cols) takes
-/// an input of width cols to an output of width rows.
+/// The `Gain` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -9,6 +8,15 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Gain : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Gain",
+      .family = "math",
+      .summary =
+          "y = k u: a scalar k scales every element; a matrix k (rows x cols) takes an input of width cols "
+          "to an output of width rows.",
+      .sample_params = R"({"k": 2})",
+  };
+
   explicit Gain(std::string name);
   void evaluate(EvalContext& context) const override;
   [[nodiscard]] Kernel kernel() const override;

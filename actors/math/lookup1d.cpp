@@ -6,7 +6,7 @@
 
 namespace ctde {
 
-Lookup1D::Lookup1D(std::string name) : Actor(std::move(name), "Lookup1D", TimeMode::kUnresolved) {
+Lookup1D::Lookup1D(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
   in_ = declare_input("in", PortKind::kPolymorphic);
   out_ = declare_output("out", PortKind::kPolymorphic);
   x_ = declare_parameter("x", ParamKind::kVector);

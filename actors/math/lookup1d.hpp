@@ -1,6 +1,5 @@
 #pragma once
-/// y = the piecewise-linear interpolation of the table (x, y) at u, element by
-/// element; constant beyond the ends.
+/// The `Lookup1D` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -9,6 +8,15 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Lookup1D : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Lookup1D",
+      .family = "math",
+      .summary =
+          "y = the piecewise-linear interpolation of the table (x, y) at u, element by element; constant "
+          "beyond the ends.",
+      .sample_params = R"({"x": [0, 2.5, 5, 10], "y": [1, 2, 0, 4]})",
+  };
+
   explicit Lookup1D(std::string name);
   void evaluate(EvalContext& context) const override;
 

@@ -8,7 +8,7 @@
 
 namespace ctde {
 
-MinMax::MinMax(std::string name) : Actor(std::move(name), "MinMax", TimeMode::kUnresolved) {
+MinMax::MinMax(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
   out_ = declare_output("out", PortKind::kPolymorphic);
   mode_ = declare_parameter("mode", ParamKind::kString, "min");
   inputs_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);

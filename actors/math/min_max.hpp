@@ -1,6 +1,5 @@
 #pragma once
-/// The element-wise minimum ("min") or maximum ("max") of `inputs` inputs of
-/// equal width.
+/// The `MinMax` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -9,6 +8,13 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class MinMax : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "MinMax",
+      .family = "math",
+      .summary = "The element-wise minimum (\"min\") or maximum (\"max\") of `inputs` inputs of equal width.",
+      .sample_params = R"({"mode": "max", "inputs": 2})",
+  };
+
   explicit MinMax(std::string name);
   void evaluate(EvalContext& context) const override;
 

@@ -6,7 +6,7 @@
 
 namespace ctde {
 
-Product::Product(std::string name) : Actor(std::move(name), "Product", TimeMode::kUnresolved) {
+Product::Product(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
   out_ = declare_output("out", PortKind::kPolymorphic);
   ops_ = declare_parameter("ops", ParamKind::kString, "**");
 }

@@ -1,6 +1,6 @@
 #pragma once
-/// y = product of in_i (for '*') or 1/in_i (for '/'), element by element, one
-/// input per character of `ops` ("**/"). All inputs have the same width.
+/// The `Product` actor (what it computes: kInfo.summary). All inputs have the
+/// same width.
 
 #include "../../core/actor.hpp"
 
@@ -9,6 +9,15 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Product : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Product",
+      .family = "math",
+      .summary =
+          "y = product of in_i (for '*') or 1/in_i (for '/'), element by element, one input per character of "
+          "`ops` (\"**/\").",
+      .sample_params = R"({"ops": "*/"})",
+  };
+
   explicit Product(std::string name);
   void evaluate(EvalContext& context) const override;
 

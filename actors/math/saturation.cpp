@@ -11,7 +11,7 @@
 
 namespace ctde {
 
-Saturation::Saturation(std::string name) : Actor(std::move(name), "Saturation", TimeMode::kUnresolved) {
+Saturation::Saturation(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
   in_ = declare_input("in", PortKind::kPolymorphic);
   out_ = declare_output("out", PortKind::kPolymorphic);
   lower_ = declare_parameter("lower", ParamKind::kScalar, -HUGE_VAL);

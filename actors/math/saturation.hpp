@@ -1,5 +1,5 @@
 #pragma once
-/// min(max(u, lower), upper), element by element.
+/// The `Saturation` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -8,6 +8,13 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Saturation : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Saturation",
+      .family = "math",
+      .summary = "min(max(u, lower), upper), element by element.",
+      .sample_params = R"({"lower": 2, "upper": 5})",
+  };
+
   explicit Saturation(std::string name);
   void evaluate(EvalContext& context) const override;
 

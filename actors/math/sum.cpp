@@ -6,7 +6,7 @@
 
 namespace ctde {
 
-Sum::Sum(std::string name) : Actor(std::move(name), "Sum", TimeMode::kUnresolved) {
+Sum::Sum(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
   out_ = declare_output("out", PortKind::kPolymorphic);
   signs_ = declare_parameter("signs", ParamKind::kString, "++");
 }

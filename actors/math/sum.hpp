@@ -1,6 +1,6 @@
 #pragma once
-/// y = sum of +in_i or -in_i, one input per character of `signs` ("+-+").
-/// All inputs have the same width.
+/// The `Sum` actor (what it computes: kInfo.summary). All inputs have the same
+/// width.
 
 #include <array>
 #include <vector>
@@ -12,6 +12,13 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Sum : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Sum",
+      .family = "math",
+      .summary = "y = sum of +in_i or -in_i, one input per character of `signs` (\"+-+\").",
+      .sample_params = R"({"signs": "+-"})",
+  };
+
   explicit Sum(std::string name);
   void evaluate(EvalContext& context) const override;
   [[nodiscard]] Kernel kernel() const override;

@@ -446,7 +446,7 @@ class ModalModel::Compiler {
 // ---------------------------------------------------------------- ModalModel
 
 ModalModel::ModalModel(std::string name)
-    : Actor(std::move(name), "ModalModel", TimeMode::kContinuous), from_parameters_(true) {
+    : Actor(std::move(name), kInfo, TimeMode::kContinuous), from_parameters_(true) {
   for (const char* key : kStructureKeys) {
     structure_params_.push_back(std::string(key) == "modes"
                                     ? declare_parameter(key, ParamKind::kStructure)
@@ -456,7 +456,7 @@ ModalModel::ModalModel(std::string name)
 }
 
 ModalModel::ModalModel(std::string name, ModalChart chart)
-    : Actor(std::move(name), "ModalModel", TimeMode::kContinuous),
+    : Actor(std::move(name), kInfo, TimeMode::kContinuous),
       from_parameters_(false),
       chart_(std::move(chart)) {}
 

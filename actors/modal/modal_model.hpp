@@ -54,6 +54,20 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class ModalModel : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "ModalModel",
+      .family = "modal",
+      .summary =
+          "A mode chart over continuous states: per-mode derivatives and outputs, transitions taken when "
+          "their guard predicate becomes true (located as state events), compound transitions through "
+          "instantaneous modes with entry and set actions (docs/modal.md).",
+      .sample_params = R"({"inputs": {"u": 1}, "outputs": {"y": "x"}, "parameters": {"top": 0.5},
+                          "states": {"x": 0}, "initial": "UP",
+                          "modes": {"UP": {"der": {"x": "u"}}, "DOWN": {"der": {"x": "-u"}}},
+                          "transitions": [{"path": ["UP", "DOWN"], "guard": "x >= top"},
+                                          {"path": ["DOWN", "UP"], "guard": "x <= 0"}]})",
+  };
+
   /// A chart read from parameters (model files): `inputs`, `outputs`,
   /// `parameters`, `assert`, `states`, `event_vars`, `modes`, `transitions`
   /// (structured values, ParamKind::kStructure) and `initial` (a string).

@@ -3,7 +3,7 @@
 
 namespace ctde {
 
-Stop::Stop(std::string name) : Actor(std::move(name), "Stop", TimeMode::kDiscrete) {
+Stop::Stop(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
   in_ = declare_input("in", PortKind::kDiscrete);
   set_feedthrough(false);
 }

@@ -4,7 +4,7 @@
 
 namespace ctde {
 
-Clock::Clock(std::string name) : Actor(std::move(name), "Clock", TimeMode::kContinuous) {
+Clock::Clock(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
   out_ = declare_output("out", PortKind::kContinuous, 1);
   set_feedthrough(false);
 }

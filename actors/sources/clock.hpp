@@ -1,5 +1,5 @@
 #pragma once
-/// The model time t, in seconds, as a continuous signal.
+/// The `Clock` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -8,6 +8,13 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Clock : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Clock",
+      .family = "sources",
+      .summary = "The model time t, in seconds, as a continuous signal.",
+      .sample_params = R"({})",
+  };
+
   explicit Clock(std::string name);
   void evaluate(EvalContext& context) const override;
 

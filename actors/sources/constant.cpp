@@ -6,7 +6,7 @@
 
 namespace ctde {
 
-Constant::Constant(std::string name) : Actor(std::move(name), "Constant", TimeMode::kConstant) {
+Constant::Constant(std::string name) : Actor(std::move(name), kInfo, TimeMode::kConstant) {
   out_ = declare_output("out", PortKind::kConstant);
   value_ = declare_parameter("value", ParamKind::kVector);
   set_feedthrough(false);

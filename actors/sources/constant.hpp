@@ -1,7 +1,7 @@
 #pragma once
-/// A constant value (scalar or vector). Its output fits continuous and
-/// discrete inputs alike: continuous readers see the value at all times,
-/// discrete readers find it present at every tag (docs/semantics.md,
+/// The `Constant` actor (what it computes: kInfo.summary). Its output fits
+/// continuous and discrete inputs alike: continuous readers see the value at
+/// all times, discrete readers find it present at every tag (docs/semantics.md,
 /// "Constants"); it never fires and never sends an event.
 
 #include "../../core/actor.hpp"
@@ -11,6 +11,13 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Constant : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Constant",
+      .family = "sources",
+      .summary = "A constant value (scalar or vector).",
+      .sample_params = R"({"value": 1})",
+  };
+
   explicit Constant(std::string name);
   void evaluate(EvalContext& context) const override;
 

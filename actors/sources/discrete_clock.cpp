@@ -8,8 +8,7 @@
 
 namespace ctde {
 
-DiscreteClock::DiscreteClock(std::string name)
-    : Actor(std::move(name), "DiscreteClock", TimeMode::kDiscrete) {
+DiscreteClock::DiscreteClock(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
   out_ = declare_output("out", PortKind::kDiscrete, 1);
   period_ = declare_parameter("period", ParamKind::kScalar, 1.0);
   offsets_ = declare_parameter("offsets", ParamKind::kVector, std::vector<double>{0.0});

@@ -1,6 +1,6 @@
 #pragma once
-/// Events at offsets[i] + k * period for k = 0, 1, ..., carrying values[i].
-/// A period of "inf" gives each offset once.
+/// The `DiscreteClock` actor (what it computes: kInfo.summary). A period of
+/// "inf" gives each offset once.
 
 #include "../../core/actor.hpp"
 
@@ -9,6 +9,13 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class DiscreteClock : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "DiscreteClock",
+      .family = "sources",
+      .summary = "Events at offsets[i] + k * period for k = 0, 1, ..., carrying values[i].",
+      .sample_params = R"({"period": 0.5, "offsets": [0, 0.25], "values": [1, 2]})",
+  };
+
   explicit DiscreteClock(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void initialize(FireContext& context) const override;

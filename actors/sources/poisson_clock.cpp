@@ -11,7 +11,7 @@
 
 namespace ctde {
 
-PoissonClock::PoissonClock(std::string name) : Actor(std::move(name), "PoissonClock", TimeMode::kDiscrete) {
+PoissonClock::PoissonClock(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
   out_ = declare_output("out", PortKind::kDiscrete, 1);
   mean_ = declare_parameter("mean_interval", ParamKind::kScalar);
   seed_ = declare_parameter("seed", ParamKind::kScalar, 1.0);

@@ -1,7 +1,6 @@
 #pragma once
-/// Events at exponentially distributed intervals of mean `mean_interval`,
-/// drawn from a generator seeded with `seed`: the same seed gives the same
-/// times. Each event carries 1.
+/// The `PoissonClock` actor (what it computes: kInfo.summary). Each event
+/// carries 1.
 
 #include "../../core/actor.hpp"
 
@@ -10,6 +9,15 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class PoissonClock : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "PoissonClock",
+      .family = "sources",
+      .summary =
+          "Events at exponentially distributed intervals of mean `mean_interval`, drawn from a generator "
+          "seeded with `seed`: the same seed gives the same times.",
+      .sample_params = R"({"mean_interval": 0.25, "seed": 7})",
+  };
+
   explicit PoissonClock(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void initialize(FireContext& context) const override;

@@ -7,7 +7,7 @@
 
 namespace ctde {
 
-Ramp::Ramp(std::string name) : Actor(std::move(name), "Ramp", TimeMode::kContinuous) {
+Ramp::Ramp(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
   out_ = declare_output("out", PortKind::kContinuous, 1);
   slope_ = declare_parameter("slope", ParamKind::kScalar, 1.0);
   start_time_ = declare_parameter("start_time", ParamKind::kScalar, 0.0);

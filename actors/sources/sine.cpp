@@ -8,7 +8,7 @@
 
 namespace ctde {
 
-Sine::Sine(std::string name) : Actor(std::move(name), "Sine", TimeMode::kContinuous) {
+Sine::Sine(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
   out_ = declare_output("out", PortKind::kContinuous, 1);
   amplitude_ = declare_parameter("amplitude", ParamKind::kScalar, 1.0);
   frequency_ = declare_parameter("frequency", ParamKind::kScalar, 1.0);

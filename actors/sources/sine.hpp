@@ -1,6 +1,5 @@
 #pragma once
-/// amplitude * sin(2 pi frequency t + phase) + bias, frequency in Hz, phase in
-/// radians.
+/// The `Sine` actor (what it computes: kInfo.summary).
 
 #include "../../core/actor.hpp"
 
@@ -9,6 +8,13 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class Sine : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "Sine",
+      .family = "sources",
+      .summary = "amplitude * sin(2 pi frequency t + phase) + bias, frequency in Hz, phase in radians.",
+      .sample_params = R"({"amplitude": 2, "frequency": 0.5})",
+  };
+
   explicit Sine(std::string name);
   void evaluate(EvalContext& context) const override;
   /// A sixteenth of the period: a level crossed and crossed back is seen when

@@ -3,7 +3,7 @@
 
 namespace ctde {
 
-SingleEvent::SingleEvent(std::string name) : Actor(std::move(name), "SingleEvent", TimeMode::kDiscrete) {
+SingleEvent::SingleEvent(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
   out_ = declare_output("out", PortKind::kDiscrete);
   time_ = declare_parameter("time", ParamKind::kScalar);
   value_ = declare_parameter("value", ParamKind::kVector, 1.0);

@@ -7,7 +7,7 @@
 
 namespace ctde {
 
-Step::Step(std::string name) : Actor(std::move(name), "Step", TimeMode::kContinuous) {
+Step::Step(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
   out_ = declare_output("out", PortKind::kContinuous, 1);
   time_ = declare_parameter("time", ParamKind::kScalar);
   before_ = declare_parameter("before", ParamKind::kScalar, 0.0);

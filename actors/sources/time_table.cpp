@@ -11,7 +11,7 @@
 
 namespace ctde {
 
-TimeTable::TimeTable(std::string name) : Actor(std::move(name), "TimeTable", TimeMode::kContinuous) {
+TimeTable::TimeTable(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
   out_ = declare_output("out", PortKind::kContinuous);
   points_ = declare_optional_parameter("points", ParamKind::kMatrix);
   file_ = declare_optional_parameter("file", ParamKind::kFile);

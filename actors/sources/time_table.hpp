@@ -1,8 +1,7 @@
 #pragma once
-/// A signal given by points [t, v0, v1, ...] (inline, or a CSV file of the
-/// same columns), interpolated "linear" or "hold". Breakpoints are input time
-/// events; a time given twice is a jump. The output width is the number of
-/// value columns.
+/// The `TimeTable` actor (what it computes: kInfo.summary). Breakpoints are
+/// input time events; a time given twice is a jump. The output width is the
+/// number of value columns.
 ///
 /// Before the first point the output holds the first value, after the last
 /// point the last value. Each breakpoint's time event advances the current
@@ -20,6 +19,15 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class TimeTable : public Actor {
  public:
+  static constexpr ActorInfo kInfo{
+      .type = "TimeTable",
+      .family = "sources",
+      .summary =
+          "A signal given by points [t, v0, v1, ...] (inline, or a CSV file of the same columns), "
+          "interpolated \"linear\" or \"hold\".",
+      .sample_params = R"({"points": [[0, 0], [0.5, 1], [1, 0]]})",
+  };
+
   explicit TimeTable(std::string name);
 
   /// The table's points, one row per point: [t, v...] (after configure()).

@@ -20,7 +20,13 @@
 /// heat to `ambient` at `k` (1/h): T' = k (ambient - T) + rate u, out = T.
 class Room : public ctde::Actor {
  public:
-  explicit Room(std::string name) : Actor(std::move(name), "Room", ctde::TimeMode::kContinuous) {
+  // Who the type is, written once: the constructor and register_actor<Room>() read it.
+  static constexpr ctde::ActorInfo kInfo{.type = "Room",
+                                         .family = "user",
+                                         .summary = "A heated room: T' = k (ambient - T) + rate u.",
+                                         .sample_params = R"({"k": 0.5, "initial": 15})"};
+
+  explicit Room(std::string name) : Actor(std::move(name), kInfo, ctde::TimeMode::kContinuous) {
     heater_ = declare_input("heater", ctde::PortKind::kContinuous, 1);
     temperature_ = declare_output("temperature", ctde::PortKind::kContinuous, 1);
     k_ = declare_parameter("k", ctde::ParamKind::kScalar, 0.5);
@@ -58,7 +64,13 @@ class Room : public ctde::Actor {
 /// heater goes off, token 0) and g1 = T - low (falling: it goes on, token 1).
 class Thermostat : public ctde::Actor {
  public:
-  explicit Thermostat(std::string name) : Actor(std::move(name), "Thermostat", ctde::TimeMode::kHybrid) {
+  static constexpr ctde::ActorInfo kInfo{
+      .type = "Thermostat",
+      .family = "user",
+      .summary = "Sends 0 when T rises through `high`, 1 when it falls through `low`.",
+      .sample_params = R"({"low": 19, "high": 21})"};
+
+  explicit Thermostat(std::string name) : Actor(std::move(name), kInfo, ctde::TimeMode::kHybrid) {
     in_ = declare_input("in", ctde::PortKind::kContinuous, 1);
     out_ = declare_output("out", ctde::PortKind::kDiscrete, 1);
     low_ = declare_parameter("low", ctde::ParamKind::kScalar, 19.0);
@@ -116,9 +128,8 @@ ctde::RunResult run(const std::string& results_path) {
   // [guide:register]
   ctde::ActorRegistry registry;
   ctde::register_builtin_actors(registry);
-  ctde::register_actor<Room>(registry, "Room", "user", "A heated room: T' = k (ambient - T) + rate u.");
-  ctde::register_actor<Thermostat>(registry, "Thermostat", "user",
-                                   "Sends 0 when T rises through `high`, 1 when it falls through `low`.");
+  ctde::register_actor<Room>(registry);
+  ctde::register_actor<Thermostat>(registry);
   ctde::Model model = ctde::load_model_text(kModel, "thermostat.json", registry);
   const ctde::FlatModel flat = ctde::validate(model);
   const ctde::RunOptions options = ctde::make_run_options(model.director(), model.parameters());

@@ -20,6 +20,7 @@
 
 #include "core/format.hpp"
 #include "domains/ctde/run_options.hpp"
+#include "support/actor_samples.hpp"
 #include "support/model_helpers.hpp"
 
 using namespace ctde;
@@ -33,31 +34,6 @@ const std::vector<std::pair<std::string, std::string>> kFamilies = {
     {"sources", "Sources"},       {"math", "Math (polymorphic)"}, {"continuous", "Continuous"},
     {"discrete", "Discrete"},     {"converters", "Converters"},   {"events", "State-event generators"},
     {"modal", "Modal models"},    {"sinks", "Sinks"}};
-
-/// Values for the required parameters, so that configure() runs and shows the
-/// ports whose number is a parameter (numbered inputs in0, in1, ...). Only the
-/// ports are read from the configured actor; the tables show the declarations.
-std::vector<std::pair<std::string, ParamValue>> sample_parameters(const std::string& type) {
-  static const std::map<std::string, std::vector<std::pair<std::string, ParamValue>>> kSamples = {
-      {"Constant", {{"value", 1.0}}},
-      {"StateSpace", {{"A", -1.0}, {"B", 1.0}, {"C", 1.0}}},
-      {"TransferFunction", {{"num", std::vector<double>{1.0}}, {"den", std::vector<double>{1.0, 1.0}}}},
-      {"PeriodicSampler", {{"period", 1.0}}},
-      {"Server", {{"service_time", 1.0}}},
-      {"Expression", {{"expr", "in0"}}},
-      {"Lookup1D", {{"x", std::vector<double>{0.0, 1.0}}, {"y", std::vector<double>{0.0, 1.0}}}},
-      {"PoissonClock", {{"mean_interval", 1.0}}},
-      {"SingleEvent", {{"time", 1.0}}},
-      {"Step", {{"time", 1.0}}},
-      {"TimeTable", {{"points", Matrix{2, 2, {0.0, 0.0, 1.0, 1.0}}}}},
-  };
-  const auto it = kSamples.find(type);
-  return it == kSamples.end() ? std::vector<std::pair<std::string, ParamValue>>{} : it->second;
-}
-
-/// Types that cannot be configured from sample values (their configuration is
-/// a structure): documented by what they declare at construction only.
-const std::set<std::string> kDeclaredOnly = {"ModalModel"};
 
 std::string kind_letter(PortKind kind) {
   switch (kind) {
@@ -144,32 +120,26 @@ TypeReference reference_of(const ActorRegistry::Entry& entry) {
   for (const auto& port : declared->inputs()) ref.port_rows.push_back(port_row(port, "`" + port.name + "`"));
   for (const auto& slot : declared->parameters()) ref.param_rows.push_back(param_row(slot));
 
-  // Numbered inputs appear in configure(): configure a second instance.
-  if (!kDeclaredOnly.contains(entry.type)) {
-    const auto configured = builtin_actors().make(entry.type, "a");
-    try {
-      for (const auto& [name, value] : sample_parameters(entry.type)) configured->set_parameter(name, value);
-      ParameterScope scope;
-      scope.resolve();
-      configured->resolve_parameters(scope);
-      const auto& inputs = configured->inputs();
-      const bool numbered = std::any_of(inputs.begin(), inputs.end(), [&](const PortSpec& p) {
-        return is_numbered_input(p.name) && !declared->find_input(p.name);
-      });
-      if (numbered) {
-        PortSpec first = inputs.front();
-        for (const auto& p : inputs) {
-          if (p.name == "in0") first = p;
-        }
-        ref.port_rows.push_back(port_row(first, "`in0`..`in{N-1}` (numbered)"));
+  // Numbered inputs appear in configure(): configure the type's sample
+  // (ActorInfo::sample_params) and look for inputs the declaration lacks.
+  try {
+    const auto sample = ctde::test::configured_sample(entry);
+    const auto& inputs = sample.actor->inputs();
+    const bool numbered = std::any_of(inputs.begin(), inputs.end(), [&](const PortSpec& p) {
+      return is_numbered_input(p.name) && !declared->find_input(p.name);
+    });
+    if (numbered) {
+      PortSpec first = inputs.front();
+      for (const auto& p : inputs) {
+        if (p.name == "in0") first = p;
       }
-    } catch (const std::exception& e) {
-      ref.problem = "type " + entry.type;
-      ref.problem += " does not configure with the test's sample values (";
-      ref.problem += e.what();
-      ref.problem += "): give its required parameters values in sample_parameters(), or list it in "
-                     "kDeclaredOnly (tests/core/test_model_reference.cpp)";
+      ref.port_rows.push_back(port_row(first, "`in0`..`in{N-1}` (numbered)"));
     }
+  } catch (const std::exception& e) {
+    ref.problem = "type " + entry.type;
+    ref.problem += " does not configure with its sample parameters (";
+    ref.problem += e.what();
+    ref.problem += "): fix kInfo.sample_params in its header";
   }
   for (const auto& port : declared->outputs()) ref.port_rows.push_back(port_row(port, "`" + port.name + "`"));
   return ref;

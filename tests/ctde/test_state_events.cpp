@@ -369,28 +369,6 @@ TEST_CASE("a crossing located at the step's end fires with the outputs of that t
   CHECK(sent == std::vector<double>{2.0});
 }
 
-TEST_CASE("direction filtering: rising, falling and both see their own crossings of a sine") {
-  const Run run = run_model(R"({"ctde": 1, "name": "directions",
-    "director": {"stop_time": 2.25, "rtol": 1e-10, "atol": 1e-12},
-    "actors": [{"name": "s", "type": "Sine", "params": {"frequency": 1}},
-               {"name": "up", "type": "ZeroCrossingDetector", "params": {"direction": "rising"}},
-               {"name": "down", "type": "ZeroCrossingDetector", "params": {"direction": "falling"}},
-               {"name": "any", "type": "ZeroCrossingDetector", "params": {"direction": "both"}},
-               {"name": "x", "type": "Integrator"}],
-    "connections": [["s.out", "up.in"], ["s.out", "down.in"], ["s.out", "any.in"], ["s.out", "x.in"]]})");
-  REQUIRE(run.result.status == RunStatus::kOk);
-  const auto near = [](const std::vector<double>& found, const std::vector<double>& expected) {
-    if (found.size() != expected.size()) return false;
-    for (std::size_t i = 0; i < found.size(); ++i) {
-      if (std::abs(found[i] - expected[i]) > 1e-11) return false;
-    }
-    return true;
-  };
-  CHECK(near(event_times(run, "up"), {1.0, 2.0}));
-  CHECK(near(event_times(run, "down"), {0.5, 1.5}));
-  CHECK(near(event_times(run, "any"), {0.5, 1.0, 1.5, 2.0}));
-}
-
 TEST_CASE("a guard driven by a Step input fires at the step's time, the microstep after the jump") {
   const Run run = run_model(R"({"ctde": 1, "name": "stepped",
     "director": {"stop_time": 2},
