@@ -156,7 +156,8 @@ int main(int argc, char** argv) {
   try {
     if (validate->parsed()) {
       check_paths({{"MODEL", model_path}}, {});
-      const std::optional<double> stop = *validate_stop ? std::optional<double>(validate_stop_time) : std::nullopt;
+      const std::optional<double> stop =
+          *validate_stop ? std::optional<double>(validate_stop_time) : std::nullopt;
       ctde::cli::validate_command(model_path, parse_overrides(sets), stop, std::cout);
     }
     if (run->parsed()) {

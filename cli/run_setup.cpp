@@ -48,7 +48,8 @@ RunSetup set_up_run(Model& model, std::optional<double> stop_time) {
     throw located(e);
   }
   try {
-    setup.signals = resolve_record(setup.flat, model.record().empty() ? all_outputs(setup.flat) : model.record());
+    setup.signals =
+        resolve_record(setup.flat, model.record().empty() ? all_outputs(setup.flat) : model.record());
   } catch (const ModelError& e) {
     throw e.located(model.file() + " at /record");
   }

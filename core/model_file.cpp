@@ -22,10 +22,10 @@ using json = nlohmann::ordered_json;
 
 /// Director keys of the format (docs/model-format.md, "Director options").
 const std::vector<std::string> kDirectorKeys = {
-    "start_time",     "stop_time",      "time_resolution", "solver",
-    "rtol",           "atol",           "initial_step",    "min_step",
-    "max_step",       "max_microsteps", "event_tolerance", "events",
-    "event_state",    "output_interval"};
+    "start_time",  "stop_time",      "time_resolution", "solver",
+    "rtol",        "atol",           "initial_step",    "min_step",
+    "max_step",    "max_microsteps", "event_tolerance", "events",
+    "event_state", "output_interval"};
 
 /// Checks the shape of a JSON document while nlohmann's (iterative) parser
 /// reads it, before anything walks it recursively: objects and arrays nest at
@@ -95,7 +95,6 @@ class ShapeCheck {
   std::string file_;
   std::vector<Frame> frames_;
 };
-
 
 /// Builds a Model from parsed JSON, tracking the JSON pointer for messages.
 class Loader {
@@ -185,7 +184,8 @@ class Loader {
                   const std::vector<std::string>& known) const {
     for (const auto& [key, value] : object.items()) {
       if (std::find(known.begin(), known.end(), key) == known.end()) {
-        fail(pointer + "/" + json_pointer_token(key), "unknown key '" + key + "' (known here: " + join(known) + ")");
+        fail(pointer + "/" + json_pointer_token(key),
+             "unknown key '" + key + "' (known here: " + join(known) + ")");
       }
     }
   }
@@ -228,7 +228,8 @@ class Loader {
   void load_network(const json& node, const std::string& pointer, Composite& composite) {
     const json& actors = node["actors"];
     if (!actors.is_array()) fail(pointer + "/actors", "must be an array of actors");
-    if (actors.empty()) fail(pointer + "/actors", "is empty: a model (and a composite) needs at least one actor");
+    if (actors.empty())
+      fail(pointer + "/actors", "is empty: a model (and a composite) needs at least one actor");
     for (std::size_t i = 0; i < actors.size(); ++i) {
       load_actor(actors[i], pointer + "/actors/" + std::to_string(i), composite);
     }
@@ -394,8 +395,10 @@ std::size_t out_of_range_number(const std::string& text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') {
@@ -404,7 +407,8 @@ std::size_t out_of_range_number(const std::string& text) {
     }
     if (c != '-' && (c < '0' || c > '9')) continue;
     std::size_t end = i;
-    while (end < text.size() && std::string_view("+-.eE0123456789").find(text[end]) != std::string_view::npos) ++end;
+    while (end < text.size() && std::string_view("+-.eE0123456789").find(text[end]) != std::string_view::npos)
+      ++end;
     if (beyond_double_range(std::string_view(text).substr(i, end - i))) return i;
     i = end - 1;
   }
@@ -436,7 +440,8 @@ Model load_model_text(const std::string& text, const std::string& file, const Ac
     }
     const auto [line, column] = line_column(text, at + 1);  // nlohmann counts bytes from 1
     std::size_t end = at;
-    while (end < text.size() && std::string_view("+-.eE0123456789").find(text[end]) != std::string_view::npos) ++end;
+    while (end < text.size() && std::string_view("+-.eE0123456789").find(text[end]) != std::string_view::npos)
+      ++end;
     throw ModelError(text.substr(at, end - at) + " is beyond a double's range (write \"inf\" for infinity)")
         .located(file + ":" + std::to_string(line) + ":" + std::to_string(column));
   }

@@ -123,7 +123,8 @@ void schedule(FlatModel& model) {
   for (std::uint32_t to = 0; to < n; ++to) {
     const FlatActor& target = model.actors[to];
     for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
-      if (!target.drivers[p] || target.actor->feeds_through(p) || target.input_kinds[p] != PortKind::kDiscrete) {
+      if (!target.drivers[p] || target.actor->feeds_through(p) ||
+          target.input_kinds[p] != PortKind::kDiscrete) {
         continue;
       }
       const std::uint32_t from = target.drivers[p]->actor;

@@ -1,6 +1,5 @@
 #include "core/param.hpp"
 
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -111,7 +110,7 @@ const char* kind_name(ParamKind kind) {
 // ---------------------------------------------------------------- ParameterScope
 
 struct ParameterScope::Parser {
-  CompiledExpression parser;  ///< every parameter bound as a variable
+  CompiledExpression parser;              ///< every parameter bound as a variable
   std::map<std::string, double> storage;  // node-stable addresses for DefineVar
   /// Values of expressions already evaluated since the last resolve(): models
   /// repeat the same few expressions over many actors ("-e", "k0 * 0.5").

@@ -60,7 +60,8 @@ struct RunBuffers {
   std::vector<double> tokens_now;         ///< tokens delivered at the current microstep
   std::vector<double> tokens_next;        ///< tokens for the next microstep
   std::vector<std::uint8_t> present_now;  ///< per input port: a Presence at the current microstep
-  std::vector<std::uint8_t> present_next;  ///< per input port: kSentBefore at the next one (or kConstantValue)
+  std::vector<std::uint8_t>
+      present_next;  ///< per input port: kSentBefore at the next one (or kConstantValue)
   std::vector<std::unique_ptr<ActorState>> states;  ///< per actor, or null
   std::vector<double> scratch;                      ///< as wide as the widest port: for building tokens
   /// Per guard: how it crossed at the current firing (a Crossing value), or 0.

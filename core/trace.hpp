@@ -52,13 +52,13 @@ class TraceWriter {
   /// What a state-event search found (docs/trace-format.md, "state_event").
   struct StateEventInfo {
     std::string_view actor;
-    std::string_view guard;        ///< the guard's name, or empty: then `guard_index` is written
+    std::string_view guard;  ///< the guard's name, or empty: then `guard_index` is written
     std::size_t guard_index = 0;
-    std::string_view direction;    ///< "rising" or "falling"
-    double bracket = 0;            ///< width of the final time bracket, s
-    double residual = 0;           ///< the guard's value at the event
-    int iterations = 0;            ///< guard evaluations in the search (plus redone steps)
-    double rejected_t1 = 0;        ///< end of the step that overshot, s
+    std::string_view direction;  ///< "rising" or "falling"
+    double bracket = 0;          ///< width of the final time bracket, s
+    double residual = 0;         ///< the guard's value at the event
+    int iterations = 0;          ///< guard evaluations in the search (plus redone steps)
+    double rejected_t1 = 0;      ///< end of the step that overshot, s
   };
   /// A located crossing, fired as a discrete event at `tag`.
   void state_event(Tag tag, double t, const StateEventInfo& info);

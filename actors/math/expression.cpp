@@ -56,7 +56,8 @@ std::unique_ptr<ActorState> Expression::make_state() const {
   state->variables.assign(n + 1, 0.0);
   const std::string what = describe() + ", parameter 'expr'";
   state->expression.bind("t", &state->variables[0], what);
-  for (std::size_t i = 0; i < n; ++i) state->expression.bind("in" + std::to_string(i), &state->variables[i + 1], what);
+  for (std::size_t i = 0; i < n; ++i)
+    state->expression.bind("in" + std::to_string(i), &state->variables[i + 1], what);
   for (const auto& [name, value] : constants_) state->expression.bind_constant(name, value, what);
   state->expression.set(text(expr_), what);
   return state;

@@ -26,7 +26,6 @@
 #include "../../core/time.hpp"
 #include "predicate.hpp"
 
-
 namespace ctde {
 
 /// A compiled expression. Copyable value type.

@@ -22,7 +22,8 @@ class ChartReader {
 
   void read(const std::string& key, const std::string& text) {
     const json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (value.is_discarded()) fail("", "parameter '" + key + "' is not a JSON value: " + shorten_for_message(text));
+    if (value.is_discarded())
+      fail("", "parameter '" + key + "' is not a JSON value: " + shorten_for_message(text));
     if (key == "inputs") {
       read_inputs(value);
     } else if (key == "outputs") {

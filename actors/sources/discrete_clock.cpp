@@ -73,7 +73,8 @@ void DiscreteClock::fire(FireContext& context) const {
 
 void DiscreteClock::check_times(const TimeResolution& resolution) const {
   check_duration(period_, resolution, /*zero_allowed=*/false);
-  for (const double offset : vector(offsets_)) check_duration(offsets_, offset, resolution, /*zero_allowed=*/true);
+  for (const double offset : vector(offsets_))
+    check_duration(offsets_, offset, resolution, /*zero_allowed=*/true);
 }
 
 }  // namespace ctde

@@ -191,8 +191,8 @@ void bench(const char* model, ARKRhsFn rhs, void* user, int n, int repeats) {
   std::printf(
       "model=%s n=%d wall_s=%.6f steps=%ld rhs_evals=%ld checksum=%.12g ref_checksum=%.12g "
       "fused=%d repeats=%d sundials=%s\n",
-      model, n, best.wall_s, best.steps, best.rhs_evals, best.checksum, reference.checksum, fused_ops() ? 1 : 0, repeats,
-      SUNDIALS_VERSION);
+      model, n, best.wall_s, best.steps, best.rhs_evals, best.checksum, reference.checksum,
+      fused_ops() ? 1 : 0, repeats, SUNDIALS_VERSION);
 }
 
 }  // namespace

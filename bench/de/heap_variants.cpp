@@ -120,13 +120,16 @@ void hold(PairingUpdate& h, Event next) { h.heap.decrease(h.handles[next.order_k
 struct Library {
   ctde::EventQueue queue;
   void insert(Event e) {
-    queue.insert(ctde::Event::at({static_cast<ctde::Tick>(e.time_key), 0}, static_cast<std::uint32_t>(e.order_key)));
+    queue.insert(
+        ctde::Event::at({static_cast<ctde::Tick>(e.time_key), 0}, static_cast<std::uint32_t>(e.order_key)));
   }
-  [[nodiscard]] Event top() const { return {static_cast<std::uint64_t>(queue.peek().time()), queue.peek().depth()}; }
+  [[nodiscard]] Event top() const {
+    return {static_cast<std::uint64_t>(queue.peek().time()), queue.peek().depth()};
+  }
 };
 void hold(Library& h, Event next) {
-  h.queue.replace_top(
-      ctde::Event::at({static_cast<ctde::Tick>(next.time_key), 0}, static_cast<std::uint32_t>(next.order_key)));
+  h.queue.replace_top(ctde::Event::at({static_cast<ctde::Tick>(next.time_key), 0},
+                                      static_cast<std::uint32_t>(next.order_key)));
 }
 
 template <class H>

@@ -148,8 +148,8 @@ bool bench(const Balls& balls, double rtol, double atol, int repeats) {
       "impl=ctde model=%s n=%zu actors=%zu rtol=%g atol=%g wall_s=%.6f impacts=%zu expected=%ld "
       "max_abs_err=%.3e max_rel_err=%.3e worst_ball=%ld worst_impact=%ld steps=%llu rejected=%llu "
       "rhs_evals=%llu state_events=%llu repeats=%d status=%s",
-      balls.name.c_str(), balls.h0.size(), flat.actors.size(), rtol, atol, best, impacts.size(), expected_impacts(balls),
-      errors.max_abs, errors.max_rel, errors.worst_ball, errors.worst_impact,
+      balls.name.c_str(), balls.h0.size(), flat.actors.size(), rtol, atol, best, impacts.size(),
+      expected_impacts(balls), errors.max_abs, errors.max_rel, errors.worst_ball, errors.worst_impact,
       static_cast<unsigned long long>(result.stats.steps),
       static_cast<unsigned long long>(result.stats.rejected_steps),
       static_cast<unsigned long long>(result.stats.rhs_evals),

@@ -199,9 +199,10 @@ void bench(const Balls& balls, double rtol, double atol, int interp_degree, int 
       "model=%s n=%zu rtol=%g atol=%g wall_s=%.6f impacts=%zu expected=%ld max_abs_err=%.3e "
       "max_rel_err=%.3e worst_ball=%ld worst_impact=%ld steps=%ld rhs_evals=%ld g_evals=%ld resets=%ld "
       "interp_degree=%s fused=%d repeats=%d sundials=%s\n",
-      balls.name.c_str(), balls.h0.size(), rtol, atol, best.wall_s, best.impacts.size(), expected_impacts(balls),
-      errors.max_abs, errors.max_rel, errors.worst_ball, errors.worst_impact, best.steps, best.rhs_evals,
-      best.g_evals, best.resets, interp_degree < 0 ? "default" : std::to_string(interp_degree).c_str(), fused_ops() ? 1 : 0, repeats,
+      balls.name.c_str(), balls.h0.size(), rtol, atol, best.wall_s, best.impacts.size(),
+      expected_impacts(balls), errors.max_abs, errors.max_rel, errors.worst_ball, errors.worst_impact,
+      best.steps, best.rhs_evals, best.g_evals, best.resets,
+      interp_degree < 0 ? "default" : std::to_string(interp_degree).c_str(), fused_ops() ? 1 : 0, repeats,
       SUNDIALS_VERSION);
   std::fflush(stdout);
 }
@@ -212,7 +213,9 @@ int main(int argc, char** argv) {
   const std::string which = argc > 1 ? argv[1] : "all";
   const int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
   if ((which != "all" && which != "balls100" && ball1_impacts(which) == 0) || argc == 4 || argc > 6) {
-    std::fprintf(stderr, "usage: %s [ball1|ball1@N|balls100|all] [repeats] [rtol atol [interpolant_degree]]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s [ball1|ball1@N|balls100|all] [repeats] [rtol atol [interpolant_degree]]\n",
+                 argv[0]);
     return 2;
   }
   std::vector<std::pair<double, double>> tolerances{{1e-10, 1e-12}, {1e-6, 1e-9}};

@@ -33,9 +33,9 @@
 
 #include "actors/builtin_actors.hpp"
 #include "cli/run_setup.hpp"
+#include "core/csv_results.hpp"
 #include "core/error.hpp"
 #include "core/model_file.hpp"
-#include "core/csv_results.hpp"
 #include "core/trace.hpp"
 #include "domains/ctde/director.hpp"
 

@@ -79,8 +79,8 @@ void GuardSet::after_event(std::size_t i, Crossing fired, double before, double 
   if (sign_of(slope) == from && std::abs(after) <= band) {
     // On the far side, within the location's tolerance, moving back: it will
     // return to `after` (a bounce too small to get back past zero).
-    level_[i] = std::nextafter(after, from > 0 ? -std::numeric_limits<double>::infinity()
-                                               : std::numeric_limits<double>::infinity());
+    level_[i] = std::nextafter(
+        after, from > 0 ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
     side_[i] = from;
     return;
   }

@@ -38,9 +38,9 @@ using GuardEvaluator = void (*)(void* user, double t, std::span<double> g);
 
 /// The outcome of GuardSet::locate. Copyable value type.
 struct LocatedCrossing {
-  double ta = 0;        ///< latest time known before every crossing
-  double tb = 0;        ///< earliest time known after one (the event side)
-  int iterations = 0;   ///< guard evaluations made
+  double ta = 0;       ///< latest time known before every crossing
+  double tb = 0;       ///< earliest time known after one (the event side)
+  int iterations = 0;  ///< guard evaluations made
 };
 
 /// Per-guard crossing state of one run. Copyable value type.

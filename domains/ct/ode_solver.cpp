@@ -90,7 +90,6 @@ StepStatus classify(int flag) {
   }
 }
 
-
 // The data of a serial N_Vector (all vectors here are serial): a field read, not
 // the N_VGetArrayPointer call through the vector's operation table.
 double* data(N_Vector v) { return NV_DATA_S(v); }
@@ -236,8 +235,8 @@ struct OdeSolver::Impl {
   // -- set-up -----------------------------------------------------------------------
 
   [[noreturn]] void fail_setup(const char* call_name, long flag) const {
-    std::string what = std::string("OdeSolver (") + to_string(options.method) +
-                       ", n = " + std::to_string(n) + "): " + call_name + " failed";
+    std::string what = std::string("OdeSolver (") + to_string(options.method) + ", n = " + std::to_string(n) +
+                       "): " + call_name + " failed";
     if (flag != 0) what += " with " + flag_name(flag);
     if (arkode_message[0] != '\0') what += std::string(" (") + arkode_message.data() + ")";
     throw std::runtime_error(what);

@@ -155,14 +155,17 @@ void Director::Impl::initialize() {
           const Slice slice = b_.actors[d].states;
           const std::span<double> mine(atol.data() + slice.offset, slice.width);
           guarded(d, [&] { actors_[d]->state_tolerances(mine); });
-          changed = changed || std::any_of(mine.begin(), mine.end(), [&](double v) { return v != options_.atol; });
+          changed =
+              changed || std::any_of(mine.begin(), mine.end(), [&](double v) { return v != options_.atol; });
         }
         for (const double v : atol) {
-          if (!(v > 0) || !std::isfinite(v)) throw Failure{"an actor gave a state tolerance of " + format_double(v), ""};
+          if (!(v > 0) || !std::isfinite(v))
+            throw Failure{"an actor gave a state tolerance of " + format_double(v), ""};
         }
         if (changed) ode.atol_per_state = std::move(atol);
       }
-      if (std::isfinite(step_bound_)) ode.max_step = std::min(ode.max_step.value_or(step_bound_), step_bound_);
+      if (std::isfinite(step_bound_))
+        ode.max_step = std::min(ode.max_step.value_or(step_bound_), step_bound_);
       solver_.emplace(problem, ode, t, b_.x_storage);
     } catch (const std::exception& e) {
       throw Failure{std::string("the ODE solver could not start: ") + e.what(), ""};
@@ -231,7 +234,7 @@ void Director::Impl::discrete_phase() {
         a = queue_.peek().depth();
         served_.begin();
         if (prefetch_ahead_) prefetch_ahead();  // the slot is open: the top is the next event
-        if ((flags_[a] & kStateEvent) == 0) {  // a state event was traced where it was located
+        if ((flags_[a] & kStateEvent) == 0) {   // a state event was traced where it was located
           time_event = true;
           ++stats_.time_events;
           if (trace_ != nullptr) trace_->time_event(now_, t, flat(a).path);

@@ -46,10 +46,11 @@ class Director::Impl final : public DirectorServices {
     for (const FlatActor& actor : model_.actors) actor.actor->check_time_resolution(resolution_);
     lay_out();
     if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
-      throw OptionError("atol", "director option 'atol' lists " + std::to_string(options_.atol_per_state.size()) +
-                       " tolerances but the model has " + std::to_string(b_.x_storage.size()) +
-                       " continuous states (give one number, or one per state in the order ctde "
-                       "validate prints)");
+      throw OptionError("atol", "director option 'atol' lists " +
+                                    std::to_string(options_.atol_per_state.size()) +
+                                    " tolerances but the model has " + std::to_string(b_.x_storage.size()) +
+                                    " continuous states (give one number, or one per state in the order ctde "
+                                    "validate prints)");
     }
   }
 
@@ -353,9 +354,9 @@ class Director::Impl final : public DirectorServices {
   std::vector<int> record_index_;        ///< per output port: its recorded column, or -1
   std::vector<Tag> recorded_token_tag_;  ///< per recorded signal: the tag of its last token
   std::optional<OdeSolver> solver_;
-  std::vector<std::uint32_t> stateful_;  ///< depths of actors with continuous states
+  std::vector<std::uint32_t> stateful_;       ///< depths of actors with continuous states
   std::vector<std::uint32_t> step_watchers_;  ///< depths of actors with watches_steps()
-  std::vector<double> dense_;            ///< the interpolated state for output_interval rows
+  std::vector<double> dense_;                 ///< the interpolated state for output_interval rows
   std::vector<std::pair<std::uint32_t, std::vector<double>>> changed_;  ///< states reset at this time
   bool states_changed_ = false;
   bool continuous_changed_ = false;  ///< an actor with continuous outputs fired
@@ -410,7 +411,8 @@ class Director::Impl final : public DirectorServices {
   /// The flags that describe the actor, not the current microstep.
   /// Has guards of its own (fixed).
   static constexpr Flags kGenerator = 256;
-  static constexpr Flags kFixedFlags = kDrivesContinuous | kReadsTimed | kFunction | kMovesGuards | kGenerator;
+  static constexpr Flags kFixedFlags =
+      kDrivesContinuous | kReadsTimed | kFunction | kMovesGuards | kGenerator;
   /// Any of these asks for more than fire(): one test on the common path.
   static constexpr Flags kSpecial = kReadsTimed | kFunction | kDrivesContinuous | kMovesGuards | kGenerator;
   /// Models with this many actors look ahead in the queue (prefetch_ahead):

@@ -132,7 +132,7 @@ std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
       }
       interval_rows_done_ = true;
       planned_step_ = std::min(planned, 4 * (te_s - t0));  // as after a cut, below
-    } else if (solver_ && integrate) {  // integrate [t0, te] again: x(te) is a step's end
+    } else if (solver_ && integrate) {                     // integrate [t0, te] again: x(te) is a step's end
       solver_->redo_to(t0);
       t1 = step_to_event(te_s);
       ++iterations;

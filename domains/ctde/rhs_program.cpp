@@ -5,7 +5,8 @@ namespace ctde {
 namespace {
 
 /// Output 0's step for actor `d`, or a virtual call when its kernel does not fit.
-RhsStep output_step(std::uint32_t d, const Actor& actor, const RunBuffers& b, std::vector<std::uint32_t>& inputs) {
+RhsStep output_step(std::uint32_t d, const Actor& actor, const RunBuffers& b,
+                    std::vector<std::uint32_t>& inputs) {
   RhsStep step;
   step.actor = d;
   const Kernel kernel = actor.kernel();

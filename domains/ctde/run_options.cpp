@@ -38,11 +38,13 @@ void check(const RunOptions& options) {
     }
   };
   if (!std::isfinite(options.start_time)) {
-    throw OptionError("start_time", option("start_time") + " must be finite, got " + format_double(options.start_time));
+    throw OptionError("start_time",
+                      option("start_time") + " must be finite, got " + format_double(options.start_time));
   }
   if (!(options.stop_time > options.start_time) || !std::isfinite(options.stop_time)) {
     throw OptionError("stop_time", option("stop_time") + " must be finite and after start_time (" +
-                     format_double(options.start_time) + "), got " + format_double(options.stop_time));
+                                       format_double(options.start_time) + "), got " +
+                                       format_double(options.stop_time));
   }
   TimeResolution resolution(1.0);
   try {
@@ -61,7 +63,8 @@ void check(const RunOptions& options) {
   }
   if (resolution.to_ticks(options.stop_time) - resolution.to_ticks(options.start_time) < 1) {
     throw OptionError("stop_time", option("stop_time") + " (" + format_double(options.stop_time) +
-                                       " s) is less than one tick (" + format_double(resolution.seconds_per_tick()) +
+                                       " s) is less than one tick (" +
+                                       format_double(resolution.seconds_per_tick()) +
                                        " s) after start_time: the run would not advance");
   }
   positive("rtol", options.rtol);
@@ -76,24 +79,27 @@ void check(const RunOptions& options) {
   if (options.max_step) positive("max_step", *options.max_step, /*allow_inf=*/true);
   if (options.min_step && options.max_step && *options.min_step > *options.max_step) {
     throw OptionError("min_step", "director option 'min_step' (" + format_double(*options.min_step) +
-                     ") exceeds 'max_step' (" + format_double(*options.max_step) + ")");
+                                      ") exceeds 'max_step' (" + format_double(*options.max_step) + ")");
   }
   if (options.max_microsteps < 1 || options.max_microsteps > 1'000'000'000) {
-    throw OptionError("max_microsteps", option("max_microsteps") + " must be a whole number from 1 to 1e9, got " +
-                     std::to_string(options.max_microsteps));
+    throw OptionError("max_microsteps", option("max_microsteps") +
+                                            " must be a whole number from 1 to 1e9, got " +
+                                            std::to_string(options.max_microsteps));
   }
   if (options.event_tolerance) positive("event_tolerance", *options.event_tolerance);
   if (options.output_interval) {
     positive("output_interval", *options.output_interval);
     if (*options.output_interval < resolution.seconds_per_tick()) {
-      throw OptionError("output_interval", option("output_interval") + " (" + format_double(*options.output_interval) +
+      throw OptionError("output_interval", option("output_interval") + " (" +
+                                               format_double(*options.output_interval) +
                                                " s) is shorter than one tick of the time resolution (" +
                                                format_double(resolution.seconds_per_tick()) + " s)");
     }
   }
 }
 
-OptionError::OptionError(std::string key, const std::string& message) : ModelError(message), key_(std::move(key)) {}
+OptionError::OptionError(std::string key, const std::string& message)
+    : ModelError(message), key_(std::move(key)) {}
 
 RunOptions make_run_options(const std::map<std::string, ParamValue>& director, const ParameterScope& scope,
                             const std::string& file) {
@@ -138,7 +144,8 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
   // the Director checks options built in C++.
   if (auto v = number("start_time")) options.start_time = *v;
   const auto stop = number("stop_time");
-  if (!stop) throw OptionError("stop_time", "director option 'stop_time' is required (the run's end, in seconds)");
+  if (!stop)
+    throw OptionError("stop_time", "director option 'stop_time' is required (the run's end, in seconds)");
   options.stop_time = *stop;
   if (auto v = number("time_resolution")) options.time_resolution = *v;
   if (auto s = text("solver")) {
@@ -155,8 +162,9 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
     else if (*s == "rkf45")
       options.solver = SolverKind::kRkf45;
     else {
-      throw OptionError("solver", option("solver") +
-                       " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45; got \"" + *s + "\"");
+      throw OptionError(
+          "solver", option("solver") +
+                        " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45; got \"" + *s + "\"");
     }
   }
   if (auto v = number("rtol")) options.rtol = *v;
@@ -178,8 +186,9 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
   if (auto v = number("max_step")) options.max_step = *v;
   if (auto v = number("max_microsteps")) {
     if (!(*v >= 1) || *v > 1e9 || *v != std::floor(*v)) {  // before the conversion to a whole number
-      throw OptionError("max_microsteps", option("max_microsteps") + " must be a whole number from 1 to 1e9, got " +
-                       format_double(*v));
+      throw OptionError(
+          "max_microsteps",
+          option("max_microsteps") + " must be a whole number from 1 to 1e9, got " + format_double(*v));
     }
     options.max_microsteps = static_cast<long>(*v);
   }

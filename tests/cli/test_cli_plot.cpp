@@ -49,8 +49,9 @@ TEST_CASE("ctde run --plot draws a 1000 x 600 PNG of the recorded signals") {
   const auto png = scratch("spring_mass.png");
   std::filesystem::remove(png);
   const std::size_t leftovers = leftover_results();
-  const CommandResult r = run_cli_env("TMPDIR=" + private_tmp().string(),
-                                      "run " + example_models() + "spring_mass.json --quiet --plot " + png.string());
+  const CommandResult r =
+      run_cli_env("TMPDIR=" + private_tmp().string(),
+                  "run " + example_models() + "spring_mass.json --quiet --plot " + png.string());
   CHECK(r.status == 0);
   CHECK(r.output.empty());
   const std::string bytes = read_text(png);

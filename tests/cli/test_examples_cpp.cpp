@@ -83,7 +83,8 @@ ctde::test::CommandResult run_program(const std::string& program, const std::str
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::array<char, 4096> buffer{};
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) result.output.append(buffer.data(), n);
+  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
+    result.output.append(buffer.data(), n);
   const int status = pclose(pipe);
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
@@ -180,7 +181,8 @@ TEST_CASE("the C++ room and thermostat of the user guide switch at the closed-fo
     for (const auto& row : results.rows) {  // at the switch: T at the threshold, the heater switched
       if (row.t != switches[i].first) continue;
       CHECK(row.values[temperature] == doctest::Approx(expected[i].second == 0.0 ? high : low).epsilon(1e-8));
-      if (&row == &results.rows.back() || (&row + 1)->t != row.t) CHECK(row.values[heater] == expected[i].second);
+      if (&row == &results.rows.back() || (&row + 1)->t != row.t)
+        CHECK(row.values[heater] == expected[i].second);
     }
   }
 }

@@ -68,7 +68,8 @@ TEST_CASE("conformance 4: a fast sine beside a slow state: every crossing, not o
     "actors": [)" + plant + R"(
                {"name": "s", "type": "Sine", "params": {"frequency": 50}},
                {"name": "det", "type": "LevelCrossingDetector", "params": {"level": 0.5}}],
-    "connections": [)" + plant_links + R"(["s.out", "det.in"]]})");
+    "connections": [)" + plant_links +
+                              R"(["s.out", "det.in"]]})");
   REQUIRE(sine.result.status == RunStatus::kOk);
   check_times(event_times(sine, "det"), half_crossings(50.0, 10), 2e-12);
   // The same sine written as an expression of t with its own step bound:
@@ -78,7 +79,8 @@ TEST_CASE("conformance 4: a fast sine beside a slow state: every crossing, not o
                {"name": "s", "type": "Expression",
                 "params": {"expr": "sin(2 * _pi * 50 * t) * 1", "inputs": 0, "max_step": 0.00125}},
                {"name": "det", "type": "LevelCrossingDetector", "params": {"level": 0.5}}],
-    "connections": [)" + plant_links + R"(["s.out", "det.in"]]})");
+    "connections": [)" + plant_links +
+                                    R"(["s.out", "det.in"]]})");
   REQUIRE(expression.result.status == RunStatus::kOk);
   check_times(event_times(expression, "det"), half_crossings(50.0, 10), 2e-12);
 }
@@ -95,7 +97,8 @@ TEST_CASE("conformance 4: a recorded sine without states is recorded at its step
   }
 }
 
-TEST_CASE("conformance 5: a level crossed and crossed back in successive microsteps is a sequence of events") {
+TEST_CASE(
+    "conformance 5: a level crossed and crossed back in successive microsteps is a sequence of events") {
   // At t = 1 five clocks send 1.5, 0, 2, -1, 1 into a Merge, which passes
   // them on in microsteps 0..4 to a hold: its value crosses the level 0.5
   // falling, rising, falling, rising, each crossing seen after its
@@ -122,7 +125,8 @@ TEST_CASE("conformance 5: a level crossed and crossed back in successive microst
                {"name": "hold", "type": "ZeroOrderHold", "params": {"initial": 1.5}},
                {"name": "down", "type": "LevelCrossingDetector", "params": {"level": 0.5, "direction": "falling"}},
                {"name": "up", "type": "LevelCrossingDetector", "params": {"level": 0.5, "direction": "rising"}}],
-    "connections": [)" + links + R"(["merge.out", "hold.in"], ["hold.out", "down.in"], ["hold.out", "up.in"]]})");
+    "connections": [)" + links +
+                             R"(["merge.out", "hold.in"], ["hold.out", "down.in"], ["hold.out", "up.in"]]})");
   REQUIRE(run.result.status == RunStatus::kOk);
   std::vector<std::tuple<std::string, double, int>> fired;
   for (const auto& line : run.lines) {

@@ -59,7 +59,9 @@ TEST_CASE("every run option is checked for a Director made in C++, naming the op
   CHECK(error_with([](RunOptions& o) { o.stop_time = 1e7; })
             .find("director option 'stop_time': time 1e+07 s is "
                   "beyond the representable horizon") == 0);
-  CHECK(error_with([](RunOptions& o) { o.time_resolution = 2; }).find("director option 'time_resolution': time_resolution 2 is outside") == 0);
+  CHECK(error_with([](RunOptions& o) {
+          o.time_resolution = 2;
+        }).find("director option 'time_resolution': time_resolution 2 is outside") == 0);
   CHECK(error_with([](RunOptions& o) { o.rtol = 0; }) ==
         "director option 'rtol' must be a finite number > 0, got 0");
   CHECK(error_with([&](RunOptions& o) { o.atol = nan; }) ==
@@ -85,7 +87,8 @@ TEST_CASE("every run option is checked for a Director made in C++, naming the op
 
 TEST_CASE("a model file's director options go through the same check") {
   try {
-    Model model = load(R"({"ctde": 1, "director": {"stop_time": -5}, "actors": [{"name": "c", "type": "Clock"}]})");
+    Model model =
+        load(R"({"ctde": 1, "director": {"stop_time": -5}, "actors": [{"name": "c", "type": "Clock"}]})");
     (void)make_run_options(model.director(), model.parameters());
     FAIL("no error");
   } catch (const ModelError& e) {

@@ -26,7 +26,8 @@ TEST_CASE("conformance 6: TimeDelay 0 sends at (t, n + 1) directly or through un
     const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 3},
       "actors": [)" + actors + R"({"name": "clock", "type": "DiscreteClock", "params": {"period": 1}},
                  {"name": "delay", "type": "TimeDelay", "params": {"delay": 0}}],
-      "connections": [)" + links + R"([")" + from + R"(", "delay.in"]]})");
+      "connections": [)" + links +
+                               R"([")" + from + R"(", "delay.in"]]})");
     REQUIRE(run.result.status == RunStatus::kOk);
     std::vector<std::tuple<double, int>> input;
     std::vector<std::tuple<double, int>> output;
@@ -34,7 +35,8 @@ TEST_CASE("conformance 6: TimeDelay 0 sends at (t, n + 1) directly or through un
       if (line["kind"] != "event") continue;
       const std::tuple<double, int> tag{line["t"].get<double>(), line["n"].get<int>()};
       if (line["actor"] == "delay") output.push_back(tag);
-      if (line["actor"] == from.substr(0, from.find('.'))) input.push_back(std::make_tuple(std::get<0>(tag), std::get<1>(tag) + 1));
+      if (line["actor"] == from.substr(0, from.find('.')))
+        input.push_back(std::make_tuple(std::get<0>(tag), std::get<1>(tag) + 1));
     }
     REQUIRE(input.size() == 4);
     CHECK(output == input);  // each token one microstep after the one it delays

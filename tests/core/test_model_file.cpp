@@ -133,7 +133,8 @@ TEST_CASE("wrong JSON types are named with their path") {
             R"({"ctde": 1, "actors": [{"name": "c", "type": "Constant", "params": {"value": true}}]})") ==
         "test.json at /actors/0/params/value: a parameter value is a number, a string or an array, got "
         "boolean true");
-  CHECK(model_file_error(R"({"ctde": 1, "actors": [{"name": "a", "type": "Clock"}], "connections": [["a.out"]]})") ==
+  CHECK(model_file_error(
+            R"({"ctde": 1, "actors": [{"name": "a", "type": "Clock"}], "connections": [["a.out"]]})") ==
         "test.json at /connections/0: a connection is [\"actor.out\", \"actor.in\"], got [\"a.out\"]");
 }
 

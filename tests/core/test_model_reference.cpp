@@ -31,8 +31,9 @@ namespace {
 
 /// The families, in the reference's order, with their section titles.
 const std::vector<std::pair<std::string, std::string>> kFamilies = {
-    {"sources", "Sources"},       {"math", "Math (polymorphic)"}, {"continuous", "Continuous"},
-    {"discrete", "Discrete"},     {"converters", "Converters"},   {"events", "State-event generators"},
+    {"sources", "Sources"},       {"math", "Math (polymorphic)"},
+    {"continuous", "Continuous"}, {"discrete", "Discrete"},
+    {"converters", "Converters"}, {"events", "State-event generators"},
     {"modal", "Modal models"},    {"sinks", "Sinks"}};
 
 std::string kind_letter(PortKind kind) {
@@ -111,7 +112,8 @@ struct TypeReference {
 
 bool is_numbered_input(const std::string& name) {
   return name.size() > 2 && name.compare(0, 2, "in") == 0 &&
-         std::all_of(name.begin() + 2, name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+         std::all_of(name.begin() + 2, name.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
 TypeReference reference_of(const ActorRegistry::Entry& entry) {
@@ -171,9 +173,7 @@ std::vector<std::string> loader_keys(const std::string& model_text, const std::s
   return keys;
 }
 
-std::vector<std::string> top_level_keys() {
-  return loader_keys(R"({"ctde": 1, "zzz": 1})", "(known here: ");
-}
+std::vector<std::string> top_level_keys() { return loader_keys(R"({"ctde": 1, "zzz": 1})", "(known here: "); }
 std::vector<std::string> actor_keys() {
   return loader_keys(R"({"ctde": 1, "actors": [{"name": "a", "type": "Clock", "zzz": 1}]})", "(known here: ");
 }
@@ -364,7 +364,8 @@ Doc parse_reference(const std::string& text) {
 void compare_rows(const std::string& what, const std::vector<std::string>& expected,
                   const std::vector<std::string>& actual, std::string& problems) {
   for (const auto& row : expected) {
-    if (std::find(actual.begin(), actual.end(), row) == actual.end()) problems += "  add to " + what + ": " + row + '\n';
+    if (std::find(actual.begin(), actual.end(), row) == actual.end())
+      problems += "  add to " + what + ": " + row + '\n';
   }
   for (const auto& row : actual) {
     if (std::find(expected.begin(), expected.end(), row) == expected.end()) {
@@ -416,7 +417,8 @@ TEST_CASE("the model reference lists exactly the registered actor types, their p
     }
     const DocType& d = it->second;
     if (d.family != ref.family) {
-      problems += "  move `" + ref.type + "` under the family '" + ref.family + "' (it is under '" + d.family + "')\n";
+      problems += "  move `" + ref.type + "` under the family '" + ref.family + "' (it is under '" +
+                  d.family + "')\n";
     }
     if (d.summary != ref.summary) {
       problems += "  the summary of `" + ref.type + "` must read: " + ref.summary + '\n';
@@ -425,7 +427,8 @@ TEST_CASE("the model reference lists exactly the registered actor types, their p
     compare_rows("the parameters of `" + ref.type + "`", ref.param_rows, d.param_rows, problems);
   }
   for (const auto& type : doc.type_order) {
-    if (!registered.contains(type)) problems += "  remove the section of `" + type + "`: no such registered type\n";
+    if (!registered.contains(type))
+      problems += "  remove the section of `" + type + "`: no such registered type\n";
   }
   if (!problems.empty()) {
     const std::string generated = write_generated(expected_reference_markdown());
@@ -502,15 +505,16 @@ TEST_CASE("the user guide's snippets are the marked regions of the files they co
     std::string name;
     words >> file >> name;
     REQUIRE_MESSAGE(i + 1 < lines.size(), "a snippet marker at the end of docs/user-guide.md");
-    REQUIRE_MESSAGE(lines[i + 1].rfind("```", 0) == 0, "docs/user-guide.md line " << i + 2 << ": a fenced block must follow " << line);
+    REQUIRE_MESSAGE(lines[i + 1].rfind("```", 0) == 0,
+                    "docs/user-guide.md line " << i + 2 << ": a fenced block must follow " << line);
     std::string block;
     std::size_t j = i + 2;
     for (; j < lines.size() && lines[j].rfind("```", 0) != 0; ++j) block += lines[j] + '\n';
     REQUIRE_MESSAGE(j < lines.size(), "docs/user-guide.md: the block after " << line << " is not closed");
-    CHECK_MESSAGE(block == marked_region(file, name),
-                  "docs/user-guide.md line " << i + 1 << ": the snippet differs from " << file
-                                             << (name.empty() ? "" : " [guide:" + name + "]")
-                                             << "; copy the region into the guide again");
+    CHECK_MESSAGE(block == marked_region(file, name), "docs/user-guide.md line "
+                                                          << i + 1 << ": the snippet differs from " << file
+                                                          << (name.empty() ? "" : " [guide:" + name + "]")
+                                                          << "; copy the region into the guide again");
     ++snippets;
     i = j;
   }

@@ -130,7 +130,7 @@ TEST_CASE("after an event, a guard moving back from just past zero fires when it
   CHECK(guards.level(0) < -1e-13);
   CHECK(guards.event(0, -0.5e-13) == Crossing::kNone);   // the small hop up
   CHECK(guards.event(0, -2e-13) == Crossing::kFalling);  // and back down
-  guards.commit(0, 0.5);  // a real bounce above zero: the level is zero again
+  guards.commit(0, 0.5);                                 // a real bounce above zero: the level is zero again
   CHECK(guards.level(0) == 0.0);
 }
 

@@ -90,7 +90,6 @@ int throwing(double t, const double* x, double* dxdt, void* /*user*/) {
   return 0;
 }
 
-
 constexpr std::array kAllMethods{SolverKind::kErk45, SolverKind::kErk23,   SolverKind::kRk4Fixed,
                                  SolverKind::kDirk,  SolverKind::kArkImex, SolverKind::kRkf45};
 

@@ -48,7 +48,9 @@ class Decay final : public Actor {
   [[nodiscard]] std::size_t state_size() const override { return 1; }
   void initialize(FireContext& context) const override { context.mutable_states()[0] = 1; }
   void evaluate(EvalContext& context) const override { context.output(out_)[0] = context.states()[0]; }
-  void derivatives(const ReadContext& context, std::span<double> dx) const override { dx[0] = -context.states()[0]; }
+  void derivatives(const ReadContext& context, std::span<double> dx) const override {
+    dx[0] = -context.states()[0];
+  }
   void state_tolerances(std::span<double> atol) const override {
     if (atol_ != 0) atol[0] = atol_;
   }

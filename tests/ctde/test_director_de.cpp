@@ -137,7 +137,8 @@ struct Firings {
 /// fired at `fail_at` seconds (if positive).
 class Periodic final : public Actor {
  public:
-  Periodic(std::string name, std::size_t index, double period, int limit, Firings& firings, double fail_at = -1)
+  Periodic(std::string name, std::size_t index, double period, int limit, Firings& firings,
+           double fail_at = -1)
       : Actor(std::move(name), "Periodic", TimeMode::kDiscrete),
         index_(index),
         period_(period),
@@ -212,7 +213,8 @@ TEST_CASE("a large model fires every actor at its own times, in time order") {
 
 TEST_CASE("an actor of a large model failing while its event is served ends the run with its name") {
   Firings firings;
-  const RunResult result = run_periodic(firings, [](std::size_t) { return 1000; }, 4316);
+  const RunResult result = run_periodic(
+      firings, [](std::size_t) { return 1000; }, 4316);
   CHECK(result.status == RunStatus::kError);
   CHECK(result.actor == "p4316");
   CHECK(result.message.find("p4316: failing on purpose") != std::string::npos);

@@ -99,7 +99,8 @@ TEST_CASE("the bouncing ball's impacts match the analytic times to 1e-9 at rtol 
   }
 }
 
-TEST_CASE("an elastic ball keeps its energy over long steps, with the event state interpolated or integrated") {
+TEST_CASE(
+    "an elastic ball keeps its energy over long steps, with the event state interpolated or integrated") {
   // e = 1, h0 = 10: impact k at (2k - 1) t1 with speed sqrt(2 g h0) every time.
   // A parabola is integrated exactly, so the steps grow to whole flights, and
   // after an impact the ball sits a tick's fall below the floor, armed at that
@@ -141,7 +142,8 @@ TEST_CASE("an elastic ball keeps its energy over long steps, with the event stat
   CHECK(steps[0] + impacts <= steps[1] + impacts / 10);
 }
 
-TEST_CASE("an elastic ball at rtol 1e-6 makes its 1000 impacts: a crossing a few ulps after a step start fires") {
+TEST_CASE(
+    "an elastic ball at rtol 1e-6 makes its 1000 impacts: a crossing a few ulps after a step start fires") {
   // Late in this run (t ~ 2700 s, a tick of 1e-12 s is 2 ulps of t) the search
   // put crossings two ticks after the step start, closer than the solver can
   // integrate: the step to them could not move the state, was accepted as
@@ -169,8 +171,8 @@ TEST_CASE("an elastic ball at rtol 1e-6 makes its 1000 impacts: a crossing a few
 }
 
 TEST_CASE("event_state takes \"interpolated\" or \"integrated\"") {
-  CHECK_THROWS_WITH_AS(run_model(bouncing_ball({{"event_state", "exact"}})),
-                       doctest::Contains("event_state"), ModelError);
+  CHECK_THROWS_WITH_AS(run_model(bouncing_ball({{"event_state", "exact"}})), doctest::Contains("event_state"),
+                       ModelError);
   CHECK_THROWS_WITH_AS(run_model(bouncing_ball({{"event_state", "exact"}})),
                        doctest::Contains("\"interpolated\" or \"integrated\""), ModelError);
 }
@@ -186,8 +188,8 @@ TEST_CASE("a state event's trace: the rejected step, then the event, the tokens 
   REQUIRE(at("state_event") < kinds.size());
   CHECK(at("step_reject") < at("state_event"));
   const auto after = [&](std::size_t from, const std::string& kind) {
-    return static_cast<std::size_t>(std::find(kinds.begin() + static_cast<std::ptrdiff_t>(from), kinds.end(), kind) -
-                                    kinds.begin());
+    return static_cast<std::size_t>(
+        std::find(kinds.begin() + static_cast<std::ptrdiff_t>(from), kinds.end(), kind) - kinds.begin());
   };
   const std::size_t token = after(at("state_event"), "event");
   REQUIRE(token < kinds.size());
@@ -498,8 +500,8 @@ TEST_CASE("a user-written C++ actor is a state-event generator through the same 
 TEST_CASE("late in a long run, where a tick is a few ulps of t, a crossing one tick away still fires") {
   // An elastic ball (e = 1) for 1400 s: impacts at (2k - 1) t1. Near t = 1300 s
   // a tick (1e-12 s) is about 4 ulps, below what the solver can step.
-  const Run run =
-      run_model(bouncing_ball({{"stop_time", 1400}, {"rtol", 1e-10}, {"output_interval", nullptr}}, {{"e", 1}}));
+  const Run run = run_model(
+      bouncing_ball({{"stop_time", 1400}, {"rtol", 1e-10}, {"output_interval", nullptr}}, {{"e", 1}}));
   REQUIRE(run.result.status == RunStatus::kOk);
   const double t1 = std::sqrt(2 * 10 / 9.81);
   const std::vector<double> found = event_times(run, "ground");

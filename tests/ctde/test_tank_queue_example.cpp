@@ -63,9 +63,14 @@ struct Tank {
 Tank tank_of(const std::string& text) {
   const auto model = nlohmann::json::parse(text);
   const auto& p = model["parameters"];
-  Tank tank{p["b"].get<double>(),    p["a"].get<double>(),       p["f"].get<double>(),
-            p["k"].get<double>(),    p["mark"].get<double>(),    p["service"].get<double>(),
-            model["director"]["stop_time"].get<double>(), 0.0};
+  Tank tank{p["b"].get<double>(),
+            p["a"].get<double>(),
+            p["f"].get<double>(),
+            p["k"].get<double>(),
+            p["mark"].get<double>(),
+            p["service"].get<double>(),
+            model["director"]["stop_time"].get<double>(),
+            0.0};
   for (const auto& actor : model["actors"]) {
     if (actor["name"] == "level") tank.initial = actor["params"]["initial"].get<double>();
   }
@@ -83,7 +88,8 @@ TEST_CASE("the tank-and-queue example follows the closed-form level, crossings a
   SUBCASE("the recorded level is the solution of level' = b + a sin(2 pi f t) - k level") {
     const std::size_t level = run.column("level.out");
     REQUIRE(run.rows.size() > 100);
-    for (const auto& row : run.rows) CHECK(row.values[level] == doctest::Approx(tank.level(row.t)).epsilon(1e-8));
+    for (const auto& row : run.rows)
+      CHECK(row.values[level] == doctest::Approx(tank.level(row.t)).epsilon(1e-8));
   }
 
   const auto crossings = tank.crossings();

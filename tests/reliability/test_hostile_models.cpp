@@ -17,7 +17,8 @@ TEST_CASE("reliability: JSON nested 100,000 deep inside a mode-chart parameter i
     deep += "1";
     deep += std::string(100000, open_close[1]);
     const std::string model = R"({"ctde": 1, "director": {"stop_time": 1},
-      "actors": [{"name": "m", "type": "ModalModel", "params": {"modes": )" + deep + "}}]}";
+      "actors": [{"name": "m", "type": "ModalModel", "params": {"modes": )" +
+                              deep + "}}]}";
     const std::string error = model_file_error(model);
     CHECK(error.find("test.json at /actors/0/params/modes/") != std::string::npos);
     CHECK(error.find("nest more than 64 levels deep") != std::string::npos);
@@ -26,7 +27,8 @@ TEST_CASE("reliability: JSON nested 100,000 deep inside a mode-chart parameter i
 
 TEST_CASE("reliability: a key given twice in one object is refused, naming it and where") {
   CHECK(model_file_error(R"({"ctde": 1, "director": {"stop_time": 1, "stop_time": 2}, "actors": []})") ==
-        "test.json at /director/stop_time: the key 'stop_time' appears twice in this object; give each key once");
+        "test.json at /director/stop_time: the key 'stop_time' appears twice in this object; give each key "
+        "once");
   CHECK(model_file_error(R"({"ctde": 1, "director": {"stop_time": 1},
     "actors": [{"name": "c", "type": "Constant", "params": {"value": 1, "value": 2}}]})")
             .find("test.json at /actors/0/params/value: the key 'value' appears twice") != std::string::npos);
@@ -37,9 +39,11 @@ TEST_CASE("reliability: an Expression that assigns is refused at validation") {
   // 3" outputs 3, and both threw an uncaught muparser error in some runs.
   for (const std::string expr : {"k = 3", "in0 = 3", "t = 3", "in0 += 1", "2 * (k = 1)"}) {
     CAPTURE(expr);
-    const std::string error = model_file_error(R"({"ctde": 1, "parameters": {"k": 1}, "director": {"stop_time": 1},
+    const std::string error =
+        model_file_error(R"({"ctde": 1, "parameters": {"k": 1}, "director": {"stop_time": 1},
       "actors": [{"name": "u", "type": "Constant", "params": {"value": 1}},
-                 {"name": "e", "type": "Expression", "params": {"expr": ")" + expr + R"("}}],
+                 {"name": "e", "type": "Expression", "params": {"expr": ")" +
+                         expr + R"("}}],
       "connections": [["u.out", "e.in0"]]})");
     CHECK(error.find("parameter 'expr'") != std::string::npos);
     CHECK(error.find("assigns with '='") != std::string::npos);

@@ -49,10 +49,12 @@ TEST_CASE("reliability: validate refuses what run would refuse, naming the file 
     std::string expected;  ///< a piece of the message after "ctde: error: <file> at "
   };
   const Case cases[] = {
-      {"atol_list", model(R"(, "atol": [1e-9, 1e-9])"), "/director/atol: director option 'atol' lists 2 tolerances"},
+      {"atol_list", model(R"(, "atol": [1e-9, 1e-9])"),
+       "/director/atol: director option 'atol' lists 2 tolerances"},
       {"rtol_tiny", model(R"(, "rtol": 1e-16)"), "/director/rtol: director option 'rtol' must be from 1e-15"},
       {"rtol_big", model(R"(, "rtol": 2)"), "/director/rtol: director option 'rtol' must be from 1e-15"},
-      {"atol_zero", model(R"(, "atol": 0)"), "/director/atol: director option 'atol' must be a finite number > 0"},
+      {"atol_zero", model(R"(, "atol": 0)"),
+       "/director/atol: director option 'atol' must be a finite number > 0"},
       {"interval", model(R"(, "output_interval": 1e-13)"),
        "/director/output_interval: director option 'output_interval' (1e-13 s) is shorter than one tick"},
       {"horizon", model(R"(, "time_resolution": 1e-18, "stop_time": 1e6)"), "/director/stop_time"},
@@ -61,14 +63,17 @@ TEST_CASE("reliability: validate refuses what run would refuse, naming the file 
       {"record_missing", model("", "", R"(, "record": ["y.out"])"), "/record: record: there is no actor 'y'"},
       {"poisson", model("", R"(, {"name": "p", "type": "PoissonClock", "params": {"mean_interval": 1e-13}})"),
        "/actors/2: actor 'p' (PoissonClock), parameter 'mean_interval': 1e-13 s is only 0.1 ticks"},
-      {"sampler", model("", R"(, {"name": "s", "type": "PeriodicSampler", "params": {"period": 1.5e-12}})", "",
+      {"sampler",
+       model("", R"(, {"name": "s", "type": "PeriodicSampler", "params": {"period": 1.5e-12}})", "",
              R"(, ["c.out", "s.in"])"),
        "/actors/2: actor 's' (PeriodicSampler), parameter 'period': 1.5e-12 s is 1.5 ticks"},
       {"clock", model("", R"(, {"name": "k", "type": "DiscreteClock", "params": {"period": 1e-13}})"),
        "/actors/2: actor 'k' (DiscreteClock), parameter 'period': 1e-13 s is shorter than one tick"},
       {"delay",
-       model("", R"(, {"name": "k2", "type": "DiscreteClock"}, {"name": "d", "type": "TimeDelay", "params": {"delay": 2.5e-12}})",
-             "", R"(, ["k2.out", "d.in"])"),
+       model(
+           "",
+           R"(, {"name": "k2", "type": "DiscreteClock"}, {"name": "d", "type": "TimeDelay", "params": {"delay": 2.5e-12}})",
+           "", R"(, ["k2.out", "d.in"])"),
        "/actors/3: actor 'd' (TimeDelay), parameter 'delay': 2.5e-12 s is 2.5 ticks"},
   };
   for (const Case& c : cases) {

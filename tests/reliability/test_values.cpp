@@ -59,13 +59,15 @@ TEST_CASE("reliability: a number beyond a double's range is refused alike in a f
 TEST_CASE("reliability: NaN is refused alike in a file and in --set; inf is a number in both") {
   CHECK(ctde::test::model_file_error(scalar_model("\"nan\"")) ==
         "test.json at /parameters/k: parameter 'k': \"nan\" is not a number");
-  CHECK(error_with(scalar_model("1"), {{"k", "nan"}}) == "--set k=nan: parameter 'k': \"nan\" is not a number");
+  CHECK(error_with(scalar_model("1"), {{"k", "nan"}}) ==
+        "--set k=nan: parameter 'k': \"nan\" is not a number");
   CHECK(ctde::test::model_file_error(scalar_model("\"inf\"")) == "");
   CHECK(error_with(scalar_model("1"), {{"k", "inf"}}) == "");
 }
 
 TEST_CASE("reliability: a parameter cycle names the file and where the parameter was written") {
-  CHECK(ctde::test::model_file_error(R"({"ctde": 1, "parameters": {"a": "b", "b": "a"}, "director": {"stop_time": 1},
+  CHECK(ctde::test::model_file_error(
+            R"({"ctde": 1, "parameters": {"a": "b", "b": "a"}, "director": {"stop_time": 1},
     "actors": [{"name": "c", "type": "Constant", "params": {"value": "a"}}]})") ==
         "test.json at /parameters/a: parameters depend on each other in a cycle: a -> b -> a");
 }
