@@ -113,7 +113,7 @@ Graph build_graph(const FlatModel& model) {
     info.type = actor.actor->type();
     info.mode = actor.mode;
     info.role = role_of(info.type);
-    boost::add_vertex(std::move(info), graph);
+    boost::add_vertex(info, graph);
   }
   for (std::size_t i = 0; i < model.actors.size(); ++i) {
     const FlatActor& from = model.actors[i];
@@ -124,7 +124,7 @@ Graph build_graph(const FlatModel& model) {
         info.from_port = from.actor->outputs()[o].name;
         info.to_port = model.actors[to.actor].actor->inputs()[to.port].name;
         info.width = from.output_widths[o];
-        boost::add_edge(i, to.actor, std::move(info), graph);
+        boost::add_edge(i, to.actor, info, graph);
       }
     }
   }

@@ -92,7 +92,7 @@ void CompiledExpression::set(const std::string& text, const std::string& what, c
       throw ModelError(what + ": \"" + text + "\" is a list of expressions; give one");
     }
   } catch (const mu::Parser::exception_type& e) {
-    const std::string token = e.GetToken();
+    const std::string& token = e.GetToken();
     if (e.GetCode() == mu::ecUNASSIGNABLE_TOKEN && !token.empty()) {
       throw ModelError(what + ": '" + token + "' in expression \"" + text + "\" is not " + unbound);
     }

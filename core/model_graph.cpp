@@ -95,7 +95,7 @@ void schedule(FlatModel& model) {
     names += model.actors[cycle.front()].path;
     // Located at the loop's first actor, where the model file wrote it.
     const std::string& where = model.actors[cycle.front()].actor->location();
-    const auto located = [&where](ModelError e) { return where.empty() ? e : e.located(where); };
+    const auto located = [&where](const ModelError& e) { return where.empty() ? e : e.located(where); };
     if (continuous) {
       throw located(ModelError("algebraic loop among direct-feedthrough continuous actors: " + names +
                                " (break it with a state, e.g. an Integrator, or a delay)"));

@@ -256,7 +256,7 @@ double ParameterScope::evaluate_scalar(const std::string& expression, const std:
 std::vector<std::string> ParameterScope::check_expression(const std::string& expression,
                                                           const std::vector<std::string>& locals,
                                                           const std::string& what) const {
-  const std::vector<std::string> used = CompiledExpression::names_in(expression, what);
+  std::vector<std::string> used = CompiledExpression::names_in(expression, what);
   for (const auto& name : used) {
     if (raw_.contains(name)) continue;
     if (std::find(locals.begin(), locals.end(), name) != locals.end()) continue;

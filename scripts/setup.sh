@@ -12,6 +12,7 @@ packages=(
   python3-matplotlib                  # ctde run --plot and scripts/plot_results.py (run by /usr/bin/python3)
   python3-scipy                       # the scipy benchmark baseline
   graphviz                            # ctde graph -o model.svg (the `dot` program)
+  clang-format clang-tidy             # scripts/lint.sh, run by the test command
 )
 
 missing=()

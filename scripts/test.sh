@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, then a Release build and an
 # ASan+UBSan build, each running every test (the consumer-project test runs on
-# the Release build).
+# the Release build), and the lint (clang-format, clang-tidy) between them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -9,6 +9,7 @@ scripts/setup.sh
 
 scripts/build.sh build/release
 ctest --test-dir build/release --output-on-failure
+scripts/lint.sh build/release
 
 scripts/build.sh build/asan -DCTDE_SANITIZE=ON -DCTDE_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -130,7 +130,7 @@ LocatedCrossing EventLocator::polish(StepTrajectory& trajectory, LocatedCrossing
   std::span<double> g_near = later ? std::span<double>(g_b_) : std::span<double>(g_a_);
   std::span<double> g_far = later ? std::span<double>(g_a_) : std::span<double>(g_b_);
   std::copy(g_near.begin(), g_near.end(), g_far.begin());
-  double far = near;
+  double far = 0;  // set by the walk's first step
   for (double step = tick;; step *= 2) {
     far = later ? std::min(near + step, t1) : std::max(near - step, t0);
     if (far == (later ? t1 : t0)) {

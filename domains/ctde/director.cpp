@@ -181,9 +181,10 @@ void Director::Impl::record_values(double t, std::uint32_t microstep) {
     const RecordedSignal& s = signals[i];
     const Slice slot = b_.outputs[b_.actors[model_.actors[s.actor].depth].first_output + s.port];
     const std::span<const double> value(b_.signals.data() + slot.offset, slot.width);
-    if (!s.discrete) {
-      results_->value(value);
-    } else if (recorded_token_tag_[i] == Tag{now_.time, microstep} && microstep > 0) {
+    // A discrete signal has a value only on the row after the microstep that sent it.
+    const bool present =
+        !s.discrete || (recorded_token_tag_[i] == Tag{now_.time, microstep} && microstep > 0);
+    if (present) {
       results_->value(value);
     } else {
       results_->absent(s.width);
@@ -328,7 +329,7 @@ void Director::Impl::zeno(double t) {
                 flat(due.front()).path};
 }
 
-RunResult Director::Impl::finish(RunStatus status, std::string message, std::string actor) {
+RunResult Director::Impl::finish(RunStatus status, const std::string& message, const std::string& actor) {
   if (solver_) {
     const OdeStatistics ode = solver_->statistics();
     stats_.steps = static_cast<std::uint64_t>(ode.steps);

@@ -344,7 +344,7 @@ class Director::Impl final : public DirectorServices {
   [[noreturn]] void zeno(double t);
 
   /// The run's result and statistics; the trace's error and run_end lines.
-  RunResult finish(RunStatus status, std::string message, std::string actor);
+  RunResult finish(RunStatus status, const std::string& message, const std::string& actor);
 
   const FlatModel& model_;
   RunOptions options_;
