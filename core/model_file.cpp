@@ -7,6 +7,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -388,17 +389,19 @@ std::pair<std::size_t, std::size_t> line_column(const std::string& text, std::si
   return {line, column};
 }
 
-/// The offset of the first number literal in JSON `text` (outside strings)
-/// that is beyond a double's range, or npos.
-std::size_t out_of_range_number(const std::string& text) {
+/// The first number literal in JSON `text` (outside strings) that is beyond
+/// a double's range: its offset and length, or npos.
+std::pair<std::size_t, std::size_t> out_of_range_number(const std::string& text) {
+  constexpr std::string_view kNumberChars = "+-.eE0123456789";
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\')
+      if (c == '\\') {
         ++i;
-      else if (c == '"')
+      } else if (c == '"') {
         in_string = false;
+      }
       continue;
     }
     if (c == '"') {
@@ -407,12 +410,11 @@ std::size_t out_of_range_number(const std::string& text) {
     }
     if (c != '-' && (c < '0' || c > '9')) continue;
     std::size_t end = i;
-    while (end < text.size() && std::string_view("+-.eE0123456789").find(text[end]) != std::string_view::npos)
-      ++end;
-    if (beyond_double_range(std::string_view(text).substr(i, end - i))) return i;
+    while (end < text.size() && kNumberChars.find(text[end]) != std::string_view::npos) ++end;
+    if (beyond_double_range(std::string_view(text).substr(i, end - i))) return {i, end - i};
     i = end - 1;
   }
-  return std::string::npos;
+  return {std::string::npos, 0};
 }
 
 }  // namespace
@@ -431,7 +433,7 @@ Model load_model_text(const std::string& text, const std::string& file, const Ac
     throw ModelError("JSON syntax error: " + what)
         .located(file + ":" + std::to_string(line) + ":" + std::to_string(column));
   } catch (const json::exception& e) {  // a number beyond a double's range (found by the fuzzer)
-    const std::size_t at = out_of_range_number(text);
+    const auto [at, length] = out_of_range_number(text);
     if (at == std::string::npos) {
       std::string what = e.what();
       const auto bracket = what.find("] ");
@@ -439,10 +441,7 @@ Model load_model_text(const std::string& text, const std::string& file, const Ac
       throw ModelError("JSON value out of range: " + what).located(file);
     }
     const auto [line, column] = line_column(text, at + 1);  // nlohmann counts bytes from 1
-    std::size_t end = at;
-    while (end < text.size() && std::string_view("+-.eE0123456789").find(text[end]) != std::string_view::npos)
-      ++end;
-    throw ModelError(text.substr(at, end - at) + " is beyond a double's range (write \"inf\" for infinity)")
+    throw ModelError(text.substr(at, length) + " is beyond a double's range (write \"inf\" for infinity)")
         .located(file + ":" + std::to_string(line) + ":" + std::to_string(column));
   }
   return Loader(file, folder, registry).load(root, overrides);

@@ -104,12 +104,11 @@ class Director::Impl final : public DirectorServices {
   /// search evaluates only these at its trial times).
   void schedule_guards_and_outputs();
 
-  /// The actors of continuous_ (flagged in `timed`) whose outputs `seeds`
-  /// read: the drivers of the seeds' inputs and, upstream of those, drivers
-  /// of inputs that feed an output through (an output that depends on states
-  /// only ends the walk). With `with_seeds`, the seeds too. Schedule order.
+  /// The actors of continuous_ (timed_) whose outputs `seeds` read: the
+  /// drivers of the seeds' inputs and, upstream of those, drivers of inputs
+  /// that feed an output through (an output that depends on states only ends
+  /// the walk). With `with_seeds`, the seeds too. Schedule order.
   [[nodiscard]] std::vector<std::uint32_t> upstream(const std::vector<std::uint32_t>& seeds,
-                                                    const std::vector<std::uint8_t>& timed,
                                                     bool with_seeds) const;
 
   /// At the start: the actors' states and initialize(), every continuous
@@ -447,6 +446,7 @@ class Director::Impl final : public DirectorServices {
   std::vector<const Actor*> actors_;         ///< by depth
   std::vector<std::uint32_t> at_start_;      ///< depths: every continuous and constant actor
   std::vector<std::uint32_t> continuous_;    ///< depths: outputs that change with time
+  std::vector<std::uint8_t> timed_;          ///< per depth: 1 when in continuous_
   std::vector<std::uint32_t> guard_inputs_;  ///< depths: what the guards read
   std::vector<std::uint32_t> rhs_inputs_;    ///< depths: what the derivatives read
   RhsProgram outputs_;                       ///< continuous_, compiled

@@ -105,8 +105,6 @@ void Director::Impl::lay_out() {
     probe_dx_.assign(state_size, 0.0);
   }
   schedule_guards_and_outputs();
-  std::vector<std::uint8_t> timed(n, 0);
-  for (const std::uint32_t d : continuous_) timed[d] = 1;
   // Who can move any guard when it fires (microstep_crossings): an actor
   // with continuous outputs, or the driver of a generator's discrete input.
   for (const std::uint32_t g : generators_) {
@@ -131,7 +129,7 @@ void Director::Impl::lay_out() {
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i]) continue;
       const FlatActor& driver = model_.actors[actor.drivers[i]->actor];
-      if (timed[driver.depth] != 0) flags_[d] |= kReadsTimed;
+      if (timed_[driver.depth] != 0) flags_[d] |= kReadsTimed;
       if (driver.mode == TimeMode::kConstant && actor.input_kinds[i] == PortKind::kDiscrete) {
         const std::uint32_t input = b_.actors[d].first_input + static_cast<std::uint32_t>(i);
         constant_inputs_.emplace_back(input, b_.inputs[input]);
@@ -155,21 +153,19 @@ void Director::Impl::lay_out() {
 }
 
 void Director::Impl::schedule_guards_and_outputs() {
-  const auto n = static_cast<std::uint32_t>(actors_.size());
-  std::vector<std::uint8_t> timed(n, 0);
+  timed_.assign(actors_.size(), 0);
   for (const std::uint32_t a : model_.continuous_schedule) {
     const FlatActor& actor = model_.actors[a];
     at_start_.push_back(actor.depth);
     if (actor.mode == TimeMode::kConstant || (flags_[actor.depth] & kDrivesContinuous) == 0) continue;
     continuous_.push_back(actor.depth);
-    timed[actor.depth] = 1;
+    timed_[actor.depth] = 1;
   }
-  rhs_inputs_ = upstream(stateful_, timed, /*with_seeds=*/false);
-  guard_inputs_ = upstream(generators_, timed, /*with_seeds=*/true);
+  rhs_inputs_ = upstream(stateful_, /*with_seeds=*/false);
+  guard_inputs_ = upstream(generators_, /*with_seeds=*/true);
 }
 
 std::vector<std::uint32_t> Director::Impl::upstream(const std::vector<std::uint32_t>& seeds,
-                                                    const std::vector<std::uint8_t>& timed,
                                                     bool with_seeds) const {
   std::vector<std::uint8_t> reached(actors_.size(), 0);
   std::vector<std::uint32_t> work;
@@ -179,7 +175,7 @@ std::vector<std::uint32_t> Director::Impl::upstream(const std::vector<std::uint3
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i] || (!all_inputs && !actor.actor->feeds_through(i))) continue;
       const std::uint32_t u = model_.actors[actor.drivers[i]->actor].depth;
-      if (timed[u] == 0 || reached[u] != 0) continue;
+      if (timed_[u] == 0 || reached[u] != 0) continue;
       reached[u] = 1;
       work.push_back(u);
     }
@@ -207,10 +203,8 @@ void Director::Impl::bound_steps() {
   if (results_ != nullptr && !options_.output_interval) {
     for (const RecordedSignal& s : results_->signals()) seeds.push_back(model_.actors[s.actor].depth);
   }
-  std::vector<std::uint8_t> timed(actors_.size(), 0);
-  for (const std::uint32_t d : continuous_) timed[d] = 1;
   step_bound_ = std::numeric_limits<double>::infinity();
-  for (const std::uint32_t d : upstream(seeds, timed, /*with_seeds=*/true)) {
+  for (const std::uint32_t d : upstream(seeds, /*with_seeds=*/true)) {
     step_bound_ = std::min(step_bound_, actors_[d]->max_step());
   }
 }
