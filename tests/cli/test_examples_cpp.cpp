@@ -41,29 +41,18 @@ struct Results {
   }
 };
 
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> cells;
-  std::size_t start = 0;
-  while (true) {
-    const auto comma = line.find(',', start);
-    cells.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) return cells;
-    start = comma + 1;
-  }
-}
-
 Results parse_results(const std::string& text) {
   Results results;
   std::istringstream in(text);
   std::string line;
   REQUIRE(std::getline(in, line));
-  const auto header = split(line);
+  const auto header = ctde::test::split_csv_line(line);
   REQUIRE(header.size() >= 2);
   CHECK(header[0] == "time");
   CHECK(header[1] == "microstep");
   results.columns.assign(header.begin() + 2, header.end());
   while (std::getline(in, line)) {
-    const auto cells = split(line);
+    const auto cells = ctde::test::split_csv_line(line);
     REQUIRE(cells.size() == header.size());
     Results::Row row;
     row.t = std::stod(cells[0]);

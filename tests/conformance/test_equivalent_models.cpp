@@ -6,19 +6,13 @@
 #include <sstream>
 #include <string>
 
+#include "support/cli_helpers.hpp"
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
 using ctde::test::run_model;
 
 namespace {
-
-std::string read_example(const std::string& name) {
-  std::ifstream in(std::string(CTDE_SOURCE_DIR) + "/examples/models/" + name);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// The sampled PI example with its plant composite written out flat.
 const std::string kFlatSampledPi = R"({"ctde": 1, "name": "sampled_pi_flat",
@@ -50,7 +44,7 @@ const std::string kFlatSampledPi = R"({"ctde": 1, "name": "sampled_pi_flat",
 }  // namespace
 
 TEST_CASE("conformance: a composite and its flattening give the same results to the bit") {
-  const auto composite = run_model(read_example("sampled_pi.json"));
+  const auto composite = run_model(ctde::test::read_example("sampled_pi.json"));
   const auto flat = run_model(kFlatSampledPi);
   REQUIRE(composite.result.status == RunStatus::kOk);
   REQUIRE(flat.result.status == RunStatus::kOk);

@@ -19,6 +19,7 @@
 #include "core/model_file.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
+#include "support/cli_helpers.hpp"
 
 using namespace ctde;
 
@@ -56,17 +57,6 @@ class TeeResults final : public ResultsSink {
   ResultsSink& b_;
 };
 
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> cells;
-  std::size_t start = 0;
-  while (true) {
-    const auto comma = line.find(',', start);
-    cells.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) return cells;
-    start = comma + 1;
-  }
-}
-
 /// Runs `model` with its director options into a CSV and a columnar sink
 /// at once, then checks that the columns hold every cell of the text: the
 /// same header, the same rows, each number the same double (the CSV text
@@ -85,7 +75,7 @@ ColumnarResults check_same_as_csv(Model& model, std::size_t expected_discrete_co
   std::istringstream in(text.str());
   std::string line;
   REQUIRE(std::getline(in, line));
-  const std::vector<std::string> header = split(line);
+  const std::vector<std::string> header = ctde::test::split_csv_line(line);
   REQUIRE(header.size() == columns.columns() + 2);
   CHECK(header[0] == "time");
   CHECK(header[1] == "microstep");
@@ -101,7 +91,7 @@ ColumnarResults check_same_as_csv(Model& model, std::size_t expected_discrete_co
   for (; std::getline(in, line); ++row) {
     CAPTURE(line);
     REQUIRE(row < columns.rows());
-    const std::vector<std::string> cells = split(line);
+    const std::vector<std::string> cells = ctde::test::split_csv_line(line);
     REQUIRE(cells.size() == header.size());
     CHECK(std::stod(cells[0]) == columns.time()[row]);
     CHECK(std::stoul(cells[1]) == columns.microstep()[row]);

@@ -17,14 +17,6 @@ using namespace ctde::test;
 
 namespace {
 
-std::string read_example(const std::string& name) {
-  std::ifstream in(std::string(CTDE_SOURCE_DIR) + "/examples/models/" + name, std::ios::binary);
-  REQUIRE_MESSAGE(in.good(), "cannot read examples/models/" << name);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 /// The example's parameters (read from the file, so the test follows it).
 struct Tank {
   double b, a, f, k, mark, service, stop, initial;

@@ -18,16 +18,9 @@ using namespace ctde::test;
 
 namespace {
 
-std::string read_example(const std::string& name) {
-  std::ifstream in(std::string(CTDE_SOURCE_DIR) + "/examples/models/" + name);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 /// An example model with its director options replaced (null: removed).
 std::string example(const std::string& name, const nlohmann::json& director) {
-  nlohmann::ordered_json model = nlohmann::ordered_json::parse(read_example(name));
+  nlohmann::ordered_json model = nlohmann::ordered_json::parse(ctde::test::read_example(name));
   for (const auto& [key, value] : director.items()) {
     if (value.is_null()) {
       model["director"].erase(key);  // back to the default
@@ -106,7 +99,7 @@ std::string stop_model(const std::string& transitions, const std::string& direct
 }  // namespace
 
 TEST_CASE("the modal hard stop example hits the stop at t1 (9 - 8 e^(k-1)) and rebounds with -e v") {
-  const Run run = run_model(read_example("hard_stop.json"));
+  const Run run = run_model(ctde::test::read_example("hard_stop.json"));
   REQUIRE(run.result.status == RunStatus::kOk);
   const std::vector<Impact> expected = hard_stop_impacts(3.5);
   REQUIRE(expected.size() == 9);
@@ -183,7 +176,7 @@ TEST_CASE(
 }
 
 TEST_CASE("the modal thermostat switches at the closed-form times, plain transitions without resets") {
-  const Run run = run_model(read_example("thermostat.json"));
+  const Run run = run_model(ctde::test::read_example("thermostat.json"));
   REQUIRE(run.result.status == RunStatus::kOk);
   const std::vector<double> expected = thermostat_switches(10);
   const auto modes = lines_of(run, "mode");
@@ -216,7 +209,7 @@ TEST_CASE("the modal thermostat switches at the closed-form times, plain transit
 }
 
 TEST_CASE("a modal chart whose predicate holds at the start takes its transition at the start") {
-  nlohmann::ordered_json model = nlohmann::ordered_json::parse(read_example("thermostat.json"));
+  nlohmann::ordered_json model = nlohmann::ordered_json::parse(ctde::test::read_example("thermostat.json"));
   model["parameters"]["T0"] = 10;
   model["director"]["stop_time"] = 1.5;
   const Run run = run_model(model.dump());
@@ -435,7 +428,7 @@ TEST_CASE(
   const CommandResult looped = run_cli("run " + loops.string() + " --quiet");
   CHECK(looped.status == 3);
   CHECK(looped.output.find("still holds after the transition") != std::string::npos);
-  nlohmann::ordered_json model = nlohmann::ordered_json::parse(read_example("hard_stop.json"));
+  nlohmann::ordered_json model = nlohmann::ordered_json::parse(ctde::test::read_example("hard_stop.json"));
   model["actors"][1]["params"]["parameters"]["e"] = 1.25;
   const auto bad = scratch_file("ctde_modal_test", "bad_assert.json");
   std::ofstream(bad) << model.dump();

@@ -43,18 +43,8 @@ std::vector<std::string> listing(const fs::path& folder) {
 /// stdout, which the result holds.
 ctde::test::CommandResult run_in(const fs::path& folder, const std::string& arguments,
                                  const std::string& redirections = "2>&1") {
-  const std::string command =
-      "cd '" + folder.string() + "' && " + CTDE_CLI + " " + arguments + " " + redirections;
-  ctde::test::CommandResult result;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buffer{};
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
-    result.output.append(buffer.data(), n);
-  }
-  const int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return ctde::test::run_shell("cd '" + folder.string() + "' && " + CTDE_CLI + " " + arguments + " " +
+                               redirections);
 }
 
 bool mentions(const ctde::test::CommandResult& r, const std::string& text) {

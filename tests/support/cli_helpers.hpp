@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace ctde::test {
 
@@ -19,15 +20,9 @@ struct CommandResult {
   std::string output;
 };
 
-/// Runs `ENVIRONMENT ctde ARGUMENTS` (the binary under test) through the
-/// shell and waits for it; `environment` is a list of NAME=VALUE, or empty.
-inline CommandResult run_cli_env(const std::string& environment, const std::string& arguments) {
-  std::string command = environment;
-  if (!command.empty()) command += ' ';
-  command += CTDE_CLI;
-  command += ' ';
-  command += arguments;
-  command += " 2>&1";
+/// Runs `command` through the shell and waits for it: its exit status and
+/// what it wrote to stdout (redirect stderr in the command to keep it too).
+inline CommandResult run_shell(const std::string& command) {
   CommandResult result;
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
@@ -38,6 +33,18 @@ inline CommandResult run_cli_env(const std::string& environment, const std::stri
   const int status = pclose(pipe);
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+/// Runs `ENVIRONMENT ctde ARGUMENTS` (the binary under test) through the
+/// shell and waits for it; `environment` is a list of NAME=VALUE, or empty.
+inline CommandResult run_cli_env(const std::string& environment, const std::string& arguments) {
+  std::string command = environment;
+  if (!command.empty()) command += ' ';
+  command += CTDE_CLI;
+  command += ' ';
+  command += arguments;
+  command += " 2>&1";
+  return run_shell(command);
 }
 
 /// Runs `ctde ARGUMENTS` (the binary under test) and waits for it.
@@ -60,5 +67,27 @@ inline std::filesystem::path scratch_file(const std::string& folder, const std::
 
 /// The folder of the bundled example models, with a trailing slash.
 inline std::string example_models() { return std::string(CTDE_SOURCE_DIR) + "/examples/models/"; }
+
+/// The text of the bundled example model `name` ("hard_stop.json"); the
+/// test fails when it cannot be read.
+inline std::string read_example(const std::string& name) {
+  std::ifstream in(example_models() + name, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), "cannot read examples/models/" << name);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// The cells of one CSV line (no quoting: ctde writes none).
+inline std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = line.find(',', start);
+    cells.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return cells;
+    start = comma + 1;
+  }
+}
 
 }  // namespace ctde::test

@@ -11,6 +11,7 @@
 
 #include "core/csv_results.hpp"
 #include "domains/ctde/director.hpp"
+#include "support/cli_helpers.hpp"
 #include "support/model_helpers.hpp"
 
 namespace ctde::test {
@@ -70,14 +71,7 @@ inline Run run_model(const std::string& text, const ParameterOverrides& override
   }
   while (std::getline(rows, line)) {
     Row row;
-    std::size_t start = 0;
-    std::vector<std::string> cells;
-    while (true) {
-      const auto comma = line.find(',', start);
-      cells.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
+    const std::vector<std::string> cells = split_csv_line(line);
     row.t = std::stod(cells[0]);
     row.n = std::stoi(cells[1]);
     for (std::size_t i = 2; i < cells.size(); ++i) {
