@@ -247,7 +247,7 @@ bool Director::Impl::steps_completed(double t1) {
     bool wants = false;
     guarded(d, [&] { wants = actors_[d]->step_completed(context); });
     if (wants) {
-      queue_.insert(Event::at(Tag{now_.time, 0}, d));
+      scheduler_.queue(Tag{now_.time, 0}, ActorId{d});
       asked = true;
     }
   }

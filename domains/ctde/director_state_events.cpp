@@ -204,7 +204,7 @@ void Director::Impl::fire_state_events(Tick te, double te_s, const LocatedCrossi
     }
     if ((flags_[d] & kStateEvent) == 0) {
       flags_[d] |= kStateEvent;
-      queue_.insert(Event::at(tag, d));
+      scheduler_.queue(tag, ActorId{d});
     }
   }
 }
@@ -283,7 +283,7 @@ void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t)
   }
   if ((flags_[d] & kStateEvent) == 0) {
     flags_[d] |= kStateEvent;
-    queue_.insert(Event::at(tag, d));
+    scheduler_.queue(tag, ActorId{d});
   }
 }
 
