@@ -44,8 +44,8 @@ RunResult Director::Impl::run() {
   }
 }
 
-void Director::Impl::emit(std::uint32_t actor, std::uint32_t output, std::span<const double> token) {
-  const std::uint32_t port = b_.actors[actor].first_output + output;
+void Director::Impl::emit(ActorId actor, OutputPort output, std::span<const double> token) {
+  const std::uint32_t port = b_.actors[actor.index()].first_output + static_cast<std::uint32_t>(output.index);
   const Slice value = b_.outputs[port];
   if (token.size() != value.width) {
     throw std::logic_error(flat(actor).path + " sent a token of width " + std::to_string(token.size()) +
@@ -60,37 +60,38 @@ void Director::Impl::emit(std::uint32_t actor, std::uint32_t output, std::span<c
   }
   if (trace_ != nullptr) {
     trace_->event(now_, resolution_.to_seconds(now_.time), flat(actor).path,
-                  flat(actor).actor->outputs()[output].name, token);
+                  flat(actor).actor->outputs()[output.index].name, token);
   }
-  scheduler_.send(port, token);
+  scheduler_.send(OutputId{port}, token);
 }
 
-void Director::Impl::fire_at(std::uint32_t actor, Tick time) {
+void Director::Impl::fire_at(ActorId actor, Tick time) {
   if (time < now_.time) {
     throw std::logic_error(flat(actor).path + " asked to be fired in the past");
   }
   if (time > stop_) return;  // never reached
   const Tag tag = time == now_.time && initialized_ ? Tag{time, now_.microstep + 1} : Tag{time, 0};
-  scheduler_.fire_at(tag, ActorId{actor});
+  scheduler_.fire_at(tag, actor);
 }
 
-void Director::Impl::request_stop(std::uint32_t actor) {
+void Director::Impl::request_stop(ActorId actor) {
   stop_requested_ = true;
   stop_actor_ = actor;
 }
 
-void Director::Impl::mode_changed(std::uint32_t actor, std::string_view from, std::string_view via,
+void Director::Impl::mode_changed(ActorId actor, std::string_view from, std::string_view via,
                                   std::string_view to) {
   continuous_changed_ = true;  // new derivatives: the solver's history is stale
   if (trace_ != nullptr)
     trace_->mode(now_, resolution_.to_seconds(now_.time), flat(actor).path, from, via, to);
 }
 
-void Director::Impl::states_changing(std::uint32_t actor) {
-  if (!initialized_ || (flags_[actor] & kStatesChanging) != 0) return;
-  flags_[actor] |= kStatesChanging;
-  const Slice slice = b_.actors[actor].states;
-  changed_.push_back({actor, std::vector<double>(b_.x + slice.offset, b_.x + slice.offset + slice.width)});
+void Director::Impl::states_changing(ActorId actor) {
+  const std::uint32_t a = actor.value();
+  if (!initialized_ || (flags_[a] & kStatesChanging) != 0) return;
+  flags_[a] |= kStatesChanging;
+  const Slice slice = b_.actors[a].states;
+  changed_.push_back({a, std::vector<double>(b_.x + slice.offset, b_.x + slice.offset + slice.width)});
   states_changed_ = true;
 }
 
@@ -99,7 +100,7 @@ void Director::Impl::initialize() {
   const double t = resolution_.to_seconds(start_);
   for (std::uint32_t d = 0; d < actors_.size(); ++d) {
     guarded(d, [&] { b_.states[d] = actors_[d]->make_state(); });
-    FireContext context(b_, this, d, now_, t);
+    FireContext context(b_, this, ActorId{d}, now_, t);
     guarded(d, [&] { actors_[d]->initialize(context); });
   }
   evaluate(RhsProgram(RhsProgram::Part::kOutputs, at_start_, actors_, b_), t);
@@ -188,7 +189,7 @@ void Director::Impl::discrete_phase() {
         }
       }
       const Flags flags = flags_[a];
-      FireContext context(b_, this, a, now_, t, time_event);
+      FireContext context(b_, this, ActorId{a}, now_, t, time_event);
       if ((flags & kSpecial) == 0) {  // most firings in event-heavy models
         guarded(a, [&] { actors_[a]->fire(context); });
       } else {
@@ -235,11 +236,10 @@ void Director::Impl::fire_special(std::uint32_t a, Flags flags, FireContext& con
 }
 
 void Director::Impl::fire_function(std::uint32_t a, double t) {
-  EvalContext context(b_, this, a, now_, t);
+  EvalContext context(b_, this, ActorId{a}, now_, t);
   guarded(a, [&] { actors_[a]->evaluate(context); });
   const std::size_t outputs = actors_[a]->outputs().size();
-  for (std::size_t o = 0; o < outputs; ++o)
-    emit(a, static_cast<std::uint32_t>(o), context.output(OutputPort{o}));
+  for (std::size_t o = 0; o < outputs; ++o) emit(ActorId{a}, OutputPort{o}, context.output(OutputPort{o}));
 }
 
 void Director::Impl::zeno(double t) {

@@ -60,12 +60,11 @@ class Director::Impl final : public DirectorServices {
 
   // ---- DirectorServices
 
-  void emit(std::uint32_t actor, std::uint32_t output, std::span<const double> token) override;
-  void fire_at(std::uint32_t actor, Tick time) override;
-  void request_stop(std::uint32_t actor) override;
-  void mode_changed(std::uint32_t actor, std::string_view from, std::string_view via,
-                    std::string_view to) override;
-  void states_changing(std::uint32_t actor) override;
+  void emit(ActorId actor, OutputPort output, std::span<const double> token) override;
+  void fire_at(ActorId actor, Tick time) override;
+  void request_stop(ActorId actor) override;
+  void mode_changed(ActorId actor, std::string_view from, std::string_view via, std::string_view to) override;
+  void states_changing(ActorId actor) override;
 
   [[nodiscard]] const TimeResolution& resolution() const override { return resolution_; }
   [[nodiscard]] Tick start_tick() const override { return start_; }
@@ -92,6 +91,7 @@ class Director::Impl final : public DirectorServices {
   void lay_out();
 
   [[nodiscard]] const FlatActor& flat(std::uint32_t d) const { return model_.actors[by_depth_[d]]; }
+  [[nodiscard]] const FlatActor& flat(ActorId a) const { return flat(a.value()); }
 
   /// The evaluation lists, each in schedule order: every continuous and
   /// constant actor (at_start_, once); those whose outputs change with time
@@ -366,7 +366,7 @@ class Director::Impl final : public DirectorServices {
   Tag now_;
   bool initialized_ = false;
   bool stop_requested_ = false;
-  std::uint32_t stop_actor_ = 0;
+  ActorId stop_actor_;
   RunStatistics stats_;
   // Per actor flags (Flags, declared above).
   static constexpr Flags kStatesChanging = 8;     ///< in changed_

@@ -71,12 +71,12 @@ class DiscreteScheduler {
 
   // ---- Tokens
 
-  /// Sends `token`, written in the output's value slice, from output port
-  /// `port` to every input it drives: a receiver deeper than the actor firing
+  /// Sends `token` from output port `port` to every input it drives: a receiver deeper than the actor firing
   /// now (inside a microstep) sees it at this microstep and joins its firing
   /// order; any other sees it at the next microstep.
-  void send(std::uint32_t port, std::span<const double> token) {
-    for (std::uint32_t r = b_.receivers_begin[port]; r < b_.receivers_begin[port + 1]; ++r) {
+  void send(OutputId port, std::span<const double> token) {
+    const std::uint32_t p = port.value();
+    for (std::uint32_t r = b_.receivers_begin[p]; r < b_.receivers_begin[p + 1]; ++r) {
       const std::uint32_t input = b_.receivers[r];
       const Slice slot = b_.input_tokens[input];
       const std::uint32_t receiver = b_.input_owner[input];

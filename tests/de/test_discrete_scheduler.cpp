@@ -51,7 +51,7 @@ std::vector<std::uint32_t> fire_all(DiscreteScheduler& s, Tag now,
     for (const std::uint32_t a : sends) {
       if (a == due.actor.value()) {
         const double token = 10.0 + a;
-        s.send(a, std::span<const double>(&token, 1));
+        s.send(ctde::OutputId{a}, std::span<const double>(&token, 1));
       }
     }
     s.end_firing();
