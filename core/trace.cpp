@@ -23,19 +23,6 @@ std::shared_ptr<spdlog::logger> make_logger(std::shared_ptr<spdlog::sinks::sink>
   return logger;
 }
 
-/// `{"kind":"K","t":..,"tick":..,"n":..` — the common head of tagged lines.
-std::string head(std::string_view kind, Tag tag, double t) {
-  std::string line = "{\"kind\":";
-  append_json_string(line, kind);
-  line += ",\"t\":";
-  append_json_number(line, t);
-  line += ",\"tick\":";
-  line += std::to_string(tag.time);
-  line += ",\"n\":";
-  line += std::to_string(tag.microstep);
-  return line;
-}
-
 void append_array(std::string& out, std::span<const double> values) {
   out += '[';
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -44,6 +31,56 @@ void append_array(std::string& out, std::span<const double> values) {
   }
   out += ']';
 }
+
+/// One trace line, a JSON object built member by member in order.
+class Line {
+ public:
+  /// `{"kind":"K"`.
+  explicit Line(std::string_view kind) { text("kind", kind); }
+  /// `{"kind":"K","t":..,"tick":..,"n":..`: the common head of tagged lines.
+  Line(std::string_view kind, Tag tag, double t) : Line(kind) {
+    number("t", t);
+    integer("tick", tag.time);
+    integer("n", tag.microstep);
+  }
+
+  Line& text(std::string_view key, std::string_view value) {
+    append_json_string(name(key), value);
+    return *this;
+  }
+  /// A string, or null when empty.
+  Line& text_or_null(std::string_view key, std::string_view value) {
+    if (value.empty()) {
+      name(key) += "null";
+      return *this;
+    }
+    return text(key, value);
+  }
+  Line& number(std::string_view key, double value) {
+    append_json_number(name(key), value);
+    return *this;
+  }
+  template <class Int>
+  Line& integer(std::string_view key, Int value) {
+    name(key) += std::to_string(value);
+    return *this;
+  }
+  Line& array(std::string_view key, std::span<const double> values) {
+    append_array(name(key), values);
+    return *this;
+  }
+  /// The line, closed.
+  [[nodiscard]] std::string done() { return std::move(line_ += '}'); }
+
+ private:
+  std::string& name(std::string_view key) {
+    line_ += line_.empty() ? '{' : ',';
+    append_json_string(line_, key);
+    line_ += ':';
+    return line_;
+  }
+  std::string line_;
+};
 
 }  // namespace
 
@@ -121,139 +158,80 @@ void TraceWriter::write(const std::string& line) { logger_->info(line); }
 void TraceWriter::flush() { logger_->flush(); }
 
 void TraceWriter::run_start(const TraceHeader& header) {
-  std::string line = "{\"kind\":\"run_start\",\"model\":";
-  append_json_string(line, header.model);
-  line += ",\"solver\":";
-  append_json_string(line, header.solver);
-  line += ",\"rtol\":";
-  append_json_number(line, header.rtol);
-  line += ",\"atol\":";
-  append_json_number(line, header.atol);
-  line += ",\"stop_time\":";
-  append_json_number(line, header.stop_time);
-  line += ",\"time_resolution\":";
-  append_json_number(line, header.time_resolution);
-  line += ",\"ctde_version\":";
-  append_json_string(line, CTDE_VERSION);
-  line += '}';
-  write(line);
+  write(Line("run_start")
+            .text("model", header.model)
+            .text("solver", header.solver)
+            .number("rtol", header.rtol)
+            .number("atol", header.atol)
+            .number("stop_time", header.stop_time)
+            .number("time_resolution", header.time_resolution)
+            .text("ctde_version", CTDE_VERSION)
+            .done());
 }
 
 void TraceWriter::event(Tag tag, double t, std::string_view actor, std::string_view port,
                         std::span<const double> value) {
-  std::string line = head("event", tag, t);
-  line += ",\"actor\":";
-  append_json_string(line, actor);
-  line += ",\"port\":";
-  append_json_string(line, port);
-  line += ",\"value\":";
-  append_array(line, value);
-  line += '}';
-  write(line);
+  write(Line("event", tag, t).text("actor", actor).text("port", port).array("value", value).done());
 }
 
 void TraceWriter::time_event(Tag tag, double t, std::string_view actor) {
-  std::string line = head("time_event", tag, t);
-  line += ",\"actor\":";
-  append_json_string(line, actor);
-  line += '}';
-  write(line);
+  write(Line("time_event", tag, t).text("actor", actor).done());
 }
 
 void TraceWriter::state_event(Tag tag, double t, const StateEventInfo& info) {
-  std::string line = head("state_event", tag, t);
-  line += ",\"actor\":";
-  append_json_string(line, info.actor);
-  line += ",\"guard\":";
+  Line line("state_event", tag, t);
+  line.text("actor", info.actor);
   if (info.guard.empty()) {
-    line += std::to_string(info.guard_index);
+    line.integer("guard", info.guard_index);
   } else {
-    append_json_string(line, info.guard);
+    line.text("guard", info.guard);
   }
-  line += ",\"direction\":";
-  append_json_string(line, info.direction);
-  line += ",\"bracket\":";
-  append_json_number(line, info.bracket);
-  line += ",\"residual\":";
-  append_json_number(line, info.residual);
-  line += ",\"iterations\":";
-  line += std::to_string(info.iterations);
-  line += ",\"rejected_t1\":";
-  append_json_number(line, info.rejected_t1);
-  line += '}';
-  write(line);
+  write(line.text("direction", info.direction)
+            .number("bracket", info.bracket)
+            .number("residual", info.residual)
+            .integer("iterations", info.iterations)
+            .number("rejected_t1", info.rejected_t1)
+            .done());
 }
 
 void TraceWriter::mode(Tag tag, double t, std::string_view actor, std::string_view from, std::string_view via,
                        std::string_view to) {
-  std::string line = head("mode", tag, t);
-  line += ",\"actor\":";
-  append_json_string(line, actor);
-  line += ",\"from\":";
-  append_json_string(line, from);
-  line += ",\"via\":";
-  if (via.empty()) {
-    line += "null";
-  } else {
-    append_json_string(line, via);
-  }
-  line += ",\"to\":";
-  append_json_string(line, to);
-  line += '}';
-  write(line);
+  write(Line("mode", tag, t)
+            .text("actor", actor)
+            .text("from", from)
+            .text_or_null("via", via)
+            .text("to", to)
+            .done());
 }
 
 void TraceWriter::step_reject(double t0, double t1, std::string_view by) {
-  std::string line = "{\"kind\":\"step_reject\",\"t0\":";
-  append_json_number(line, t0);
-  line += ",\"t1\":";
-  append_json_number(line, t1);
-  line += ",\"by\":";
-  append_json_string(line, by);
-  line += '}';
-  write(line);
+  write(Line("step_reject").number("t0", t0).number("t1", t1).text("by", by).done());
 }
 
 void TraceWriter::reset(Tag tag, double t, std::string_view actor, std::span<const double> before,
                         std::span<const double> after) {
-  std::string line = head("reset", tag, t);
-  line += ",\"actor\":";
-  append_json_string(line, actor);
-  line += ",\"before\":";
-  append_array(line, before);
-  line += ",\"after\":";
-  append_array(line, after);
-  line += '}';
-  write(line);
+  write(Line("reset", tag, t).text("actor", actor).array("before", before).array("after", after).done());
 }
 
 void TraceWriter::error(Tag tag, double t, std::string_view status, std::string_view message,
                         std::string_view actor) {
-  std::string line = head("error", tag, t);
-  line += ",\"status\":";
-  append_json_string(line, status);
-  line += ",\"message\":";
-  append_json_string(line, message);
-  if (!actor.empty()) {
-    line += ",\"actor\":";
-    append_json_string(line, actor);
-  }
-  line += '}';
-  write(line);
+  Line line("error", tag, t);
+  line.text("status", status).text("message", message);
+  if (!actor.empty()) line.text("actor", actor);
+  write(line.done());
   flush();
 }
 
 void TraceWriter::run_end(std::string_view status, const RunStatistics& stats) {
-  std::string line = "{\"kind\":\"run_end\",\"status\":";
-  append_json_string(line, status);
-  line += ",\"steps\":" + std::to_string(stats.steps);
-  line += ",\"rejected_steps\":" + std::to_string(stats.rejected_steps);
-  line += ",\"rhs_evals\":" + std::to_string(stats.rhs_evals);
-  line += ",\"events\":" + std::to_string(stats.events);
-  line += ",\"time_events\":" + std::to_string(stats.time_events);
-  line += ",\"state_events\":" + std::to_string(stats.state_events);
-  line += '}';
-  write(line);
+  write(Line("run_end")
+            .text("status", status)
+            .integer("steps", stats.steps)
+            .integer("rejected_steps", stats.rejected_steps)
+            .integer("rhs_evals", stats.rhs_evals)
+            .integer("events", stats.events)
+            .integer("time_events", stats.time_events)
+            .integer("state_events", stats.state_events)
+            .done());
   flush();
 }
 
