@@ -1,0 +1,234 @@
+#include "python/src/simulation.hpp"
+
+#include <pybind11/stl.h>
+
+#include <chrono>
+
+#include "actors/builtin_actors.hpp"
+#include "cli/run_setup.hpp"
+#include "core/error.hpp"
+#include "core/trace.hpp"
+#include "domains/ctde/director.hpp"
+
+namespace py = pybind11;
+
+namespace ctde::python {
+
+namespace {
+
+/// The model of `source`, Python actors and their connections added.
+/// Called with the GIL held (the actors take Python references).
+Model load(const ModelSource& source) {
+  Model model = source.is_file
+                    ? load_model_file(source.path_or_text, builtin_actors(), source.overrides)
+                    : load_model_text(source.path_or_text, source.file, builtin_actors(), source.overrides,
+                                      source.folder);
+  for (const auto& actor : source.actors) {
+    if (model.top().find_child(actor.name) != nullptr) {
+      throw ModelError("Python actor '" + actor.name + "': the model already has an actor of that name");
+    }
+    model.top().add(std::make_unique<PythonActor>(actor.name, actor.type, actor.instance, actor.inputs,
+                                                  actor.outputs),
+                    "Python actor '" + actor.name + "'");
+  }
+  for (const auto& [from, to] : source.connections) {
+    model.top().connect(from, to, "connection [\"" + from + "\", \"" + to + "\"]");
+  }
+  return model;
+}
+
+/// Destroys a model with the GIL held (its Python actors release references).
+void release(std::optional<Model>& model) {
+  const py::gil_scoped_acquire gil;
+  model.reset();
+}
+
+py::dict stats_dict(const RunStatistics& s) {
+  py::dict d;
+  d["steps"] = s.steps;
+  d["rejected_steps"] = s.rejected_steps;
+  d["rhs_evals"] = s.rhs_evals;
+  d["events"] = s.events;
+  d["time_events"] = s.time_events;
+  d["state_events"] = s.state_events;
+  return d;
+}
+
+/// A read-only 1-D numpy view of `size` values at `data`, kept alive by `owner`.
+template <class T>
+py::array view(const T* data, std::size_t size, const py::capsule& owner) {
+  py::array_t<T> array({static_cast<py::ssize_t>(size)}, {static_cast<py::ssize_t>(sizeof(T))}, data, owner);
+  py::detail::array_proxy(array.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return array;
+}
+
+/// The run's stop check and progress calls, with the GIL taken only for
+/// the progress callback and, every 0.1 s of wall time, for Ctrl-C.
+class RunMonitor {
+ public:
+  RunMonitor(py::object progress, double interval) : progress_(std::move(progress)), interval_(interval) {}
+
+  void progress(double time, const RunStatistics& stats) {
+    if (progress_.is_none() || !due(last_progress_, interval_)) return;
+    const py::gil_scoped_acquire gil;
+    try {
+      const py::object answer = progress_(time, stats_dict(stats));
+      if (answer.ptr() == Py_False) stop_ = "the progress callback returned False";
+    } catch (py::error_already_set& e) {
+      stop_ = std::string("the progress callback raised ") + e.what();
+    }
+  }
+
+  /// True once the run must end: the callback asked, or Ctrl-C.
+  bool stop_check() {
+    if (!stop_.empty()) return true;
+    if (due(last_signal_check_, 0.1)) {
+      const py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) {
+        const py::error_already_set e;  // fetches (and so clears) the KeyboardInterrupt
+        stop_ = std::string("interrupted: ") + e.what();
+      }
+    }
+    return !stop_.empty();
+  }
+
+  [[nodiscard]] const std::string& reason() const { return stop_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static bool due(Clock::time_point& last, double interval) {
+    const auto now = Clock::now();
+    if (std::chrono::duration<double>(now - last).count() < interval) return false;
+    last = now;
+    return true;
+  }
+  py::object progress_;
+  double interval_;
+  Clock::time_point last_progress_{};
+  Clock::time_point last_signal_check_ = Clock::now();
+  std::string stop_;
+};
+
+}  // namespace
+
+RunOutput::RunOutput(RunResult result, std::string trace, std::unique_ptr<ColumnarResults> columns)
+    : result_(std::move(result)),
+      trace_(std::move(trace)),
+      columns_(columns.release()),
+      owner_(columns_, [](void* p) { delete static_cast<ColumnarResults*>(p); }) {}
+
+std::vector<std::string> RunOutput::discrete_names() const {
+  std::vector<std::string> names;
+  for (const auto& s : columns_->signals()) {
+    if (!s.discrete) continue;
+    for (std::uint32_t i = 0; i < s.width; ++i) names.push_back(column_name(s, i));
+  }
+  return names;
+}
+
+py::array RunOutput::time() const { return view(columns_->time().data(), columns_->rows(), owner_); }
+
+py::array RunOutput::microstep() const {
+  return view(columns_->microstep().data(), columns_->rows(), owner_);
+}
+
+py::array RunOutput::column(std::size_t index) const {
+  if (index >= columns_->columns()) throw py::index_error("no column " + std::to_string(index));
+  const auto& c = columns_->column(index);
+  return view(c.data(), c.size(), owner_);
+}
+
+py::dict RunOutput::stats() const { return stats_dict(result_.stats); }
+
+py::dict validate_source(const ModelSource& source) {
+  std::optional<Model> model(load(source));
+  std::vector<std::string> columns;
+  std::string name = model->name();
+  try {
+    const py::gil_scoped_release nogil;
+    const cli::RunSetup setup = cli::set_up_run(*model, source.stop_time);
+    columns = column_names(setup.signals);
+  } catch (...) {
+    model.reset();  // with the GIL, held again here
+    throw;
+  }
+  model.reset();
+  py::dict report;
+  report["name"] = name;
+  report["columns"] = columns;
+  py::list actors;
+  for (const auto& a : source.actors) actors.append(a.name);
+  report["python_actors"] = actors;
+  report["single_threaded"] = !source.actors.empty();
+  return report;
+}
+
+RunOutput run_source(const ModelSource& source, const RunRequest& request) {
+  std::optional<Model> model(load(source));
+  RunMonitor monitor(request.progress, request.progress_interval);
+  std::ostringstream trace_text;
+  std::unique_ptr<ColumnarResults> columns;
+  RunResult result;
+  {
+    const py::gil_scoped_release nogil;
+    try {
+      cli::RunSetup setup = cli::set_up_run(*model, source.stop_time);
+      columns = std::make_unique<ColumnarResults>(std::move(setup.signals), 4096);
+      std::optional<TraceWriter> trace;
+      if (request.trace) trace.emplace(trace_text);
+      Director director(setup.flat, setup.options, model->name(), trace ? &*trace : nullptr, columns.get());
+      director.set_progress([&monitor](double t, const RunStatistics& s) { monitor.progress(t, s); });
+      director.set_stop_check([&monitor] { return monitor.stop_check(); });
+      result = director.run();
+      if (trace) trace->flush();
+    } catch (...) {
+      release(model);
+      throw;
+    }
+    release(model);
+  }
+  if (result.status == RunStatus::kInterrupted && result.message.empty()) result.message = monitor.reason();
+  return {std::move(result), trace_text.str(), std::move(columns)};
+}
+
+void bind_simulation(py::module_& module) {
+  py::class_<ModelSource>(module, "ModelSource")
+      .def(py::init<>())
+      .def_readwrite("is_file", &ModelSource::is_file)
+      .def_readwrite("path_or_text", &ModelSource::path_or_text)
+      .def_readwrite("file", &ModelSource::file)
+      .def_readwrite("folder", &ModelSource::folder)
+      .def_readwrite("overrides", &ModelSource::overrides)
+      .def_readwrite("connections", &ModelSource::connections)
+      .def_readwrite("stop_time", &ModelSource::stop_time)
+      .def("add_actor", [](ModelSource& s, std::string name, std::string type, py::object instance,
+                           std::vector<PortDeclaration> inputs, std::vector<PortDeclaration> outputs) {
+        s.actors.push_back({std::move(name), std::move(type), std::move(instance), std::move(inputs),
+                            std::move(outputs)});
+      });
+  py::class_<RunOutput>(module, "RunOutput")
+      .def_property_readonly("status", [](const RunOutput& r) { return to_string(r.result().status); })
+      .def_property_readonly("message", [](const RunOutput& r) { return r.result().message; })
+      .def_property_readonly("actor", [](const RunOutput& r) { return r.result().actor; })
+      .def_property_readonly("end_time", [](const RunOutput& r) { return r.result().time; })
+      .def_property_readonly("trace_text", &RunOutput::trace)
+      .def_property_readonly("rows", &RunOutput::rows)
+      .def_property_readonly("names", &RunOutput::names)
+      .def_property_readonly("discrete_names", &RunOutput::discrete_names)
+      .def_property_readonly("stats", &RunOutput::stats)
+      .def("time", &RunOutput::time)
+      .def("microstep", &RunOutput::microstep)
+      .def("column", &RunOutput::column, py::arg("index"));
+  module.def(
+      "load", [](const ModelSource& source) { return load(source).name(); }, py::arg("source"));
+  module.def("validate", &validate_source, py::arg("source"));
+  module.def(
+      "run",
+      [](const ModelSource& source, bool trace, py::object progress, double interval) {
+        return run_source(source, RunRequest{trace, std::move(progress), interval});
+      },
+      py::arg("source"), py::arg("trace") = false, py::arg("progress") = py::none(),
+             py::arg("progress_interval") = 0.1);
+}
+
+}  // namespace ctde::python

@@ -1,0 +1,93 @@
+#pragma once
+/// The runs behind ctde.load(...).run() and ctde.Model(...).run(): a model
+/// (a file, or JSON text, plus Python actors) loaded through the command's
+/// path (load_model_file/load_model_text with the `set` overrides, then
+/// cli::set_up_run), run by a Director into ColumnarResults with the GIL
+/// released, the columns then handed to numpy without a copy.
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/columnar_results.hpp"
+#include "core/model_file.hpp"
+#include "domains/ctde/run_result.hpp"
+#include "python/src/python_actor.hpp"
+
+namespace ctde::python {
+
+/// A Python actor to add to the loaded model. Holds Python references:
+/// made, copied and destroyed with the GIL held.
+struct PythonActorSpec {
+  std::string name;
+  std::string type;  ///< the Python class name, for messages
+  pybind11::object instance;
+  std::vector<PortDeclaration> inputs;
+  std::vector<PortDeclaration> outputs;
+};
+
+/// Where a model comes from, and what is added to it. Copyable (with the GIL).
+struct ModelSource {
+  bool is_file = true;
+  std::string path_or_text;  ///< the model file's path, or the JSON text
+  std::string file;          ///< the name messages give the text (is_file: unused)
+  std::string folder = ".";  ///< anchors relative file parameters of a text
+  ParameterOverrides overrides;
+  std::vector<PythonActorSpec> actors;
+  std::vector<std::pair<std::string, std::string>> connections;  ///< those of the Python actors
+  std::optional<double> stop_time;
+};
+
+/// Options of one run, from Python.
+struct RunRequest {
+  bool trace = false;
+  pybind11::object progress;      ///< a callable (time, stats) or None
+  double progress_interval = 0.1;  ///< s of wall time between two progress calls
+};
+
+/// What a run gives Python: how it ended, the trace text, and the columns,
+/// whose memory numpy arrays share (each array's base is the capsule that
+/// owns them). Not copyable; movable.
+class RunOutput {
+ public:
+  RunOutput(RunResult result, std::string trace, std::unique_ptr<ColumnarResults> columns);
+
+  [[nodiscard]] const RunResult& result() const { return result_; }
+  [[nodiscard]] const std::string& trace() const { return trace_; }
+  [[nodiscard]] std::size_t rows() const { return columns_->rows(); }
+  [[nodiscard]] const std::vector<std::string>& names() const { return columns_->names(); }
+  /// The names of the discrete columns (NaN where absent).
+  [[nodiscard]] std::vector<std::string> discrete_names() const;
+  /// Read-only numpy views of the columns (no copy).
+  [[nodiscard]] pybind11::array time() const;
+  [[nodiscard]] pybind11::array microstep() const;
+  /// Column `index`. @throws IndexError.
+  [[nodiscard]] pybind11::array column(std::size_t index) const;
+  [[nodiscard]] pybind11::dict stats() const;
+
+ private:
+  RunResult result_;
+  std::string trace_;
+  ColumnarResults* columns_;  ///< owned by owner_
+  pybind11::capsule owner_;
+};
+
+/// Loads, adds the Python actors, validates: what the run would check.
+/// Returns {"name", "columns", "python_actors", "single_threaded"}.
+/// @throws ModelError (to ctde.ModelError) naming file, location, actor.
+[[nodiscard]] pybind11::dict validate_source(const ModelSource& source);
+
+/// Loads and runs. Model errors throw (before anything runs); run-time
+/// failures are the output's status.
+[[nodiscard]] RunOutput run_source(const ModelSource& source, const RunRequest& request);
+
+/// Binds ModelSource, RunOutput, validate and run into `module`.
+void bind_simulation(pybind11::module_& module);
+
+}  // namespace ctde::python
