@@ -14,3 +14,4 @@ class ModelError(Exception):
         super().__init__(text)
         self.message = text if message is None else message
         self.location = location
+ModelError.__module__ = "ctde"

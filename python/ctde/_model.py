@@ -5,8 +5,23 @@ import json
 import numbers
 import os
 
+import contextlib
+
 from . import _ctde
+from ._errors import ModelError
 from ._results import Results
+
+
+@contextlib.contextmanager
+def _set_named_as_in_python():
+    """The loader names an override by the command line's `--set NAME=VALUE`; from Python it was `set`."""
+    try:
+        yield
+    except ModelError as e:
+        if str(e).startswith("--set "):
+            text = "set: " + str(e)[len("--set "):]
+            raise ModelError(text, text, e.location) from None
+        raise
 
 
 def _check_stop_time(function, stop_time):
@@ -63,7 +78,9 @@ class _Runnable:
         Raises:
             ModelError: naming the file, the JSON location and the actor or port.
         """
-        return _ctde.validate(self._source(_check_stop_time("validate", stop_time)))
+        source = self._source(_check_stop_time("validate", stop_time))
+        with _set_named_as_in_python():
+            return _ctde.validate(source)
 
     def run(self, stop_time=None, trace=False, progress=None, progress_interval=0.1):
         """Runs the model; the GIL is released for the whole run.
@@ -89,7 +106,9 @@ class _Runnable:
             raise TypeError(f"run(): progress must be callable or None, not {progress.__class__.__name__}")
         if isinstance(progress_interval, bool) or not isinstance(progress_interval, numbers.Real):
             raise TypeError("run(): progress_interval must be a number (s)")
-        output = _ctde.run(self._source(stop_time), trace, progress, float(progress_interval))
+        source = self._source(stop_time)
+        with _set_named_as_in_python():
+            output = _ctde.run(source, trace, progress, float(progress_interval))
         return Results(output, traced=trace)
 
 
@@ -103,7 +122,8 @@ class LoadedModel(_Runnable):
         self._file = file
         self._folder = folder
         self._overrides = overrides
-        self.name = _ctde.load(self._source(None))
+        with _set_named_as_in_python():
+            self.name = _ctde.load(self._source(None))
 
     @property
     def file(self):
