@@ -46,13 +46,14 @@ class _Network:
 
     def __init__(self, name):
         self.name = name
-        self._actors = []       # model-file actor dicts, or Composite
-        self._python = []       # (name, Actor instance)
+        self._actors = []  # in order: model-file actor dicts, Composite, or _PythonEntry
         self._connections = []
 
     def _names(self):
-        return {a.name if isinstance(a, Composite) else a["name"] for a in self._actors} | \
-            {n for n, _ in self._python}
+        return {a["name"] if isinstance(a, dict) else a.name for a in self._actors}
+
+    def _python(self):
+        return [a for a in self._actors if isinstance(a, _PythonEntry)]
 
     def add(self, type, name, *, time_mode=None, **params):  # noqa: A002 (the API's name)
         """Adds an actor named `name`: `type` is a registered type name
@@ -114,16 +115,21 @@ class _Network:
     def _where(self):
         return f"composite '{self.name}'"
 
-    def _python_names(self):
-        return set()
-
     def _network_dict(self):
-        """Actors and connections as a model file writes them (Python actors left out)."""
-        python = self._python_names()
-        actors = [a.to_dict() if isinstance(a, Composite) else copy.deepcopy(a) for a in self._actors]
-        connections = [list(c) for c in self._connections
-                       if c[0].split(".")[0] not in python and c[1].split(".")[0] not in python]
-        return actors, connections
+        """Actors and connections as a model file writes them (Python actors with type "Python")."""
+        actors = [copy.deepcopy(a) if isinstance(a, dict) else a.to_dict() for a in self._actors]
+        return actors, [list(c) for c in self._connections]
+
+
+class _PythonEntry:
+    """A Python actor in a Model: its name and instance."""
+
+    def __init__(self, name, actor):
+        self.name = name
+        self.actor = actor
+
+    def to_dict(self):
+        return {"name": self.name, "type": "Python"}
 
 
 class Composite(_Network):
@@ -188,14 +194,12 @@ class Model(_Network, _Runnable):
         if params or time_mode is not None:
             raise TypeError("add(): the parameters of a Python actor go to its class: add(MyActor, name, **params)")
         actor._declared_ports()  # TypeError now rather than at the run
-        self._python.append((name, actor))
+        self._actors.append(_PythonEntry(name, actor))
         return actor
 
-    def _python_names(self):
-        return {n for n, _ in self._python}
-
     def to_dict(self):
-        """The model as a model-file dict (Python actors left out; see to_json)."""
+        """The model as a model-file dict (a Python actor appears with type
+        "Python", which only run() and validate() can make)."""
         actors, connections = self._network_dict()
         out = {"ctde": 1, "name": self.name}
         if self.parameters:
@@ -214,8 +218,9 @@ class Model(_Network, _Runnable):
         Raises:
             ModelError: the model holds Python actors, which a file cannot hold.
         """
-        if self._python:
-            raise ModelError(f"model '{self.name}': Python actors ({', '.join(self._python_names())}) "
+        python = self._python()
+        if python:
+            raise ModelError(f"model '{self.name}': Python actors ({', '.join(a.name for a in python)}) "
                              f"cannot be written to a model file")
         return json.dumps(self.to_dict(), indent=indent)
 
@@ -226,13 +231,10 @@ class Model(_Network, _Runnable):
         source.file = f"<model '{self.name}'>"
         source.folder = os.getcwd()
         source.stop_time = stop_time
-        python = self._python_names()
-        for name, actor in self._python:
-            inputs, outputs = actor._declared_ports()
-            source.add_actor(name, type(actor).__name__, actor, inputs, outputs)
-        source.connections = [tuple(c) for c in self._connections
-                              if c[0].split(".")[0] in python or c[1].split(".")[0] in python]
+        for entry in self._python():
+            inputs, outputs = entry.actor._declared_ports()
+            source.add_actor(entry.name, type(entry.actor).__name__, entry.actor, inputs, outputs)
         return source
 
     def __repr__(self):
-        return f"<ctde.Model {self.name!r}: {len(self._actors) + len(self._python)} actors>"
+        return f"<ctde.Model {self.name!r}: {len(self._actors)} actors>"

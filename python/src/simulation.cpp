@@ -16,25 +16,53 @@ namespace ctde::python {
 
 namespace {
 
-/// The model of `source`, Python actors and their connections added.
-/// Called with the GIL held (the actors take Python references).
-Model load(const ModelSource& source) {
-  Model model = source.is_file
-                    ? load_model_file(source.path_or_text, builtin_actors(), source.overrides)
-                    : load_model_text(source.path_or_text, source.file, builtin_actors(), source.overrides,
-                                      source.folder);
-  for (const auto& actor : source.actors) {
-    if (model.top().find_child(actor.name) != nullptr) {
-      throw ModelError("Python actor '" + actor.name + "': the model already has an actor of that name");
+/// The Python actors of the model being loaded on this thread (load() sets it).
+thread_local const ModelSource* loading = nullptr;
+
+constexpr ActorInfo kPythonInfo{
+    .type = "Python",
+    .family = "python",
+    .summary = "An actor written in Python (ctde.Actor), added with ctde.Model.add.",
+};
+
+/// The registry's factory for type "Python": the actor of that name among
+/// the Python actors being loaded.
+std::unique_ptr<Actor> make_python_actor(std::string name) {
+  if (loading != nullptr) {
+    for (const auto& a : loading->actors) {
+      if (a.name == name) return std::make_unique<PythonActor>(a.name, a.type, a.instance, a.inputs, a.outputs);
     }
-    model.top().add(std::make_unique<PythonActor>(actor.name, actor.type, actor.instance, actor.inputs,
-                                                  actor.outputs),
-                    "Python actor '" + actor.name + "'");
   }
-  for (const auto& [from, to] : source.connections) {
-    model.top().connect(from, to, "connection [\"" + from + "\", \"" + to + "\"]");
-  }
-  return model;
+  throw ModelError("actor type 'Python' stands for an actor written in Python (a ctde.Actor added with "
+                   "ctde.Model.add): a model file cannot hold one");
+}
+
+/// The built-in types and "Python".
+const ActorRegistry& registry() {
+  static const ActorRegistry with_python = [] {
+    ActorRegistry r = builtin_actors();
+    r.add(kPythonInfo, &make_python_actor);
+    return r;
+  }();
+  return with_python;
+}
+
+/// The model of `source`: its Python actors are written in its JSON with
+/// type "Python" and made from `source.actors` by name. Called with the
+/// GIL held (the actors take Python references).
+Model load(const ModelSource& source) {
+  loading = &source;
+  struct Reset {
+    Reset() = default;
+    Reset(const Reset&) = delete;
+    Reset& operator=(const Reset&) = delete;
+    Reset(Reset&&) = delete;
+    Reset& operator=(Reset&&) = delete;
+    ~Reset() { loading = nullptr; }
+  } reset;
+  return source.is_file ? load_model_file(source.path_or_text, registry(), source.overrides)
+                        : load_model_text(source.path_or_text, source.file, registry(), source.overrides,
+                                          source.folder);
 }
 
 /// Destroys a model with the GIL held (its Python actors release references).
@@ -199,7 +227,6 @@ void bind_simulation(py::module_& module) {
       .def_readwrite("file", &ModelSource::file)
       .def_readwrite("folder", &ModelSource::folder)
       .def_readwrite("overrides", &ModelSource::overrides)
-      .def_readwrite("connections", &ModelSource::connections)
       .def_readwrite("stop_time", &ModelSource::stop_time)
       .def("add_actor", [](ModelSource& s, std::string name, std::string type, py::object instance,
                            std::vector<PortDeclaration> inputs, std::vector<PortDeclaration> outputs) {

@@ -39,8 +39,7 @@ struct ModelSource {
   std::string file;          ///< the name messages give the text (is_file: unused)
   std::string folder = ".";  ///< anchors relative file parameters of a text
   ParameterOverrides overrides;
-  std::vector<PythonActorSpec> actors;
-  std::vector<std::pair<std::string, std::string>> connections;  ///< those of the Python actors
+  std::vector<PythonActorSpec> actors;  ///< written in the JSON as {"name": ..., "type": "Python"}
   std::optional<double> stop_time;
 };
 
