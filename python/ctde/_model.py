@@ -5,18 +5,16 @@ import json
 import numbers
 import os
 
-import contextlib
-
 from . import _ctde
 from ._errors import ModelError
 from ._results import Results
 
 
-@contextlib.contextmanager
-def _set_named_as_in_python():
-    """The loader names an override by the command line's `--set NAME=VALUE`; from Python it was `set`."""
+def _named_as_in_python(call, *args):
+    """call(*args); the loader names an override by the command line's
+    `--set NAME=VALUE`, which from Python was `set`."""
     try:
-        yield
+        return call(*args)
     except ModelError as e:
         if str(e).startswith("--set "):
             text = "set: " + str(e)[len("--set "):]
@@ -68,6 +66,12 @@ class _Runnable:
     def _source(self, stop_time):
         raise NotImplementedError
 
+    def _validate(self, stop_time):
+        return _ctde.validate(self._source(stop_time))
+
+    def _run(self, stop_time, trace, progress, progress_interval):
+        return _ctde.run(self._source(stop_time), trace, progress, progress_interval)
+
     def validate(self, stop_time=None):
         """Checks everything a run checks, running nothing.
 
@@ -78,9 +82,8 @@ class _Runnable:
         Raises:
             ModelError: naming the file, the JSON location and the actor or port.
         """
-        source = self._source(_check_stop_time("validate", stop_time))
-        with _set_named_as_in_python():
-            return _ctde.validate(source)
+        stop_time = _check_stop_time("validate", stop_time)
+        return _named_as_in_python(self._validate, stop_time)
 
     def run(self, stop_time=None, trace=False, progress=None, progress_interval=0.1):
         """Runs the model; the GIL is released for the whole run.
@@ -106,15 +109,14 @@ class _Runnable:
             raise TypeError(f"run(): progress must be callable or None, not {progress.__class__.__name__}")
         if isinstance(progress_interval, bool) or not isinstance(progress_interval, numbers.Real):
             raise TypeError("run(): progress_interval must be a number (s)")
-        source = self._source(stop_time)
-        with _set_named_as_in_python():
-            output = _ctde.run(source, trace, progress, float(progress_interval))
+        output = _named_as_in_python(self._run, stop_time, trace, progress, float(progress_interval))
         return Results(output, traced=trace)
 
 
 class LoadedModel(_Runnable):
     """A model read by ctde.load(): a file, a dict or JSON text, with its
-    `set` overrides. Each run reads it again, so it may be run many times."""
+    `set` overrides. The first validate() or run() uses what load() read;
+    later ones read it again, so it may be run many times."""
 
     def __init__(self, kind, content, file, folder, overrides):
         self._kind = kind
@@ -122,8 +124,8 @@ class LoadedModel(_Runnable):
         self._file = file
         self._folder = folder
         self._overrides = overrides
-        with _set_named_as_in_python():
-            self.name = _ctde.load(self._source(None))
+        self._loaded = _named_as_in_python(_ctde.LoadedSource, self._source(None))
+        self.name = self._loaded.name
 
     @property
     def file(self):
@@ -139,6 +141,12 @@ class LoadedModel(_Runnable):
         source.overrides = self._overrides
         source.stop_time = stop_time
         return source
+
+    def _validate(self, stop_time):
+        return self._loaded.validate(stop_time)
+
+    def _run(self, stop_time, trace, progress, progress_interval):
+        return self._loaded.run(stop_time, trace, progress, progress_interval)
 
     def __repr__(self):
         return f"<ctde.LoadedModel {self.name!r} from {self._file}>"

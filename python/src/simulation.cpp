@@ -107,10 +107,11 @@ class RunMonitor {
     }
   }
 
-  /// True once the run must end: the callback asked, or Ctrl-C.
+  /// True once the run must end: the callback asked, or Ctrl-C (looked at
+  /// every 64 calls at most every 0.1 s: the clock costs more than a step of a small model).
   bool stop_check() {
     if (!stop_.empty()) return true;
-    if (due(last_signal_check_, 0.1)) {
+    if ((++calls_ & 63U) == 0 && due(last_signal_check_, 0.1)) {
       const py::gil_scoped_acquire gil;
       if (PyErr_CheckSignals() != 0) {
         const py::error_already_set e;  // fetches (and so clears) the KeyboardInterrupt
@@ -134,6 +135,7 @@ class RunMonitor {
   double interval_;
   Clock::time_point last_progress_{};
   Clock::time_point last_signal_check_ = Clock::now();
+  std::uint32_t calls_ = 0;
   std::string stop_;
 };
 
@@ -168,8 +170,8 @@ py::array RunOutput::column(std::size_t index) const {
 
 py::dict RunOutput::stats() const { return stats_dict(result_.stats); }
 
-py::dict validate_source(const ModelSource& source) {
-  std::optional<Model> model(load(source));
+py::dict validate_source(const ModelSource& source, std::optional<Model> model) {
+  if (!model) model.emplace(load(source));
   std::vector<std::string> columns;
   std::string name = model->name();
   try {
@@ -191,8 +193,8 @@ py::dict validate_source(const ModelSource& source) {
   return report;
 }
 
-RunOutput run_source(const ModelSource& source, const RunRequest& request) {
-  std::optional<Model> model(load(source));
+RunOutput run_source(const ModelSource& source, const RunRequest& request, std::optional<Model> model) {
+  if (!model) model.emplace(load(source));
   RunMonitor monitor(request.progress, request.progress_interval);
   std::ostringstream trace_text;
   std::unique_ptr<ColumnarResults> columns;
@@ -217,6 +219,22 @@ RunOutput run_source(const ModelSource& source, const RunRequest& request) {
   }
   if (result.status == RunStatus::kInterrupted && result.message.empty()) result.message = monitor.reason();
   return {std::move(result), trace_text.str(), std::move(columns)};
+}
+
+LoadedSource::LoadedSource(ModelSource source) : source_(std::move(source)), fresh_(load(source_)) {
+  name_ = fresh_->name();
+}
+
+LoadedSource::~LoadedSource() {
+  const py::gil_scoped_acquire gil;
+  fresh_.reset();
+}
+
+std::optional<Model> LoadedSource::take(std::optional<double> stop_time) {
+  source_.stop_time = stop_time;
+  std::optional<Model> model;
+  model.swap(fresh_);
+  return model;
 }
 
 void bind_simulation(py::module_& module) {
@@ -248,14 +266,46 @@ void bind_simulation(py::module_& module) {
       .def("column", &RunOutput::column, py::arg("index"));
   module.def(
       "load", [](const ModelSource& source) { return load(source).name(); }, py::arg("source"));
-  module.def("validate", &validate_source, py::arg("source"));
+  module.def(
+      "validate", [](const ModelSource& source) { return validate_source(source); }, py::arg("source"));
   module.def(
       "run",
       [](const ModelSource& source, bool trace, py::object progress, double interval) {
         return run_source(source, RunRequest{trace, std::move(progress), interval});
       },
       py::arg("source"), py::arg("trace") = false, py::arg("progress") = py::none(),
-             py::arg("progress_interval") = 0.1);
+      py::arg("progress_interval") = 0.1);
+  // bench/python/bench_python.py's baseline, in the same process: the load
+  // and run of run_source() as a C++ caller writes it (python/ nowhere),
+  // for a file without Python actors. Returns the rows.
+  module.def(
+      "_cpp_baseline_run",
+      [](const std::string& path, const ParameterOverrides& overrides, std::optional<double> stop_time) {
+        Model model = load_model_file(path, builtin_actors(), overrides);
+        cli::RunSetup setup = cli::set_up_run(model, stop_time);
+        ColumnarResults results(std::move(setup.signals), 4096);
+        Director director(setup.flat, setup.options, model.name(), nullptr, &results);
+        if (director.run().status != RunStatus::kOk) throw std::runtime_error("the baseline run failed");
+        return results.rows();
+      },
+      py::arg("path"), py::arg("overrides"), py::arg("stop_time"));
+  py::class_<LoadedSource>(module, "LoadedSource")
+      .def(py::init<ModelSource>(), py::arg("source"))
+      .def_property_readonly("name", &LoadedSource::name)
+      .def(
+          "validate",
+          [](LoadedSource& s, std::optional<double> stop_time) {
+            auto model = s.take(stop_time);
+            return validate_source(s.source(), std::move(model));
+          },
+          py::arg("stop_time"))
+      .def(
+          "run",
+          [](LoadedSource& s, std::optional<double> stop_time, bool trace, py::object progress, double interval) {
+            auto model = s.take(stop_time);
+            return run_source(s.source(), RunRequest{trace, std::move(progress), interval}, std::move(model));
+          },
+          py::arg("stop_time"), py::arg("trace"), py::arg("progress"), py::arg("progress_interval"));
 }
 
 }  // namespace ctde::python

@@ -77,14 +77,43 @@ class RunOutput {
   pybind11::capsule owner_;
 };
 
-/// Loads, adds the Python actors, validates: what the run would check.
-/// Returns {"name", "columns", "python_actors", "single_threaded"}.
+/// Loads `source` (unless `model` is already its fresh load), validates:
+/// what the run would check. Returns {"name", "columns", "python_actors",
+/// "single_threaded"}. The model is consumed.
 /// @throws ModelError (to ctde.ModelError) naming file, location, actor.
-[[nodiscard]] pybind11::dict validate_source(const ModelSource& source);
+[[nodiscard]] pybind11::dict validate_source(const ModelSource& source, std::optional<Model> model = {});
 
-/// Loads and runs. Model errors throw (before anything runs); run-time
-/// failures are the output's status.
-[[nodiscard]] RunOutput run_source(const ModelSource& source, const RunRequest& request);
+/// Loads `source` (unless `model` is already its fresh load) and runs it.
+/// Model errors throw (before anything runs); run-time failures are the
+/// output's status. The model is consumed.
+[[nodiscard]] RunOutput run_source(const ModelSource& source, const RunRequest& request,
+                                   std::optional<Model> model = {});
+
+/// What ctde.load() made: the source, and its first load kept for the first
+/// validate() or run() (a file is read once when loaded and run once);
+/// later calls load it again (a model is consumed by a run). Not copyable,
+/// not movable (Python owns it).
+class LoadedSource {
+ public:
+  /// @throws ModelError when the source does not load.
+  explicit LoadedSource(ModelSource source);
+  ~LoadedSource();
+  LoadedSource(const LoadedSource&) = delete;
+  LoadedSource& operator=(const LoadedSource&) = delete;
+  LoadedSource(LoadedSource&&) = delete;
+  LoadedSource& operator=(LoadedSource&&) = delete;
+
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] const ModelSource& source() const { return source_; }
+  /// The kept load, if still there (else empty: load again), for a call
+  /// with `stop_time`.
+  [[nodiscard]] std::optional<Model> take(std::optional<double> stop_time);
+
+ private:
+  ModelSource source_;
+  std::optional<Model> fresh_;
+  std::string name_;
+};
 
 /// Binds ModelSource, RunOutput, validate and run into `module`.
 void bind_simulation(pybind11::module_& module);
