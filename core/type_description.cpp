@@ -121,7 +121,8 @@ std::string describe_type(const ActorRegistry& registry, const std::string& type
     throw ModelError(message);
   }
   const auto& entries = registry.entries();
-  const auto entry = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.type == type; });
+  const auto entry =
+      std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.type == type; });
   json out{{"type", entry->type},
            {"family", entry->family},
            {"summary", entry->summary},

@@ -23,6 +23,7 @@ PYBIND11_MODULE(_ctde, module) {
   // The handle is kept for the interpreter's life (never released at exit).
   static const py::handle model_error =
       py::object(py::module_::import("ctde._errors").attr("ModelError")).release();
+  // NOLINTNEXTLINE(performance-unnecessary-value-param): the translator type takes it by value
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -34,7 +35,8 @@ PYBIND11_MODULE(_ctde, module) {
 
   module.def("types_json", [] { return ctde::describe_types(ctde::builtin_actors()); });
   module.def(
-      "describe_json", [](const std::string& type) { return ctde::describe_type(ctde::builtin_actors(), type); },
+      "describe_json",
+      [](const std::string& type) { return ctde::describe_type(ctde::builtin_actors(), type); },
       py::arg("type"));
   ctde::python::bind_firing_context(module);
   ctde::python::bind_simulation(module);

@@ -11,7 +11,8 @@ namespace ctde::python {
 void FiringContext::set_ports(const std::vector<PortDeclaration>& inputs,
                               const std::vector<PortDeclaration>& outputs) {
   for (std::size_t i = 0; i < inputs.size(); ++i) inputs_.emplace(inputs[i].first, i);
-  for (std::size_t o = 0; o < outputs.size(); ++o) outputs_.emplace(outputs[o].first, std::pair{o, outputs[o].second});
+  for (std::size_t o = 0; o < outputs.size(); ++o)
+    outputs_.emplace(outputs[o].first, std::pair{o, outputs[o].second});
 }
 
 FireContext& FiringContext::context() const {
@@ -78,7 +79,8 @@ void FiringContext::fire_at(double time) {
 void FiringContext::stop() { context().request_stop(); }
 
 PythonActor::PythonActor(std::string name, const std::string& type, py::object instance,
-                         const std::vector<PortDeclaration>& inputs, const std::vector<PortDeclaration>& outputs)
+                         const std::vector<PortDeclaration>& inputs,
+                         const std::vector<PortDeclaration>& outputs)
     : Actor(std::move(name), "Python:" + type, TimeMode::kDiscrete), instance_(std::move(instance)) {
   for (const auto& [port, width] : inputs) declare_input(port, PortKind::kDiscrete, width);
   for (const auto& [port, width] : outputs) declare_output(port, PortKind::kDiscrete, width);

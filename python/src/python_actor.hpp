@@ -85,7 +85,7 @@ class PythonActor final : public Actor {
   /// exception becomes a RunError carrying its text (the run's error).
   void call(const char* method, FireContext& context, bool initializing) const;
   pybind11::object instance_;
-  pybind11::object context_object_;  ///< the Python view of *context_
+  pybind11::object context_object_;   ///< the Python view of *context_
   FiringContext* context_ = nullptr;  ///< owned by context_object_
 };
 

@@ -27,14 +27,17 @@ constexpr ActorInfo kPythonInfo{
 
 /// The registry's factory for type "Python": the actor of that name among
 /// the Python actors being loaded.
+// NOLINTNEXTLINE(performance-unnecessary-value-param): the signature of ActorFactory
 std::unique_ptr<Actor> make_python_actor(std::string name) {
   if (loading != nullptr) {
     for (const auto& a : loading->actors) {
-      if (a.name == name) return std::make_unique<PythonActor>(a.name, a.type, a.instance, a.inputs, a.outputs);
+      if (a.name == name)
+        return std::make_unique<PythonActor>(a.name, a.type, a.instance, a.inputs, a.outputs);
     }
   }
-  throw ModelError("actor type 'Python' stands for an actor written in Python (a ctde.Actor added with "
-                   "ctde.Model.add): a model file cannot hold one");
+  throw ModelError(
+      "actor type 'Python' stands for an actor written in Python (a ctde.Actor added with "
+      "ctde.Model.add): a model file cannot hold one");
 }
 
 /// The built-in types and "Python".
@@ -60,9 +63,9 @@ Model load(const ModelSource& source) {
     Reset& operator=(Reset&&) = delete;
     ~Reset() { loading = nullptr; }
   } reset;
-  return source.is_file ? load_model_file(source.path_or_text, registry(), source.overrides)
-                        : load_model_text(source.path_or_text, source.file, registry(), source.overrides,
-                                          source.folder);
+  return source.is_file
+             ? load_model_file(source.path_or_text, registry(), source.overrides)
+             : load_model_text(source.path_or_text, source.file, registry(), source.overrides, source.folder);
 }
 
 /// Destroys a model with the GIL held (its Python actors release references).
@@ -248,8 +251,8 @@ void bind_simulation(py::module_& module) {
       .def_readwrite("stop_time", &ModelSource::stop_time)
       .def("add_actor", [](ModelSource& s, std::string name, std::string type, py::object instance,
                            std::vector<PortDeclaration> inputs, std::vector<PortDeclaration> outputs) {
-        s.actors.push_back({std::move(name), std::move(type), std::move(instance), std::move(inputs),
-                            std::move(outputs)});
+        s.actors.push_back(
+            {std::move(name), std::move(type), std::move(instance), std::move(inputs), std::move(outputs)});
       });
   py::class_<RunOutput>(module, "RunOutput")
       .def_property_readonly("status", [](const RunOutput& r) { return to_string(r.result().status); })
@@ -301,7 +304,8 @@ void bind_simulation(py::module_& module) {
           py::arg("stop_time"))
       .def(
           "run",
-          [](LoadedSource& s, std::optional<double> stop_time, bool trace, py::object progress, double interval) {
+          [](LoadedSource& s, std::optional<double> stop_time, bool trace, py::object progress,
+             double interval) {
             auto model = s.take(stop_time);
             return run_source(s.source(), RunRequest{trace, std::move(progress), interval}, std::move(model));
           },

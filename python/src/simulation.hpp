@@ -46,7 +46,7 @@ struct ModelSource {
 /// Options of one run, from Python.
 struct RunRequest {
   bool trace = false;
-  pybind11::object progress;      ///< a callable (time, stats) or None
+  pybind11::object progress;       ///< a callable (time, stats) or None
   double progress_interval = 0.1;  ///< s of wall time between two progress calls
 };
 

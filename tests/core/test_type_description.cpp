@@ -29,7 +29,8 @@ TEST_CASE("describe_type gives a polymorphic Gain's ports, its parameter and its
   const json gain = json::parse(describe_type(builtin_actors(), "Gain"));
   CHECK(gain["family"] == "math");
   CHECK(gain["time_mode"] == "polymorphic");
-  CHECK(gain["inputs"] == json::parse(R"([{"name": "in", "kind": "polymorphic", "width": null, "optional": false}])"));
+  CHECK(gain["inputs"] ==
+        json::parse(R"([{"name": "in", "kind": "polymorphic", "width": null, "optional": false}])"));
   CHECK(gain["outputs"] == json::parse(R"([{"name": "out", "kind": "polymorphic", "width": null}])"));
   REQUIRE(gain["parameters"].size() == 1);
   CHECK(gain["parameters"][0]["name"] == "k");
