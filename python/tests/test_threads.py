@@ -67,3 +67,16 @@ def test_python_code_runs_while_a_model_runs():
     # The main thread went on all through the run: no gap near the run's length.
     gaps = np.diff([start] + during + [end])
     assert gaps.max() < 0.3 * (end - start), (gaps.max(), end - start)
+
+
+def test_ctrl_c_interrupts_a_run_on_the_main_thread():
+    import os
+    import signal
+
+    timer = threading.Timer(0.1, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    r = long_model().run()
+    timer.join()
+    assert r.status == "interrupted" and "KeyboardInterrupt" in r.message
+    assert 0 < r.end_time < 500 and len(r) > 0  # it stopped part way, keeping its rows
+    assert r.time[-1] <= r.end_time
