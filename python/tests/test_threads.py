@@ -26,7 +26,7 @@ def test_two_threads_run_two_models_at_once():
 
     def work(key):
         start = time.perf_counter()
-        results[key] = models[key].run()
+        results[key] = models[key].run(trace=True)
         spans[key] = (start, time.perf_counter())
 
     threads = [threading.Thread(target=work, args=(k,)) for k in models]
@@ -41,6 +41,7 @@ def test_two_threads_run_two_models_at_once():
     overlap = min(a1, b1) - max(a0, b0)
     assert overlap > 0.5 * min(a1 - a0, b1 - b0), spans
     np.testing.assert_array_equal(results["a"]["x.out"], results["b"]["x.out"])
+    assert results["a"].trace == results["b"].trace and results["a"].trace[-1]["kind"] == "run_end"
     np.testing.assert_allclose(results["a"]["x.out"][-1], 500, rtol=1e-12)
 
 
