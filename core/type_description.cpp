@@ -61,6 +61,8 @@ json to_json(const ParamValue& value) {
       for (const auto& item : value.items()) items.push_back(to_json(item));
       return items;
     }
+    case ParamValue::Kind::kJson:
+      return value.json() ? json::parse(value.json()->dump()) : json(nullptr);
   }
   return nullptr;
 }
