@@ -225,12 +225,8 @@ class Model(_Network, _Runnable):
         return json.dumps(self.to_dict(), indent=indent)
 
     def _source(self, stop_time):
-        source = _ctde.ModelSource()
-        source.is_file = False
-        source.path_or_text = json.dumps(self.to_dict())
-        source.file = f"<model '{self.name}'>"
-        source.folder = os.getcwd()
-        source.stop_time = stop_time
+        source = _ctde.ModelSource(False, json.dumps(self.to_dict()), f"<model '{self.name}'>", os.getcwd(), [],
+                                   stop_time)
         for entry in self._python():
             inputs, outputs = entry.actor._declared_ports()
             source.add_actor(entry.name, type(entry.actor).__name__, entry.actor, inputs, outputs)

@@ -107,7 +107,8 @@ class _Runnable:
             raise TypeError(f"run(): trace must be a bool, not {trace.__class__.__name__}")
         if progress is not None and not callable(progress):
             raise TypeError(f"run(): progress must be callable or None, not {progress.__class__.__name__}")
-        if isinstance(progress_interval, bool) or not isinstance(progress_interval, numbers.Real):
+        if type(progress_interval) is not float and (isinstance(progress_interval, bool) or
+                                                    not isinstance(progress_interval, numbers.Real)):
             raise TypeError("run(): progress_interval must be a number (s)")
         output = _named_as_in_python(self._run, stop_time, trace, progress, float(progress_interval))
         return Results(output, traced=trace)
@@ -133,14 +134,8 @@ class LoadedModel(_Runnable):
         return self._file
 
     def _source(self, stop_time):
-        source = _ctde.ModelSource()
-        source.is_file = self._kind == "file"
-        source.path_or_text = self._content
-        source.file = self._file
-        source.folder = self._folder
-        source.overrides = self._overrides
-        source.stop_time = stop_time
-        return source
+        return _ctde.ModelSource(self._kind == "file", self._content, self._file, self._folder, self._overrides,
+                                 stop_time)
 
     def _validate(self, stop_time):
         return self._loaded.validate(stop_time)

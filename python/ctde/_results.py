@@ -101,14 +101,9 @@ class Results(ResultsView):
     """
 
     def __init__(self, output, traced=False):
-        columns = {name: output.column(i) for i, name in enumerate(output.names)}
-        super().__init__(output.time(), output.microstep(), columns, output.discrete_names)
-        self.status = output.status
-        self.message = output.message
-        self.actor = output.actor
-        self.end_time = output.end_time
-        self.stats = output.stats
-        self._trace_text = output.trace_text
+        (time, microstep, names, columns, discrete, self.status, self.message, self.actor, self.end_time,
+         self.stats, self._trace_text) = output.unpack()
+        super().__init__(time, microstep, dict(zip(names, columns)), discrete)
         self._traced = traced
         self._trace = None
 

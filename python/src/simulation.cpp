@@ -173,6 +173,13 @@ py::array RunOutput::column(std::size_t index) const {
 
 py::dict RunOutput::stats() const { return stats_dict(result_.stats); }
 
+py::tuple RunOutput::unpack() const {
+  py::list columns(columns_->columns());
+  for (std::size_t i = 0; i < columns_->columns(); ++i) columns[i] = column(i);
+  return py::make_tuple(time(), microstep(), names(), std::move(columns), discrete_names(),
+                        to_string(result_.status), result_.message, result_.actor, result_.time, stats(), trace_);
+}
+
 py::dict validate_source(const ModelSource& source, std::optional<Model> model) {
   if (!model) model.emplace(load(source));
   std::vector<std::string> columns;
@@ -243,6 +250,19 @@ std::optional<Model> LoadedSource::take(std::optional<double> stop_time) {
 void bind_simulation(py::module_& module) {
   py::class_<ModelSource>(module, "ModelSource")
       .def(py::init<>())
+      .def(py::init([](bool is_file, std::string path_or_text, std::string file, std::string folder,
+                       ParameterOverrides overrides, std::optional<double> stop_time) {
+             ModelSource s;
+             s.is_file = is_file;
+             s.path_or_text = std::move(path_or_text);
+             s.file = std::move(file);
+             s.folder = std::move(folder);
+             s.overrides = std::move(overrides);
+             s.stop_time = stop_time;
+             return s;
+           }),
+           py::arg("is_file"), py::arg("path_or_text"), py::arg("file"), py::arg("folder"), py::arg("overrides"),
+           py::arg("stop_time"))
       .def_readwrite("is_file", &ModelSource::is_file)
       .def_readwrite("path_or_text", &ModelSource::path_or_text)
       .def_readwrite("file", &ModelSource::file)
@@ -266,7 +286,8 @@ void bind_simulation(py::module_& module) {
       .def_property_readonly("stats", &RunOutput::stats)
       .def("time", &RunOutput::time)
       .def("microstep", &RunOutput::microstep)
-      .def("column", &RunOutput::column, py::arg("index"));
+      .def("column", &RunOutput::column, py::arg("index"))
+      .def("unpack", &RunOutput::unpack);
   module.def(
       "load", [](const ModelSource& source) { return load(source).name(); }, py::arg("source"));
   module.def(

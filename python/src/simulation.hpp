@@ -69,6 +69,10 @@ class RunOutput {
   /// Column `index`. @throws IndexError.
   [[nodiscard]] pybind11::array column(std::size_t index) const;
   [[nodiscard]] pybind11::dict stats() const;
+  /// Everything at once, for Results (one call from Python instead of a
+  /// dozen): (time, microstep, names, columns, discrete_names, status,
+  /// message, actor, end_time, stats, trace_text).
+  [[nodiscard]] pybind11::tuple unpack() const;
 
  private:
   RunResult result_;
