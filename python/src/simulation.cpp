@@ -177,7 +177,8 @@ py::tuple RunOutput::unpack() const {
   py::list columns(columns_->columns());
   for (std::size_t i = 0; i < columns_->columns(); ++i) columns[i] = column(i);
   return py::make_tuple(time(), microstep(), names(), std::move(columns), discrete_names(),
-                        to_string(result_.status), result_.message, result_.actor, result_.time, stats(), trace_);
+                        to_string(result_.status), result_.message, result_.actor, result_.time, stats(),
+                        trace_);
 }
 
 py::dict validate_source(const ModelSource& source, std::optional<Model> model) {
@@ -261,8 +262,8 @@ void bind_simulation(py::module_& module) {
              s.stop_time = stop_time;
              return s;
            }),
-           py::arg("is_file"), py::arg("path_or_text"), py::arg("file"), py::arg("folder"), py::arg("overrides"),
-           py::arg("stop_time"))
+           py::arg("is_file"), py::arg("path_or_text"), py::arg("file"), py::arg("folder"),
+           py::arg("overrides"), py::arg("stop_time"))
       .def_readwrite("is_file", &ModelSource::is_file)
       .def_readwrite("path_or_text", &ModelSource::path_or_text)
       .def_readwrite("file", &ModelSource::file)
