@@ -24,6 +24,7 @@
 #include "cli/run_command.hpp"
 #include "cli/run_setup.hpp"
 #include "cli/trace_export.hpp"
+#include "cli/types_command.hpp"
 #include "cli/validate_command.hpp"
 #include "core/error.hpp"
 #include "ctde/version.hpp"
@@ -139,6 +140,14 @@ int main(int argc, char** argv) {
       ->required();
   trace_export->add_option("-o,--output", trace_output, "The Chrome trace (default: stdout)");
 
+  bool types_json = false;
+  auto* types = app.add_subcommand("types", "List the actor types a model file may use (family, summary)");
+  types->add_flag("--json", types_json, "Print them as a JSON array");
+  std::string describe_type_name;
+  auto* describe = app.add_subcommand(
+      "describe", "Print one actor type's ports, parameters (with defaults) and time mode as JSON");
+  describe->add_option("TYPE", describe_type_name, "The actor type (as `ctde types` lists it)")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -171,6 +180,8 @@ int main(int argc, char** argv) {
     }
     if (graph->parsed()) graph_command(graph_model, parse_overrides(graph_sets), graph_output, std::cout);
     if (trace_export->parsed()) trace_export_command(trace_input, trace_output);
+    if (types->parsed()) types_command(types_json, std::cout);
+    if (describe->parsed()) describe_command(describe_type_name, std::cout);
   } catch (const ctde::ModelError& e) {
     std::cerr << "ctde: error: " << e.what() << "\n";
     return kExitUsage;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lint, as the test command runs it: clang-format in check mode over every
 # tracked C++ file (.clang-format), and clang-tidy (.clang-tidy) over the
-# library's and the command's sources with the compile commands of a build
+# library's, the command's and the Python module's sources with the compile commands of a build
 # folder. Fails on the first finding of either.
 #   scripts/lint.sh [BUILD_DIR]   (default build/release, configured by scripts/build.sh)
 set -euo pipefail
@@ -13,7 +13,7 @@ clang-format --dry-run --Werror "${files[@]}"
 echo "lint: clang-format: ${#files[@]} files formatted"
 # (run-clang-tidy 14 has no -warnings-as-errors: a finding is a line of the log)
 status=0
-run-clang-tidy -p "$build" -j 2 -quiet "$root/(core|domains|actors|cli)/" >"$build/clang-tidy.log" 2>&1 || status=$?
+run-clang-tidy -p "$build" -j 2 -quiet "$root/(core|domains|actors|cli|python)/" >"$build/clang-tidy.log" 2>&1 || status=$?
 findings=$(sed 's/\x1b\[[0-9;]*m//g' "$build/clang-tidy.log" | grep -E "^/.*: (warning|error):" | sort -u || true)
 if [[ -n $findings || $status -ne 0 ]]; then
   printf '%s\n' "$findings" | head -40

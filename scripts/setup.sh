@@ -13,6 +13,10 @@ packages=(
   python3-scipy                       # the scipy benchmark baseline
   graphviz                            # ctde graph -o model.svg (the `dot` program)
   clang-format clang-tidy             # scripts/lint.sh, run by the test command
+  pybind11-dev python3-dev            # the Python package (python/, docs/python.md), for /usr/bin/python3
+  python3-numpy python3-pandas        # its results as arrays and frames
+  python3-pytest                      # its tests (ctest's `python` test)
+  python3-nbclient python3-nbconvert python3-ipykernel  # the example notebook, executed by those tests
 )
 
 missing=()

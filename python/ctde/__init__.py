@@ -1,0 +1,36 @@
+"""ctde: hybrid (continuous-time and discrete-event) simulation from Python.
+
+Load a model file and run it::
+
+    import ctde
+    m = ctde.load("bouncing_ball.json", set={"e": 0.7})
+    r = m.run()
+    r["h.out"], r.time, r.to_pandas()
+
+or build one through the actor registry (``ctde.Model``), with actors
+written in Python (``ctde.Actor``). See docs/python.md.
+"""
+
+from ._errors import ModelError
+from . import _ctde
+from ._actor import Actor, FiringContext
+from ._builder import Model
+from ._model import LoadedModel, load
+from ._results import Results, ResultsView
+from ._registry import describe, types
+
+__version__ = _ctde.__version__
+
+__all__ = [
+    "Actor",
+    "FiringContext",
+    "LoadedModel",
+    "Model",
+    "ModelError",
+    "Results",
+    "ResultsView",
+    "__version__",
+    "describe",
+    "load",
+    "types",
+]

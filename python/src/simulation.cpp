@@ -1,0 +1,337 @@
+#include "python/src/simulation.hpp"
+
+#include <pybind11/stl.h>
+
+#include <chrono>
+
+#include "actors/builtin_actors.hpp"
+#include "cli/run_setup.hpp"
+#include "core/error.hpp"
+#include "core/trace.hpp"
+#include "domains/ctde/director.hpp"
+
+namespace py = pybind11;
+
+namespace ctde::python {
+
+namespace {
+
+/// The Python actors of the model being loaded on this thread (load() sets it).
+thread_local const ModelSource* loading = nullptr;
+
+constexpr ActorInfo kPythonInfo{
+    .type = "Python",
+    .family = "python",
+    .summary = "An actor written in Python (ctde.Actor), added with ctde.Model.add.",
+};
+
+/// The registry's factory for type "Python": the actor of that name among
+/// the Python actors being loaded.
+// NOLINTNEXTLINE(performance-unnecessary-value-param): the signature of ActorFactory
+std::unique_ptr<Actor> make_python_actor(std::string name) {
+  if (loading != nullptr) {
+    for (const auto& a : loading->actors) {
+      if (a.name == name)
+        return std::make_unique<PythonActor>(a.name, a.type, a.instance, a.inputs, a.outputs);
+    }
+  }
+  throw ModelError(
+      "actor type 'Python' stands for an actor written in Python (a ctde.Actor added with "
+      "ctde.Model.add): a model file cannot hold one");
+}
+
+/// The built-in types and "Python".
+const ActorRegistry& registry() {
+  static const ActorRegistry with_python = [] {
+    ActorRegistry r = builtin_actors();
+    r.add(kPythonInfo, &make_python_actor);
+    return r;
+  }();
+  return with_python;
+}
+
+/// The model of `source`: its Python actors are written in its JSON with
+/// type "Python" and made from `source.actors` by name. Called with the
+/// GIL held (the actors take Python references).
+Model load(const ModelSource& source) {
+  loading = &source;
+  struct Reset {
+    Reset() = default;
+    Reset(const Reset&) = delete;
+    Reset& operator=(const Reset&) = delete;
+    Reset(Reset&&) = delete;
+    Reset& operator=(Reset&&) = delete;
+    ~Reset() { loading = nullptr; }
+  } reset;
+  return source.is_file
+             ? load_model_file(source.path_or_text, registry(), source.overrides)
+             : load_model_text(source.path_or_text, source.file, registry(), source.overrides, source.folder);
+}
+
+/// Destroys a model with the GIL held (its Python actors release references).
+void release(std::optional<Model>& model) {
+  const py::gil_scoped_acquire gil;
+  model.reset();
+}
+
+py::dict stats_dict(const RunStatistics& s) {
+  py::dict d;
+  d["steps"] = s.steps;
+  d["rejected_steps"] = s.rejected_steps;
+  d["rhs_evals"] = s.rhs_evals;
+  d["events"] = s.events;
+  d["time_events"] = s.time_events;
+  d["state_events"] = s.state_events;
+  return d;
+}
+
+/// A read-only 1-D numpy view of `size` values at `data`, kept alive by `owner`.
+template <class T>
+py::array view(const T* data, std::size_t size, const py::capsule& owner) {
+  py::array_t<T> array({static_cast<py::ssize_t>(size)}, {static_cast<py::ssize_t>(sizeof(T))}, data, owner);
+  py::detail::array_proxy(array.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return array;
+}
+
+/// The run's stop check and progress calls, with the GIL taken only for
+/// the progress callback and, every 0.1 s of wall time, for Ctrl-C.
+class RunMonitor {
+ public:
+  RunMonitor(py::object progress, double interval) : progress_(std::move(progress)), interval_(interval) {}
+
+  void progress(double time, const RunStatistics& stats) {
+    if (progress_.is_none() || !due(last_progress_, interval_)) return;
+    const py::gil_scoped_acquire gil;
+    try {
+      const py::object answer = progress_(time, stats_dict(stats));
+      if (answer.ptr() == Py_False) stop_ = "the progress callback returned False";
+    } catch (py::error_already_set& e) {
+      stop_ = std::string("the progress callback raised ") + e.what();
+    }
+  }
+
+  /// True once the run must end: the callback asked, or Ctrl-C (looked at
+  /// every 64 calls at most every 0.1 s: the clock costs more than a step of a small model).
+  bool stop_check() {
+    if (!stop_.empty()) return true;
+    if ((++calls_ & 63U) == 0 && due(last_signal_check_, 0.1)) {
+      const py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) {
+        const py::error_already_set e;  // fetches (and so clears) the KeyboardInterrupt
+        stop_ = std::string("interrupted: ") + e.what();
+      }
+    }
+    return !stop_.empty();
+  }
+
+  [[nodiscard]] const std::string& reason() const { return stop_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static bool due(Clock::time_point& last, double interval) {
+    const auto now = Clock::now();
+    if (std::chrono::duration<double>(now - last).count() < interval) return false;
+    last = now;
+    return true;
+  }
+  py::object progress_;
+  double interval_;
+  Clock::time_point last_progress_{};
+  Clock::time_point last_signal_check_ = Clock::now();
+  std::uint32_t calls_ = 0;
+  std::string stop_;
+};
+
+}  // namespace
+
+RunOutput::RunOutput(RunResult result, std::string trace, std::unique_ptr<ColumnarResults> columns)
+    : result_(std::move(result)),
+      trace_(std::move(trace)),
+      columns_(columns.release()),
+      owner_(columns_, [](void* p) { delete static_cast<ColumnarResults*>(p); }) {}
+
+std::vector<std::string> RunOutput::discrete_names() const {
+  std::vector<std::string> names;
+  for (const auto& s : columns_->signals()) {
+    if (!s.discrete) continue;
+    for (std::uint32_t i = 0; i < s.width; ++i) names.push_back(column_name(s, i));
+  }
+  return names;
+}
+
+py::array RunOutput::time() const { return view(columns_->time().data(), columns_->rows(), owner_); }
+
+py::array RunOutput::microstep() const {
+  return view(columns_->microstep().data(), columns_->rows(), owner_);
+}
+
+py::array RunOutput::column(std::size_t index) const {
+  if (index >= columns_->columns()) throw py::index_error("no column " + std::to_string(index));
+  const auto& c = columns_->column(index);
+  return view(c.data(), c.size(), owner_);
+}
+
+py::dict RunOutput::stats() const { return stats_dict(result_.stats); }
+
+py::tuple RunOutput::unpack() const {
+  py::list columns(columns_->columns());
+  for (std::size_t i = 0; i < columns_->columns(); ++i) columns[i] = column(i);
+  return py::make_tuple(time(), microstep(), names(), std::move(columns), discrete_names(),
+                        to_string(result_.status), result_.message, result_.actor, result_.time, stats(),
+                        trace_);
+}
+
+py::dict validate_source(const ModelSource& source, std::optional<Model> model) {
+  if (!model) model.emplace(load(source));
+  std::vector<std::string> columns;
+  std::string name = model->name();
+  try {
+    const py::gil_scoped_release nogil;
+    const cli::RunSetup setup = cli::set_up_run(*model, source.stop_time);
+    columns = column_names(setup.signals);
+  } catch (...) {
+    model.reset();  // with the GIL, held again here
+    throw;
+  }
+  model.reset();
+  py::dict report;
+  report["name"] = name;
+  report["columns"] = columns;
+  py::list actors;
+  for (const auto& a : source.actors) actors.append(a.name);
+  report["python_actors"] = actors;
+  report["single_threaded"] = !source.actors.empty();
+  return report;
+}
+
+RunOutput run_source(const ModelSource& source, const RunRequest& request, std::optional<Model> model) {
+  if (!model) model.emplace(load(source));
+  RunMonitor monitor(request.progress, request.progress_interval);
+  std::ostringstream trace_text;
+  std::unique_ptr<ColumnarResults> columns;
+  RunResult result;
+  {
+    const py::gil_scoped_release nogil;
+    try {
+      cli::RunSetup setup = cli::set_up_run(*model, source.stop_time);
+      columns = std::make_unique<ColumnarResults>(std::move(setup.signals), 4096);
+      std::optional<TraceWriter> trace;
+      if (request.trace) trace.emplace(trace_text);
+      Director director(setup.flat, setup.options, model->name(), trace ? &*trace : nullptr, columns.get());
+      director.set_progress([&monitor](double t, const RunStatistics& s) { monitor.progress(t, s); });
+      director.set_stop_check([&monitor] { return monitor.stop_check(); });
+      result = director.run();
+      if (trace) trace->flush();
+    } catch (...) {
+      release(model);
+      throw;
+    }
+    release(model);
+  }
+  if (result.status == RunStatus::kInterrupted && result.message.empty()) result.message = monitor.reason();
+  return {std::move(result), trace_text.str(), std::move(columns)};
+}
+
+LoadedSource::LoadedSource(ModelSource source) : source_(std::move(source)), fresh_(load(source_)) {
+  name_ = fresh_->name();
+}
+
+LoadedSource::~LoadedSource() {
+  const py::gil_scoped_acquire gil;
+  fresh_.reset();
+}
+
+std::optional<Model> LoadedSource::take(std::optional<double> stop_time) {
+  source_.stop_time = stop_time;
+  std::optional<Model> model;
+  model.swap(fresh_);
+  return model;
+}
+
+void bind_simulation(py::module_& module) {
+  py::class_<ModelSource>(module, "ModelSource")
+      .def(py::init<>())
+      .def(py::init([](bool is_file, std::string path_or_text, std::string file, std::string folder,
+                       ParameterOverrides overrides, std::optional<double> stop_time) {
+             ModelSource s;
+             s.is_file = is_file;
+             s.path_or_text = std::move(path_or_text);
+             s.file = std::move(file);
+             s.folder = std::move(folder);
+             s.overrides = std::move(overrides);
+             s.stop_time = stop_time;
+             return s;
+           }),
+           py::arg("is_file"), py::arg("path_or_text"), py::arg("file"), py::arg("folder"),
+           py::arg("overrides"), py::arg("stop_time"))
+      .def_readwrite("is_file", &ModelSource::is_file)
+      .def_readwrite("path_or_text", &ModelSource::path_or_text)
+      .def_readwrite("file", &ModelSource::file)
+      .def_readwrite("folder", &ModelSource::folder)
+      .def_readwrite("overrides", &ModelSource::overrides)
+      .def_readwrite("stop_time", &ModelSource::stop_time)
+      .def("add_actor", [](ModelSource& s, std::string name, std::string type, py::object instance,
+                           std::vector<PortDeclaration> inputs, std::vector<PortDeclaration> outputs) {
+        s.actors.push_back(
+            {std::move(name), std::move(type), std::move(instance), std::move(inputs), std::move(outputs)});
+      });
+  py::class_<RunOutput>(module, "RunOutput")
+      .def_property_readonly("status", [](const RunOutput& r) { return to_string(r.result().status); })
+      .def_property_readonly("message", [](const RunOutput& r) { return r.result().message; })
+      .def_property_readonly("actor", [](const RunOutput& r) { return r.result().actor; })
+      .def_property_readonly("end_time", [](const RunOutput& r) { return r.result().time; })
+      .def_property_readonly("trace_text", &RunOutput::trace)
+      .def_property_readonly("rows", &RunOutput::rows)
+      .def_property_readonly("names", &RunOutput::names)
+      .def_property_readonly("discrete_names", &RunOutput::discrete_names)
+      .def_property_readonly("stats", &RunOutput::stats)
+      .def("time", &RunOutput::time)
+      .def("microstep", &RunOutput::microstep)
+      .def("column", &RunOutput::column, py::arg("index"))
+      .def("unpack", &RunOutput::unpack);
+  module.def(
+      "load", [](const ModelSource& source) { return load(source).name(); }, py::arg("source"));
+  module.def(
+      "validate", [](const ModelSource& source) { return validate_source(source); }, py::arg("source"));
+  module.def(
+      "run",
+      [](const ModelSource& source, bool trace, py::object progress, double interval) {
+        return run_source(source, RunRequest{trace, std::move(progress), interval});
+      },
+      py::arg("source"), py::arg("trace") = false, py::arg("progress") = py::none(),
+      py::arg("progress_interval") = 0.1);
+  // bench/python/bench_python.py's baseline, in the same process: the load
+  // and run of run_source() as a C++ caller writes it (python/ nowhere),
+  // for a file without Python actors. Returns the rows.
+  module.def(
+      "_cpp_baseline_run",
+      [](const std::string& path, const ParameterOverrides& overrides, std::optional<double> stop_time) {
+        Model model = load_model_file(path, builtin_actors(), overrides);
+        cli::RunSetup setup = cli::set_up_run(model, stop_time);
+        ColumnarResults results(std::move(setup.signals), 4096);
+        Director director(setup.flat, setup.options, model.name(), nullptr, &results);
+        if (director.run().status != RunStatus::kOk) throw std::runtime_error("the baseline run failed");
+        return results.rows();
+      },
+      py::arg("path"), py::arg("overrides"), py::arg("stop_time"));
+  py::class_<LoadedSource>(module, "LoadedSource")
+      .def(py::init<ModelSource>(), py::arg("source"))
+      .def_property_readonly("name", &LoadedSource::name)
+      .def(
+          "validate",
+          [](LoadedSource& s, std::optional<double> stop_time) {
+            auto model = s.take(stop_time);
+            return validate_source(s.source(), std::move(model));
+          },
+          py::arg("stop_time"))
+      .def(
+          "run",
+          [](LoadedSource& s, std::optional<double> stop_time, bool trace, py::object progress,
+             double interval) {
+            auto model = s.take(stop_time);
+            return run_source(s.source(), RunRequest{trace, std::move(progress), interval}, std::move(model));
+          },
+          py::arg("stop_time"), py::arg("trace"), py::arg("progress"), py::arg("progress_interval"));
+}
+
+}  // namespace ctde::python

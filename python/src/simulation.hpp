@@ -1,0 +1,125 @@
+#pragma once
+/// The runs behind ctde.load(...).run() and ctde.Model(...).run(): a model
+/// (a file, or JSON text, plus Python actors) loaded through the command's
+/// path (load_model_file/load_model_text with the `set` overrides, then
+/// cli::set_up_run), run by a Director into ColumnarResults with the GIL
+/// released, the columns then handed to numpy without a copy.
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/columnar_results.hpp"
+#include "core/model_file.hpp"
+#include "domains/ctde/run_result.hpp"
+#include "python/src/python_actor.hpp"
+
+namespace ctde::python {
+
+/// A Python actor to add to the loaded model. Holds Python references:
+/// made, copied and destroyed with the GIL held.
+struct PythonActorSpec {
+  std::string name;
+  std::string type;  ///< the Python class name, for messages
+  pybind11::object instance;
+  std::vector<PortDeclaration> inputs;
+  std::vector<PortDeclaration> outputs;
+};
+
+/// Where a model comes from, and what is added to it. Copyable (with the GIL).
+struct ModelSource {
+  bool is_file = true;
+  std::string path_or_text;  ///< the model file's path, or the JSON text
+  std::string file;          ///< the name messages give the text (is_file: unused)
+  std::string folder = ".";  ///< anchors relative file parameters of a text
+  ParameterOverrides overrides;
+  std::vector<PythonActorSpec> actors;  ///< written in the JSON as {"name": ..., "type": "Python"}
+  std::optional<double> stop_time;
+};
+
+/// Options of one run, from Python.
+struct RunRequest {
+  bool trace = false;
+  pybind11::object progress;       ///< a callable (time, stats) or None
+  double progress_interval = 0.1;  ///< s of wall time between two progress calls
+};
+
+/// What a run gives Python: how it ended, the trace text, and the columns,
+/// whose memory numpy arrays share (each array's base is the capsule that
+/// owns them). Not copyable; movable.
+class RunOutput {
+ public:
+  RunOutput(RunResult result, std::string trace, std::unique_ptr<ColumnarResults> columns);
+
+  [[nodiscard]] const RunResult& result() const { return result_; }
+  [[nodiscard]] const std::string& trace() const { return trace_; }
+  [[nodiscard]] std::size_t rows() const { return columns_->rows(); }
+  [[nodiscard]] const std::vector<std::string>& names() const { return columns_->names(); }
+  /// The names of the discrete columns (NaN where absent).
+  [[nodiscard]] std::vector<std::string> discrete_names() const;
+  /// Read-only numpy views of the columns (no copy).
+  [[nodiscard]] pybind11::array time() const;
+  [[nodiscard]] pybind11::array microstep() const;
+  /// Column `index`. @throws IndexError.
+  [[nodiscard]] pybind11::array column(std::size_t index) const;
+  [[nodiscard]] pybind11::dict stats() const;
+  /// Everything at once, for Results (one call from Python instead of a
+  /// dozen): (time, microstep, names, columns, discrete_names, status,
+  /// message, actor, end_time, stats, trace_text).
+  [[nodiscard]] pybind11::tuple unpack() const;
+
+ private:
+  RunResult result_;
+  std::string trace_;
+  ColumnarResults* columns_;  ///< owned by owner_
+  pybind11::capsule owner_;
+};
+
+/// Loads `source` (unless `model` is already its fresh load), validates:
+/// what the run would check. Returns {"name", "columns", "python_actors",
+/// "single_threaded"}. The model is consumed.
+/// @throws ModelError (to ctde.ModelError) naming file, location, actor.
+[[nodiscard]] pybind11::dict validate_source(const ModelSource& source, std::optional<Model> model = {});
+
+/// Loads `source` (unless `model` is already its fresh load) and runs it.
+/// Model errors throw (before anything runs); run-time failures are the
+/// output's status. The model is consumed.
+[[nodiscard]] RunOutput run_source(const ModelSource& source, const RunRequest& request,
+                                   std::optional<Model> model = {});
+
+/// What ctde.load() made: the source, and its first load kept for the first
+/// validate() or run() (a file is read once when loaded and run once);
+/// later calls load it again (a model is consumed by a run). Not copyable,
+/// not movable (Python owns it).
+class LoadedSource {
+ public:
+  /// @throws ModelError when the source does not load.
+  explicit LoadedSource(ModelSource source);
+  ~LoadedSource();
+  LoadedSource(const LoadedSource&) = delete;
+  LoadedSource& operator=(const LoadedSource&) = delete;
+  LoadedSource(LoadedSource&&) = delete;
+  LoadedSource& operator=(LoadedSource&&) = delete;
+
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] const ModelSource& source() const { return source_; }
+  /// The kept load, if still there (else empty: load again), for a call
+  /// with `stop_time`.
+  [[nodiscard]] std::optional<Model> take(std::optional<double> stop_time);
+
+ private:
+  ModelSource source_;
+  std::optional<Model> fresh_;
+  std::string name_;
+};
+
+/// Binds ModelSource, RunOutput, validate and run into `module`.
+void bind_simulation(pybind11::module_& module);
+
+}  // namespace ctde::python

@@ -1,0 +1,29 @@
+"""Shared paths for the Python package's tests (run by ctest: PYTHONPATH
+points at <build>/python, CTDE_SOURCE_DIR at the sources, CTDE_CLI at the
+command)."""
+
+import os
+import pathlib
+
+import pytest
+
+SOURCE_DIR = pathlib.Path(os.environ.get("CTDE_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
+MODELS = SOURCE_DIR / "examples" / "models"
+
+
+@pytest.fixture
+def ball_path():
+    return MODELS / "bouncing_ball.json"
+
+
+@pytest.fixture
+def pi_path():
+    return MODELS / "sampled_pi.json"
+
+
+@pytest.fixture
+def cli():
+    path = os.environ.get("CTDE_CLI")
+    if not path:
+        pytest.skip("CTDE_CLI is not set (run through ctest)")
+    return path
