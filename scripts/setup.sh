@@ -13,6 +13,7 @@ packages=(
   python3-scipy                       # the scipy benchmark baseline
   graphviz                            # ctde graph -o model.svg (the `dot` program)
   clang-format clang-tidy             # scripts/lint.sh, run by the test command
+  libzip-dev libpugixml-dev           # FMU import: FMU archives and modelDescription.xml (actors/fmi/)
 )
 
 missing=()
