@@ -44,9 +44,10 @@ void Fmi2Instance::logger(fmi2::ComponentEnvironment env, fmi2::String instance_
                            (category == nullptr ? "" : category) + "] " + text.data();
   if (self != nullptr) self->last_message_ = text.data();
   const std::string prefix = self != nullptr ? self->owner_ + ": FMU log: " : std::string("FMU log: ");
-  if (status == fmi2::Status::kOK) {
+  // A discard is usually recovered from (the solver steps shorter): info, not a warning.
+  if (status == fmi2::Status::kOK || status == fmi2::Status::kDiscard) {
     log::info(prefix + line);
-  } else if (status == fmi2::Status::kWarning || status == fmi2::Status::kDiscard) {
+  } else if (status == fmi2::Status::kWarning) {
     log::warn(prefix + line);
   } else {
     log::error(prefix + line);

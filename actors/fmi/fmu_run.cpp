@@ -172,9 +172,10 @@ void FMU::event_iteration(FireContext& context, RunState& run, bool initial) con
 void FMU::schedule(FireContext& context, RunState& run, bool defined, double next) const {
   if (!defined) return;
   const TimeResolution& resolution = context.resolution();
+  // The nearest tick: fire() gives the FMU `next` itself, so that
+  // time >= nextEventTime holds in it even where the tick rounds down.
   Tick tick = resolution.to_ticks_clamped(next);
   if (tick == kNever) return;
-  if (resolution.to_seconds(tick) < next) ++tick;  // the FMU needs time >= nextEventTime
   tick = std::max(tick, context.tag().time);
   if (tick > context.stop_tick() || tick == run.pending_tick) return;
   run.pending_tick = tick;

@@ -2,6 +2,7 @@
  * of fmu_runtime.h. Co-Simulation integrates with explicit Euler substeps
  * and handles the model's time events inside doStep. Defining
  * FMU_OMIT_GET_DERIVATIVES leaves fmi2GetDerivatives out (a broken FMU). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,7 +194,7 @@ EXPORT fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolea
   for (int s = 0; s < substeps; ++s) {
     double t1 = t + h * (s + 1) / substeps;
     if (s + 1 == substeps) t1 = end;
-    while (m->next_defined && m->next_time <= t1) {
+    while (m->next_defined && m->next_time <= t1 + 1e-9 * (1 + fabs(t1))) { /* rounding of k * 0.1 */
       m->time = m->next_time;
       (void)model_event(m);
     }
