@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -461,9 +462,36 @@ TEST_CASE("an FMU file is found relative to the model file, and ctde run ends wi
   const auto validated = test::run_cli("validate " + model.string() + " --stop-time 0.5");
   CHECK(validated.status == 0);
   CHECK(validated.output.find("- -> x[1]C resets[1]C") != std::string::npos);
-  CHECK(validated.output.find("fmu d: model-exchange, FMI 2.0, model 'discard', 1 states, 1 event indicators") !=
+  CHECK(validated.output.find(
+            "fmu d: model-exchange, FMI 2.0, model 'discard', 1 states, 1 event indicators") !=
         std::string::npos);
   const auto ran = test::run_cli("run " + model.string() + " -o " + (folder / "out.csv").string());
   CHECK(ran.status == 3);
   CHECK(ran.output.find("fmi2GetDerivatives returned fmi2Discard") != std::string::npos);
+}
+
+TEST_CASE("the FMU example runs and its native counter sees the impacts at the closed-form times") {
+  const std::string model = std::string(CTDE_BINARY_DIR) + "/examples/fmi/bouncing_ball_fmu.json";
+  const fs::path out = test::scratch_file("ctde_fmi_test", "example.csv");
+  const auto ran = test::run_cli("run " + model + " -o " + out.string());
+  REQUIRE_MESSAGE(ran.status == 0, ran.output);
+  // The counter counts at each impact (its column is empty elsewhere): t1 = sqrt(2 h0 / g), then 2 e^k v1 / g
+  // later.
+  std::istringstream rows(test::read_text(out));
+  std::string line;
+  std::getline(rows, line);
+  double expected = std::sqrt(2 / 9.81);
+  double v = 9.81 * expected;
+  int count = 0;
+  while (std::getline(rows, line)) {
+    const std::vector<std::string> cells = test::split_csv_line(line);
+    if (cells.size() < 5 || cells[4].empty()) continue;
+    ++count;
+    CAPTURE(count);
+    CHECK(std::stod(cells[4]) == count);
+    CHECK(std::fabs(std::stod(cells[0]) - expected) < 1e-8);
+    v *= 0.7;
+    expected += 2 * v / 9.81;
+  }
+  CHECK(count == 8);
 }
