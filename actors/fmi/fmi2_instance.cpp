@@ -31,15 +31,18 @@ const char* to_string(fmi2::Status status) {
 void Fmi2Instance::logger(fmi2::ComponentEnvironment env, fmi2::String instance_name, fmi2::Status status,
                           fmi2::String category, fmi2::String message, ...) {
   auto* self = static_cast<Fmi2Instance*>(env);
-  std::va_list args;
-  va_start(args, message);
-  std::va_list copy;
-  va_copy(copy, args);
-  const int size = std::vsnprintf(nullptr, 0, message == nullptr ? "" : message, copy);
-  va_end(copy);
-  std::vector<char> text(static_cast<std::size_t>(size < 0 ? 0 : size) + 1, '\0');
-  if (size > 0) std::vsnprintf(text.data(), text.size(), message, args);
-  va_end(args);
+  std::vector<char> text(1, '\0');
+  if (message != nullptr) {
+    std::va_list args;
+    va_start(args, message);
+    std::va_list copy;
+    va_copy(copy, args);
+    const int size = std::vsnprintf(nullptr, 0, message, copy);
+    va_end(copy);
+    text.assign(static_cast<std::size_t>(size < 0 ? 0 : size) + 1, '\0');
+    if (size > 0) std::vsnprintf(text.data(), text.size(), message, args);
+    va_end(args);
+  }
   const std::string line = std::string(instance_name == nullptr ? "" : instance_name) + " [" +
                            (category == nullptr ? "" : category) + "] " + text.data();
   if (self != nullptr) self->last_message_ = text.data();
