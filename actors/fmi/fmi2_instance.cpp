@@ -71,8 +71,7 @@ Fmi2Instance::Fmi2Instance(std::shared_ptr<Fmi2Library> library, const std::stri
   callbacks_.free_memory = [](void* object) { std::free(object); };
   callbacks_.step_finished = nullptr;
   callbacks_.component_environment = this;
-  component_ = f().instantiate(instance_name.c_str(), type, guid.c_str(), resource_uri.c_str(), &callbacks_,
-                               fmi2::kFalse, fmi2::kFalse);
+  component_ = library_->instantiate(instance_name, type, guid, resource_uri, &callbacks_);
   if (component_ == nullptr) {
     throw RunError(owner_ + ": fmi2Instantiate failed" +
                    (last_message_.empty() ? std::string() : ": " + last_message_));

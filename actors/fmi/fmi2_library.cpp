@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "actors/fmi/fmi3_adapter.hpp"
 #include "core/error.hpp"
 
 namespace ctde {
@@ -32,7 +33,20 @@ void look_up(void* handle, const char* name, Fn& fn, const std::string& what) {
 
 }  // namespace
 
-Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchange, const std::string& what) {
+fmi2::Component Fmi2Library::instantiate(const std::string& instance_name, fmi2::Type type,
+                                         const std::string& guid, const std::string& resource_uri,
+                                         const fmi2::CallbackFunctions* callbacks) const {
+  if (fmi3_) return fmi3_instantiate(f3_, instance_name, guid, resource_uri, callbacks);
+  return f_.instantiate(instance_name.c_str(), type, guid.c_str(), resource_uri.c_str(), callbacks,
+                        fmi2::kFalse, fmi2::kFalse);
+}
+
+Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchange, const std::string& version,
+                         const std::string& what) {
+  fmi3_ = version == "3.0";
+  if (fmi3_ && !model_exchange) {
+    throw ModelError(what + ": FMI 3.0 Co-Simulation is not supported (only Model Exchange)");
+  }
   if (!std::filesystem::exists(binary)) {
     throw ModelError(what + ": no binary for this platform (" + std::string(fmi2_platform()) +
                      "): " + binary.filename().string() + " is not in binaries/" + fmi2_platform() + "/");
@@ -43,6 +57,10 @@ Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchang
     throw ModelError(what + ": cannot load its binary: " + std::string(reason == nullptr ? "" : reason));
   }
   try {
+    if (fmi3_) {
+      look_up_fmi3(what);
+      return;
+    }
     look_up(handle_, "fmi2GetVersion", f_.get_version, what);
     look_up(handle_, "fmi2Instantiate", f_.instantiate, what);
     look_up(handle_, "fmi2FreeInstance", f_.free_instance, what);
@@ -70,15 +88,46 @@ Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchang
     } else {
       look_up(handle_, "fmi2DoStep", f_.do_step, what);
     }
-    const char* version = f_.get_version();
-    if (version == nullptr || std::strcmp(version, "2.0") != 0) {
+    const char* reported = f_.get_version();
+    if (reported == nullptr || std::strcmp(reported, "2.0") != 0) {
       throw ModelError(what + ": its binary reports FMI version '" +
-                       std::string(version == nullptr ? "" : version) + "', not 2.0");
+                       std::string(reported == nullptr ? "" : reported) + "', not 2.0");
     }
   } catch (...) {
     dlclose(handle_);
     throw;
   }
+}
+
+void Fmi2Library::look_up_fmi3(const std::string& what) {
+  look_up(handle_, "fmi3GetVersion", f3_.get_version, what);
+  look_up(handle_, "fmi3InstantiateModelExchange", f3_.instantiate_model_exchange, what);
+  look_up(handle_, "fmi3FreeInstance", f3_.free_instance, what);
+  look_up(handle_, "fmi3EnterInitializationMode", f3_.enter_initialization_mode, what);
+  look_up(handle_, "fmi3ExitInitializationMode", f3_.exit_initialization_mode, what);
+  look_up(handle_, "fmi3EnterEventMode", f3_.enter_event_mode, what);
+  look_up(handle_, "fmi3Terminate", f3_.terminate, what);
+  look_up(handle_, "fmi3GetFloat64", f3_.get_float64, what);
+  look_up(handle_, "fmi3GetInt32", f3_.get_int32, what);
+  look_up(handle_, "fmi3GetBoolean", f3_.get_boolean, what);
+  look_up(handle_, "fmi3SetFloat64", f3_.set_float64, what);
+  look_up(handle_, "fmi3SetInt32", f3_.set_int32, what);
+  look_up(handle_, "fmi3SetBoolean", f3_.set_boolean, what);
+  look_up(handle_, "fmi3UpdateDiscreteStates", f3_.update_discrete_states, what);
+  look_up(handle_, "fmi3EnterContinuousTimeMode", f3_.enter_continuous_time_mode, what);
+  look_up(handle_, "fmi3CompletedIntegratorStep", f3_.completed_integrator_step, what);
+  look_up(handle_, "fmi3SetTime", f3_.set_time, what);
+  look_up(handle_, "fmi3SetContinuousStates", f3_.set_continuous_states, what);
+  look_up(handle_, "fmi3GetContinuousStateDerivatives", f3_.get_continuous_state_derivatives, what);
+  look_up(handle_, "fmi3GetEventIndicators", f3_.get_event_indicators, what);
+  look_up(handle_, "fmi3GetContinuousStates", f3_.get_continuous_states, what);
+  look_up(handle_, "fmi3GetNominalsOfContinuousStates", f3_.get_nominals, what);
+  const char* reported = f3_.get_version();
+  if (reported == nullptr || std::strncmp(reported, "3.", 2) != 0) {
+    throw ModelError(what + ": its binary reports FMI version '" +
+                     std::string(reported == nullptr ? "" : reported) + "', not 3.0");
+  }
+  f_ = fmi3_adapter_functions();
 }
 
 Fmi2Library::~Fmi2Library() { dlclose(handle_); }

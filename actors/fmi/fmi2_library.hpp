@@ -1,11 +1,14 @@
 #pragma once
-/// An FMI 2.0 binary loaded with dlopen, and the functions ctde calls in it.
+/// An FMI binary loaded with dlopen, and the functions ctde calls in it:
+/// FMI 2.0 directly, FMI 3.0 (Model Exchange) through the adapter of
+/// fmi3_adapter.hpp, so that the actor calls one FMI 2.0-shaped table.
 
 #include <atomic>
 #include <filesystem>
 #include <string>
 
 #include "fmi2_api.hpp"
+#include "fmi3_api.hpp"
 
 namespace ctde {
 
@@ -49,7 +52,9 @@ class Fmi2Library {
   /// @throws ModelError naming the FMU and what is wrong: no binary for this
   ///         platform, dlopen's message, a missing function, a binary that
   ///         reports a version other than 2.0.
-  Fmi2Library(const std::filesystem::path& binary, bool model_exchange, const std::string& what);
+  /// @param version "2.0" or "3.0" (FMI 3: Model Exchange only).
+  Fmi2Library(const std::filesystem::path& binary, bool model_exchange, const std::string& version,
+              const std::string& what);
   ~Fmi2Library();
   Fmi2Library(const Fmi2Library&) = delete;
   Fmi2Library& operator=(const Fmi2Library&) = delete;
@@ -57,12 +62,21 @@ class Fmi2Library {
   Fmi2Library& operator=(Fmi2Library&&) = delete;
 
   [[nodiscard]] const Fmi2Functions& functions() const { return f_; }
+  /// fmi2Instantiate, or fmi3InstantiateModelExchange behind the adapter;
+  /// null when the FMU refuses (it says why through the logger).
+  [[nodiscard]] fmi2::Component instantiate(const std::string& instance_name, fmi2::Type type,
+                                            const std::string& guid, const std::string& resource_uri,
+                                            const fmi2::CallbackFunctions* callbacks) const;
   /// Instances alive now (for canBeInstantiatedOnlyOncePerProcess).
   std::atomic<int>& live_instances() { return live_; }
 
  private:
+  void look_up_fmi3(const std::string& what);
+
   void* handle_ = nullptr;
   Fmi2Functions f_;
+  fmi3::Functions f3_;
+  bool fmi3_ = false;
   std::atomic<int> live_{0};
 };
 

@@ -88,7 +88,7 @@ void FMU::configure(const ParameterScope& scope) {
   const fs::path binary =
       archive_->folder() / "binaries" / fmi2_platform() / (chosen.model_identifier + ".so");
   try {
-    library_ = std::make_shared<Fmi2Library>(binary, me_, archive_->describe());
+    library_ = std::make_shared<Fmi2Library>(binary, me_, md_.fmi_version, archive_->describe());
   } catch (const ModelError& e) {
     fail(file_, e.message());
   }
@@ -124,9 +124,9 @@ void FMU::declare_ports() {
     const FmuVariable& var = md_.variables[v];
     const bool input = var.causality == Causality::kInput;
     if (!input && var.causality != Causality::kOutput) continue;
-    if (var.type == VariableType::kString) {
-      fail(archive_->describe() + ": variable '" + var.name + "' is a String " +
-           (input ? "input" : "output") + "; ctde's ports carry numbers");
+    if (var.type == VariableType::kString || var.type == VariableType::kOther) {
+      fail(archive_->describe() + ": " + (input ? "input" : "output") + " '" + var.name +
+           "' is of a type ctde's ports do not carry (they carry Real/Float64, Integer/Int32, Boolean)");
     }
     const std::string port = fmu_port_name(var.name);
     for (const auto& [other_port, other_variable] : names) {
@@ -183,7 +183,9 @@ void FMU::read_starts() {
     const auto v = md_.find(name);
     if (!v) fail(start_, archive_->describe() + " has no variable named '" + name + "'");
     const FmuVariable& var = md_.variables[*v];
-    if (var.type == VariableType::kString) fail(start_, "variable '" + name + "' is a String");
+    if (var.type == VariableType::kString || var.type == VariableType::kOther) {
+      fail(start_, "variable '" + name + "' is not a number (Real/Float64, Integer/Int32, Boolean)");
+    }
     const bool settable =
         var.causality == Causality::kParameter || var.causality == Causality::kInput ||
         (var.start.has_value() && var.causality != Causality::kCalculatedParameter &&

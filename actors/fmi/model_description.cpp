@@ -3,6 +3,7 @@
 #include <pugixml.hpp>
 
 #include <charconv>
+#include <map>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -82,54 +83,20 @@ class Parser {
     return i;
   }
 
+  /// An FMI 2 ScalarVariable: its type is its first child element.
   FmuVariable variable(const pugi::xml_node& node) const {
-    FmuVariable v;
-    v.name = required(node, "name");
-    const std::optional<double> vr = number(node, "valueReference");
-    if (!vr || *vr < 0) fail("variable '" + v.name + "' has no valid valueReference");
-    v.value_reference = static_cast<unsigned int>(*vr);
-    const std::string causality = node.attribute("causality").as_string("local");
-    if (causality == "parameter")
-      v.causality = Causality::kParameter;
-    else if (causality == "calculatedParameter")
-      v.causality = Causality::kCalculatedParameter;
-    else if (causality == "input")
-      v.causality = Causality::kInput;
-    else if (causality == "output")
-      v.causality = Causality::kOutput;
-    else if (causality == "local")
-      v.causality = Causality::kLocal;
-    else if (causality == "independent")
-      v.causality = Causality::kIndependent;
-    else
-      fail("variable '" + v.name + "' has an unknown causality '" + causality + "'");
-    const std::string variability = node.attribute("variability").as_string("continuous");
-    if (variability == "constant")
-      v.variability = Variability::kConstant;
-    else if (variability == "fixed")
-      v.variability = Variability::kFixed;
-    else if (variability == "tunable")
-      v.variability = Variability::kTunable;
-    else if (variability == "discrete")
-      v.variability = Variability::kDiscrete;
-    else if (variability == "continuous")
-      v.variability = Variability::kContinuous;
-    else
-      fail("variable '" + v.name + "' has an unknown variability '" + variability + "'");
+    FmuVariable v = common(node);
     const pugi::xml_node type = node.first_child();
-    const std::string type_name = type.name();
-    if (type_name == "Real")
-      v.type = VariableType::kReal;
-    else if (type_name == "Integer")
-      v.type = VariableType::kInteger;
-    else if (type_name == "Boolean")
-      v.type = VariableType::kBoolean;
-    else if (type_name == "String")
-      v.type = VariableType::kString;
-    else if (type_name == "Enumeration")
-      v.type = VariableType::kEnumeration;
-    else
+    static const std::map<std::string, VariableType> kTypes = {{"Real", VariableType::kReal},
+                                                               {"Integer", VariableType::kInteger},
+                                                               {"Boolean", VariableType::kBoolean},
+                                                               {"String", VariableType::kString},
+                                                               {"Enumeration", VariableType::kEnumeration}};
+    const auto t = kTypes.find(type.name());
+    if (t == kTypes.end()) {
       fail("variable '" + v.name + "' has no type element (Real, Integer, Boolean, String, Enumeration)");
+    }
+    v.type = t->second;
     if (v.type != VariableType::kString) v.start = number(type, "start");
     if (v.type == VariableType::kReal) {
       v.nominal = number(type, "nominal");
@@ -138,9 +105,139 @@ class Parser {
     return v;
   }
 
+  /// An FMI 3 variable: the element's name is its type, the attributes are on it.
+  FmuVariable variable3(const pugi::xml_node& node) const {
+    FmuVariable v = common(node);
+    static const std::map<std::string, VariableType> kTypes = {{"Float64", VariableType::kReal},
+                                                               {"Int32", VariableType::kInteger},
+                                                               {"Boolean", VariableType::kBoolean},
+                                                               {"String", VariableType::kString}};
+    const auto t = kTypes.find(node.name());
+    v.type = t == kTypes.end() ? VariableType::kOther : t->second;
+    if (v.type == VariableType::kReal || v.type == VariableType::kInteger ||
+        v.type == VariableType::kBoolean) {
+      v.start = number(node, "start");  // one value: array variables are not read
+    }
+    if (v.type == VariableType::kReal) {
+      v.nominal = number(node, "nominal");
+      // The state's value reference + 1 for now (0 stays "none"): parse3 makes it a 1-based index.
+      if (const auto d = number(node, "derivative")) v.derivative_of = static_cast<std::size_t>(*d) + 1;
+    }
+    return v;
+  }
+
+ private:
+  /// Name, value reference, causality and variability (the same attributes in FMI 2 and 3).
+  FmuVariable common(const pugi::xml_node& node) const {
+    FmuVariable v;
+    v.name = required(node, "name");
+    const std::optional<double> vr = number(node, "valueReference");
+    if (!vr || *vr < 0) fail("variable '" + v.name + "' has no valid valueReference");
+    v.value_reference = static_cast<unsigned int>(*vr);
+    static const std::map<std::string, Causality> kCausalities = {
+        {"parameter", Causality::kParameter},
+        {"structuralParameter", Causality::kParameter},
+        {"calculatedParameter", Causality::kCalculatedParameter},
+        {"input", Causality::kInput},
+        {"output", Causality::kOutput},
+        {"local", Causality::kLocal},
+        {"independent", Causality::kIndependent}};
+    const std::string causality = node.attribute("causality").as_string("local");
+    const auto c = kCausalities.find(causality);
+    if (c == kCausalities.end())
+      fail("variable '" + v.name + "' has an unknown causality '" + causality + "'");
+    v.causality = c->second;
+    static const std::map<std::string, Variability> kVariabilities = {
+        {"constant", Variability::kConstant},
+        {"fixed", Variability::kFixed},
+        {"tunable", Variability::kTunable},
+        {"discrete", Variability::kDiscrete},
+        {"continuous", Variability::kContinuous}};
+    const std::string variability = node.attribute("variability").as_string("continuous");
+    const auto k = kVariabilities.find(variability);
+    if (k == kVariabilities.end()) {
+      fail("variable '" + v.name + "' has an unknown variability '" + variability + "'");
+    }
+    v.variability = k->second;
+    return v;
+  }
+
  private:
   std::string what_;
 };
+
+}  // namespace
+
+namespace {
+
+/// Checks that every output variable is listed in the model structure.
+void check_outputs_listed(const Parser& parser, const ModelDescription& d) {
+  for (std::size_t i = 0; i < d.variables.size(); ++i) {
+    if (d.variables[i].causality != Causality::kOutput) continue;
+    bool listed = false;
+    for (const FmuOutput& o : d.outputs) listed = listed || o.variable == i;
+    if (!listed) parser.fail("output '" + d.variables[i].name + "' is missing from <ModelStructure>");
+  }
+}
+
+/// FMI 3.0: the rest of the description after the version.
+ModelDescription parse3(const Parser& parser, const pugi::xml_node& root, ModelDescription d) {
+  d.model_name = parser.required(root, "modelName");
+  d.guid = parser.required(root, "instantiationToken");
+  if (const pugi::xml_node me = root.child("ModelExchange")) {
+    d.model_exchange = parser.interface(me);
+    d.model_exchange->completed_step_not_needed =
+        std::string(me.attribute("needsCompletedIntegratorStep").value()) != "true";
+  }
+  if (const pugi::xml_node cs = root.child("CoSimulation")) d.co_simulation = parser.interface(cs);
+  if (!d.model_exchange && !d.co_simulation) parser.fail("neither <ModelExchange> nor <CoSimulation>");
+  std::map<unsigned int, std::size_t> by_reference;
+  for (const pugi::xml_node v : root.child("ModelVariables").children()) {
+    d.variables.push_back(parser.variable3(v));
+    if (!by_reference.emplace(d.variables.back().value_reference, d.variables.size() - 1).second) {
+      parser.fail("two variables have the value reference " +
+                  std::to_string(d.variables.back().value_reference));
+    }
+  }
+  const auto index = [&](const pugi::xml_node& node, const std::string& text) {
+    std::size_t vr = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), vr);
+    const auto found = by_reference.find(static_cast<unsigned int>(vr));
+    if (error != std::errc() || end != text.data() + text.size() || found == by_reference.end()) {
+      parser.fail(Parser::tag(node) + " refers to value reference '" + text + "', which no variable has");
+    }
+    return found->second;
+  };
+  const pugi::xml_node structure = root.child("ModelStructure");
+  for (const pugi::xml_node u : structure.children("Output")) {
+    FmuOutput out;
+    out.variable = index(u, parser.required(u, "valueReference"));
+    if (const pugi::xml_attribute deps = u.attribute("dependencies")) {
+      out.dependencies.emplace();
+      std::istringstream words(deps.value());
+      for (std::string word; words >> word;) out.dependencies->push_back(index(u, word));
+    }
+    d.outputs.push_back(std::move(out));
+  }
+  for (const pugi::xml_node u : structure.children("ContinuousStateDerivative")) {
+    const std::size_t derivative = index(u, parser.required(u, "valueReference"));
+    FmuVariable& v = d.variables[derivative];
+    if (v.type != VariableType::kReal || v.derivative_of == 0) {
+      parser.fail("derivative '" + v.name + "' does not name the state it is the derivative of");
+    }
+    const std::size_t state = index(u, std::to_string(v.derivative_of - 1));
+    v.derivative_of = state + 1;
+    d.derivatives.push_back(derivative);
+    d.states.push_back(state);
+  }
+  d.event_indicators = 0;
+  for (const pugi::xml_node u : structure.children("EventIndicator")) {
+    (void)index(u, parser.required(u, "valueReference"));
+    ++d.event_indicators;
+  }
+  check_outputs_listed(parser, d);
+  return d;
+}
 
 }  // namespace
 
@@ -156,8 +253,9 @@ ModelDescription parse_model_description(const std::string& xml, const std::stri
   if (!root) parser.fail("no <fmiModelDescription> element");
   ModelDescription d;
   d.fmi_version = parser.required(root, "fmiVersion");
+  if (d.fmi_version == "3.0") return parse3(parser, root, std::move(d));
   if (d.fmi_version != "2.0") {
-    parser.fail("unsupported FMI version '" + d.fmi_version + "' (ctde imports FMI 2.0)");
+    parser.fail("unsupported FMI version '" + d.fmi_version + "' (ctde imports FMI 2.0 and 3.0)");
   }
   d.model_name = parser.required(root, "modelName");
   d.guid = parser.required(root, "guid");
@@ -193,13 +291,7 @@ ModelDescription parse_model_description(const std::string& xml, const std::stri
     d.derivatives.push_back(derivative);
     d.states.push_back(v.derivative_of - 1);
   }
-  for (std::size_t i = 0; i < count; ++i) {
-    if (d.variables[i].causality != Causality::kOutput) continue;
-    bool listed = false;
-    for (const FmuOutput& o : d.outputs) listed = listed || o.variable == i;
-    if (!listed)
-      parser.fail("output '" + d.variables[i].name + "' is missing from <ModelStructure><Outputs>");
-  }
+  check_outputs_listed(parser, d);
   return d;
 }
 

@@ -16,7 +16,9 @@ enum class Causality { kParameter, kCalculatedParameter, kInput, kOutput, kLocal
 /// A ScalarVariable's variability.
 enum class Variability { kConstant, kFixed, kTunable, kDiscrete, kContinuous };
 /// The type element of a ScalarVariable.
-enum class VariableType { kReal, kInteger, kBoolean, kString, kEnumeration };
+/// kReal is FMI 3's Float64, kInteger its Int32; kOther: a type ctde does
+/// not exchange (FMI 3's Float32, Int8..UInt64, Binary, Clock...).
+enum class VariableType { kReal, kInteger, kBoolean, kString, kEnumeration, kOther };
 
 /// One ScalarVariable. Copyable value type.
 struct FmuVariable {
@@ -63,10 +65,13 @@ struct ModelDescription {
   [[nodiscard]] std::optional<std::size_t> find(const std::string& name) const;
 };
 
-/// Parses the text of a modelDescription.xml of FMI 2.0.
+/// Parses the text of a modelDescription.xml of FMI 2.0 or 3.0 (for 3.0:
+/// `guid` holds the instantiationToken, indices are made from the value
+/// references that FMI 3's ModelStructure uses, and the event indicators
+/// are counted from <EventIndicator> elements).
 /// @param what names the FMU in messages ("FMU 'ball.fmu'").
 /// @throws ModelError "<what>: modelDescription.xml: ..." for malformed XML,
-///         a version other than 2.0, missing required attributes, indices
+///         a version other than 2.0 and 3.0, missing required attributes, indices
 ///         out of range, or a description without any interface.
 [[nodiscard]] ModelDescription parse_model_description(const std::string& xml, const std::string& what);
 

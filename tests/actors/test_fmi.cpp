@@ -437,7 +437,7 @@ TEST_CASE("ctde validate refuses each broken FMU with exit 2, naming the file an
       {"no_binary", "no binary for this platform (linux64): no_binary.so is not in binaries/linux64/"},
       {"no_function", "the binary does not export the required function fmi2GetDerivatives"},
       {"malformed", "modelDescription.xml: malformed XML"},
-      {"version3", "unsupported FMI version '3.0'"},
+      {"version1", "unsupported FMI version '1.0' (ctde imports FMI 2.0 and 3.0)"},
       {"wrong_guid", "fmi2Instantiate failed: wrong GUID {not-the-binary-guid}"},
       {"clash", "variables 'a.b' and 'a_b' both make the port name 'a_b'"},
       {"missing_file", "cannot open it as a zip archive"},
@@ -494,4 +494,89 @@ TEST_CASE("the FMU example runs and its native counter sees the impacts at the c
     expected += 2 * v / 9.81;
   }
   CHECK(count == 8);
+}
+
+TEST_CASE(
+    "an FMI 3.0 model description gives its variables by value reference, states and event indicators") {
+  const std::string xml = R"xml(<fmiModelDescription fmiVersion="3.0" modelName="m" instantiationToken="{t}">
+  <ModelExchange modelIdentifier="m" needsCompletedIntegratorStep="true"/>
+  <ModelVariables>
+    <Float64 name="x" valueReference="10" start="1" nominal="5"/>
+    <Float64 name="der(x)" valueReference="11" derivative="10"/>
+    <Float64 name="u" valueReference="20" causality="input" start="0"/>
+    <Int32 name="n" valueReference="30" causality="output" variability="discrete"/>
+    <Float32 name="f" valueReference="40" causality="output"/>
+  </ModelVariables>
+  <ModelStructure>
+    <Output valueReference="30" dependencies="20"/>
+    <Output valueReference="40"/>
+    <ContinuousStateDerivative valueReference="11"/>
+    <EventIndicator valueReference="10"/>
+    <EventIndicator valueReference="20"/>
+  </ModelStructure>
+</fmiModelDescription>)xml";
+  const ModelDescription d = parse_model_description(xml, "FMU 'm.fmu'");
+  CHECK(d.fmi_version == "3.0");
+  CHECK(d.guid == "{t}");
+  REQUIRE(d.model_exchange);
+  CHECK_FALSE(d.model_exchange->completed_step_not_needed);
+  CHECK(d.states == std::vector<std::size_t>{0});
+  CHECK(d.derivatives == std::vector<std::size_t>{1});
+  CHECK(d.variables[1].derivative_of == 1);
+  CHECK(d.variables[0].nominal == 5.0);
+  CHECK(d.event_indicators == 2);
+  CHECK(d.variables[3].type == VariableType::kInteger);
+  CHECK(d.variables[4].type == VariableType::kOther);
+  REQUIRE(d.outputs.size() == 2);
+  CHECK(*d.outputs[0].dependencies == std::vector<std::size_t>{2});
+  CHECK_THROWS_WITH_AS(
+      parse_model_description(
+          R"xml(<fmiModelDescription fmiVersion="3.0" modelName="m" instantiationToken="t">
+      <ModelExchange modelIdentifier="m"/><ModelVariables/>
+      <ModelStructure><EventIndicator valueReference="7"/></ModelStructure></fmiModelDescription>)xml",
+          "FMU 'm.fmu'"),
+      "FMU 'm.fmu': modelDescription.xml: <EventIndicator> refers to value reference '7', which no "
+      "variable has",
+      ModelError);
+}
+
+TEST_CASE("the FMI 3.0 ball bounces at the closed-form times, as its FMI 2.0 twin") {
+  const auto run =
+      run_model(fmu_model("ball3", R"("start": {"e": 0.7, "h": 1.5})",
+                          R"("stop_time": 2.9, "rtol": 1e-10, "atol": 1e-12)", R"("a.h", "a.v")"));
+  REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+  std::vector<double> expected;
+  double t = std::sqrt(2 * 1.5 / 9.81);
+  double v = 9.81 * t;
+  while (t < 2.9) {
+    expected.push_back(t);
+    v *= 0.7;
+    t += 2 * v / 9.81;
+  }
+  const std::vector<double> impacts = reset_times(run, "a");
+  REQUIRE(impacts.size() == expected.size());
+  for (std::size_t k = 0; k < expected.size(); ++k) CHECK(std::fabs(impacts[k] - expected[k]) < 1e-8);
+  const auto twin =
+      run_model(fmu_model("ball", R"("start": {"e": 0.7, "h": 1.5})",
+                          R"("stop_time": 2.9, "rtol": 1e-10, "atol": 1e-12)", R"("a.h", "a.v")"));
+  CHECK(twin.csv == run.csv);
+}
+
+TEST_CASE("the FMI 3.0 stair's time events fall on their ticks and terminate stops the run") {
+  const auto run = run_model(
+      fmu_model("stair3", R"("start": {"last": 4})", R"("stop_time": 1)", R"("a.count", "a.level")"));
+  CHECK(run.result.status == RunStatus::kStopped);
+  const auto twin = run_model(
+      fmu_model("stair", R"("start": {"last": 4})", R"("stop_time": 1)", R"("a.count", "a.level")"));
+  CHECK(twin.csv == run.csv);
+  CHECK(run.rows.back().t == doctest::Approx(0.4));
+  CHECK(run.rows.back().values[0] == 4);
+  std::vector<std::int64_t> ticks;
+  for (const auto& line : run.lines) {
+    if (line["kind"] == "time_event" && line["actor"] == "a")
+      ticks.push_back(line["tick"].get<std::int64_t>());
+  }
+  REQUIRE(ticks.size() == 4);
+  for (std::size_t k = 0; k < ticks.size(); ++k)
+    CHECK(ticks[k] == static_cast<std::int64_t>(k + 1) * 100000000000);
 }

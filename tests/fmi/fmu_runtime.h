@@ -51,6 +51,8 @@ typedef struct {
   int type;                /* fmi2Type */
   char message[256];       /* what the model wants logged with an error or discard */
   fmi2CallbackFunctions cb;
+  void* env3;  /* FMI 3: the importer's environment and log callback */
+  void (*log3)(void*, int, const char*, const char*);
   char name[64];
 } Instance;
 
