@@ -1,5 +1,6 @@
 #pragma once
-/// FMU: a Functional Mock-up Unit (FMI 2.0) as an actor (docs/fmi.md).
+/// FMU: a Functional Mock-up Unit (FMI 2.0; FMI 3.0 Model Exchange through
+/// fmi3_adapter.hpp) as an actor (docs/fmi.md).
 ///
 /// Model Exchange: the FMU's continuous states are the actor's states (the
 /// director's solver integrates them), its event indicators are the actor's
@@ -38,7 +39,7 @@ class FMU : public Actor {
   static constexpr ActorInfo kInfo{
       .type = "FMU",
       .family = "fmi",
-      .summary = "A Functional Mock-up Unit (FMI 2.0, Model Exchange or Co-Simulation) as an actor",
+      .summary = "A Functional Mock-up Unit (FMI 2.0 Model Exchange or Co-Simulation, FMI 3.0 Model Exchange) as an actor",
       // @CTDE_TEST_FMUS@: the folder where the tests build their FMUs (tests/fmi/).
       .sample_params = R"({"file": "@CTDE_TEST_FMUS@/dahlquist.fmu"})"};
 
