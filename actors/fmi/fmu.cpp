@@ -103,6 +103,10 @@ void FMU::configure(const ParameterScope& scope) {
   }
 }
 
+void FMU::check_times(const TimeResolution& resolution) const {
+  if (!me_) check_duration(step_, resolution, false);
+}
+
 void FMU::load(const std::string& file) {
   archive_ = std::make_unique<FmuArchive>(file);
   const fs::path xml_path = archive_->folder() / "modelDescription.xml";

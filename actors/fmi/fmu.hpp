@@ -39,7 +39,9 @@ class FMU : public Actor {
   static constexpr ActorInfo kInfo{
       .type = "FMU",
       .family = "fmi",
-      .summary = "A Functional Mock-up Unit (FMI 2.0 Model Exchange or Co-Simulation, FMI 3.0 Model Exchange) as an actor",
+      .summary =
+          "A Functional Mock-up Unit (FMI 2.0 Model Exchange or Co-Simulation, FMI 3.0 Model Exchange) as an "
+          "actor",
       // @CTDE_TEST_FMUS@: the folder where the tests build their FMUs (tests/fmi/).
       .sample_params = R"({"file": "@CTDE_TEST_FMUS@/dahlquist.fmu"})"};
 
@@ -72,6 +74,8 @@ class FMU : public Actor {
 
  protected:
   void configure(const ParameterScope& scope) override;
+  /// Co-simulation: `communication_step` a whole number of ticks.
+  void check_times(const TimeResolution& resolution) const override;
 
  private:
   /// The ports of one FMI type, in one direction: value references and the

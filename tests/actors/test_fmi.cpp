@@ -580,3 +580,38 @@ TEST_CASE("the FMI 3.0 stair's time events fall on their ticks and terminate sto
   for (std::size_t k = 0; k < ticks.size(); ++k)
     CHECK(ticks[k] == static_cast<std::int64_t>(k + 1) * 100000000000);
 }
+
+TEST_CASE(
+    "an FMU that can be instantiated only once per process refuses a second live instance of its binary") {
+  Model model = test::load(R"({"ctde": 1, "director": {"stop_time": 0.5}, "actors": [
+      {"name": "a", "type": "FMU", "params": {"file": ")" +
+                           fmu("once") + R"("}}]})");
+  const FlatModel flat = validate(model);
+  const RunOptions options = make_run_options(model.director(), model.parameters());
+  Director first(flat, options, "m", nullptr, nullptr);
+  CHECK(first.run().status == RunStatus::kOk);
+  {
+    // `first` still holds its instance: a second run of the same actor (same loaded binary) is refused.
+    Director second(flat, options, "m", nullptr, nullptr);
+    const RunResult refused = second.run();
+    CHECK(refused.status == RunStatus::kError);
+    CHECK(refused.message.find("can be instantiated only once per process and already is") !=
+          std::string::npos);
+  }
+  // Two actors of that FMU each load their own copy of the binary: both run.
+  const auto two = run_model(R"({"ctde": 1, "name": "m", "director": {"stop_time": 0.5}, "actors": [
+      {"name": "a", "type": "FMU", "params": {"file": ")" +
+                             fmu("once") + R"("}}, {"name": "b", "type": "FMU", "params": {"file": ")" +
+                             fmu("once") + R"("}}], "record": ["a.x", "b.x"]})");
+  CHECK(two.result.status == RunStatus::kOk);
+}
+
+TEST_CASE("a co-simulation communication step must be a whole number of ticks (ctde validate)") {
+  const fs::path model = test::scratch_file("ctde_fmi_test", "step_ticks.json");
+  std::ofstream(model) << fmu_model("stair", R"("interface": "co-simulation", "communication_step": 1.5e-12)",
+                                    R"("stop_time": 1)", "");
+  const auto result = test::run_cli("validate " + model.string());
+  CHECK(result.status == 2);
+  CHECK_MESSAGE(result.output.find("actor 'a' (FMU), parameter 'communication_step'") != std::string::npos,
+                result.output);
+}
