@@ -101,5 +101,14 @@ using GetNominalsOfContinuousStatesFn = Status (*)(Component, Real nominals[], s
 // Co-Simulation (spec 4.2.2).
 using DoStepFn = Status (*)(Component, Real current_communication_point, Real communication_step_size,
                             Boolean no_set_fmu_state_prior);
+/// fmi2StatusKind (spec 4.2.3): what fmi2GetBooleanStatus is asked.
+enum class StatusKind : int {
+  kDoStepStatus = 0,
+  kPendingStatus = 1,
+  kLastSuccessfulTime = 2,
+  kTerminated = 3
+};
+static_assert(static_cast<int>(StatusKind::kTerminated) == 3 && sizeof(StatusKind) == sizeof(int));
+using GetBooleanStatusFn = Status (*)(Component, StatusKind kind, Boolean* value);
 
 }  // namespace ctde::fmi2

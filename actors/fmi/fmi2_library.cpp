@@ -36,7 +36,7 @@ void look_up(void* handle, const char* name, Fn& fn, const std::string& what) {
 fmi2::Component Fmi2Library::instantiate(const std::string& instance_name, fmi2::Type type,
                                          const std::string& guid, const std::string& resource_uri,
                                          const fmi2::CallbackFunctions* callbacks) const {
-  if (fmi3_) return fmi3_instantiate(f3_, instance_name, guid, resource_uri, callbacks);
+  if (fmi3_) return fmi3_instantiate(f3_, instance_name, type, guid, resource_uri, callbacks);
   return f_.instantiate(instance_name.c_str(), type, guid.c_str(), resource_uri.c_str(), callbacks,
                         fmi2::kFalse, fmi2::kFalse);
 }
@@ -44,9 +44,6 @@ fmi2::Component Fmi2Library::instantiate(const std::string& instance_name, fmi2:
 Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchange, const std::string& version,
                          const std::string& what) {
   fmi3_ = version == "3.0";
-  if (fmi3_ && !model_exchange) {
-    throw ModelError(what + ": FMI 3.0 Co-Simulation is not supported (only Model Exchange)");
-  }
   if (!std::filesystem::exists(binary)) {
     throw ModelError(what + ": no binary for this platform (" + std::string(fmi2_platform()) +
                      "): " + binary.filename().string() + " is not in binaries/" + fmi2_platform() + "/");
@@ -58,7 +55,7 @@ Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchang
   }
   try {
     if (fmi3_) {
-      look_up_fmi3(what);
+      look_up_fmi3(model_exchange, what);
       return;
     }
     look_up(handle_, "fmi2GetVersion", f_.get_version, what);
@@ -87,6 +84,9 @@ Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchang
       look_up(handle_, "fmi2GetNominalsOfContinuousStates", f_.get_nominals, what);
     } else {
       look_up(handle_, "fmi2DoStep", f_.do_step, what);
+      // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): POSIX dlsym
+      f_.get_boolean_status =
+          reinterpret_cast<fmi2::GetBooleanStatusFn>(dlsym(handle_, "fmi2GetBooleanStatus"));
     }
     const char* reported = f_.get_version();
     if (reported == nullptr || std::strcmp(reported, "2.0") != 0) {
@@ -99,13 +99,11 @@ Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchang
   }
 }
 
-void Fmi2Library::look_up_fmi3(const std::string& what) {
+void Fmi2Library::look_up_fmi3(bool model_exchange, const std::string& what) {
   look_up(handle_, "fmi3GetVersion", f3_.get_version, what);
-  look_up(handle_, "fmi3InstantiateModelExchange", f3_.instantiate_model_exchange, what);
   look_up(handle_, "fmi3FreeInstance", f3_.free_instance, what);
   look_up(handle_, "fmi3EnterInitializationMode", f3_.enter_initialization_mode, what);
   look_up(handle_, "fmi3ExitInitializationMode", f3_.exit_initialization_mode, what);
-  look_up(handle_, "fmi3EnterEventMode", f3_.enter_event_mode, what);
   look_up(handle_, "fmi3Terminate", f3_.terminate, what);
   look_up(handle_, "fmi3GetFloat64", f3_.get_float64, what);
   look_up(handle_, "fmi3GetInt32", f3_.get_int32, what);
@@ -113,15 +111,22 @@ void Fmi2Library::look_up_fmi3(const std::string& what) {
   look_up(handle_, "fmi3SetFloat64", f3_.set_float64, what);
   look_up(handle_, "fmi3SetInt32", f3_.set_int32, what);
   look_up(handle_, "fmi3SetBoolean", f3_.set_boolean, what);
-  look_up(handle_, "fmi3UpdateDiscreteStates", f3_.update_discrete_states, what);
-  look_up(handle_, "fmi3EnterContinuousTimeMode", f3_.enter_continuous_time_mode, what);
-  look_up(handle_, "fmi3CompletedIntegratorStep", f3_.completed_integrator_step, what);
-  look_up(handle_, "fmi3SetTime", f3_.set_time, what);
-  look_up(handle_, "fmi3SetContinuousStates", f3_.set_continuous_states, what);
-  look_up(handle_, "fmi3GetContinuousStateDerivatives", f3_.get_continuous_state_derivatives, what);
-  look_up(handle_, "fmi3GetEventIndicators", f3_.get_event_indicators, what);
-  look_up(handle_, "fmi3GetContinuousStates", f3_.get_continuous_states, what);
-  look_up(handle_, "fmi3GetNominalsOfContinuousStates", f3_.get_nominals, what);
+  if (model_exchange) {
+    look_up(handle_, "fmi3InstantiateModelExchange", f3_.instantiate_model_exchange, what);
+    look_up(handle_, "fmi3EnterEventMode", f3_.enter_event_mode, what);
+    look_up(handle_, "fmi3UpdateDiscreteStates", f3_.update_discrete_states, what);
+    look_up(handle_, "fmi3EnterContinuousTimeMode", f3_.enter_continuous_time_mode, what);
+    look_up(handle_, "fmi3CompletedIntegratorStep", f3_.completed_integrator_step, what);
+    look_up(handle_, "fmi3SetTime", f3_.set_time, what);
+    look_up(handle_, "fmi3SetContinuousStates", f3_.set_continuous_states, what);
+    look_up(handle_, "fmi3GetContinuousStateDerivatives", f3_.get_continuous_state_derivatives, what);
+    look_up(handle_, "fmi3GetEventIndicators", f3_.get_event_indicators, what);
+    look_up(handle_, "fmi3GetContinuousStates", f3_.get_continuous_states, what);
+    look_up(handle_, "fmi3GetNominalsOfContinuousStates", f3_.get_nominals, what);
+  } else {
+    look_up(handle_, "fmi3InstantiateCoSimulation", f3_.instantiate_co_simulation, what);
+    look_up(handle_, "fmi3DoStep", f3_.do_step, what);
+  }
   const char* reported = f3_.get_version();
   if (reported == nullptr || std::strncmp(reported, "3.", 2) != 0) {
     throw ModelError(what + ": its binary reports FMI version '" +

@@ -1,6 +1,6 @@
 #pragma once
 /// An FMI binary loaded with dlopen, and the functions ctde calls in it:
-/// FMI 2.0 directly, FMI 3.0 (Model Exchange) through the adapter of
+/// FMI 2.0 directly, FMI 3.0 (Model Exchange, Co-Simulation) through the adapter of
 /// fmi3_adapter.hpp, so that the actor calls one FMI 2.0-shaped table.
 
 #include <atomic>
@@ -41,6 +41,9 @@ struct Fmi2Functions {
   fmi2::GetNominalsOfContinuousStatesFn get_nominals = nullptr;
   // Co-Simulation
   fmi2::DoStepFn do_step = nullptr;
+  /// Optional (null when the binary lacks it): asked whether a discarded
+  /// step means the FMU terminated.
+  fmi2::GetBooleanStatusFn get_boolean_status = nullptr;
 };
 
 /// A loaded binary. Not copyable, not movable (instances point into it).
@@ -52,7 +55,7 @@ class Fmi2Library {
   /// @throws ModelError naming the FMU and what is wrong: no binary for this
   ///         platform, dlopen's message, a missing function, a binary that
   ///         reports a version other than 2.0.
-  /// @param version "2.0" or "3.0" (FMI 3: Model Exchange only).
+  /// @param version "2.0" or "3.0".
   Fmi2Library(const std::filesystem::path& binary, bool model_exchange, const std::string& version,
               const std::string& what);
   ~Fmi2Library();
@@ -71,7 +74,7 @@ class Fmi2Library {
   std::atomic<int>& live_instances() { return live_; }
 
  private:
-  void look_up_fmi3(const std::string& what);
+  void look_up_fmi3(bool model_exchange, const std::string& what);
 
   void* handle_ = nullptr;
   Fmi2Functions f_;

@@ -15,6 +15,7 @@ struct Fmi3Component {
   double start = 0;
   double stop = 0;
   bool stop_defined = false;
+  bool terminated = false;                    ///< a co-simulation step ended with terminateSimulation
   std::unique_ptr<fmi3::Boolean[]> booleans;  ///< conversion buffer, grown once to the widest call
   std::size_t capacity = 0;
 
@@ -140,6 +141,26 @@ fmi2::Status get_nominals(fmi2::Component c, fmi2::Real x[], std::size_t n) {
   return status(component(c).f->get_nominals(component(c).instance, x, n));
 }
 
+fmi2::Status do_step(fmi2::Component c, fmi2::Real t, fmi2::Real h, fmi2::Boolean no_prior) {
+  Fmi3Component& m = component(c);
+  fmi3::Boolean event_needed = false;
+  fmi3::Boolean terminate = false;
+  fmi3::Boolean early = false;
+  fmi3::Float64 last = t;
+  const fmi3::Status s =
+      m.f->do_step(m.instance, t, h, no_prior != fmi2::kFalse, &event_needed, &terminate, &early, &last);
+  if (terminate) {
+    m.terminated = true;
+    return s == fmi3::Status::kOK || s == fmi3::Status::kWarning ? fmi2::Status::kDiscard : status(s);
+  }
+  return status(s);
+}
+fmi2::Status get_boolean_status(fmi2::Component c, fmi2::StatusKind kind, fmi2::Boolean* value) {
+  if (kind != fmi2::StatusKind::kTerminated) return fmi2::Status::kDiscard;
+  *value = component(c).terminated ? fmi2::kTrue : fmi2::kFalse;
+  return fmi2::Status::kOK;
+}
+
 }  // namespace
 
 Fmi2Functions fmi3_adapter_functions() {
@@ -165,11 +186,13 @@ Fmi2Functions fmi3_adapter_functions() {
   f.get_event_indicators = &get_event_indicators;
   f.get_continuous_states = &get_continuous_states;
   f.get_nominals = &get_nominals;
+  f.do_step = &do_step;
+  f.get_boolean_status = &get_boolean_status;
   return f;
 }
 
 fmi2::Component fmi3_instantiate(const fmi3::Functions& functions, const std::string& instance_name,
-                                 const std::string& token, const std::string& resource_uri,
+                                 fmi2::Type type, const std::string& token, const std::string& resource_uri,
                                  const fmi2::CallbackFunctions* callbacks) {
   auto c = std::make_unique<Fmi3Component>();
   c->f = &functions;
@@ -178,8 +201,14 @@ fmi2::Component fmi3_instantiate(const fmi3::Functions& functions, const std::st
   const std::string scheme = "file://";
   const std::string path =
       resource_uri.rfind(scheme, 0) == 0 ? resource_uri.substr(scheme.size()) : resource_uri;
-  c->instance = functions.instantiate_model_exchange(instance_name.c_str(), token.c_str(), path.c_str(),
-                                                     false, false, c.get(), &log_message);
+  if (type == fmi2::Type::kModelExchange) {
+    c->instance = functions.instantiate_model_exchange(instance_name.c_str(), token.c_str(), path.c_str(),
+                                                       false, false, c.get(), &log_message);
+  } else {
+    c->instance =
+        functions.instantiate_co_simulation(instance_name.c_str(), token.c_str(), path.c_str(), false, false,
+                                            false, false, nullptr, 0, c.get(), &log_message, nullptr);
+  }
   if (c->instance == nullptr) return nullptr;
   return c.release();
 }

@@ -1,5 +1,6 @@
 #pragma once
-/// The part of the FMI 3.0 C interface that ctde calls (Model Exchange),
+/// The part of the FMI 3.0 C interface that ctde calls (Model Exchange and
+/// Co-Simulation without event mode),
 /// declared here from the text of the FMI 3.0 specification (section 2.2:
 /// types, status codes, the common functions; 3.2: Model Exchange). No
 /// header of the standard is copied; the static_asserts check these
@@ -33,6 +34,23 @@ using InstantiateModelExchangeFn = Instance (*)(String instance_name, String ins
                                                 String resource_path, Boolean visible, Boolean logging_on,
                                                 InstanceEnvironment environment,
                                                 LogMessageCallback log_message);
+/// fmi3IntermediateUpdateCallback (ctde passes none).
+using IntermediateUpdateCallback = void (*)(InstanceEnvironment, Float64 time, Boolean variable_set_requested,
+                                            Boolean variable_get_allowed, Boolean step_finished,
+                                            Boolean can_return_early, Boolean* early_return_requested,
+                                            Float64* early_return_time);
+using InstantiateCoSimulationFn = Instance (*)(String instance_name, String instantiation_token,
+                                               String resource_path, Boolean visible, Boolean logging_on,
+                                               Boolean event_mode_used, Boolean early_return_allowed,
+                                               const ValueReference required_intermediate[],
+                                               std::size_t n_required_intermediate,
+                                               InstanceEnvironment environment,
+                                               LogMessageCallback log_message,
+                                               IntermediateUpdateCallback intermediate_update);
+using DoStepFn = Status (*)(Instance, Float64 current_communication_point, Float64 step_size,
+                            Boolean no_set_fmu_state_prior, Boolean* event_handling_needed,
+                            Boolean* terminate_simulation, Boolean* early_return,
+                            Float64* last_successful_time);
 using FreeInstanceFn = void (*)(Instance);
 using EnterInitializationModeFn = Status (*)(Instance, Boolean tolerance_defined, Float64 tolerance,
                                              Float64 start_time, Boolean stop_time_defined,
@@ -66,7 +84,8 @@ using GetEventIndicatorsFn = Status (*)(Instance, Float64 indicators[], std::siz
 using GetContinuousStatesFn = Status (*)(Instance, Float64 x[], std::size_t nx);
 using GetNominalsOfContinuousStatesFn = Status (*)(Instance, Float64 nominals[], std::size_t nx);
 
-/// The functions of one FMI 3.0 binary (Model Exchange). Copyable (plain pointers).
+/// The functions of one FMI 3.0 binary; those of the interface not used stay
+/// null. Copyable (plain pointers).
 struct Functions {
   GetVersionFn get_version = nullptr;
   InstantiateModelExchangeFn instantiate_model_exchange = nullptr;
@@ -90,6 +109,9 @@ struct Functions {
   GetEventIndicatorsFn get_event_indicators = nullptr;
   GetContinuousStatesFn get_continuous_states = nullptr;
   GetNominalsOfContinuousStatesFn get_nominals = nullptr;
+  // Co-Simulation
+  InstantiateCoSimulationFn instantiate_co_simulation = nullptr;
+  DoStepFn do_step = nullptr;
 };
 
 }  // namespace ctde::fmi3

@@ -1,5 +1,5 @@
 #pragma once
-/// FMU: a Functional Mock-up Unit (FMI 2.0; FMI 3.0 Model Exchange through
+/// FMU: a Functional Mock-up Unit (FMI 2.0; FMI 3.0 through
 /// fmi3_adapter.hpp) as an actor (docs/fmi.md).
 ///
 /// Model Exchange: the FMU's continuous states are the actor's states (the
@@ -39,9 +39,7 @@ class FMU : public Actor {
   static constexpr ActorInfo kInfo{
       .type = "FMU",
       .family = "fmi",
-      .summary =
-          "A Functional Mock-up Unit (FMI 2.0 Model Exchange or Co-Simulation, FMI 3.0 Model Exchange) as an "
-          "actor",
+      .summary = "A Functional Mock-up Unit (FMI 2.0 or 3.0, Model Exchange or Co-Simulation) as an actor",
       // @CTDE_TEST_FMUS@: the folder where the tests build their FMUs (tests/fmi/).
       .sample_params = R"({"file": "@CTDE_TEST_FMUS@/dahlquist.fmu"})"};
 
@@ -98,6 +96,8 @@ class FMU : public Actor {
   void read_outputs(RunState& run) const;
   void event_iteration(FireContext& context, RunState& run, bool initial) const;
   void schedule(FireContext& context, RunState& run, bool defined, double next) const;
+  /// Co-simulation: a discarded step that fmi2GetBooleanStatus(fmi2Terminated) says ended the simulation.
+  [[nodiscard]] bool terminated(RunState& run) const;
 
   ParamHandle file_;
   ParamHandle interface_;

@@ -192,7 +192,12 @@ void FMU::fire(FireContext& context) const {
     // set the inputs of this one and read the outputs.
     const double t = context.time();
     if (t > run.cs_time) {
-      fmu.require(f.do_step(fmu.component(), run.cs_time, t - run.cs_time, fmi2::kTrue), "fmi2DoStep");
+      const fmi2::Status status = f.do_step(fmu.component(), run.cs_time, t - run.cs_time, fmi2::kTrue);
+      if (status == fmi2::Status::kDiscard && terminated(run)) {
+        context.request_stop();  // the FMU ended the simulation: keep the outputs of the last point
+        return;
+      }
+      fmu.require(status, "fmi2DoStep");
       run.cs_time = t;
     }
     set_inputs(context, run);
@@ -215,6 +220,15 @@ void FMU::fire(FireContext& context) const {
   }
   set_inputs(context, run);
   event_iteration(context, run, false);
+}
+
+bool FMU::terminated(RunState& run) const {
+  Fmi2Instance& fmu = *run.fmu;
+  if (fmu.f().get_boolean_status == nullptr) return false;
+  fmi2::Boolean value = fmi2::kFalse;
+  const fmi2::Status status =
+      fmu.f().get_boolean_status(fmu.component(), fmi2::StatusKind::kTerminated, &value);
+  return (status == fmi2::Status::kOK || status == fmi2::Status::kWarning) && value != fmi2::kFalse;
 }
 
 void FMU::evaluate(EvalContext& context) const {

@@ -615,3 +615,16 @@ TEST_CASE("a co-simulation communication step must be a whole number of ticks (c
   CHECK_MESSAGE(result.output.find("actor 'a' (FMU), parameter 'communication_step'") != std::string::npos,
                 result.output);
 }
+
+TEST_CASE("co-simulation of the FMI 3.0 stair agrees with its FMI 2.0 twin, terminate included") {
+  const std::string params =
+      R"("interface": "co-simulation", "communication_step": 0.05, "start": {"last": 5})";
+  const auto fmi3 = run_model(fmu_model("stair3", params, R"("stop_time": 1)", R"("a.count", "a.level")"));
+  const auto fmi2 = run_model(fmu_model("stair", params, R"("stop_time": 1)", R"("a.count", "a.level")"));
+  REQUIRE(fmi3.result.status == RunStatus::kStopped);
+  REQUIRE(fmi2.result.status == RunStatus::kStopped);
+  CHECK(fmi3.csv == fmi2.csv);
+  // The step [0.45, 0.5] reaches count 5 = last at t = 0.5: the FMU terminates there; the run stops at 0.5.
+  CHECK(fmi3.result.time == doctest::Approx(0.5));
+  CHECK(fmi3.rows.back().values[0] == 4);  // the outputs of the last completed point (0.45)
+}

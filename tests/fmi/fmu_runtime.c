@@ -207,10 +207,12 @@ EXPORT fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolea
     }
     m->time = t1;
   }
-  if (m->terminate) {
-    report(m, fmi2Error, "error", "the model asked to terminate");
-    return fmi2Error;
-  }
+  if (m->terminate) return fmi2Discard; /* fmi2GetBooleanStatus(fmi2Terminated) says why */
+  return fmi2OK;
+}
+EXPORT fmi2Status fmi2GetBooleanStatus(fmi2Component c, int kind, fmi2Boolean* value) {
+  if (kind != 3) return fmi2Discard; /* only fmi2Terminated */
+  *value = ((Instance*)c)->terminate;
   return fmi2OK;
 }
 EXPORT fmi2Status fmi2CancelStep(fmi2Component c) { (void)c; return fmi2Error; }

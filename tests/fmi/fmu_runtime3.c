@@ -176,3 +176,42 @@ EXPORT fmi3Status fmi3GetNominalsOfContinuousStates(void* c, double x[], size_t 
   for (size_t k = 0; k < n; ++k) x[k] = 1.0;
   return fmi3OK;
 }
+
+/* ---- Co-Simulation (without event mode): Euler substeps, time events at their times. */
+EXPORT void* fmi3InstantiateCoSimulation(const char* name, const char* token, const char* resources, bool visible,
+                                         bool logging, bool event_mode_used, bool early_return_allowed,
+                                         const fmi3ValueReference required[], size_t n_required, void* env,
+                                         fmi3LogMessageCallback log, void* intermediate_update) {
+  (void)event_mode_used; (void)early_return_allowed; (void)required; (void)n_required; (void)intermediate_update;
+  Instance* m = (Instance*)fmi3InstantiateModelExchange(name, token, resources, visible, logging, env, log);
+  if (m != NULL) m->type = 1;
+  return m;
+}
+EXPORT fmi3Status fmi3DoStep(void* c, double t, double h, bool no_prior, bool* event_needed, bool* terminate,
+                             bool* early_return, double* last_time) {
+  Instance* m = (Instance*)c;
+  (void)no_prior;
+  const double end = t + h;
+  const int substeps = 100;
+  m->time = t;
+  for (int s = 0; s < substeps && !m->terminate; ++s) {
+    double t1 = s + 1 == substeps ? end : t + h * (s + 1) / substeps;
+    while (m->next_defined && m->next_time <= t1 + 1e-9 * (1 + (t1 < 0 ? -t1 : t1)) && !m->terminate) {
+      m->time = m->next_time;
+      (void)model_event(m);
+    }
+    if (model_nx > 0) {
+      if (model_compute(m) != fmi2OK) {
+        report3(m, fmi3Discard, "discard", m->message);
+        return fmi3Discard;
+      }
+      for (int k = 0; k < model_nx; ++k) m->r[model_state_vr[k]] += (t1 - m->time) * m->r[model_der_vr[k]];
+    }
+    m->time = t1;
+  }
+  *event_needed = false;
+  *terminate = m->terminate != 0;
+  *early_return = false;
+  *last_time = m->time;
+  return fmi3OK;
+}
