@@ -106,7 +106,7 @@ void Actor::set_parameter(const std::string& name, ParamValue value, std::string
 void Actor::resolve_parameters(const ParameterScope& scope) {
   for (auto& slot : params_) {
     if (!slot.value && slot.optional) {
-      slot.resolved = ResolvedParam{slot.kind, {}, 0, 0, {}};
+      slot.resolved = ResolvedParam{slot.kind, {}, 0, 0, {}, {}};
       continue;
     }
     if (!slot.value) {
@@ -115,12 +115,12 @@ void Actor::resolve_parameters(const ParameterScope& scope) {
     // Plain numbers and strings need no evaluation (and no message text).
     const ParamValue& value = *slot.value;
     const bool text_kind = slot.kind == ParamKind::kString || slot.kind == ParamKind::kFile;
-    if (value.kind() == ParamValue::Kind::kNumber && !text_kind) {
-      slot.resolved = ResolvedParam{slot.kind, {value.number()}, 1, 1, {}};
+    if (value.kind() == ParamValue::Kind::kNumber && !text_kind && slot.kind != ParamKind::kStructure) {
+      slot.resolved = ResolvedParam{slot.kind, {value.number()}, 1, 1, {}, {}};
       continue;
     }
     if (value.kind() == ParamValue::Kind::kText && text_kind) {
-      slot.resolved = ResolvedParam{slot.kind, {}, 1, 1, value.text()};
+      slot.resolved = ResolvedParam{slot.kind, {}, 1, 1, value.text(), {}};
       continue;
     }
     try {

@@ -276,6 +276,11 @@ class Actor {
   }
   [[nodiscard]] Matrix matrix(ParamHandle p) const;
   [[nodiscard]] const std::string& text(ParamHandle p) const { return params_[p.index].resolved.text; }
+  /// A structured parameter's JSON value (read it with a JsonCursor at the
+  /// parameter's location, core/json_cursor.hpp). Precondition: is_set(p).
+  [[nodiscard]] const nlohmann::ordered_json& structure(ParamHandle p) const {
+    return *params_[p.index].resolved.json;
+  }
   [[nodiscard]] bool is_set(ParamHandle p) const;
 
   /// The actor's checks for check_time_resolution() (default: none).

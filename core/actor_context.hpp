@@ -24,6 +24,7 @@
 #include <string_view>
 
 #include "crossing.hpp"
+#include "ids.hpp"
 #include "port.hpp"
 #include "run_buffers.hpp"
 #include "time.hpp"
@@ -40,19 +41,19 @@ class DirectorServices {
   DirectorServices& operator=(const DirectorServices&) = delete;
 
   /// Sends `token` on output `output` of `actor`: delivered at the next microstep.
-  virtual void emit(std::uint32_t actor, std::uint32_t output, std::span<const double> token) = 0;
+  virtual void emit(ActorId actor, OutputPort output, std::span<const double> token) = 0;
   /// Asks that `actor` be fired at `time` (a time event); at the current time
   /// it means the next microstep. Times in the past are an error (logic_error).
-  virtual void fire_at(std::uint32_t actor, Tick time) = 0;
+  virtual void fire_at(ActorId actor, Tick time) = 0;
   /// Ends the run after the current microstep, with status "stopped".
-  virtual void request_stop(std::uint32_t actor) = 0;
+  virtual void request_stop(ActorId actor) = 0;
   /// `actor` (a modal model) changed mode at the current tag: a `mode` trace
   /// line (`via` empty: a plain transition).
-  virtual void mode_changed(std::uint32_t actor, std::string_view from, std::string_view via,
+  virtual void mode_changed(ActorId actor, std::string_view from, std::string_view via,
                             std::string_view to) = 0;
   /// `actor` is about to change its continuous states at an event (reset,
   /// impulse): the director traces the change and resets the solver.
-  virtual void states_changing(std::uint32_t actor) = 0;
+  virtual void states_changing(ActorId actor) = 0;
   [[nodiscard]] virtual const TimeResolution& resolution() const = 0;
   /// The run's start and stop times, in ticks.
   [[nodiscard]] virtual Tick start_tick() const = 0;
@@ -66,27 +67,27 @@ class ReadContext {
  public:
   /// `director` may be null for a context made outside a run (a test):
   /// then resolution() and the ticks are not available.
-  ReadContext(RunBuffers& buffers, DirectorServices* director, std::uint32_t actor, Tag tag, double time)
+  ReadContext(RunBuffers& buffers, DirectorServices* director, ActorId actor, Tag tag, double time)
       : b_(&buffers), director_(director), actor_(actor), tag_(tag), time_(time) {}
 
   /// The time of this call in seconds (the solver's t during evaluation).
   [[nodiscard]] double time() const { return time_; }
   /// The tag of the last event (the firing's tag in fire()).
   [[nodiscard]] Tag tag() const { return tag_; }
-  [[nodiscard]] std::uint32_t actor_index() const { return actor_; }
+  [[nodiscard]] ActorId actor() const { return actor_; }
 
   /// The current value of input `in` (its driver's output; zeros when unconnected).
   [[nodiscard]] std::span<const double> input(InputPort in) const {
-    const Slice s = b_->inputs[b_->actors[actor_].first_input + in.index];
+    const Slice s = b_->inputs[b_->actors[actor_.index()].first_input + in.index];
     return {b_->signals.data() + s.offset, s.width};
   }
   /// The width of output `out`.
   [[nodiscard]] std::size_t width(OutputPort out) const {
-    return b_->outputs[b_->actors[actor_].first_output + out.index].width;
+    return b_->outputs[b_->actors[actor_.index()].first_output + out.index].width;
   }
   /// The actor's continuous states.
   [[nodiscard]] std::span<const double> states() const {
-    const Slice s = b_->actors[actor_].states;
+    const Slice s = b_->actors[actor_.index()].states;
     return {b_->x + s.offset, s.width};
   }
   /// The actor's run state, made by make_state(). Outside initialize() and
@@ -95,7 +96,7 @@ class ReadContext {
   /// states and what the firings left in the run state.
   template <class T>
   [[nodiscard]] T& state() const {
-    return static_cast<T&>(*b_->states[actor_]);
+    return static_cast<T&>(*b_->states[actor_.index()]);
   }
 
   [[nodiscard]] const TimeResolution& resolution() const { return director_->resolution(); }
@@ -110,7 +111,7 @@ class ReadContext {
  private:
   RunBuffers* b_;
   DirectorServices* director_;
-  std::uint32_t actor_;
+  ActorId actor_;
   Tag tag_;
   double time_;
 };
@@ -124,7 +125,7 @@ class EvalContext : public ReadContext {
   /// The value of output `out`, to be written.
   [[nodiscard]] std::span<double> output(OutputPort out) {
     RunBuffers& b = buffers();
-    const Slice s = b.outputs[b.actors[actor_index()].first_output + out.index];
+    const Slice s = b.outputs[b.actors[actor().index()].first_output + out.index];
     return {b.signals.data() + s.offset, s.width};
   }
 };
@@ -136,7 +137,7 @@ class EvalContext : public ReadContext {
 /// during the call.
 class FireContext : public ReadContext {
  public:
-  FireContext(RunBuffers& buffers, DirectorServices* director, std::uint32_t actor, Tag tag, double time,
+  FireContext(RunBuffers& buffers, DirectorServices* director, ActorId actor, Tag tag, double time,
               bool time_event = false)
       : ReadContext(buffers, director, actor, tag, time), time_event_(time_event) {}
 
@@ -154,39 +155,37 @@ class FireContext : public ReadContext {
   [[nodiscard]] std::span<const double> token(InputPort in) const {
     assert(has_token(in));
     const RunBuffers& b = buffers();
-    const Slice s = b.input_tokens[b.actors[actor_index()].first_input + in.index];
+    const Slice s = b.input_tokens[b.actors[actor().index()].first_input + in.index];
     return {b.tokens_now.data() + s.offset, s.width};
   }
   /// How guard `i` of a state-event generator crossed at this firing
   /// (kRising or kFalling), or kNone: it did not.
   [[nodiscard]] Crossing crossing(std::size_t i) const {
     const RunBuffers& b = buffers();
-    const Slice s = b.actors[actor_index()].guards;
+    const Slice s = b.actors[actor().index()].guards;
     assert(i < s.width);
     return static_cast<Crossing>(b.crossed[s.offset + i]);
   }
 
   /// Sends a token on discrete output `out` (delivered at the next microstep).
-  void emit(OutputPort out, std::span<const double> token) {
-    director()->emit(actor_index(), static_cast<std::uint32_t>(out.index), token);
-  }
+  void emit(OutputPort out, std::span<const double> token) { director()->emit(actor(), out, token); }
   void emit(OutputPort out, double token) { emit(out, std::span<const double>(&token, 1)); }
   /// Asks to be fired at `time` (ticks); the current time means the next
   /// microstep. @throws std::logic_error (from the director) for a time in the past.
-  void fire_at(Tick time) { director()->fire_at(actor_index(), time); }
+  void fire_at(Tick time) { director()->fire_at(actor(), time); }
   /// Ends the run after the current microstep, with status "stopped".
-  void request_stop() { director()->request_stop(actor_index()); }
+  void request_stop() { director()->request_stop(actor()); }
   /// Reports a mode change (a `mode` trace line); `via` empty for a plain transition.
   void mode_changed(std::string_view from, std::string_view via, std::string_view to) {
-    director()->mode_changed(actor_index(), from, via, to);
+    director()->mode_changed(actor(), from, via, to);
   }
   /// The actor's continuous states for writing: the initial states in
   /// initialize(), a reset at an event in fire() (the director traces it
   /// and resets the solver).
   [[nodiscard]] std::span<double> mutable_states() {
-    if (director() != nullptr) director()->states_changing(actor_index());
+    if (director() != nullptr) director()->states_changing(actor());
     RunBuffers& b = buffers();
-    const Slice s = b.actors[actor_index()].states;
+    const Slice s = b.actors[actor().index()].states;
     return {b.x + s.offset, s.width};
   }
   /// A buffer of `width` doubles for building a token to emit (valid until
@@ -200,7 +199,7 @@ class FireContext : public ReadContext {
  private:
   [[nodiscard]] std::uint8_t presence(InputPort in) const {
     const RunBuffers& b = buffers();
-    return b.present_now[b.actors[actor_index()].first_input + in.index];
+    return b.present_now[b.actors[actor().index()].first_input + in.index];
   }
 
   bool time_event_;

@@ -30,6 +30,8 @@ class Id {
 using ActorId = Id<struct ActorIdKind>;
 /// An input port, numbered across the run's actors in depth order.
 using InputId = Id<struct InputIdKind>;
+/// An output port, numbered across the run's actors in depth order.
+using OutputId = Id<struct OutputIdKind>;
 /// A state-event guard, numbered across the run's generators in depth order.
 using GuardId = Id<struct GuardIdKind>;
 

@@ -11,15 +11,15 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "core/json_cursor.hpp"
 
 namespace ctde {
 
 namespace {
 
-/// Objects keep the file's key order: structured parameters (a mode chart's
-/// states, modes...) are passed on in the order they were written, and the
-/// first unknown key reported is the first in the file.
-using json = nlohmann::ordered_json;
+// Objects keep the file's key order (Json): structured parameters (a mode
+// chart's states, modes...) are passed on in the order they were written,
+// and the first unknown key reported is the first in the file.
 
 /// Director keys of the format (docs/model-format.md, "Director options").
 const std::vector<std::string> kDirectorKeys = {
@@ -39,8 +39,8 @@ class ShapeCheck {
 
   explicit ShapeCheck(std::string file) : file_(std::move(file)) {}
 
-  bool operator()(int depth, json::parse_event_t event, json& parsed) {
-    using Event = json::parse_event_t;
+  bool operator()(int depth, Json::parse_event_t event, Json& parsed) {
+    using Event = Json::parse_event_t;
     switch (event) {
       case Event::object_start:
       case Event::array_start:
@@ -97,36 +97,38 @@ class ShapeCheck {
   std::vector<Frame> frames_;
 };
 
-/// Builds a Model from parsed JSON, tracking the JSON pointer for messages.
+/// Builds a Model from parsed JSON; every value is read through a
+/// JsonCursor, which names its location in messages.
 class Loader {
  public:
   Loader(std::string file, std::string folder, const ActorRegistry& registry)
       : file_(std::move(file)), folder_(std::move(folder)), registry_(registry) {}
 
-  Model load(const json& root, const ParameterOverrides& overrides) {
-    expect_object(root, "");
-    check_keys(root, "",
-               {"ctde", "name", "parameters", "director", "actors", "connections", "record", "description"});
-    if (!root.contains("ctde")) fail("", "missing \"ctde\": 1 (the format version)");
-    if (!root["ctde"].is_number_integer() || root["ctde"].get<long long>() != 1) {
-      fail("/ctde", "format version " + show(root["ctde"]) + " is not supported (this ctde reads 1)");
+  Model load(const Json& document, const ParameterOverrides& overrides) {
+    const JsonCursor root(document, file_ + " at ");
+    root.expect_object();
+    root.check_keys(
+        {"ctde", "name", "parameters", "director", "actors", "connections", "record", "description"});
+    if (!root.has("ctde")) root.fail("missing \"ctde\": 1 (the format version)");
+    const JsonCursor version = root["ctde"];
+    if (!version.value().is_number_integer() || version.value().get<long long>() != 1) {
+      version.fail("format version " + version.show() + " is not supported (this ctde reads 1)");
     }
     std::string name = std::filesystem::path(file_).stem().string();
-    if (root.contains("name")) name = string_at(root["name"], "/name");
+    if (root.has("name")) name = root["name"].string();
     Model model(name);
     model.set_file(file_);
 
-    if (root.contains("parameters")) {
-      const json& params = root["parameters"];
-      expect_object(params, "/parameters");
-      for (const auto& [key, value] : params.items()) {
-        const std::string where = "/parameters/" + json_pointer_token(key);
+    if (root.has("parameters")) {
+      const JsonCursor params = root["parameters"];
+      params.expect_object();
+      params.for_each_member([&](const std::string& key, const JsonCursor& value) {
         try {
-          model.parameters().set(key, param_value(value, where), at(where));
+          model.parameters().set(key, param_value(value), value.location());
         } catch (const ModelError& e) {
-          throw e.located(at(where));
+          throw e.located(value.location());
         }
-      }
+      });
     }
     for (const auto& [key, text] : overrides) {
       if (!model.parameters().has(key)) {
@@ -138,72 +140,39 @@ class Loader {
       model.parameters().set(key, override_value(key, text), "--set " + key + "=" + text);
     }
 
-    if (root.contains("director")) {
-      const json& director = root["director"];
-      expect_object(director, "/director");
-      for (const auto& [key, value] : director.items()) {
-        const std::string where = "/director/" + json_pointer_token(key);
+    if (root.has("director")) {
+      const JsonCursor director = root["director"];
+      director.expect_object();
+      director.for_each_member([&](const std::string& key, const JsonCursor& value) {
         if (std::find(kDirectorKeys.begin(), kDirectorKeys.end(), key) == kDirectorKeys.end()) {
-          fail(where, "unknown director option '" + key + "' (options: " + join(kDirectorKeys) + ")");
+          value.fail("unknown director option '" + key + "' (options: " + join(kDirectorKeys) + ")");
         }
-        model.director().emplace(key, param_value(value, where));
-      }
+        model.director().emplace(key, param_value(value));
+      });
     }
-    if (!root.contains("actors")) fail("", "missing \"actors\": a model needs at least one actor");
-    load_network(root, "", model.top());
-    if (root.contains("record")) {
-      const json& record = root["record"];
-      if (!record.is_array()) fail("/record", "must be an array of \"actor.port\" strings");
-      for (std::size_t i = 0; i < record.size(); ++i) {
-        model.record().push_back(string_at(record[i], "/record/" + std::to_string(i)));
-      }
+    if (!root.has("actors")) root.fail("missing \"actors\": a model needs at least one actor");
+    load_network(root, model.top());
+    if (root.has("record")) {
+      const JsonCursor record = root["record"];
+      if (!record.value().is_array()) record.fail("must be an array of \"actor.port\" strings");
+      for (std::size_t i = 0; i < record.size(); ++i) model.record().push_back(record[i].string());
     }
     return model;
   }
 
  private:
-  [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
-    throw ModelError(message).located(at(pointer));
-  }
-  [[nodiscard]] std::string at(const std::string& pointer) const {
-    return file_ + " at " + (pointer.empty() ? "/" : pointer);
-  }
-  static std::string type_name(const json& value) { return value.type_name(); }
-  /// JSON text of `value` for messages (never throws on odd bytes).
-  static std::string show(const json& value) {
-    return shorten_for_message(value.dump(-1, ' ', false, json::error_handler_t::replace));
-  }
-
-  void expect_object(const json& value, const std::string& pointer) const {
-    if (!value.is_object()) fail(pointer, "must be an object, got " + type_name(value));
-  }
-  std::string string_at(const json& value, const std::string& pointer) const {
-    if (!value.is_string()) fail(pointer, "must be a string, got " + type_name(value) + " " + show(value));
-    return value.get<std::string>();
-  }
-  void check_keys(const json& object, const std::string& pointer,
-                  const std::vector<std::string>& known) const {
-    for (const auto& [key, value] : object.items()) {
-      if (std::find(known.begin(), known.end(), key) == known.end()) {
-        fail(pointer + "/" + json_pointer_token(key),
-             "unknown key '" + key + "' (known here: " + join(known) + ")");
-      }
-    }
-  }
-
-  ParamValue param_value(const json& value, const std::string& pointer, int depth = 0) const {
-    if (depth > 8) fail(pointer, "arrays nest too deeply for a parameter (a matrix is two levels)");
-    if (value.is_number()) return {value.get<double>()};
-    if (value.is_string()) return {value.get<std::string>()};
-    if (value.is_array()) {
+  ParamValue param_value(const JsonCursor& value, int depth = 0) const {
+    if (depth > 8) value.fail("arrays nest too deeply for a parameter (a matrix is two levels)");
+    const Json& v = value.value();
+    if (v.is_number()) return {v.get<double>()};
+    if (v.is_string()) return {v.get<std::string>()};
+    if (v.is_array()) {
       std::vector<ParamValue> items;
-      for (std::size_t i = 0; i < value.size(); ++i) {
-        items.push_back(param_value(value[i], pointer + "/" + std::to_string(i), depth + 1));
-      }
+      for (std::size_t i = 0; i < value.size(); ++i) items.push_back(param_value(value[i], depth + 1));
       return {std::move(items)};
     }
-    fail(pointer,
-         "a parameter value is a number, a string or an array, got " + type_name(value) + " " + show(value));
+    value.fail("a parameter value is a number, a string or an array, got " + value.type_name() + " " +
+               value.show());
   }
 
   /// A `--set name=text` value: JSON (a number, a string, a vector, a
@@ -211,95 +180,91 @@ class Loader {
   /// expression over the parameters.
   ParamValue override_value(const std::string& name, const std::string& text) const {
     const std::string where = "--set " + name + "=" + text;
-    json parsed;
+    Json parsed;
     try {
-      parsed = json::parse(text, ShapeCheck(where));
-    } catch (const json::parse_error&) {
+      parsed = Json::parse(text, ShapeCheck(where));
+    } catch (const Json::parse_error&) {
       return {text};  // not JSON: an expression ("2 * k", "inf")
-    } catch (const json::exception&) {
+    } catch (const Json::exception&) {
       throw ModelError(text + " is beyond a double's range (write \"inf\" for infinity)").located(where);
     }
     try {
-      return param_value(parsed, "");
+      return param_value(JsonCursor(parsed, ""));
     } catch (const ModelError& e) {
       throw ModelError(e.message()).located(where);
     }
   }
 
-  void load_network(const json& node, const std::string& pointer, Composite& composite) {
-    const json& actors = node["actors"];
-    if (!actors.is_array()) fail(pointer + "/actors", "must be an array of actors");
-    if (actors.empty())
-      fail(pointer + "/actors", "is empty: a model (and a composite) needs at least one actor");
-    for (std::size_t i = 0; i < actors.size(); ++i) {
-      load_actor(actors[i], pointer + "/actors/" + std::to_string(i), composite);
-    }
-    if (node.contains("connections")) {
-      const json& connections = node["connections"];
-      if (!connections.is_array()) fail(pointer + "/connections", "must be an array of [from, to] pairs");
+  void load_network(const JsonCursor& node, Composite& composite) {
+    const JsonCursor actors = node["actors"];
+    if (!actors.value().is_array()) actors.fail("must be an array of actors");
+    if (actors.size() == 0) actors.fail("is empty: a model (and a composite) needs at least one actor");
+    for (std::size_t i = 0; i < actors.size(); ++i) load_actor(actors[i], composite);
+    if (node.has("connections")) {
+      const JsonCursor connections = node["connections"];
+      if (!connections.value().is_array()) connections.fail("must be an array of [from, to] pairs");
       for (std::size_t i = 0; i < connections.size(); ++i) {
-        const std::string where = pointer + "/connections/" + std::to_string(i);
-        const json& pair = connections[i];
-        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string() || !pair[1].is_string()) {
-          fail(where, "a connection is [\"actor.out\", \"actor.in\"], got " + show(pair));
+        const JsonCursor pair = connections[i];
+        const Json& p = pair.value();
+        if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_string()) {
+          pair.fail("a connection is [\"actor.out\", \"actor.in\"], got " + pair.show());
         }
-        composite.connect(pair[0].get<std::string>(), pair[1].get<std::string>(), at(where));
+        composite.connect(p[0].get<std::string>(), p[1].get<std::string>(), pair.location());
       }
     }
   }
 
-  void load_actor(const json& node, const std::string& pointer, Composite& composite) {
-    expect_object(node, pointer);
-    if (!node.contains("name")) fail(pointer, "an actor needs a \"name\"");
-    if (!node.contains("type")) fail(pointer, "an actor needs a \"type\"");
-    const std::string name = string_at(node["name"], pointer + "/name");
-    const std::string type = string_at(node["type"], pointer + "/type");
+  void load_actor(const JsonCursor& node, Composite& composite) {
+    node.expect_object();
+    if (!node.has("name")) node.fail("an actor needs a \"name\"");
+    if (!node.has("type")) node.fail("an actor needs a \"type\"");
+    const std::string name = node["name"].string();
+    const std::string type = node["type"].string();
     std::unique_ptr<Actor> actor;
     if (type == "Composite") {
-      check_keys(node, pointer,
-                 {"name", "type", "actors", "connections", "inputs", "outputs", "description"});
-      if (!node.contains("actors")) fail(pointer, "a Composite needs \"actors\"");
+      node.check_keys({"name", "type", "actors", "connections", "inputs", "outputs", "description"});
+      if (!node.has("actors")) node.fail("a Composite needs \"actors\"");
       actor = std::make_unique<Composite>(name);
     } else {
-      check_keys(node, pointer, {"name", "type", "params", "time_mode", "description"});
+      node.check_keys({"name", "type", "params", "time_mode", "description"});
       try {
         actor = registry_.make(type, name);
       } catch (const ModelError& e) {
-        throw e.located(at(pointer + "/type"));
+        throw e.located(node["type"].location());
       }
     }
-    actor->set_location(at(pointer));
-    Actor& added = composite.add(std::move(actor), at(pointer + "/name"));
+    actor->set_location(node.location());
+    Actor& added = composite.add(std::move(actor), node["name"].location());
     if (type == "Composite") {
       if (++nesting_ > kMaxNesting) {
-        fail(pointer, "composites nest deeper than " + std::to_string(kMaxNesting) + " levels");
+        node.fail("composites nest deeper than " + std::to_string(kMaxNesting) + " levels");
       }
       auto& inner = static_cast<Composite&>(added);
-      load_network(node, pointer, inner);
-      load_exports(node, pointer, inner);
+      load_network(node, inner);
+      load_exports(node, inner);
       --nesting_;
       return;
     }
-    if (node.contains("params")) {
-      const json& params = node["params"];
-      expect_object(params, pointer + "/params");
-      for (const auto& [key, value] : params.items()) {
-        const std::string where = pointer + "/params/" + json_pointer_token(key);
+    if (node.has("params")) {
+      const JsonCursor params = node["params"];
+      params.expect_object();
+      params.for_each_member([&](const std::string& key, const JsonCursor& value) {
         try {
           // A structured parameter takes the JSON value as written; so does an
           // undeclared one, for set_parameter's message listing the known ones.
           const std::optional<ParamKind> kind = parameter_kind(added, key);
           ParamValue param = !kind || *kind == ParamKind::kStructure
-                                 ? ParamValue(value.dump())
-                                 : file_relative(added, key, param_value(value, where));
-          added.set_parameter(key, std::move(param), at(where));
+                                 ? ParamValue(value.value())
+                                 : file_relative(added, key, param_value(value));
+          added.set_parameter(key, std::move(param), value.location());
         } catch (const ModelError& e) {
-          throw e.located(at(where));
+          throw e.located(value.location());
         }
-      }
+      });
     }
-    if (node.contains("time_mode")) {
-      const std::string mode = string_at(node["time_mode"], pointer + "/time_mode");
+    if (node.has("time_mode")) {
+      const JsonCursor where = node["time_mode"];
+      const std::string mode = where.string();
       try {
         if (mode == "continuous")
           added.set_time_mode(TimeMode::kContinuous);
@@ -308,45 +273,42 @@ class Loader {
         else
           throw ModelError("time_mode must be \"continuous\" or \"discrete\", got \"" + mode + "\"");
       } catch (const ModelError& e) {
-        throw e.located(at(pointer + "/time_mode"));
+        throw e.located(where.location());
       }
     }
   }
 
-  void load_exports(const json& node, const std::string& pointer, Composite& composite) {
-    for (const char* key : {"inputs", "outputs"}) {
-      if (!node.contains(key)) continue;
-      const std::string where = pointer + "/" + key;
-      expect_object(node[key], where);
-      for (const auto& [name, target] : node[key].items()) {
-        const std::string item = where + "/" + json_pointer_token(name);
+  void load_exports(const JsonCursor& node, Composite& composite) {
+    for (const std::string key : {"inputs", "outputs"}) {
+      if (!node.has(key)) continue;
+      const bool inputs = key == "inputs";
+      const JsonCursor exports = node[key];
+      exports.expect_object();
+      exports.for_each_member([&](const std::string& name, const JsonCursor& target) {
         std::vector<std::string> inner;
-        if (target.is_string()) {
-          inner.push_back(target.get<std::string>());
-        } else if (target.is_array() && std::string(key) == "inputs") {
-          for (std::size_t i = 0; i < target.size(); ++i) {
-            inner.push_back(string_at(target[i], item + "/" + std::to_string(i)));
-          }
+        if (target.value().is_string()) {
+          inner.push_back(target.string());
+        } else if (target.value().is_array() && inputs) {
+          for (std::size_t i = 0; i < target.size(); ++i) inner.push_back(target[i].string());
         } else {
-          fail(item, std::string("an exported ") + (std::string(key) == "inputs"
-                                                        ? "input is \"actor.port\" or a list of them"
-                                                        : "output is \"actor.port\""));
+          target.fail(std::string("an exported ") +
+                      (inputs ? "input is \"actor.port\" or a list of them" : "output is \"actor.port\""));
         }
         try {
-          if (std::string(key) == "inputs")
-            composite.export_input(name, inner, at(item));
+          if (inputs)
+            composite.export_input(name, inner, target.location());
           else
-            composite.export_output(name, inner.front(), at(item));
+            composite.export_output(name, inner.front(), target.location());
         } catch (const ModelError& e) {
-          throw e.located(at(item));
+          throw e.located(target.location());
         }
-      }
+      });
     }
   }
 
   /// The kind of parameter `key` of `actor`, or nothing when it has none. A
-  /// structured parameter (ParamKind::kStructure) gets its JSON value as
-  /// text, nested objects and all.
+  /// structured parameter (ParamKind::kStructure) gets its JSON value,
+  /// nested objects and all.
   static std::optional<ParamKind> parameter_kind(const Actor& actor, const std::string& key) {
     for (const auto& slot : actor.parameters()) {
       if (slot.name == key) return slot.kind;
@@ -421,10 +383,10 @@ std::pair<std::size_t, std::size_t> out_of_range_number(const std::string& text)
 
 Model load_model_text(const std::string& text, const std::string& file, const ActorRegistry& registry,
                       const ParameterOverrides& overrides, const std::string& folder) {
-  json root;
+  Json root;
   try {
-    root = json::parse(text, ShapeCheck(file));
-  } catch (const json::parse_error& e) {
+    root = Json::parse(text, ShapeCheck(file));
+  } catch (const Json::parse_error& e) {
     const auto [line, column] = line_column(text, e.byte);
     std::string what = e.what();
     // nlohmann's text is "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
@@ -432,7 +394,7 @@ Model load_model_text(const std::string& text, const std::string& file, const Ac
     if (colon != std::string::npos) what = what.substr(colon + 2);
     throw ModelError("JSON syntax error: " + what)
         .located(file + ":" + std::to_string(line) + ":" + std::to_string(column));
-  } catch (const json::exception& e) {  // a number beyond a double's range (found by the fuzzer)
+  } catch (const Json::exception& e) {  // a number beyond a double's range (found by the fuzzer)
     const auto [at, length] = out_of_range_number(text);
     if (at == std::string::npos) {
       std::string what = e.what();

@@ -1,5 +1,7 @@
 #include "core/param.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -30,8 +32,14 @@ ParamValue::ParamValue(const Matrix& matrix) : kind_(Kind::kList) {
   }
 }
 
+ParamValue::ParamValue(const nlohmann::ordered_json& json)
+    : kind_(Kind::kJson), json_(std::make_shared<const nlohmann::ordered_json>(json)) {}
+
 std::string ParamValue::to_string() const {
   switch (kind_) {
+    case Kind::kJson:
+      return shorten_for_message(
+          json_->dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     case Kind::kNumber:
       return format_double(number_);
     case Kind::kText:
@@ -103,6 +111,25 @@ const char* kind_name(ParamKind kind) {
       return "a structured value (JSON)";
   }
   return "";
+}
+
+/// A structured parameter: its JSON value (from a model file), or JSON text
+/// (from C++) parsed once.
+ResolvedParam structure(const ParamValue& value, const std::string& what) {
+  using Json = nlohmann::ordered_json;
+  ResolvedParam out;
+  out.kind = ParamKind::kStructure;
+  if (value.kind() == ParamValue::Kind::kJson) {
+    out.json = value.json();
+  } else {
+    // JSON text from C++; a number or a list written as a ParamValue reads as its JSON text.
+    const std::string text = value.kind() == ParamValue::Kind::kText ? value.text() : value.to_string();
+    Json parsed = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded()) throw ModelError(what + " is not a JSON value: " + shorten_for_message(text));
+    out.json = std::make_shared<const Json>(std::move(parsed));
+  }
+  out.text = out.json->dump(-1, ' ', false, Json::error_handler_t::replace);
+  return out;
 }
 
 }  // namespace
@@ -279,7 +306,9 @@ ResolvedParam ParameterScope::evaluate(const ParamValue& value, ParamKind kind,
     throw mismatch("a nested list");
   };
 
-  if (kind == ParamKind::kString || kind == ParamKind::kFile || kind == ParamKind::kStructure) {
+  if (kind == ParamKind::kStructure) return structure(value, what);
+  if (value.kind() == ParamValue::Kind::kJson) throw mismatch("a structured value");
+  if (kind == ParamKind::kString || kind == ParamKind::kFile) {
     if (value.kind() != ParamValue::Kind::kText) throw mismatch("the value");
     out.text = value.text();
     return out;
@@ -311,6 +340,8 @@ ResolvedParam ParameterScope::evaluate(const ParamValue& value, ParamKind kind,
       return out;
     case ParamValue::Kind::kList:
       break;
+    case ParamValue::Kind::kJson:  // refused above
+      throw mismatch("a structured value");
   }
   if (kind == ParamKind::kScalar) throw mismatch("a list");
   const auto& items = value.items();

@@ -2,6 +2,8 @@
 /// Parameter values: numbers, vectors, matrices, strings, and muparser
 /// expressions over the model's parameters.
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <map>
 #include <memory>
 #include <string>
@@ -20,11 +22,13 @@ struct Matrix {
 };
 
 /// A parameter as written, before evaluation: a number, a text (an
-/// expression, or a plain string where the parameter is a string), or a list
-/// of values (a vector; a list of lists is a matrix). Copyable value type.
+/// expression, or a plain string where the parameter is a string), a list
+/// of values (a vector; a list of lists is a matrix), or a JSON value as a
+/// model file wrote it (a structured parameter, ParamKind::kStructure).
+/// Copyable value type (a JSON value is shared, never copied).
 class ParamValue {
  public:
-  enum class Kind { kNumber, kText, kList };
+  enum class Kind { kNumber, kText, kList, kJson };
 
   ParamValue(double number);                       // NOLINT(google-explicit-constructor)
   ParamValue(int number);                          // NOLINT(google-explicit-constructor)
@@ -33,11 +37,14 @@ class ParamValue {
   ParamValue(std::vector<ParamValue> items);       // NOLINT(google-explicit-constructor)
   ParamValue(const std::vector<double>& numbers);  // NOLINT(google-explicit-constructor)
   ParamValue(const Matrix& matrix);                // NOLINT(google-explicit-constructor)
+  explicit ParamValue(const nlohmann::ordered_json& json);
 
   [[nodiscard]] Kind kind() const { return kind_; }
   [[nodiscard]] double number() const { return number_; }
   [[nodiscard]] const std::string& text() const { return text_; }
   [[nodiscard]] const std::vector<ParamValue>& items() const { return items_; }
+  /// The JSON value (Kind::kJson), shared.
+  [[nodiscard]] const std::shared_ptr<const nlohmann::ordered_json>& json() const { return json_; }
 
   /// The value as the model file would write it ("-e", 2, [1, "k"]).
   [[nodiscard]] std::string to_string() const;
@@ -47,6 +54,7 @@ class ParamValue {
   double number_ = 0.0;
   std::string text_;
   std::vector<ParamValue> items_;
+  std::shared_ptr<const nlohmann::ordered_json> json_;
 };
 
 /// What a declared parameter must evaluate to.
@@ -57,19 +65,21 @@ enum class ParamKind {
   kString,  ///< a literal string, not evaluated ("rising", "+-+")
   kFile,    ///< a file name; in model files, relative to the model file's folder
   /// Structured configuration (a mode chart's modes, transitions...): a JSON
-  /// document as text, not evaluated; the actor reads it. In model files the
-  /// parameter's JSON value as written (objects, arrays, numbers, strings),
-  /// with its keys in the file's order. ResolvedParam::text holds it.
+  /// value, not evaluated; the actor reads it (ResolvedParam::json, through a
+  /// JsonCursor). In model files the parameter's JSON value as written
+  /// (objects, arrays, numbers, strings), parsed once with its keys in the
+  /// file's order; set from C++, a JSON value or its text.
   kStructure,
 };
 
 /// An evaluated parameter. Copyable value type.
 struct ResolvedParam {
   ParamKind kind = ParamKind::kScalar;
-  std::vector<double> values;  ///< scalar: one value; vector: all; matrix: row-major
-  std::size_t rows = 1;        ///< for matrices
-  std::size_t cols = 1;        ///< for matrices
-  std::string text;            ///< for strings
+  std::vector<double> values;                          ///< scalar: one value; vector: all; matrix: row-major
+  std::size_t rows = 1;                                ///< for matrices
+  std::size_t cols = 1;                                ///< for matrices
+  std::string text;                                    ///< for strings (and a structure's JSON text)
+  std::shared_ptr<const nlohmann::ordered_json> json;  ///< for structures: the parsed value
 };
 
 /// True when `text` is a number literal beyond a double's range ("1e999";

@@ -176,12 +176,7 @@ void FMU::declare_ports() {
 void FMU::read_starts() {
   starts_.clear();
   if (!is_set(start_)) return;
-  nlohmann::json values;
-  try {
-    values = nlohmann::json::parse(text(start_));
-  } catch (const nlohmann::json::exception& e) {
-    fail(start_, std::string("is not valid JSON: ") + e.what());
-  }
+  const nlohmann::ordered_json& values = structure(start_);
   if (!values.is_object()) fail(start_, "must be an object of variable names and values: {\"e\": 0.7}");
   for (const auto& [name, value] : values.items()) {
     const auto v = md_.find(name);

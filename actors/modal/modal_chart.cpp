@@ -1,210 +1,157 @@
 #include "actors/modal/modal_chart.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "core/json_cursor.hpp"
 
 namespace ctde {
 
 namespace {
 
-using json = nlohmann::ordered_json;
-
-/// Walks one parameter's JSON value, with the JSON location of each item.
+/// Reads one parameter's JSON value into the chart; each item keeps its
+/// location (JsonCursor).
 class ChartReader {
  public:
-  ChartReader(ModalChart& chart, std::string location, std::string prefix)
-      : chart_(chart), base_(std::move(location)), prefix_(std::move(prefix)) {}
+  explicit ChartReader(ModalChart& chart) : chart_(chart) {}
 
-  void read(const std::string& key, const std::string& text) {
-    const json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (value.is_discarded())
-      fail("", "parameter '" + key + "' is not a JSON value: " + shorten_for_message(text));
+  void read(const std::string& key, const JsonCursor& value) {
     if (key == "inputs") {
       read_inputs(value);
     } else if (key == "outputs") {
-      chart_.outputs = assignments(value, "", "outputs", "output");
+      chart_.outputs = assignments(value, "outputs", "output");
     } else if (key == "parameters") {
-      chart_.parameters = assignments(value, "", "parameters", "parameter");
+      chart_.parameters = assignments(value, "parameters", "parameter");
     } else if (key == "assert") {
       read_asserts(value);
     } else if (key == "states") {
-      chart_.states = assignments(value, "", "states", "state");
+      chart_.states = assignments(value, "states", "state");
     } else if (key == "event_vars") {
-      chart_.event_vars = assignments(value, "", "event_vars", "event variable");
+      chart_.event_vars = assignments(value, "event_vars", "event variable");
     } else if (key == "modes") {
       read_modes(value);
     } else if (key == "transitions") {
       read_transitions(value);
     } else {
-      fail("", "'" + key + "' is not a part of a mode chart");
+      value.fail("'" + key + "' is not a part of a mode chart");
     }
   }
 
  private:
-  [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
-    throw ModelError(prefix_ + ": " + message).located(at(pointer));
-  }
-  /// The location of the item at `pointer` (a JSON pointer below the parameter).
-  [[nodiscard]] std::string at(const std::string& pointer) const {
-    if (pointer.empty() && !base_.empty() && base_.back() == ' ') return base_ + "/";
-    return base_ + pointer;
-  }
-
-  /// pointer + "/" + key, built by appending (GCC 12 warns about "literal" + temporary).
-  static std::string child(const std::string& pointer, const std::string& key) {
-    std::string out = pointer;
-    out += '/';
-    out += key;
-    return out;
-  }
-  static std::string show(const json& value) {
-    return shorten_for_message(value.dump(-1, ' ', false, json::error_handler_t::replace));
-  }
-
-  void expect_object(const json& value, const std::string& pointer, const std::string& what) const {
-    if (!value.is_object()) {
-      fail(pointer, what + " must be an object, got " + std::string(value.type_name()) + " " + show(value));
-    }
-  }
-
-  void check_keys(const json& object, const std::string& pointer, const std::string& what,
-                  const std::vector<std::string>& known) const {
-    for (const auto& [key, value] : object.items()) {
-      if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-      fail(pointer + "/" + json_pointer_token(key),
-           "unknown key '" + key + "' in " + what + " (known here: " + join(known) + ")");
-    }
-  }
-
   /// A number or an expression string, as muparser text.
-  std::string expression(const json& value, const std::string& pointer, const std::string& what) const {
-    if (value.is_number()) {
-      const double number = value.get<double>();
-      if (!std::isfinite(number)) fail(pointer, what + " is not a finite number");
+  static std::string expression(const JsonCursor& value, const std::string& what) {
+    const Json& v = value.value();
+    if (v.is_number()) {
+      const double number = v.get<double>();
+      if (!std::isfinite(number)) value.fail(what + " is not a finite number");
       return format_double(number);
     }
-    if (value.is_string()) return value.get<std::string>();
-    fail(pointer, what + " must be a number or an expression string, got " + std::string(value.type_name()) +
-                      " " + show(value));
+    if (v.is_string()) return v.get<std::string>();
+    value.fail(what + " must be a number or an expression string, got " + value.type_name() + " " +
+               value.show());
   }
 
-  /// An object of name → expression. `what` names the object in messages ("mode 'FREE', der"), `item` each
-  /// entry ("state").
-  std::vector<ChartAssignment> assignments(const json& value, const std::string& pointer,
-                                           const std::string& what, const std::string& item) const {
-    expect_object(value, pointer, what);
+  /// An object of name → expression. `what` names the object in messages
+  /// ("mode 'FREE', der"), `item` each entry ("state").
+  static std::vector<ChartAssignment> assignments(const JsonCursor& value, const std::string& what,
+                                                  const std::string& item) {
+    value.expect_object(what);
     std::vector<ChartAssignment> out;
-    for (const auto& [name, entry] : value.items()) {
-      const std::string where = child(pointer, json_pointer_token(name));
-      out.emplace_back(name, expression(entry, where, item + " '" + name + "'"), at(where));
-    }
+    value.for_each_member([&](const std::string& name, const JsonCursor& entry) {
+      out.emplace_back(name, expression(entry, item + " '" + name + "'"), entry.location());
+    });
     return out;
   }
 
-  void read_inputs(const json& value) {
-    expect_object(value, "", "inputs (name → width)");
-    for (const auto& [name, width] : value.items()) {
-      const std::string where = child("", json_pointer_token(name));
-      const bool whole = width.is_number_integer() ||
-                         (width.is_number_float() && width.get<double>() == std::floor(width.get<double>()));
-      const double w = width.is_number() ? width.get<double>() : 0.0;
-      if (!whole || w < 1 || w > 1e6) {
-        fail(where, "input '" + name + "' must give its width, a whole number >= 1, got " + show(width));
+  void read_inputs(const JsonCursor& value) {
+    value.expect_object("inputs (name → width)");
+    value.for_each_member([&](const std::string& name, const JsonCursor& width) {
+      const Json& w = width.value();
+      const bool whole =
+          w.is_number_integer() || (w.is_number_float() && w.get<double>() == std::floor(w.get<double>()));
+      const double n = w.is_number() ? w.get<double>() : 0.0;
+      if (!whole || n < 1 || n > 1e6) {
+        width.fail("input '" + name + "' must give its width, a whole number >= 1, got " + width.show());
       }
-      chart_.inputs.emplace_back(name, static_cast<int>(w), at(where));
-    }
+      chart_.inputs.emplace_back(name, static_cast<int>(n), width.location());
+    });
   }
 
-  void read_asserts(const json& value) {
-    if (value.is_string()) {  // a single predicate
-      chart_.asserts.emplace_back(value.get<std::string>(), at(""));
+  void read_asserts(const JsonCursor& value) {
+    if (value.value().is_string()) {  // a single predicate
+      chart_.asserts.emplace_back(value.string(), value.location());
       return;
     }
-    if (!value.is_array()) fail("", "assert must be an array of predicates (\"e > 0\"), got " + show(value));
+    if (!value.value().is_array())
+      value.fail("assert must be an array of predicates (\"e > 0\"), got " + value.show());
     for (std::size_t i = 0; i < value.size(); ++i) {
-      const std::string where = child("", std::to_string(i));
-      if (!value[i].is_string())
-        fail(where, "an assert is a predicate string (\"e > 0\"), got " + show(value[i]));
-      chart_.asserts.emplace_back(value[i].get<std::string>(), at(where));
+      const JsonCursor item = value[i];
+      if (!item.value().is_string())
+        item.fail("an assert is a predicate string (\"e > 0\"), got " + item.show());
+      chart_.asserts.emplace_back(item.string(), item.location());
     }
   }
 
-  void read_modes(const json& value) {
-    expect_object(value, "", "modes (name → mode)");
-    for (const auto& [name, mode] : value.items()) {
-      const std::string where = child("", json_pointer_token(name));
+  void read_modes(const JsonCursor& value) {
+    value.expect_object("modes (name → mode)");
+    value.for_each_member([&](const std::string& name, const JsonCursor& mode) {
       const std::string what = "mode '" + name + "'";
-      expect_object(mode, where, what);
-      check_keys(mode, where, what, {"der", "outputs", "entry", "set"});
+      mode.expect_object(what);
+      mode.check_keys({"der", "outputs", "entry", "set"}, what);
       ChartMode out;
       out.name = name;
-      out.location = at(where);
-      if (mode.contains("der"))
-        out.der = assignments(mode["der"], where + "/der", what + ", der", what + ", der");
-      if (mode.contains("outputs")) {
-        out.outputs = assignments(mode["outputs"], where + "/outputs", what + ", outputs", what + ", output");
-      }
-      if (mode.contains("entry")) {
-        out.entry = assignments(mode["entry"], where + "/entry", what + ", entry", what + ", entry");
-      }
-      if (mode.contains("set"))
-        out.set = assignments(mode["set"], where + "/set", what + ", set", what + ", set");
+      out.location = mode.location();
+      if (mode.has("der")) out.der = assignments(mode["der"], what + ", der", what + ", der");
+      if (mode.has("outputs"))
+        out.outputs = assignments(mode["outputs"], what + ", outputs", what + ", output");
+      if (mode.has("entry")) out.entry = assignments(mode["entry"], what + ", entry", what + ", entry");
+      if (mode.has("set")) out.set = assignments(mode["set"], what + ", set", what + ", set");
       chart_.modes.push_back(std::move(out));
-    }
+    });
   }
 
-  void read_transitions(const json& value) {
-    if (!value.is_array()) fail("", "transitions must be an array of {\"path\": [...], \"guard\": \"...\"}");
+  void read_transitions(const JsonCursor& value) {
+    if (!value.value().is_array())
+      value.fail("transitions must be an array of {\"path\": [...], \"guard\": \"...\"}");
     for (std::size_t i = 0; i < value.size(); ++i) {
-      const std::string where = child("", std::to_string(i));
+      const JsonCursor item = value[i];
       std::string what = "transition ";
       what += std::to_string(i);
-      const json& item = value[i];
-      expect_object(item, where, what);
-      check_keys(item, where, what, {"path", "guard", "set"});
+      item.expect_object(what);
+      item.check_keys({"path", "guard", "set"}, what);
       ChartTransition out;
-      out.location = at(where);
-      if (!item.contains("path")) fail(where, what + " needs a \"path\": [from, to] or [from, via, to]");
-      const json& path = item["path"];
-      if (!path.is_array() || path.size() < 2 || path.size() > 3) {
-        fail(where + "/path",
-             what + ": path must be [from, to] or [from, via, to] (mode names), got " + show(path));
+      out.location = item.location();
+      if (!item.has("path")) item.fail(what + " needs a \"path\": [from, to] or [from, via, to]");
+      const JsonCursor path = item["path"];
+      if (!path.value().is_array() || path.size() < 2 || path.size() > 3) {
+        path.fail(what + ": path must be [from, to] or [from, via, to] (mode names), got " + path.show());
       }
       for (std::size_t k = 0; k < path.size(); ++k) {
-        if (!path[k].is_string()) {
-          fail(where + "/path/" + std::to_string(k),
-               what + ": a path holds mode names, got " + show(path[k]));
-        }
-        out.path.push_back(path[k].get<std::string>());
+        const JsonCursor name = path[k];
+        if (!name.value().is_string()) name.fail(what + ": a path holds mode names, got " + name.show());
+        out.path.push_back(name.string());
       }
-      if (!item.contains("guard"))
-        fail(where, what + " needs a \"guard\" (a predicate such as \"x >= 1 && v > 0\")");
-      if (!item["guard"].is_string()) {
-        fail(where + "/guard", what + ": the guard must be a predicate string, got " + show(item["guard"]));
-      }
-      out.guard = item["guard"].get<std::string>();
-      out.guard_location = at(where + "/guard");
-      if (item.contains("set"))
-        out.set = assignments(item["set"], where + "/set", what + ", set", what + ", set");
+      if (!item.has("guard"))
+        item.fail(what + " needs a \"guard\" (a predicate such as \"x >= 1 && v > 0\")");
+      const JsonCursor guard = item["guard"];
+      if (!guard.value().is_string())
+        guard.fail(what + ": the guard must be a predicate string, got " + guard.show());
+      out.guard = guard.string();
+      out.guard_location = guard.location();
+      if (item.has("set")) out.set = assignments(item["set"], what + ", set", what + ", set");
       chart_.transitions.push_back(std::move(out));
     }
   }
 
   ModalChart& chart_;
-  std::string base_;
-  std::string prefix_;
 };
 
 }  // namespace
 
-void read_chart_part(ModalChart& chart, const std::string& key, const std::string& json_text,
-                     const std::string& location, const std::string& prefix) {
-  ChartReader(chart, location, prefix).read(key, json_text);
+void read_chart_part(ModalChart& chart, const std::string& key, const JsonCursor& value) {
+  ChartReader(chart).read(key, value);
 }
 
 }  // namespace ctde

@@ -28,6 +28,8 @@
 
 namespace ctde {
 
+class JsonCursor;
+
 /// `name = expression` (a definition, an initial value or an assignment).
 /// Copyable value type.
 struct ChartAssignment {
@@ -161,13 +163,12 @@ struct ModalChart {
   }
 };
 
-/// Reads the model-file value of one ModalModel parameter into `chart`.
-/// `key` is the parameter ("inputs", "outputs", "parameters", "assert",
-/// "states", "event_vars", "modes", "transitions"), `json` its JSON text,
-/// `location` where it was written (items get `location + "/pointer"`),
-/// `prefix` starts every message ("actor 'stop' (ModalModel)").
+/// Reads the value of one ModalModel parameter into `chart`. `key` is the
+/// parameter ("inputs", "outputs", "parameters", "assert", "states",
+/// "event_vars", "modes", "transitions"), `value` its JSON value where it
+/// was written (each item keeps its own location; the cursor's prefix,
+/// "actor 'stop' (ModalModel)", starts every message).
 /// @throws ModelError, located, for a value of the wrong shape or an unknown key.
-void read_chart_part(ModalChart& chart, const std::string& key, const std::string& json,
-                     const std::string& location, const std::string& prefix);
+void read_chart_part(ModalChart& chart, const std::string& key, const JsonCursor& value);
 
 }  // namespace ctde

@@ -8,6 +8,7 @@
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "core/json_cursor.hpp"
 
 namespace ctde {
 
@@ -466,7 +467,7 @@ void ModalModel::read_chart_from_parameters() {
     if (!is_set(p)) continue;
     const ParamSlot& slot = parameters()[p.index];
     const std::string location = slot.location.empty() ? "parameter '" + slot.name + "' at " : slot.location;
-    read_chart_part(chart_, slot.name, text(p), location, describe());
+    read_chart_part(chart_, slot.name, JsonCursor(structure(p), location).prefixed(describe()));
   }
   if (initial_param_ && is_set(*initial_param_)) {
     chart_.initial = text(*initial_param_);

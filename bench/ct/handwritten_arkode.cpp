@@ -17,10 +17,10 @@
 // sum of the final state; ref_checksum the same sum from an untimed run at rtol 1e-11,
 // atol 1e-14, to judge the checksums of both baselines against.
 //
-// Build (SUNDIALS 6.x; add -lsundials_core on 7.x):
-//   g++ -std=c++20 -O2 bench/ct/handwritten_arkode.cpp -o handwritten_arkode
-//       -lsundials_arkode -lsundials_nvecserial      (one command line)
-// Run: ./handwritten_arkode [statespace|chain1000|all] [repeats]
+// Built by bench/CMakeLists.txt (it links libctde only for OPS=project).
+// Run: [FUSED=1] [OPS=project] ./handwritten_arkode [statespace|chain1000|all] [repeats]
+//   FUSED=1: fused vector operations enabled; OPS=project: the vector operations
+//   compiled in this project (domains/ct/vector_ops.hpp) instead of Debian's -O0 ones.
 
 #include <arkode/arkode_erkstep.h>
 #include <nvector/nvector_serial.h>
@@ -36,6 +36,8 @@
 #include <string>
 #include <vector>
 
+#include "domains/ct/vector_ops.hpp"
+
 #if SUNDIALS_VERSION_MAJOR > 7 || (SUNDIALS_VERSION_MAJOR == 7 && SUNDIALS_VERSION_MINOR >= 1)
 #define ERK(name, ...) ARKode##name(__VA_ARGS__)  // 7.1+: shared ARKODE functions
 #else
@@ -49,6 +51,14 @@ namespace {
 bool fused_ops() {
   const char* v = std::getenv("FUSED");
   return v != nullptr && std::string(v) == "1";
+}
+
+/// OPS=project in the environment: the vector operations compiled in this
+/// project (domains/ct/vector_ops.hpp), as ctde's solver wrapper installs
+/// them; otherwise the library's own, as Debian ships it (-O0).
+bool project_ops() {
+  const char* v = std::getenv("OPS");
+  return v != nullptr && std::string(v) == "project";
 }
 
 constexpr double kT0 = 0.0;
@@ -152,6 +162,7 @@ Run integrate(ARKRhsFn rhs, void* user, int n, double rtol, double atol) {
   N_Vector x = N_VNew_Serial(n, ctx);
   if (x == nullptr) check(-1, "N_VNew_Serial");
   if (fused_ops()) check(N_VEnableFusedOps_Serial(x, SUNTRUE), "N_VEnableFusedOps_Serial");
+  if (project_ops()) ctde::use_project_vector_ops(x);
   N_VConst(0.0, x);
   void* mem = ERKStepCreate(rhs, kT0, x, ctx);
   if (mem == nullptr) check(-1, "ERKStepCreate");

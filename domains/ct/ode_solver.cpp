@@ -21,6 +21,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "domains/ct/vector_ops.hpp"
+
 static_assert(std::is_same_v<sunrealtype, double>,
               "ctde needs SUNDIALS built with double precision (sunrealtype == double)");
 
@@ -253,6 +255,9 @@ struct OdeSolver::Impl {
     // stages instead of one per stage): ARKODE's vectors are clones of
     // these, and keep the setting. bench/ct statespace: 17 % less time.
     if (N_VEnableFusedOps_Serial(v, SUNTRUE) != 0) fail_setup("N_VEnableFusedOps_Serial", 0);
+    // Operations compiled here at -O2 instead of Debian's -O0 library
+    // (vector_ops.hpp): bit for bit the same results.
+    use_project_vector_ops(v);
     return v;
   }
 
@@ -304,6 +309,7 @@ struct OdeSolver::Impl {
     y[1] = new_vector("N_VNew_Serial (state)");
     view = N_VNewEmpty_Serial(static_cast<sunindextype>(n), ctx);
     if (view == nullptr) fail_setup("N_VNewEmpty_Serial", 0);
+    use_project_vector_ops(view);                 // the solver computes with views too (GetDky, Reset)
     std::copy(x0.begin(), x0.end(), data(y[0]));  // x(t0) and x(t1) of the empty first "step"
     std::copy(x0.begin(), x0.end(), data(y[1]));
 

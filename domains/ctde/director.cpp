@@ -21,7 +21,7 @@ RunResult Director::Impl::run() {
     start_guards();
     record(now_);
     while (!stop_requested_) {
-      if ((!queue_.empty() && queue_.peek().time() == now_.time) || !fire_next_.empty()) {
+      if (scheduler_.due_at(now_.time)) {
         discrete_phase();
         if (progress_) progress_(resolution_.to_seconds(now_.time), stats_);
         if (stop_requested_) break;
@@ -32,20 +32,20 @@ RunResult Director::Impl::run() {
         if (after_events()) continue;  // the phase made guards cross: next microstep
       }
       if (now_.time >= stop_) break;
-      const Tick next = queue_.empty() ? stop_ : std::min(queue_.peek().time(), stop_);
+      const Tick next = scheduler_.next_time(stop_);
       continuous_phase(next);
     }
     return finish(stop_requested_ ? RunStatus::kStopped : RunStatus::kOk, "", "");
   } catch (const Failure& f) {
-    served_.end();  // an actor failed while its event was served
+    scheduler_.end_firing();  // an actor failed while its event was served
     return finish(RunStatus::kError, f.message, f.actor);
   } catch (const Interrupted&) {
     return finish(RunStatus::kInterrupted, "", "");
   }
 }
 
-void Director::Impl::emit(std::uint32_t actor, std::uint32_t output, std::span<const double> token) {
-  const std::uint32_t port = b_.actors[actor].first_output + output;
+void Director::Impl::emit(ActorId actor, OutputPort output, std::span<const double> token) {
+  const std::uint32_t port = b_.actors[actor.index()].first_output + static_cast<std::uint32_t>(output.index);
   const Slice value = b_.outputs[port];
   if (token.size() != value.width) {
     throw std::logic_error(flat(actor).path + " sent a token of width " + std::to_string(token.size()) +
@@ -60,57 +60,38 @@ void Director::Impl::emit(std::uint32_t actor, std::uint32_t output, std::span<c
   }
   if (trace_ != nullptr) {
     trace_->event(now_, resolution_.to_seconds(now_.time), flat(actor).path,
-                  flat(actor).actor->outputs()[output].name, token);
+                  flat(actor).actor->outputs()[output.index].name, token);
   }
-  for (std::uint32_t r = b_.receivers_begin[port]; r < b_.receivers_begin[port + 1]; ++r) {
-    const std::uint32_t input = b_.receivers[r];
-    const Slice slot = b_.input_tokens[input];
-    const std::uint32_t receiver = b_.input_owner[input];
-    if (in_microstep_ && receiver > current_depth_) {  // fires later in this microstep
-      std::copy(token.begin(), token.end(), b_.tokens_now.begin() + slot.offset);
-      if (b_.present_now[input] == kAbsent) present_now_list_.push_back(input);
-      b_.present_now[input] = kSentNow;
-      schedule_now(receiver);
-      continue;
-    }
-    std::copy(token.begin(), token.end(), b_.tokens_next.begin() + slot.offset);
-    if (b_.present_next[input] == kAbsent) {
-      b_.present_next[input] = kSentBefore;  // seen from the next microstep
-      present_next_list_.push_back(input);
-    }
-    if ((flags_[receiver] & kScheduledNext) == 0) {
-      flags_[receiver] |= kScheduledNext;
-      fire_next_.push_back(receiver);
-    }
-  }
+  scheduler_.send(OutputId{port}, token);
 }
 
-void Director::Impl::fire_at(std::uint32_t actor, Tick time) {
+void Director::Impl::fire_at(ActorId actor, Tick time) {
   if (time < now_.time) {
     throw std::logic_error(flat(actor).path + " asked to be fired in the past");
   }
   if (time > stop_) return;  // never reached
   const Tag tag = time == now_.time && initialized_ ? Tag{time, now_.microstep + 1} : Tag{time, 0};
-  served_.schedule(Event::at(tag, actor));  // in the served event's place when it is held or open
+  scheduler_.fire_at(tag, actor);
 }
 
-void Director::Impl::request_stop(std::uint32_t actor) {
+void Director::Impl::request_stop(ActorId actor) {
   stop_requested_ = true;
   stop_actor_ = actor;
 }
 
-void Director::Impl::mode_changed(std::uint32_t actor, std::string_view from, std::string_view via,
+void Director::Impl::mode_changed(ActorId actor, std::string_view from, std::string_view via,
                                   std::string_view to) {
   continuous_changed_ = true;  // new derivatives: the solver's history is stale
   if (trace_ != nullptr)
     trace_->mode(now_, resolution_.to_seconds(now_.time), flat(actor).path, from, via, to);
 }
 
-void Director::Impl::states_changing(std::uint32_t actor) {
-  if (!initialized_ || (flags_[actor] & kStatesChanging) != 0) return;
-  flags_[actor] |= kStatesChanging;
-  const Slice slice = b_.actors[actor].states;
-  changed_.push_back({actor, std::vector<double>(b_.x + slice.offset, b_.x + slice.offset + slice.width)});
+void Director::Impl::states_changing(ActorId actor) {
+  const std::uint32_t a = actor.value();
+  if (!initialized_ || (flags_[a] & kStatesChanging) != 0) return;
+  flags_[a] |= kStatesChanging;
+  const Slice slice = b_.actors[a].states;
+  changed_.push_back({a, std::vector<double>(b_.x + slice.offset, b_.x + slice.offset + slice.width)});
   states_changed_ = true;
 }
 
@@ -119,7 +100,7 @@ void Director::Impl::initialize() {
   const double t = resolution_.to_seconds(start_);
   for (std::uint32_t d = 0; d < actors_.size(); ++d) {
     guarded(d, [&] { b_.states[d] = actors_[d]->make_state(); });
-    FireContext context(b_, this, d, now_, t);
+    FireContext context(b_, this, ActorId{d}, now_, t);
     guarded(d, [&] { actors_[d]->initialize(context); });
   }
   evaluate(RhsProgram(RhsProgram::Part::kOutputs, at_start_, actors_, b_), t);
@@ -127,17 +108,7 @@ void Director::Impl::initialize() {
   // they fire once, at the start tag, when it appears (as for any input
   // that changes), and never again because of it.
   for (const auto& [input, value] : constant_inputs_) {
-    const Slice slot = b_.input_tokens[input];
-    for (auto* tokens : {&b_.tokens_now, &b_.tokens_next}) {
-      std::copy_n(b_.signals.begin() + value.offset, value.width, tokens->begin() + slot.offset);
-    }
-    b_.present_now[input] = kConstantValue;
-    b_.present_next[input] = kConstantValue;
-    const std::uint32_t reader = b_.input_owner[input];
-    if ((flags_[reader] & kScheduledNext) == 0) {
-      flags_[reader] |= kScheduledNext;
-      fire_next_.push_back(reader);
-    }
+    scheduler_.present_always(input, std::span<const double>(b_.signals.data() + value.offset, value.width));
   }
   initialized_ = true;
   if (!b_.x_storage.empty()) {
@@ -195,59 +166,30 @@ void Director::Impl::record_values(double t, std::uint32_t microstep) {
 
 void Director::Impl::discrete_phase() {
   const double t = resolution_.to_seconds(now_.time);
+  DiscreteScheduler& scheduler = scheduler_;
   while (true) {
-    // Update: tokens sent to already-fired (or not deeper) actors at n-1
-    // become visible at n.
-    if (!present_now_list_.empty() || !present_next_list_.empty()) {
-      for (const std::uint32_t p : present_now_list_) b_.present_now[p] = 0;
-      present_now_list_.clear();
-      std::swap(b_.present_now, b_.present_next);
-      std::swap(b_.tokens_now, b_.tokens_next);
-      std::swap(present_now_list_, present_next_list_);
-    }
-    for (const std::uint32_t a : fire_next_) {
-      flags_[a] &= static_cast<Flags>(~kScheduledNext);
-      schedule_now(a);
-    }
-    fire_next_.clear();
-    const auto queued_now = [this] { return !queue_.empty() && queue_.peek().tag() == now_; };
-    if (firing_.empty() && !queued_now()) return;
+    if (!scheduler.begin_microstep(now_)) return;
     if (now_.microstep >= static_cast<std::uint64_t>(options_.max_microsteps)) zeno(t);
-    // Fire in depth order, merging two sorted sources: the time events of
-    // (t, n) (the queue yields them by depth) and the actors with tokens (a
-    // heap by depth). A token sent to a deeper actor joins this microstep;
-    // any other waits for the next one. A fire_at of the actor being served
-    // takes its event's place (ServedEvent: one sift instead of two). New
-    // events are all later than (t, n).
-    in_microstep_ = true;
+    // Fire in depth order (the scheduler merges the time events of (t, n)
+    // and the actors with tokens). A token sent to a deeper actor joins this
+    // microstep; any other waits for the next one. A fire_at of the actor
+    // being served takes its event's place (ServedEvent: one sift instead of
+    // two). New events are all later than (t, n).
     guards_current_ = false;
-    bool fired = false;
-    while (true) {
-      const bool from_queue = queued_now();
-      if (from_queue && fired && queue_.peek().depth() <= current_depth_) {
-        queue_.pop();  // a twin of an event already served: the actor fired at this tag
-        continue;
-      }
-      if (!from_queue && firing_.empty()) break;
-      std::uint32_t a = 0;
+    DueActor due;
+    while (scheduler.next_due(now_, due)) {
+      const std::uint32_t a = due.actor.value();
       bool time_event = false;
-      if (from_queue && (firing_.empty() || queue_.peek().depth() <= firing_.front())) {
-        a = queue_.peek().depth();
-        served_.begin();
+      if (due.from_queue) {
         if (prefetch_ahead_) prefetch_ahead();  // the slot is open: the top is the next event
         if ((flags_[a] & kStateEvent) == 0) {   // a state event was traced where it was located
           time_event = true;
           ++stats_.time_events;
           if (trace_ != nullptr) trace_->time_event(now_, t, flat(a).path);
         }
-        if (!firing_.empty() && firing_.front() == a) pop_firing();
-      } else {
-        a = pop_firing();
       }
-      current_depth_ = a;
-      fired = true;
       const Flags flags = flags_[a];
-      FireContext context(b_, this, a, now_, t, time_event);
+      FireContext context(b_, this, ActorId{a}, now_, t, time_event);
       if ((flags & kSpecial) == 0) {  // most firings in event-heavy models
         guarded(a, [&] { actors_[a]->fire(context); });
       } else {
@@ -257,24 +199,18 @@ void Director::Impl::discrete_phase() {
         const Slice guards = b_.actors[a].guards;
         std::fill_n(b_.crossed.begin() + guards.offset, guards.width, std::uint8_t{0});
       }
-      flags_[a] &= kScheduledNext | kStatesChanging | kFixedFlags;
-      served_.end();
+      flags_[a] &= kStatesChanging | kFixedFlags;
+      scheduler.end_firing();
     }
-    in_microstep_ = false;
+    scheduler.end_microstep();
     // What the firings changed is visible after microstep n: continuous
     // outputs are evaluated again, and a row records that side at (t, n+1).
-    if (stale_) {
-      evaluate_all(t);
-      stale_ = false;
-    }
+    if (scheduler.refresh_due()) evaluate_all(t);
     record(Tag{now_.time, now_.microstep + 1});
     if (stop_requested_) return;
     if (guards_moved_ || !fired_generators_.empty()) microstep_crossings();
     // Nothing sent and nothing queued for the next microstep: the phase is over.
-    if (fire_next_.empty() && present_next_list_.empty() &&
-        (queue_.empty() || queue_.peek().tag() != Tag{now_.time, now_.microstep + 1})) {
-      return;
-    }
+    if (!scheduler.due_after(now_)) return;
     stop_if_asked();  // a phase may go on for max_microsteps (up to 1e9)
     ++now_.microstep;
   }
@@ -285,10 +221,7 @@ void Director::Impl::fire_special(std::uint32_t a, Flags flags, FireContext& con
   // changed is evaluated again before anything reads it, so every reader at
   // this tag sees one value, however many actors it passes through (the
   // director alone refreshes continuous outputs).
-  if (stale_ && (flags & kReadsTimed) != 0) {
-    evaluate_all(context.time());
-    stale_ = false;
-  }
+  if ((flags & kReadsTimed) != 0 && scheduler_.refresh_due()) evaluate_all(context.time());
   if ((flags & kFunction) != 0) {
     fire_function(a, context.time());
   } else {
@@ -296,37 +229,31 @@ void Director::Impl::fire_special(std::uint32_t a, Flags flags, FireContext& con
   }
   if ((flags & kDrivesContinuous) != 0) {
     continuous_changed_ = true;
-    stale_ = true;
+    scheduler_.outputs_changed();
   }
   if ((flags & kMovesGuards) != 0) guards_moved_ = true;
   if ((flags & kGenerator) != 0) fired_generators_.push_back(a);
 }
 
 void Director::Impl::fire_function(std::uint32_t a, double t) {
-  EvalContext context(b_, this, a, now_, t);
+  EvalContext context(b_, this, ActorId{a}, now_, t);
   guarded(a, [&] { actors_[a]->evaluate(context); });
   const std::size_t outputs = actors_[a]->outputs().size();
-  for (std::size_t o = 0; o < outputs; ++o)
-    emit(a, static_cast<std::uint32_t>(o), context.output(OutputPort{o}));
+  for (std::size_t o = 0; o < outputs; ++o) emit(ActorId{a}, OutputPort{o}, context.output(OutputPort{o}));
 }
 
 void Director::Impl::zeno(double t) {
-  // The actors due at this microstep: the time event at the queue's top
-  // and those with tokens, in depth order.
-  std::vector<std::uint32_t> due(firing_.begin(), firing_.end());
-  if (!queue_.empty() && queue_.peek().tag() == now_) due.push_back(queue_.peek().depth());
-  std::sort(due.begin(), due.end());
-  due.erase(std::unique(due.begin(), due.end()), due.end());
+  const std::vector<ActorId> due = scheduler_.due(now_);
   std::string names;
   for (std::size_t i = 0; i < due.size() && i < 8; ++i) {
-    names += (names.empty() ? "" : ", ") + flat(due[i]).path;
+    names += (names.empty() ? "" : ", ") + flat(due[i].value()).path;
   }
   if (due.size() > 8) names += ", ...";
   throw Failure{"Zeno behaviour: more than max_microsteps (" + std::to_string(options_.max_microsteps) +
                     ") microsteps at t = " + format_double(t) + " s; still firing: " + names +
                     " (a zero-delay loop keeps sending tokens; add a TimeDelay with a positive "
                     "delay, or raise max_microsteps)",
-                flat(due.front()).path};
+                flat(due.front().value()).path};
 }
 
 RunResult Director::Impl::finish(RunStatus status, const std::string& message, const std::string& actor) {

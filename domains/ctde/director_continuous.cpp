@@ -12,7 +12,7 @@ namespace ctde {
 
 void Director::Impl::evaluate(const RhsProgram& program, double t) {
   program.run_outputs(b_, [&](std::uint32_t d) {
-    EvalContext context(b_, this, d, now_, t);
+    EvalContext context(b_, this, ActorId{d}, now_, t);
     guarded(d, [&] { actors_[d]->evaluate(context); });
   });
 }
@@ -25,7 +25,7 @@ int Director::Impl::rhs(double t, const double* x, double* dxdt, void* user) {
     self.derivatives_.run_derivatives(self.b_, dxdt, [&](std::uint32_t d) {
       const Slice slice = self.b_.actors[d].states;
       const std::span<double> dx(dxdt + slice.offset, slice.width);
-      const ReadContext context(self.b_, &self, d, self.now_, t);
+      const ReadContext context(self.b_, &self, ActorId{d}, self.now_, t);
       self.guarded(d, [&] { self.actors_[d]->derivatives(context, dx); });
     });
   } catch (Failure& failure) {
@@ -243,11 +243,11 @@ void Director::Impl::restart_solver() {
 bool Director::Impl::steps_completed(double t1) {
   bool asked = false;
   for (const std::uint32_t d : step_watchers_) {
-    const ReadContext context(b_, this, d, now_, t1);
+    const ReadContext context(b_, this, ActorId{d}, now_, t1);
     bool wants = false;
     guarded(d, [&] { wants = actors_[d]->step_completed(context); });
     if (wants) {
-      queue_.insert(Event::at(Tag{now_.time, 0}, d));
+      scheduler_.queue(Tag{now_.time, 0}, ActorId{d});
       asked = true;
     }
   }

@@ -24,8 +24,7 @@
 #include "../../core/ids.hpp"
 #include "../ct/event_locator.hpp"
 #include "../ct/ode_solver.hpp"
-#include "../de/event_queue.hpp"
-#include "../de/served_event.hpp"
+#include "../de/discrete_scheduler.hpp"
 #include "director.hpp"
 #include "rhs_program.hpp"
 
@@ -61,12 +60,11 @@ class Director::Impl final : public DirectorServices {
 
   // ---- DirectorServices
 
-  void emit(std::uint32_t actor, std::uint32_t output, std::span<const double> token) override;
-  void fire_at(std::uint32_t actor, Tick time) override;
-  void request_stop(std::uint32_t actor) override;
-  void mode_changed(std::uint32_t actor, std::string_view from, std::string_view via,
-                    std::string_view to) override;
-  void states_changing(std::uint32_t actor) override;
+  void emit(ActorId actor, OutputPort output, std::span<const double> token) override;
+  void fire_at(ActorId actor, Tick time) override;
+  void request_stop(ActorId actor) override;
+  void mode_changed(ActorId actor, std::string_view from, std::string_view via, std::string_view to) override;
+  void states_changing(ActorId actor) override;
 
   [[nodiscard]] const TimeResolution& resolution() const override { return resolution_; }
   [[nodiscard]] Tick start_tick() const override { return start_; }
@@ -93,6 +91,7 @@ class Director::Impl final : public DirectorServices {
   void lay_out();
 
   [[nodiscard]] const FlatActor& flat(std::uint32_t d) const { return model_.actors[by_depth_[d]]; }
+  [[nodiscard]] const FlatActor& flat(ActorId a) const { return flat(a.value()); }
 
   /// The evaluation lists, each in schedule order: every continuous and
   /// constant actor (at_start_, once); those whose outputs change with time
@@ -264,14 +263,6 @@ class Director::Impl final : public DirectorServices {
     }
   }
 
-  /// Adds actor `a` to the current microstep's firing order (once).
-  void schedule_now(std::uint32_t a) {
-    if ((flags_[a] & kFiring) != 0) return;
-    flags_[a] |= kFiring;
-    firing_.push_back(a);
-    std::push_heap(firing_.begin(), firing_.end(), std::greater<>());
-  }
-
   /// Starts loading what the next queued events will fire while the current
   /// one fires: with many actors each firing touches an actor cold in cache
   /// (bench/de, N = 1e5: the actor's first reads were most of the time per
@@ -285,7 +276,7 @@ class Director::Impl final : public DirectorServices {
   /// Called only in models with many actors (prefetch_ahead_): a small model
   /// stays in cache, and the lookahead would only cost instructions.
   __attribute__((always_inline)) void prefetch_ahead() const {
-    const std::span<const Event> h = queue_.heap();
+    const std::span<const Event> h = scheduler_.pending();
     const std::size_t n = h.size();
     if (n <= 1) return;
     const auto* actor = reinterpret_cast<const char*>(actors_[h[0].depth()]);
@@ -325,14 +316,6 @@ class Director::Impl final : public DirectorServices {
   /// and, without output_interval rows, the recorded signals.
   void bound_steps();
 
-  /// Removes and returns the shallowest actor with tokens.
-  std::uint32_t pop_firing() {
-    if (firing_.size() > 1) std::pop_heap(firing_.begin(), firing_.end(), std::greater<>());
-    const std::uint32_t a = firing_.back();
-    firing_.pop_back();
-    return a;
-  }
-
   /// The DE phase at now_: every microstep of this time, each firing its
   /// actors in depth order (the event being served, tokens to deeper actors
   /// in the same microstep, everything else at the next one).
@@ -359,10 +342,6 @@ class Director::Impl final : public DirectorServices {
   std::vector<std::pair<std::uint32_t, std::vector<double>>> changed_;  ///< states reset at this time
   bool states_changed_ = false;
   bool continuous_changed_ = false;  ///< an actor with continuous outputs fired
-  /// An actor with continuous outputs fired since they were last evaluated:
-  /// they are evaluated again before anything reads them (the microstep's
-  /// fixed point: every reader at a tag sees the same values).
-  bool stale_ = false;
   /// A firing of this microstep may have moved any guard (microstep_crossings).
   bool guards_moved_ = false;
   /// The generators that fired in this microstep (their own guards may
@@ -377,23 +356,19 @@ class Director::Impl final : public DirectorServices {
   double step_bound_ = 0;
   /// Discrete inputs driven by constant outputs: a value present at every
   /// tag (input port, the driver's value slice).
-  std::vector<std::pair<std::uint32_t, Slice>> constant_inputs_;
+  std::vector<std::pair<InputId, Slice>> constant_inputs_;
   TimeResolution resolution_;
   Tick start_;
   Tick stop_;
   RunBuffers b_;
-  EventQueue queue_;
+  /// The time events, the firing order, the token slots, the output refresh.
+  DiscreteScheduler scheduler_{b_};
   Tag now_;
   bool initialized_ = false;
-  ServedEvent served_;               ///< the event whose actor fires (discrete_phase)
-  bool in_microstep_ = false;        ///< firing the actors of a microstep
-  std::uint32_t current_depth_ = 0;  ///< the actor firing now
   bool stop_requested_ = false;
-  std::uint32_t stop_actor_ = 0;
+  ActorId stop_actor_;
   RunStatistics stats_;
   // Per actor flags (Flags, declared above).
-  static constexpr Flags kFiring = 1;             ///< in firing_ at this microstep
-  static constexpr Flags kScheduledNext = 4;      ///< in fire_next_
   static constexpr Flags kStatesChanging = 8;     ///< in changed_
   static constexpr Flags kStateEvent = 16;        ///< queued for a located crossing
   static constexpr Flags kDrivesContinuous = 32;  ///< has a continuous output (fixed)
@@ -453,11 +428,7 @@ class Director::Impl final : public DirectorServices {
   RhsProgram rhs_outputs_;                   ///< rhs_inputs_, compiled
   RhsProgram guard_outputs_;                 ///< guard_inputs_, compiled
   RhsProgram derivatives_;                   ///< the derivatives of stateful_
-  std::vector<std::uint32_t> firing_;
-  std::vector<std::uint32_t> fire_next_;
   std::vector<Flags> flags_;
-  std::vector<std::uint32_t> present_now_list_;
-  std::vector<std::uint32_t> present_next_list_;
 };
 
 }  // namespace ctde

@@ -11,7 +11,7 @@ void Director::Impl::lay_out() {
   by_depth_.resize(n);
   flags_.assign(n, 0);
   prefetch_ahead_ = n >= kPrefetchActors;
-  served_ = ServedEvent(queue_, /*open_early=*/prefetch_ahead_);
+  scheduler_.lay_out(n, /*open_early=*/prefetch_ahead_);
   for (std::uint32_t a = 0; a < n; ++a) by_depth_[model_.actors[a].depth] = a;
   actors_.resize(n);
   b_.actors.resize(n);
@@ -132,7 +132,7 @@ void Director::Impl::lay_out() {
       if (timed_[driver.depth] != 0) flags_[d] |= kReadsTimed;
       if (driver.mode == TimeMode::kConstant && actor.input_kinds[i] == PortKind::kDiscrete) {
         const std::uint32_t input = b_.actors[d].first_input + static_cast<std::uint32_t>(i);
-        constant_inputs_.emplace_back(input, b_.inputs[input]);
+        constant_inputs_.emplace_back(InputId{input}, b_.inputs[input]);
       }
     }
   }

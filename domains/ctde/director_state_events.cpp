@@ -16,7 +16,7 @@ void Director::Impl::evaluate_guards(double t, std::span<double> g) {
   for (const std::uint32_t d : generators_) {
     const Slice slice = b_.actors[d].guards;
     const std::span<double> out = g.subspan(slice.offset, slice.width);
-    const ReadContext context(b_, this, d, now_, t);
+    const ReadContext context(b_, this, ActorId{d}, now_, t);
     guarded(d, [&] { actors_[d]->guards(context, out); });
     for (std::size_t i = 0; i < out.size(); ++i) {
       if (!std::isfinite(out[i])) {
@@ -204,7 +204,7 @@ void Director::Impl::fire_state_events(Tick te, double te_s, const LocatedCrossi
     }
     if ((flags_[d] & kStateEvent) == 0) {
       flags_[d] |= kStateEvent;
-      queue_.insert(Event::at(tag, d));
+      scheduler_.queue(tag, ActorId{d});
     }
   }
 }
@@ -245,7 +245,7 @@ void Director::Impl::microstep_crossings() {
   } else {  // only generators fired: their own guards (a detector firing at its crossing moves nothing)
     for (const std::uint32_t d : fired_generators_) {
       const Slice slice = b_.actors[d].guards;
-      const ReadContext context(b_, this, d, now_, t);
+      const ReadContext context(b_, this, ActorId{d}, now_, t);
       guarded(d, [&] { actors_[d]->guards(context, g.subspan(slice.offset, slice.width)); });
       for (std::uint32_t i = slice.offset; i < slice.offset + slice.width; ++i)
         microstep_crossing(GuardId{i}, tag, t);
@@ -283,7 +283,7 @@ void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t)
   }
   if ((flags_[d] & kStateEvent) == 0) {
     flags_[d] |= kStateEvent;
-    queue_.insert(Event::at(tag, d));
+    scheduler_.queue(tag, ActorId{d});
   }
 }
 

@@ -121,7 +121,7 @@ TEST_CASE("a context reads and writes the ports its handles name") {
   const OutputPort a{0};
   const OutputPort out_b{1};
 
-  EvalContext eval(b, nullptr, 0, Tag{3, 1}, 0.25);
+  EvalContext eval(b, nullptr, ctde::ActorId{0}, Tag{3, 1}, 0.25);
   CHECK(eval.time() == 0.25);
   CHECK(eval.tag() == Tag{3, 1});
   CHECK(eval.input(u)[1] == 8);
@@ -133,7 +133,7 @@ TEST_CASE("a context reads and writes the ports its handles name") {
   CHECK(b.signals[0] == 1);
   CHECK(b.signals[2] == 2);
 
-  FireContext fire(b, nullptr, 0, Tag{3, 1}, 0.25, true);
+  FireContext fire(b, nullptr, ctde::ActorId{0}, Tag{3, 1}, 0.25, true);
   CHECK(fire.time_event());
   CHECK_FALSE(fire.has_token(u));
   CHECK(fire.has_token(v));

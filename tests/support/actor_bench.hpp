@@ -28,13 +28,13 @@ class FakeDirector final : public DirectorServices {
     Values token;
   };
 
-  void emit(std::uint32_t /*actor*/, std::uint32_t output, std::span<const double> token) override {
-    emitted.push_back({output, Values(token.begin(), token.end())});
+  void emit(ActorId /*actor*/, OutputPort output, std::span<const double> token) override {
+    emitted.push_back({static_cast<std::uint32_t>(output.index), Values(token.begin(), token.end())});
   }
-  void fire_at(std::uint32_t /*actor*/, Tick time) override { requested.push_back(time); }
-  void request_stop(std::uint32_t /*actor*/) override { stop_requested = true; }
-  void states_changing(std::uint32_t /*actor*/) override { ++states_changes; }
-  void mode_changed(std::uint32_t /*actor*/, std::string_view /*from*/, std::string_view /*via*/,
+  void fire_at(ActorId /*actor*/, Tick time) override { requested.push_back(time); }
+  void request_stop(ActorId /*actor*/) override { stop_requested = true; }
+  void states_changing(ActorId /*actor*/) override { ++states_changes; }
+  void mode_changed(ActorId /*actor*/, std::string_view /*from*/, std::string_view /*via*/,
                     std::string_view /*to*/) override {}
   [[nodiscard]] const TimeResolution& resolution() const override { return resolution_; }
   [[nodiscard]] Tick start_tick() const override { return start; }
@@ -95,10 +95,12 @@ class Bench {
 
   /// A firing's context at `tick`, microstep `n`.
   FireContext at(Tick tick, std::uint32_t n = 0, bool time_event = false) {
-    return {b, &director, 0, Tag{tick, n}, director.resolution().to_seconds(tick), time_event};
+    return {b, &director, ActorId{0}, Tag{tick, n}, director.resolution().to_seconds(tick), time_event};
   }
   /// An evaluation's context at `t` seconds, as the solver's evaluations see it.
-  EvalContext at_seconds(double t) { return {b, &director, 0, Tag{director.resolution().to_ticks(t), 0}, t}; }
+  EvalContext at_seconds(double t) {
+    return {b, &director, ActorId{0}, Tag{director.resolution().to_ticks(t), 0}, t};
+  }
 
   /// initialize(), then (as the director does) the continuous outputs.
   void initialize() {
@@ -133,7 +135,7 @@ class Bench {
     const auto& outputs = actor_.outputs();
     const auto continuous = [](const PortSpec& p) { return p.kind == PortKind::kContinuous; };
     if (!std::any_of(outputs.begin(), outputs.end(), continuous)) return;
-    EvalContext context(b, &director, 0, fired.tag(), fired.time());
+    EvalContext context(b, &director, ActorId{0}, fired.tag(), fired.time());
     actor_.evaluate(context);
   }
   /// A time event at (tick, n), as requested by fire_at.

@@ -1,0 +1,221 @@
+#pragma once
+/// The discrete-event side of a run: who fires at the current microstep and
+/// in what order. It owns
+///
+/// - the time events (the queue, and the event being served while its actor
+///   fires: ServedEvent, the hold pattern);
+/// - the firing order of a microstep: the actors due, by depth, merging the
+///   time events of the tag with the actors that received tokens;
+/// - the token slots of the inputs: which microstep sees a token (a receiver
+///   deeper than the sender sees it at once, any other at the next
+///   microstep; a constant's value at every tag);
+/// - the output refresh: whether a firing changed continuous outputs that a
+///   later reader must see evaluated again (docs/semantics.md, "The
+///   microstep's fixed point").
+///
+/// The director fires the actors and asks this type what comes next; its
+/// loop has one path (docs/architecture.md). The hot path (next_due, send)
+/// is inline and allocates nothing once the vectors have grown.
+
+#include <algorithm>
+#include <functional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "../../core/ids.hpp"
+#include "../../core/run_buffers.hpp"
+#include "event_queue.hpp"
+#include "served_event.hpp"
+
+namespace ctde {
+
+/// An actor due at the current microstep (DiscreteScheduler::next_due).
+struct DueActor {
+  ActorId actor;
+  bool from_queue = false;  ///< served from the queue (a time or state event), not only tokens
+};
+
+/// Not copyable (it points into itself and into the run's buffers, which must
+/// outlive it).
+class DiscreteScheduler {
+ public:
+  /// Schedules the actors whose input slots and owners `buffers` lays out.
+  explicit DiscreteScheduler(RunBuffers& buffers) : b_(buffers) {}
+  /// For `actors` actors; `open_early`: serve events with their slot opened
+  /// before the actor fires (large models, ServedEvent).
+  void lay_out(std::size_t actors, bool open_early) {
+    scheduled_.assign(actors, 0);
+    served_ = ServedEvent(queue_, open_early);
+  }
+  DiscreteScheduler(const DiscreteScheduler&) = delete;
+  DiscreteScheduler& operator=(const DiscreteScheduler&) = delete;
+
+  // ---- Time events
+
+  /// Fires `actor` at `tag`: an actor's own request, in the place of the
+  /// event being served when there is one.
+  void fire_at(Tag tag, ActorId actor) { served_.schedule(Event::at(tag, actor.value())); }
+  /// Fires `actor` at `tag` for the director (a located crossing, a step
+  /// watcher), outside any firing.
+  void queue(Tag tag, ActorId actor) { queue_.insert(Event::at(tag, actor.value())); }
+  /// True when an event is queued at time `t` (any microstep).
+  [[nodiscard]] bool queued_at(Tick t) const { return !queue_.empty() && queue_.peek().time() == t; }
+  /// The time of the next queued event, or `otherwise` when none is queued
+  /// before it.
+  [[nodiscard]] Tick next_time(Tick otherwise) const {
+    return queue_.empty() ? otherwise : std::min(queue_.peek().time(), otherwise);
+  }
+  /// The pending events in heap order, for looking ahead (prefetching).
+  [[nodiscard]] std::span<const Event> pending() const { return queue_.heap(); }
+
+  // ---- Tokens
+
+  /// Sends `token` from output port `port` to every input it drives: a receiver deeper than the actor firing
+  /// now (inside a microstep) sees it at this microstep and joins its firing
+  /// order; any other sees it at the next microstep.
+  void send(OutputId port, std::span<const double> token) {
+    const std::uint32_t p = port.value();
+    for (std::uint32_t r = b_.receivers_begin[p]; r < b_.receivers_begin[p + 1]; ++r) {
+      const std::uint32_t input = b_.receivers[r];
+      const Slice slot = b_.input_tokens[input];
+      const std::uint32_t receiver = b_.input_owner[input];
+      if (in_microstep_ && receiver > current_) {  // fires later in this microstep
+        std::copy(token.begin(), token.end(), b_.tokens_now.begin() + slot.offset);
+        if (b_.present_now[input] == kAbsent) present_now_list_.push_back(input);
+        b_.present_now[input] = kSentNow;
+        schedule_now(receiver);
+        continue;
+      }
+      std::copy(token.begin(), token.end(), b_.tokens_next.begin() + slot.offset);
+      if (b_.present_next[input] == kAbsent) {
+        b_.present_next[input] = kSentBefore;  // seen from the next microstep
+        present_next_list_.push_back(input);
+      }
+      schedule_next(ActorId{receiver});
+    }
+  }
+
+  /// `input` holds `value` at every tag (it is driven by a constant); its
+  /// reader fires once, at the next microstep, when the value appears.
+  void present_always(InputId input, std::span<const double> value);
+
+  // ---- Microsteps
+
+  /// Starts the microstep `now`: tokens sent for it become visible, their
+  /// readers are due. True when any actor is due (tokens or queued events).
+  bool begin_microstep(Tag now) {
+    if (!present_now_list_.empty() || !present_next_list_.empty() || !fire_next_.empty()) deliver();
+    const bool any = !firing_.empty() || queued_now(now);
+    in_microstep_ = any;
+    next_ = 0;
+    return any;
+  }
+
+  /// The next actor due at `now` in depth order, or false when every due
+  /// actor has fired: a queued event of the tag and the actors with tokens,
+  /// merged (an actor due both ways fires once). A queued event is served
+  /// (its actor's fire_at takes its place) until end_firing().
+  bool next_due(Tag now, DueActor& due) {
+    while (queued_now(now)) {
+      const std::uint32_t top = queue_.peek().depth();
+      if (top < next_) {
+        queue_.pop();  // a twin of an event already served: the actor fired at this tag
+        continue;
+      }
+      if (!firing_.empty() && firing_.front() < top) break;
+      if (!firing_.empty() && firing_.front() == top) pop_firing();
+      served_.begin();
+      return take(top, true, due);
+    }
+    if (firing_.empty()) return false;
+    return take(pop_firing(), false, due);
+  }
+
+  /// The actor next_due() returned has fired (or failed): the event it
+  /// served leaves the queue unless a new one took its place. A no-op when
+  /// none is served.
+  void end_firing() { served_.end(); }
+
+  /// Every actor due at the microstep has fired: tokens sent from now on
+  /// are for the next microstep.
+  void end_microstep() { in_microstep_ = false; }
+
+  /// True when anything is due at the microstep after `now`: tokens sent
+  /// for it, an event queued at its tag.
+  [[nodiscard]] bool due_after(Tag now) const {
+    return !fire_next_.empty() || !present_next_list_.empty() || queued_now(Tag{now.time, now.microstep + 1});
+  }
+
+  /// True when anything is due at time `t` before the continuous phase may
+  /// go on: a queued event at t, or tokens for the next microstep.
+  [[nodiscard]] bool due_at(Tick t) const { return queued_at(t) || !fire_next_.empty(); }
+
+  /// The actors due at `now` (tokens, and the queued event there), in depth
+  /// order: for naming them when a run ends there.
+  [[nodiscard]] std::vector<ActorId> due(Tag now) const;
+
+  // ---- Output refresh
+
+  /// A firing changed continuous outputs: they must be evaluated again
+  /// before a reader of changing outputs fires, and after the microstep.
+  void outputs_changed() { stale_ = true; }
+  /// True once after outputs_changed(): the caller evaluates them now.
+  [[nodiscard]] bool refresh_due() { return std::exchange(stale_, false); }
+
+ private:
+  /// The tokens sent for the microstep starting now become visible.
+  void deliver();
+
+  [[nodiscard]] bool queued_now(Tag now) const { return !queue_.empty() && queue_.peek().tag() == now; }
+
+  bool take(std::uint32_t actor, bool from_queue, DueActor& due) {
+    current_ = actor;
+    next_ = actor + 1;
+    due = {ActorId{actor}, from_queue};
+    return true;
+  }
+
+  void schedule_now(std::uint32_t a) {
+    if ((scheduled_[a] & kFiring) != 0) return;
+    scheduled_[a] |= kFiring;
+    firing_.push_back(a);
+    std::push_heap(firing_.begin(), firing_.end(), std::greater<>());
+  }
+
+  void schedule_next(ActorId actor) {
+    const std::uint32_t a = actor.value();
+    if ((scheduled_[a] & kScheduledNext) != 0) return;
+    scheduled_[a] |= kScheduledNext;
+    fire_next_.push_back(a);
+  }
+
+  /// Removes and returns the shallowest actor with tokens.
+  std::uint32_t pop_firing() {
+    if (firing_.size() > 1) std::pop_heap(firing_.begin(), firing_.end(), std::greater<>());
+    const std::uint32_t a = firing_.back();
+    firing_.pop_back();
+    scheduled_[a] &= static_cast<std::uint8_t>(~kFiring);
+    return a;
+  }
+
+  static constexpr std::uint8_t kFiring = 1;         ///< in firing_ at this microstep
+  static constexpr std::uint8_t kScheduledNext = 2;  ///< in fire_next_
+
+  RunBuffers& b_;
+  std::vector<std::uint8_t> scheduled_;  ///< per actor (depth): kFiring, kScheduledNext
+  EventQueue queue_;
+  ServedEvent served_;
+  std::vector<std::uint32_t> firing_;            ///< this microstep's actors with tokens: a min-heap by depth
+  std::vector<std::uint32_t> fire_next_;         ///< actors with tokens for the next microstep
+  std::vector<std::uint32_t> present_now_list_;  ///< inputs with a token at this microstep
+  std::vector<std::uint32_t> present_next_list_;  ///< inputs with a token for the next one
+  bool in_microstep_ = false;
+  std::uint32_t current_ = 0;  ///< the actor firing now (or last fired)
+  /// The shallowest actor that may still fire in this microstep: a queued
+  /// event for a shallower one is a twin of one served (the actor fired).
+  std::uint64_t next_ = 0;
+  bool stale_ = false;  ///< continuous outputs changed since they were evaluated
+};
+
+}  // namespace ctde
