@@ -15,6 +15,7 @@
 #include "actors/discrete/time_delay.hpp"
 #include "actors/events/level_crossing_detector.hpp"
 #include "actors/events/zero_crossing_detector.hpp"
+#include "actors/fmi/fmu.hpp"
 #include "actors/math/abs.hpp"
 #include "actors/math/expression.hpp"
 #include "actors/math/gain.hpp"
@@ -46,6 +47,7 @@ void register_builtin_actors(ActorRegistry& registry) {
   register_actor<DiscreteClock>(registry);
   register_actor<Expression>(registry);
   register_actor<FirstOrderHold>(registry);
+  register_actor<FMU>(registry);
   register_actor<Gain>(registry);
   register_actor<Integrator>(registry);
   register_actor<LevelCrossingDetector>(registry);

@@ -6,6 +6,7 @@
 #include <iomanip>
 
 #include "actors/builtin_actors.hpp"
+#include "actors/fmi/fmu.hpp"
 #include "core/format.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/run_options.hpp"
@@ -96,6 +97,12 @@ void validate_command(const std::string& path, const ParameterOverrides& overrid
   }
   out << "continuous states (" << count << "): " << (states.empty() ? "(none)" : states) << "\n";
   out << "discrete schedule: " << names(flat.discrete_schedule) << "\n";
+  // FMUs: the interface chosen, their states and event indicators (docs/fmi.md).
+  for (const std::uint32_t index : order) {
+    const FlatActor& a = flat.actors[index];
+    if (const auto* fmu = dynamic_cast<const FMU*>(a.actor))
+      out << "fmu " << a.path << ": " << fmu->summary() << "\n";
+  }
 }
 
 }  // namespace ctde::cli

@@ -17,6 +17,7 @@ packages=(
   python3-numpy python3-pandas        # its results as arrays and frames
   python3-pytest                      # its tests (ctest's `python` test)
   python3-nbclient python3-nbconvert python3-ipykernel  # the example notebook, executed by those tests
+  libzip-dev libpugixml-dev           # FMU import: FMU archives and modelDescription.xml (actors/fmi/)
 )
 
 missing=()

@@ -34,7 +34,8 @@ const std::vector<std::pair<std::string, std::string>> kFamilies = {
     {"sources", "Sources"},       {"math", "Math (polymorphic)"},
     {"continuous", "Continuous"}, {"discrete", "Discrete"},
     {"converters", "Converters"}, {"events", "State-event generators"},
-    {"modal", "Modal models"},    {"sinks", "Sinks"}};
+    {"modal", "Modal models"},    {"sinks", "Sinks"},
+    {"fmi", "FMI import"}};
 
 std::string kind_letter(PortKind kind) {
   switch (kind) {

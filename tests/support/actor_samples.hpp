@@ -13,10 +13,18 @@ namespace ctde::test {
 
 /// The JSON text of an actor of `entry`'s type named `name` with its sample
 /// parameters, plus `extra` keys (", \"time_mode\": \"continuous\"").
+/// "@CTDE_TEST_FMUS@" in the parameters (the FMU type's sample) becomes the
+/// folder where the tests' FMUs are built (tests/fmi/).
 inline std::string sample_actor_json(const ActorRegistry::Entry& entry, const std::string& name,
                                      const std::string& extra = "") {
-  return R"({"name": ")" + name + R"(", "type": ")" + entry.type + R"(", "params": )" + entry.sample_params +
-         extra + "}";
+  std::string params = entry.sample_params;
+#ifdef CTDE_TEST_FMUS
+  const std::string placeholder = "@CTDE_TEST_FMUS@";
+  if (const auto at = params.find(placeholder); at != std::string::npos) {
+    params.replace(at, placeholder.size(), CTDE_TEST_FMUS);
+  }
+#endif
+  return R"({"name": ")" + name + R"(", "type": ")" + entry.type + R"(", "params": )" + params + extra + "}";
 }
 
 /// A one-actor model holding the sample of `entry` as "a", its parameters

@@ -1,0 +1,111 @@
+#include "actors/fmi/fmi2_instance.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+
+namespace ctde {
+
+const char* to_string(fmi2::Status status) {
+  switch (status) {
+    case fmi2::Status::kOK:
+      return "fmi2OK";
+    case fmi2::Status::kWarning:
+      return "fmi2Warning";
+    case fmi2::Status::kDiscard:
+      return "fmi2Discard";
+    case fmi2::Status::kError:
+      return "fmi2Error";
+    case fmi2::Status::kFatal:
+      return "fmi2Fatal";
+    case fmi2::Status::kPending:
+      return "fmi2Pending";
+  }
+  return "an unknown status";
+}
+
+void Fmi2Instance::logger(fmi2::ComponentEnvironment env, fmi2::String instance_name, fmi2::Status status,
+                          fmi2::String category, fmi2::String message, ...) {
+  auto* self = static_cast<Fmi2Instance*>(env);
+  std::vector<char> text(1, '\0');
+  if (message != nullptr) {
+    std::va_list args;
+    va_start(args, message);
+    std::va_list copy;
+    va_copy(copy, args);
+    const int size = std::vsnprintf(nullptr, 0, message, copy);
+    va_end(copy);
+    text.assign(static_cast<std::size_t>(size < 0 ? 0 : size) + 1, '\0');
+    if (size > 0) std::vsnprintf(text.data(), text.size(), message, args);
+    va_end(args);
+  }
+  const std::string line = std::string(instance_name == nullptr ? "" : instance_name) + " [" +
+                           (category == nullptr ? "" : category) + "] " + text.data();
+  if (self != nullptr) self->last_message_ = text.data();
+  const std::string prefix = self != nullptr ? self->owner_ + ": FMU log: " : std::string("FMU log: ");
+  // A discard is usually recovered from (the solver steps shorter): info, not a warning.
+  if (status == fmi2::Status::kOK || status == fmi2::Status::kDiscard) {
+    log::info(prefix + line);
+  } else if (status == fmi2::Status::kWarning) {
+    log::warn(prefix + line);
+  } else {
+    log::error(prefix + line);
+  }
+}
+
+Fmi2Instance::Fmi2Instance(std::shared_ptr<Fmi2Library> library, const std::string& instance_name,
+                           fmi2::Type type, const std::string& guid, const std::string& resource_uri,
+                           bool once_per_process, std::string owner)
+    : library_(std::move(library)), owner_(std::move(owner)) {
+  if (once_per_process && library_->live_instances().load() > 0) {
+    throw RunError(owner_ + ": the FMU can be instantiated only once per process and already is");
+  }
+  callbacks_.logger = &Fmi2Instance::logger;
+  callbacks_.allocate_memory = [](std::size_t count, std::size_t size) -> void* {
+    return std::calloc(count, size);
+  };
+  callbacks_.free_memory = [](void* object) { std::free(object); };
+  callbacks_.step_finished = nullptr;
+  callbacks_.component_environment = this;
+  component_ = library_->instantiate(instance_name, type, guid, resource_uri, &callbacks_);
+  if (component_ == nullptr) {
+    throw RunError(owner_ + ": fmi2Instantiate failed" +
+                   (last_message_.empty() ? std::string() : ": " + last_message_));
+  }
+  ++library_->live_instances();
+  counted_ = true;
+}
+
+Fmi2Instance::~Fmi2Instance() {
+  if (component_ != nullptr && !fatal_) {
+    if (initialized_ && !broken_) (void)f().terminate(component_);
+    f().free_instance(component_);
+  }
+  if (counted_) --library_->live_instances();
+}
+
+bool Fmi2Instance::check(fmi2::Status status, const char* call) {
+  switch (status) {
+    case fmi2::Status::kOK:
+    case fmi2::Status::kWarning:
+      return true;
+    case fmi2::Status::kDiscard:
+      return false;
+    default:
+      fail(status, call);
+  }
+}
+
+void Fmi2Instance::fail(fmi2::Status status, const char* call) {
+  if (status == fmi2::Status::kError || status == fmi2::Status::kDiscard)
+    broken_ = status == fmi2::Status::kError;
+  if (status == fmi2::Status::kFatal || status == fmi2::Status::kPending) fatal_ = true;
+  throw RunError(owner_ + ": " + call + " returned " + to_string(status) +
+                 (last_message_.empty() ? std::string() : ": " + last_message_));
+}
+
+}  // namespace ctde

@@ -1,0 +1,89 @@
+#pragma once
+/// An FMI binary loaded with dlopen, and the functions ctde calls in it:
+/// FMI 2.0 directly, FMI 3.0 (Model Exchange, Co-Simulation) through the adapter of
+/// fmi3_adapter.hpp, so that the actor calls one FMI 2.0-shaped table.
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+
+#include "fmi2_api.hpp"
+#include "fmi3_api.hpp"
+
+namespace ctde {
+
+/// The functions of one FMI 2.0 binary. Those of an interface the FMU does
+/// not offer stay null. Copyable (plain pointers).
+struct Fmi2Functions {
+  fmi2::GetVersionFn get_version = nullptr;
+  fmi2::InstantiateFn instantiate = nullptr;
+  fmi2::FreeInstanceFn free_instance = nullptr;
+  fmi2::SetupExperimentFn setup_experiment = nullptr;
+  fmi2::EnterInitializationModeFn enter_initialization_mode = nullptr;
+  fmi2::ExitInitializationModeFn exit_initialization_mode = nullptr;
+  fmi2::TerminateFn terminate = nullptr;
+  fmi2::GetRealFn get_real = nullptr;
+  fmi2::GetIntegerFn get_integer = nullptr;
+  fmi2::GetBooleanFn get_boolean = nullptr;
+  fmi2::SetRealFn set_real = nullptr;
+  fmi2::SetIntegerFn set_integer = nullptr;
+  fmi2::SetBooleanFn set_boolean = nullptr;
+  // Model Exchange
+  fmi2::EnterEventModeFn enter_event_mode = nullptr;
+  fmi2::NewDiscreteStatesFn new_discrete_states = nullptr;
+  fmi2::EnterContinuousTimeModeFn enter_continuous_time_mode = nullptr;
+  fmi2::CompletedIntegratorStepFn completed_integrator_step = nullptr;
+  fmi2::SetTimeFn set_time = nullptr;
+  fmi2::SetContinuousStatesFn set_continuous_states = nullptr;
+  fmi2::GetDerivativesFn get_derivatives = nullptr;
+  fmi2::GetEventIndicatorsFn get_event_indicators = nullptr;
+  fmi2::GetContinuousStatesFn get_continuous_states = nullptr;
+  fmi2::GetNominalsOfContinuousStatesFn get_nominals = nullptr;
+  // Co-Simulation
+  fmi2::DoStepFn do_step = nullptr;
+  /// Optional (null when the binary lacks it): asked whether a discarded
+  /// step means the FMU terminated.
+  fmi2::GetBooleanStatusFn get_boolean_status = nullptr;
+};
+
+/// A loaded binary. Not copyable, not movable (instances point into it).
+class Fmi2Library {
+ public:
+  /// Loads `binary` and looks up the common functions and those of the
+  /// chosen interface.
+  /// @param what names the FMU in messages ("FMU 'ball.fmu'").
+  /// @throws ModelError naming the FMU and what is wrong: no binary for this
+  ///         platform, dlopen's message, a missing function, a binary that
+  ///         reports a version other than 2.0.
+  /// @param version "2.0" or "3.0".
+  Fmi2Library(const std::filesystem::path& binary, bool model_exchange, const std::string& version,
+              const std::string& what);
+  ~Fmi2Library();
+  Fmi2Library(const Fmi2Library&) = delete;
+  Fmi2Library& operator=(const Fmi2Library&) = delete;
+  Fmi2Library(Fmi2Library&&) = delete;
+  Fmi2Library& operator=(Fmi2Library&&) = delete;
+
+  [[nodiscard]] const Fmi2Functions& functions() const { return f_; }
+  /// fmi2Instantiate, or fmi3InstantiateModelExchange behind the adapter;
+  /// null when the FMU refuses (it says why through the logger).
+  [[nodiscard]] fmi2::Component instantiate(const std::string& instance_name, fmi2::Type type,
+                                            const std::string& guid, const std::string& resource_uri,
+                                            const fmi2::CallbackFunctions* callbacks) const;
+  /// Instances alive now (for canBeInstantiatedOnlyOncePerProcess).
+  std::atomic<int>& live_instances() { return live_; }
+
+ private:
+  void look_up_fmi3(bool model_exchange, const std::string& what);
+
+  void* handle_ = nullptr;
+  Fmi2Functions f_;
+  fmi3::Functions f3_;
+  bool fmi3_ = false;
+  std::atomic<int> live_{0};
+};
+
+/// The platform folder of binaries in an FMU for this build ("linux64").
+[[nodiscard]] const char* fmi2_platform();
+
+}  // namespace ctde

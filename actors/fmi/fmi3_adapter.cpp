@@ -1,0 +1,216 @@
+#include "actors/fmi/fmi3_adapter.hpp"
+
+#include <memory>
+
+namespace ctde {
+
+namespace {
+
+/// What the adapter keeps per instance. Not copyable (the FMU keeps its address).
+struct Fmi3Component {
+  fmi3::Instance instance = nullptr;
+  const fmi3::Functions* f = nullptr;
+  fmi2::CallbackFunctions callbacks{};
+  std::string name;
+  double start = 0;
+  double stop = 0;
+  bool stop_defined = false;
+  bool terminated = false;                    ///< a co-simulation step ended with terminateSimulation
+  std::unique_ptr<fmi3::Boolean[]> booleans;  ///< conversion buffer, grown once to the widest call
+  std::size_t capacity = 0;
+
+  fmi3::Boolean* boolean_buffer(std::size_t n) {
+    if (n > capacity) {
+      booleans = std::make_unique<fmi3::Boolean[]>(n);
+      capacity = n;
+    }
+    return booleans.get();
+  }
+};
+
+Fmi3Component& component(fmi2::Component c) { return *static_cast<Fmi3Component*>(c); }
+fmi2::Status status(fmi3::Status s) { return static_cast<fmi2::Status>(static_cast<int>(s)); }
+
+void log_message(fmi3::InstanceEnvironment env, fmi3::Status s, fmi3::String category, fmi3::String message) {
+  auto& c = *static_cast<Fmi3Component*>(env);
+  if (c.callbacks.logger != nullptr) {
+    c.callbacks.logger(c.callbacks.component_environment, c.name.c_str(), status(s), category, "%s",
+                       message == nullptr ? "" : message);
+  }
+}
+
+void free_instance(fmi2::Component c) {
+  std::unique_ptr<Fmi3Component> owned(&component(c));
+  owned->f->free_instance(owned->instance);
+}
+fmi2::Status setup_experiment(fmi2::Component c, fmi2::Boolean, fmi2::Real, fmi2::Real start,
+                              fmi2::Boolean stop_defined, fmi2::Real stop) {
+  Fmi3Component& m = component(c);
+  m.start = start;
+  m.stop = stop;
+  m.stop_defined = stop_defined != fmi2::kFalse;
+  return fmi2::Status::kOK;
+}
+fmi2::Status enter_initialization_mode(fmi2::Component c) {
+  Fmi3Component& m = component(c);
+  return status(m.f->enter_initialization_mode(m.instance, false, 0.0, m.start, m.stop_defined, m.stop));
+}
+fmi2::Status exit_initialization_mode(fmi2::Component c) {
+  return status(component(c).f->exit_initialization_mode(component(c).instance));
+}
+fmi2::Status terminate(fmi2::Component c) { return status(component(c).f->terminate(component(c).instance)); }
+fmi2::Status get_real(fmi2::Component c, const fmi2::ValueReference vr[], std::size_t n, fmi2::Real v[]) {
+  return status(component(c).f->get_float64(component(c).instance, vr, n, v, n));
+}
+fmi2::Status get_integer(fmi2::Component c, const fmi2::ValueReference vr[], std::size_t n,
+                         fmi2::Integer v[]) {
+  return status(component(c).f->get_int32(component(c).instance, vr, n, v, n));
+}
+fmi2::Status get_boolean(fmi2::Component c, const fmi2::ValueReference vr[], std::size_t n,
+                         fmi2::Boolean v[]) {
+  Fmi3Component& m = component(c);
+  fmi3::Boolean* b = m.boolean_buffer(n);
+  const fmi3::Status s = m.f->get_boolean(m.instance, vr, n, b, n);
+  for (std::size_t k = 0; k < n; ++k) v[k] = b[k] ? fmi2::kTrue : fmi2::kFalse;
+  return status(s);
+}
+fmi2::Status set_real(fmi2::Component c, const fmi2::ValueReference vr[], std::size_t n,
+                      const fmi2::Real v[]) {
+  return status(component(c).f->set_float64(component(c).instance, vr, n, v, n));
+}
+fmi2::Status set_integer(fmi2::Component c, const fmi2::ValueReference vr[], std::size_t n,
+                         const fmi2::Integer v[]) {
+  return status(component(c).f->set_int32(component(c).instance, vr, n, v, n));
+}
+fmi2::Status set_boolean(fmi2::Component c, const fmi2::ValueReference vr[], std::size_t n,
+                         const fmi2::Boolean v[]) {
+  Fmi3Component& m = component(c);
+  fmi3::Boolean* b = m.boolean_buffer(n);
+  for (std::size_t k = 0; k < n; ++k) b[k] = v[k] != fmi2::kFalse;
+  return status(m.f->set_boolean(m.instance, vr, n, b, n));
+}
+fmi2::Status enter_event_mode(fmi2::Component c) {
+  return status(component(c).f->enter_event_mode(component(c).instance));
+}
+fmi2::Status new_discrete_states(fmi2::Component c, fmi2::EventInfo* info) {
+  fmi3::Boolean update = false;
+  fmi3::Boolean terminate = false;
+  fmi3::Boolean nominals = false;
+  fmi3::Boolean values = false;
+  fmi3::Boolean next_defined = false;
+  fmi3::Float64 next = 0;
+  const fmi3::Status s = component(c).f->update_discrete_states(component(c).instance, &update, &terminate,
+                                                                &nominals, &values, &next_defined, &next);
+  info->new_discrete_states_needed = update ? fmi2::kTrue : fmi2::kFalse;
+  info->terminate_simulation = terminate ? fmi2::kTrue : fmi2::kFalse;
+  info->nominals_of_continuous_states_changed = nominals ? fmi2::kTrue : fmi2::kFalse;
+  info->values_of_continuous_states_changed = values ? fmi2::kTrue : fmi2::kFalse;
+  info->next_event_time_defined = next_defined ? fmi2::kTrue : fmi2::kFalse;
+  info->next_event_time = next;
+  return status(s);
+}
+fmi2::Status enter_continuous_time_mode(fmi2::Component c) {
+  return status(component(c).f->enter_continuous_time_mode(component(c).instance));
+}
+fmi2::Status completed_integrator_step(fmi2::Component c, fmi2::Boolean no_prior, fmi2::Boolean* enter,
+                                       fmi2::Boolean* terminate) {
+  fmi3::Boolean e = false;
+  fmi3::Boolean t = false;
+  const fmi3::Status s =
+      component(c).f->completed_integrator_step(component(c).instance, no_prior != 0, &e, &t);
+  *enter = e ? fmi2::kTrue : fmi2::kFalse;
+  *terminate = t ? fmi2::kTrue : fmi2::kFalse;
+  return status(s);
+}
+fmi2::Status set_time(fmi2::Component c, fmi2::Real t) {
+  return status(component(c).f->set_time(component(c).instance, t));
+}
+fmi2::Status set_continuous_states(fmi2::Component c, const fmi2::Real x[], std::size_t n) {
+  return status(component(c).f->set_continuous_states(component(c).instance, x, n));
+}
+fmi2::Status get_derivatives(fmi2::Component c, fmi2::Real dx[], std::size_t n) {
+  return status(component(c).f->get_continuous_state_derivatives(component(c).instance, dx, n));
+}
+fmi2::Status get_event_indicators(fmi2::Component c, fmi2::Real z[], std::size_t n) {
+  return status(component(c).f->get_event_indicators(component(c).instance, z, n));
+}
+fmi2::Status get_continuous_states(fmi2::Component c, fmi2::Real x[], std::size_t n) {
+  return status(component(c).f->get_continuous_states(component(c).instance, x, n));
+}
+fmi2::Status get_nominals(fmi2::Component c, fmi2::Real x[], std::size_t n) {
+  return status(component(c).f->get_nominals(component(c).instance, x, n));
+}
+
+fmi2::Status do_step(fmi2::Component c, fmi2::Real t, fmi2::Real h, fmi2::Boolean no_prior) {
+  Fmi3Component& m = component(c);
+  fmi3::Boolean event_needed = false;
+  fmi3::Boolean terminate = false;
+  fmi3::Boolean early = false;
+  fmi3::Float64 last = t;
+  const fmi3::Status s =
+      m.f->do_step(m.instance, t, h, no_prior != fmi2::kFalse, &event_needed, &terminate, &early, &last);
+  if (terminate) {
+    m.terminated = true;
+    return s == fmi3::Status::kOK || s == fmi3::Status::kWarning ? fmi2::Status::kDiscard : status(s);
+  }
+  return status(s);
+}
+fmi2::Status get_boolean_status(fmi2::Component c, fmi2::StatusKind kind, fmi2::Boolean* value) {
+  if (kind != fmi2::StatusKind::kTerminated) return fmi2::Status::kDiscard;
+  *value = component(c).terminated ? fmi2::kTrue : fmi2::kFalse;
+  return fmi2::Status::kOK;
+}
+
+}  // namespace
+
+Fmi2Functions fmi3_adapter_functions() {
+  Fmi2Functions f;
+  f.free_instance = &free_instance;
+  f.setup_experiment = &setup_experiment;
+  f.enter_initialization_mode = &enter_initialization_mode;
+  f.exit_initialization_mode = &exit_initialization_mode;
+  f.terminate = &terminate;
+  f.get_real = &get_real;
+  f.get_integer = &get_integer;
+  f.get_boolean = &get_boolean;
+  f.set_real = &set_real;
+  f.set_integer = &set_integer;
+  f.set_boolean = &set_boolean;
+  f.enter_event_mode = &enter_event_mode;
+  f.new_discrete_states = &new_discrete_states;
+  f.enter_continuous_time_mode = &enter_continuous_time_mode;
+  f.completed_integrator_step = &completed_integrator_step;
+  f.set_time = &set_time;
+  f.set_continuous_states = &set_continuous_states;
+  f.get_derivatives = &get_derivatives;
+  f.get_event_indicators = &get_event_indicators;
+  f.get_continuous_states = &get_continuous_states;
+  f.get_nominals = &get_nominals;
+  f.do_step = &do_step;
+  f.get_boolean_status = &get_boolean_status;
+  return f;
+}
+
+fmi2::Component fmi3_instantiate(const fmi3::Functions& functions, const std::string& instance_name,
+                                 fmi2::Type type, const std::string& token, const std::string& resource_uri,
+                                 const fmi2::CallbackFunctions* callbacks) {
+  auto c = std::make_unique<Fmi3Component>();
+  c->f = &functions;
+  c->callbacks = *callbacks;
+  c->name = instance_name;
+  const std::string scheme = "file://";
+  const std::string path =
+      resource_uri.rfind(scheme, 0) == 0 ? resource_uri.substr(scheme.size()) : resource_uri;
+  if (type == fmi2::Type::kModelExchange) {
+    c->instance = functions.instantiate_model_exchange(instance_name.c_str(), token.c_str(), path.c_str(),
+                                                       false, false, c.get(), &log_message);
+  } else {
+    c->instance =
+        functions.instantiate_co_simulation(instance_name.c_str(), token.c_str(), path.c_str(), false, false,
+                                            false, false, nullptr, 0, c.get(), &log_message, nullptr);
+  }
+  if (c->instance == nullptr) return nullptr;
+  return c.release();
+}
+
+}  // namespace ctde

@@ -1,0 +1,117 @@
+#pragma once
+/// The part of the FMI 3.0 C interface that ctde calls (Model Exchange and
+/// Co-Simulation without event mode),
+/// declared here from the text of the FMI 3.0 specification (section 2.2:
+/// types, status codes, the common functions; 3.2: Model Exchange). No
+/// header of the standard is copied; the static_asserts check these
+/// declarations against the specification's sizes and values.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ctde::fmi3 {
+
+using Instance = void*;             ///< fmi3Instance
+using InstanceEnvironment = void*;  ///< fmi3InstanceEnvironment: ours, given back to the logger
+using ValueReference = std::uint32_t;
+using Float64 = double;
+using Int32 = std::int32_t;
+using Boolean = bool;  ///< fmi3Boolean is C's bool
+using String = const char*;
+
+/// fmi3Status: as fmi2Status without Pending.
+enum class Status : int { kOK = 0, kWarning = 1, kDiscard = 2, kError = 3, kFatal = 4 };
+
+/// fmi3LogMessageCallback (no variadic arguments in FMI 3: the message is final).
+using LogMessageCallback = void (*)(InstanceEnvironment, Status status, String category, String message);
+
+static_assert(sizeof(Float64) == 8 && sizeof(Int32) == 4 && sizeof(ValueReference) == 4);
+static_assert(sizeof(Boolean) == 1);
+static_assert(sizeof(Status) == sizeof(int) && static_cast<int>(Status::kFatal) == 4);
+
+using GetVersionFn = const char* (*)();
+using InstantiateModelExchangeFn = Instance (*)(String instance_name, String instantiation_token,
+                                                String resource_path, Boolean visible, Boolean logging_on,
+                                                InstanceEnvironment environment,
+                                                LogMessageCallback log_message);
+/// fmi3IntermediateUpdateCallback (ctde passes none).
+using IntermediateUpdateCallback = void (*)(InstanceEnvironment, Float64 time, Boolean variable_set_requested,
+                                            Boolean variable_get_allowed, Boolean step_finished,
+                                            Boolean can_return_early, Boolean* early_return_requested,
+                                            Float64* early_return_time);
+using InstantiateCoSimulationFn = Instance (*)(String instance_name, String instantiation_token,
+                                               String resource_path, Boolean visible, Boolean logging_on,
+                                               Boolean event_mode_used, Boolean early_return_allowed,
+                                               const ValueReference required_intermediate[],
+                                               std::size_t n_required_intermediate,
+                                               InstanceEnvironment environment,
+                                               LogMessageCallback log_message,
+                                               IntermediateUpdateCallback intermediate_update);
+using DoStepFn = Status (*)(Instance, Float64 current_communication_point, Float64 step_size,
+                            Boolean no_set_fmu_state_prior, Boolean* event_handling_needed,
+                            Boolean* terminate_simulation, Boolean* early_return,
+                            Float64* last_successful_time);
+using FreeInstanceFn = void (*)(Instance);
+using EnterInitializationModeFn = Status (*)(Instance, Boolean tolerance_defined, Float64 tolerance,
+                                             Float64 start_time, Boolean stop_time_defined,
+                                             Float64 stop_time);
+using ExitInitializationModeFn = Status (*)(Instance);
+using EnterEventModeFn = Status (*)(Instance);
+using TerminateFn = Status (*)(Instance);
+using GetFloat64Fn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, Float64 values[],
+                                std::size_t n_values);
+using GetInt32Fn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, Int32 values[],
+                              std::size_t n_values);
+using GetBooleanFn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, Boolean values[],
+                                std::size_t n_values);
+using SetFloat64Fn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, const Float64 values[],
+                                std::size_t n_values);
+using SetInt32Fn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, const Int32 values[],
+                              std::size_t n_values);
+using SetBooleanFn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, const Boolean values[],
+                                std::size_t n_values);
+using UpdateDiscreteStatesFn = Status (*)(Instance, Boolean* discrete_states_need_update,
+                                          Boolean* terminate_simulation, Boolean* nominals_changed,
+                                          Boolean* values_changed, Boolean* next_event_time_defined,
+                                          Float64* next_event_time);
+using EnterContinuousTimeModeFn = Status (*)(Instance);
+using CompletedIntegratorStepFn = Status (*)(Instance, Boolean no_set_fmu_state_prior,
+                                             Boolean* enter_event_mode, Boolean* terminate_simulation);
+using SetTimeFn = Status (*)(Instance, Float64 time);
+using SetContinuousStatesFn = Status (*)(Instance, const Float64 x[], std::size_t nx);
+using GetContinuousStateDerivativesFn = Status (*)(Instance, Float64 derivatives[], std::size_t nx);
+using GetEventIndicatorsFn = Status (*)(Instance, Float64 indicators[], std::size_t ni);
+using GetContinuousStatesFn = Status (*)(Instance, Float64 x[], std::size_t nx);
+using GetNominalsOfContinuousStatesFn = Status (*)(Instance, Float64 nominals[], std::size_t nx);
+
+/// The functions of one FMI 3.0 binary; those of the interface not used stay
+/// null. Copyable (plain pointers).
+struct Functions {
+  GetVersionFn get_version = nullptr;
+  InstantiateModelExchangeFn instantiate_model_exchange = nullptr;
+  FreeInstanceFn free_instance = nullptr;
+  EnterInitializationModeFn enter_initialization_mode = nullptr;
+  ExitInitializationModeFn exit_initialization_mode = nullptr;
+  EnterEventModeFn enter_event_mode = nullptr;
+  TerminateFn terminate = nullptr;
+  GetFloat64Fn get_float64 = nullptr;
+  GetInt32Fn get_int32 = nullptr;
+  GetBooleanFn get_boolean = nullptr;
+  SetFloat64Fn set_float64 = nullptr;
+  SetInt32Fn set_int32 = nullptr;
+  SetBooleanFn set_boolean = nullptr;
+  UpdateDiscreteStatesFn update_discrete_states = nullptr;
+  EnterContinuousTimeModeFn enter_continuous_time_mode = nullptr;
+  CompletedIntegratorStepFn completed_integrator_step = nullptr;
+  SetTimeFn set_time = nullptr;
+  SetContinuousStatesFn set_continuous_states = nullptr;
+  GetContinuousStateDerivativesFn get_continuous_state_derivatives = nullptr;
+  GetEventIndicatorsFn get_event_indicators = nullptr;
+  GetContinuousStatesFn get_continuous_states = nullptr;
+  GetNominalsOfContinuousStatesFn get_nominals = nullptr;
+  // Co-Simulation
+  InstantiateCoSimulationFn instantiate_co_simulation = nullptr;
+  DoStepFn do_step = nullptr;
+};
+
+}  // namespace ctde::fmi3

@@ -1,0 +1,212 @@
+// The FMU actor's declaration side: loading the FMU, its ports and start
+// values (configure()). The run-time calls are in fmu_run.cpp.
+#include "actors/fmi/fmu.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "actors/fmi/fmi2_instance.hpp"
+#include "actors/fmi/fmi2_library.hpp"
+#include "actors/fmi/fmu_archive.hpp"
+#include "core/error.hpp"
+#include "core/format.hpp"
+
+namespace ctde {
+
+namespace fs = std::filesystem;
+
+std::string fmu_port_name(const std::string& variable) {
+  std::string name = variable;
+  for (char& c : name) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (!keep) c = '_';
+  }
+  return name;
+}
+
+FMU::FMU(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
+  file_ = declare_parameter("file", ParamKind::kFile);
+  interface_ = declare_parameter("interface", ParamKind::kString, ParamValue(std::string("default")));
+  step_ = declare_optional_parameter("communication_step", ParamKind::kScalar);
+  start_ = declare_optional_parameter("start", ParamKind::kStructure);
+}
+
+FMU::~FMU() = default;
+
+std::string FMU::summary() const {
+  std::string s =
+      me_ ? "model-exchange" : "co-simulation, communication_step " + format_double(communication_step_);
+  s += ", FMI " + md_.fmi_version + ", model '" + md_.model_name + "'";
+  if (me_) {
+    s += ", " + std::to_string(md_.states.size()) + " states";
+    s += ", " + std::to_string(md_.event_indicators) + " event indicators";
+  }
+  return s;
+}
+
+std::string FMU::guard_name(std::size_t i) const {
+  std::string name(1, 'z');
+  name += std::to_string(i);
+  return name;
+}
+
+void FMU::configure(const ParameterScope& scope) {
+  (void)scope;
+  const std::string& file = text(file_);
+  if (file != loaded_) {
+    try {
+      load(file);
+    } catch (const ModelError& e) {
+      loaded_.clear();
+      fail(file_, e.message());
+    }
+    loaded_ = file;
+  }
+  const std::string& choice = text(interface_);
+  if (choice == "model-exchange") {
+    if (!md_.model_exchange) fail(interface_, archive_->describe() + " has no Model Exchange interface");
+    me_ = true;
+  } else if (choice == "co-simulation") {
+    if (!md_.co_simulation) fail(interface_, archive_->describe() + " has no Co-Simulation interface");
+    me_ = false;
+  } else if (choice == "default") {
+    me_ = md_.model_exchange.has_value();
+  } else {
+    fail(interface_, "must be \"model-exchange\" or \"co-simulation\", got \"" + choice + "\"");
+  }
+  if (me_ && is_set(step_)) fail(step_, "is for the co-simulation interface only");
+  if (!me_) {
+    if (!is_set(step_)) fail(step_, "is required for the co-simulation interface");
+    communication_step_ = scalar(step_);
+    if (!(communication_step_ > 0) || !std::isfinite(communication_step_)) {
+      fail(step_, "must be positive and finite, got " + format_double(communication_step_));
+    }
+  }
+  const FmuInterface& chosen = me_ ? *md_.model_exchange : *md_.co_simulation;
+  once_per_process_ = chosen.instantiate_once_per_process;
+  const fs::path binary =
+      archive_->folder() / "binaries" / fmi2_platform() / (chosen.model_identifier + ".so");
+  try {
+    library_ = std::make_shared<Fmi2Library>(binary, me_, md_.fmi_version, archive_->describe());
+  } catch (const ModelError& e) {
+    fail(file_, e.message());
+  }
+  declare_ports();
+  read_starts();
+  // A trial instance: the FMU checks the GUID (and its resources) now, so
+  // that a mismatch is a model error found by `ctde validate`.
+  try {
+    (void)instantiate(name() + "_check");
+  } catch (const RunError& e) {
+    fail(file_, archive_->describe() + ": " + e.what() + " (is the GUID " + md_.guid + " the binary's?)");
+  }
+}
+
+void FMU::check_times(const TimeResolution& resolution) const {
+  if (!me_) check_duration(step_, resolution, false);
+}
+
+void FMU::load(const std::string& file) {
+  archive_ = std::make_unique<FmuArchive>(file);
+  const fs::path xml_path = archive_->folder() / "modelDescription.xml";
+  std::ifstream in(xml_path, std::ios::binary);
+  if (!in) throw ModelError(archive_->describe() + ": no modelDescription.xml in the archive");
+  std::ostringstream xml;
+  xml << in.rdbuf();
+  md_ = parse_model_description(xml.str(), archive_->describe());
+  resource_uri_ = "file://" + (archive_->folder() / "resources").string() + "/";
+}
+
+void FMU::declare_ports() {
+  inputs_ = {};
+  outputs_ = {};
+  std::vector<std::pair<std::string, std::string>> names;  // port, variable
+  std::vector<std::size_t> input_variable;                 // per input port
+  std::vector<std::size_t> output_variable;                // per output port
+  for (std::size_t v = 0; v < md_.variables.size(); ++v) {
+    const FmuVariable& var = md_.variables[v];
+    const bool input = var.causality == Causality::kInput;
+    if (!input && var.causality != Causality::kOutput) continue;
+    if (var.type == VariableType::kString || var.type == VariableType::kOther) {
+      fail(archive_->describe() + ": " + (input ? "input" : "output") + " '" + var.name +
+           "' is of a type ctde's ports do not carry (they carry Real/Float64, Integer/Int32, Boolean)");
+    }
+    const std::string port = fmu_port_name(var.name);
+    for (const auto& [other_port, other_variable] : names) {
+      if (other_port == port) {
+        fail(archive_->describe() + ": variables '" + other_variable + "' and '" + var.name +
+             "' both make the port name '" + port + "'");
+      }
+    }
+    names.emplace_back(port, var.name);
+    std::size_t index = 0;
+    if (input) {
+      const auto found = find_input(port);
+      index = found ? *found : declare_input(port, PortKind::kContinuous, 1).index;
+      input_variable.push_back(v);
+    } else {
+      const auto found = find_output(port);
+      index = found ? *found : declare_output(port, PortKind::kContinuous, 1).index;
+      output_variable.push_back(v);
+    }
+    Ports& side = input ? inputs_ : outputs_;
+    PortGroup& group = var.type == VariableType::kReal      ? side.real
+                       : var.type == VariableType::kBoolean ? side.boolean
+                                                            : side.integer;
+    group.refs.push_back(var.value_reference);
+    group.ports.push_back(index);
+  }
+  // Direct feedthrough from <ModelStructure><Outputs>: dependencies absent = on everything.
+  std::vector<std::pair<InputPort, OutputPort>> pairs;
+  for (const FmuOutput& out : md_.outputs) {
+    const auto o = find_output(fmu_port_name(md_.variables[out.variable].name));
+    if (!o) continue;
+    for (std::size_t i = 0; i < input_variable.size(); ++i) {
+      const bool depends = !out.dependencies || std::find(out.dependencies->begin(), out.dependencies->end(),
+                                                          input_variable[i]) != out.dependencies->end();
+      if (depends)
+        pairs.emplace_back(input_port(*find_input(fmu_port_name(md_.variables[input_variable[i]].name))),
+                           output_port(*o));
+    }
+  }
+  set_feedthrough(pairs);
+}
+
+void FMU::read_starts() {
+  starts_.clear();
+  if (!is_set(start_)) return;
+  const nlohmann::ordered_json& values = structure(start_);
+  if (!values.is_object()) fail(start_, "must be an object of variable names and values: {\"e\": 0.7}");
+  for (const auto& [name, value] : values.items()) {
+    const auto v = md_.find(name);
+    if (!v) fail(start_, archive_->describe() + " has no variable named '" + name + "'");
+    const FmuVariable& var = md_.variables[*v];
+    if (var.type == VariableType::kString || var.type == VariableType::kOther) {
+      fail(start_, "variable '" + name + "' is not a number (Real/Float64, Integer/Int32, Boolean)");
+    }
+    const bool settable =
+        var.causality == Causality::kParameter || var.causality == Causality::kInput ||
+        (var.start.has_value() && var.causality != Causality::kCalculatedParameter &&
+         var.causality != Causality::kIndependent && var.variability != Variability::kConstant);
+    if (!settable)
+      fail(start_, "variable '" + name + "' cannot be given a start value (no start in the FMU)");
+    double number = 0;
+    if (value.is_boolean()) {
+      number = value.get<bool>() ? 1.0 : 0.0;
+    } else if (value.is_number()) {
+      number = value.get<double>();
+    } else {
+      fail(start_, "the start value of '" + name + "' must be a number or a boolean");
+    }
+    starts_.emplace_back(*v, number);
+  }
+}
+
+std::unique_ptr<Fmi2Instance> FMU::instantiate(const std::string& instance_name) const {
+  return std::make_unique<Fmi2Instance>(library_, instance_name,
+                                        me_ ? fmi2::Type::kModelExchange : fmi2::Type::kCoSimulation,
+                                        md_.guid, resource_uri_, once_per_process_, describe());
+}
+
+}  // namespace ctde

@@ -1,0 +1,125 @@
+#pragma once
+/// FMU: a Functional Mock-up Unit (FMI 2.0; FMI 3.0 through
+/// fmi3_adapter.hpp) as an actor (docs/fmi.md).
+///
+/// Model Exchange: the FMU's continuous states are the actor's states (the
+/// director's solver integrates them), its event indicators are the actor's
+/// guards, its nextEventTime a time event at exactly that time, and
+/// fmi2CompletedIntegratorStep is called after every accepted step. At an
+/// event the actor fires: fmi2EnterEventMode, the event iteration
+/// (fmi2NewDiscreteStates until no new discrete states are needed),
+/// fmi2EnterContinuousTimeMode, and the states the FMU changed become a
+/// reset of the actor's states.
+///
+/// Co-Simulation: the actor fires every `communication_step`; at t_k it
+/// calls fmi2DoStep from t_{k-1} (with the inputs set then), sets the inputs
+/// at t_k and holds the outputs read then until the next firing.
+///
+/// Ports: one continuous port of width 1 per variable of causality input or
+/// output, named after the variable (characters other than letters, digits
+/// and '_' become '_'). Direct feedthrough comes from ModelStructure.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../../core/actor.hpp"
+#include "model_description.hpp"
+
+namespace ctde {
+
+class FmuArchive;
+class Fmi2Library;
+class Fmi2Instance;
+
+/// Not copyable, not movable (see Actor).
+class FMU : public Actor {
+ public:
+  static constexpr ActorInfo kInfo{
+      .type = "FMU",
+      .family = "fmi",
+      .summary = "A Functional Mock-up Unit (FMI 2.0 or 3.0, Model Exchange or Co-Simulation) as an actor",
+      // @CTDE_TEST_FMUS@: the folder where the tests build their FMUs (tests/fmi/).
+      .sample_params = R"({"file": "@CTDE_TEST_FMUS@/dahlquist.fmu"})"};
+
+  explicit FMU(std::string name);
+  ~FMU() override;
+  FMU(const FMU&) = delete;
+  FMU& operator=(const FMU&) = delete;
+  FMU(FMU&&) = delete;
+  FMU& operator=(FMU&&) = delete;
+
+  /// The parsed modelDescription.xml (after configure()).
+  [[nodiscard]] const ModelDescription& description() const { return md_; }
+  /// True for Model Exchange, false for Co-Simulation (after configure()).
+  [[nodiscard]] bool model_exchange() const { return me_; }
+  /// "model-exchange, 2 states, 1 event indicator" (after configure(); for `ctde validate`).
+  [[nodiscard]] std::string summary() const;
+
+  [[nodiscard]] std::size_t state_size() const override { return me_ ? md_.states.size() : 0; }
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void initialize(FireContext& context) const override;
+  void evaluate(EvalContext& context) const override;
+  void derivatives(const ReadContext& context, std::span<double> dxdt) const override;
+  void state_tolerances(std::span<double> atol) const override;
+  [[nodiscard]] bool watches_steps() const override;
+  [[nodiscard]] bool step_completed(const ReadContext& context) const override;
+  void fire(FireContext& context) const override;
+  [[nodiscard]] std::size_t guard_count() const override { return me_ ? md_.event_indicators : 0; }
+  [[nodiscard]] std::string guard_name(std::size_t i) const override;
+  void guards(const ReadContext& context, std::span<double> g) const override;
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+  /// Co-simulation: `communication_step` a whole number of ticks.
+  void check_times(const TimeResolution& resolution) const override;
+
+ private:
+  /// The ports of one FMI type, in one direction: value references and the
+  /// port index of each.
+  struct PortGroup {
+    std::vector<unsigned int> refs;
+    std::vector<std::size_t> ports;
+  };
+  struct Ports {
+    PortGroup real, integer, boolean;
+  };
+  struct RunState;
+
+  void load(const std::string& file);
+  void declare_ports();
+  void read_starts();
+  [[nodiscard]] std::unique_ptr<Fmi2Instance> instantiate(const std::string& instance_name) const;
+  void set_inputs(const ReadContext& context, RunState& run) const;
+  void set_continuous(const ReadContext& context, RunState& run) const;
+  void read_outputs(RunState& run) const;
+  void event_iteration(FireContext& context, RunState& run, bool initial) const;
+  void schedule(FireContext& context, RunState& run, bool defined, double next) const;
+  /// Co-simulation: a discarded step that fmi2GetBooleanStatus(fmi2Terminated) says ended the simulation.
+  [[nodiscard]] bool terminated(RunState& run) const;
+
+  ParamHandle file_;
+  ParamHandle interface_;
+  ParamHandle step_;
+  ParamHandle start_;
+
+  std::string loaded_;  ///< the file loaded (configure() may run again)
+  std::unique_ptr<FmuArchive> archive_;
+  std::shared_ptr<Fmi2Library> library_;
+  ModelDescription md_;
+  bool me_ = true;
+  bool once_per_process_ = false;
+  double communication_step_ = 0;
+  std::string resource_uri_;
+  Ports inputs_;
+  Ports outputs_;
+  /// Start values from the `start` parameter: variable index and value.
+  std::vector<std::pair<std::size_t, double>> starts_;
+};
+
+/// A port name for an FMU variable: characters other than ASCII letters,
+/// digits and '_' become '_' ("der(x)" -> "der_x_").
+[[nodiscard]] std::string fmu_port_name(const std::string& variable);
+
+}  // namespace ctde

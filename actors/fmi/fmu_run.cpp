@@ -1,0 +1,289 @@
+// The FMU actor during a run: the FMI 2.0 calling sequences of Model
+// Exchange (spec 3.2.3) and Co-Simulation (spec 4.2.4) mapped onto the
+// actor's calls. Buffers are made once in make_state(): the right-hand-side
+// path (evaluate, derivatives, guards) allocates nothing.
+#include <cmath>
+
+#include "actors/fmi/fmi2_instance.hpp"
+#include "actors/fmi/fmu.hpp"
+#include "core/actor_context.hpp"
+#include "core/error.hpp"
+#include "core/format.hpp"
+
+namespace ctde {
+
+/// The instance and its buffers, for one run.
+struct FMU::RunState final : ActorState {
+  std::unique_ptr<Fmi2Instance> fmu;
+  std::vector<double> real_in, real_out, x;
+  std::vector<int> integer_in, integer_out, boolean_in, boolean_out;
+  Tick pending_tick = kNever;  ///< the time event asked for (nextEventTime), or kNever
+  double pending_time = 0;     ///< ... at exactly this time in seconds
+  bool terminate = false;      ///< fmi2CompletedIntegratorStep asked to terminate
+  double cs_time = 0;          ///< co-simulation: the last communication point
+};
+
+namespace {
+
+/// The largest number of fmi2NewDiscreteStates calls in one event iteration.
+constexpr int kMaxEventIterations = 1000;
+
+}  // namespace
+
+std::unique_ptr<ActorState> FMU::make_state() const {
+  auto run = std::make_unique<RunState>();
+  run->real_in.resize(inputs_.real.refs.size());
+  run->integer_in.resize(inputs_.integer.refs.size());
+  run->boolean_in.resize(inputs_.boolean.refs.size());
+  run->real_out.resize(outputs_.real.refs.size());
+  run->integer_out.resize(outputs_.integer.refs.size());
+  run->boolean_out.resize(outputs_.boolean.refs.size());
+  run->x.resize(state_size());
+  return run;
+}
+
+void FMU::set_inputs(const ReadContext& context, RunState& run) const {
+  Fmi2Instance& fmu = *run.fmu;
+  if (!inputs_.real.refs.empty()) {
+    for (std::size_t k = 0; k < run.real_in.size(); ++k) {
+      run.real_in[k] = context.input(input_port(inputs_.real.ports[k]))[0];
+    }
+    fmu.require(
+        fmu.f().set_real(fmu.component(), inputs_.real.refs.data(), run.real_in.size(), run.real_in.data()),
+        "fmi2SetReal");
+  }
+  if (!inputs_.integer.refs.empty()) {
+    for (std::size_t k = 0; k < run.integer_in.size(); ++k) {
+      run.integer_in[k] =
+          static_cast<int>(std::lround(context.input(input_port(inputs_.integer.ports[k]))[0]));
+    }
+    fmu.require(fmu.f().set_integer(fmu.component(), inputs_.integer.refs.data(), run.integer_in.size(),
+                                    run.integer_in.data()),
+                "fmi2SetInteger");
+  }
+  if (!inputs_.boolean.refs.empty()) {
+    for (std::size_t k = 0; k < run.boolean_in.size(); ++k) {
+      run.boolean_in[k] =
+          context.input(input_port(inputs_.boolean.ports[k]))[0] != 0.0 ? fmi2::kTrue : fmi2::kFalse;
+    }
+    fmu.require(fmu.f().set_boolean(fmu.component(), inputs_.boolean.refs.data(), run.boolean_in.size(),
+                                    run.boolean_in.data()),
+                "fmi2SetBoolean");
+  }
+}
+
+void FMU::set_continuous(const ReadContext& context, RunState& run) const {
+  Fmi2Instance& fmu = *run.fmu;
+  fmu.require(fmu.f().set_time(fmu.component(), context.time()), "fmi2SetTime");
+  const std::span<const double> x = context.states();
+  if (!x.empty()) {
+    fmu.require(fmu.f().set_continuous_states(fmu.component(), x.data(), x.size()),
+                "fmi2SetContinuousStates");
+  }
+  set_inputs(context, run);
+}
+
+void FMU::read_outputs(RunState& run) const {
+  Fmi2Instance& fmu = *run.fmu;
+  if (!run.real_out.empty()) {
+    fmu.require(fmu.f().get_real(fmu.component(), outputs_.real.refs.data(), run.real_out.size(),
+                                 run.real_out.data()),
+                "fmi2GetReal");
+  }
+  if (!run.integer_out.empty()) {
+    fmu.require(fmu.f().get_integer(fmu.component(), outputs_.integer.refs.data(), run.integer_out.size(),
+                                    run.integer_out.data()),
+                "fmi2GetInteger");
+  }
+  if (!run.boolean_out.empty()) {
+    fmu.require(fmu.f().get_boolean(fmu.component(), outputs_.boolean.refs.data(), run.boolean_out.size(),
+                                    run.boolean_out.data()),
+                "fmi2GetBoolean");
+  }
+}
+
+void FMU::initialize(FireContext& context) const {
+  auto& run = context.state<RunState>();
+  run.fmu = instantiate(name());
+  run.pending_tick = kNever;
+  run.terminate = false;
+  Fmi2Instance& fmu = *run.fmu;
+  const auto& f = fmu.f();
+  const double start = context.time();
+  const double stop = context.resolution().to_seconds(context.stop_tick());
+  fmu.require(f.setup_experiment(fmu.component(), fmi2::kFalse, 0.0, start, fmi2::kTrue, stop),
+              "fmi2SetupExperiment");
+  for (const auto& [v, value] : starts_) {
+    const FmuVariable& var = md_.variables[v];
+    const unsigned int vr = var.value_reference;
+    if (var.type == VariableType::kReal) {
+      fmu.require(f.set_real(fmu.component(), &vr, 1, &value), "fmi2SetReal");
+    } else if (var.type == VariableType::kBoolean) {
+      const int b = value != 0.0 ? fmi2::kTrue : fmi2::kFalse;
+      fmu.require(f.set_boolean(fmu.component(), &vr, 1, &b), "fmi2SetBoolean");
+    } else {
+      const int i = static_cast<int>(std::lround(value));
+      fmu.require(f.set_integer(fmu.component(), &vr, 1, &i), "fmi2SetInteger");
+    }
+  }
+  fmu.require(f.enter_initialization_mode(fmu.component()), "fmi2EnterInitializationMode");
+  fmu.require(f.exit_initialization_mode(fmu.component()), "fmi2ExitInitializationMode");
+  fmu.set_initialized();
+  if (me_) {
+    // After initialization an ME FMU is in event mode: iterate, then go on in continuous time.
+    event_iteration(context, run, true);
+  } else {
+    run.cs_time = start;
+    read_outputs(run);
+    context.fire_at(context.tag().time);  // the first communication point: inputs set, outputs read
+  }
+}
+
+void FMU::event_iteration(FireContext& context, RunState& run, bool initial) const {
+  Fmi2Instance& fmu = *run.fmu;
+  const auto& f = fmu.f();
+  fmi2::EventInfo info{};
+  info.new_discrete_states_needed = fmi2::kTrue;
+  bool changed = false;
+  int iterations = 0;
+  while (info.new_discrete_states_needed != fmi2::kFalse) {
+    if (++iterations > kMaxEventIterations) {
+      throw RunError(describe() + ": the event iteration did not converge in " +
+                     std::to_string(kMaxEventIterations) + " calls of fmi2NewDiscreteStates");
+    }
+    info = fmi2::EventInfo{};
+    fmu.require(f.new_discrete_states(fmu.component(), &info), "fmi2NewDiscreteStates");
+    changed = changed || info.values_of_continuous_states_changed != fmi2::kFalse;
+    if (info.terminate_simulation != fmi2::kFalse) break;
+  }
+  fmu.require(f.enter_continuous_time_mode(fmu.component()), "fmi2EnterContinuousTimeMode");
+  if (info.terminate_simulation != fmi2::kFalse || run.terminate) context.request_stop();
+  run.terminate = false;
+  // At the start the states are always read: they are the initial states.
+  if ((changed || initial) && !run.x.empty()) {
+    fmu.require(f.get_continuous_states(fmu.component(), run.x.data(), run.x.size()),
+                "fmi2GetContinuousStates");
+    const std::span<double> x = context.mutable_states();
+    std::copy(run.x.begin(), run.x.end(), x.begin());
+  }
+  schedule(context, run, info.next_event_time_defined != fmi2::kFalse, info.next_event_time);
+}
+
+void FMU::schedule(FireContext& context, RunState& run, bool defined, double next) const {
+  if (!defined) return;
+  const TimeResolution& resolution = context.resolution();
+  // The nearest tick: fire() gives the FMU `next` itself, so that
+  // time >= nextEventTime holds in it even where the tick rounds down.
+  Tick tick = resolution.to_ticks_clamped(next);
+  if (tick == kNever) return;
+  tick = std::max(tick, context.tag().time);
+  if (tick > context.stop_tick() || tick == run.pending_tick) return;
+  run.pending_tick = tick;
+  run.pending_time = next;
+  context.fire_at(tick);
+}
+
+void FMU::fire(FireContext& context) const {
+  auto& run = context.state<RunState>();
+  Fmi2Instance& fmu = *run.fmu;
+  const auto& f = fmu.f();
+  if (!me_) {
+    // Co-Simulation: finish the step from the last communication point, then
+    // set the inputs of this one and read the outputs.
+    const double t = context.time();
+    if (t > run.cs_time) {
+      const fmi2::Status status = f.do_step(fmu.component(), run.cs_time, t - run.cs_time, fmi2::kTrue);
+      if (status == fmi2::Status::kDiscard && terminated(run)) {
+        context.request_stop();  // the FMU ended the simulation: keep the outputs of the last point
+        return;
+      }
+      fmu.require(status, "fmi2DoStep");
+      run.cs_time = t;
+    }
+    set_inputs(context, run);
+    read_outputs(run);
+    const Tick next = context.tag().time + context.resolution().to_ticks(communication_step_);
+    if (next <= context.stop_tick()) context.fire_at(next);
+    return;
+  }
+  // The exact time the FMU asked for, when this is its time event.
+  double t = context.time();
+  if (context.tag().time == run.pending_tick) {
+    t = run.pending_time;
+    run.pending_tick = kNever;
+  }
+  fmu.require(f.enter_event_mode(fmu.component()), "fmi2EnterEventMode");
+  fmu.require(f.set_time(fmu.component(), t), "fmi2SetTime");
+  const std::span<const double> x = context.states();
+  if (!x.empty()) {
+    fmu.require(f.set_continuous_states(fmu.component(), x.data(), x.size()), "fmi2SetContinuousStates");
+  }
+  set_inputs(context, run);
+  event_iteration(context, run, false);
+}
+
+bool FMU::terminated(RunState& run) const {
+  Fmi2Instance& fmu = *run.fmu;
+  if (fmu.f().get_boolean_status == nullptr) return false;
+  fmi2::Boolean value = fmi2::kFalse;
+  const fmi2::Status status =
+      fmu.f().get_boolean_status(fmu.component(), fmi2::StatusKind::kTerminated, &value);
+  return (status == fmi2::Status::kOK || status == fmi2::Status::kWarning) && value != fmi2::kFalse;
+}
+
+void FMU::evaluate(EvalContext& context) const {
+  auto& run = context.state<RunState>();
+  if (me_) {
+    set_continuous(context, run);
+    read_outputs(run);
+  }
+  for (std::size_t k = 0; k < run.real_out.size(); ++k) {
+    context.output(output_port(outputs_.real.ports[k]))[0] = run.real_out[k];
+  }
+  for (std::size_t k = 0; k < run.integer_out.size(); ++k) {
+    context.output(output_port(outputs_.integer.ports[k]))[0] = run.integer_out[k];
+  }
+  for (std::size_t k = 0; k < run.boolean_out.size(); ++k) {
+    context.output(output_port(outputs_.boolean.ports[k]))[0] =
+        run.boolean_out[k] != fmi2::kFalse ? 1.0 : 0.0;
+  }
+}
+
+void FMU::derivatives(const ReadContext& context, std::span<double> dxdt) const {
+  auto& run = context.state<RunState>();
+  set_continuous(context, run);
+  Fmi2Instance& fmu = *run.fmu;
+  // A discard here is the FMU refusing a trial point: a recoverable failure (RunError).
+  fmu.require(fmu.f().get_derivatives(fmu.component(), dxdt.data(), dxdt.size()), "fmi2GetDerivatives");
+}
+
+void FMU::guards(const ReadContext& context, std::span<double> g) const {
+  auto& run = context.state<RunState>();
+  set_continuous(context, run);
+  Fmi2Instance& fmu = *run.fmu;
+  fmu.require(fmu.f().get_event_indicators(fmu.component(), g.data(), g.size()), "fmi2GetEventIndicators");
+}
+
+void FMU::state_tolerances(std::span<double> atol) const {
+  if (!me_) return;
+  for (std::size_t i = 0; i < atol.size() && i < md_.states.size(); ++i) {
+    const auto& nominal = md_.variables[md_.states[i]].nominal;
+    if (nominal && std::isfinite(*nominal) && *nominal != 0.0) atol[i] *= std::fabs(*nominal);
+  }
+}
+
+bool FMU::watches_steps() const { return me_ && !md_.model_exchange->completed_step_not_needed; }
+
+bool FMU::step_completed(const ReadContext& context) const {
+  auto& run = context.state<RunState>();
+  set_continuous(context, run);
+  Fmi2Instance& fmu = *run.fmu;
+  fmi2::Boolean enter = fmi2::kFalse;
+  fmi2::Boolean terminate = fmi2::kFalse;
+  fmu.require(fmu.f().completed_integrator_step(fmu.component(), fmi2::kTrue, &enter, &terminate),
+              "fmi2CompletedIntegratorStep");
+  if (terminate != fmi2::kFalse) run.terminate = true;
+  return enter != fmi2::kFalse || terminate != fmi2::kFalse;
+}
+
+}  // namespace ctde

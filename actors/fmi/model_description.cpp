@@ -1,0 +1,298 @@
+#include "actors/fmi/model_description.hpp"
+
+#include <pugixml.hpp>
+
+#include <charconv>
+#include <map>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace ctde {
+
+std::optional<std::size_t> ModelDescription::find(const std::string& name) const {
+  for (std::size_t i = 0; i < variables.size(); ++i) {
+    if (variables[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+/// Reports problems in one description: "<what>: modelDescription.xml: message".
+class Parser {
+ public:
+  explicit Parser(std::string what) : what_(std::move(what)) {}
+
+  /// "<name>" of an element (built by appending: GCC 12's -Wrestrict
+  /// misfires on a literal + std::string).
+  static std::string tag(const pugi::xml_node& node) {
+    std::string t(1, '<');
+    t += node.name();
+    t += '>';
+    return t;
+  }
+
+  [[noreturn]] void fail(const std::string& message) const {
+    throw ModelError(what_ + ": modelDescription.xml: " + message);
+  }
+
+  std::string required(const pugi::xml_node& node, const char* attribute) const {
+    const pugi::xml_attribute a = node.attribute(attribute);
+    if (!a) fail(tag(node) + " has no '" + attribute + "' attribute");
+    return a.value();
+  }
+
+  std::optional<double> number(const pugi::xml_node& node, const char* attribute) const {
+    const pugi::xml_attribute a = node.attribute(attribute);
+    if (!a) return std::nullopt;
+    const std::string text = a.value();
+    if (text == "true") return 1.0;
+    if (text == "false") return 0.0;
+    double value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) {
+      fail(tag(node) + " attribute '" + attribute + "' is not a number: '" + text + "'");
+    }
+    return value;
+  }
+
+  std::size_t index(const pugi::xml_node& node, const std::string& text, std::size_t count) const {
+    std::size_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < 1 || value > count) {
+      fail(tag(node) + " refers to variable index '" + text + "', not in 1.." + std::to_string(count));
+    }
+    return value - 1;
+  }
+
+  static bool flag(const pugi::xml_node& node, const char* attribute) {
+    return std::string(node.attribute(attribute).value()) == "true";
+  }
+
+  FmuInterface interface(const pugi::xml_node& node) const {
+    FmuInterface i;
+    i.model_identifier = required(node, "modelIdentifier");
+    if (i.model_identifier.empty() || i.model_identifier.find('/') != std::string::npos ||
+        i.model_identifier.find("..") != std::string::npos) {
+      fail(tag(node) + " has an unusable modelIdentifier '" + i.model_identifier + "'");
+    }
+    i.instantiate_once_per_process = flag(node, "canBeInstantiatedOnlyOncePerProcess");
+    i.variable_step = flag(node, "canHandleVariableCommunicationStepSize");
+    i.completed_step_not_needed = flag(node, "completedIntegratorStepNotNeeded");
+    return i;
+  }
+
+  /// An FMI 2 ScalarVariable: its type is its first child element.
+  FmuVariable variable(const pugi::xml_node& node) const {
+    FmuVariable v = common(node);
+    const pugi::xml_node type = node.first_child();
+    static const std::map<std::string, VariableType> kTypes = {{"Real", VariableType::kReal},
+                                                               {"Integer", VariableType::kInteger},
+                                                               {"Boolean", VariableType::kBoolean},
+                                                               {"String", VariableType::kString},
+                                                               {"Enumeration", VariableType::kEnumeration}};
+    const auto t = kTypes.find(type.name());
+    if (t == kTypes.end()) {
+      fail("variable '" + v.name + "' has no type element (Real, Integer, Boolean, String, Enumeration)");
+    }
+    v.type = t->second;
+    if (v.type != VariableType::kString) v.start = number(type, "start");
+    if (v.type == VariableType::kReal) {
+      v.nominal = number(type, "nominal");
+      if (const auto d = number(type, "derivative")) v.derivative_of = static_cast<std::size_t>(*d);
+    }
+    return v;
+  }
+
+  /// An FMI 3 variable: the element's name is its type, the attributes are on it.
+  FmuVariable variable3(const pugi::xml_node& node) const {
+    FmuVariable v = common(node);
+    static const std::map<std::string, VariableType> kTypes = {{"Float64", VariableType::kReal},
+                                                               {"Int32", VariableType::kInteger},
+                                                               {"Boolean", VariableType::kBoolean},
+                                                               {"String", VariableType::kString}};
+    const auto t = kTypes.find(node.name());
+    v.type = t == kTypes.end() ? VariableType::kOther : t->second;
+    if (v.type == VariableType::kReal || v.type == VariableType::kInteger ||
+        v.type == VariableType::kBoolean) {
+      v.start = number(node, "start");  // one value: array variables are not read
+    }
+    if (v.type == VariableType::kReal) {
+      v.nominal = number(node, "nominal");
+      // The state's value reference + 1 for now (0 stays "none"): parse3 makes it a 1-based index.
+      if (const auto d = number(node, "derivative")) v.derivative_of = static_cast<std::size_t>(*d) + 1;
+    }
+    return v;
+  }
+
+ private:
+  /// Name, value reference, causality and variability (the same attributes in FMI 2 and 3).
+  FmuVariable common(const pugi::xml_node& node) const {
+    FmuVariable v;
+    v.name = required(node, "name");
+    const std::optional<double> vr = number(node, "valueReference");
+    if (!vr || *vr < 0) fail("variable '" + v.name + "' has no valid valueReference");
+    v.value_reference = static_cast<unsigned int>(*vr);
+    static const std::map<std::string, Causality> kCausalities = {
+        {"parameter", Causality::kParameter},
+        {"structuralParameter", Causality::kParameter},
+        {"calculatedParameter", Causality::kCalculatedParameter},
+        {"input", Causality::kInput},
+        {"output", Causality::kOutput},
+        {"local", Causality::kLocal},
+        {"independent", Causality::kIndependent}};
+    const std::string causality = node.attribute("causality").as_string("local");
+    const auto c = kCausalities.find(causality);
+    if (c == kCausalities.end())
+      fail("variable '" + v.name + "' has an unknown causality '" + causality + "'");
+    v.causality = c->second;
+    static const std::map<std::string, Variability> kVariabilities = {
+        {"constant", Variability::kConstant},
+        {"fixed", Variability::kFixed},
+        {"tunable", Variability::kTunable},
+        {"discrete", Variability::kDiscrete},
+        {"continuous", Variability::kContinuous}};
+    const std::string variability = node.attribute("variability").as_string("continuous");
+    const auto k = kVariabilities.find(variability);
+    if (k == kVariabilities.end()) {
+      fail("variable '" + v.name + "' has an unknown variability '" + variability + "'");
+    }
+    v.variability = k->second;
+    return v;
+  }
+
+ private:
+  std::string what_;
+};
+
+}  // namespace
+
+namespace {
+
+/// Checks that every output variable is listed in the model structure.
+void check_outputs_listed(const Parser& parser, const ModelDescription& d) {
+  for (std::size_t i = 0; i < d.variables.size(); ++i) {
+    if (d.variables[i].causality != Causality::kOutput) continue;
+    bool listed = false;
+    for (const FmuOutput& o : d.outputs) listed = listed || o.variable == i;
+    if (!listed) parser.fail("output '" + d.variables[i].name + "' is missing from <ModelStructure>");
+  }
+}
+
+/// FMI 3.0: the rest of the description after the version.
+ModelDescription parse3(const Parser& parser, const pugi::xml_node& root, ModelDescription d) {
+  d.model_name = parser.required(root, "modelName");
+  d.guid = parser.required(root, "instantiationToken");
+  if (const pugi::xml_node me = root.child("ModelExchange")) {
+    d.model_exchange = parser.interface(me);
+    d.model_exchange->completed_step_not_needed =
+        std::string(me.attribute("needsCompletedIntegratorStep").value()) != "true";
+  }
+  if (const pugi::xml_node cs = root.child("CoSimulation")) d.co_simulation = parser.interface(cs);
+  if (!d.model_exchange && !d.co_simulation) parser.fail("neither <ModelExchange> nor <CoSimulation>");
+  std::map<unsigned int, std::size_t> by_reference;
+  for (const pugi::xml_node v : root.child("ModelVariables").children()) {
+    d.variables.push_back(parser.variable3(v));
+    if (!by_reference.emplace(d.variables.back().value_reference, d.variables.size() - 1).second) {
+      parser.fail("two variables have the value reference " +
+                  std::to_string(d.variables.back().value_reference));
+    }
+  }
+  const auto index = [&](const pugi::xml_node& node, const std::string& text) {
+    std::size_t vr = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), vr);
+    const auto found = by_reference.find(static_cast<unsigned int>(vr));
+    if (error != std::errc() || end != text.data() + text.size() || found == by_reference.end()) {
+      parser.fail(Parser::tag(node) + " refers to value reference '" + text + "', which no variable has");
+    }
+    return found->second;
+  };
+  const pugi::xml_node structure = root.child("ModelStructure");
+  for (const pugi::xml_node u : structure.children("Output")) {
+    FmuOutput out;
+    out.variable = index(u, parser.required(u, "valueReference"));
+    if (const pugi::xml_attribute deps = u.attribute("dependencies")) {
+      out.dependencies.emplace();
+      std::istringstream words(deps.value());
+      for (std::string word; words >> word;) out.dependencies->push_back(index(u, word));
+    }
+    d.outputs.push_back(std::move(out));
+  }
+  for (const pugi::xml_node u : structure.children("ContinuousStateDerivative")) {
+    const std::size_t derivative = index(u, parser.required(u, "valueReference"));
+    FmuVariable& v = d.variables[derivative];
+    if (v.type != VariableType::kReal || v.derivative_of == 0) {
+      parser.fail("derivative '" + v.name + "' does not name the state it is the derivative of");
+    }
+    const std::size_t state = index(u, std::to_string(v.derivative_of - 1));
+    v.derivative_of = state + 1;
+    d.derivatives.push_back(derivative);
+    d.states.push_back(state);
+  }
+  d.event_indicators = 0;
+  for (const pugi::xml_node u : structure.children("EventIndicator")) {
+    (void)index(u, parser.required(u, "valueReference"));
+    ++d.event_indicators;
+  }
+  check_outputs_listed(parser, d);
+  return d;
+}
+
+}  // namespace
+
+ModelDescription parse_model_description(const std::string& xml, const std::string& what) {
+  const Parser parser(what);
+  pugi::xml_document document;
+  const pugi::xml_parse_result parsed = document.load_buffer(xml.data(), xml.size());
+  if (!parsed) {
+    parser.fail(std::string("malformed XML at offset ") + std::to_string(parsed.offset) + ": " +
+                parsed.description());
+  }
+  const pugi::xml_node root = document.child("fmiModelDescription");
+  if (!root) parser.fail("no <fmiModelDescription> element");
+  ModelDescription d;
+  d.fmi_version = parser.required(root, "fmiVersion");
+  if (d.fmi_version == "3.0") return parse3(parser, root, std::move(d));
+  if (d.fmi_version != "2.0") {
+    parser.fail("unsupported FMI version '" + d.fmi_version + "' (ctde imports FMI 2.0 and 3.0)");
+  }
+  d.model_name = parser.required(root, "modelName");
+  d.guid = parser.required(root, "guid");
+  if (const auto n = parser.number(root, "numberOfEventIndicators")) {
+    if (*n < 0) parser.fail("numberOfEventIndicators is negative");
+    d.event_indicators = static_cast<std::size_t>(*n);
+  }
+  if (const pugi::xml_node me = root.child("ModelExchange")) d.model_exchange = parser.interface(me);
+  if (const pugi::xml_node cs = root.child("CoSimulation")) d.co_simulation = parser.interface(cs);
+  if (!d.model_exchange && !d.co_simulation) parser.fail("neither <ModelExchange> nor <CoSimulation>");
+
+  for (const pugi::xml_node v : root.child("ModelVariables").children("ScalarVariable")) {
+    d.variables.push_back(parser.variable(v));
+  }
+  const std::size_t count = d.variables.size();
+  const pugi::xml_node structure = root.child("ModelStructure");
+  for (const pugi::xml_node u : structure.child("Outputs").children("Unknown")) {
+    FmuOutput out;
+    out.variable = parser.index(u, parser.required(u, "index"), count);
+    if (const pugi::xml_attribute deps = u.attribute("dependencies")) {
+      out.dependencies.emplace();
+      std::istringstream words(deps.value());
+      for (std::string word; words >> word;) out.dependencies->push_back(parser.index(u, word, count));
+    }
+    d.outputs.push_back(std::move(out));
+  }
+  for (const pugi::xml_node u : structure.child("Derivatives").children("Unknown")) {
+    const std::size_t derivative = parser.index(u, parser.required(u, "index"), count);
+    const FmuVariable& v = d.variables[derivative];
+    if (v.type != VariableType::kReal || v.derivative_of == 0 || v.derivative_of > count) {
+      parser.fail("derivative '" + v.name + "' does not name the state it is the derivative of");
+    }
+    d.derivatives.push_back(derivative);
+    d.states.push_back(v.derivative_of - 1);
+  }
+  check_outputs_listed(parser, d);
+  return d;
+}
+
+}  // namespace ctde

@@ -1,0 +1,78 @@
+#pragma once
+/// What ctde reads from an FMU's modelDescription.xml (FMI 2.0, spec 2.2):
+/// the version, GUID, interfaces and their capability flags, the scalar
+/// variables, and the model structure (outputs with their dependencies,
+/// the derivatives that define the continuous states).
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ctde {
+
+/// A ScalarVariable's causality (spec 2.2.7).
+enum class Causality { kParameter, kCalculatedParameter, kInput, kOutput, kLocal, kIndependent };
+/// A ScalarVariable's variability.
+enum class Variability { kConstant, kFixed, kTunable, kDiscrete, kContinuous };
+/// The type element of a ScalarVariable.
+/// kReal is FMI 3's Float64, kInteger its Int32; kOther: a type ctde does
+/// not exchange (FMI 3's Float32, Int8..UInt64, Binary, Clock...).
+enum class VariableType { kReal, kInteger, kBoolean, kString, kEnumeration, kOther };
+
+/// One ScalarVariable. Copyable value type.
+struct FmuVariable {
+  std::string name;
+  unsigned int value_reference = 0;
+  Causality causality = Causality::kLocal;
+  Variability variability = Variability::kContinuous;
+  VariableType type = VariableType::kReal;
+  std::optional<double> start;    ///< numeric start value, when given
+  std::size_t derivative_of = 0;  ///< Real: 1-based index of the state it is the derivative of; 0: none
+  std::optional<double> nominal;  ///< Real: nominal value, when given
+};
+
+/// One interface element (<ModelExchange> or <CoSimulation>). Copyable.
+struct FmuInterface {
+  std::string model_identifier;
+  bool instantiate_once_per_process = false;  ///< canBeInstantiatedOnlyOncePerProcess
+  bool variable_step = false;                 ///< CS: canHandleVariableCommunicationStepSize
+  bool completed_step_not_needed = false;     ///< ME: completedIntegratorStepNotNeeded
+};
+
+/// An output and the variables it depends on directly (ModelStructure). Copyable.
+struct FmuOutput {
+  std::size_t variable = 0;                              ///< 0-based index into variables
+  std::optional<std::vector<std::size_t>> dependencies;  ///< 0-based; empty optional: depends on all
+};
+
+/// The parsed description. Copyable value type.
+struct ModelDescription {
+  std::string fmi_version;
+  std::string model_name;
+  std::string guid;
+  std::size_t event_indicators = 0;
+  std::optional<FmuInterface> model_exchange;
+  std::optional<FmuInterface> co_simulation;
+  std::vector<FmuVariable> variables;
+  std::vector<FmuOutput> outputs;
+  /// The continuous states, in the order of <Derivatives>: for state i, the
+  /// 0-based index of its derivative variable and of the state variable.
+  std::vector<std::size_t> derivatives;
+  std::vector<std::size_t> states;
+
+  /// The index of the variable named `name`, if any.
+  [[nodiscard]] std::optional<std::size_t> find(const std::string& name) const;
+};
+
+/// Parses the text of a modelDescription.xml of FMI 2.0 or 3.0 (for 3.0:
+/// `guid` holds the instantiationToken, indices are made from the value
+/// references that FMI 3's ModelStructure uses, and the event indicators
+/// are counted from <EventIndicator> elements).
+/// @param what names the FMU in messages ("FMU 'ball.fmu'").
+/// @throws ModelError "<what>: modelDescription.xml: ..." for malformed XML,
+///         a version other than 2.0 and 3.0, missing required attributes, indices
+///         out of range, or a description without any interface.
+[[nodiscard]] ModelDescription parse_model_description(const std::string& xml, const std::string& what);
+
+}  // namespace ctde

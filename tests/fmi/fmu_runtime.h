@@ -1,0 +1,77 @@
+/* The FMU side of FMI 2.0 for the test FMUs of tests/fmi/: our own C
+ * declarations of the types the standard defines (written from the FMI 2.0
+ * specification, as actors/fmi/fmi2_api.hpp on the importer's side) and the
+ * interface between the generic runtime (fmu_runtime.c, which exports the
+ * fmi2 functions) and one model (ball.c, stair.c...). */
+#ifndef CTDE_TEST_FMU_RUNTIME_H
+#define CTDE_TEST_FMU_RUNTIME_H
+
+#include <stddef.h>
+
+typedef void* fmi2Component;
+typedef void* fmi2ComponentEnvironment;
+typedef void* fmi2FMUstate;
+typedef unsigned int fmi2ValueReference;
+typedef double fmi2Real;
+typedef int fmi2Integer;
+typedef int fmi2Boolean;
+typedef char fmi2Char;
+typedef const fmi2Char* fmi2String;
+typedef char fmi2Byte;
+
+typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
+typedef enum { fmi2ModelExchange, fmi2CoSimulation } fmi2Type;
+
+typedef struct {
+  void (*logger)(fmi2ComponentEnvironment, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
+  void* (*allocateMemory)(size_t, size_t);
+  void (*freeMemory)(void*);
+  void (*stepFinished)(fmi2ComponentEnvironment, fmi2Status);
+  fmi2ComponentEnvironment componentEnvironment;
+} fmi2CallbackFunctions;
+
+typedef struct {
+  fmi2Boolean newDiscreteStatesNeeded;
+  fmi2Boolean terminateSimulation;
+  fmi2Boolean nominalsOfContinuousStatesChanged;
+  fmi2Boolean valuesOfContinuousStatesChanged;
+  fmi2Boolean nextEventTimeDefined;
+  fmi2Real nextEventTime;
+} fmi2EventInfo;
+
+/* One instance: variables by value reference, in three arrays. */
+#define FMU_MAX_VARS 16
+typedef struct {
+  double time;
+  double r[FMU_MAX_VARS];  /* Real variables */
+  int i[FMU_MAX_VARS];     /* Integer and Boolean variables */
+  int next_defined;        /* a time event is due at next_time */
+  double next_time;
+  int terminate;           /* the model asks to end the run */
+  int type;                /* fmi2Type */
+  char message[256];       /* what the model wants logged with an error or discard */
+  fmi2CallbackFunctions cb;
+  void* env3;  /* FMI 3: the importer's environment and log callback */
+  void (*log3)(void*, int, const char*, const char*);
+  char name[64];
+} Instance;
+
+/* What each model defines. */
+extern const char* const model_guid;
+extern const int model_nx;                      /* continuous states */
+extern const unsigned int model_state_vr[];     /* their Real value references */
+extern const unsigned int model_der_vr[];       /* their derivatives' */
+extern const int model_nz;                      /* event indicators */
+void model_defaults(Instance* m);               /* start values */
+void model_initialize(Instance* m);             /* at fmi2ExitInitializationMode */
+/* Derivatives and outputs from time, states and inputs: fmi2OK, or
+ * fmi2Discard with m->message set. */
+fmi2Status model_compute(Instance* m);
+void model_indicators(Instance* m, double* z);
+/* An event at m->time: update the discrete state (and states); return 1
+ * when the continuous states changed. */
+int model_event(Instance* m);
+/* After an accepted integrator step: 1 asks for an event. */
+int model_step_done(Instance* m);
+
+#endif

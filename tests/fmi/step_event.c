@@ -1,0 +1,34 @@
+/* Step events (Model Exchange): x' = 1 from 0; after the first accepted
+ * step that ends with x >= 0.5, fmi2CompletedIntegratorStep asks for an
+ * event, at which x is reset to 0 and the Integer output `resets` counts
+ * it (once). Value references: Real 0 x, 1 der(x), 2 at (the time of the
+ * reset); Integer 0 resets. */
+#include "fmu_runtime.h"
+
+const char* const model_guid = FMU_GUID;
+const int model_nx = 1;
+const unsigned int model_state_vr[] = {0};
+const unsigned int model_der_vr[] = {1};
+const int model_nz = 0;
+
+void model_defaults(Instance* m) {
+  m->r[0] = 0.0;
+  m->r[2] = -1.0;
+  m->i[0] = 0;
+}
+void model_initialize(Instance* m) { (void)m; }
+fmi2Status model_compute(Instance* m) {
+  m->r[1] = 1.0;
+  return fmi2OK;
+}
+void model_indicators(Instance* m, double* z) { (void)m; (void)z; }
+int model_event(Instance* m) {
+  if (m->i[0] == 0 && m->r[0] >= 0.5) {
+    m->r[0] = 0.0;
+    m->r[2] = m->time;
+    m->i[0] = 1;
+    return 1;
+  }
+  return 0;
+}
+int model_step_done(Instance* m) { return m->i[0] == 0 && m->r[0] >= 0.5; }
