@@ -110,8 +110,9 @@ int main(int argc, char** argv) {
   double stop_time = 0;
   bool quiet = false;
   std::string plot_path;
-  auto* run = app.add_subcommand(
-      "run", "Run a model file, writing results (CSV, HDF5 .h5 or MATLAB .mat), an event trace (JSON Lines) and a plot");
+  auto* run = app.add_subcommand("run",
+                                 "Run a model file, writing results (CSV, HDF5 .h5 or MATLAB .mat), an event "
+                                 "trace (JSON Lines) and a plot");
   run->add_option("MODEL", run_request.model, "The model file (JSON)")->required();
   run->add_option("-o,--output", run_request.results, "Results file (CSV; .h5/.hdf5: HDF5, .mat: MATLAB)");
   run->add_option("--trace", run_request.trace, "Event trace file (JSON Lines)");
@@ -123,12 +124,15 @@ int main(int argc, char** argv) {
 
   SweepRequest sweep_request;
   auto* sweep = app.add_subcommand(
-      "sweep", "Run a model for every point of a sweep file (grid and random draws) on local worker "
-               "processes or MPI ranks, into one HDF5 file (docs/sweep.md)");
+      "sweep",
+      "Run a model for every point of a sweep file (grid and random draws) on local worker "
+      "processes or MPI ranks, into one HDF5 file (docs/sweep.md)");
   sweep->add_option("MODEL", sweep_request.model, "The model file (JSON)")->required();
   sweep->add_option("SWEEP", sweep_request.sweep, "The sweep file (JSON)")->required();
   sweep->add_option("-o,--output", sweep_request.output, "The results file (HDF5: .h5 or .hdf5)")->required();
-  sweep->add_option("--jobs", sweep_request.jobs, "Local worker processes (default: one per core; ignored under MPI)")
+  sweep
+      ->add_option("--jobs", sweep_request.jobs,
+                   "Local worker processes (default: one per core; ignored under MPI)")
       ->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sweep_request.quiet, "Print nothing but errors (and no progress line)");
 

@@ -82,14 +82,16 @@ RunOutcome run_command(const RunRequest& request) {
   // .h5/.hdf5 and .mat files are written from memory when the run ends; anything else is CSV text.
   const ResultsFormat format = results_format(request.results);
   if (!request.results.empty()) {
-    results_file.emplace(NamedPath{"-o", request.results},
-                         format == ResultsFormat::kCsv ? OutputFile::Writer::kStream : OutputFile::Writer::kHelper);
+    results_file.emplace(NamedPath{"-o", request.results}, format == ResultsFormat::kCsv
+                                                               ? OutputFile::Writer::kStream
+                                                               : OutputFile::Writer::kHelper);
   }
   std::optional<CsvResults> csv;
   std::optional<ColumnarResults> columns;
   std::optional<TraceWriter> trace;
   ResultsSink* sink = nullptr;
-  if (results_file && format == ResultsFormat::kCsv) sink = &csv.emplace(results_file->stream(), std::move(signals));
+  if (results_file && format == ResultsFormat::kCsv)
+    sink = &csv.emplace(results_file->stream(), std::move(signals));
   if (results_file && format != ResultsFormat::kCsv) sink = &columns.emplace(std::move(signals));
   if (trace_file) trace.emplace(trace_file->stream());
   {

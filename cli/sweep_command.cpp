@@ -69,7 +69,8 @@ class SweepWriter {
   /// Writes the summary, closes and renames the file.
   void finish(const std::vector<std::string>& names) {
     draw(true);
-    std::sort(summary_.begin(), summary_.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+    std::sort(summary_.begin(), summary_.end(),
+              [](const auto& a, const auto& b) { return a.index < b.index; });
     try {
       hdf5_->write_summary(names, summary_);
       hdf5_->close();
@@ -81,7 +82,9 @@ class SweepWriter {
 
   [[nodiscard]] std::uint64_t done() const { return summary_.size(); }
   [[nodiscard]] std::uint64_t failed() const { return failed_; }
-  [[nodiscard]] double seconds() const { return std::chrono::duration<double>(Clock::now() - started_).count(); }
+  [[nodiscard]] double seconds() const {
+    return std::chrono::duration<double>(Clock::now() - started_).count();
+  }
 
  private:
   void draw(bool last) {
@@ -128,7 +131,8 @@ std::string format_sweep_progress(std::uint64_t done, std::uint64_t total, std::
 
 int sweep_command(const SweepRequest& request) {
   if (!is_hdf5_path(request.output)) {
-    throw CommandError(kExitUsage, "-o '" + request.output + "': a sweep is written to an HDF5 file (.h5 or .hdf5)");
+    throw CommandError(kExitUsage,
+                       "-o '" + request.output + "': a sweep is written to an HDF5 file (.h5 or .hdf5)");
   }
   std::optional<sweep::MpiSession> mpi;
   if (sweep::launched_by_mpi()) mpi.emplace();
@@ -166,8 +170,8 @@ int sweep_command(const SweepRequest& request) {
     status = kExitRunFailed;
   }
   if (!request.quiet || status != kExitOk) {
-    std::cerr << "ctde: sweep: " << writer->done() << " of " << count << " runs, " << writer->failed() << " failed, "
-              << writer->seconds() << " s, written to " << request.output << "\n";
+    std::cerr << "ctde: sweep: " << writer->done() << " of " << count << " runs, " << writer->failed()
+              << " failed, " << writer->seconds() << " s, written to " << request.output << "\n";
   }
   return mpi ? mpi->share(status) : status;
 }

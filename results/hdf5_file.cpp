@@ -49,8 +49,8 @@ Type text_type() {
 }
 
 constexpr std::array<std::string_view, 12> kReserved{
-    "index", "status", "message", "steps", "rejected_steps", "rhs_evals",
-    "events", "time_events", "state_events", "end_time", "wall_time", "microstep"};
+    "index",  "status",      "message",      "steps",    "rejected_steps", "rhs_evals",
+    "events", "time_events", "state_events", "end_time", "wall_time",      "microstep"};
 
 }  // namespace
 
@@ -114,7 +114,8 @@ bool put_count(hid_t object, const std::string& name, std::uint64_t value) {
 bool put_dataset(hid_t group, const std::string& name, hid_t type, const std::vector<hsize_t>& dims,
                  const void* data) {
   const Space space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr));
-  const Dataset dataset(H5Dcreate2(group, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  const Dataset dataset(
+      H5Dcreate2(group, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   if (!dataset.ok()) return false;
   hsize_t count = 1;
   for (const hsize_t d : dims) count *= d;
@@ -140,7 +141,8 @@ void Hdf5File::write_run(const std::string& group_name, const RunRecord& record)
   const hid_t g = group.get();
   const std::string where = group_name == "/" ? "/" : group_name + "/";
   const auto rows = static_cast<hsize_t>(record.time.size());
-  if (!put_dataset(g, "time", H5T_NATIVE_DOUBLE, {rows}, record.time.data())) fail("the dataset " + where + "time");
+  if (!put_dataset(g, "time", H5T_NATIVE_DOUBLE, {rows}, record.time.data()))
+    fail("the dataset " + where + "time");
   if (!put_dataset(g, "microstep", H5T_NATIVE_UINT32, {rows}, record.microstep.data())) {
     fail("the dataset " + where + "microstep");
   }
@@ -152,7 +154,8 @@ void Hdf5File::write_run(const std::string& group_name, const RunRecord& record)
     } else {  // HDF5 is row-major: rows x width
       row_major.resize(signal.values.size());
       for (std::size_t r = 0; r < rows; ++r) {
-        for (std::size_t e = 0; e < signal.width; ++e) row_major[r * signal.width + e] = signal.values[e * rows + r];
+        for (std::size_t e = 0; e < signal.width; ++e)
+          row_major[r * signal.width + e] = signal.values[e * rows + r];
       }
       ok = put_dataset(g, signal.name, H5T_NATIVE_DOUBLE, {rows, signal.width}, row_major.data());
     }
@@ -168,7 +171,8 @@ void Hdf5File::write_run(const std::string& group_name, const RunRecord& record)
   if (!ok) fail("the attributes of " + group_name);
 }
 
-void Hdf5File::write_summary(const std::vector<std::string>& parameters, const std::vector<SummaryRow>& rows) {
+void Hdf5File::write_summary(const std::vector<std::string>& parameters,
+                             const std::vector<SummaryRow>& rows) {
   const Type text = text_type();
   const std::size_t doubles = parameters.size();
   // index, the parameters, status, message, steps, events, wall_time

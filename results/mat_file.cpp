@@ -29,14 +29,14 @@ struct MatClose {
 /// A rows x columns double matrix, column-major `data` copied.
 Var matrix(const char* name, std::size_t rows, std::size_t columns, const double* data) {
   std::array<std::size_t, 2> dims{rows, columns};
-  return Var(Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims.data(),
-                           const_cast<double*>(data), 0));  // NOLINT(cppcoreguidelines-pro-type-const-cast): copied
+  return Var(Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims.data(), const_cast<double*>(data),
+                           0));  // NOLINT(cppcoreguidelines-pro-type-const-cast): copied
 }
 
 Var text(const char* name, const std::string& value) {
   std::array<std::size_t, 2> dims{1, value.size()};
-  return Var(Mat_VarCreate(name, MAT_C_CHAR, MAT_T_UINT8, 2, dims.data(),
-                           const_cast<char*>(value.data()), 0));  // NOLINT(cppcoreguidelines-pro-type-const-cast): copied
+  return Var(Mat_VarCreate(name, MAT_C_CHAR, MAT_T_UINT8, 2, dims.data(), const_cast<char*>(value.data()),
+                           0));  // NOLINT(cppcoreguidelines-pro-type-const-cast): copied
 }
 
 }  // namespace
@@ -56,7 +56,8 @@ void write_mat_file(const std::string& path, const RunRecord& record, const std:
   std::set<std::string> seen;
   for (const SignalData& signal : record.signals) {
     std::string field = matlab_name(signal.name);
-    if (field.size() > kMaxName) fail("the signal '" + signal.name + "' gives a field name longer than 63 characters");
+    if (field.size() > kMaxName)
+      fail("the signal '" + signal.name + "' gives a field name longer than 63 characters");
     if (!seen.insert(field).second) fail("two signals give the same field name '" + field + "'");
     fields.push_back(std::move(field));
   }
@@ -64,7 +65,8 @@ void write_mat_file(const std::string& path, const RunRecord& record, const std:
   if (!mat) fail("cannot create the file");
   const std::size_t rows = record.time.size();
   const auto write = [&](Var var, const char* what) {
-    if (!var || Mat_VarWrite(mat.get(), var.get(), MAT_COMPRESSION_NONE) != 0) fail(std::string("the variable ") + what);
+    if (!var || Mat_VarWrite(mat.get(), var.get(), MAT_COMPRESSION_NONE) != 0)
+      fail(std::string("the variable ") + what);
   };
   write(matrix("time", rows, 1, record.time.data()), "time");
   const std::vector<double> microstep(record.microstep.begin(), record.microstep.end());

@@ -34,7 +34,8 @@ class Writer {
   template <class T>
   void put(const T& value) {
     static_assert(std::is_trivially_copyable_v<T>);
-    const auto* bytes = reinterpret_cast<const char*>(&value);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+    const auto* bytes =
+        reinterpret_cast<const char*>(&value);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
     out_.insert(out_.end(), bytes, bytes + sizeof(T));
   }
   void put(const std::string& text) {
@@ -44,7 +45,8 @@ class Writer {
   template <class T>
   void put(const std::vector<T>& values) {
     put(static_cast<std::uint64_t>(values.size()));
-    const auto* bytes = reinterpret_cast<const char*>(values.data());  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+    const auto* bytes =
+        reinterpret_cast<const char*>(values.data());  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
     out_.insert(out_.end(), bytes, bytes + values.size() * sizeof(T));
   }
   std::vector<char> take() { return std::move(out_); }

@@ -18,8 +18,8 @@ namespace ctde::results {
 
 /// One recorded signal's values. Copyable value type.
 struct SignalData {
-  std::string name;          ///< "actor.port"
-  std::uint32_t width = 1;   ///< elements per row
+  std::string name;            ///< "actor.port"
+  std::uint32_t width = 1;     ///< elements per row
   std::vector<double> values;  ///< rows x width, column-major
 };
 

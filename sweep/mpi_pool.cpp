@@ -62,7 +62,8 @@ void MpiSession::run(std::uint64_t count, const RunFunction& run, const RecordFu
       MPI_Wait(&request, MPI_STATUS_IGNORE);  // the previous record is out: its buffer can go
       sending = std::move(bytes);
       // Sent without waiting: rank 0 may be running a run of its own; this rank starts its next.
-      MPI_Isend(sending.data(), static_cast<int>(sending.size()), MPI_CHAR, 0, kRecordTag, MPI_COMM_WORLD, &request);
+      MPI_Isend(sending.data(), static_cast<int>(sending.size()), MPI_CHAR, 0, kRecordTag, MPI_COMM_WORLD,
+                &request);
     }
     MPI_Wait(&request, MPI_STATUS_IGNORE);
     return;
@@ -81,7 +82,8 @@ void MpiSession::run(std::uint64_t count, const RunFunction& run, const RecordFu
     if (stopped || next < count) return;
     stopped = true;
     const std::uint64_t none = 0;
-    for (int worker = 1; worker < size_; ++worker) MPI_Send(&none, 1, MPI_UINT64_T, worker, kStopTag, MPI_COMM_WORLD);
+    for (int worker = 1; worker < size_; ++worker)
+      MPI_Send(&none, 1, MPI_UINT64_T, worker, kStopTag, MPI_COMM_WORLD);
   };
   for (int held = 0; held < kHeld; ++held) {
     for (int worker = 1; worker < size_; ++worker) give(worker);

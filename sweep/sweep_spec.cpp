@@ -47,11 +47,13 @@ class Parser {
   }
 
   std::uint64_t whole(const json& value, const std::string& pointer, std::uint64_t least) const {
-    if (!value.is_number_integer() || (value.is_number_integer() && !value.is_number_unsigned() && value.get<std::int64_t>() < 0)) {
+    if (!value.is_number_integer() ||
+        (value.is_number_integer() && !value.is_number_unsigned() && value.get<std::int64_t>() < 0)) {
       fail(pointer, "expected a whole number >= " + std::to_string(least) + ", got " + value.dump());
     }
     const auto n = value.get<std::uint64_t>();
-    if (n < least) fail(pointer, "expected a whole number >= " + std::to_string(least) + ", got " + value.dump());
+    if (n < least)
+      fail(pointer, "expected a whole number >= " + std::to_string(least) + ", got " + value.dump());
     return n;
   }
 
@@ -83,8 +85,10 @@ class Parser {
     if (!bounds.is_array() || bounds.size() != 2) fail(at, "expected two numbers");
     p.a = number(bounds[0], at + "/0");
     p.b = number(bounds[1], at + "/1");
-    if (p.law == RandomParameter::Law::kUniform && !(p.a <= p.b)) fail(at, "the low bound is above the high one");
-    if (p.law == RandomParameter::Law::kNormal && p.b < 0) fail(at + "/1", "the standard deviation is negative");
+    if (p.law == RandomParameter::Law::kUniform && !(p.a <= p.b))
+      fail(at, "the low bound is above the high one");
+    if (p.law == RandomParameter::Law::kNormal && p.b < 0)
+      fail(at + "/1", "the standard deviation is negative");
     return p;
   }
 
@@ -99,7 +103,9 @@ class Parser {
     SweepSpec spec;
     spec.text = text;
     if (!root.contains("ctde_sweep")) fail("", "missing \"ctde_sweep\": 1 (the sweep file's format version)");
-    if (root["ctde_sweep"] != 1) fail("/ctde_sweep", "unsupported sweep format version " + root["ctde_sweep"].dump() + " (this ctde reads 1)");
+    if (root["ctde_sweep"] != 1)
+      fail("/ctde_sweep",
+           "unsupported sweep format version " + root["ctde_sweep"].dump() + " (this ctde reads 1)");
     for (const auto& [key, value] : root.items()) {
       const std::string pointer = "/" + key;
       if (key == "ctde_sweep") continue;
@@ -110,7 +116,8 @@ class Parser {
           name(parameter, at);
           if (!values.is_array() || values.empty()) fail(at, "expected a non-empty array of numbers");
           std::vector<double> list;
-          for (std::size_t i = 0; i < values.size(); ++i) list.push_back(number(values[i], at + "/" + std::to_string(i)));
+          for (std::size_t i = 0; i < values.size(); ++i)
+            list.push_back(number(values[i], at + "/" + std::to_string(i)));
           spec.grid.emplace_back(parameter, std::move(list));
         }
       } else if (key == "random") {
@@ -127,7 +134,8 @@ class Parser {
         spec.stop_time = number(value, pointer);
         if (*spec.stop_time <= 0) fail(pointer, "the stop time must be > 0");
       } else {
-        fail(pointer, "unknown key '" + key + "' (known: ctde_sweep, grid, random, samples, seed, stop_time)");
+        fail(pointer,
+             "unknown key '" + key + "' (known: ctde_sweep, grid, random, samples, seed, stop_time)");
       }
     }
     if (spec.grid.empty() && spec.random.empty()) fail("", "nothing to sweep: give \"grid\" or \"random\"");

@@ -97,7 +97,8 @@ void run_local(std::uint64_t count, unsigned jobs, const RunFunction& run, const
       throw std::runtime_error(std::string("cannot create a worker's socket: ") + std::strerror(errno));
     }
     const pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error(std::string("cannot start a worker process: ") + std::strerror(errno));
+    if (pid < 0)
+      throw std::runtime_error(std::string("cannot start a worker process: ") + std::strerror(errno));
     if (pid == 0) {
       ::close(pair[0]);
       for (const Worker& other : workers) {

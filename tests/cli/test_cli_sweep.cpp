@@ -22,7 +22,9 @@ using ctde::test::run_shell;
 const std::string kPython = "/usr/bin/python3";
 const std::string kCompare = std::string(CTDE_SOURCE_DIR) + "/tests/sweep/h5_compare.py";
 
-std::filesystem::path scratch(const std::string& name) { return ctde::test::scratch_file("ctde_cli_sweep_test", name); }
+std::filesystem::path scratch(const std::string& name) {
+  return ctde::test::scratch_file("ctde_cli_sweep_test", name);
+}
 
 std::string ball() { return ctde::test::example_models() + "bouncing_ball.json"; }
 
@@ -43,11 +45,14 @@ CommandResult compare(const std::string& a, const std::string& b) {
   return run_shell(kPython + " " + kCompare + " " + a + " " + b + " 2>&1");
 }
 
-/// `mpirun ... ctde ARGUMENTS` with what Open MPI needs here (root, 2 cores), for this command only.
+/// `mpirun ... ctde ARGUMENTS` with what Open MPI needs here (root, more ranks than cores), for this
+/// command only. Open MPI's own allocations outlive MPI_Finalize: a sanitized build does not count them.
 CommandResult mpirun(int ranks, const std::string& arguments) {
-  return run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
-                   "mpirun --oversubscribe -np " +
-                   std::to_string(ranks) + " " + CTDE_CLI + " " + arguments + " 2>&1");
+  return run_shell(
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+      "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" "
+      "mpirun --oversubscribe -np " +
+      std::to_string(ranks) + " " + CTDE_CLI + " " + arguments + " 2>&1");
 }
 
 const std::string kMixed = R"({"ctde_sweep": 1, "grid": {"e": [0.6, 0.7, 0.8]},
@@ -79,7 +84,9 @@ TEST_CASE("ctde sweep writes the same file with --jobs 1, --jobs 2 and mpirun -n
   CHECK_MESSAGE(same_np3.status == 0, same_np3.output);
 }
 
-TEST_CASE("the sweep file's layout: /runs/<k> with datasets and attributes, /summary, the files as root attributes") {
+TEST_CASE(
+    "the sweep file's layout: /runs/<k> with datasets and attributes, /summary, the files as root "
+    "attributes") {
   const std::string spec = write("layout.json", kMixed);
   const std::string out = scratch("layout.h5").string();
   REQUIRE(run_cli("sweep " + ball() + " " + spec + " -o " + out + " --jobs 2 --quiet").status == 0);
@@ -96,7 +103,8 @@ TEST_CASE("the sweep file's layout: /runs/<k> with datasets and attributes, /sum
       "assert np.isnan(r[\"ground.out\"][0])\n"
       "s = f[\"summary\"][()]\n"
       "assert list(s[\"index\"]) == list(range(6)) and list(s[\"e\"]) == [0.6, 0.6, 0.7, 0.7, 0.8, 0.8]\n"
-      "assert s.dtype.names == (\"index\", \"e\", \"h0\", \"status\", \"message\", \"steps\", \"events\", \"wall_time\")\n"
+      "assert s.dtype.names == (\"index\", \"e\", \"h0\", \"status\", \"message\", \"steps\", \"events\", "
+      "\"wall_time\")\n"
       "assert s[\"h0\"][3] == r.attrs[\"h0\"] and s[\"steps\"][3] == r.attrs[\"steps\"]\n"
       "assert \"bouncing_ball\" in f.attrs[\"model\"] and \"ctde_sweep\" in f.attrs[\"sweep\"]\n"
       "print(\"layout ok\")\n";
@@ -106,8 +114,8 @@ TEST_CASE("the sweep file's layout: /runs/<k> with datasets and attributes, /sum
 
 TEST_CASE("the ball's impact times in a sweep of e match the closed form") {
   // Dropped from h0 at rest: first impact at t1 = sqrt(2 h0 / g), then flights of 2 e^i v1 / g.
-  const std::string spec =
-      write("impacts.json", R"({"ctde_sweep": 1, "grid": {"e": [0.6, 0.7, 0.8], "h0": [2, 10]}, "stop_time": 5})");
+  const std::string spec = write(
+      "impacts.json", R"({"ctde_sweep": 1, "grid": {"e": [0.6, 0.7, 0.8], "h0": [5, 10]}, "stop_time": 3})");
   const std::string out = scratch("impacts.h5").string();
   const CommandResult r = run_cli("sweep " + ball() + " " + spec + " -o " + out + " --quiet");
   REQUIRE_MESSAGE(r.status == 0, r.output);
@@ -134,7 +142,7 @@ TEST_CASE("the ball's impact times in a sweep of e match the closed form") {
     const double v1 = std::sqrt(2 * g * h0);
     double expected = std::sqrt(2 * h0 / g);
     std::size_t n = 0;
-    for (double speed = v1 * e; expected < 5; speed *= e, ++n) {
+    for (double speed = v1 * e; expected < 3; speed *= e, ++n) {
       REQUIRE_MESSAGE(n < times.size(), "e = " << e << ", h0 = " << h0 << ": impact " << n << " missing");
       CHECK(times[n] == doctest::Approx(expected).epsilon(1e-7));
       expected += 2 * speed / g;
@@ -147,7 +155,8 @@ TEST_CASE("the ball's impact times in a sweep of e match the closed form") {
 
 TEST_CASE("a failing run is kept with its status and message; the others go on and the sweep exits 3") {
   // e = 0.5 from h0 = 10: the impacts accumulate at 3 t1 = 4.28 s (Zeno), before the stop time.
-  const std::string spec = write("zeno.json", R"({"ctde_sweep": 1, "grid": {"e": [0.8, 0.5, 0.7]}, "stop_time": 6})");
+  const std::string spec =
+      write("zeno.json", R"({"ctde_sweep": 1, "grid": {"e": [0.8, 0.5, 0.7]}, "stop_time": 6})");
   for (const std::string jobs : {"1", "2"}) {
     const std::string out = scratch("zeno" + jobs + ".h5").string();
     const CommandResult r = run_cli("sweep " + ball() + " " + spec + " -o " + out + " --jobs " + jobs);
@@ -185,7 +194,8 @@ TEST_CASE("a random sweep is reproducible from its seed and changes with it") {
   CHECK(different.status == 1);
 }
 
-TEST_CASE("bad sweep files, unknown parameters and a non-HDF5 output exit 2 before any run, writing nothing") {
+TEST_CASE(
+    "bad sweep files, unknown parameters and a non-HDF5 output exit 2 before any run, writing nothing") {
   const std::string out = scratch("never.h5").string();
   std::filesystem::remove(out);
   const std::string bad = write("bad.json", R"({"ctde_sweep": 1, "grid": {"e": []}})");
@@ -220,10 +230,12 @@ TEST_CASE("ctde run writes the same results as CSV, HDF5 and MAT (read back by h
       "h = h5py.File(sys.argv[2], \"r\")\n"
       "m = scipy.io.loadmat(sys.argv[3])\n"
       "assert h.attrs[\"status\"] == \"ok\" and str(m[\"status\"][0]) == \"ok\"\n"
-      "assert np.array_equal(csv[\"time\"], h[\"time\"][()]) and np.array_equal(csv[\"time\"], m[\"time\"][:, 0])\n"
+      "assert np.array_equal(csv[\"time\"], h[\"time\"][()]) and np.array_equal(csv[\"time\"], "
+      "m[\"time\"][:, 0])\n"
       "assert np.array_equal(csv[\"microstep\"], h[\"microstep\"][()])\n"
       "assert np.array_equal(csv[\"microstep\"], m[\"microstep\"][:, 0])\n"
-      "for name, field in ((\"h.out\", \"h_out\"), (\"v.out\", \"v_out\"), (\"ground.out\", \"ground_out\")):\n"
+      "for name, field in ((\"h.out\", \"h_out\"), (\"v.out\", \"v_out\"), (\"ground.out\", "
+      "\"ground_out\")):\n"
       "  c = csv[name]\n"
       "  assert np.array_equal(c, h[name][()], equal_nan=True), name\n"
       "  assert np.array_equal(c, m[\"signals\"][field][0, 0][:, 0], equal_nan=True), field\n"

@@ -52,7 +52,8 @@ TEST_CASE("a sweep's runs are the samples times the grid, the last grid paramete
 }
 
 TEST_CASE("random draws depend on the seed and the run index only and stay in their law") {
-  const std::string text = R"({"ctde_sweep": 1, "random": {"k": {"uniform": [1, 2]}, "c": {"normal": [0, 0.1]}},
+  const std::string text =
+      R"({"ctde_sweep": 1, "random": {"k": {"uniform": [1, 2]}, "c": {"normal": [0, 0.1]}},
                                "samples": 2000, "seed": 7})";
   const SweepSpec spec = parse_sweep(text, "s.json");
   const SweepSpec again = parse_sweep(text, "other.json");
@@ -76,7 +77,8 @@ TEST_CASE("random draws depend on the seed and the run index only and stay in th
   const double sd = std::sqrt(squares / 2000 - mean * mean);
   CHECK(std::abs(mean) < 4 * 0.1 / std::sqrt(2000.0));  // four standard errors
   CHECK(sd == doctest::Approx(0.1).epsilon(0.1));
-  const SweepSpec other_seed = parse_sweep(R"({"ctde_sweep": 1, "random": {"k": {"uniform": [1, 2]}}, "seed": 8})", "s");
+  const SweepSpec other_seed =
+      parse_sweep(R"({"ctde_sweep": 1, "random": {"k": {"uniform": [1, 2]}}, "seed": 8})", "s");
   CHECK(other_seed.values(0)[0].second != spec.values(0)[0].second);
 }
 
@@ -104,13 +106,15 @@ TEST_CASE("bad sweep files are refused with the file and the JSON location") {
   CHECK(mentions(error_of(R"({"ctde_sweep": 1, "grid": {"e": [1]}, "samples": 0})"), "s.json at /samples"));
   CHECK(mentions(error_of(R"({"ctde_sweep": 1, "grid": {"e": [1]}, "samples": 1.5})"), "whole number"));
   CHECK(mentions(error_of(R"({"ctde_sweep": 1, "grid": {"e": [1]}, "seed": -1})"), "s.json at /seed"));
-  CHECK(mentions(error_of(R"({"ctde_sweep": 1, "grid": {"e": [1]}, "stop_time": 0})"), "s.json at /stop_time"));
+  CHECK(
+      mentions(error_of(R"({"ctde_sweep": 1, "grid": {"e": [1]}, "stop_time": 0})"), "s.json at /stop_time"));
   CHECK(mentions(error_of(R"({"ctde_sweep": 1, "grid": {"e": [1]}, "sample": 3})"), "unknown key 'sample'"));
   CHECK(mentions(error_of(R"({"ctde_sweep": 1, "grid": {"e": [1]}, "random": {"e": {"uniform": [0, 1]}}})"),
                  "the parameter 'e' is swept twice"));
   CHECK(mentions(error_of(R"({"ctde_sweep": 1, "random": {"k": {"poisson": [1]}}})"),
                  "unknown distribution 'poisson'"));
-  CHECK(mentions(error_of(R"({"ctde_sweep": 1, "random": {"k": {"uniform": [2, 1]}}})"), "low bound is above"));
+  CHECK(
+      mentions(error_of(R"({"ctde_sweep": 1, "random": {"k": {"uniform": [2, 1]}}})"), "low bound is above"));
   CHECK(mentions(error_of(R"({"ctde_sweep": 1, "random": {"k": {"normal": [0, -1]}}})"),
                  "standard deviation is negative"));
   CHECK(mentions(error_of(R"({"ctde_sweep": 1, "grid": {"status": [1]}})"), "'status' cannot be swept"));
