@@ -42,6 +42,10 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
   std::optional<OutputFile> plot_file;
   std::filesystem::path temporary;  // the results, when only a plot was asked for
   if (!plot.empty()) {
+    if (!request.results.empty() && results_format(request.results) != ResultsFormat::kCsv) {
+      throw CommandError(kExitUsage, "--plot draws from CSV results, and -o '" + request.results +
+                                         "' is an HDF5 or MAT file: give -o a .csv file, or no -o");
+    }
     check_plot_path(plot);
     tool = find_plot_tool();  // before the run: a missing tool runs nothing
     plot_file.emplace(NamedPath{"--plot", plot}, OutputFile::Writer::kHelper);

@@ -90,9 +90,11 @@ RunOutcome run_command(const RunRequest& request) {
   std::optional<ColumnarResults> columns;
   std::optional<TraceWriter> trace;
   ResultsSink* sink = nullptr;
-  if (results_file && format == ResultsFormat::kCsv)
+  if (results_file && format == ResultsFormat::kCsv) {
     sink = &csv.emplace(results_file->stream(), std::move(signals));
-  if (results_file && format != ResultsFormat::kCsv) sink = &columns.emplace(std::move(signals));
+  } else if (results_file) {
+    sink = &columns.emplace(std::move(signals));
+  }
   if (trace_file) trace.emplace(trace_file->stream());
   {
     Director director(flat, options, model.name(), trace ? &*trace : nullptr, sink);

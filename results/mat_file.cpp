@@ -73,6 +73,7 @@ void write_mat_file(const std::string& path, const RunRecord& record, const std:
   write(matrix("microstep", rows, 1, microstep.data()), "microstep");
 
   std::vector<const char*> names;
+  names.reserve(fields.size() + 1);
   for (const auto& field : fields) names.push_back(field.c_str());
   names.push_back(nullptr);
   std::array<std::size_t, 2> one{1, 1};
@@ -110,6 +111,7 @@ void write_mat_file(const std::string& path, const RunRecord& record, const std:
       {"wall_time", record.wall_time},
   }};
   std::vector<const char*> counter_names;
+  counter_names.reserve(counters.size() + 1);
   for (const auto& counter : counters) counter_names.push_back(counter.first);
   counter_names.push_back(nullptr);
   Var statistics(Mat_VarCreateStruct2("statistics", 2, one.data(), counter_names.data()));

@@ -13,6 +13,11 @@ packages=(
   python3-scipy                       # the scipy benchmark baseline
   graphviz                            # ctde graph -o model.svg (the `dot` program)
   clang-format clang-tidy             # scripts/lint.sh, run by the test command
+  libhdf5-dev                         # results in HDF5: the serial flavour, on purpose (docs/sweep.md)
+  libmatio-dev                        # results in MATLAB's .mat (ctde run -o x.mat)
+  libopenmpi-dev openmpi-bin          # mpirun ctde sweep (find_package(MPI)); the tests run mpirun -np 2 and 3
+  python3-h5py                        # the sweep tests read the HDF5 files back (scipy reads the .mat ones)
+  bc valgrind                         # bench/sweep/run_sweep_bench.sh (times, instruction counts)
 )
 
 missing=()

@@ -52,6 +52,7 @@ void MpiSession::run(std::uint64_t count, const RunFunction& run, const RecordFu
   if (rank_ != 0) {
     std::vector<char> sending;
     MPI_Request request = MPI_REQUEST_NULL;
+    bool sent = false;
     for (;;) {
       std::uint64_t k = 0;
       MPI_Status status;
@@ -59,13 +60,14 @@ void MpiSession::run(std::uint64_t count, const RunFunction& run, const RecordFu
       if (status.MPI_TAG == kStopTag) break;
       std::vector<char> bytes = results::serialize(run(k));
       if (bytes.size() > static_cast<std::size_t>(INT_MAX)) bytes = results::serialize(too_large(k));
-      MPI_Wait(&request, MPI_STATUS_IGNORE);  // the previous record is out: its buffer can go
+      if (sent) MPI_Wait(&request, MPI_STATUS_IGNORE);  // the previous record is out: its buffer can go
       sending = std::move(bytes);
       // Sent without waiting: rank 0 may be running a run of its own; this rank starts its next.
       MPI_Isend(sending.data(), static_cast<int>(sending.size()), MPI_CHAR, 0, kRecordTag, MPI_COMM_WORLD,
                 &request);
+      sent = true;
     }
-    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    if (sent) MPI_Wait(&request, MPI_STATUS_IGNORE);
     return;
   }
   std::uint64_t next = 0;

@@ -71,7 +71,7 @@ class Parser {
       fail(pointer, "expected {\"uniform\": [low, high]} or {\"normal\": [mean, sd]}");
     }
     const auto first = value.begin();
-    const std::string kind = first.key();
+    const std::string& kind = first.key();
     const json& bounds = first.value();
     const std::string at = pointer + "/" + kind;
     RandomParameter p{key, RandomParameter::Law::kUniform, 0, 1};
