@@ -3,6 +3,7 @@
 /// values of a sweep file, on local worker processes or MPI ranks, into one
 /// HDF5 file (docs/sweep.md).
 
+#include <cstdint>
 #include <string>
 
 namespace ctde::cli {

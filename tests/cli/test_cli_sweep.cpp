@@ -4,6 +4,7 @@
 // same results as CSV, HDF5 and MAT (read back by h5py and scipy).
 #include <doctest/doctest.h>
 
+#include "cli/sweep_command.hpp"
 #include "support/cli_helpers.hpp"
 
 #include <cmath>
@@ -255,4 +256,38 @@ TEST_CASE("ctde run --plot with HDF5 or MAT results is refused before the run") 
   CHECK(r.status == 2);
   CHECK(r.output.find("--plot draws from CSV results") != std::string::npos);
   CHECK(!std::filesystem::exists(h5));
+}
+
+TEST_CASE(
+    "random actors get seeds from (seed, k): the samples differ and the file does not depend on --jobs") {
+  const std::string model = write("poisson.json", R"({"ctde": 1, "name": "arrivals",
+    "parameters": {"m": 0.5}, "director": {"stop_time": 10},
+    "actors": [{"name": "p", "type": "PoissonClock", "params": {"mean_interval": "m", "seed": 1}}],
+    "record": ["p.out"]})");
+  const std::string spec =
+      write("poisson_sweep.json", R"({"ctde_sweep": 1, "grid": {"m": [0.5, 1]}, "samples": 3, "seed": 5})");
+  const std::string a = scratch("poisson1.h5").string();
+  const std::string b = scratch("poisson2.h5").string();
+  REQUIRE(run_cli("sweep " + model + " " + spec + " -o " + a + " --jobs 1 --quiet").status == 0);
+  REQUIRE(run_cli("sweep " + model + " " + spec + " -o " + b + " --jobs 2 --quiet").status == 0);
+  const CommandResult same = compare(a, b);
+  CHECK_MESSAGE(same.status == 0, same.output);
+  const std::string script =
+      "import sys, h5py, numpy as np\n"
+      "f = h5py.File(sys.argv[1], \"r\")\n"
+      "times = []\n"
+      "for k in range(6):\n"
+      "  r = f[\"runs\"][str(k)]\n"
+      "  times.append(tuple(r[\"time\"][()][~np.isnan(r[\"p.out\"][()])]))\n"
+      "assert all(len(t) > 3 for t in times), [len(t) for t in times]\n"
+      "assert len(set(times)) == 6, \"two runs drew the same arrivals\"\n"
+      "print(\"distinct\")\n";
+  const CommandResult r = python(script, a);
+  CHECK_MESSAGE(r.status == 0, r.output);
+}
+
+TEST_CASE("the sweep's progress line: runs done of the total, failures, ETA in h:mm:ss") {
+  CHECK(ctde::cli::format_sweep_progress(120, 1000, 2, 13.4) == "runs 120/1000  failed 2  ETA 0:00:13");
+  CHECK(ctde::cli::format_sweep_progress(0, 10, 0, -1) == "runs 0/10  failed 0  ETA --:--:--");
+  CHECK(ctde::cli::format_sweep_progress(1, 10, 0, 3725) == "runs 1/10  failed 0  ETA 1:02:05");
 }
