@@ -27,8 +27,6 @@ namespace {
 constexpr int kTaskTag = 1;
 constexpr int kStopTag = 2;
 constexpr int kRecordTag = 3;
-/// Indices a worker rank holds at once: the one it runs and the next.
-constexpr int kHeld = 2;
 
 results::RunRecord too_large(std::uint64_t k) {
   results::RunRecord record;
@@ -73,10 +71,14 @@ void MpiSession::run(std::uint64_t count, const RunFunction& run, const RecordFu
   std::uint64_t next = 0;
   std::uint64_t done = 0;
   bool stopped = false;
+  RunTimer timer;
+  std::vector<std::size_t> held(static_cast<std::size_t>(size_), 0);  // indices out at each rank
+  // Tops `worker` up to indices_to_hold() indices.
   const auto give = [&](int worker) {
-    if (next < count) {
+    auto& out = held[static_cast<std::size_t>(worker)];
+    const std::size_t hold = indices_to_hold(timer.mean());
+    for (; out < hold && next < count; ++out, ++next) {
       MPI_Send(&next, 1, MPI_UINT64_T, worker, kTaskTag, MPI_COMM_WORLD);
-      ++next;
     }
   };
   // Every index is out: each worker finishes what it holds, then the stop.
@@ -87,9 +89,7 @@ void MpiSession::run(std::uint64_t count, const RunFunction& run, const RecordFu
     for (int worker = 1; worker < size_; ++worker)
       MPI_Send(&none, 1, MPI_UINT64_T, worker, kStopTag, MPI_COMM_WORLD);
   };
-  for (int held = 0; held < kHeld; ++held) {
-    for (int worker = 1; worker < size_; ++worker) give(worker);
-  }
+  for (int worker = 1; worker < size_; ++worker) give(worker);
   stop_all();
   std::vector<char> bytes;
   const auto receive = [&](const MPI_Status& probed) {
@@ -97,10 +97,13 @@ void MpiSession::run(std::uint64_t count, const RunFunction& run, const RecordFu
     MPI_Get_count(&probed, MPI_CHAR, &size);
     bytes.resize(static_cast<std::size_t>(size));
     MPI_Recv(bytes.data(), size, MPI_CHAR, probed.MPI_SOURCE, kRecordTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    --held[static_cast<std::size_t>(probed.MPI_SOURCE)];
+    results::RunRecord finished = results::deserialize(bytes);
+    timer.add(finished.wall_time);
     give(probed.MPI_SOURCE);
     stop_all();
     ++done;
-    record(results::deserialize(bytes));
+    record(std::move(finished));
   };
   while (done < count) {
     int pending = 0;
@@ -112,7 +115,9 @@ void MpiSession::run(std::uint64_t count, const RunFunction& run, const RecordFu
       const std::uint64_t k = next++;
       stop_all();
       ++done;
-      record(run(k));
+      results::RunRecord finished = run(k);
+      timer.add(finished.wall_time);
+      record(std::move(finished));
     } else {
       MPI_Probe(MPI_ANY_SOURCE, kRecordTag, MPI_COMM_WORLD, &probed);
       receive(probed);

@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <stdexcept>
@@ -18,8 +20,10 @@ namespace {
 
 /// Tells a worker to finish.
 constexpr std::uint64_t kNoMore = UINT64_MAX;
-/// Indices a worker holds at once: the one it runs and the next.
-constexpr std::size_t kHeld = 2;
+/// Work a worker should have queued, s (indices_to_hold).
+constexpr double kQueuedSeconds = 0.005;
+constexpr std::size_t kMinHeld = 2;
+constexpr std::size_t kMaxHeld = 32;
 
 bool write_all(int fd, const void* data, std::size_t size) {
   const auto* bytes = static_cast<const char*>(data);
@@ -83,6 +87,13 @@ std::string how_it_ended(pid_t pid) {
 
 }  // namespace
 
+std::size_t indices_to_hold(double mean_run_seconds) {
+  if (!(mean_run_seconds > 0)) return kMinHeld;
+  const double wanted = std::ceil(kQueuedSeconds / mean_run_seconds);
+  if (wanted >= static_cast<double>(kMaxHeld)) return kMaxHeld;
+  return std::max(kMinHeld, static_cast<std::size_t>(wanted));
+}
+
 void run_local(std::uint64_t count, unsigned jobs, const RunFunction& run, const RecordFunction& record,
                const StopFunction& stop) {
   if (jobs <= 1 || count <= 1) {
@@ -112,8 +123,10 @@ void run_local(std::uint64_t count, unsigned jobs, const RunFunction& run, const
   }
 
   std::uint64_t next = 0;
+  RunTimer timer;
   const auto hand_out = [&](Worker& w) {
-    while (w.alive && w.held.size() < kHeld && next < count && !stop()) {
+    const std::size_t hold = indices_to_hold(timer.mean());
+    while (w.alive && w.held.size() < hold && next < count && !stop()) {
       if (!write_all(w.fd, &next, sizeof next)) break;  // it died: its reading end says so
       w.held.push_back(next++);
     }
@@ -146,7 +159,9 @@ void run_local(std::uint64_t count, unsigned jobs, const RunFunction& run, const
       }
       if (ok) {
         w.held.pop_front();
-        record(results::deserialize(bytes));
+        results::RunRecord done = results::deserialize(bytes);
+        timer.add(done.wall_time);
+        record(std::move(done));
         hand_out(w);
         continue;
       }

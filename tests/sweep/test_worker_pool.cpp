@@ -68,3 +68,13 @@ TEST_CASE("a worker that dies fails only the runs it held; the others finish") {
   CHECK(lost >= 1);
   CHECK(lost <= 2);  // run 5 and at most the one index its worker held beside it
 }
+
+TEST_CASE("a worker holds about 5 ms of runs: 2 at least, 32 at most") {
+  using ctde::sweep::indices_to_hold;
+  CHECK(indices_to_hold(0) == 2);  // nothing measured yet
+  CHECK(indices_to_hold(-1) == 2);
+  CHECK(indices_to_hold(1.0) == 2);  // long runs: the one running and the next
+  CHECK(indices_to_hold(0.001) == 5);
+  CHECK(indices_to_hold(0.0002) == 25);
+  CHECK(indices_to_hold(1e-6) == 32);
+}
