@@ -2,7 +2,9 @@
 
 #include <climits>
 #include <cstdlib>
+#include <deque>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #ifdef CTDE_HAVE_MPI
@@ -48,9 +50,18 @@ MpiSession::~MpiSession() { MPI_Finalize(); }
 
 void MpiSession::run(std::uint64_t count, const RunFunction& run, const RecordFunction& record) const {
   if (rank_ != 0) {
-    std::vector<char> sending;
-    MPI_Request request = MPI_REQUEST_NULL;
-    bool sent = false;
+    // Records are sent without waiting (rank 0 may be busy with a run of its own; this rank goes
+    // on with its next): each buffer lives until its send completes. There are at most as many
+    // as the indices this rank holds.
+    std::deque<std::pair<MPI_Request, std::vector<char>>> sending;
+    const auto drop_sent = [&sending] {
+      while (!sending.empty()) {
+        int sent = 0;
+        MPI_Test(&sending.front().first, &sent, MPI_STATUS_IGNORE);
+        if (sent == 0) return;
+        sending.pop_front();
+      }
+    };
     for (;;) {
       std::uint64_t k = 0;
       MPI_Status status;
@@ -58,14 +69,12 @@ void MpiSession::run(std::uint64_t count, const RunFunction& run, const RecordFu
       if (status.MPI_TAG == kStopTag) break;
       std::vector<char> bytes = results::serialize(run(k));
       if (bytes.size() > static_cast<std::size_t>(INT_MAX)) bytes = results::serialize(too_large(k));
-      if (sent) MPI_Wait(&request, MPI_STATUS_IGNORE);  // the previous record is out: its buffer can go
-      sending = std::move(bytes);
-      // Sent without waiting: rank 0 may be running a run of its own; this rank starts its next.
-      MPI_Isend(sending.data(), static_cast<int>(sending.size()), MPI_CHAR, 0, kRecordTag, MPI_COMM_WORLD,
+      auto& [request, buffer] = sending.emplace_back(MPI_REQUEST_NULL, std::move(bytes));
+      MPI_Isend(buffer.data(), static_cast<int>(buffer.size()), MPI_CHAR, 0, kRecordTag, MPI_COMM_WORLD,
                 &request);
-      sent = true;
+      drop_sent();
     }
-    if (sent) MPI_Wait(&request, MPI_STATUS_IGNORE);
+    for (auto& [request, buffer] : sending) MPI_Wait(&request, MPI_STATUS_IGNORE);
     return;
   }
   std::uint64_t next = 0;
