@@ -23,6 +23,7 @@
 #include "cli/process.hpp"
 #include "cli/run_command.hpp"
 #include "cli/run_setup.hpp"
+#include "cli/sweep_command.hpp"
 #include "cli/trace_export.hpp"
 #include "cli/types_command.hpp"
 #include "cli/validate_command.hpp"
@@ -42,6 +43,10 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
   std::optional<OutputFile> plot_file;
   std::filesystem::path temporary;  // the results, when only a plot was asked for
   if (!plot.empty()) {
+    if (!request.results.empty() && results_format(request.results) != ResultsFormat::kCsv) {
+      throw CommandError(kExitUsage, "--plot draws from CSV results, and -o '" + request.results +
+                                         "' is an HDF5 or MAT file: give -o a .csv file, or no -o");
+    }
     check_plot_path(plot);
     tool = find_plot_tool();  // before the run: a missing tool runs nothing
     plot_file.emplace(NamedPath{"--plot", plot}, OutputFile::Writer::kHelper);
@@ -110,16 +115,31 @@ int main(int argc, char** argv) {
   double stop_time = 0;
   bool quiet = false;
   std::string plot_path;
-  auto* run = app.add_subcommand(
-      "run", "Run a model file, writing results (CSV), an event trace (JSON Lines) and a plot");
+  auto* run = app.add_subcommand("run",
+                                 "Run a model file, writing results (CSV, HDF5 .h5 or MATLAB .mat), an event "
+                                 "trace (JSON Lines) and a plot");
   run->add_option("MODEL", run_request.model, "The model file (JSON)")->required();
-  run->add_option("-o,--output", run_request.results, "Results file (CSV)");
+  run->add_option("-o,--output", run_request.results, "Results file (CSV; .h5/.hdf5: HDF5, .mat: MATLAB)");
   run->add_option("--trace", run_request.trace, "Event trace file (JSON Lines)");
   run->add_option("--plot", plot_path,
                   "Plot of the recorded signals (.png, .svg or .pdf; 1000x600 pixels), drawn by matplotlib");
   run->add_option("--set", run_sets, "Override a model parameter: NAME=VALUE (repeatable)");
   auto* stop_option = run->add_option("--stop-time", stop_time, "Override the director's stop_time (s)");
   run->add_flag("--quiet", quiet, "Print nothing but errors (and no progress bar)");
+
+  SweepRequest sweep_request;
+  auto* sweep = app.add_subcommand(
+      "sweep",
+      "Run a model for every point of a sweep file (grid and random draws) on local worker "
+      "processes or MPI ranks, into one HDF5 file (docs/sweep.md)");
+  sweep->add_option("MODEL", sweep_request.model, "The model file (JSON)")->required();
+  sweep->add_option("SWEEP", sweep_request.sweep, "The sweep file (JSON)")->required();
+  sweep->add_option("-o,--output", sweep_request.output, "The results file (HDF5: .h5 or .hdf5)")->required();
+  sweep
+      ->add_option("--jobs", sweep_request.jobs,
+                   "Local worker processes (default: one per core; ignored under MPI)")
+      ->check(CLI::PositiveNumber);
+  sweep->add_flag("--quiet", sweep_request.quiet, "Print nothing but errors (and no progress line)");
 
   std::string graph_model;
   std::string graph_output;
@@ -178,6 +198,7 @@ int main(int argc, char** argv) {
       run_request.progress = !quiet && !to_terminal;
       return run_main(run_request, plot_path, quiet);
     }
+    if (sweep->parsed()) return sweep_command(sweep_request);
     if (graph->parsed()) graph_command(graph_model, parse_overrides(graph_sets), graph_output, std::cout);
     if (trace_export->parsed()) trace_export_command(trace_input, trace_output);
     if (types->parsed()) types_command(types_json, std::cout);

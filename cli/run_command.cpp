@@ -1,7 +1,10 @@
 #include "cli/run_command.hpp"
 
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "actors/builtin_actors.hpp"
 #include "cli/command_error.hpp"
@@ -9,10 +12,15 @@
 #include "cli/output_file.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/run_setup.hpp"
+#include "core/columnar_results.hpp"
 #include "core/csv_results.hpp"
 #include "core/error.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
+#include "results/hdf5_file.hpp"
+#include "results/mat_file.hpp"
+#include "results/run_record.hpp"
+#include "results/write_error.hpp"
 
 namespace ctde::cli {
 
@@ -28,7 +36,34 @@ std::vector<std::string> discrete_columns(const std::vector<RecordedSignal>& sig
   return columns;
 }
 
+/// Fills a record from a finished run and writes it as HDF5 or MAT.
+void write_results_file(ResultsFormat format, const std::string& path, const std::string& model_path,
+                        const RunResult& result, const ColumnarResults& columns) {
+  results::RunRecord record;
+  results::fill_record(record, result, columns);
+  std::ifstream in(model_path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (format == ResultsFormat::kMat) {
+    results::write_mat_file(path, record, text.str());
+    return;
+  }
+  results::Hdf5File file(path);
+  file.write_run("/", record);
+  file.set_text("model", text.str());
+  file.set_text("model_file", model_path);
+  file.close();
+}
+
 }  // namespace
+
+ResultsFormat results_format(const std::string& path) {
+  if (path == "-") return ResultsFormat::kCsv;
+  const std::string extension = std::filesystem::path(path).extension().string();
+  if (extension == ".h5" || extension == ".hdf5") return ResultsFormat::kHdf5;
+  if (extension == ".mat") return ResultsFormat::kMat;
+  return ResultsFormat::kCsv;
+}
 
 RunOutcome run_command(const RunRequest& request) {
   Model model = load_model_file(request.model, builtin_actors(), request.overrides);
@@ -42,29 +77,47 @@ RunOutcome run_command(const RunRequest& request) {
   // Declared before the writers that hold their streams, so that they outlive them.
   std::optional<OutputFile> results_file;
   std::optional<OutputFile> trace_file;
-  if (!request.results.empty())
-    results_file.emplace(NamedPath{"-o", request.results}, OutputFile::Writer::kStream);
   if (!request.trace.empty())
     trace_file.emplace(NamedPath{"--trace", request.trace}, OutputFile::Writer::kStream);
-  std::optional<CsvResults> results;
+  // .h5/.hdf5 and .mat files are written from memory when the run ends; anything else is CSV text.
+  const ResultsFormat format = results_format(request.results);
+  if (!request.results.empty()) {
+    results_file.emplace(NamedPath{"-o", request.results}, format == ResultsFormat::kCsv
+                                                               ? OutputFile::Writer::kStream
+                                                               : OutputFile::Writer::kHelper);
+  }
+  std::optional<CsvResults> csv;
+  std::optional<ColumnarResults> columns;
   std::optional<TraceWriter> trace;
-  if (results_file) results.emplace(results_file->stream(), std::move(signals));
+  ResultsSink* sink = nullptr;
+  if (results_file && format == ResultsFormat::kCsv) {
+    sink = &csv.emplace(results_file->stream(), std::move(signals));
+  } else if (results_file) {
+    sink = &columns.emplace(std::move(signals));
+  }
   if (trace_file) trace.emplace(trace_file->stream());
   {
-    Director director(flat, options, model.name(), trace ? &*trace : nullptr, results ? &*results : nullptr);
+    Director director(flat, options, model.name(), trace ? &*trace : nullptr, sink);
     ProgressBar bar(request.progress_fd, options.start_time, options.stop_time, request.progress);
     if (bar.active()) {
       director.set_progress([&bar](double time, const RunStatistics& stats) { bar.update(time, stats); });
     }
     // A write that failed ends the run at once: the rest would be lost too.
-    director.set_stop_check([&results, &trace] {
-      return interrupt_signal() != 0 || (results && results->failed()) || (trace && trace->failed());
+    director.set_stop_check([sink, &trace] {
+      return interrupt_signal() != 0 || (sink != nullptr && sink->failed()) || (trace && trace->failed());
     });
     outcome.result = director.run();
     bar.finish();
   }
   trace.reset();  // flushes
-  results.reset();
+  csv.reset();
+  if (columns) {
+    try {
+      write_results_file(format, results_file->write_path(), request.model, outcome.result, *columns);
+    } catch (const results::WriteError& e) {
+      outcome.write_error = e.what();
+    }
+  }
   // Every file is kept, however the run ended; the first failure is reported.
   for (auto* file : {&results_file, &trace_file}) {
     if (!*file) continue;

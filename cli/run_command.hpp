@@ -10,10 +10,20 @@
 
 namespace ctde::cli {
 
+/// The results file's format, chosen by its extension.
+enum class ResultsFormat {
+  kCsv,   ///< anything but the two below, and "-" (standard output)
+  kHdf5,  ///< .h5, .hdf5 (docs/sweep.md, "Results files")
+  kMat,   ///< .mat, MATLAB version 5 through matio
+};
+
+/// The format of results file `path`.
+[[nodiscard]] ResultsFormat results_format(const std::string& path);
+
 /// What `ctde run` was asked to do. Copyable value type.
 struct RunRequest {
   std::string model;
-  std::string results;  ///< CSV path, "-" for stdout, or empty for none
+  std::string results;  ///< results path (CSV, .h5/.hdf5 or .mat: results_format), "-" for stdout, or empty
   std::string trace;    ///< JSON Lines path, "-" for stdout, or empty for none
   ParameterOverrides overrides;
   std::optional<double> stop_time;

@@ -18,6 +18,11 @@ packages=(
   python3-pytest                      # its tests (ctest's `python` test)
   python3-nbclient python3-nbconvert python3-ipykernel  # the example notebook, executed by those tests
   libzip-dev libpugixml-dev           # FMU import: FMU archives and modelDescription.xml (actors/fmi/)
+  libhdf5-dev                         # results in HDF5: the serial flavour, on purpose (docs/sweep.md)
+  libmatio-dev                        # results in MATLAB's .mat (ctde run -o x.mat)
+  libopenmpi-dev openmpi-bin          # mpirun ctde sweep (find_package(MPI)); the tests run mpirun -np 2 and 3
+  python3-h5py                        # the sweep tests read the HDF5 files back (scipy reads the .mat ones)
+  bc valgrind                         # bench/sweep/run_sweep_bench.sh (times, instruction counts)
 )
 
 missing=()

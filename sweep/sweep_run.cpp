@@ -1,0 +1,92 @@
+#include "sweep/sweep_run.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "actors/builtin_actors.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/run_setup.hpp"
+#include "core/columnar_results.hpp"
+#include "core/composite.hpp"
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "core/model_file.hpp"
+#include "domains/ctde/director.hpp"
+
+namespace ctde::sweep {
+
+namespace {
+
+/// Gives every actor with a `seed` parameter run k's seed, in depth-first order.
+void seed_actors(Composite& composite, const SweepSpec& spec, std::uint64_t k, std::uint64_t& next) {
+  for (const auto& child : composite.children()) {
+    if (auto* inner = dynamic_cast<Composite*>(child.get())) {
+      seed_actors(*inner, spec, k, next);
+      continue;
+    }
+    for (const ParamSlot& slot : child->parameters()) {
+      if (slot.name != "seed") continue;
+      child->set_parameter("seed", ParamValue(actor_seed(spec.seed, k, next++)), "the sweep's seed");
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+SweepModel check_sweep(const std::string& model_path, const std::string& sweep_path) {
+  SweepModel sweep;
+  sweep.path = model_path;
+  std::ifstream in(model_path, std::ios::binary);
+  if (!in) throw ModelError("cannot read the model file '" + model_path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  sweep.text = text.str();
+  const std::string folder = std::filesystem::path(model_path).parent_path().string();
+  sweep.folder = folder.empty() ? "." : folder;
+  sweep.spec = load_sweep_file(sweep_path);
+  Model model = load_model_text(sweep.text, model_path, builtin_actors(), {}, sweep.folder);
+  for (const auto& [name, values] : sweep.spec.grid) {
+    if (!model.parameters().has(name)) {
+      throw ModelError("the model '" + model_path + "' has no parameter '" + name + "'")
+          .located(sweep_path + " at /grid/" + name);
+    }
+  }
+  for (const auto& p : sweep.spec.random) {
+    if (!model.parameters().has(p.name)) {
+      throw ModelError("the model '" + model_path + "' has no parameter '" + p.name + "'")
+          .located(sweep_path + " at /random/" + p.name);
+    }
+  }
+  (void)cli::set_up_run(model, sweep.spec.stop_time);
+  return sweep;
+}
+
+results::RunRecord run_one(const SweepModel& model, std::uint64_t k) {
+  const auto started = std::chrono::steady_clock::now();
+  results::RunRecord record;
+  record.index = k;
+  record.parameters = model.spec.values(k);
+  try {
+    ParameterOverrides overrides;
+    for (const auto& [name, value] : record.parameters) overrides.emplace_back(name, format_double(value));
+    Model loaded = load_model_text(model.text, model.path, builtin_actors(), overrides, model.folder);
+    std::uint64_t next = 0;
+    seed_actors(loaded.top(), model.spec, k, next);
+    cli::RunSetup setup = cli::set_up_run(loaded, model.spec.stop_time);
+    ColumnarResults rows(std::move(setup.signals));
+    Director director(setup.flat, setup.options, loaded.name(), nullptr, &rows);
+    director.set_stop_check([] { return cli::interrupt_signal() != 0; });
+    const RunResult result = director.run();
+    results::fill_record(record, result, rows);
+  } catch (const std::exception& e) {  // a value the model refuses: this run fails, the others go on
+    record.status = "error";
+    record.message = e.what();
+  }
+  record.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return record;
+}
+
+}  // namespace ctde::sweep

@@ -1,0 +1,189 @@
+#include "sweep/worker_pool.hpp"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ctde::sweep {
+
+namespace {
+
+/// Tells a worker to finish.
+constexpr std::uint64_t kNoMore = UINT64_MAX;
+/// Work a worker should have queued, s (indices_to_hold).
+constexpr double kQueuedSeconds = 0.005;
+constexpr std::size_t kMinHeld = 2;
+constexpr std::size_t kMaxHeld = 32;
+
+bool write_all(int fd, const void* data, std::size_t size) {
+  const auto* bytes = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::send(fd, bytes, size, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+bool read_all(int fd, void* data, std::size_t size) {
+  auto* bytes = static_cast<char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::read(fd, bytes, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+/// The worker's loop: an index in, its record out, until kNoMore or the end.
+[[noreturn]] void work(int fd, const RunFunction& run) {
+  std::uint64_t k = 0;
+  while (read_all(fd, &k, sizeof k) && k != kNoMore) {
+    const std::vector<char> bytes = results::serialize(run(k));
+    const std::uint64_t size = bytes.size();
+    if (!write_all(fd, &size, sizeof size) || !write_all(fd, bytes.data(), bytes.size())) break;
+  }
+  ::_exit(0);  // no destructors, no atexit: the parent's objects are the parent's
+}
+
+struct Worker {
+  pid_t pid = -1;
+  int fd = -1;
+  std::deque<std::uint64_t> held;
+  bool alive = true;
+};
+
+/// A failed record for run k, lost with its worker.
+results::RunRecord lost(std::uint64_t k, const std::string& why) {
+  results::RunRecord record;
+  record.index = k;
+  record.status = "error";
+  record.message = "the worker process ended: " + why;
+  return record;
+}
+
+std::string how_it_ended(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) return std::string("killed by signal ") + std::to_string(WTERMSIG(status));
+  if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
+  return "unknown";
+}
+
+}  // namespace
+
+std::size_t indices_to_hold(double mean_run_seconds) {
+  if (!(mean_run_seconds > 0)) return kMinHeld;
+  const double wanted = std::ceil(kQueuedSeconds / mean_run_seconds);
+  if (wanted >= static_cast<double>(kMaxHeld)) return kMaxHeld;
+  return std::max(kMinHeld, static_cast<std::size_t>(wanted));
+}
+
+void run_local(std::uint64_t count, unsigned jobs, const RunFunction& run, const RecordFunction& record,
+               const StopFunction& stop) {
+  if (jobs <= 1 || count <= 1) {
+    for (std::uint64_t k = 0; k < count && !stop(); ++k) record(run(k));
+    return;
+  }
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(jobs, count));
+  std::vector<Worker> workers(n);
+  for (Worker& w : workers) {
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+      throw std::runtime_error(std::string("cannot create a worker's socket: ") + std::strerror(errno));
+    }
+    const pid_t pid = ::fork();
+    if (pid < 0)
+      throw std::runtime_error(std::string("cannot start a worker process: ") + std::strerror(errno));
+    if (pid == 0) {
+      ::close(pair[0]);
+      for (const Worker& other : workers) {
+        if (other.fd >= 0) ::close(other.fd);
+      }
+      work(pair[1], run);
+    }
+    ::close(pair[1]);
+    w.pid = pid;
+    w.fd = pair[0];
+  }
+
+  std::uint64_t next = 0;
+  RunTimer timer;
+  const auto hand_out = [&](Worker& w) {
+    const std::size_t hold = indices_to_hold(timer.mean());
+    while (w.alive && w.held.size() < hold && next < count && !stop()) {
+      if (!write_all(w.fd, &next, sizeof next)) break;  // it died: its reading end says so
+      w.held.push_back(next++);
+    }
+  };
+  for (Worker& w : workers) hand_out(w);
+
+  const auto busy = [&] {
+    for (const Worker& w : workers) {
+      if (w.alive && !w.held.empty()) return true;
+    }
+    return false;
+  };
+  std::vector<pollfd> polls;
+  std::vector<char> bytes;
+  while (busy()) {
+    polls.clear();
+    for (const Worker& w : workers) polls.push_back({w.alive ? w.fd : -1, POLLIN, 0});
+    if (::poll(polls.data(), polls.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("cannot wait for the workers: ") + std::strerror(errno));
+    }
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+      Worker& w = workers[i];
+      if (!w.alive || polls[i].revents == 0) continue;
+      std::uint64_t size = 0;
+      bool ok = read_all(w.fd, &size, sizeof size);
+      if (ok) {
+        bytes.resize(size);
+        ok = read_all(w.fd, bytes.data(), bytes.size());
+      }
+      if (ok) {
+        w.held.pop_front();
+        results::RunRecord done = results::deserialize(bytes);
+        timer.add(done.wall_time);
+        record(std::move(done));
+        hand_out(w);
+        continue;
+      }
+      w.alive = false;  // its end of the socket closed: it died
+      ::close(w.fd);
+      w.fd = -1;
+      const std::string why = how_it_ended(w.pid);
+      w.pid = -1;
+      for (const std::uint64_t k : w.held) record(lost(k, why));
+      w.held.clear();
+      for (Worker& other : workers) hand_out(other);  // its share goes to the others
+    }
+  }
+  // Runs nobody could take (every worker died) are failed runs too.
+  for (; next < count && !stop(); ++next) record(lost(next, "no worker left"));
+  for (Worker& w : workers) {
+    if (w.fd >= 0) {
+      (void)write_all(w.fd, &kNoMore, sizeof kNoMore);
+      ::close(w.fd);
+    }
+    if (w.pid > 0) (void)how_it_ended(w.pid);
+  }
+}
+
+}  // namespace ctde::sweep

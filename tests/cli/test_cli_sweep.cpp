@@ -1,0 +1,293 @@
+// `ctde sweep` end to end: the same file whatever runs it (--jobs 1, 2,
+// mpirun -np 2 and 3), failed runs kept, the ball's impact times against
+// the closed form, random sweeps reproducible; and `ctde run` writing the
+// same results as CSV, HDF5 and MAT (read back by h5py and scipy).
+#include <doctest/doctest.h>
+
+#include "cli/sweep_command.hpp"
+#include "support/cli_helpers.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ctde::test::CommandResult;
+using ctde::test::run_cli;
+using ctde::test::run_shell;
+
+const std::string kPython = "/usr/bin/python3";
+const std::string kCompare = std::string(CTDE_SOURCE_DIR) + "/tests/sweep/h5_compare.py";
+
+std::filesystem::path scratch(const std::string& name) {
+  return ctde::test::scratch_file("ctde_cli_sweep_test", name);
+}
+
+std::string ball() { return ctde::test::example_models() + "bouncing_ball.json"; }
+
+/// Writes `text` to scratch file `name` and returns its path.
+std::string write(const std::string& name, const std::string& text) {
+  const auto path = scratch(name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+/// Runs `python3 -c SCRIPT ARGUMENTS` (the script in single quotes: it uses none).
+CommandResult python(const std::string& script, const std::string& arguments) {
+  return run_shell(kPython + " -c '" + script + "' " + arguments + " 2>&1");
+}
+
+/// The comparison script's verdict on two sweep files.
+CommandResult compare(const std::string& a, const std::string& b) {
+  return run_shell(kPython + " " + kCompare + " " + a + " " + b + " 2>&1");
+}
+
+/// `mpirun ... ctde ARGUMENTS` with what Open MPI needs here (root, more ranks than cores), for this
+/// command only. Open MPI's own allocations outlive MPI_Finalize: a sanitized build does not count them.
+CommandResult mpirun(int ranks, const std::string& arguments) {
+  return run_shell(
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+      "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" "
+      "mpirun --oversubscribe -np " +
+      std::to_string(ranks) + " " + CTDE_CLI + " " + arguments + " 2>&1");
+}
+
+const std::string kMixed = R"({"ctde_sweep": 1, "grid": {"e": [0.6, 0.7, 0.8]},
+  "random": {"h0": {"uniform": [5, 10]}}, "samples": 2, "seed": 3, "stop_time": 4})";
+
+}  // namespace
+
+TEST_CASE("ctde sweep writes the same file with --jobs 1, --jobs 2 and mpirun -np 2 and -np 3") {
+  const std::string spec = write("mixed.json", kMixed);
+  const std::string one = scratch("jobs1.h5").string();
+  const std::string two = scratch("jobs2.h5").string();
+  const std::string np2 = scratch("np2.h5").string();
+  const std::string np3 = scratch("np3.h5").string();
+  const CommandResult r1 = run_cli("sweep " + ball() + " " + spec + " -o " + one + " --jobs 1");
+  REQUIRE_MESSAGE(r1.status == 0, r1.output);
+  CHECK(r1.output.find("ctde: sweep: 6 of 6 runs, 0 failed") != std::string::npos);
+  const CommandResult r2 = run_cli("sweep " + ball() + " " + spec + " -o " + two + " --jobs 2 --quiet");
+  REQUIRE_MESSAGE(r2.status == 0, r2.output);
+  CHECK(r2.output.empty());
+  const CommandResult same12 = compare(one, two);
+  CHECK_MESSAGE(same12.status == 0, same12.output);
+  const CommandResult m2 = mpirun(2, "sweep " + ball() + " " + spec + " -o " + np2 + " --quiet");
+  REQUIRE_MESSAGE(m2.status == 0, m2.output);
+  const CommandResult same_np2 = compare(one, np2);
+  CHECK_MESSAGE(same_np2.status == 0, same_np2.output);
+  const CommandResult m3 = mpirun(3, "sweep " + ball() + " " + spec + " -o " + np3 + " --quiet");
+  REQUIRE_MESSAGE(m3.status == 0, m3.output);
+  const CommandResult same_np3 = compare(one, np3);
+  CHECK_MESSAGE(same_np3.status == 0, same_np3.output);
+}
+
+TEST_CASE(
+    "the sweep file's layout: /runs/<k> with datasets and attributes, /summary, the files as root "
+    "attributes") {
+  const std::string spec = write("layout.json", kMixed);
+  const std::string out = scratch("layout.h5").string();
+  REQUIRE(run_cli("sweep " + ball() + " " + spec + " -o " + out + " --jobs 2 --quiet").status == 0);
+  const std::string script =
+      "import sys, h5py, numpy as np\n"
+      "f = h5py.File(sys.argv[1], \"r\")\n"
+      "assert sorted(f[\"runs\"], key=int) == [str(k) for k in range(6)], list(f[\"runs\"])\n"
+      "r = f[\"runs/3\"]\n"
+      "assert set(r) == {\"time\", \"microstep\", \"h.out\", \"v.out\", \"ground.out\"}, set(r)\n"
+      "assert r.attrs[\"status\"] == \"ok\" and r.attrs[\"message\"] == \"\"\n"
+      "assert r.attrs[\"e\"] == 0.7 and 5 <= r.attrs[\"h0\"] < 10\n"
+      "assert r.attrs[\"steps\"] > 0 and r.attrs[\"end_time\"] == 4\n"
+      "assert r[\"h.out\"][0] == r.attrs[\"h0\"] and r[\"time\"][0] == 0\n"
+      "assert np.isnan(r[\"ground.out\"][0])\n"
+      "s = f[\"summary\"][()]\n"
+      "assert list(s[\"index\"]) == list(range(6)) and list(s[\"e\"]) == [0.6, 0.6, 0.7, 0.7, 0.8, 0.8]\n"
+      "assert s.dtype.names == (\"index\", \"e\", \"h0\", \"status\", \"message\", \"steps\", \"events\", "
+      "\"wall_time\")\n"
+      "assert s[\"h0\"][3] == r.attrs[\"h0\"] and s[\"steps\"][3] == r.attrs[\"steps\"]\n"
+      "assert \"bouncing_ball\" in f.attrs[\"model\"] and \"ctde_sweep\" in f.attrs[\"sweep\"]\n"
+      "print(\"layout ok\")\n";
+  const CommandResult r = python(script, out);
+  CHECK_MESSAGE(r.status == 0, r.output);
+}
+
+TEST_CASE("the ball's impact times in a sweep of e match the closed form") {
+  // Dropped from h0 at rest: first impact at t1 = sqrt(2 h0 / g), then flights of 2 e^i v1 / g.
+  const std::string spec = write(
+      "impacts.json", R"({"ctde_sweep": 1, "grid": {"e": [0.6, 0.7, 0.8], "h0": [5, 10]}, "stop_time": 3})");
+  const std::string out = scratch("impacts.h5").string();
+  const CommandResult r = run_cli("sweep " + ball() + " " + spec + " -o " + out + " --quiet");
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  const std::string script =
+      "import sys, h5py, numpy as np\n"
+      "f = h5py.File(sys.argv[1], \"r\")\n"
+      "for k in sorted(f[\"runs\"], key=int):\n"
+      "  r = f[\"runs\"][k]\n"
+      "  t = r[\"time\"][()][~np.isnan(r[\"ground.out\"][()])]\n"
+      "  print(repr(r.attrs[\"e\"]), repr(r.attrs[\"h0\"]), *[repr(x) for x in t])\n";
+  const CommandResult impacts = python(script, out);
+  REQUIRE_MESSAGE(impacts.status == 0, impacts.output);
+  std::istringstream lines(impacts.output);
+  std::string line;
+  int runs = 0;
+  const double g = 9.81;
+  while (std::getline(lines, line)) {
+    std::istringstream cells(line);
+    double e = 0;
+    double h0 = 0;
+    cells >> e >> h0;
+    std::vector<double> times;
+    for (double t = 0; cells >> t;) times.push_back(t);
+    const double v1 = std::sqrt(2 * g * h0);
+    double expected = std::sqrt(2 * h0 / g);
+    std::size_t n = 0;
+    for (double speed = v1 * e; expected < 3; speed *= e, ++n) {
+      REQUIRE_MESSAGE(n < times.size(), "e = " << e << ", h0 = " << h0 << ": impact " << n << " missing");
+      CHECK(times[n] == doctest::Approx(expected).epsilon(1e-7));
+      expected += 2 * speed / g;
+    }
+    CHECK(times.size() == n);
+    ++runs;
+  }
+  CHECK(runs == 6);
+}
+
+TEST_CASE("a failing run is kept with its status and message; the others go on and the sweep exits 3") {
+  // e = 0.5 from h0 = 10: the impacts accumulate at 3 t1 = 4.28 s (Zeno), before the stop time.
+  const std::string spec =
+      write("zeno.json", R"({"ctde_sweep": 1, "grid": {"e": [0.8, 0.5, 0.7]}, "stop_time": 6})");
+  for (const std::string jobs : {"1", "2"}) {
+    const std::string out = scratch("zeno" + jobs + ".h5").string();
+    const CommandResult r = run_cli("sweep " + ball() + " " + spec + " -o " + out + " --jobs " + jobs);
+    CHECK_MESSAGE(r.status == 3, r.output);
+    CHECK(r.output.find("3 of 3 runs, 1 failed") != std::string::npos);
+    const std::string script =
+        "import sys, h5py\n"
+        "f = h5py.File(sys.argv[1], \"r\")\n"
+        "s = f[\"summary\"][()]\n"
+        "print(*[x.decode() for x in s[\"status\"]])\n"
+        "print(f[\"runs/1\"].attrs[\"message\"])\n"
+        "print(f[\"runs/1\"].attrs[\"end_time\"] < 4.3, f[\"runs/1\"][\"time\"].shape[0] > 0)\n";
+    const CommandResult read = python(script, out);
+    REQUIRE_MESSAGE(read.status == 0, read.output);
+    CHECK(read.output.rfind("ok error ok\n", 0) == 0);
+    CHECK(read.output.find("Zeno") != std::string::npos);
+    CHECK(read.output.find("True True") != std::string::npos);
+  }
+}
+
+TEST_CASE("a random sweep is reproducible from its seed and changes with it") {
+  const std::string seven = write("seed7.json", R"({"ctde_sweep": 1, "random": {"h0": {"normal": [10, 1]},
+      "e": {"uniform": [0.6, 0.9]}}, "samples": 4, "seed": 7, "stop_time": 2})");
+  const std::string eight = write("seed8.json", R"({"ctde_sweep": 1, "random": {"h0": {"normal": [10, 1]},
+      "e": {"uniform": [0.6, 0.9]}}, "samples": 4, "seed": 8, "stop_time": 2})");
+  const std::string a = scratch("seed7a.h5").string();
+  const std::string b = scratch("seed7b.h5").string();
+  const std::string c = scratch("seed8.h5").string();
+  REQUIRE(run_cli("sweep " + ball() + " " + seven + " -o " + a + " --jobs 1 --quiet").status == 0);
+  REQUIRE(run_cli("sweep " + ball() + " " + seven + " -o " + b + " --jobs 2 --quiet").status == 0);
+  REQUIRE(run_cli("sweep " + ball() + " " + eight + " -o " + c + " --jobs 2 --quiet").status == 0);
+  const CommandResult same = compare(a, b);
+  CHECK_MESSAGE(same.status == 0, same.output);
+  const CommandResult different = compare(a, c);
+  CHECK(different.status == 1);
+}
+
+TEST_CASE(
+    "bad sweep files, unknown parameters and a non-HDF5 output exit 2 before any run, writing nothing") {
+  const std::string out = scratch("never.h5").string();
+  std::filesystem::remove(out);
+  const std::string bad = write("bad.json", R"({"ctde_sweep": 1, "grid": {"e": []}})");
+  CommandResult r = run_cli("sweep " + ball() + " " + bad + " -o " + out);
+  CHECK(r.status == 2);
+  CHECK(r.output.find("bad.json at /grid/e") != std::string::npos);
+  const std::string unknown = write("unknown.json", R"({"ctde_sweep": 1, "grid": {"mass": [1, 2]}})");
+  r = run_cli("sweep " + ball() + " " + unknown + " -o " + out);
+  CHECK(r.status == 2);
+  CHECK(r.output.find("has no parameter 'mass'") != std::string::npos);
+  CHECK(r.output.find("unknown.json at /grid/mass") != std::string::npos);
+  const std::string good = write("good.json", R"({"ctde_sweep": 1, "grid": {"e": [0.7]}})");
+  r = run_cli("sweep " + ball() + " " + good + " -o " + scratch("x.csv").string());
+  CHECK(r.status == 2);
+  CHECK(r.output.find("HDF5 file (.h5 or .hdf5)") != std::string::npos);
+  CHECK(!std::filesystem::exists(out));
+}
+
+TEST_CASE("ctde run writes the same results as CSV, HDF5 and MAT (read back by h5py and scipy)") {
+  const std::string csv = scratch("ball.csv").string();
+  const std::string h5 = scratch("ball.h5").string();
+  const std::string mat = scratch("ball.mat").string();
+  for (const std::string& out : {csv, h5, mat}) {
+    const CommandResult r = run_cli("run " + ball() + " --stop-time 3 --quiet -o " + out);
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+  }
+  const std::string script =
+      "import sys, h5py, numpy as np, scipy.io\n"
+      "header = open(sys.argv[1]).readline().strip().split(\",\")\n"
+      "rows = np.genfromtxt(sys.argv[1], delimiter=\",\", skip_header=1)\n"
+      "csv = {name: rows[:, i] for i, name in enumerate(header)}\n"
+      "h = h5py.File(sys.argv[2], \"r\")\n"
+      "m = scipy.io.loadmat(sys.argv[3])\n"
+      "assert h.attrs[\"status\"] == \"ok\" and str(m[\"status\"][0]) == \"ok\"\n"
+      "assert np.array_equal(csv[\"time\"], h[\"time\"][()]) and np.array_equal(csv[\"time\"], "
+      "m[\"time\"][:, 0])\n"
+      "assert np.array_equal(csv[\"microstep\"], h[\"microstep\"][()])\n"
+      "assert np.array_equal(csv[\"microstep\"], m[\"microstep\"][:, 0])\n"
+      "for name, field in ((\"h.out\", \"h_out\"), (\"v.out\", \"v_out\"), (\"ground.out\", "
+      "\"ground_out\")):\n"
+      "  c = csv[name]\n"
+      "  assert np.array_equal(c, h[name][()], equal_nan=True), name\n"
+      "  assert np.array_equal(c, m[\"signals\"][field][0, 0][:, 0], equal_nan=True), field\n"
+      "names = [str(x[0]) for x in m[\"signal_names\"][:, 0]]\n"
+      "assert names == [\"h.out\", \"v.out\", \"ground.out\"], names\n"
+      "assert m[\"statistics\"][\"steps\"][0, 0][0, 0] == h.attrs[\"steps\"] > 0\n"
+      "assert \"bouncing_ball\" in str(m[\"model\"][0]) and \"bouncing_ball\" in h.attrs[\"model\"]\n"
+      "print(len(rows))\n";
+  const CommandResult r = python(script, csv + " " + h5 + " " + mat);
+  CHECK_MESSAGE(r.status == 0, r.output);
+}
+
+TEST_CASE("ctde run --plot with HDF5 or MAT results is refused before the run") {
+  const std::string h5 = scratch("plot.h5").string();
+  std::filesystem::remove(h5);
+  const CommandResult r = run_cli("run " + ball() + " -o " + h5 + " --plot " + scratch("plot.png").string());
+  CHECK(r.status == 2);
+  CHECK(r.output.find("--plot draws from CSV results") != std::string::npos);
+  CHECK(!std::filesystem::exists(h5));
+}
+
+TEST_CASE(
+    "random actors get seeds from (seed, k): the samples differ and the file does not depend on --jobs") {
+  const std::string model = write("poisson.json", R"({"ctde": 1, "name": "arrivals",
+    "parameters": {"m": 0.5}, "director": {"stop_time": 10},
+    "actors": [{"name": "p", "type": "PoissonClock", "params": {"mean_interval": "m", "seed": 1}}],
+    "record": ["p.out"]})");
+  const std::string spec =
+      write("poisson_sweep.json", R"({"ctde_sweep": 1, "grid": {"m": [0.5, 1]}, "samples": 3, "seed": 5})");
+  const std::string a = scratch("poisson1.h5").string();
+  const std::string b = scratch("poisson2.h5").string();
+  REQUIRE(run_cli("sweep " + model + " " + spec + " -o " + a + " --jobs 1 --quiet").status == 0);
+  REQUIRE(run_cli("sweep " + model + " " + spec + " -o " + b + " --jobs 2 --quiet").status == 0);
+  const CommandResult same = compare(a, b);
+  CHECK_MESSAGE(same.status == 0, same.output);
+  const std::string script =
+      "import sys, h5py, numpy as np\n"
+      "f = h5py.File(sys.argv[1], \"r\")\n"
+      "times = []\n"
+      "for k in range(6):\n"
+      "  r = f[\"runs\"][str(k)]\n"
+      "  times.append(tuple(r[\"time\"][()][~np.isnan(r[\"p.out\"][()])]))\n"
+      "assert all(len(t) > 3 for t in times), [len(t) for t in times]\n"
+      "assert len(set(times)) == 6, \"two runs drew the same arrivals\"\n"
+      "print(\"distinct\")\n";
+  const CommandResult r = python(script, a);
+  CHECK_MESSAGE(r.status == 0, r.output);
+}
+
+TEST_CASE("the sweep's progress line: runs done of the total, failures, ETA in h:mm:ss") {
+  CHECK(ctde::cli::format_sweep_progress(120, 1000, 2, 13.4) == "runs 120/1000  failed 2  ETA 0:00:13");
+  CHECK(ctde::cli::format_sweep_progress(0, 10, 0, -1) == "runs 0/10  failed 0  ETA --:--:--");
+  CHECK(ctde::cli::format_sweep_progress(1, 10, 0, 3725) == "runs 1/10  failed 0  ETA 1:02:05");
+}

@@ -1,0 +1,80 @@
+// Local worker processes: every run index handed out once, records back
+// whatever the order, a worker that dies taking only its runs with it.
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <map>
+#include <string>
+
+#include "sweep/worker_pool.hpp"
+
+using ctde::results::RunRecord;
+
+namespace {
+
+/// A record whose content tells which run made it.
+RunRecord fake_run(std::uint64_t k) {
+  RunRecord record;
+  record.index = k;
+  record.time = {0.0, static_cast<double>(k)};
+  record.microstep = {0, 1};
+  record.signals.push_back({"x.out", 1, {static_cast<double>(k) * 2, static_cast<double>(k) * 3}});
+  return record;
+}
+
+std::map<std::uint64_t, RunRecord> run_all(std::uint64_t count, unsigned jobs,
+                                           const ctde::sweep::RunFunction& run) {
+  std::map<std::uint64_t, RunRecord> records;
+  ctde::sweep::run_local(
+      count, jobs, run,
+      [&](RunRecord&& r) {
+        CHECK_MESSAGE(records.count(r.index) == 0, "run " << r.index << " recorded twice");
+        records.emplace(r.index, std::move(r));
+      },
+      [] { return false; });
+  return records;
+}
+
+}  // namespace
+
+TEST_CASE("local workers run every index once and give back each run's own record") {
+  for (const unsigned jobs : {1U, 2U, 3U, 8U}) {
+    const auto records = run_all(20, jobs, fake_run);
+    REQUIRE(records.size() == 20);
+    for (const auto& [k, r] : records) {
+      CHECK(r.status == "ok");
+      CHECK(r.time[1] == static_cast<double>(k));
+      CHECK(r.signals.at(0).values[1] == static_cast<double>(k) * 3);
+    }
+  }
+}
+
+TEST_CASE("a worker that dies fails only the runs it held; the others finish") {
+  const auto records = run_all(12, 2, [](std::uint64_t k) {
+    if (k == 5) std::raise(SIGKILL);  // in the worker process
+    return fake_run(k);
+  });
+  REQUIRE(records.size() == 12);
+  CHECK(records.at(5).status == "error");
+  CHECK(records.at(5).message == "the worker process ended: killed by signal 9");
+  int lost = 0;
+  for (const auto& [k, r] : records) {
+    if (r.status == "ok") {
+      CHECK(r.time[1] == static_cast<double>(k));
+    } else {
+      ++lost;
+    }
+  }
+  CHECK(lost >= 1);
+  CHECK(lost <= 2);  // run 5 and at most the one index its worker held beside it
+}
+
+TEST_CASE("a worker holds about 5 ms of runs: 2 at least, 32 at most") {
+  using ctde::sweep::indices_to_hold;
+  CHECK(indices_to_hold(0) == 2);  // nothing measured yet
+  CHECK(indices_to_hold(-1) == 2);
+  CHECK(indices_to_hold(1.0) == 2);  // long runs: the one running and the next
+  CHECK(indices_to_hold(0.001) == 5);
+  CHECK(indices_to_hold(0.0002) == 25);
+  CHECK(indices_to_hold(1e-6) == 32);
+}
