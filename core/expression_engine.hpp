@@ -18,6 +18,11 @@
 
 namespace ctde {
 
+/// The names of the functions every expression may call: muparser's own
+/// and ctde's `floor`, `ceil`, `round`, `mod` (docs/model-reference.md,
+/// "Expressions", lists them; a test checks the list against it).
+[[nodiscard]] std::vector<std::string> engine_functions();
+
 /// The position of an assignment ('=', '+=', ...) in an expression, or npos.
 [[nodiscard]] std::size_t find_assignment(std::string_view expression);
 
