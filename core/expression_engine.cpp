@@ -115,12 +115,45 @@ void CompiledExpression::clear_bindings() {
 }
 
 void CompiledExpression::set(const std::string& text, const std::string& what, const std::string& unbound) {
+  parse(text, what, unbound, /*list=*/false);
+}
+
+void CompiledExpression::set_list(const std::string& text, const std::string& what,
+                                  const std::string& unbound) {
+  parse(text, what, unbound, /*list=*/true);
+}
+
+namespace {
+/// Every name a probe parser meets reads this (list_size() needs no values).
+double* probe_variable(const char* /*name*/, void* storage) { return static_cast<double*>(storage); }
+}  // namespace
+
+std::size_t CompiledExpression::list_size(const std::string& text, const std::string& what) {
+  reject_assignment(text, what);
+  mu::Parser parser;
+  define_functions(parser);
+  double storage = 1.0;
+  parser.SetVarFactory(probe_variable, &storage);
+  try {
+    parser.SetExpr(text);
+    int count = 0;
+    (void)parser.Eval(count);
+    return static_cast<std::size_t>(count);
+  } catch (const mu::Parser::exception_type& e) {
+    throw ModelError(what + ": bad expression \"" + text + "\": " + e.GetMsg());
+  }
+}
+
+void CompiledExpression::parse(const std::string& text, const std::string& what, const std::string& unbound,
+                               bool list) {
   reject_assignment(text, what);
   text_ = text;
   try {
     parser_->parser.SetExpr(text);
-    (void)parser_->parser.Eval();  // parses now: later evaluations run the bytecode, without allocation
-    if (parser_->parser.GetNumResults() != 1) {
+    int count = 0;
+    (void)parser_->parser.Eval(count);  // parses now: later evaluations run the bytecode, without allocation
+    size_ = static_cast<std::size_t>(count);
+    if (!list && size_ != 1) {
       throw ModelError(what + ": \"" + text + "\" is a list of expressions; give one");
     }
   } catch (const mu::Parser::exception_type& e) {
@@ -129,6 +162,16 @@ void CompiledExpression::set(const std::string& text, const std::string& what, c
       throw ModelError(what + ": '" + token + "' in expression \"" + text + "\" is not " + unbound);
     }
     throw ModelError(what + ": bad expression \"" + text + "\": " + e.GetMsg());
+  }
+}
+
+void CompiledExpression::evaluate(std::span<double> out) const {
+  try {
+    int count = 0;
+    const double* values = parser_->parser.Eval(count);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = values[i];
+  } catch (const mu::Parser::exception_type& e) {
+    throw RunError("expression \"" + text_ + "\": " + e.GetMsg());
   }
 }
 

@@ -174,3 +174,21 @@ TEST_CASE("floor, ceil, round and mod in an Expression") {
   // floor -3, ceil -2, round -3 (away from zero), mod(-2.5, 2) = 1.5 (the sign of the divisor)
   CHECK(run.rows.back().values[run.column("e.out")] == -3000 - 200 - 30 + 1.5);
 }
+
+TEST_CASE("a vector Expression: one output element per expression of a comma-separated list") {
+  const auto run = run_model(R"json({"ctde": 1, "parameters": {"r": 2},
+    "director": {"stop_time": 1, "output_interval": 0.125},
+    "actors": [{"name": "t", "type": "Clock"},
+               {"name": "e", "type": "Expression", "params": {"expr": "r * cos(in0), r * sin(in0), floor(4 * in0)"}},
+               {"name": "second", "type": "Demux", "params": {"widths": [1, 1, 1]}}],
+    "connections": [["t.out", "e.in0"], ["e.out", "second.in"]], "record": ["e.out", "second.out1"]})json");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  REQUIRE(run.rows.size() >= 9);
+  for (const auto& row : run.rows) {
+    CAPTURE(row.t);
+    CHECK(row.values[run.column("e.out[0]")] == doctest::Approx(2 * std::cos(row.t)).epsilon(1e-14));
+    CHECK(row.values[run.column("e.out[1]")] == doctest::Approx(2 * std::sin(row.t)).epsilon(1e-14));
+    CHECK(row.values[run.column("e.out[2]")] == std::floor(4 * row.t));
+    CHECK(row.values[run.column("second.out1")] == row.values[run.column("e.out[1]")]);
+  }
+}
