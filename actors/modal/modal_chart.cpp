@@ -101,6 +101,19 @@ class ChartReader {
     std::vector<ChartAssignment> out;
     for (const auto& [name, entry] : value.items()) {
       const std::string where = child(pointer, json_pointer_token(name));
+      if (entry.is_array() && what.ends_with("outputs")) {
+        // A vector output: one expression per element, named "name[i]" inside the chart.
+        if (entry.empty() || entry.size() > 1000) {
+          fail(where, item + " '" + name + "' must list 1 to 1000 expressions, one per element");
+        }
+        for (std::size_t i = 0; i < entry.size(); ++i) {
+          const std::string element = name + "[" + std::to_string(i) + "]";
+          const std::string at_element = child(where, std::to_string(i));
+          out.emplace_back(element, expression(entry[i], at_element, item + " '" + element + "'"),
+                           at(at_element));
+        }
+        continue;
+      }
       out.emplace_back(name, expression(entry, where, item + " '" + name + "'"), at(where));
     }
     return out;

@@ -163,8 +163,9 @@ class ModalModel : public Actor {
   bool from_parameters_;
   ModalChart chart_;
   Program program_;
-  std::vector<InputPort> input_ports_;    ///< per chart input
-  std::vector<OutputPort> output_ports_;  ///< per program output
+  std::vector<InputPort> input_ports_;          ///< per chart input
+  std::vector<OutputPort> output_ports_;        ///< per program output (element)
+  std::vector<std::uint32_t> output_elements_;  ///< per program output: its element in its port
   std::vector<ParamHandle> structure_params_;
   std::optional<ParamHandle> initial_param_;
 };

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "support/model_helpers.hpp"
+#include "support/run_helpers.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -163,4 +164,53 @@ TEST_CASE(
   (void)validate(model);
   CHECK(m.inputs().size() == 1);
   CHECK(m.outputs().size() == 2);
+}
+
+namespace {
+
+/// A chart of one clock state x (x' = 1) that goes from A to B at x = 1, with
+/// the output `p` given by `chart_p` and, in B, by `b_p` (JSON values).
+std::string vector_output_model(const std::string& chart_p, const std::string& b_p) {
+  return R"({"ctde": 1, "director": {"stop_time": 2, "output_interval": 0.25},
+    "actors": [{"name": "m", "type": "ModalModel", "params": {
+      "outputs": {"p": )" +
+         chart_p + R"(, "q": "x"}, "states": {"x": 0},
+      "modes": {"A": {"der": {"x": 1}}, "B": {"der": {"x": 1}, "outputs": {"p": )" +
+         b_p + R"(}}},
+      "transitions": [{"path": ["A", "B"], "guard": "x >= 1"}], "initial": "A"}}],
+    "record": ["m.p", "m.q"]})";
+}
+
+}  // namespace
+
+TEST_CASE("a ModalModel output given as a list of expressions is a vector output, per mode") {
+  const auto run = ctde::test::run_model(vector_output_model(R"(["x", "2 * x"])", R"(["-x", 0])"));
+  REQUIRE(run.result.status == RunStatus::kOk);
+  int checked = 0;
+  for (const auto& row : run.rows) {
+    if (row.t == 1) continue;  // both sides of the switch
+    const double p0 = row.values[run.column("m.p[0]")];
+    const double p1 = row.values[run.column("m.p[1]")];
+    CAPTURE(row.t);
+    CHECK(row.values[run.column("m.q")] == doctest::Approx(row.t).epsilon(1e-12));
+    if (row.t < 1) {
+      CHECK(p0 == doctest::Approx(row.t).epsilon(1e-12));
+      CHECK(p1 == doctest::Approx(2 * row.t).epsilon(1e-12));
+    } else {
+      CHECK(p0 == doctest::Approx(-row.t).epsilon(1e-12));
+      CHECK(p1 == 0);
+    }
+    ++checked;
+  }
+  CHECK(checked >= 8);
+}
+
+TEST_CASE("a vector output's elements must agree between the chart's outputs and its modes'") {
+  CHECK(model_file_error(vector_output_model(R"(["x", "x"])", R"("x")"))
+            .find("actor 'm' (ModalModel), output 'p' is given with different numbers of elements") !=
+        std::string::npos);
+  CHECK(model_file_error(vector_output_model(R"(["x", "x"])", R"(["x", "x", "x"])")).find("output 'p") !=
+        std::string::npos);
+  CHECK(model_file_error(vector_output_model("[]", R"(["x"])")).find("must list 1 to 1000 expressions") !=
+        std::string::npos);
 }
