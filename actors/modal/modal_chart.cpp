@@ -121,15 +121,28 @@ class ChartReader {
 
   void read_inputs(const json& value) {
     expect_object(value, "", "inputs (name → width)");
-    for (const auto& [name, width] : value.items()) {
+    for (const auto& [name, entry] : value.items()) {
       const std::string where = child("", json_pointer_token(name));
+      // name → width, or name → {"width": w, "kind": "continuous" | "discrete"}
+      json width = entry;
+      bool discrete = false;
+      if (entry.is_object()) {
+        check_keys(entry, where, "input '" + name + "'", {"width", "kind"});
+        width = entry.contains("width") ? entry["width"] : json(1);
+        const json kind = entry.contains("kind") ? entry["kind"] : json("continuous");
+        if (kind != "continuous" && kind != "discrete") {
+          fail(child(where, "kind"),
+               "input '" + name + "': kind must be \"continuous\" or \"discrete\", got " + show(kind));
+        }
+        discrete = kind == "discrete";
+      }
       const bool whole = width.is_number_integer() ||
                          (width.is_number_float() && width.get<double>() == std::floor(width.get<double>()));
       const double w = width.is_number() ? width.get<double>() : 0.0;
       if (!whole || w < 1 || w > 1e6) {
         fail(where, "input '" + name + "' must give its width, a whole number >= 1, got " + show(width));
       }
-      chart_.inputs.emplace_back(name, static_cast<int>(w), at(where));
+      chart_.inputs.emplace_back(name, static_cast<int>(w), at(where), discrete);
     }
   }
 

@@ -75,6 +75,7 @@ struct ModalModel::RunState final : ActorState {
   ChartEvaluator evaluator;
   std::uint32_t mode = 0;
   std::vector<double> scratch;  ///< values of one block of assignments, before they are written
+  std::vector<double> held;     ///< per input element: a discrete input's last token (0 before)
   /// Per transition: its time guard, resolved to this run's ticks (or none).
   std::vector<std::optional<TimePredicate>> time_guards;
   Tick start = 0;         ///< the run's start tick: its firing looks at every transition
@@ -520,7 +521,8 @@ void ModalModel::declare_ports() {
       input_ports_.push_back(input_port(*found));
       set_width(input_ports_.back(), in.width);
     } else {
-      input_ports_.push_back(declare_input(in.name, PortKind::kContinuous, in.width));
+      input_ports_.push_back(
+          declare_input(in.name, in.discrete ? PortKind::kDiscrete : PortKind::kContinuous, in.width));
     }
   }
   // One port per output; a vector output's elements p[0], p[1], ... (one
@@ -582,6 +584,7 @@ std::string ModalModel::guard_name(std::size_t i) const { return program_.transi
 std::unique_ptr<ActorState> ModalModel::make_state() const {
   auto run = std::make_unique<RunState>(program_.frame, program_.programs, program_.widest_assignment);
   for (const Transition& tr : program_.transitions) run->time_guards.push_back(tr.time_guard);
+  run->held.assign(program_.states_at - program_.inputs_at, 0.0);
   return run;
 }
 
@@ -590,6 +593,12 @@ void ModalModel::load_frame(const ReadContext& context, RunState& run) const {
   frame[0] = context.time();
   std::uint32_t at = program_.inputs_at;
   for (std::size_t i = 0; i < program_.input_widths.size(); ++i) {
+    if (chart_.inputs[i].discrete) {
+      const auto held = run.held.begin() + (at - program_.inputs_at);
+      std::copy_n(held, program_.input_widths[i], frame.begin() + at);
+      at += program_.input_widths[i];
+      continue;
+    }
     const std::span<const double> in = context.input(input_ports_[i]);
     for (std::uint32_t k = 0; k < program_.input_widths[i]; ++k) frame[at++] = k < in.size() ? in[k] : 0.0;
   }
@@ -648,6 +657,7 @@ void ModalModel::guards(const ReadContext& context, std::span<double> g) const {
 
 void ModalModel::fire(FireContext& context) const {
   auto& run = context.state<RunState>();
+  hold_tokens(context, run);
   load_frame(context, run);
   const Mode& mode = program_.modes[run.mode];
   const Tick now = context.tag().time;
@@ -679,6 +689,28 @@ void ModalModel::fire(FireContext& context) const {
     run.recheck = now + 1;
     context.fire_at(run.recheck);
   }
+}
+
+void ModalModel::hold_tokens(FireContext& context, RunState& run) const {
+  // A discrete input's token replaces its held value: the derivatives may
+  // change with it, so the solver restarts (states asked for and left as
+  // they are: no reset is traced). A guard it makes cross fires at the next
+  // microstep (docs/semantics.md, "Crossings made by events").
+  std::uint32_t at = 0;
+  bool changed = false;
+  for (std::size_t i = 0; i < program_.input_widths.size(); ++i) {
+    const std::uint32_t width = program_.input_widths[i];
+    if (chart_.inputs[i].discrete && context.has_token(input_ports_[i])) {
+      const std::span<const double> token = context.token(input_ports_[i]);
+      for (std::uint32_t k = 0; k < width; ++k) {
+        const double v = k < token.size() ? token[k] : 0.0;
+        changed = changed || run.held[at + k] != v;
+        run.held[at + k] = v;
+      }
+    }
+    at += width;
+  }
+  if (changed) (void)context.mutable_states();
 }
 
 bool ModalModel::guard_holds(const ReadContext& context, const RunState& run, std::uint32_t k) const {
