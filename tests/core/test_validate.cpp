@@ -194,7 +194,8 @@ TEST_CASE("RequiredParameterMissingIsNamed") {
   add(model, "PeriodicSampler", "sampler");
   add(model, "Clock", "clock");
   model.connect("clock.out", "sampler.in");
-  CHECK(validation_error(model) == "actor 'sampler' (PeriodicSampler): required parameter 'period' is not set");
+  CHECK(validation_error(model) ==
+        "actor 'sampler' (PeriodicSampler): required parameter 'period' is not set");
 }
 
 TEST_CASE("UnknownPortListsThePortsOfTheActor") {
