@@ -2,9 +2,39 @@
 
 #include <muParser.h>
 
+#include <cmath>
+
 #include "core/error.hpp"
 
 namespace ctde {
+
+namespace {
+
+/// mod(a, b) = a - floor(a / b) * b: the sign of b, as MATLAB's mod
+/// (mod(-1, 3) = 2); mod(a, 0) = a.
+double floored_mod(double a, double b) { return b == 0 ? a : a - std::floor(a / b) * b; }
+double floor_of(double a) { return std::floor(a); }
+double ceil_of(double a) { return std::ceil(a); }
+/// Halfway cases away from zero (round(2.5) = 3, round(-2.5) = -3).
+double round_of(double a) { return std::round(a); }
+
+/// The functions ctde adds to muparser's own (docs/model-reference.md,
+/// "Expressions"): every parser of the engine has them, so that every
+/// expression of a model can use them.
+void define_functions(mu::Parser& parser) {
+  parser.DefineFun("floor", floor_of);
+  parser.DefineFun("ceil", ceil_of);
+  parser.DefineFun("round", round_of);
+  parser.DefineFun("mod", floored_mod);
+}
+
+}  // namespace
+
+std::vector<std::string> engine_functions() {
+  return {"sin",   "cos",   "tan",  "asin",  "acos", "atan",  "sinh", "cosh",  "tanh", "asinh",
+          "acosh", "atanh", "log2", "log10", "log",  "ln",    "exp",  "sqrt",  "sign", "rint",
+          "abs",   "min",   "max",  "sum",   "avg",  "floor", "ceil", "round", "mod"};
+}
 
 std::size_t find_assignment(std::string_view expression) {
   for (std::size_t i = 0; i < expression.size(); ++i) {
@@ -29,6 +59,7 @@ void reject_assignment(std::string_view expression, const std::string& what) {
 }
 
 struct CompiledExpression::Parser {
+  Parser() { define_functions(parser); }
   mu::Parser parser;
 };
 
@@ -40,6 +71,7 @@ CompiledExpression& CompiledExpression::operator=(CompiledExpression&&) noexcept
 std::vector<std::string> CompiledExpression::names_in(const std::string& text, const std::string& what) {
   reject_assignment(text, what);
   mu::Parser parser;
+  define_functions(parser);
   std::vector<std::string> names;
   try {
     parser.SetExpr(text);
@@ -83,12 +115,45 @@ void CompiledExpression::clear_bindings() {
 }
 
 void CompiledExpression::set(const std::string& text, const std::string& what, const std::string& unbound) {
+  parse(text, what, unbound, /*list=*/false);
+}
+
+void CompiledExpression::set_list(const std::string& text, const std::string& what,
+                                  const std::string& unbound) {
+  parse(text, what, unbound, /*list=*/true);
+}
+
+namespace {
+/// Every name a probe parser meets reads this (list_size() needs no values).
+double* probe_variable(const char* /*name*/, void* storage) { return static_cast<double*>(storage); }
+}  // namespace
+
+std::size_t CompiledExpression::list_size(const std::string& text, const std::string& what) {
+  reject_assignment(text, what);
+  mu::Parser parser;
+  define_functions(parser);
+  double storage = 1.0;
+  parser.SetVarFactory(probe_variable, &storage);
+  try {
+    parser.SetExpr(text);
+    int count = 0;
+    (void)parser.Eval(count);
+    return static_cast<std::size_t>(count);
+  } catch (const mu::Parser::exception_type& e) {
+    throw ModelError(what + ": bad expression \"" + text + "\": " + e.GetMsg());
+  }
+}
+
+void CompiledExpression::parse(const std::string& text, const std::string& what, const std::string& unbound,
+                               bool list) {
   reject_assignment(text, what);
   text_ = text;
   try {
     parser_->parser.SetExpr(text);
-    (void)parser_->parser.Eval();  // parses now: later evaluations run the bytecode, without allocation
-    if (parser_->parser.GetNumResults() != 1) {
+    int count = 0;
+    (void)parser_->parser.Eval(count);  // parses now: later evaluations run the bytecode, without allocation
+    size_ = static_cast<std::size_t>(count);
+    if (!list && size_ != 1) {
       throw ModelError(what + ": \"" + text + "\" is a list of expressions; give one");
     }
   } catch (const mu::Parser::exception_type& e) {
@@ -97,6 +162,16 @@ void CompiledExpression::set(const std::string& text, const std::string& what, c
       throw ModelError(what + ": '" + token + "' in expression \"" + text + "\" is not " + unbound);
     }
     throw ModelError(what + ": bad expression \"" + text + "\": " + e.GetMsg());
+  }
+}
+
+void CompiledExpression::evaluate(std::span<double> out) const {
+  try {
+    int count = 0;
+    const double* values = parser_->parser.Eval(count);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = values[i];
+  } catch (const mu::Parser::exception_type& e) {
+    throw RunError("expression \"" + text_ + "\": " + e.GetMsg());
   }
 }
 

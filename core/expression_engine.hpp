@@ -12,11 +12,17 @@
 /// std::exception.
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ctde {
+
+/// The names of the functions every expression may call: muparser's own
+/// and ctde's `floor`, `ceil`, `round`, `mod` (docs/model-reference.md,
+/// "Expressions", lists them; a test checks the list against it).
+[[nodiscard]] std::vector<std::string> engine_functions();
 
 /// The position of an assignment ('=', '+=', ...) in an expression, or npos.
 [[nodiscard]] std::size_t find_assignment(std::string_view expression);
@@ -59,10 +65,22 @@ class CompiledExpression {
   /// assignment, a list of expressions, or a name not bound ("'x' in
   /// expression "..." is not <unbound>", e.g. "a defined parameter").
   void set(const std::string& text, const std::string& what, const std::string& unbound = "defined");
+  /// As set(), but `text` may be a list of expressions separated by commas
+  /// ("in0 + 1, 2 * in0"): a vector of size() values.
+  void set_list(const std::string& text, const std::string& what, const std::string& unbound = "defined");
+  /// The number of values `text` computes, 1 or more (a list's length),
+  /// whatever names it reads. @throws ModelError as names_in().
+  [[nodiscard]] static std::size_t list_size(const std::string& text, const std::string& what);
 
   /// The value now. Allocates nothing once set() has run (the parsed form
   /// is kept). @throws RunError naming the expression when muparser fails.
   [[nodiscard]] double evaluate() const;
+
+  /// Every value of a list set by set_list(), into `out` (size() of them).
+  /// Allocates nothing. @throws RunError as evaluate().
+  void evaluate(std::span<double> out) const;
+  /// The number of values (1 after set()).
+  [[nodiscard]] std::size_t size() const { return size_; }
 
   /// The text last set().
   [[nodiscard]] const std::string& text() const { return text_; }
@@ -71,6 +89,8 @@ class CompiledExpression {
   struct Parser;
   std::unique_ptr<Parser> parser_;
   std::string text_;
+  std::size_t size_ = 1;
+  void parse(const std::string& text, const std::string& what, const std::string& unbound, bool list);
 };
 
 }  // namespace ctde

@@ -8,19 +8,21 @@
 #include <deque>
 
 #include "core/actor_context.hpp"
+#include "core/error.hpp"
 
 namespace ctde {
 
 Server::Server(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
   in_ = declare_input("in", PortKind::kDiscrete);
+  service_in_ = declare_input("service_time", PortKind::kDiscrete, 1, /*optional=*/true);
   out_ = declare_output("out", PortKind::kDiscrete);
-  service_ = declare_parameter("service_time", ParamKind::kScalar);
+  service_ = declare_optional_parameter("service_time", ParamKind::kScalar);
   set_feedthrough(false);
 }
 
 void Server::configure(const ParameterScope& scope) {
   (void)scope;
-  if (!(scalar(service_) >= 0) || !std::isfinite(scalar(service_))) {
+  if (is_set(service_) && (!(scalar(service_) >= 0) || !std::isfinite(scalar(service_)))) {
     fail(service_, "must be a finite number >= 0, got " + format_double(scalar(service_)));
   }
 }
@@ -29,8 +31,10 @@ namespace {
 /// The customers in the system: the first is in service until `busy_until`.
 struct ServerState final : ActorState {
   std::deque<double> tokens;  // width values per customer, in arrival order
+  std::deque<Tick> services;  // each customer's service time, fixed at its arrival
   std::size_t size = 0;
   Tick busy_until = kNever;  // kNever: idle
+  Tick service = -1;         // the latest service time from the input (-1: none yet)
 };
 }  // namespace
 
@@ -40,12 +44,20 @@ void Server::fire(FireContext& context) const {
   auto& state = context.state<ServerState>();
   const std::size_t width = context.width(out_);
   const Tick now = context.tag().time;
-  const Tick service = context.resolution().to_ticks(scalar(service_));
+  if (context.has_token(service_in_)) {
+    const double seconds = context.token(service_in_)[0];
+    if (!(seconds >= 0) || !std::isfinite(seconds)) {
+      throw RunError(describe() + ": input 'service_time' must be a finite duration >= 0, got " +
+                     format_double(seconds));
+    }
+    state.service = context.resolution().to_ticks(seconds);  // the nearest tick
+  }
   bool start_next = false;
   if (state.busy_until == now && context.time_event()) {  // a departure
     const auto token = context.scratch(width);
     std::copy_n(state.tokens.begin(), width, token.begin());
     state.tokens.erase(state.tokens.begin(), state.tokens.begin() + static_cast<std::ptrdiff_t>(width));
+    state.services.pop_front();
     --state.size;
     state.busy_until = kNever;
     context.emit(out_, token);
@@ -54,17 +66,25 @@ void Server::fire(FireContext& context) const {
   if (context.has_token(in_)) {
     const auto token = context.token(in_);
     state.tokens.insert(state.tokens.end(), token.begin(), token.end());
+    if (state.service < 0 && !is_set(service_)) {
+      throw RunError(describe() +
+                     ": a customer arrived before any service time: set the parameter "
+                     "'service_time' or send a token on the input 'service_time' first");
+    }
+    state.services.push_back(state.service >= 0 ? state.service
+                                                : context.resolution().to_ticks(scalar(service_)));
     ++state.size;
     start_next = start_next || state.busy_until == kNever;
   }
   if (start_next && state.busy_until == kNever) {
+    const Tick service = state.services.front();
     state.busy_until = now + service;
     context.fire_at(state.busy_until);  // service 0: the next microstep
   }
 }
 
 void Server::check_times(const TimeResolution& resolution) const {
-  check_duration(service_, resolution, /*zero_allowed=*/true);
+  if (is_set(service_)) check_duration(service_, resolution, /*zero_allowed=*/true);
 }
 
 }  // namespace ctde

@@ -12,8 +12,9 @@ class Server : public Actor {
       .type = "Server",
       .family = "discrete",
       .summary =
-          "A single server with an unbounded FIFO queue: each token waits its turn, is served for "
-          "`service_time`, then departs on `out`.",
+          "A single server with an unbounded FIFO queue: each token waits its turn, is served for its "
+          "service time (the latest token on `service_time`, else the parameter `service_time`), then "
+          "departs on `out`.",
       .sample_params = R"({"service_time": 0.5})",
   };
 
@@ -27,6 +28,7 @@ class Server : public Actor {
 
  private:
   InputPort in_;
+  InputPort service_in_;
   OutputPort out_;
   ParamHandle service_;
 };

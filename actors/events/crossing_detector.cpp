@@ -10,6 +10,7 @@ CrossingDetector::CrossingDetector(std::string name, const ActorInfo& info, bool
   out_ = declare_output("out", PortKind::kDiscrete, 1);
   direction_param_ = declare_parameter("direction", ParamKind::kString, "both");
   if (with_level) level_param_ = declare_parameter("level", ParamKind::kScalar, 0.0);
+  value_param_ = declare_optional_parameter("value", ParamKind::kScalar);
 }
 
 void CrossingDetector::configure(const ParameterScope& /*scope*/) {
@@ -27,7 +28,8 @@ void CrossingDetector::guards(const ReadContext& context, std::span<double> g) c
 }
 
 void CrossingDetector::fire(FireContext& context) const {
-  if (context.crossing(0) != Crossing::kNone) context.emit(out_, context.input(in_)[0]);
+  if (context.crossing(0) == Crossing::kNone) return;
+  context.emit(out_, is_set(value_param_) ? scalar(value_param_) : context.input(in_)[0]);
 }
 
 }  // namespace ctde

@@ -2,7 +2,8 @@
 /// The state-event generator behind ZeroCrossingDetector and
 /// LevelCrossingDetector: one guard, `in - level`, whose crossings in
 /// `direction` ("rising", "falling" or "both") the director locates; at each
-/// one the actor sends the input's value at the crossing on `out`.
+/// one the actor sends the input's value at the crossing on `out` (or the
+/// fixed `value`, when set).
 
 #include "../../core/actor.hpp"
 
@@ -27,6 +28,7 @@ class CrossingDetector : public Actor {
   OutputPort out_;
   ParamHandle direction_param_;
   std::optional<ParamHandle> level_param_;
+  ParamHandle value_param_;  ///< optional: the token to send instead of the input's value
   Crossing direction_ = Crossing::kBoth;
   double level_ = 0.0;
 };

@@ -14,7 +14,7 @@ class LevelCrossingDetector : public CrossingDetector {
       .family = "events",
       .summary =
           "A state-event generator: when the input crosses `level` in `direction` (\"rising\", \"falling\" "
-          "or \"both\"), an event carrying the input's value at the located crossing.",
+          "or \"both\"), an event carrying the input's value at the located crossing (or `value`, when set).",
       .sample_params = R"({"level": 0.5, "direction": "rising"})",
   };
 

@@ -14,7 +14,7 @@ class ZeroCrossingDetector : public CrossingDetector {
       .family = "events",
       .summary =
           "A state-event generator: when the input crosses zero in `direction` (\"rising\", \"falling\" or "
-          "\"both\"), an event carrying the input's value at the located crossing.",
+          "\"both\"), an event carrying the input's value at the located crossing (or `value`, when set).",
       .sample_params = R"({"direction": "both"})",
   };
 

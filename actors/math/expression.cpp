@@ -12,7 +12,7 @@
 namespace ctde {
 
 Expression::Expression(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
-  out_ = declare_output("out", PortKind::kPolymorphic, 1);
+  out_ = declare_output("out", PortKind::kPolymorphic);  // one element per expression (configure)
   expr_ = declare_parameter("expr", ParamKind::kString);
   inputs_ = declare_parameter("inputs", ParamKind::kScalar, 1.0);
   max_step_ = declare_optional_parameter("max_step", ParamKind::kScalar);
@@ -32,6 +32,10 @@ void Expression::configure(const ParameterScope& scope) {
     set_width(input_port(i), 1);
   }
   const auto used = scope.check_expression(text(expr_), locals, describe() + ", parameter 'expr'");
+  // A list "e0, e1, ..." is a vector: one output element per expression.
+  const std::size_t width = CompiledExpression::list_size(text(expr_), describe() + ", parameter 'expr'");
+  if (width > 1000) fail(expr_, "is a list of " + std::to_string(width) + " expressions; at most 1000");
+  set_width(out_, static_cast<int>(width));
   uses_time_ = std::find(used.begin(), used.end(), "t") != used.end();
   constants_.clear();
   for (const auto& name : used) {
@@ -59,16 +63,19 @@ std::unique_ptr<ActorState> Expression::make_state() const {
   for (std::size_t i = 0; i < n; ++i)
     state->expression.bind("in" + std::to_string(i), &state->variables[i + 1], what);
   for (const auto& [name, value] : constants_) state->expression.bind_constant(name, value, what);
-  state->expression.set(text(expr_), what);
+  state->expression.set_list(text(expr_), what);
   return state;
 }
 
-double Expression::compute(ExpressionState& state) const {
-  const double y = state.expression.evaluate();
-  if (!std::isfinite(y)) {
-    throw RunError("expression \"" + text(expr_) + "\" gives " + format_double(y));
+void Expression::compute(ExpressionState& state, std::span<double> y) const {
+  if (y.size() == 1) {
+    y[0] = state.expression.evaluate();
+  } else {
+    state.expression.evaluate(y);
   }
-  return y;
+  for (const double v : y) {
+    if (!std::isfinite(v)) throw RunError("expression \"" + text(expr_) + "\" gives " + format_double(v));
+  }
 }
 
 void Expression::evaluate(EvalContext& context) const {
@@ -76,7 +83,7 @@ void Expression::evaluate(EvalContext& context) const {
   state.variables[0] = context.time();
   for (std::size_t i = 0; i + 1 < state.variables.size(); ++i)
     state.variables[i + 1] = context.input(input_port(i))[0];
-  context.output(out_)[0] = compute(state);
+  compute(state, context.output(out_));
 }
 
 double Expression::max_step() const {

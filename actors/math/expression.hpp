@@ -1,6 +1,7 @@
 #pragma once
-/// The `Expression` actor (what it computes: kInfo.summary). Inputs and output
-/// have width 1.
+/// The `Expression` actor (what it computes: kInfo.summary). Inputs have
+/// width 1; the output has one element per expression of a comma-separated
+/// list ("in0 + 1, 2 * in0": width 2).
 
 #include <utility>
 #include <vector>
@@ -19,7 +20,7 @@ class Expression : public Actor {
       .family = "math",
       .summary =
           "y = expr, a muparser expression over in0..in{inputs-1}, t and the model's parameters (\"in0 * "
-          "sin(t) + k\").",
+          "sin(t) + k\"); a comma-separated list of expressions gives a vector (\"in0, -in0\").",
       .sample_params = R"({"expr": "2 * in0 + in1 - in0 * in1", "inputs": 2})",
   };
 
@@ -36,7 +37,7 @@ class Expression : public Actor {
 
  private:
   OutputPort out_;
-  [[nodiscard]] double compute(ExpressionState& state) const;
+  void compute(ExpressionState& state, std::span<double> y) const;
   ParamHandle expr_;
   ParamHandle inputs_;
   ParamHandle max_step_;

@@ -60,6 +60,17 @@ class ChartReader {
     value.expect_object(what);
     std::vector<ChartAssignment> out;
     value.for_each_member([&](const std::string& name, const JsonCursor& entry) {
+      if (entry.value().is_array() && what.ends_with("outputs")) {
+        // A vector output: one expression per element, named "name[i]" inside the chart.
+        if (entry.size() == 0 || entry.size() > 1000) {
+          entry.fail(item + " '" + name + "' must list 1 to 1000 expressions, one per element");
+        }
+        for (std::size_t i = 0; i < entry.size(); ++i) {
+          const std::string element = name + "[" + std::to_string(i) + "]";
+          out.emplace_back(element, expression(entry[i], item + " '" + element + "'"), entry[i].location());
+        }
+        return;
+      }
       out.emplace_back(name, expression(entry, item + " '" + name + "'"), entry.location());
     });
     return out;
@@ -67,15 +78,29 @@ class ChartReader {
 
   void read_inputs(const JsonCursor& value) {
     value.expect_object("inputs (name → width)");
-    value.for_each_member([&](const std::string& name, const JsonCursor& width) {
-      const Json& w = width.value();
-      const bool whole =
-          w.is_number_integer() || (w.is_number_float() && w.get<double>() == std::floor(w.get<double>()));
-      const double n = w.is_number() ? w.get<double>() : 0.0;
-      if (!whole || n < 1 || n > 1e6) {
-        width.fail("input '" + name + "' must give its width, a whole number >= 1, got " + width.show());
+    value.for_each_member([&](const std::string& name, const JsonCursor& entry) {
+      // name → width, or name → {"width": w, "kind": "continuous" | "discrete"}
+      Json width = entry.value();
+      bool discrete = false;
+      if (entry.value().is_object()) {
+        entry.check_keys({"width", "kind"}, "input '" + name + "'");
+        width = entry.has("width") ? entry["width"].value() : Json(1);
+        if (entry.has("kind")) {
+          const JsonCursor kind = entry["kind"];
+          if (kind.value() != "continuous" && kind.value() != "discrete") {
+            kind.fail("input '" + name + "': kind must be \"continuous\" or \"discrete\", got " + kind.show());
+          }
+          discrete = kind.value() == "discrete";
+        }
       }
-      chart_.inputs.emplace_back(name, static_cast<int>(n), width.location());
+      const bool whole = width.is_number_integer() ||
+                         (width.is_number_float() && width.get<double>() == std::floor(width.get<double>()));
+      const double w = width.is_number() ? width.get<double>() : 0.0;
+      if (!whole || w < 1 || w > 1e6) {
+        entry.fail("input '" + name + "' must give its width, a whole number >= 1, got " +
+                   JsonCursor(width, "").show());
+      }
+      chart_.inputs.emplace_back(name, static_cast<int>(w), entry.location(), discrete);
     });
   }
 

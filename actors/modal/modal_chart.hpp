@@ -46,12 +46,15 @@ struct ChartAssignment {
 /// (width 1) or `name_0` ... `name_{width-1}`. Copyable value type.
 struct ChartInput {
   ChartInput() = default;
-  explicit ChartInput(std::string port, int port_width = 1, std::string where = {})
-      : name(std::move(port)), width(port_width), location(std::move(where)) {}
+  explicit ChartInput(std::string port, int port_width = 1, std::string where = {}, bool is_discrete = false)
+      : name(std::move(port)), width(port_width), location(std::move(where)), discrete(is_discrete) {}
 
   std::string name;
   int width = 1;
   std::string location;
+  /// A discrete input: its variables hold the last token received (0 before
+  /// the first), so guards and expressions read it as a piecewise-constant value.
+  bool discrete = false;
 };
 
 /// A predicate that must hold for the parameters (checked before the run).

@@ -24,6 +24,16 @@ bool is_identifier(const std::string& text) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
 }
 
+/// The port of a program output: "p" for "p" (a scalar) and for "p[1]" (an
+/// element of the vector output p).
+std::string output_port_name(const std::string& output) { return output.substr(0, output.find('[')); }
+
+/// The element of a program output: 1 for "p[1]", 0 for a scalar "p".
+std::size_t output_element(const std::string& output) {
+  const std::size_t at = output.find('[');
+  return at == std::string::npos ? 0 : std::stoul(output.substr(at + 1));
+}
+
 std::string quoted(const std::string& text) {
   std::string out = "\"";
   out += text;
@@ -66,6 +76,7 @@ struct ModalModel::RunState final : ActorState {
   ChartEvaluator evaluator;
   std::uint32_t mode = 0;
   std::vector<double> scratch;  ///< values of one block of assignments, before they are written
+  std::vector<double> held;     ///< per input element: a discrete input's last token (0 before)
   /// Per transition: its time guard, resolved to this run's ticks (or none).
   std::vector<std::optional<TimePredicate>> time_guards;
   Tick start = 0;         ///< the run's start tick: its firing looks at every transition
@@ -228,16 +239,38 @@ class ModalModel::Compiler {
   /// The outputs: the chart's, then those only modes name, in order.
   void define_outputs(const ModalChart& chart) {
     for (const ChartAssignment& out : chart.outputs) {
-      if (!is_identifier(out.name))
+      if (!is_identifier(output_port_name(out.name)))
         fail(out.location, "output name '" + out.name + "' is not a valid port name");
       if (output_index(out.name)) fail(out.location, "output '" + out.name + "' is declared twice");
       program_.output_names.push_back(out.name);
     }
     for (const ChartMode& mode : chart.modes) {
       for (const ChartAssignment& out : mode.outputs) {
-        if (!is_identifier(out.name))
+        if (!is_identifier(output_port_name(out.name)))
           fail(out.location, "output name '" + out.name + "' is not a valid port name");
         if (!output_index(out.name)) program_.output_names.push_back(out.name);
+      }
+    }
+    // A vector output's elements p[0], p[1], ... come one after the other, from
+    // 0, and its name is no scalar output's: the chart's outputs and the
+    // modes' give it the same number of elements.
+    const auto& names = program_.output_names;
+    std::vector<std::string> seen;
+    for (std::size_t o = 0; o < names.size();) {
+      const std::string port = output_port_name(names[o]);
+      const auto mismatch = [&] {
+        fail("", "output '" + port +
+                     "' is given with different numbers of elements (or as a scalar and as a vector) in the "
+                     "chart's outputs and its modes'");
+      };
+      if (std::find(seen.begin(), seen.end(), port) != seen.end()) mismatch();
+      seen.push_back(port);
+      if (names[o] == port) {
+        ++o;
+        continue;
+      }
+      for (std::size_t k = 0; o < names.size() && output_port_name(names[o]) == port; ++k, ++o) {
+        if (names[o] == port || output_element(names[o]) != k) mismatch();
       }
     }
   }
@@ -489,17 +522,31 @@ void ModalModel::declare_ports() {
       input_ports_.push_back(input_port(*found));
       set_width(input_ports_.back(), in.width);
     } else {
-      input_ports_.push_back(declare_input(in.name, PortKind::kContinuous, in.width));
+      input_ports_.push_back(
+          declare_input(in.name, in.discrete ? PortKind::kDiscrete : PortKind::kContinuous, in.width));
     }
   }
+  // One port per output; a vector output's elements p[0], p[1], ... (one
+  // after the other, checked by the compiler) share the port p.
   output_ports_.clear();
-  for (const std::string& name : program_.output_names) {
-    if (const auto found = find_output(name)) {
-      output_ports_.push_back(output_port(*found));
-      set_width(output_ports_.back(), 1);
+  output_elements_.clear();
+  const auto& names = program_.output_names;
+  for (std::size_t o = 0; o < names.size(); ++o) {
+    const std::string port = output_port_name(names[o]);
+    std::size_t width = 1;
+    while (o + width < names.size() && output_port_name(names[o + width]) == port) ++width;
+    OutputPort handle;
+    if (const auto found = find_output(port)) {
+      handle = output_port(*found);
+      set_width(handle, static_cast<int>(width));
     } else {
-      output_ports_.push_back(declare_output(name, PortKind::kContinuous, 1));
+      handle = declare_output(port, PortKind::kContinuous, static_cast<int>(width));
     }
+    for (std::size_t k = 0; k < width; ++k) {
+      output_ports_.push_back(handle);
+      output_elements_.push_back(static_cast<std::uint32_t>(k));
+    }
+    o += width - 1;
   }
   // Direct feedthrough: an output whose expression (in some mode) reads an input.
   std::vector<std::pair<InputPort, OutputPort>> pairs;
@@ -538,6 +585,7 @@ std::string ModalModel::guard_name(std::size_t i) const { return program_.transi
 std::unique_ptr<ActorState> ModalModel::make_state() const {
   auto run = std::make_unique<RunState>(program_.frame, program_.programs, program_.widest_assignment);
   for (const Transition& tr : program_.transitions) run->time_guards.push_back(tr.time_guard);
+  run->held.assign(program_.states_at - program_.inputs_at, 0.0);
   return run;
 }
 
@@ -546,6 +594,12 @@ void ModalModel::load_frame(const ReadContext& context, RunState& run) const {
   frame[0] = context.time();
   std::uint32_t at = program_.inputs_at;
   for (std::size_t i = 0; i < program_.input_widths.size(); ++i) {
+    if (chart_.inputs[i].discrete) {
+      const auto held = run.held.begin() + (at - program_.inputs_at);
+      std::copy_n(held, program_.input_widths[i], frame.begin() + at);
+      at += program_.input_widths[i];
+      continue;
+    }
     const std::span<const double> in = context.input(input_ports_[i]);
     for (std::uint32_t k = 0; k < program_.input_widths[i]; ++k) frame[at++] = k < in.size() ? in[k] : 0.0;
   }
@@ -581,7 +635,7 @@ void ModalModel::evaluate(EvalContext& context) const {
       throw RunError("output '" + program_.output_names[o] + "' is " + format_double(y) + " in mode '" +
                      mode.name + "' at t = " + format_double(context.time()) + " s");
     }
-    context.output(output_ports_[o])[0] = y;
+    context.output(output_ports_[o])[output_elements_[o]] = y;
   }
 }
 
@@ -604,6 +658,7 @@ void ModalModel::guards(const ReadContext& context, std::span<double> g) const {
 
 void ModalModel::fire(FireContext& context) const {
   auto& run = context.state<RunState>();
+  hold_tokens(context, run);
   load_frame(context, run);
   const Mode& mode = program_.modes[run.mode];
   const Tick now = context.tag().time;
@@ -635,6 +690,28 @@ void ModalModel::fire(FireContext& context) const {
     run.recheck = now + 1;
     context.fire_at(run.recheck);
   }
+}
+
+void ModalModel::hold_tokens(FireContext& context, RunState& run) const {
+  // A discrete input's token replaces its held value: the derivatives may
+  // change with it, so the solver restarts (states asked for and left as
+  // they are: no reset is traced). A guard it makes cross fires at the next
+  // microstep (docs/semantics.md, "Crossings made by events").
+  std::uint32_t at = 0;
+  bool changed = false;
+  for (std::size_t i = 0; i < program_.input_widths.size(); ++i) {
+    const std::uint32_t width = program_.input_widths[i];
+    if (chart_.inputs[i].discrete && context.has_token(input_ports_[i])) {
+      const std::span<const double> token = context.token(input_ports_[i]);
+      for (std::uint32_t k = 0; k < width; ++k) {
+        const double v = k < token.size() ? token[k] : 0.0;
+        changed = changed || run.held[at + k] != v;
+        run.held[at + k] = v;
+      }
+    }
+    at += width;
+  }
+  if (changed) (void)context.mutable_states();
 }
 
 bool ModalModel::guard_holds(const ReadContext& context, const RunState& run, std::uint32_t k) const {

@@ -151,6 +151,8 @@ class ModalModel : public Actor {
   void read_chart_from_parameters();
   void declare_ports();
   void load_frame(const ReadContext& context, RunState& run) const;
+  /// Keeps the tokens on discrete inputs as their held values.
+  void hold_tokens(FireContext& context, RunState& run) const;
   void assign(const std::vector<Assign>& assignments, RunState& run) const;
   void take(FireContext& context, RunState& run, std::uint32_t k) const;
   /// Whether transition k's guard holds now (a time guard: at the firing's tick).
@@ -163,8 +165,9 @@ class ModalModel : public Actor {
   bool from_parameters_;
   ModalChart chart_;
   Program program_;
-  std::vector<InputPort> input_ports_;    ///< per chart input
-  std::vector<OutputPort> output_ports_;  ///< per program output
+  std::vector<InputPort> input_ports_;          ///< per chart input
+  std::vector<OutputPort> output_ports_;        ///< per program output (element)
+  std::vector<std::uint32_t> output_elements_;  ///< per program output: its element in its port
   std::vector<ParamHandle> structure_params_;
   std::optional<ParamHandle> initial_param_;
 };

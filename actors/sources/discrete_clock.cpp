@@ -13,6 +13,7 @@ DiscreteClock::DiscreteClock(std::string name) : Actor(std::move(name), kInfo, T
   period_ = declare_parameter("period", ParamKind::kScalar, 1.0);
   offsets_ = declare_parameter("offsets", ParamKind::kVector, std::vector<double>{0.0});
   values_ = declare_parameter("values", ParamKind::kVector, std::vector<double>{1.0});
+  stop_time_ = declare_parameter("stop_time", ParamKind::kScalar, HUGE_VAL);
 }
 
 void DiscreteClock::configure(const ParameterScope& scope) {
@@ -30,6 +31,7 @@ void DiscreteClock::configure(const ParameterScope& scope) {
     }
     if (i > 0 && offsets[i] <= offsets[i - 1]) fail(offsets_, "offsets must increase");
   }
+  if (std::isnan(scalar(stop_time_))) fail(stop_time_, "must be a time in seconds or \"inf\", got NaN");
 }
 
 namespace {
@@ -57,7 +59,16 @@ Tick DiscreteClock::next_time(const ReadContext& context, std::uint64_t period_i
   return context.start_tick() + product + offset;
 }
 
-void DiscreteClock::initialize(FireContext& context) const { context.fire_at(next_time(context, 0, 0)); }
+Tick DiscreteClock::last_tick(const ReadContext& context) const {
+  // Events at times up to `stop_time` (the model's time in seconds, at its
+  // nearest tick); a stop time before the start sends nothing.
+  return context.resolution().to_ticks_clamped(scalar(stop_time_));
+}
+
+void DiscreteClock::initialize(FireContext& context) const {
+  const Tick first = next_time(context, 0, 0);
+  if (first <= last_tick(context)) context.fire_at(first);
+}
 
 void DiscreteClock::fire(FireContext& context) const {
   if (!context.time_event()) return;
@@ -68,7 +79,7 @@ void DiscreteClock::fire(FireContext& context) const {
     ++state.period_index;
   }
   const Tick next = next_time(context, state.period_index, state.offset_index);
-  if (next != kNever) context.fire_at(next);
+  if (next != kNever && next <= last_tick(context)) context.fire_at(next);
 }
 
 void DiscreteClock::check_times(const TimeResolution& resolution) const {

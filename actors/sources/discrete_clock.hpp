@@ -12,7 +12,8 @@ class DiscreteClock : public Actor {
   static constexpr ActorInfo kInfo{
       .type = "DiscreteClock",
       .family = "sources",
-      .summary = "Events at offsets[i] + k * period for k = 0, 1, ..., carrying values[i].",
+      .summary =
+          "Events at offsets[i] + k * period for k = 0, 1, ..., carrying values[i], up to `stop_time`.",
       .sample_params = R"({"period": 0.5, "offsets": [0, 0.25], "values": [1, 2]})",
   };
 
@@ -32,6 +33,9 @@ class DiscreteClock : public Actor {
   ParamHandle period_;
   ParamHandle offsets_;
   ParamHandle values_;
+  ParamHandle stop_time_;
+  /// The last tick at which an event may be sent (kNever: none).
+  [[nodiscard]] Tick last_tick(const ReadContext& context) const;
 };
 
 }  // namespace ctde

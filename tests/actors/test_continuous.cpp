@@ -1,5 +1,6 @@
 // The continuous actors (actors/continuous/), called directly through
-// hand-made contexts: no director, no solver.
+// hand-made contexts (no director, no solver), and in small runs against
+// their closed forms.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -10,6 +11,7 @@
 #include "actors/continuous/state_space.hpp"
 #include "actors/continuous/transfer_function.hpp"
 #include "support/actor_bench.hpp"
+#include "support/run_helpers.hpp"
 
 using namespace ctde;
 using ctde::test::Bench;
@@ -159,4 +161,68 @@ TEST_CASE("TransferFunction: a first-order lag with leading zeros in num") {
   bench.set_input(0, {1});
   check_close(bench.derivatives(), {1 - 1.5});
   check_close(bench.evaluate(0.0), {6});
+}
+
+TEST_CASE("PID on a unit step error: y = kp + ki t + (kd / tf) exp(-t / tf)") {
+  const auto run = ctde::test::run_model(R"({"ctde": 1,
+    "director": {"stop_time": 1, "rtol": 1e-10, "atol": 1e-12, "output_interval": 0.05},
+    "actors": [{"name": "e", "type": "Constant", "params": {"value": 1}},
+               {"name": "pid", "type": "PID", "params": {"kp": 2, "ki": 3, "kd": 0.5, "tf": 0.1}}],
+    "connections": [["e.out", "pid.in"]], "record": ["pid.out"]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  int checked = 0;
+  for (const auto& row : run.rows) {
+    CAPTURE(row.t);
+    CHECK(row.values[run.column("pid.out")] ==
+          doctest::Approx(2 + 3 * row.t + 5 * std::exp(-row.t / 0.1)).epsilon(1e-7));
+    ++checked;
+  }
+  CHECK(checked >= 20);
+}
+
+TEST_CASE("PID: the closed loop of a pure integrator plant under PI control settles on the reference") {
+  // x' = u, u = kp (r - x) + ki z, z' = r - x, kp = 3, ki = 2, r = 1, x(0) = 0:
+  // X(s) = (3 s + 2) / (s (s + 1) (s + 2)), so x(t) = 1 + e^-t - 2 e^-2t.
+  const auto run = ctde::test::run_model(R"({"ctde": 1,
+    "director": {"stop_time": 4, "rtol": 1e-10, "atol": 1e-12, "output_interval": 0.25},
+    "actors": [{"name": "r", "type": "Constant", "params": {"value": 1}},
+               {"name": "error", "type": "Sum", "params": {"signs": "+-"}},
+               {"name": "pid", "type": "PID", "params": {"kp": 3, "ki": 2}},
+               {"name": "x", "type": "Integrator"}],
+    "connections": [["r.out", "error.in0"], ["x.out", "error.in1"], ["error.out", "pid.in"],
+                    ["pid.out", "x.in"]], "record": ["x.out"]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  for (const auto& row : run.rows) {
+    CAPTURE(row.t);
+    const double expected = 1 + std::exp(-row.t) - 2 * std::exp(-2 * row.t);
+    CHECK(row.values[run.column("x.out")] == doctest::Approx(expected).epsilon(1e-7));
+  }
+}
+
+TEST_CASE("Derivative of a ramp: y = slope (1 - exp(-t / tau))") {
+  const auto run = ctde::test::run_model(R"({"ctde": 1,
+    "director": {"stop_time": 0.1, "rtol": 1e-10, "atol": 1e-12, "output_interval": 0.005},
+    "actors": [{"name": "u", "type": "Ramp", "params": {"slope": 2}},
+               {"name": "d", "type": "Derivative", "params": {"time_constant": 0.01}}],
+    "connections": [["u.out", "d.in"]], "record": ["d.out"]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  for (const auto& row : run.rows) {
+    CAPTURE(row.t);
+    CHECK(row.values[run.column("d.out")] ==
+          doctest::Approx(2 * (1 - std::exp(-row.t / 0.01))).epsilon(1e-7));
+  }
+}
+
+TEST_CASE("PID and Derivative reject time constants that are not > 0") {
+  const auto error_of = [](const std::string& actor) {
+    return ctde::test::model_file_error(R"({"ctde": 1, "director": {"stop_time": 1},
+      "actors": [{"name": "u", "type": "Clock"}, )" +
+                                        actor + R"(], "connections": [["u.out", "a.in"]]})");
+  };
+  CHECK(error_of(R"({"name": "a", "type": "PID", "params": {"tf": 0}})")
+            .find("actor 'a' (PID), parameter 'tf': must be a finite time constant > 0 (s), got 0") !=
+        std::string::npos);
+  CHECK(error_of(R"({"name": "a", "type": "Derivative", "params": {"time_constant": -1}})")
+            .find("actor 'a' (Derivative), parameter 'time_constant': must be a finite time constant > 0") !=
+        std::string::npos);
 }

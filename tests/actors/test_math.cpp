@@ -34,3 +34,161 @@ TEST_CASE("discrete math actors compute on the tokens present") {
   // sum fires once per tick, with both tokens present in the same microstep.
   CHECK(events_of(run, "sum") == Series{{0, 7}, {1, 8}, {2, 8}});
 }
+
+namespace {
+
+/// The first row of the results at or after time `t`, as the named columns' values.
+std::vector<double> row_at(const ctde::test::Run& run, double t, const std::vector<std::string>& columns) {
+  for (const auto& row : run.rows) {
+    if (row.t < t) continue;
+    std::vector<double> out;
+    for (const auto& name : columns) out.push_back(row.values[run.column(name)]);
+    return out;
+  }
+  return {};
+}
+
+/// The error of validating one actor `a` driven by a Constant of `value` on input `port`.
+std::string error_with_input(const std::string& actor, const std::string& value,
+                             const std::string& port = "in") {
+  return ctde::test::model_file_error(R"({"ctde": 1, "director": {"stop_time": 1},
+    "actors": [{"name": "u", "type": "Constant", "params": {"value": )" +
+                                      value + "}}, " + actor + R"(],
+    "connections": [["u.out", "a.)" + port +
+                                      R"("]]})");
+}
+
+}  // namespace
+
+TEST_CASE("DeadZone and Quantizer on a ramp: their closed forms at every row") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 4, "output_interval": 0.125},
+    "actors": [{"name": "u", "type": "Ramp", "params": {"slope": 1, "start_time": 0}},
+               {"name": "shift", "type": "Sum", "params": {"signs": "+-"}},
+               {"name": "two", "type": "Constant", "params": {"value": 2}},
+               {"name": "dz", "type": "DeadZone", "params": {"lower": -0.5, "upper": 1}},
+               {"name": "q", "type": "Quantizer", "params": {"interval": 0.5, "offset": 0.1}}],
+    "connections": [["u.out", "shift.in0"], ["two.out", "shift.in1"], ["shift.out", "dz.in"],
+                    ["shift.out", "q.in"]],
+    "record": ["shift.out", "dz.out", "q.out"]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  int checked = 0;
+  for (const auto& row : run.rows) {
+    const double u = row.values[run.column("shift.out")];
+    CHECK(u == doctest::Approx(row.t - 2).epsilon(1e-12));
+    const double dz = u > 1 ? u - 1 : (u < -0.5 ? u + 0.5 : 0.0);
+    CHECK(row.values[run.column("dz.out")] == doctest::Approx(dz).epsilon(1e-12));
+    CHECK(row.values[run.column("q.out")] ==
+          doctest::Approx(0.1 + 0.5 * std::round((u - 0.1) / 0.5)).epsilon(1e-12));
+    ++checked;
+  }
+  CHECK(checked >= 32);
+}
+
+TEST_CASE("Switch passes in0 while control >= threshold, else in1") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 3, "output_interval": 0.25},
+    "actors": [{"name": "t", "type": "Clock"},
+               {"name": "hi", "type": "Constant", "params": {"value": [10, 20]}},
+               {"name": "lo", "type": "Constant", "params": {"value": [-1, -2]}},
+               {"name": "s", "type": "Switch", "params": {"threshold": 1.5}}],
+    "connections": [["hi.out", "s.in0"], ["lo.out", "s.in1"], ["t.out", "s.control"]],
+    "record": ["s.out"]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  CHECK(row_at(run, 1.25, {"s.out[0]", "s.out[1]"}) == std::vector<double>{-1, -2});
+  CHECK(row_at(run, 1.5, {"s.out[0]", "s.out[1]"}) == std::vector<double>{10, 20});
+  CHECK(row_at(run, 2.75, {"s.out[0]", "s.out[1]"}) == std::vector<double>{10, 20});
+}
+
+TEST_CASE("Mux, Demux and Selector route elements: widths from the connections") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 1},
+    "actors": [{"name": "a", "type": "Constant", "params": {"value": [1, 2]}},
+               {"name": "b", "type": "Constant", "params": {"value": 3}},
+               {"name": "t", "type": "Clock"},
+               {"name": "m", "type": "Mux", "params": {"inputs": 3}},
+               {"name": "d", "type": "Demux", "params": {"widths": [1, 3]}},
+               {"name": "even", "type": "Demux", "params": {"outputs": 2}},
+               {"name": "s", "type": "Selector", "params": {"indices": [3, 0, 3]}}],
+    "connections": [["a.out", "m.in0"], ["b.out", "m.in1"], ["t.out", "m.in2"], ["m.out", "d.in"],
+                    ["m.out", "even.in"], ["m.out", "s.in"]],
+    "record": ["m.out", "d.out0", "d.out1", "even.out1", "s.out"]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  const auto& last = run.rows.back();
+  REQUIRE(last.t == 1);
+  const auto at = [&](const std::string& column) { return last.values[run.column(column)]; };
+  CHECK(std::vector<double>{at("m.out[0]"), at("m.out[1]"), at("m.out[2]"), at("m.out[3]")} ==
+        std::vector<double>{1, 2, 3, 1});
+  CHECK(at("d.out0") == 1);
+  CHECK(std::vector<double>{at("d.out1[0]"), at("d.out1[1]"), at("d.out1[2]")} ==
+        std::vector<double>{2, 3, 1});
+  CHECK(std::vector<double>{at("even.out1[0]"), at("even.out1[1]")} == std::vector<double>{3, 1});
+  CHECK(std::vector<double>{at("s.out[0]"), at("s.out[1]"), at("s.out[2]")} == std::vector<double>{1, 1, 1});
+}
+
+TEST_CASE("a discrete Mux sends one vector token of every input's latest value") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 2.5},
+    "actors": [{"name": "clock", "type": "DiscreteClock", "params": {"period": 1}},
+               {"name": "n", "type": "Counter"},
+               {"name": "k", "type": "Constant", "params": {"value": [7, 8]}},
+               {"name": "m", "type": "Mux"}],
+    "connections": [["clock.out", "n.in"], ["n.out", "m.in0"], ["k.out", "m.in1"]]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  std::vector<std::vector<double>> tokens;
+  for (const auto& line : run.lines) {
+    if (line["kind"] == "event" && line["actor"] == "m")
+      tokens.push_back(line["value"].get<std::vector<double>>());
+  }
+  CHECK(tokens == std::vector<std::vector<double>>{{1, 7, 8}, {2, 7, 8}, {3, 7, 8}});
+}
+
+TEST_CASE("routing and nonlinear actors name the parameter that does not fit") {
+  CHECK(
+      error_with_input(R"({"name": "a", "type": "Selector", "params": {"indices": [0, 2]}})", "[1, 2]")
+          .find(
+              "actor 'a' (Selector), parameter 'indices': index 2 does not fit the input 'in' of width 2") !=
+      std::string::npos);
+  CHECK(error_with_input(R"({"name": "a", "type": "Selector", "params": {"indices": [-1]}})", "1")
+            .find("parameter 'indices': must be whole numbers >= 0") != std::string::npos);
+  CHECK(error_with_input(R"({"name": "a", "type": "Demux", "params": {"outputs": 2}})", "[1, 2, 3]")
+            .find("actor 'a' (Demux), parameter 'outputs': the input 'in' of width 3 does not split into 2 "
+                  "outputs of equal width") != std::string::npos);
+  CHECK(error_with_input(R"({"name": "a", "type": "Demux", "params": {"widths": [1, 1]}})", "[1, 2, 3]")
+            .find("actor 'a' (Demux), parameter 'widths': add up to 2 but the input 'in' has width 3") !=
+        std::string::npos);
+  CHECK(error_with_input(R"({"name": "a", "type": "DeadZone", "params": {"lower": 1, "upper": 0}})", "1")
+            .find("actor 'a' (DeadZone), parameter 'upper': must be finite and not below 'lower' (1)") !=
+        std::string::npos);
+  CHECK(error_with_input(R"({"name": "a", "type": "Quantizer", "params": {"interval": 0}})", "1")
+            .find("actor 'a' (Quantizer), parameter 'interval': must be a finite number > 0") !=
+        std::string::npos);
+  CHECK(error_with_input(R"({"name": "a", "type": "Mux", "params": {"inputs": 0}})", "1", "in0")
+            .find("actor 'a' (Mux), parameter 'inputs': must be a whole number from 1 to 1000") !=
+        std::string::npos);
+}
+
+TEST_CASE("floor, ceil, round and mod in an Expression") {
+  const auto run = run_model(R"json({"ctde": 1, "director": {"stop_time": 1},
+    "actors": [{"name": "u", "type": "Constant", "params": {"value": -2.5}},
+               {"name": "e", "type": "Expression",
+                "params": {"expr": "1000 * floor(in0) + 100 * ceil(in0) + 10 * round(in0) + mod(in0, 2)"}}],
+    "connections": [["u.out", "e.in0"]], "record": ["e.out"]})json");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  // floor -3, ceil -2, round -3 (away from zero), mod(-2.5, 2) = 1.5 (the sign of the divisor)
+  CHECK(run.rows.back().values[run.column("e.out")] == -3000 - 200 - 30 + 1.5);
+}
+
+TEST_CASE("a vector Expression: one output element per expression of a comma-separated list") {
+  const auto run = run_model(R"json({"ctde": 1, "parameters": {"r": 2},
+    "director": {"stop_time": 1, "output_interval": 0.125},
+    "actors": [{"name": "t", "type": "Clock"},
+               {"name": "e", "type": "Expression", "params": {"expr": "r * cos(in0), r * sin(in0), floor(4 * in0)"}},
+               {"name": "second", "type": "Demux", "params": {"widths": [1, 1, 1]}}],
+    "connections": [["t.out", "e.in0"], ["e.out", "second.in"]], "record": ["e.out", "second.out1"]})json");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  REQUIRE(run.rows.size() >= 9);
+  for (const auto& row : run.rows) {
+    CAPTURE(row.t);
+    CHECK(row.values[run.column("e.out[0]")] == doctest::Approx(2 * std::cos(row.t)).epsilon(1e-14));
+    CHECK(row.values[run.column("e.out[1]")] == doctest::Approx(2 * std::sin(row.t)).epsilon(1e-14));
+    CHECK(row.values[run.column("e.out[2]")] == std::floor(4 * row.t));
+    CHECK(row.values[run.column("second.out1")] == row.values[run.column("e.out[1]")]);
+  }
+}

@@ -205,3 +205,16 @@ TEST_CASE("an infinite period gives each offset once") {
     "connections": [["c.out", "n.in"]]})");
   CHECK(events_of(run, "c") == std::vector<std::pair<double, double>>{{0.5, 1}, {1.5, 2}});
 }
+
+TEST_CASE("a DiscreteClock's stop_time ends its events: the last at or before it") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 5},
+    "actors": [{"name": "c", "type": "DiscreteClock", "params": {"period": 0.5, "stop_time": 1.5}},
+               {"name": "d", "type": "DiscreteClock",
+                "params": {"period": 1, "offsets": [0, 0.25], "values": [1, 2], "stop_time": 1.2}},
+               {"name": "none", "type": "DiscreteClock", "params": {"stop_time": -1}}]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  using Series = std::vector<std::pair<double, double>>;
+  CHECK(events_of(run, "c") == Series{{0, 1}, {0.5, 1}, {1, 1}, {1.5, 1}});
+  CHECK(events_of(run, "d") == Series{{0, 1}, {0.25, 2}, {1, 1}});
+  CHECK(events_of(run, "none").empty());
+}

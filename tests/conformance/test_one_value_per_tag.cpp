@@ -142,22 +142,24 @@ TEST_CASE("conformance 2: a constant never fires its readers after the start tag
 
 namespace {
 
-/// The counts of two clocks of periods 1 and 1.5 (both at t = 0, then apart:
-/// each input is present alone at some tags) into an actor resolved discrete
-/// ("d", written by `actor(name, extra)`), and the same actor resolved
-/// continuous behind zero-order holds ("c"), sampled at every token of d.
-/// `inputs`: d's inputs, fed by the first clock's count, then the second's.
+/// The counts of clocks of periods 1, 1.5 and 1 from 0.5 (the first two both
+/// at t = 0, then apart: each input is present alone at some tags) into an
+/// actor resolved discrete ("d", written by `actor(name, extra)`), and the
+/// same actor resolved continuous behind zero-order holds ("c"), sampled at
+/// every token of d's `output`. `inputs`: d's inputs, fed by the first
+/// clock's count, then the second's, then the third's.
 std::string absent_rule_model(const std::function<std::string(const std::string&, const std::string&)>& actor,
-                              const std::vector<std::string>& inputs) {
+                              const std::vector<std::string>& inputs, const std::string& output = "out") {
   std::string actors = R"({"name": "clock_a", "type": "DiscreteClock", "params": {"period": 1}},
       {"name": "clock_b", "type": "DiscreteClock", "params": {"period": 1.5}},
-      {"name": "a", "type": "Counter"}, {"name": "b", "type": "Counter"},
+      {"name": "clock_c", "type": "DiscreteClock", "params": {"period": 1, "offsets": [0.5]}},
+      {"name": "a", "type": "Counter"}, {"name": "b", "type": "Counter"}, {"name": "c3", "type": "Counter"},
       {"name": "sampler", "type": "Sampler"}, )" +
                        actor("d", "") + ", " + actor("c", R"(, "time_mode": "continuous")");
-  std::string links =
-      R"(["clock_a.out", "a.in"], ["clock_b.out", "b.in"], ["d.out", "sampler.trigger"], ["c.out", "sampler.in"])";
-  const char* sources[] = {"a", "b"};
-  REQUIRE(inputs.size() <= 2);
+  std::string links = R"(["clock_a.out", "a.in"], ["clock_b.out", "b.in"], ["clock_c.out", "c3.in"], ["d.)" +
+                      output + R"(", "sampler.trigger"], ["c.)" + output + R"(", "sampler.in"])";
+  const char* sources[] = {"a", "b", "c3"};
+  REQUIRE(inputs.size() <= 3);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const std::string& in = inputs[i];
     const std::string hold = std::string("hold_") + sources[i];
@@ -190,16 +192,19 @@ TEST_CASE(
     std::vector<std::string> inputs;
     const auto sample = ctde::test::configured_sample(entry);
     for (const auto& port : sample.actor->inputs()) inputs.push_back(port.name);
-    REQUIRE((inputs.size() == 1 || inputs.size() == 2));
+    REQUIRE((!inputs.empty() && inputs.size() <= 3));
+    const std::string output = sample.actor->outputs().at(0).name;
     const auto actor = [&](const std::string& name, const std::string& extra) {
       return ctde::test::sample_actor_json(entry, name, extra);
     };
-    const auto run = run_model(absent_rule_model(actor, inputs));
+    const auto run = run_model(absent_rule_model(actor, inputs, output));
     REQUIRE(run.result.status == RunStatus::kOk);
-    const Events discrete = events_of(run, "d");
+    const Events discrete = events_of(run, "d", output);
     const Events continuous = events_of(run, "sampler");
-    // a at 0..6 (7 ticks), b at 0, 1.5, 3, 4.5, 6: tags 0, 1, 1.5, 2, 3, 4, 4.5, 5, 6.
-    CHECK(discrete.size() == (inputs.size() == 1 ? 7U : 9U));
+    // a at 0..6 (7 ticks), b at 0, 1.5, 3, 4.5, 6: tags 0, 1, 1.5, 2, 3, 4, 4.5, 5, 6; the third
+    // at 0.5, 1.5, ..., 5.5 adds 0.5, 2.5, 3.5 and 5.5.
+    const std::size_t tags[] = {7, 9, 13};
+    CHECK(discrete.size() == tags[inputs.size() - 1]);
     CHECK(discrete == continuous);
     ++checked;
     if (inputs.size() == 2) ++with_two_inputs;

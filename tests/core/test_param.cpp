@@ -98,3 +98,18 @@ TEST_CASE("a parameter name must be one expressions can read") {
   scope.resolve();
   CHECK(scope.value("b").values[0] == 6.0);
 }
+
+TEST_CASE("floor, ceil, round and mod in parameter expressions") {
+  ParameterScope scope;
+  scope.resolve();
+  CHECK(scope.evaluate_scalar("floor(-0.5)", "x") == -1);
+  CHECK(scope.evaluate_scalar("ceil(-0.5)", "x") == 0);
+  CHECK(scope.evaluate_scalar("ceil(1.25)", "x") == 2);
+  CHECK(scope.evaluate_scalar("round(2.5)", "x") == 3);  // halfway cases away from zero
+  CHECK(scope.evaluate_scalar("round(-2.5)", "x") == -3);
+  CHECK(scope.evaluate_scalar("mod(7, 3)", "x") == 1);
+  CHECK(scope.evaluate_scalar("mod(-1, 3)", "x") == 2);  // the sign of the divisor
+  CHECK(scope.evaluate_scalar("mod(1, -3)", "x") == -2);
+  CHECK(scope.evaluate_scalar("mod(5, 0)", "x") == 5);
+  CHECK(scope.evaluate_scalar("mod(5.5, 2)", "x") == 1.5);
+}

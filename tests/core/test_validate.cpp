@@ -191,10 +191,11 @@ TEST_CASE("UnknownParameterListsTheKnownOnes") {
 
 TEST_CASE("RequiredParameterMissingIsNamed") {
   Model model;
-  add(model, "Server", "server");
-  add(model, "DiscreteClock", "clock");
-  model.connect("clock.out", "server.in");
-  CHECK(validation_error(model) == "actor 'server' (Server): required parameter 'service_time' is not set");
+  add(model, "PeriodicSampler", "sampler");
+  add(model, "Clock", "clock");
+  model.connect("clock.out", "sampler.in");
+  CHECK(validation_error(model) ==
+        "actor 'sampler' (PeriodicSampler): required parameter 'period' is not set");
 }
 
 TEST_CASE("UnknownPortListsThePortsOfTheActor") {

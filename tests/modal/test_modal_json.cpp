@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "support/model_helpers.hpp"
+#include "support/run_helpers.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -163,4 +164,91 @@ TEST_CASE(
   (void)validate(model);
   CHECK(m.inputs().size() == 1);
   CHECK(m.outputs().size() == 2);
+}
+
+namespace {
+
+/// A chart of one clock state x (x' = 1) that goes from A to B at x = 1, with
+/// the output `p` given by `chart_p` and, in B, by `b_p` (JSON values).
+std::string vector_output_model(const std::string& chart_p, const std::string& b_p) {
+  return R"({"ctde": 1, "director": {"stop_time": 2, "output_interval": 0.25},
+    "actors": [{"name": "m", "type": "ModalModel", "params": {
+      "outputs": {"p": )" +
+         chart_p + R"(, "q": "x"}, "states": {"x": 0},
+      "modes": {"A": {"der": {"x": 1}}, "B": {"der": {"x": 1}, "outputs": {"p": )" +
+         b_p + R"(}}},
+      "transitions": [{"path": ["A", "B"], "guard": "x >= 1"}], "initial": "A"}}],
+    "record": ["m.p", "m.q"]})";
+}
+
+}  // namespace
+
+TEST_CASE("a ModalModel output given as a list of expressions is a vector output, per mode") {
+  const auto run = ctde::test::run_model(vector_output_model(R"(["x", "2 * x"])", R"(["-x", 0])"));
+  REQUIRE(run.result.status == RunStatus::kOk);
+  int checked = 0;
+  for (const auto& row : run.rows) {
+    if (row.t == 1) continue;  // both sides of the switch
+    const double p0 = row.values[run.column("m.p[0]")];
+    const double p1 = row.values[run.column("m.p[1]")];
+    CAPTURE(row.t);
+    CHECK(row.values[run.column("m.q")] == doctest::Approx(row.t).epsilon(1e-12));
+    if (row.t < 1) {
+      CHECK(p0 == doctest::Approx(row.t).epsilon(1e-12));
+      CHECK(p1 == doctest::Approx(2 * row.t).epsilon(1e-12));
+    } else {
+      CHECK(p0 == doctest::Approx(-row.t).epsilon(1e-12));
+      CHECK(p1 == 0);
+    }
+    ++checked;
+  }
+  CHECK(checked >= 8);
+}
+
+TEST_CASE("a vector output's elements must agree between the chart's outputs and its modes'") {
+  CHECK(model_file_error(vector_output_model(R"(["x", "x"])", R"("x")"))
+            .find("actor 'm' (ModalModel), output 'p' is given with different numbers of elements") !=
+        std::string::npos);
+  CHECK(model_file_error(vector_output_model(R"(["x", "x"])", R"(["x", "x", "x"])")).find("output 'p") !=
+        std::string::npos);
+  CHECK(model_file_error(vector_output_model("[]", R"(["x"])")).find("must list 1 to 1000 expressions") !=
+        std::string::npos);
+}
+
+TEST_CASE("a ModalModel's discrete input holds its last token: read by derivatives and guards") {
+  // cmd: 0, then 2 from t = 0.5, 4 from t = 2. A: x' = cmd until x >= 1 (t = 1); B: x' = -cmd
+  // until cmd >= 4 (a guard made true by a token: at (2, 1)); C: x' = 0. So x = 2 (t - 0.5) on
+  // [0.5, 1], 1 - 2 (t - 1) on [1, 2], then -1.
+  const auto run = ctde::test::run_model(R"({"ctde": 1,
+    "director": {"stop_time": 3, "output_interval": 0.25, "rtol": 1e-10, "atol": 1e-12},
+    "actors": [{"name": "cmd", "type": "DiscreteClock",
+                "params": {"period": "inf", "offsets": [0.5, 2], "values": [2, 4]}},
+               {"name": "m", "type": "ModalModel", "params": {
+      "inputs": {"cmd": {"kind": "discrete"}}, "outputs": {"x": "x"}, "states": {"x": 0},
+      "modes": {"A": {"der": {"x": "cmd"}}, "B": {"der": {"x": "-cmd"}}, "C": {}},
+      "transitions": [{"path": ["A", "B"], "guard": "x >= 1"}, {"path": ["B", "C"], "guard": "cmd >= 4"}],
+      "initial": "A"}}],
+    "connections": [["cmd.out", "m.cmd"]], "record": ["m.x"]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  for (const auto& row : run.rows) {
+    CAPTURE(row.t);
+    const double t = row.t;
+    const double x = t <= 0.5 ? 0.0 : t <= 1 ? 2 * (t - 0.5) : t <= 2 ? 1 - 2 * (t - 1) : -1.0;
+    CHECK(row.values[run.column("m.x")] == doctest::Approx(x).epsilon(1e-9));
+  }
+  std::vector<std::pair<double, int>> modes;
+  for (const auto& line : run.lines) {
+    if (line["kind"] == "mode") modes.emplace_back(line["t"].get<double>(), line["n"].get<int>());
+  }
+  REQUIRE(modes.size() == 2);
+  CHECK(modes[0].first == doctest::Approx(1).epsilon(1e-11));
+  CHECK(modes[1] == std::pair<double, int>{2, 1});  // the token at (2, 0), the guard's crossing at (2, 1)
+}
+
+TEST_CASE("a ModalModel input's kind is continuous or discrete") {
+  const std::string error = model_file_error(R"({"ctde": 1, "director": {"stop_time": 1},
+    "actors": [{"name": "m", "type": "ModalModel", "params": {
+      "inputs": {"u": {"kind": "sampled"}}, "states": {"x": 0}, "modes": {"A": {"der": {"x": "u"}}}}}]})");
+  CHECK(error.find("input 'u': kind must be \"continuous\" or \"discrete\", got \"sampled\"") !=
+        std::string::npos);
 }

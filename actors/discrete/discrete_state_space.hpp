@@ -1,0 +1,43 @@
+#pragma once
+/// The `DiscreteStateSpace` actor (what it computes: kInfo.summary): a
+/// sampled linear system updated once per input token.
+
+#include <cstddef>
+
+#include "../../core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class DiscreteStateSpace : public Actor {
+ public:
+  static constexpr ActorInfo kInfo{
+      .type = "DiscreteStateSpace",
+      .family = "discrete",
+      .summary =
+          "At each token u[k]: sends y[k] = C x[k] + D u[k], then x[k+1] = A x[k] + B u[k]; x[0] = initial.",
+      .sample_params = R"({"A": [[0.5]], "B": [[1]], "C": [[1]], "D": [[0]]})",
+  };
+
+  explicit DiscreteStateSpace(std::string name);
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void fire(FireContext& context) const override;
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  InputPort in_;
+  OutputPort out_;
+  ParamHandle a_;
+  ParamHandle b_;
+  ParamHandle c_;
+  ParamHandle d_;
+  ParamHandle initial_;
+  std::size_t n_ = 0;
+  std::size_t m_ = 0;
+  std::size_t p_ = 0;
+  bool zero_d_ = true;
+};
+
+}  // namespace ctde

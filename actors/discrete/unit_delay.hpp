@@ -1,0 +1,30 @@
+#pragma once
+/// The `UnitDelay` actor (what it computes: kInfo.summary): the z^-1 of a
+/// sampled signal, one token late.
+
+#include "../../core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class UnitDelay : public Actor {
+ public:
+  static constexpr ActorInfo kInfo{
+      .type = "UnitDelay",
+      .family = "discrete",
+      .summary = "At each token, sends the token received before it (`initial` at the first): y[k] = u[k-1].",
+      .sample_params = R"({"initial": 5})",
+  };
+
+  explicit UnitDelay(std::string name);
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void fire(FireContext& context) const override;
+  void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
+
+ private:
+  InputPort in_;
+  OutputPort out_;
+  ParamHandle initial_;
+};
+
+}  // namespace ctde

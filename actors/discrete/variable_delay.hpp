@@ -1,0 +1,34 @@
+#pragma once
+/// The `VariableDelay` actor (what it computes: kInfo.summary).
+
+#include "../../core/actor.hpp"
+
+namespace ctde {
+
+/// Not copyable, not movable (see Actor).
+class VariableDelay : public Actor {
+ public:
+  static constexpr ActorInfo kInfo{
+      .type = "VariableDelay",
+      .family = "discrete",
+      .summary =
+          "Each token on `in` at (t, n) is sent again at (t + d, 0), d the latest token on `delay` (or "
+          "`initial_delay` before the first); d = 0 sends it at (t, n + 1).",
+      .sample_params = R"({"initial_delay": 0.1})",
+  };
+
+  explicit VariableDelay(std::string name);
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  void fire(FireContext& context) const override;
+
+ protected:
+  void configure(const ParameterScope& scope) override;
+
+ private:
+  InputPort in_;
+  InputPort delay_in_;
+  OutputPort out_;
+  ParamHandle initial_;
+};
+
+}  // namespace ctde
