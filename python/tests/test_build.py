@@ -121,7 +121,10 @@ def test_types_and_describe_read_the_registry():
     assert [p["name"] for p in gain["parameters"]] == ["k"]
     zcd = ctde.describe("ZeroCrossingDetector")
     assert zcd["outputs"][0]["kind"] == "discrete"
-    assert zcd["parameters"] == [{"name": "direction", "kind": "string", "default": "both", "required": False}]
+    assert zcd["parameters"] == [
+        {"name": "direction", "kind": "string", "default": "both", "required": False},
+        {"name": "value", "kind": "scalar", "default": None, "required": False},  # optional, no default
+    ]
     total = ctde.describe("Sum")
     assert total["inputs"][-1]["name"] == "in<i>" and total["inputs"][-1]["numbered"] is True
 
