@@ -88,7 +88,8 @@ class ChartReader {
         if (entry.has("kind")) {
           const JsonCursor kind = entry["kind"];
           if (kind.value() != "continuous" && kind.value() != "discrete") {
-            kind.fail("input '" + name + "': kind must be \"continuous\" or \"discrete\", got " + kind.show());
+            kind.fail("input '" + name + "': kind must be \"continuous\" or \"discrete\", got " +
+                      kind.show());
           }
           discrete = kind.value() == "discrete";
         }
