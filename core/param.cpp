@@ -56,6 +56,24 @@ std::string ParamValue::to_string() const {
   return {};
 }
 
+std::string_view to_string(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::kScalar:
+      return "scalar";
+    case ParamKind::kVector:
+      return "vector";
+    case ParamKind::kMatrix:
+      return "matrix";
+    case ParamKind::kString:
+      return "string";
+    case ParamKind::kFile:
+      return "file";
+    case ParamKind::kStructure:
+      return "structure";
+  }
+  return "?";
+}
+
 // ---------------------------------------------------------------- helpers
 
 namespace {

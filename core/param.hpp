@@ -72,6 +72,9 @@ enum class ParamKind {
   kStructure,
 };
 
+/// "scalar", "vector", "matrix", "string", "file", "structure".
+[[nodiscard]] std::string_view to_string(ParamKind kind);
+
 /// An evaluated parameter. Copyable value type.
 struct ResolvedParam {
   ParamKind kind = ParamKind::kScalar;

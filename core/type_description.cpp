@@ -14,38 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string_view kind_name(PortKind kind) {
-  switch (kind) {
-    case PortKind::kContinuous:
-      return "continuous";
-    case PortKind::kDiscrete:
-      return "discrete";
-    case PortKind::kPolymorphic:
-      return "polymorphic";
-    case PortKind::kConstant:
-      return "constant";
-  }
-  return "?";
-}
-
-std::string_view kind_name(ParamKind kind) {
-  switch (kind) {
-    case ParamKind::kScalar:
-      return "scalar";
-    case ParamKind::kVector:
-      return "vector";
-    case ParamKind::kMatrix:
-      return "matrix";
-    case ParamKind::kString:
-      return "string";
-    case ParamKind::kFile:
-      return "file";
-    case ParamKind::kStructure:
-      return "structure";
-  }
-  return "?";
-}
-
 std::string_view mode_name(TimeMode mode) {
   return mode == TimeMode::kUnresolved ? std::string_view("polymorphic") : to_string(mode);
 }
@@ -68,7 +36,7 @@ json to_json(const ParamValue& value) {
 }
 
 json port_json(const PortSpec& port) {
-  json out{{"name", port.name}, {"kind", kind_name(port.kind)}};
+  json out{{"name", port.name}, {"kind", to_string(port.kind)}};
   out["width"] = port.width == kInferredWidth ? json(nullptr) : json(port.width);
   if (port.direction == PortDirection::kInput) out["optional"] = port.optional;
   return out;
@@ -143,7 +111,7 @@ std::string describe_type(const ActorRegistry& registry, const std::string& type
   json parameters = json::array();
   for (const auto& slot : declared->parameters()) {
     parameters.push_back({{"name", slot.name},
-                          {"kind", kind_name(slot.kind)},
+                          {"kind", to_string(slot.kind)},
                           {"default", slot.value ? to_json(*slot.value) : json(nullptr)},
                           {"required", !slot.value && !slot.optional}});
   }

@@ -6,53 +6,15 @@
 
 namespace ctde {
 
-StateSpace::StateSpace(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
-  in_ = declare_input("in", PortKind::kContinuous);
-  out_ = declare_output("out", PortKind::kContinuous);
-  a_ = declare_parameter("A", ParamKind::kMatrix);
-  b_ = declare_parameter("B", ParamKind::kMatrix);
-  c_ = declare_parameter("C", ParamKind::kMatrix);
-  d_ = declare_parameter("D", ParamKind::kMatrix, 0.0);
-  initial_ = declare_parameter("initial", ParamKind::kVector, 0.0);
-}
+StateSpace::StateSpace(std::string name)
+    : LinearSystem(std::move(name), kInfo, TimeMode::kContinuous, PortKind::kContinuous) {}
 
 void StateSpace::configure(const ParameterScope& scope) {
-  (void)scope;
-  const Matrix a = matrix(a_);
-  const Matrix b = matrix(b_);
-  const Matrix c = matrix(c_);
-  const Matrix d = matrix(d_);
-  const auto dims = [](const Matrix& m) { return std::to_string(m.rows) + " x " + std::to_string(m.cols); };
-  const std::size_t n = a.rows;
-  if (a.cols != n) fail(a_, "must be square, got " + dims(a));
-  if (b.rows != n) fail(b_, "must have " + std::to_string(n) + " rows like A, got " + dims(b));
-  if (c.cols != n) fail(c_, "must have " + std::to_string(n) + " columns like A, got " + dims(c));
-  const std::size_t m = b.cols;
-  const std::size_t p = c.rows;
-  const bool zero_d = std::all_of(d.data.begin(), d.data.end(), [](double v) { return v == 0.0; });
-  if (!(d.rows * d.cols == 1 && zero_d) && (d.rows != p || d.cols != m)) {
-    fail(d_, "must be " + std::to_string(p) + " x " + std::to_string(m) + " (C's rows x B's columns), got " +
-                 dims(d));
-  }
-  const std::size_t initial = vector(initial_).size();
-  if (initial != 1 && initial != n) {
-    fail(initial_,
-         "must have " + std::to_string(n) + " entries (one per state) or 1, got " + std::to_string(initial));
-  }
-  set_width(in_, static_cast<int>(m));
-  set_width(out_, static_cast<int>(p));
-  set_feedthrough(!zero_d);
-  n_ = n;
-  m_ = m;
-  p_ = p;
-  zero_d_ = zero_d;
+  LinearSystem::configure(scope);
+  set_feedthrough(!zero_d_);
 }
 
-void StateSpace::initialize(FireContext& context) const {
-  const auto initial = vector(initial_);
-  const auto x = context.mutable_states();
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = initial.size() == 1 ? initial[0] : initial[i];
-}
+void StateSpace::initialize(FireContext& context) const { initial_states(context.mutable_states()); }
 
 void StateSpace::evaluate(EvalContext& context) const {
   const auto x = context.states();

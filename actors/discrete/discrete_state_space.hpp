@@ -2,14 +2,12 @@
 /// The `DiscreteStateSpace` actor (what it computes: kInfo.summary): a
 /// sampled linear system updated once per input token.
 
-#include <cstddef>
-
-#include "../../core/actor.hpp"
+#include "../continuous/linear_system.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class DiscreteStateSpace : public Actor {
+class DiscreteStateSpace : public LinearSystem {
  public:
   static constexpr ActorInfo kInfo{
       .type = "DiscreteStateSpace",
@@ -22,22 +20,6 @@ class DiscreteStateSpace : public Actor {
   explicit DiscreteStateSpace(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;
-
- protected:
-  void configure(const ParameterScope& scope) override;
-
- private:
-  InputPort in_;
-  OutputPort out_;
-  ParamHandle a_;
-  ParamHandle b_;
-  ParamHandle c_;
-  ParamHandle d_;
-  ParamHandle initial_;
-  std::size_t n_ = 0;
-  std::size_t m_ = 0;
-  std::size_t p_ = 0;
-  bool zero_d_ = true;
 };
 
 }  // namespace ctde

@@ -51,24 +51,6 @@ std::string kind_letter(PortKind kind) {
   return "?";
 }
 
-std::string param_kind_name(ParamKind kind) {
-  switch (kind) {
-    case ParamKind::kScalar:
-      return "scalar";
-    case ParamKind::kVector:
-      return "vector";
-    case ParamKind::kMatrix:
-      return "matrix";
-    case ParamKind::kString:
-      return "string";
-    case ParamKind::kFile:
-      return "file";
-    default:
-      break;
-  }
-  return kind == ParamKind::kStructure ? "structure" : "?";
-}
-
 std::string width_text(int width) { return width == kInferredWidth ? "inferred" : std::to_string(width); }
 
 std::string port_row(const PortSpec& port, const std::string& shown_name) {
@@ -88,7 +70,7 @@ std::string param_row(const ParamSlot& slot) {
   std::string row = "| `";
   row += slot.name;
   row += "` | ";
-  row += param_kind_name(slot.kind);
+  row += to_string(slot.kind);
   row += " | ";
   if (slot.value) {
     row += '`';
