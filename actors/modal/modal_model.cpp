@@ -34,11 +34,9 @@ std::size_t output_element(const std::string& output) {
   return at == std::string::npos ? 0 : std::stoul(output.substr(at + 1));
 }
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  out += text;
-  out += '"';
-  return out;
+std::string quoted(std::string text) {
+  text.insert(text.begin(), '"');
+  return text += '"';
 }
 
 /// "transition k (rest)", built by appending (GCC 12 warns about "literal" + temporary).
