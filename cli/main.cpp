@@ -125,6 +125,9 @@ int main(int argc, char** argv) {
                   "Plot of the recorded signals (.png, .svg or .pdf; 1000x600 pixels), drawn by matplotlib");
   run->add_option("--set", run_sets, "Override a model parameter: NAME=VALUE (repeatable)");
   auto* stop_option = run->add_option("--stop-time", stop_time, "Override the director's stop_time (s)");
+  std::string record_list;
+  auto* record_option = run->add_option("--record", record_list,
+                                        "Record these signals instead of the model's `record`: a.out,b.out");
   run->add_flag("--quiet", quiet, "Print nothing but errors (and no progress bar)");
 
   SweepRequest sweep_request;
@@ -192,6 +195,7 @@ int main(int argc, char** argv) {
     if (run->parsed()) {
       run_request.overrides = parse_overrides(run_sets);
       if (*stop_option) run_request.stop_time = stop_time;
+      if (*record_option) run_request.record = parse_record(record_list);
       // Results or trace on a terminal's stdout would be garbled by the bar redrawn beside them.
       const bool to_terminal =
           (run_request.results == "-" || run_request.trace == "-") && isatty(STDOUT_FILENO);

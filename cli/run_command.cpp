@@ -67,7 +67,7 @@ ResultsFormat results_format(const std::string& path) {
 
 RunOutcome run_command(const RunRequest& request) {
   Model model = load_model_file(request.model, builtin_actors(), request.overrides);
-  RunSetup setup = set_up_run(model, request.stop_time);
+  RunSetup setup = set_up_run(model, request.stop_time, request.record);
   const FlatModel& flat = setup.flat;
   const RunOptions& options = setup.options;
   std::vector<RecordedSignal> signals = std::move(setup.signals);

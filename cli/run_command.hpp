@@ -27,6 +27,8 @@ struct RunRequest {
   std::string trace;    ///< JSON Lines path, "-" for stdout, or empty for none
   ParameterOverrides overrides;
   std::optional<double> stop_time;
+  /// The signals to record instead of the model's `record` ("a.out", ...; --record).
+  std::optional<std::vector<std::string>> record;
   /// Draw a progress bar on `progress_fd` if it is a terminal (ProgressBar).
   bool progress = false;
   int progress_fd = 2;

@@ -32,7 +32,21 @@ ParameterOverrides parse_overrides(const std::vector<std::string>& texts) {
   return overrides;
 }
 
-RunSetup set_up_run(Model& model, std::optional<double> stop_time) {
+std::vector<std::string> parse_record(const std::string& text) {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (name.empty()) throw ModelError("--record " + text + ": expects actor.port names separated by commas");
+    names.push_back(std::move(name));
+    if (comma == std::string::npos) return names;
+    start = comma + 1;
+  }
+}
+
+RunSetup set_up_run(Model& model, std::optional<double> stop_time,
+                    const std::optional<std::vector<std::string>>& record) {
   if (stop_time) model.director().insert_or_assign("stop_time", ParamValue(*stop_time));
   RunSetup setup{validate(model), {}, {}};
   // An option's error names where it was written: the file, or --stop-time.
@@ -48,10 +62,20 @@ RunSetup set_up_run(Model& model, std::optional<double> stop_time) {
     throw located(e);
   }
   try {
-    setup.signals =
-        resolve_record(setup.flat, model.record().empty() ? all_outputs(setup.flat) : model.record());
+    if (record) {
+      setup.signals = resolve_record(setup.flat, *record);
+    } else {
+      setup.signals =
+          resolve_record(setup.flat, model.record().empty() ? all_outputs(setup.flat) : model.record());
+    }
   } catch (const ModelError& e) {
-    throw e.located(model.file() + " at /record");
+    if (!record) throw e.located(model.file() + " at /record");
+    std::string given;
+    for (const std::string& name : *record) {
+      if (!given.empty()) given += ',';
+      given += name;
+    }
+    throw e.located("--record " + given);
   }
   try {
     // The director's own checks, without running: what the run would refuse.

@@ -30,8 +30,14 @@ struct RunSetup {
 /// @throws ModelError for a text without '=' or with an empty NAME.
 [[nodiscard]] ParameterOverrides parse_overrides(const std::vector<std::string>& texts);
 
-/// Validates `model` for a run: `stop_time` overrides the director's.
-/// @throws ModelError naming the file and the JSON location (or --stop-time).
-[[nodiscard]] RunSetup set_up_run(Model& model, std::optional<double> stop_time);
+/// Validates `model` for a run: `stop_time` overrides the director's,
+/// `record` the model's record list (each "actor.port", as --record gives them).
+/// @throws ModelError naming the file and the JSON location (or --stop-time, --record).
+[[nodiscard]] RunSetup set_up_run(Model& model, std::optional<double> stop_time,
+                                  const std::optional<std::vector<std::string>>& record = std::nullopt);
+
+/// The signals of a `--record a.out,b.out` text, in order.
+/// @throws ModelError for an empty list or an empty name.
+[[nodiscard]] std::vector<std::string> parse_record(const std::string& text);
 
 }  // namespace ctde::cli

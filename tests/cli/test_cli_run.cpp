@@ -56,6 +56,35 @@ TEST_CASE("ctde run --set and --stop-time change the run; --quiet silences it") 
   CHECK(last_line.rfind("1,", 0) == 0);
 }
 
+TEST_CASE("ctde run --record replaces the model's record list; the same columns as the model's own") {
+  const auto all = scratch("ball_all.csv");
+  const auto some = scratch("ball_some.csv");
+  REQUIRE(run("run " + kModels + "bouncing_ball.json --quiet -o " + all.string()).status == 0);
+  REQUIRE(run("run " + kModels + "bouncing_ball.json --quiet --record ground.out,v.out -o " + some.string())
+              .status == 0);
+  // The model records h.out, v.out, ground.out: the chosen columns, in the order given, hold the same values.
+  std::istringstream a(read(all));
+  std::istringstream b(read(some));
+  std::string row_a;
+  std::string row_b;
+  std::size_t rows = 0;
+  while (std::getline(a, row_a) && std::getline(b, row_b)) {
+    const auto cells = ctde::test::split_csv_line(row_a);
+    REQUIRE(cells.size() == 5);
+    CHECK(row_b == cells[0] + "," + cells[1] + "," + cells[4] + "," + cells[3]);
+    ++rows;
+  }
+  CHECK(rows > 10);
+  CHECK_FALSE(std::getline(b, row_b));
+  const Result unknown = run("run " + kModels + "bouncing_ball.json --record v.out,h.nope");
+  CHECK(unknown.status == 2);
+  CHECK(unknown.output.find("--record v.out,h.nope: record: actor 'h' (Integrator) has no output 'nope'") !=
+        std::string::npos);
+  const Result empty = run("run " + kModels + "bouncing_ball.json --record v.out,");
+  CHECK(empty.status == 2);
+  CHECK(empty.output.find("expects actor.port names separated by commas") != std::string::npos);
+}
+
 TEST_CASE("ctde run exits 2 on a bad model or command line and runs nothing") {
   const Result bad = run("run " + std::string(CTDE_SOURCE_DIR) + "/tests/cli/data/bad_width.json");
   CHECK(bad.status == 2);
