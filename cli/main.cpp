@@ -126,6 +126,11 @@ int main(int argc, char** argv) {
   run->add_option("--set", run_sets, "Override a model parameter: NAME=VALUE (repeatable)");
   auto* stop_option = run->add_option("--stop-time", stop_time, "Override the director's stop_time (s)");
   std::string record_list;
+  std::string rows_text = "all";
+  run->add_option(
+      "--rows", rows_text,
+      "Which rows to write: all, output (the output_interval grid), events (the tags with events), "
+      "final (the last row)");
   auto* record_option = run->add_option("--record", record_list,
                                         "Record these signals instead of the model's `record`: a.out,b.out");
   run->add_flag("--quiet", quiet, "Print nothing but errors (and no progress bar)");
@@ -196,6 +201,9 @@ int main(int argc, char** argv) {
       run_request.overrides = parse_overrides(run_sets);
       if (*stop_option) run_request.stop_time = stop_time;
       if (*record_option) run_request.record = parse_record(record_list);
+      const std::optional<ctde::RowSelection> rows = ctde::parse_row_selection(rows_text);
+      if (!rows) throw ctde::ModelError("--rows " + rows_text + ": expects all, output, events or final");
+      run_request.rows = *rows;
       // Results or trace on a terminal's stdout would be garbled by the bar redrawn beside them.
       const bool to_terminal =
           (run_request.results == "-" || run_request.trace == "-") && isatty(STDOUT_FILENO);

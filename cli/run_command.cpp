@@ -68,6 +68,12 @@ ResultsFormat results_format(const std::string& path) {
 RunOutcome run_command(const RunRequest& request) {
   Model model = load_model_file(request.model, builtin_actors(), request.overrides);
   RunSetup setup = set_up_run(model, request.stop_time, request.record);
+  if (request.rows == RowSelection::kOutput && !setup.options.output_interval) {
+    throw ModelError(
+        "--rows output: the model sets no output_interval (set it in \"director\", or choose all, "
+        "events or final)")
+        .located(model.file());
+  }
   const FlatModel& flat = setup.flat;
   const RunOptions& options = setup.options;
   std::vector<RecordedSignal> signals = std::move(setup.signals);
@@ -96,6 +102,10 @@ RunOutcome run_command(const RunRequest& request) {
     sink = &columns.emplace(std::move(signals));
   }
   if (trace_file) trace.emplace(trace_file->stream());
+  std::optional<SelectedRows> selected;
+  if (sink != nullptr && request.rows != RowSelection::kAll) {
+    sink = &selected.emplace(*sink, request.rows, options.start_time, options.output_interval);
+  }
   {
     Director director(flat, options, model.name(), trace ? &*trace : nullptr, sink);
     ProgressBar bar(request.progress_fd, options.start_time, options.stop_time, request.progress);
@@ -110,6 +120,7 @@ RunOutcome run_command(const RunRequest& request) {
     bar.finish();
   }
   trace.reset();  // flushes
+  selected.reset();
   csv.reset();
   if (columns) {
     try {

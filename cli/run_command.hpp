@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/model_file.hpp"
+#include "core/row_selection.hpp"
 #include "domains/ctde/run_result.hpp"
 
 namespace ctde::cli {
@@ -29,6 +30,8 @@ struct RunRequest {
   std::optional<double> stop_time;
   /// The signals to record instead of the model's `record` ("a.out", ...; --record).
   std::optional<std::vector<std::string>> record;
+  /// Which rows reach the results (--rows; core/row_selection.hpp).
+  RowSelection rows = RowSelection::kAll;
   /// Draw a progress bar on `progress_fd` if it is a terminal (ProgressBar).
   bool progress = false;
   int progress_fd = 2;

@@ -3,10 +3,12 @@
 
 #include "support/cli_helpers.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -83,6 +85,60 @@ TEST_CASE("ctde run --record replaces the model's record list; the same columns 
   const Result empty = run("run " + kModels + "bouncing_ball.json --record v.out,");
   CHECK(empty.status == 2);
   CHECK(empty.output.find("expects actor.port names separated by commas") != std::string::npos);
+}
+
+namespace {
+
+/// The data lines of a CSV file (no header), split into cells.
+std::vector<std::vector<std::string>> csv_rows(const std::filesystem::path& path) {
+  std::istringstream in(read(path));
+  std::string line;
+  std::getline(in, line);  // the header
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(in, line)) rows.push_back(ctde::test::split_csv_line(line));
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("ctde run --rows writes a subset of the rows of --rows all, chosen by tag") {
+  const auto path = [](const std::string& rows) { return scratch("ball_rows_" + rows + ".csv"); };
+  for (const std::string rows : {"all", "output", "events", "final"}) {
+    REQUIRE(run("run " + kModels + "bouncing_ball.json --quiet --rows " + rows + " -o " + path(rows).string())
+                .status == 0);
+  }
+  const auto all = csv_rows(path("all"));
+  // output: the (t, 0) rows at k * 0.02 s (the model's output_interval), 0 to 10 s.
+  std::vector<std::vector<std::string>> grid;
+  for (const auto& row : all) {
+    const double t = std::stod(row[0]);
+    const double k = std::nearbyint(t / 0.02);
+    if (row[1] == "0" && k * 0.02 == t) grid.push_back(row);
+  }
+  CHECK(grid.size() == 501);
+  CHECK(csv_rows(path("output")) == grid);
+  // events: every row with n > 0 and the (t, 0) row before it; 7 impacts, 3 rows each.
+  std::vector<std::vector<std::string>> events;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const bool next_is_event = i + 1 < all.size() && all[i + 1][1] != "0" && all[i + 1][0] == all[i][0];
+    if (all[i][1] != "0" || next_is_event) events.push_back(all[i]);
+  }
+  CHECK(events.size() == 21);
+  CHECK(csv_rows(path("events")) == events);
+  // final: the last row alone.
+  CHECK(csv_rows(path("final")) == std::vector<std::vector<std::string>>{all.back()});
+  CHECK(all.back()[0] == "10");
+
+  const Result bad = run("run " + kModels + "bouncing_ball.json --rows some");
+  CHECK(bad.status == 2);
+  CHECK(bad.output.find("--rows some: expects all, output, events or final") != std::string::npos);
+  const auto no_grid = scratch("no_grid.json");
+  std::ofstream(no_grid) << R"json({"ctde": 1, "director": {"stop_time": 1},
+    "actors": [{"name": "c", "type": "Constant", "params": {"value": 1}}, {"name": "x", "type": "Integrator"}],
+    "connections": [["c.out", "x.in"]]})json";
+  const Result none = run("run " + no_grid.string() + " --rows output -o " + scratch("no_grid.csv").string());
+  CHECK(none.status == 2);
+  CHECK(none.output.find("--rows output: the model sets no output_interval") != std::string::npos);
 }
 
 TEST_CASE("ctde run exits 2 on a bad model or command line and runs nothing") {
