@@ -109,6 +109,8 @@ int main(int argc, char** argv) {
   double validate_stop_time = 0;
   auto* validate_stop = validate->add_option("--stop-time", validate_stop_time,
                                              "Check with this stop_time (s), as run --stop-time would run");
+  bool validate_json = false;
+  validate->add_flag("--json", validate_json, "Print the resolved model as JSON (for scripts)");
 
   RunRequest run_request;
   std::vector<std::string> run_sets;
@@ -195,7 +197,7 @@ int main(int argc, char** argv) {
       check_paths({{"MODEL", model_path}}, {});
       const std::optional<double> stop =
           *validate_stop ? std::optional<double>(validate_stop_time) : std::nullopt;
-      ctde::cli::validate_command(model_path, parse_overrides(sets), stop, std::cout);
+      ctde::cli::validate_command(model_path, parse_overrides(sets), stop, std::cout, validate_json);
     }
     if (run->parsed()) {
       run_request.overrides = parse_overrides(run_sets);

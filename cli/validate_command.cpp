@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <iomanip>
 
+#include <nlohmann/json.hpp>
+
 #include "actors/builtin_actors.hpp"
 #include "actors/fmi/fmu.hpp"
 #include "core/format.hpp"
@@ -41,10 +43,91 @@ std::string ports(const std::vector<PortSpec>& specs, const std::vector<int>& wi
   return out;
 }
 
+using Json = nlohmann::ordered_json;
+
+/// An evaluated parameter as JSON: a number, a list, a list of rows, a
+/// text, the structure itself; null when an optional one is unset.
+Json param_json(const ResolvedParam& p) {
+  switch (p.kind) {
+    case ParamKind::kScalar:
+      return p.values.empty() ? Json(nullptr) : Json(p.values[0]);
+    case ParamKind::kVector:
+      return p.values;
+    case ParamKind::kMatrix: {
+      Json rows = Json::array();
+      for (std::size_t r = 0; r < p.rows && p.cols > 0; ++r) {
+        rows.push_back(std::vector<double>(p.values.begin() + static_cast<std::ptrdiff_t>(r * p.cols),
+                                           p.values.begin() + static_cast<std::ptrdiff_t>((r + 1) * p.cols)));
+      }
+      return rows;
+    }
+    case ParamKind::kString:
+    case ParamKind::kFile:
+      return p.text;
+    case ParamKind::kStructure:
+      return p.json ? *p.json : Json(nullptr);
+  }
+  return nullptr;
+}
+
+Json ports_json(const std::vector<PortSpec>& specs, const std::vector<int>& widths,
+                const std::vector<PortKind>& kinds) {
+  Json out = Json::array();
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    out.push_back({{"name", specs[i].name}, {"width", widths[i]}, {"kind", to_string(kinds[i])}});
+  }
+  return out;
+}
+
+/// The resolved model as JSON, actors in evaluation order.
+Json model_json(const Model& model, const std::string& path, const RunSetup& setup,
+                const std::vector<std::uint32_t>& order) {
+  const FlatModel& flat = setup.flat;
+  Json parameters = Json::object();
+  for (const auto& [name, raw] : model.parameters().definitions()) {
+    parameters[name] = param_json(model.parameters().value(name));
+  }
+  Json actors = Json::array();
+  Json states = Json::array();
+  std::size_t offset = 0;
+  for (const std::uint32_t index : order) {
+    const FlatActor& a = flat.actors[index];
+    Json params = Json::object();
+    for (const ParamSlot& slot : a.actor->parameters()) params[slot.name] = param_json(slot.resolved);
+    actors.push_back({{"path", a.path},
+                      {"type", a.actor->type()},
+                      {"depth", a.depth},
+                      {"time_mode", to_string(a.mode)},
+                      {"inputs", ports_json(a.actor->inputs(), a.input_widths, a.input_kinds)},
+                      {"outputs", ports_json(a.actor->outputs(), a.output_widths, a.output_kinds)},
+                      {"parameters", params}});
+    const std::size_t n = a.actor->state_size();
+    for (std::size_t i = 0; i < n; ++i) {
+      states.push_back({{"index", offset + i}, {"actor", a.path}, {"element", i}});
+    }
+    offset += n;
+  }
+  const auto names = [&flat](const std::vector<std::uint32_t>& schedule) {
+    Json list = Json::array();
+    for (const auto i : schedule) list.push_back(flat.actors[i].path);
+    return list;
+  };
+  return {{"model", model.name()},
+          {"file", path},
+          {"valid", true},
+          {"stop_time", setup.options.stop_time},
+          {"solver", to_string(setup.options.solver)},
+          {"parameters", parameters},
+          {"actors", actors},
+          {"continuous_schedule", names(flat.continuous_schedule)},
+          {"discrete_schedule", names(flat.discrete_schedule)},
+          {"states", states}};
+}
+
 }  // namespace
 
 void validate_command(const std::string& path, const ParameterOverrides& overrides,
-                      std::optional<double> stop_time, std::ostream& out) {
+                      std::optional<double> stop_time, std::ostream& out, bool json) {
   Model model = load_model_file(path, builtin_actors(), overrides);
   const RunSetup setup = set_up_run(model, stop_time);  // everything `run` checks before it runs
   const FlatModel& flat = setup.flat;
@@ -53,6 +136,10 @@ void validate_command(const std::string& path, const ParameterOverrides& overrid
   // Evaluation order: every actor by its depth (the topological order).
   std::vector<std::uint32_t> order(flat.actors.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[flat.actors[i].depth] = i;
+  if (json) {
+    out << model_json(model, path, setup, order).dump(2) << "\n";
+    return;
+  }
   std::size_t path_width = 5;
   std::size_t type_width = 4;
   for (const auto& a : flat.actors) {

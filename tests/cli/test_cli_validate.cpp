@@ -3,6 +3,8 @@
 
 #include "support/cli_helpers.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace {
@@ -30,6 +32,33 @@ TEST_CASE("ctde validate prints each actor's time mode and widths in schedule or
         std::string::npos);
   CHECK(r.output.find("rebound      Gain                  discrete    in[1]D -> out[1]D") !=
         std::string::npos);
+}
+
+TEST_CASE("ctde validate --json gives the resolved model: evaluated parameters, ports, schedules, states") {
+  const Result r = run("validate " + kModels + "spring_mass.json --set k=9 --json");
+  REQUIRE(r.status == 0);
+  const auto doc = nlohmann::json::parse(r.output);
+  CHECK(doc["model"] == "spring_mass");
+  CHECK(doc["valid"] == true);
+  CHECK(doc["parameters"]["k"] == 9.0);  // the --set value
+  CHECK(doc["parameters"]["c"] == 0.4);
+  REQUIRE(doc["actors"].size() == 2);
+  const auto& spring = doc["actors"][0]["path"] == "spring" ? doc["actors"][0] : doc["actors"][1];
+  CHECK(spring["type"] == "StateSpace");
+  CHECK(spring["time_mode"] == "continuous");
+  // A = [[0, 1], ["-k/m", "-c/m"]] evaluated with k = 9, m = 1, c = 0.4.
+  CHECK(spring["parameters"]["A"] == nlohmann::json::parse("[[0, 1], [-9, -0.4]]"));
+  CHECK(spring["outputs"] == nlohmann::json::parse(R"([{"name": "out", "width": 2, "kind": "continuous"}])"));
+  // The state vector's order, as the text form's "continuous states" line gives it.
+  CHECK(
+      doc["states"] ==
+      nlohmann::json::parse(
+          R"([{"index": 0, "actor": "spring", "element": 0}, {"index": 1, "actor": "spring", "element": 1}])"));
+  CHECK(doc["continuous_schedule"].size() == 2);
+  const Result text = run("validate " + kModels + "spring_mass.json --set k=9");
+  CHECK(text.output.find("continuous states (2): spring[2]") != std::string::npos);
+  const Result bad = run("validate " + kModels + "spring_mass.json --set k=x --json");
+  CHECK(bad.status == 2);  // errors stay plain messages
 }
 
 TEST_CASE("ctde validate exits 2 with the error for a bad model") {
