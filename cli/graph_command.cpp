@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "actors/builtin_actors.hpp"
+#include "cli/plugins.hpp"
 #include "cli/command_error.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output_file.hpp"
@@ -308,7 +308,7 @@ void graph_command(const std::string& path, const ParameterOverrides& overrides,
   check_paths({{"MODEL", path}}, {{"-o", output}});
   const bool to_out = output.empty() || output == "-";
   const std::string format = to_out ? "dot" : format_of(output);
-  Model model = load_model_file(path, builtin_actors(), overrides);
+  Model model = load_model_file(path, command_actors(), overrides);
   const FlatModel flat = validate(model);
   std::ostringstream text;
   write_model_dot(flat, model.name(), text);

@@ -20,6 +20,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/output_file.hpp"
 #include "cli/plot.hpp"
+#include "cli/plugins.hpp"
 #include "cli/process.hpp"
 #include "cli/run_command.hpp"
 #include "cli/run_setup.hpp"
@@ -101,6 +102,15 @@ int main(int argc, char** argv) {
 
   std::string model_path;
   std::vector<std::string> sets;
+  // --load LIB (repeatable) on every command that reads model files or the registry.
+  std::vector<std::string> plugins;
+  const auto add_load = [&plugins](CLI::App* command) {
+    command
+        ->add_option("--load", plugins,
+                     "Load user actor types from a plugin library (repeatable; docs/cli.md)")
+        ->expected(1)
+        ->allow_extra_args(false);  // one library per --load: the model file may follow
+  };
   auto* validate = app.add_subcommand("validate",
                                       "Check a model file and print its resolved time modes, "
                                       "port widths and evaluation schedule (nothing is run)");
@@ -109,6 +119,7 @@ int main(int argc, char** argv) {
   double validate_stop_time = 0;
   auto* validate_stop = validate->add_option("--stop-time", validate_stop_time,
                                              "Check with this stop_time (s), as run --stop-time would run");
+  add_load(validate);
   bool validate_json = false;
   validate->add_flag("--json", validate_json, "Print the resolved model as JSON (for scripts)");
 
@@ -127,6 +138,7 @@ int main(int argc, char** argv) {
                   "Plot of the recorded signals (.png, .svg or .pdf; 1000x600 pixels), drawn by matplotlib");
   run->add_option("--set", run_sets, "Override a model parameter: NAME=VALUE (repeatable)");
   auto* stop_option = run->add_option("--stop-time", stop_time, "Override the director's stop_time (s)");
+  add_load(run);
   std::string record_list;
   std::string rows_text = "all";
   run->add_option(
@@ -159,6 +171,7 @@ int main(int argc, char** argv) {
   graph->add_option("MODEL", graph_model, "The model file (JSON)")->required();
   graph->add_option("-o,--output", graph_output, "The drawing (default: DOT text on stdout)");
   graph->add_option("--set", graph_sets, "Override a model parameter: NAME=VALUE (repeatable)");
+  add_load(graph);
 
   std::string trace_input;
   std::string trace_output;
@@ -173,10 +186,12 @@ int main(int argc, char** argv) {
   bool types_json = false;
   auto* types = app.add_subcommand("types", "List the actor types a model file may use (family, summary)");
   types->add_flag("--json", types_json, "Print them as a JSON array");
+  add_load(types);
   std::string describe_type_name;
   auto* describe = app.add_subcommand(
       "describe", "Print one actor type's ports, parameters (with defaults) and time mode as JSON");
   describe->add_option("TYPE", describe_type_name, "The actor type (as `ctde types` lists it)")->required();
+  add_load(describe);
 
   try {
     app.parse(argc, argv);
@@ -193,6 +208,7 @@ int main(int argc, char** argv) {
 
   install_interrupt_handlers();
   try {
+    for (const std::string& plugin : plugins) load_plugin(plugin);
     if (validate->parsed()) {
       check_paths({{"MODEL", model_path}}, {});
       const std::optional<double> stop =

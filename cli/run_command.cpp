@@ -6,7 +6,7 @@
 #include <optional>
 #include <sstream>
 
-#include "actors/builtin_actors.hpp"
+#include "cli/plugins.hpp"
 #include "cli/command_error.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output_file.hpp"
@@ -66,7 +66,7 @@ ResultsFormat results_format(const std::string& path) {
 }
 
 RunOutcome run_command(const RunRequest& request) {
-  Model model = load_model_file(request.model, builtin_actors(), request.overrides);
+  Model model = load_model_file(request.model, command_actors(), request.overrides);
   RunSetup setup = set_up_run(model, request.stop_time, request.record);
   if (request.rows == RowSelection::kOutput && !setup.options.output_interval) {
     throw ModelError(

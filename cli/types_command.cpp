@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "actors/builtin_actors.hpp"
+#include "cli/plugins.hpp"
 #include "core/type_description.hpp"
 
 namespace ctde::cli {
 
 void types_command(bool json, std::ostream& out) {
-  const std::string text = describe_types(builtin_actors());
+  const std::string text = describe_types(command_actors());
   if (json) {
     out << text << "\n";
     return;
@@ -31,7 +31,7 @@ void types_command(bool json, std::ostream& out) {
 }
 
 void describe_command(const std::string& type, std::ostream& out) {
-  out << nlohmann::json::parse(describe_type(builtin_actors(), type)).dump(2) << "\n";
+  out << nlohmann::json::parse(describe_type(command_actors(), type)).dump(2) << "\n";
 }
 
 }  // namespace ctde::cli
