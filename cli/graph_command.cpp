@@ -21,10 +21,10 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/plugins.hpp"
 #include "cli/command_error.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output_file.hpp"
+#include "cli/plugins.hpp"
 #include "cli/process.hpp"
 #include "core/validate.hpp"
 

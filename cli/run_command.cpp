@@ -6,10 +6,10 @@
 #include <optional>
 #include <sstream>
 
-#include "cli/plugins.hpp"
 #include "cli/command_error.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output_file.hpp"
+#include "cli/plugins.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/run_setup.hpp"
 #include "core/columnar_results.hpp"

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/plugins.hpp"
 #include "actors/fmi/fmu.hpp"
+#include "cli/plugins.hpp"
 #include "core/format.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/run_options.hpp"
