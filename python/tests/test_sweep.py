@@ -200,3 +200,33 @@ def test_mistakes_are_refused_before_any_run(ball_path, files, tmp_path):
         ctde.sweep(ball_path, files["mixed"], client="localhost:8786")
     with pytest.raises(ValueError, match="batch_size"):
         ctde.sweep(ball_path, files["mixed"], batch_size=0)
+
+
+def test_python_code_runs_while_an_in_process_sweep_runs():
+    import threading
+    import time
+
+    # x' = rate over 500 s in steps of at most 1 ms: one run of about half a second.
+    long = {"ctde": 1, "name": "long", "parameters": {"rate": 1}, "director": {"stop_time": 500, "max_step": 0.001},
+            "actors": [{"name": "c", "type": "Constant", "params": {"value": "rate"}},
+                       {"name": "x", "type": "Integrator"}],
+            "connections": [["c.out", "x.in"]], "record": ["x.out"]}
+    runs, span = [], []
+
+    def work():
+        start = time.perf_counter()
+        runs.extend(ctde.sweep(long, {"ctde_sweep": 1, "grid": {"rate": [2]}}))
+        span.extend([start, time.perf_counter()])
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    ticks = []
+    while thread.is_alive():
+        ticks.append(time.perf_counter())  # needs the GIL
+    thread.join()
+    assert runs[0].status == "ok" and runs[0]["x.out"][-1] == pytest.approx(1000, rel=1e-12)
+    start, end = span
+    during = [t for t in ticks if start <= t <= end]
+    # Had the run held the GIL, the main thread would have stopped for its whole length.
+    gaps = np.diff([start] + during + [end])
+    assert gaps.max() < 0.3 * (end - start), (gaps.max(), end - start)
