@@ -16,7 +16,7 @@ void fill_record(RunRecord& record, const RunResult& result, const ColumnarResul
   record.signals.clear();
   std::size_t column = 0;
   for (const RecordedSignal& signal : rows.signals()) {
-    SignalData data{signal.name, signal.width, {}};
+    SignalData data{signal.name, signal.width, {}, signal.discrete};
     data.values.reserve(rows.rows() * signal.width);
     for (std::uint32_t element = 0; element < signal.width; ++element, ++column) {
       const std::vector<double>& values = rows.column(column);
@@ -116,6 +116,7 @@ std::vector<char> serialize(const RunRecord& record) {
     out.put(signal.name);
     out.put(signal.width);
     out.put(signal.values);
+    out.put(signal.discrete);
   }
   return out.take();
 }
@@ -146,6 +147,7 @@ RunRecord deserialize(const std::vector<char>& bytes) {
     in.get(signal.name);
     in.get(signal.width);
     in.get(signal.values);
+    in.get(signal.discrete);
   }
   if (!in.done()) throw std::runtime_error("a run record has trailing bytes");
   return record;

@@ -21,6 +21,7 @@ struct SignalData {
   std::string name;            ///< "actor.port"
   std::uint32_t width = 1;     ///< elements per row
   std::vector<double> values;  ///< rows x width, column-major
+  bool discrete = false;       ///< a discrete signal: NaN on the rows without a token
 };
 
 /// One run: its parameters, how it ended, its counters and its rows.

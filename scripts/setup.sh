@@ -22,6 +22,7 @@ packages=(
   libmatio-dev                        # results in MATLAB's .mat (ctde run -o x.mat)
   libopenmpi-dev openmpi-bin          # mpirun ctde sweep (find_package(MPI)); the tests run mpirun -np 2 and 3
   python3-h5py                        # the sweep tests read the HDF5 files back (scipy reads the .mat ones)
+  python3-distributed                 # ctde.sweep(..., client=) on a Dask cluster; its test starts a LocalCluster
   bc valgrind                         # bench/sweep/run_sweep_bench.sh (times, instruction counts)
 )
 

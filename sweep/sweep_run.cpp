@@ -47,21 +47,25 @@ SweepModel check_sweep(const std::string& model_path, const std::string& sweep_p
   const std::string folder = std::filesystem::path(model_path).parent_path().string();
   sweep.folder = folder.empty() ? "." : folder;
   sweep.spec = load_sweep_file(sweep_path);
-  Model model = load_model_text(sweep.text, model_path, builtin_actors(), {}, sweep.folder);
-  for (const auto& [name, values] : sweep.spec.grid) {
-    if (!model.parameters().has(name)) {
-      throw ModelError("the model '" + model_path + "' has no parameter '" + name + "'")
-          .located(sweep_path + " at /grid/" + name);
-    }
-  }
-  for (const auto& p : sweep.spec.random) {
-    if (!model.parameters().has(p.name)) {
-      throw ModelError("the model '" + model_path + "' has no parameter '" + p.name + "'")
-          .located(sweep_path + " at /random/" + p.name);
-    }
-  }
-  (void)cli::set_up_run(model, sweep.spec.stop_time);
+  check_model(sweep, sweep_path);
   return sweep;
+}
+
+void check_model(const SweepModel& model, const std::string& sweep_file) {
+  Model loaded = load_model_text(model.text, model.path, builtin_actors(), {}, model.folder);
+  for (const auto& [name, values] : model.spec.grid) {
+    if (!loaded.parameters().has(name)) {
+      throw ModelError("the model '" + model.path + "' has no parameter '" + name + "'")
+          .located(sweep_file + " at /grid/" + name);
+    }
+  }
+  for (const auto& p : model.spec.random) {
+    if (!loaded.parameters().has(p.name)) {
+      throw ModelError("the model '" + model.path + "' has no parameter '" + p.name + "'")
+          .located(sweep_file + " at /random/" + p.name);
+    }
+  }
+  (void)cli::set_up_run(loaded, model.spec.stop_time);
 }
 
 results::RunRecord run_one(const SweepModel& model, std::uint64_t k) {

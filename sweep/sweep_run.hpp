@@ -20,10 +20,15 @@ struct SweepModel {
   SweepSpec spec;
 };
 
-/// Reads the model file, checks that it runs with its own values and the
-/// sweep's stop time, and that every swept name is one of its parameters.
+/// Reads the model file and the sweep file and checks them (check_model).
 /// @throws ModelError naming the model or the sweep file and the location.
 [[nodiscard]] SweepModel check_sweep(const std::string& model_path, const std::string& sweep_path);
+
+/// Checks that `model` (its text, path, folder and spec filled) runs with
+/// its own values and the sweep's stop time, and that every swept name is
+/// one of its parameters. `sweep_file` names the sweep file in messages.
+/// @throws ModelError naming the model or the sweep file and the location.
+void check_model(const SweepModel& model, const std::string& sweep_file);
 
 /// Runs run `k` (< spec.run_count()). Never throws for the model's sake:
 /// a refused value or a failed run gives status "error" and the message.

@@ -8,7 +8,8 @@ Load a model file and run it::
     r["h.out"], r.time, r.to_pandas()
 
 or build one through the actor registry (``ctde.Model``), with actors
-written in Python (``ctde.Actor``). See docs/python.md.
+written in Python (``ctde.Actor``); run a sweep of many runs here or on a
+Dask cluster (``ctde.sweep``). See docs/python.md and docs/sweep.md.
 """
 
 from ._errors import ModelError
@@ -18,6 +19,7 @@ from ._builder import Model
 from ._model import LoadedModel, load
 from ._results import Results, ResultsView
 from ._registry import describe, types
+from ._sweep import SweepRun, load_sweep, sweep
 
 __version__ = _ctde.__version__
 
@@ -29,8 +31,11 @@ __all__ = [
     "ModelError",
     "Results",
     "ResultsView",
+    "SweepRun",
     "__version__",
     "describe",
     "load",
+    "load_sweep",
+    "sweep",
     "types",
 ]

@@ -1,7 +1,8 @@
 // The compiled half of the Python package: `ctde._ctde`. The public API is
 // the Python half (python/ctde/), which checks arguments and shapes results;
 // this module holds what must be C++: the registry's metadata, model
-// loading and validation, runs with the GIL released, the Python actors.
+// loading and validation, runs with the GIL released, the Python actors,
+// and the pieces of a sweep (ctde.sweep).
 
 #include <pybind11/pybind11.h>
 
@@ -11,6 +12,7 @@
 #include "ctde/version.hpp"
 #include "python/src/python_actor.hpp"
 #include "python/src/simulation.hpp"
+#include "python/src/sweep.hpp"
 
 namespace py = pybind11;
 
@@ -40,4 +42,5 @@ PYBIND11_MODULE(_ctde, module) {
       py::arg("type"));
   ctde::python::bind_firing_context(module);
   ctde::python::bind_simulation(module);
+  ctde::python::bind_sweep(module);
 }

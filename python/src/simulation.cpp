@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/trace.hpp"
 #include "domains/ctde/director.hpp"
+#include "python/src/numpy_view.hpp"
 
 namespace py = pybind11;
 
@@ -74,25 +75,6 @@ void release(std::optional<Model>& model) {
   model.reset();
 }
 
-py::dict stats_dict(const RunStatistics& s) {
-  py::dict d;
-  d["steps"] = s.steps;
-  d["rejected_steps"] = s.rejected_steps;
-  d["rhs_evals"] = s.rhs_evals;
-  d["events"] = s.events;
-  d["time_events"] = s.time_events;
-  d["state_events"] = s.state_events;
-  return d;
-}
-
-/// A read-only 1-D numpy view of `size` values at `data`, kept alive by `owner`.
-template <class T>
-py::array view(const T* data, std::size_t size, const py::capsule& owner) {
-  py::array_t<T> array({static_cast<py::ssize_t>(size)}, {static_cast<py::ssize_t>(sizeof(T))}, data, owner);
-  py::detail::array_proxy(array.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return array;
-}
-
 /// The run's stop check and progress calls, with the GIL taken only for
 /// the progress callback and, every 0.1 s of wall time, for Ctrl-C.
 class RunMonitor {
@@ -143,6 +125,17 @@ class RunMonitor {
 };
 
 }  // namespace
+
+py::dict stats_dict(const RunStatistics& s) {
+  py::dict d;
+  d["steps"] = s.steps;
+  d["rejected_steps"] = s.rejected_steps;
+  d["rhs_evals"] = s.rhs_evals;
+  d["events"] = s.events;
+  d["time_events"] = s.time_events;
+  d["state_events"] = s.state_events;
+  return d;
+}
 
 RunOutput::RunOutput(RunResult result, std::string trace, std::unique_ptr<ColumnarResults> columns)
     : result_(std::move(result)),

@@ -43,6 +43,10 @@ struct ModelSource {
   std::optional<double> stop_time;
 };
 
+/// A run's counters as a dict: steps, rejected_steps, rhs_evals, events,
+/// time_events, state_events.
+[[nodiscard]] pybind11::dict stats_dict(const RunStatistics& stats);
+
 /// Options of one run, from Python.
 struct RunRequest {
   bool trace = false;

@@ -48,6 +48,8 @@ TEST_CASE("a record holds each signal column-major with NaN where a discrete sig
   CHECK(r.microstep == std::vector<std::uint32_t>{0, 1});
   REQUIRE(r.signals.size() == 2);
   CHECK(r.signals[0].values == std::vector<double>{2.5, 2.5});
+  CHECK_FALSE(r.signals[0].discrete);
+  CHECK(r.signals[1].discrete);
   CHECK(r.signals[1].width == 2);
   REQUIRE(r.signals[1].values.size() == 4);  // element 0 of both rows, then element 1
   CHECK(std::isnan(r.signals[1].values[0]));
@@ -72,6 +74,8 @@ TEST_CASE("a record comes back whole from its bytes, and cut bytes are refused")
   REQUIRE(back.signals.size() == 2);
   CHECK(back.signals[1].name == "x.out");
   CHECK(back.signals[1].width == 2);
+  CHECK(back.signals[1].discrete);
+  CHECK_FALSE(back.signals[0].discrete);
   CHECK(std::isnan(back.signals[1].values[0]));
   CHECK(back.signals[1].values[3] == 2);
   for (const std::size_t cut : {std::size_t{0}, std::size_t{5}, bytes.size() / 2, bytes.size() - 1}) {

@@ -18,7 +18,7 @@ RunRecord fake_run(std::uint64_t k) {
   record.index = k;
   record.time = {0.0, static_cast<double>(k)};
   record.microstep = {0, 1};
-  record.signals.push_back({"x.out", 1, {static_cast<double>(k) * 2, static_cast<double>(k) * 3}});
+  record.signals.push_back({"x.out", 1, {static_cast<double>(k) * 2, static_cast<double>(k) * 3}, false});
   return record;
 }
 

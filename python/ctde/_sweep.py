@@ -1,0 +1,217 @@
+"""ctde.sweep(): the runs of `ctde sweep MODEL SWEEP` in-process or on a Dask
+cluster, with the command's own pieces (the sweep file's parsing, run k's
+values and random-actor seeds, one run in memory, the HDF5 writer), so that
+run k is the same run whatever ran it (docs/sweep.md, "Dask")."""
+
+import functools
+import json
+import math
+import numbers
+import os
+
+from . import _ctde
+from ._errors import ModelError
+from ._results import ResultsView
+
+
+class SweepRun(ResultsView):
+    """One run of a sweep: its rows (``time``, ``microstep``, ``r["h.out"]``,
+    ``to_pandas()``... as ``Results``) and how it ended.
+
+    Attributes:
+        index: the run's index k.
+        parameters: dict of the swept parameters' values in this run.
+        status: "ok", "stopped", "error" or "interrupted".
+        message: why it failed, or "".
+        stats: dict of counters (steps, rejected_steps, rhs_evals, events,
+            time_events, state_events).
+        end_time: where the run ended (s).
+        wall_time: the run's wall-clock time (s).
+    """
+
+    def __init__(self, record):
+        (self.index, self.parameters, self.status, self.message, self.stats, self.end_time, self.wall_time, time,
+         microstep, names, columns, discrete) = record.unpack()
+        super().__init__(time, microstep, dict(zip(names, columns)), discrete)
+        self._record = record
+
+    def __reduce__(self):  # pickled as the C++ record's bytes
+        return SweepRun, (self._record,)
+
+    def __repr__(self):
+        return (f"<ctde.SweepRun {self.index} {self.parameters} status={self.status!r} rows={len(self)} "
+                f"end_time={self.end_time}>")
+
+
+def _text(function, argument, what, value):
+    """(text, file name for messages, path or None) of a model or sweep given
+    as a path, a dict or JSON text."""
+    if isinstance(value, dict):
+        return json.dumps(value), "<dict>", None
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        return value, "<text>", None
+    if isinstance(value, (str, os.PathLike)):
+        path = os.fspath(value)
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise ModelError(f"cannot read the {what} file '{path}': {e.strerror}") from None
+        try:
+            return data.decode("utf-8"), path, path
+        except UnicodeDecodeError:
+            raise ModelError(f"the {what} file '{path}' is not UTF-8 text") from None
+    raise TypeError(f"{function}(): {argument} must be a path, a dict or JSON text, not {value.__class__.__name__}")
+
+
+def load_sweep(spec):
+    """Reads a sweep file (docs/sweep.md): a path, a dict or JSON text.
+
+    Returns the C++ ``SweepSpec``: ``run_count``, ``names()``, ``values(k)``
+    (run k's values, as ``ctde sweep`` gives them), ``actor_seed(k, actor)``,
+    ``grid``, ``random``, ``samples``, ``seed``, ``stop_time``, ``text``.
+
+    Raises:
+        ModelError: naming the file and the JSON location.
+    """
+    text, file, _ = _text("load_sweep", "spec", "sweep", spec)
+    return _ctde.parse_sweep(text, file)
+
+
+@functools.lru_cache(maxsize=4)
+def _worker_model(text, path, folder, sweep_text, sweep_file):
+    """The SweepModel of a task, parsed once per worker process."""
+    return _ctde.SweepModel(text, path, folder, _ctde.parse_sweep(sweep_text, sweep_file))
+
+
+def _run_batch(task):
+    """What a Dask worker runs: task = (model text, model file, folder, sweep
+    text, sweep file, run indices), plain data. Returns the runs' records
+    (pickled as their bytes)."""
+    *source, indices = task
+    model = _worker_model(*source)
+    return [_ctde.run_one(model, k) for k in indices]
+
+
+class _Collector:
+    """Where the records go: kept (sorted by index at the end), or written to
+    the HDF5 file as they arrive, keeping only the summary."""
+
+    def __init__(self, model, writer):
+        self._model = model
+        self._writer = writer
+        self._kept = []
+
+    def add(self, record):
+        if self._writer is None:
+            self._kept.append(record)
+            return
+        self._writer.add(record)
+        self._kept.append({
+            "index": record.index, "parameters": dict(record.parameters), "status": record.status,
+            "message": record.message,
+        })
+
+    def finish(self):
+        if self._writer is None:
+            self._kept.sort(key=lambda r: r.index)
+            return [SweepRun(r) for r in self._kept]
+        self._writer.close(self._model.spec.names())
+        self._kept.sort(key=lambda r: r["index"])
+        return self._kept
+
+
+def _batches(count, size):
+    return [list(range(start, min(start + size, count))) for start in range(0, count, size)]
+
+
+def _run_on_dask(client, model, folder, sweep_file, batch_size, collector):
+    from distributed import as_completed  # lazily: ctde.sweep without a client needs no Dask
+
+    count = model.spec.run_count
+    if batch_size is None:
+        threads = max(1, sum(client.nthreads().values()))
+        batch_size = max(1, math.ceil(count / (4 * threads)))
+    source = (model.text, model.path, folder, model.spec.text, sweep_file)
+    batches = _batches(count, batch_size)
+    futures = client.map(_run_batch, [source + (b,) for b in batches], pure=False)
+    indices = {future.key: batch for future, batch in zip(futures, batches)}
+    for future in as_completed(futures):
+        batch = indices.pop(future.key)
+        try:
+            records = future.result()
+        except Exception as e:  # noqa: BLE001 (a lost worker, a task that raised: those runs fail, the others go on)
+            records = [_ctde.failed_run(model, k, f"the Dask task failed: {e!r}") for k in batch]
+        for record in records:
+            collector.add(record)
+        future.release()
+
+
+def sweep(model, spec, client=None, output=None, batch_size=None):
+    """Runs every run of a sweep, as ``ctde sweep MODEL SPEC -o OUTPUT``.
+
+    Run k has the values and the random actors' seeds that ``ctde sweep``
+    gives it, so the results are the same, bit for bit, whatever runs them.
+    The model and the sweep are checked once, before any run; a run that
+    fails is kept with its status and message and the others go on.
+
+    Args:
+        model: a model file's path, a dict shaped like one, or its JSON text.
+        spec: a sweep file's path (docs/sweep.md), a dict or JSON text.
+        client: a ``distributed.Client``: the runs are Dask tasks (plain data:
+            the model's and the sweep's text and the run indices; the workers
+            import ``ctde``). None: run here, one run after the other, the GIL
+            released during each.
+        output: an HDF5 file (.h5 or .hdf5) to write, the same file as the
+            command's; None: keep the runs in memory.
+        batch_size: runs per Dask task (default: about four tasks per worker
+            thread).
+
+    Returns:
+        Without ``output``, the runs in index order (``SweepRun``: status,
+        message, parameters, rows). With ``output``, one dict per run in index
+        order: ``index``, ``parameters``, ``status``, ``message`` (the rows are
+        in the file).
+
+    Raises:
+        TypeError: an argument of the wrong type (naming it).
+        ValueError: ``output`` is not an .h5/.hdf5 file; ``batch_size`` < 1.
+        ModelError: the model or the sweep is wrong (nothing ran or was written).
+        OSError: ``output`` cannot be written.
+    """
+    if output is not None:
+        if not isinstance(output, (str, os.PathLike)):
+            raise TypeError(f"sweep(): output must be a path or None, not {output.__class__.__name__}")
+        output = os.fspath(output)
+        if os.path.splitext(output)[1] not in (".h5", ".hdf5"):
+            raise ValueError(f"sweep(): output '{output}': a sweep is written to an HDF5 file (.h5 or .hdf5)")
+    if batch_size is not None:
+        if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral):
+            raise TypeError(f"sweep(): batch_size must be a whole number or None, not "
+                            f"{batch_size.__class__.__name__}")
+        if batch_size < 1:
+            raise ValueError(f"sweep(): batch_size must be at least 1, got {batch_size}")
+        batch_size = int(batch_size)
+    if client is not None and not (hasattr(client, "map") and hasattr(client, "nthreads")):
+        raise TypeError(f"sweep(): client must be a distributed.Client or None, not {client.__class__.__name__}")
+    model_text, model_file, model_path = _text("sweep", "model", "model", model)
+    sweep_text, sweep_file, sweep_path = _text("sweep", "spec", "sweep", spec)
+    if model_path is not None:
+        folder = os.path.dirname(model_path) or "."
+    else:
+        folder = os.getcwd()
+    checked = _ctde.SweepModel(model_text, model_file, folder, _ctde.parse_sweep(sweep_text, sweep_file))
+    _ctde.check_sweep_model(checked, sweep_file)
+
+    writer = None
+    if output is not None:
+        inputs = [(name, path) for name, path in (("model", model_path), ("spec", sweep_path)) if path]
+        writer = _ctde.SweepFileWriter(output, inputs, model_file, model_text, sweep_text)
+    collector = _Collector(checked, writer)
+    if client is None:
+        for k in range(checked.spec.run_count):
+            collector.add(_ctde.run_one(checked, k))
+    else:
+        # The workers anchor the model's relative `file` parameters at an absolute folder.
+        _run_on_dask(client, checked, os.path.abspath(folder), sweep_file, batch_size, collector)
+    return collector.finish()

@@ -1,0 +1,232 @@
+"""ctde.sweep(): the same runs as `ctde sweep`, in-process and on a Dask
+LocalCluster (two worker processes on 127.0.0.1): the HDF5 files compared
+dataset by dataset with the command's (tests/sweep/h5_compare.py, wall
+times left out), the returned runs against the file, a failing run kept."""
+
+import importlib.util
+import json
+import math
+import os
+import subprocess
+
+import distributed  # not importorskip'ed: the test command installs it (scripts/setup.sh)
+import h5py
+import numpy as np
+import pytest
+
+import ctde
+from conftest import SOURCE_DIR
+
+# Debian's distributed on its tornado: a deprecation inside the LocalCluster, not ours.
+pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
+
+# The command's comparison of two sweep files, imported from its script.
+_spec = importlib.util.spec_from_file_location("h5_compare", SOURCE_DIR / "tests" / "sweep" / "h5_compare.py")
+h5_compare = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(h5_compare)
+
+MIXED = {"ctde_sweep": 1, "grid": {"e": [0.6, 0.7, 0.8]}, "random": {"h0": {"uniform": [5, 10]}},
+         "samples": 2, "seed": 3, "stop_time": 4}
+# e = 0.5 from h0 = 10: the impacts accumulate at 3 t1 = 4.28 s (Zeno), before the stop time.
+ZENO = {"ctde_sweep": 1, "grid": {"e": [0.8, 0.5, 0.7]}, "stop_time": 6}
+POISSON_MODEL = {"ctde": 1, "name": "arrivals", "parameters": {"m": 0.5}, "director": {"stop_time": 10},
+                 "actors": [{"name": "p", "type": "PoissonClock", "params": {"mean_interval": "m", "seed": 1}}],
+                 "record": ["p.out"]}
+POISSON = {"ctde_sweep": 1, "grid": {"m": [0.5, 1]}, "samples": 3, "seed": 5}
+
+
+def write_json(path, value):
+    path.write_text(json.dumps(value))
+    return str(path)
+
+
+def cli_sweep(cli, model, spec, out, expected_status=0):
+    r = subprocess.run([cli, "sweep", str(model), str(spec), "-o", str(out), "--jobs", "1", "--quiet"],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == expected_status, r.stderr
+    return str(out)
+
+
+def assert_same_files(a, b):
+    with h5py.File(a, "r") as x, h5py.File(b, "r") as y:
+        difference = h5_compare.compare(x, y)
+    assert difference is None, difference
+
+
+def assert_runs_match_file(runs, path):
+    """Each returned run holds what the file holds for it: values, status,
+    message, counters, rows and every recorded signal, bit for bit."""
+    with h5py.File(path, "r") as f:
+        assert [r.index for r in runs] == list(range(len(f["runs"])))
+        for r in runs:
+            group = f["runs"][str(r.index)]
+            assert r.status == group.attrs["status"]
+            assert r.message == group.attrs["message"]
+            for name, value in r.parameters.items():
+                assert value == group.attrs[name], name
+            for name in ("steps", "rejected_steps", "rhs_evals", "events", "time_events", "state_events"):
+                assert r.stats[name] == group.attrs[name], name
+            assert r.end_time == group.attrs["end_time"]
+            assert np.array_equal(r.time, group["time"][()])
+            assert np.array_equal(r.microstep, group["microstep"][()])
+            assert sorted(r.columns) == sorted(set(group) - {"time", "microstep"})
+            for name in r.columns:
+                assert np.array_equal(r[name], group[name][()], equal_nan=True), name
+
+
+@pytest.fixture
+def files(tmp_path):
+    return {
+        "mixed": write_json(tmp_path / "mixed.json", MIXED),
+        "zeno": write_json(tmp_path / "zeno.json", ZENO),
+        "poisson_model": write_json(tmp_path / "poisson.json", POISSON_MODEL),
+        "poisson": write_json(tmp_path / "poisson_sweep.json", POISSON),
+    }
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
+    with cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def test_run_k_has_the_values_and_seeds_the_command_gives_it(ball_path, files, tmp_path, cli):
+    spec = ctde.load_sweep(files["mixed"])
+    assert spec.run_count == 6 and spec.names() == ["e", "h0"]
+    out = cli_sweep(cli, ball_path, files["mixed"], tmp_path / "cli.h5")
+    with h5py.File(out, "r") as f:
+        for k in range(6):
+            assert spec.values(k) == [("e", f["runs"][str(k)].attrs["e"]), ("h0", f["runs"][str(k)].attrs["h0"])]
+    assert [v for _, v in spec.values(2)][0] == 0.7  # grid point 1, sample 0
+    seeds = {spec.actor_seed(k, 0) for k in range(6)} | {spec.actor_seed(0, 1)}
+    assert len(seeds) == 7 and all(s == math.floor(s) and 0 <= s < 2**53 for s in seeds)
+    with pytest.raises(IndexError, match="run 6 of a sweep of 6 runs"):
+        spec.values(6)
+
+
+def test_in_process_gives_the_commands_file_and_runs(ball_path, files, tmp_path, cli):
+    expected = cli_sweep(cli, ball_path, files["mixed"], tmp_path / "cli.h5")
+    out = str(tmp_path / "local.h5")
+    summary = ctde.sweep(str(ball_path), files["mixed"], output=out)
+    assert [s["index"] for s in summary] == list(range(6))
+    assert all(s["status"] == "ok" for s in summary)
+    assert_same_files(expected, out)
+    runs = ctde.sweep(str(ball_path), MIXED)  # the sweep as a dict: the same runs
+    assert_runs_match_file(runs, expected)
+    # the ball starts at rest from h0
+    assert all(r["h.out"][0] == r.parameters["h0"] and r["v.out"][0] == 0 for r in runs)
+    assert runs[3].to_pandas().shape == (len(runs[3]), 5)
+    assert runs[3].discrete_columns == ["ground.out"]
+
+
+def test_random_actors_get_the_commands_seeds(files, tmp_path, cli):
+    expected = cli_sweep(cli, files["poisson_model"], files["poisson"], tmp_path / "cli.h5")
+    runs = ctde.sweep(POISSON_MODEL, files["poisson"])
+    assert_runs_match_file(runs, expected)
+    arrivals = {tuple(r.time[~np.isnan(r["p.out"])]) for r in runs}
+    assert len(arrivals) == 6, "two runs drew the same arrivals"
+
+
+def test_a_failing_run_is_kept_with_its_status_in_process(ball_path, files, tmp_path, cli):
+    expected = cli_sweep(cli, ball_path, files["zeno"], tmp_path / "cli.h5", expected_status=3)
+    runs = ctde.sweep(ball_path, files["zeno"])
+    assert [r.status for r in runs] == ["ok", "error", "ok"]
+    assert "Zeno" in runs[1].message and runs[1].end_time < 4.3 and len(runs[1]) > 0
+    assert_runs_match_file(runs, expected)
+
+
+def test_on_a_dask_cluster_the_file_and_runs_are_the_commands(client, ball_path, files, tmp_path, cli):
+    # The workers are other processes: they import ctde through the PYTHONPATH they inherited.
+    where = client.run(lambda: __import__("ctde").__file__)
+    assert len(where) == 2 and set(where.values()) == {ctde.__file__}
+    assert len({pid for pid in client.run(os.getpid).values()} - {os.getpid()}) == 2
+
+    expected = cli_sweep(cli, ball_path, files["mixed"], tmp_path / "cli.h5")
+    out = str(tmp_path / "dask.h5")
+    summary = ctde.sweep(str(ball_path), files["mixed"], client=client, output=out, batch_size=1)
+    assert [s["status"] for s in summary] == ["ok"] * 6
+    assert_same_files(expected, out)
+    runs = ctde.sweep(str(ball_path), files["mixed"], client=client)
+    assert_runs_match_file(runs, expected)
+
+    zeno = cli_sweep(cli, ball_path, files["zeno"], tmp_path / "zeno.h5", expected_status=3)
+    runs = ctde.sweep(str(ball_path), files["zeno"], client=client, batch_size=2)
+    assert [r.status for r in runs] == ["ok", "error", "ok"] and "Zeno" in runs[1].message
+    assert_runs_match_file(runs, zeno)
+    out = str(tmp_path / "dask_zeno.h5")
+    summary = ctde.sweep(str(ball_path), files["zeno"], client=client, output=out)
+    assert [s["status"] for s in summary] == ["ok", "error", "ok"]
+    assert_same_files(zeno, out)
+
+    poisson = cli_sweep(cli, files["poisson_model"], files["poisson"], tmp_path / "poisson.h5")
+    assert_runs_match_file(ctde.sweep(files["poisson_model"], files["poisson"], client=client), poisson)
+
+
+def test_a_run_is_pickled_whole(ball_path, files):
+    import pickle
+
+    run = ctde.sweep(ball_path, files["zeno"])[1]
+    back = pickle.loads(pickle.dumps(run))
+    assert (back.index, back.status, back.message, back.parameters) == (1, "error", run.message, {"e": 0.5})
+    assert np.array_equal(back["ground.out"], run["ground.out"], equal_nan=True)
+    assert not back.time.flags.writeable
+
+
+def test_mistakes_are_refused_before_any_run(ball_path, files, tmp_path):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    out = folder / "never.h5"
+    with pytest.raises(ctde.ModelError, match="has no parameter 'mass'") as error:
+        ctde.sweep(ball_path, {"ctde_sweep": 1, "grid": {"mass": [1, 2]}}, output=out)
+    assert error.value.location == "<dict> at /grid/mass"
+    with pytest.raises(ctde.ModelError) as error:
+        ctde.sweep(ball_path, {"ctde_sweep": 1, "grid": {"e": []}})
+    assert error.value.location == "<dict> at /grid/e"
+    with pytest.raises(ctde.ModelError, match="cannot read the sweep file"):
+        ctde.sweep(ball_path, str(tmp_path / "missing.json"))
+    with pytest.raises(ValueError, match="HDF5 file"):
+        ctde.sweep(ball_path, files["mixed"], output=folder / "x.csv")
+    with pytest.raises(OSError, match="the folder .* does not exist"):
+        ctde.sweep(ball_path, files["mixed"], output=folder / "no" / "such" / "x.h5")
+    (folder / "a_folder.h5").mkdir()
+    with pytest.raises(OSError, match="a_folder.h5.* is a directory"):
+        ctde.sweep(ball_path, files["mixed"], output=folder / "a_folder.h5")
+    assert os.listdir(folder) == ["a_folder.h5"]
+    with pytest.raises(TypeError, match="spec must be a path"):
+        ctde.sweep(ball_path, 3)
+    with pytest.raises(TypeError, match="client must be"):
+        ctde.sweep(ball_path, files["mixed"], client="localhost:8786")
+    with pytest.raises(ValueError, match="batch_size"):
+        ctde.sweep(ball_path, files["mixed"], batch_size=0)
+
+
+def test_python_code_runs_while_an_in_process_sweep_runs():
+    import threading
+    import time
+
+    # x' = rate over 500 s in steps of at most 1 ms: one run of about half a second.
+    long = {"ctde": 1, "name": "long", "parameters": {"rate": 1}, "director": {"stop_time": 500, "max_step": 0.001},
+            "actors": [{"name": "c", "type": "Constant", "params": {"value": "rate"}},
+                       {"name": "x", "type": "Integrator"}],
+            "connections": [["c.out", "x.in"]], "record": ["x.out"]}
+    runs, span = [], []
+
+    def work():
+        start = time.perf_counter()
+        runs.extend(ctde.sweep(long, {"ctde_sweep": 1, "grid": {"rate": [2]}}))
+        span.extend([start, time.perf_counter()])
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    ticks = []
+    while thread.is_alive():
+        ticks.append(time.perf_counter())  # needs the GIL
+    thread.join()
+    assert runs[0].status == "ok" and runs[0]["x.out"][-1] == pytest.approx(1000, rel=1e-12)
+    start, end = span
+    during = [t for t in ticks if start <= t <= end]
+    # Had the run held the GIL, the main thread would have stopped for its whole length.
+    gaps = np.diff([start] + during + [end])
+    assert gaps.max() < 0.3 * (end - start), (gaps.max(), end - start)
