@@ -19,14 +19,15 @@
 #include <string>
 
 #include "actors/builtin_actors.hpp"
+#include "bench/ct/ct_models.hpp"
 #include "core/csv_results.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
 
 namespace {
 
-constexpr double kSpring = 1.0;
-constexpr double kDamper = 0.1;
+using ct_models::kDamper;
+using ct_models::kSpring;
 
 ctde::Actor& add(ctde::Model& model, const std::string& type, const std::string& name) {
   return model.top().add(ctde::builtin_actors().make(type, name));
@@ -39,27 +40,10 @@ std::string indexed(const char* prefix, int i) {
 }
 
 ctde::Model statespace() {
-  constexpr int kMasses = 4;
-  constexpr int kN = 2 * kMasses;
-  ctde::Matrix a{kN, kN, std::vector<double>(kN * kN, 0.0)};
-  const auto at = [&](int i, int j) -> double& { return a.data[static_cast<std::size_t>(i * kN + j)]; };
-  for (int i = 0; i < kMasses; ++i) {
-    at(i, kMasses + i) = 1.0;
-    const int v = kMasses + i;
-    const int links = i + 1 < kMasses ? 2 : 1;
-    at(v, i) = -kSpring * links;
-    at(v, kMasses + i) = -kDamper * links;
-    if (i > 0) {
-      at(v, i - 1) = kSpring;
-      at(v, kMasses + i - 1) = kDamper;
-    }
-    if (i + 1 < kMasses) {
-      at(v, i + 1) = kSpring;
-      at(v, kMasses + i + 1) = kDamper;
-    }
-  }
-  ctde::Matrix b{kN, 1, std::vector<double>(kN, 0.0)};
-  b.data[kN - 1] = 1.0;
+  const ct_models::StateSpace ode;  // the matrices, as the baselines use them
+  constexpr int kN = ct_models::StateSpace::kN;
+  const ctde::Matrix a{kN, kN, std::vector<double>(ode.a.begin(), ode.a.end())};
+  const ctde::Matrix b{kN, 1, std::vector<double>(ode.b.begin(), ode.b.end())};
   ctde::Matrix c{kN, kN, std::vector<double>(kN * kN, 0.0)};
   for (int i = 0; i < kN; ++i) c.data[static_cast<std::size_t>(i * kN + i)] = 1.0;
   ctde::Model model("statespace");

@@ -2,13 +2,7 @@
 // ARKODE ERKStep, without ctde. The framework's runs of the same models are compared
 // with these (and with bench/ct/scipy_baseline.py).
 //
-//   statespace  x' = A x + B u, n = 8: a chain wall–m1–m2–m3–m4 of unit masses joined
-//               by springs k = 1 and dampers c = 0.1, u = 1 pushing m4; A and B dense,
-//               the right-hand side a dense matrix-vector product (what a StateSpace
-//               actor computes). x = (p1..p4, v1..v4), x(0) = 0.
-//   chain1000   1000 unit masses in a line between two walls, each joined to its
-//               neighbours (or the wall) by a spring k = 1 and a damper c = 0.1;
-//               mass 1 driven by the force sin(t). x = (p1..p1000, v1..v1000), x(0) = 0.
+//   statespace, chain1000: the ODEs of bench/ct/ct_models.hpp.
 //
 // Both: Dormand–Prince 5(4) (ARKODE_DORMAND_PRINCE_7_4_5, as SciPy's RK45), rtol 1e-6,
 // atol 1e-9, t in [0, 100], ARK_NORMAL to t = 100. Output, one line per model:
@@ -36,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/ct/ct_models.hpp"
 #include "domains/ct/vector_ops.hpp"
 
 #if SUNDIALS_VERSION_MAJOR > 7 || (SUNDIALS_VERSION_MAJOR == 7 && SUNDIALS_VERSION_MINOR >= 1)
@@ -61,12 +56,10 @@ bool project_ops() {
   return v != nullptr && std::string(v) == "project";
 }
 
-constexpr double kT0 = 0.0;
-constexpr double kTEnd = 100.0;
-constexpr double kRtol = 1e-6;
-constexpr double kAtol = 1e-9;
-constexpr double kSpring = 1.0;
-constexpr double kDamper = 0.1;
+using ct_models::kAtol;
+using ct_models::kRtol;
+using ct_models::kT0;
+using ct_models::kTEnd;
 
 void check(int flag, const char* call) {
   if (flag < 0) {
@@ -75,72 +68,16 @@ void check(int flag, const char* call) {
   }
 }
 
-// ---- statespace: x' = A x + B u ----------------------------------------------------
+// The right-hand sides of bench/ct/ct_models.hpp on ARKODE's serial vectors.
+int statespace_rhs(sunrealtype t, N_Vector x, N_Vector dxdt, void* user) {
+  static_cast<const ct_models::StateSpace*>(user)->derivatives(t, NV_DATA_S(x), NV_DATA_S(dxdt));
+  return 0;
+}
 
-struct StateSpace {
-  static constexpr int kMasses = 4;
-  static constexpr int kN = 2 * kMasses;
-  std::array<double, kN * kN> a{};  // row-major
-  std::array<double, kN> b{};
-  double u = 1.0;
-
-  StateSpace() {
-    const auto at = [this](int i, int j) -> double& { return a[i * kN + j]; };
-    for (int i = 0; i < kMasses; ++i) {
-      at(i, kMasses + i) = 1.0;  // p_i' = v_i
-      const int v = kMasses + i;
-      // spring and damper to the left neighbour (or the wall) and to the right one
-      const int links = i + 1 < kMasses ? 2 : 1;
-      at(v, i) = -kSpring * links;
-      at(v, kMasses + i) = -kDamper * links;
-      if (i > 0) {
-        at(v, i - 1) = kSpring;
-        at(v, kMasses + i - 1) = kDamper;
-      }
-      if (i + 1 < kMasses) {
-        at(v, i + 1) = kSpring;
-        at(v, kMasses + i + 1) = kDamper;
-      }
-    }
-    b[kN - 1] = 1.0;  // u pushes the last mass
-  }
-
-  static int rhs(sunrealtype /*t*/, N_Vector x, N_Vector dxdt, void* user) {
-    const auto* m = static_cast<const StateSpace*>(user);
-    const double* xs = NV_DATA_S(x);
-    double* d = NV_DATA_S(dxdt);
-    for (int i = 0; i < kN; ++i) {
-      double sum = m->b[i] * m->u;
-      for (int j = 0; j < kN; ++j) sum += m->a[i * kN + j] * xs[j];
-      d[i] = sum;
-    }
-    return 0;
-  }
-};
-
-// ---- chain1000 ---------------------------------------------------------------------
-
-struct Chain {
-  static constexpr int kMasses = 1000;
-  static constexpr int kN = 2 * kMasses;
-
-  static int rhs(sunrealtype t, N_Vector x, N_Vector dxdt, void* /*user*/) {
-    const double* p = NV_DATA_S(x);
-    const double* v = p + kMasses;
-    double* dp = NV_DATA_S(dxdt);
-    double* dv = dp + kMasses;
-    for (int i = 0; i < kMasses; ++i) {
-      const double p_left = i > 0 ? p[i - 1] : 0.0;  // walls at both ends
-      const double v_left = i > 0 ? v[i - 1] : 0.0;
-      const double p_right = i + 1 < kMasses ? p[i + 1] : 0.0;
-      const double v_right = i + 1 < kMasses ? v[i + 1] : 0.0;
-      dp[i] = v[i];
-      dv[i] = kSpring * (p_left - 2.0 * p[i] + p_right) + kDamper * (v_left - 2.0 * v[i] + v_right);
-    }
-    dv[0] += std::sin(t);
-    return 0;
-  }
-};
+int chain_rhs(sunrealtype t, N_Vector x, N_Vector dxdt, void* /*user*/) {
+  ct_models::Chain::derivatives(t, NV_DATA_S(x), NV_DATA_S(dxdt));
+  return 0;
+}
 
 // ---- driver --------------------------------------------------------------------------
 
@@ -215,12 +152,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s [statespace|chain1000|all] [repeats]\n", argv[0]);
     return 2;
   }
-  StateSpace statespace;
+  ct_models::StateSpace statespace;
   if (which == "all" || which == "statespace") {
-    bench("statespace", StateSpace::rhs, &statespace, StateSpace::kN, repeats > 0 ? repeats : 200);
+    bench("statespace", statespace_rhs, &statespace, ct_models::StateSpace::kN, repeats > 0 ? repeats : 200);
   }
   if (which == "all" || which == "chain1000") {
-    bench("chain1000", Chain::rhs, nullptr, Chain::kN, repeats > 0 ? repeats : 5);
+    bench("chain1000", chain_rhs, nullptr, ct_models::Chain::kN, repeats > 0 ? repeats : 5);
   }
   return 0;
 }

@@ -1,13 +1,25 @@
 #pragma once
-/// The right-hand-side path as a flat program: one step per actor, in
-/// schedule order, each either a built-in kernel over buffer offsets
-/// (core/kernel.hpp) or a call back to the director for the actor's virtual
-/// evaluate()/derivatives(). Compiled once per run; running it allocates
-/// nothing.
+/// The right-hand-side path as a flat program, compiled once per run from a
+/// list of actors in schedule order; running it allocates nothing.
+///
+/// Actors that offer a built-in kernel (core/kernel.hpp: an integrator's
+/// output is its state, a gain scales, a sum adds with weights) become
+/// scalar operations over buffer offsets, one per element of their output;
+/// every other actor stays a call back to the director for its virtual
+/// evaluate() or derivatives(). The program is cut into levels: an actor's
+/// level is one more than that of every actor before it in the schedule
+/// whose output it reads (and of every one before it that reads its output),
+/// so the actors of one level are independent of each other and a level may
+/// run its operations grouped by kind: contiguous arrays walked by one tight
+/// loop each, no dispatch per actor. Every output is computed by the same
+/// expression, in the same order of terms, as the actor's own evaluate():
+/// the results are those of the plain schedule, bit for bit
+/// (tests/ctde/test_rhs_program.cpp).
 ///
 /// Measured (bench/ct, chain1000: 7001 scalar actors, 5000 of them Gains,
 /// Sums and Integrators): see docs/performance.md.
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -17,21 +29,7 @@
 
 namespace ctde {
 
-/// One actor's part of the program. Copyable value type.
-struct RhsStep {
-  Kernel::Output output = Kernel::Output::kVirtual;
-  Kernel::Derivatives derivatives = Kernel::Derivatives::kVirtual;
-  std::uint32_t actor = 0;  ///< depth
-  std::uint32_t width = 0;  ///< of output 0, or of the states
-  std::uint32_t out = 0;    ///< offset of output 0 in signals, or of the states in dx/dt
-  std::uint32_t first = 0;  ///< kState: offset in x; kScale, kInput: of input 0 in signals;
-                            ///< kWeightedSum: index of the first input in RhsProgram's inputs
-  std::uint32_t count = 0;  ///< kWeightedSum: number of inputs
-  double gain = 1.0;
-  const double* weights = nullptr;
-};
-
-/// The steps for a list of actors. Copyable value type.
+/// A compiled output or derivatives program. Copyable value type.
 class RhsProgram {
  public:
   enum class Part : std::uint8_t { kOutputs, kDerivatives };
@@ -49,26 +47,37 @@ class RhsProgram {
   void run_outputs(RunBuffers& b, Call&& call) const {
     double* s = b.signals.data();
     const double* x = b.x;
-    for (const RhsStep& step : steps_) {
-      switch (step.output) {
-        case Kernel::Output::kVirtual:
-          call(step.actor);
+    for (const Segment& seg : segments_) {
+      switch (seg.op) {
+        case Op::kCopy:
+          for (std::uint32_t i = seg.begin; i < seg.end; ++i) s[copies_[i].to] = x[copies_[i].from];
           break;
-        case Kernel::Output::kState:
-          for (std::uint32_t j = 0; j < step.width; ++j) s[step.out + j] = x[step.first + j];
+        case Op::kScale:
+          for (std::uint32_t i = seg.begin; i < seg.end; ++i)
+            s[scales_[i].to] = scales_[i].gain * s[scales_[i].from];
           break;
-        case Kernel::Output::kScale:
-          for (std::uint32_t j = 0; j < step.width; ++j) s[step.out + j] = step.gain * s[step.first + j];
+        case Op::kSum2:
+          run_sums(s, sums2_, seg.begin, seg.end);
           break;
-        case Kernel::Output::kWeightedSum: {
-          const std::uint32_t* in = inputs_.data() + step.first;
-          for (std::uint32_t j = 0; j < step.width; ++j) {
+        case Op::kSum3:
+          run_sums(s, sums3_, seg.begin, seg.end);
+          break;
+        case Op::kSum4:
+          run_sums(s, sums4_, seg.begin, seg.end);
+          break;
+        case Op::kSum:
+          for (std::uint32_t i = seg.begin; i < seg.end; ++i) {
+            const Sum& op = sums_[i];
             double sum = 0.0;
-            for (std::uint32_t i = 0; i < step.count; ++i) sum += step.weights[i] * s[in[i] + j];
-            s[step.out + j] = sum;
+            for (std::uint32_t k = op.first; k < op.first + op.count; ++k) {
+              sum += terms_[k].weight * s[terms_[k].from];
+            }
+            s[op.to] = sum;
           }
           break;
-        }
+        case Op::kCall:
+          for (std::uint32_t i = seg.begin; i < seg.end; ++i) call(calls_[i]);
+          break;
       }
     }
   }
@@ -77,20 +86,81 @@ class RhsProgram {
   template <class Call>
   void run_derivatives(const RunBuffers& b, double* dxdt, Call&& call) const {
     const double* s = b.signals.data();
-    for (const RhsStep& step : steps_) {
-      if (step.derivatives == Kernel::Derivatives::kVirtual) {
-        call(step.actor);
-        continue;
-      }
-      for (std::uint32_t j = 0; j < step.width; ++j) dxdt[step.out + j] = s[step.first + j];
-    }
+    for (const Copy& op : copies_) dxdt[op.to] = s[op.from];
+    for (const std::uint32_t d : calls_) call(d);
   }
 
-  [[nodiscard]] std::span<const RhsStep> steps() const { return steps_; }
+  /// What the program is made of, for tests and benchmarks.
+  struct Shape {
+    std::size_t levels = 0;
+    std::size_t copies = 0;            ///< outputs: state elements; derivatives: input elements
+    std::size_t scales = 0;            ///< output elements scaled
+    std::size_t sums = 0;              ///< output elements summed (of 2, 3, 4 or any other number of terms)
+    std::vector<std::uint32_t> calls;  ///< the actors called virtually (depths, in run order)
+  };
+  [[nodiscard]] Shape shape() const;
 
  private:
-  std::vector<RhsStep> steps_;
-  std::vector<std::uint32_t> inputs_;  ///< signal offsets of the inputs of weighted sums
+  /// to <- from (outputs: signal <- state; derivatives: dxdt <- signal).
+  struct Copy {
+    std::uint32_t to;
+    std::uint32_t from;
+  };
+  /// signal `to` <- gain * signal `from`.
+  struct Scale {
+    std::uint32_t to;
+    std::uint32_t from;
+    double gain;
+  };
+  /// signal `to` <- the sum of its N terms, in order, from 0 (as Sum::evaluate).
+  template <std::size_t N>
+  struct SumOf {
+    std::uint32_t to;
+    std::array<std::uint32_t, N> from;
+    std::array<double, N> weight;
+  };
+  template <std::size_t N>
+  static void run_sums(double* s, const std::vector<SumOf<N>>& ops, std::uint32_t begin, std::uint32_t end) {
+    for (std::uint32_t i = begin; i < end; ++i) {
+      const SumOf<N>& op = ops[i];
+      double sum = 0.0;
+      for (std::size_t k = 0; k < N; ++k) sum += op.weight[k] * s[op.from[k]];
+      s[op.to] = sum;
+    }
+  }
+  /// signal `to` <- the sum of terms_[first, first + count) (other numbers of terms).
+  struct Sum {
+    std::uint32_t to;
+    std::uint32_t first;
+    std::uint32_t count;
+  };
+  struct Term {
+    std::uint32_t from;
+    double weight;
+  };
+  /// A run of operations of one kind (a range of its array), within a level.
+  enum class Op : std::uint8_t { kCopy, kScale, kSum2, kSum3, kSum4, kSum, kCall };
+  struct Segment {
+    Op op;
+    std::uint32_t begin;
+    std::uint32_t end;
+  };
+
+  void compile_outputs(std::span<const std::uint32_t> depths, std::span<const Actor* const> actors,
+                       const RunBuffers& b);
+  void compile_derivatives(std::span<const std::uint32_t> depths, std::span<const Actor* const> actors,
+                           const RunBuffers& b);
+
+  std::vector<Segment> segments_;  ///< outputs: level by level
+  std::size_t n_levels_ = 0;
+  std::vector<Copy> copies_;
+  std::vector<Scale> scales_;
+  std::vector<SumOf<2>> sums2_;
+  std::vector<SumOf<3>> sums3_;
+  std::vector<SumOf<4>> sums4_;
+  std::vector<Sum> sums_;
+  std::vector<Term> terms_;
+  std::vector<std::uint32_t> calls_;
 };
 
 }  // namespace ctde

@@ -116,14 +116,14 @@ TEST_CASE("the program uses a kernel where the widths fit and a virtual call els
   const std::vector<const Actor*> actors{&x, &k};
   const std::vector<std::uint32_t> depths{0, 1};
   const RhsProgram outputs(RhsProgram::Part::kOutputs, depths, actors, b);
-  REQUIRE(outputs.steps().size() == 2);
-  CHECK(outputs.steps()[0].output == Kernel::Output::kState);
-  CHECK(outputs.steps()[0].width == 2);
-  CHECK(outputs.steps()[1].output == Kernel::Output::kVirtual);  // in width 2, out width 1
+  const RhsProgram::Shape shape = outputs.shape();
+  CHECK(shape.copies == 2);  // the integrator's two state elements
+  CHECK(shape.scales == 0);  // in width 2, out width 1: the gain is called
+  CHECK(shape.calls == std::vector<std::uint32_t>{1});
+  CHECK(shape.levels == 2);  // the gain reads the integrator's output
   const RhsProgram derivatives(RhsProgram::Part::kDerivatives, std::vector<std::uint32_t>{0}, actors, b);
-  REQUIRE(derivatives.steps().size() == 1);
-  CHECK(derivatives.steps()[0].derivatives == Kernel::Derivatives::kInput);
-  CHECK(derivatives.steps()[0].first == 2);
+  CHECK(derivatives.shape().copies == 2);
+  CHECK(derivatives.shape().calls.empty());
 
   // Running it: the state to the output, the input to the derivatives.
   b.signals = {0, 0, 7, 8};
@@ -209,5 +209,46 @@ TEST_CASE("an output that no derivative reads is evaluated at rows and events, n
       CHECK(static_cast<std::uint64_t>(calls) <= n_rows + result.stats.steps + 2);
       CHECK(static_cast<std::uint64_t>(calls) < result.stats.rhs_evals);
     }
+  }
+}
+
+TEST_CASE("the program runs in levels that keep every dependency of the schedule") {
+  // x (an integrator, output at signal 0) feeds k1 (signal 1) and k3
+  // (signal 3); k2 (signal 2) reads k1.
+  Integrator x("x");
+  Gain k1("k1");
+  Gain k2("k2");
+  Gain k3("k3");
+  k1.set_parameter("k", 2.0);
+  k2.set_parameter("k", 3.0);
+  k3.set_parameter("k", -1.0);
+  ParameterScope scope;
+  scope.resolve();
+  for (Actor* a : std::initializer_list<Actor*>{&x, &k1, &k2, &k3}) a->resolve_parameters(scope);
+  RunBuffers b;
+  b.actors = {ActorSlots{0, 0, Slice{0, 1}, Slice{}}, ActorSlots{3, 1, Slice{}, Slice{}},
+              ActorSlots{4, 2, Slice{}, Slice{}}, ActorSlots{5, 3, Slice{}, Slice{}}};
+  b.outputs = {Slice{0, 1}, Slice{1, 1}, Slice{2, 1}, Slice{3, 1}};
+  b.inputs = {Slice{}, Slice{}, Slice{}, Slice{0, 1}, Slice{1, 1}, Slice{0, 1}};  // x: 3 unconnected
+  const std::vector<const Actor*> actors{&x, &k1, &k2, &k3};
+  std::vector<double> state{1.5};
+  b.x = state.data();
+
+  SUBCASE("read after write: the schedule's order") {
+    const RhsProgram program(RhsProgram::Part::kOutputs, std::vector<std::uint32_t>{0, 1, 2, 3}, actors, b);
+    CHECK(program.shape().levels == 3);  // x; k1 and k3; k2
+    CHECK(program.shape().scales == 3);
+    b.signals = {0, 0, 0, 0};
+    program.run_outputs(b, [](std::uint32_t) { FAIL("no virtual call expected"); });
+    CHECK(b.signals == std::vector<double>{1.5, 3.0, 9.0, -1.5});
+  }
+  SUBCASE("write after read: a reader scheduled before the writer reads the value from before") {
+    // k1 before x (as in a loop closed through x's state): k1 sees the old x.
+    const RhsProgram program(RhsProgram::Part::kOutputs, std::vector<std::uint32_t>{1, 0}, actors, b);
+    CHECK(program.shape().levels == 2);
+    b.signals = {5.0, 0, 0, 0};
+    program.run_outputs(b, [](std::uint32_t) {});
+    CHECK(b.signals[1] == 10.0);
+    CHECK(b.signals[0] == 1.5);
   }
 }

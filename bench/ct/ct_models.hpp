@@ -1,0 +1,85 @@
+#pragma once
+// The two ODEs of the CT benchmark, written directly (no ctde, no ARKODE):
+// read by the hand-written ARKODE baseline, the Dormand–Prince floor and,
+// for the matrices, the ctde model of the same system (ct_bench.cpp).
+//
+//   statespace  x' = A x + B u, n = 8: a chain wall–m1–m2–m3–m4 of unit masses
+//               joined by springs k = 1 and dampers c = 0.1, u = 1 pushing m4;
+//               A and B dense, the right-hand side a dense matrix-vector product
+//               (what a StateSpace actor computes). x = (p1..p4, v1..v4).
+//   chain1000   1000 unit masses in a line between two walls, each joined to
+//               its neighbours (or the wall) by a spring k = 1 and a damper
+//               c = 0.1; mass 1 driven by the force sin(t). x = (p, v).
+//
+// Both start at x(0) = 0 and run on t in [0, 100] at rtol 1e-6, atol 1e-9.
+#include <array>
+#include <cmath>
+
+namespace ct_models {
+
+constexpr double kT0 = 0.0;
+constexpr double kTEnd = 100.0;
+constexpr double kRtol = 1e-6;
+constexpr double kAtol = 1e-9;
+constexpr double kSpring = 1.0;
+constexpr double kDamper = 0.1;
+
+struct StateSpace {
+  static constexpr int kMasses = 4;
+  static constexpr int kN = 2 * kMasses;
+  std::array<double, kN * kN> a{};  // row-major
+  std::array<double, kN> b{};
+  double u = 1.0;
+
+  StateSpace() {
+    const auto at = [this](int i, int j) -> double& { return a[static_cast<std::size_t>(i * kN + j)]; };
+    for (int i = 0; i < kMasses; ++i) {
+      at(i, kMasses + i) = 1.0;  // p_i' = v_i
+      const int v = kMasses + i;
+      // spring and damper to the left neighbour (or the wall) and to the right one
+      const int links = i + 1 < kMasses ? 2 : 1;
+      at(v, i) = -kSpring * links;
+      at(v, kMasses + i) = -kDamper * links;
+      if (i > 0) {
+        at(v, i - 1) = kSpring;
+        at(v, kMasses + i - 1) = kDamper;
+      }
+      if (i + 1 < kMasses) {
+        at(v, i + 1) = kSpring;
+        at(v, kMasses + i + 1) = kDamper;
+      }
+    }
+    b[kN - 1] = 1.0;  // u pushes the last mass
+  }
+
+  void derivatives(double /*t*/, const double* x, double* d) const {
+    for (int i = 0; i < kN; ++i) {
+      double sum = b[static_cast<std::size_t>(i)] * u;
+      for (int j = 0; j < kN; ++j) sum += a[static_cast<std::size_t>(i * kN + j)] * x[j];
+      d[i] = sum;
+    }
+  }
+};
+
+struct Chain {
+  static constexpr int kMasses = 1000;
+  static constexpr int kN = 2 * kMasses;
+
+  static void derivatives(double t, const double* x, double* d) {
+    const double* p = x;
+    const double* v = x + kMasses;
+    double* dp = d;
+    double* dv = d + kMasses;
+    for (int i = 0; i < kMasses; ++i) {
+      const double p_left = i > 0 ? p[i - 1] : 0.0;  // walls at both ends
+      const double v_left = i > 0 ? v[i - 1] : 0.0;
+      const double p_right = i + 1 < kMasses ? p[i + 1] : 0.0;
+      const double v_right = i + 1 < kMasses ? v[i + 1] : 0.0;
+      dp[i] = v[i];
+      dv[i] = kSpring * (p_left - 2.0 * p[i] + p_right) + kDamper * (v_left - 2.0 * v[i] + v_right);
+    }
+    dv[0] += std::sin(t);
+  }
+};
+
+}  // namespace ct_models
