@@ -15,9 +15,9 @@ Accumulator::Accumulator(std::string name) : Actor(std::move(name), kInfo, TimeM
 void Accumulator::check_widths(std::span<const int> input_widths,
                                std::span<const int> /*output_widths*/) const {
   const auto initial = vector(initial_).size();
-  if (initial != 1 && static_cast<int>(initial) != input_widths[0]) {
+  if (initial != 1 && static_cast<int>(initial) != input_widths[in_.index]) {
     fail(initial_, "has " + std::to_string(initial) + " entries but the input has width " +
-                       std::to_string(input_widths[0]));
+                       std::to_string(input_widths[in_.index]));
   }
 }
 
