@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs what ctde needs from Debian's packages (only what is missing).
+#   scripts/setup.sh [MORE_PACKAGES...]   (scripts/fuzz.sh adds clang's)
 set -euo pipefail
 
 packages=(
@@ -23,6 +24,7 @@ packages=(
   libopenmpi-dev openmpi-bin          # mpirun ctde sweep (find_package(MPI)); the tests run mpirun -np 2 and 3
   python3-h5py                        # the sweep tests read the HDF5 files back (scipy reads the .mat ones)
   bc valgrind                         # bench/sweep/run_sweep_bench.sh (times, instruction counts)
+  "$@"
 )
 
 missing=()

@@ -22,11 +22,12 @@
 #include "core/csv_results.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
+#include "mass_chain.hpp"
 
 namespace {
 
-constexpr double kSpring = 1.0;
-constexpr double kDamper = 0.1;
+using mass_chain::kDamper;
+using mass_chain::kSpring;
 
 ctde::Actor& add(ctde::Model& model, const std::string& type, const std::string& name) {
   return model.top().add(ctde::builtin_actors().make(type, name));
@@ -39,25 +40,10 @@ std::string indexed(const char* prefix, int i) {
 }
 
 ctde::Model statespace() {
-  constexpr int kMasses = 4;
-  constexpr int kN = 2 * kMasses;
+  constexpr int kN = mass_chain::kN;
   ctde::Matrix a{kN, kN, std::vector<double>(kN * kN, 0.0)};
   const auto at = [&](int i, int j) -> double& { return a.data[static_cast<std::size_t>(i * kN + j)]; };
-  for (int i = 0; i < kMasses; ++i) {
-    at(i, kMasses + i) = 1.0;
-    const int v = kMasses + i;
-    const int links = i + 1 < kMasses ? 2 : 1;
-    at(v, i) = -kSpring * links;
-    at(v, kMasses + i) = -kDamper * links;
-    if (i > 0) {
-      at(v, i - 1) = kSpring;
-      at(v, kMasses + i - 1) = kDamper;
-    }
-    if (i + 1 < kMasses) {
-      at(v, i + 1) = kSpring;
-      at(v, kMasses + i + 1) = kDamper;
-    }
-  }
+  mass_chain::fill_a(at);
   ctde::Matrix b{kN, 1, std::vector<double>(kN, 0.0)};
   b.data[kN - 1] = 1.0;
   ctde::Matrix c{kN, kN, std::vector<double>(kN * kN, 0.0)};

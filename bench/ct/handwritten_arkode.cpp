@@ -36,22 +36,11 @@
 #include <string>
 #include <vector>
 
+#include "../arkode_erk.hpp"
 #include "domains/ct/vector_ops.hpp"
-
-#if SUNDIALS_VERSION_MAJOR > 7 || (SUNDIALS_VERSION_MAJOR == 7 && SUNDIALS_VERSION_MINOR >= 1)
-#define ERK(name, ...) ARKode##name(__VA_ARGS__)  // 7.1+: shared ARKODE functions
-#else
-#define ERK(name, ...) ERKStep##name(__VA_ARGS__)
-#endif
+#include "mass_chain.hpp"
 
 namespace {
-
-/// FUSED=1 in the environment: fused N_Vector operations, as ctde's solver
-/// wrapper enables them (one pass per linear combination of stages).
-bool fused_ops() {
-  const char* v = std::getenv("FUSED");
-  return v != nullptr && std::string(v) == "1";
-}
 
 /// OPS=project in the environment: the vector operations compiled in this
 /// project (domains/ct/vector_ops.hpp), as ctde's solver wrapper installs
@@ -65,43 +54,20 @@ constexpr double kT0 = 0.0;
 constexpr double kTEnd = 100.0;
 constexpr double kRtol = 1e-6;
 constexpr double kAtol = 1e-9;
-constexpr double kSpring = 1.0;
-constexpr double kDamper = 0.1;
-
-void check(int flag, const char* call) {
-  if (flag < 0) {
-    std::fprintf(stderr, "error: %s returned %d\n", call, flag);
-    std::exit(1);
-  }
-}
+using mass_chain::kDamper;
+using mass_chain::kSpring;
 
 // ---- statespace: x' = A x + B u ----------------------------------------------------
 
 struct StateSpace {
-  static constexpr int kMasses = 4;
-  static constexpr int kN = 2 * kMasses;
+  static constexpr int kN = mass_chain::kN;
   std::array<double, kN * kN> a{};  // row-major
   std::array<double, kN> b{};
   double u = 1.0;
 
   StateSpace() {
     const auto at = [this](int i, int j) -> double& { return a[i * kN + j]; };
-    for (int i = 0; i < kMasses; ++i) {
-      at(i, kMasses + i) = 1.0;  // p_i' = v_i
-      const int v = kMasses + i;
-      // spring and damper to the left neighbour (or the wall) and to the right one
-      const int links = i + 1 < kMasses ? 2 : 1;
-      at(v, i) = -kSpring * links;
-      at(v, kMasses + i) = -kDamper * links;
-      if (i > 0) {
-        at(v, i - 1) = kSpring;
-        at(v, kMasses + i - 1) = kDamper;
-      }
-      if (i + 1 < kMasses) {
-        at(v, i + 1) = kSpring;
-        at(v, kMasses + i + 1) = kDamper;
-      }
-    }
+    mass_chain::fill_a(at);
     b[kN - 1] = 1.0;  // u pushes the last mass
   }
 
@@ -152,16 +118,9 @@ struct Run {
 };
 
 Run integrate(ARKRhsFn rhs, void* user, int n, double rtol, double atol) {
-  SUNContext ctx = nullptr;
-#if SUNDIALS_VERSION_MAJOR >= 7
-  check(SUNContext_Create(SUN_COMM_NULL, &ctx), "SUNContext_Create");
-#else
-  check(SUNContext_Create(nullptr, &ctx), "SUNContext_Create");
-#endif
+  SUNContext ctx = new_context();
   const auto start = std::chrono::steady_clock::now();
-  N_Vector x = N_VNew_Serial(n, ctx);
-  if (x == nullptr) check(-1, "N_VNew_Serial");
-  if (fused_ops()) check(N_VEnableFusedOps_Serial(x, SUNTRUE), "N_VEnableFusedOps_Serial");
+  N_Vector x = new_vector(n, ctx);
   if (project_ops()) ctde::use_project_vector_ops(x);
   N_VConst(0.0, x);
   void* mem = ERKStepCreate(rhs, kT0, x, ctx);
