@@ -40,14 +40,16 @@ std::string indexed(const char* prefix, int i) {
 }
 
 ctde::Model statespace() {
-  constexpr int kN = mass_chain::kN;
+  constexpr std::size_t kN = mass_chain::kN;
   ctde::Matrix a{kN, kN, std::vector<double>(kN * kN, 0.0)};
-  const auto at = [&](int i, int j) -> double& { return a.data[static_cast<std::size_t>(i * kN + j)]; };
+  const auto at = [&](int i, int j) -> double& {
+    return a.data[static_cast<std::size_t>(i) * kN + static_cast<std::size_t>(j)];
+  };
   mass_chain::fill_a(at);
   ctde::Matrix b{kN, 1, std::vector<double>(kN, 0.0)};
   b.data[kN - 1] = 1.0;
   ctde::Matrix c{kN, kN, std::vector<double>(kN * kN, 0.0)};
-  for (int i = 0; i < kN; ++i) c.data[static_cast<std::size_t>(i * kN + i)] = 1.0;
+  for (std::size_t i = 0; i < kN; ++i) c.data[i * kN + i] = 1.0;
   ctde::Model model("statespace");
   add(model, "Constant", "u").set_parameter("value", 1.0);
   auto& ss = add(model, "StateSpace", "masses");
@@ -147,7 +149,7 @@ void bench(const char* name, ctde::Model model, int repeats) {
     best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   {  // one more run that records only the end, for the checksum
-    ctde::RunOptions last = options;
+    const ctde::RunOptions& last = options;
     LastRowSum sink;
     std::ostream out(&sink);
     ctde::CsvResults results(out, ctde::resolve_record(flat, model.record()));

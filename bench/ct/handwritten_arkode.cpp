@@ -61,7 +61,7 @@ using mass_chain::kSpring;
 
 struct StateSpace {
   static constexpr int kN = mass_chain::kN;
-  std::array<double, kN * kN> a{};  // row-major
+  std::array<double, std::size_t{kN} * kN> a{};  // row-major
   std::array<double, kN> b{};
   double u = 1.0;
 

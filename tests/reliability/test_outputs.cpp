@@ -23,7 +23,7 @@ using ctde::test::read_text;
 
 /// A fresh folder holding a copy of spring_mass.json as m.json.
 fs::path fresh_folder(const std::string& name) {
-  const fs::path folder = fs::temp_directory_path() / "ctde_reliability_outputs" / name;
+  fs::path folder = fs::temp_directory_path() / "ctde_reliability_outputs" / name;
   fs::remove_all(folder);
   fs::create_directories(folder);
   fs::copy_file(ctde::test::example_models() + "spring_mass.json", folder / "m.json");
@@ -159,7 +159,9 @@ TEST_CASE("a write that fails ends the command with status 3, naming the file") 
        "cannot write -o - (standard output): No space left on device"},
       {"run m.json -o - 2>&1 >/dev/full", "cannot write -o - (standard output): No space left on device"},
   };
-  for (const auto& [command, message] : cases) {
+  for (const auto& item : cases) {
+    const std::string& command = item.first;
+    const std::string& message = item.second;
     CAPTURE(command);
     const auto r = run_in(folder, command, command.find('>') == std::string::npos ? "2>&1" : "");
     CHECK(r.status == 3);
