@@ -49,6 +49,10 @@ class Writer {
         reinterpret_cast<const char*>(values.data());  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
     out_.insert(out_.end(), bytes, bytes + values.size() * sizeof(T));
   }
+  template <class T>
+  void field(const T& value) {
+    put(value);
+  }
   std::vector<char> take() { return std::move(out_); }
 
  private:
@@ -78,6 +82,10 @@ class Reader {
     if (size > 0) std::memcpy(values.data(), in_.data() + at_, size * sizeof(T));
     at_ += size * sizeof(T);
   }
+  template <class T>
+  void field(T& value) {
+    get(value);
+  }
   [[nodiscard]] bool done() const { return at_ == in_.size(); }
 
  private:
@@ -94,6 +102,27 @@ class Reader {
   std::size_t at_ = 0;
 };
 
+/// The fields between the parameters and the signals, in their order in the
+/// bytes: one list for Writer (a const record) and Reader alike.
+template <class Stream, class Record>
+void outcome_fields(Stream& stream, Record& record) {
+  stream.field(record.status);
+  stream.field(record.message);
+  stream.field(record.stats);
+  stream.field(record.end_time);
+  stream.field(record.wall_time);
+  stream.field(record.time);
+  stream.field(record.microstep);
+}
+
+template <class Stream, class Signal>
+void signal_fields(Stream& stream, Signal& signal) {
+  stream.field(signal.name);
+  stream.field(signal.width);
+  stream.field(signal.values);
+  stream.field(signal.discrete);
+}
+
 }  // namespace
 
 std::vector<char> serialize(const RunRecord& record) {
@@ -104,20 +133,9 @@ std::vector<char> serialize(const RunRecord& record) {
     out.put(name);
     out.put(value);
   }
-  out.put(record.status);
-  out.put(record.message);
-  out.put(record.stats);
-  out.put(record.end_time);
-  out.put(record.wall_time);
-  out.put(record.time);
-  out.put(record.microstep);
+  outcome_fields(out, record);
   out.put(static_cast<std::uint64_t>(record.signals.size()));
-  for (const SignalData& signal : record.signals) {
-    out.put(signal.name);
-    out.put(signal.width);
-    out.put(signal.values);
-    out.put(signal.discrete);
-  }
+  for (const SignalData& signal : record.signals) signal_fields(out, signal);
   return out.take();
 }
 
@@ -133,22 +151,11 @@ RunRecord deserialize(const std::vector<char>& bytes) {
     in.get(name);
     in.get(value);
   }
-  in.get(record.status);
-  in.get(record.message);
-  in.get(record.stats);
-  in.get(record.end_time);
-  in.get(record.wall_time);
-  in.get(record.time);
-  in.get(record.microstep);
+  outcome_fields(in, record);
   in.get(count);
   if (count > bytes.size()) throw std::runtime_error("a run record is cut short");
   record.signals.resize(count);
-  for (SignalData& signal : record.signals) {
-    in.get(signal.name);
-    in.get(signal.width);
-    in.get(signal.values);
-    in.get(signal.discrete);
-  }
+  for (SignalData& signal : record.signals) signal_fields(in, signal);
   if (!in.done()) throw std::runtime_error("a run record has trailing bytes");
   return record;
 }

@@ -25,21 +25,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 # clang and its runtime libraries (libFuzzer, sanitizers) come from Debian; they
-# are needed here only, so setup.sh does not install them.
-packages=(clang libclang-rt-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]} > 0)); then
-  echo "fuzz: installing ${missing[*]}" >&2
-  sudo_cmd=()
-  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
-scripts/setup.sh  # the libraries ctde itself needs
+# are needed here only, so setup.sh installs them only when asked to.
+scripts/setup.sh clang libclang-rt-dev  # and the libraries ctde itself needs
 
 target=loader
 case ${1:-} in

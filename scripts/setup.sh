@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs what ctde needs from Debian's packages (only what is missing).
+#   scripts/setup.sh [MORE_PACKAGES...]   (scripts/fuzz.sh adds clang's)
 set -euo pipefail
 
 packages=(
@@ -24,6 +25,7 @@ packages=(
   python3-h5py                        # the sweep tests read the HDF5 files back (scipy reads the .mat ones)
   python3-distributed                 # ctde.sweep(..., client=) on a Dask cluster; its test starts a LocalCluster
   bc valgrind                         # bench/sweep/run_sweep_bench.sh (times, instruction counts)
+  "$@"
 )
 
 missing=()

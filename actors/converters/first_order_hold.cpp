@@ -7,20 +7,8 @@
 
 namespace ctde {
 
-FirstOrderHold::FirstOrderHold(std::string name) : Actor(std::move(name), kInfo, TimeMode::kHybrid) {
-  in_ = declare_input("in", PortKind::kDiscrete);
-  out_ = declare_output("out", PortKind::kContinuous);
-  initial_ = declare_parameter("initial", ParamKind::kVector, 0.0);
-}
-
-void FirstOrderHold::check_widths(std::span<const int> input_widths,
-                                  std::span<const int> /*output_widths*/) const {
-  const auto initial = vector(initial_).size();
-  if (initial != 1 && static_cast<int>(initial) != input_widths[0]) {
-    fail(initial_, "has " + std::to_string(initial) + " entries but the input has width " +
-                       std::to_string(input_widths[0]) + "; give 1 or " + std::to_string(input_widths[0]));
-  }
-}
+FirstOrderHold::FirstOrderHold(std::string name)
+    : InitialValueActor(std::move(name), kInfo, TimeMode::kHybrid, PortKind::kContinuous) {}
 
 namespace {
 /// The last two tokens (`last` is `initial` before the first) and their times.
@@ -39,11 +27,10 @@ std::unique_ptr<ActorState> FirstOrderHold::make_state() const {
 
 void FirstOrderHold::initialize(FireContext& context) const {
   auto& state = context.state<FirstOrderHoldState>();
-  const auto initial = vector(initial_);
   const std::size_t width = context.width(out_);
   state.previous.assign(width, 0.0);  // sized once, here: nothing allocates later
   state.last.resize(width);
-  for (std::size_t i = 0; i < width; ++i) state.last[i] = initial.size() == 1 ? initial[0] : initial[i];
+  fill_initial(state.last);
   state.count = 0;
 }
 

@@ -5,12 +5,12 @@
 /// with fewer than two tokens (or two at the same time) it holds the last one
 /// (`initial`, scalar or of the input's width, before the first).
 
-#include "../../core/actor.hpp"
+#include "../discrete/initial_value_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class FirstOrderHold : public Actor {
+class FirstOrderHold : public InitialValueActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "FirstOrderHold",
@@ -22,17 +22,11 @@ class FirstOrderHold : public Actor {
   };
 
   explicit FirstOrderHold(std::string name);
-  void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void initialize(FireContext& context) const override;
   void evaluate(EvalContext& context) const override;
   void fire(FireContext& context) const override;
-
- private:
-  InputPort in_;
-  OutputPort out_;
-  ParamHandle initial_;
 };
 
 }  // namespace ctde

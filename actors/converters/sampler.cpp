@@ -13,7 +13,7 @@ Sampler::Sampler(std::string name) : Actor(std::move(name), kInfo, TimeMode::kHy
 }
 
 int Sampler::infer_output_width(std::size_t /*output*/, std::span<const int> input_widths) const {
-  return input_widths[0];
+  return input_widths[in_.index];
 }
 
 void Sampler::check_widths(std::span<const int> /*input_widths*/,

@@ -7,20 +7,8 @@
 
 namespace ctde {
 
-ZeroOrderHold::ZeroOrderHold(std::string name) : Actor(std::move(name), kInfo, TimeMode::kHybrid) {
-  in_ = declare_input("in", PortKind::kDiscrete);
-  out_ = declare_output("out", PortKind::kContinuous);
-  initial_ = declare_parameter("initial", ParamKind::kVector, 0.0);
-}
-
-void ZeroOrderHold::check_widths(std::span<const int> input_widths,
-                                 std::span<const int> /*output_widths*/) const {
-  const auto initial = vector(initial_).size();
-  if (initial != 1 && static_cast<int>(initial) != input_widths[0]) {
-    fail(initial_, "has " + std::to_string(initial) + " entries but the input has width " +
-                       std::to_string(input_widths[0]) + "; give 1 or " + std::to_string(input_widths[0]));
-  }
-}
+ZeroOrderHold::ZeroOrderHold(std::string name)
+    : InitialValueActor(std::move(name), kInfo, TimeMode::kHybrid, PortKind::kContinuous) {}
 
 namespace {
 /// The value held: `initial` (broadcast), then the last token.
@@ -33,11 +21,8 @@ std::unique_ptr<ActorState> ZeroOrderHold::make_state() const { return std::make
 
 void ZeroOrderHold::initialize(FireContext& context) const {
   auto& state = context.state<HoldState>();
-  const auto initial = vector(initial_);
   state.held.resize(context.width(out_));  // sized once, here: nothing allocates later
-  for (std::size_t i = 0; i < state.held.size(); ++i) {
-    state.held[i] = initial.size() == 1 ? initial[0] : initial[i];
-  }
+  fill_initial(state.held);
 }
 
 void ZeroOrderHold::evaluate(EvalContext& context) const {

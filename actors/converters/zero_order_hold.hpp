@@ -1,12 +1,12 @@
 #pragma once
 /// The `ZeroOrderHold` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../discrete/initial_value_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class ZeroOrderHold : public Actor {
+class ZeroOrderHold : public InitialValueActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "ZeroOrderHold",
@@ -18,17 +18,11 @@ class ZeroOrderHold : public Actor {
   };
 
   explicit ZeroOrderHold(std::string name);
-  void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void initialize(FireContext& context) const override;
   void evaluate(EvalContext& context) const override;
   void fire(FireContext& context) const override;
-
- private:
-  InputPort in_;
-  OutputPort out_;
-  ParamHandle initial_;
 };
 
 }  // namespace ctde

@@ -1,12 +1,12 @@
 #pragma once
 /// The `Accumulator` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "initial_value_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Accumulator : public Actor {
+class Accumulator : public InitialValueActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Accumulator",
@@ -18,12 +18,6 @@ class Accumulator : public Actor {
   explicit Accumulator(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;
-  void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
-
- private:
-  InputPort in_;
-  OutputPort out_;
-  ParamHandle initial_;
 };
 
 }  // namespace ctde

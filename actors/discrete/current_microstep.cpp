@@ -4,13 +4,10 @@
 
 namespace ctde {
 
-CurrentMicrostep::CurrentMicrostep(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  trigger_ = declare_input("trigger", PortKind::kDiscrete);
-  out_ = declare_output("out", PortKind::kDiscrete, 1);
-}
+CurrentMicrostep::CurrentMicrostep(std::string name) : TagReader(std::move(name), kInfo) {}
 
-void CurrentMicrostep::fire(FireContext& context) const {
-  if (context.has_token(trigger_)) context.emit(out_, static_cast<double>(context.tag().microstep));
+double CurrentMicrostep::read(const FireContext& context) const {
+  return static_cast<double>(context.tag().microstep);
 }
 
 }  // namespace ctde

@@ -1,12 +1,12 @@
 #pragma once
 /// The `CurrentMicrostep` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "tag_reader.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class CurrentMicrostep : public Actor {
+class CurrentMicrostep : public TagReader {
  public:
   static constexpr ActorInfo kInfo{
       .type = "CurrentMicrostep",
@@ -15,11 +15,9 @@ class CurrentMicrostep : public Actor {
   };
 
   explicit CurrentMicrostep(std::string name);
-  void fire(FireContext& context) const override;
 
- private:
-  InputPort trigger_;
-  OutputPort out_;
+ protected:
+  [[nodiscard]] double read(const FireContext& context) const override;
 };
 
 }  // namespace ctde

@@ -1,12 +1,12 @@
 #pragma once
 /// The `CurrentTime` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "tag_reader.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class CurrentTime : public Actor {
+class CurrentTime : public TagReader {
  public:
   static constexpr ActorInfo kInfo{
       .type = "CurrentTime",
@@ -15,11 +15,9 @@ class CurrentTime : public Actor {
   };
 
   explicit CurrentTime(std::string name);
-  void fire(FireContext& context) const override;
 
- private:
-  InputPort trigger_;
-  OutputPort out_;
+ protected:
+  [[nodiscard]] double read(const FireContext& context) const override;
 };
 
 }  // namespace ctde

@@ -28,7 +28,7 @@ void Queue::configure(const ParameterScope& scope) {
 }
 
 int Queue::infer_output_width(std::size_t /*output*/, std::span<const int> input_widths) const {
-  return input_widths[0];
+  return input_widths[in_.index];
 }
 
 void Queue::check_widths(std::span<const int> /*input_widths*/,

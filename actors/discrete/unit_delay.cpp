@@ -7,20 +7,8 @@
 
 namespace ctde {
 
-UnitDelay::UnitDelay(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete);
-  out_ = declare_output("out", PortKind::kDiscrete);
-  initial_ = declare_parameter("initial", ParamKind::kVector, 0.0);
-}
-
-void UnitDelay::check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const {
-  Actor::check_widths(input_widths, output_widths);
-  const std::size_t n = vector(initial_).size();
-  if (n != 1 && static_cast<int>(n) != input_widths[in_.index]) {
-    fail(initial_, "has " + std::to_string(n) + " values but the input has width " +
-                       std::to_string(input_widths[in_.index]) + ": give one value or one per element");
-  }
-}
+UnitDelay::UnitDelay(std::string name)
+    : InitialValueActor(std::move(name), kInfo, TimeMode::kDiscrete, PortKind::kDiscrete) {}
 
 namespace {
 /// The token received last (or `initial`, broadcast to the width).
@@ -36,9 +24,8 @@ void UnitDelay::fire(FireContext& context) const {
   auto& state = context.state<UnitDelayState>();
   const auto token = context.token(in_);
   if (state.previous.empty()) {  // the first token: `initial`, broadcast
-    const auto initial = vector(initial_);
     state.previous.resize(token.size());
-    for (std::size_t i = 0; i < token.size(); ++i) state.previous[i] = initial[initial.size() == 1 ? 0 : i];
+    fill_initial(state.previous);
   }
   const auto out = context.scratch(token.size());
   std::copy(state.previous.begin(), state.previous.end(), out.begin());

@@ -2,12 +2,12 @@
 /// The `UnitDelay` actor (what it computes: kInfo.summary): the z^-1 of a
 /// sampled signal, one token late.
 
-#include "../../core/actor.hpp"
+#include "initial_value_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class UnitDelay : public Actor {
+class UnitDelay : public InitialValueActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "UnitDelay",
@@ -19,12 +19,6 @@ class UnitDelay : public Actor {
   explicit UnitDelay(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;
-  void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
-
- private:
-  InputPort in_;
-  OutputPort out_;
-  ParamHandle initial_;
 };
 
 }  // namespace ctde

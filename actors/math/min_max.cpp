@@ -29,14 +29,14 @@ void MinMax::configure(const ParameterScope& scope) {
 void MinMax::evaluate(EvalContext& context) const {
   const bool max = text(mode_) == "max";
   const auto y = context.output(out_);
-  const std::size_t n = inputs().size();
-  for (std::size_t j = 0; j < y.size(); ++j) {
-    double best = context.input(input_port(0))[j];
-    for (std::size_t i = 1; i < n; ++i) {
-      const double v = context.input(input_port(i))[j];
-      best = max ? std::max(best, v) : std::min(best, v);
+  for (std::size_t i = 0; i < inputs().size(); ++i) {
+    const auto u = context.input(input_port(i));
+    for (std::size_t j = 0; j < y.size(); ++j) {
+      if (i == 0)
+        y[j] = u[j];
+      else
+        y[j] = max ? std::max(y[j], u[j]) : std::min(y[j], u[j]);
     }
-    y[j] = best;
   }
 }
 

@@ -145,7 +145,7 @@ void bench(const char* name, ctde::Model model, int repeats) {
     best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   {  // one more run that records only the end, for the checksum
-    ctde::RunOptions last = options;
+    const ctde::RunOptions& last = options;
     LastRowSum sink;
     std::ostream out(&sink);
     ctde::CsvResults results(out, ctde::resolve_record(flat, model.record()));

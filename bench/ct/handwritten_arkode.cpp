@@ -3,6 +3,9 @@
 // with these (and with bench/ct/scipy_baseline.py).
 //
 //   statespace, chain1000: the ODEs of bench/ct/ct_models.hpp.
+//   chain1000   1000 unit masses in a line between two walls, each joined to its
+//               neighbours (or the wall) by a spring k = 1 and a damper c = 0.1;
+//               mass 1 driven by the force sin(t). x = (p1..p1000, v1..v1000), x(0) = 0.
 //
 // Both: Dormand–Prince 5(4) (ARKODE_DORMAND_PRINCE_7_4_5, as SciPy's RK45), rtol 1e-6,
 // atol 1e-9, t in [0, 100], ARK_NORMAL to t = 100. Output, one line per model:
@@ -30,23 +33,11 @@
 #include <string>
 #include <vector>
 
+#include "../arkode_erk.hpp"
 #include "bench/ct/ct_models.hpp"
 #include "domains/ct/vector_ops.hpp"
 
-#if SUNDIALS_VERSION_MAJOR > 7 || (SUNDIALS_VERSION_MAJOR == 7 && SUNDIALS_VERSION_MINOR >= 1)
-#define ERK(name, ...) ARKode##name(__VA_ARGS__)  // 7.1+: shared ARKODE functions
-#else
-#define ERK(name, ...) ERKStep##name(__VA_ARGS__)
-#endif
-
 namespace {
-
-/// FUSED=1 in the environment: fused N_Vector operations, as ctde's solver
-/// wrapper enables them (one pass per linear combination of stages).
-bool fused_ops() {
-  const char* v = std::getenv("FUSED");
-  return v != nullptr && std::string(v) == "1";
-}
 
 /// OPS=project in the environment: the vector operations compiled in this
 /// project (domains/ct/vector_ops.hpp), as ctde's solver wrapper installs
@@ -60,13 +51,6 @@ using ct_models::kAtol;
 using ct_models::kRtol;
 using ct_models::kT0;
 using ct_models::kTEnd;
-
-void check(int flag, const char* call) {
-  if (flag < 0) {
-    std::fprintf(stderr, "error: %s returned %d\n", call, flag);
-    std::exit(1);
-  }
-}
 
 // The right-hand sides of bench/ct/ct_models.hpp on ARKODE's serial vectors.
 int statespace_rhs(sunrealtype t, N_Vector x, N_Vector dxdt, void* user) {
@@ -89,16 +73,9 @@ struct Run {
 };
 
 Run integrate(ARKRhsFn rhs, void* user, int n, double rtol, double atol) {
-  SUNContext ctx = nullptr;
-#if SUNDIALS_VERSION_MAJOR >= 7
-  check(SUNContext_Create(SUN_COMM_NULL, &ctx), "SUNContext_Create");
-#else
-  check(SUNContext_Create(nullptr, &ctx), "SUNContext_Create");
-#endif
+  SUNContext ctx = new_context();
   const auto start = std::chrono::steady_clock::now();
-  N_Vector x = N_VNew_Serial(n, ctx);
-  if (x == nullptr) check(-1, "N_VNew_Serial");
-  if (fused_ops()) check(N_VEnableFusedOps_Serial(x, SUNTRUE), "N_VEnableFusedOps_Serial");
+  N_Vector x = new_vector(n, ctx);
   if (project_ops()) ctde::use_project_vector_ops(x);
   N_VConst(0.0, x);
   void* mem = ERKStepCreate(rhs, kT0, x, ctx);

@@ -1,5 +1,6 @@
-// The heap variants behind domains/de/event_queue.hpp's table: the hold
-// loop on the heap alone (no director, no actors), N pending 16-byte events,
+// The heap variants behind docs/performance.md's table ("The queue's
+// alternatives, as measured"): the hold loop on the heap alone (no director,
+// no actors), N pending 16-byte events,
 // E events, the same random draws as the other hold programs. Each variant
 // is a d-ary min-heap with Floyd's deletion (walk the hole to a leaf, then
 // sift the new event up); they differ in the arity and in how the smallest

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The heap variants of domains/de/event_queue.hpp's table, on the hold loop
+# The heap variants of docs/performance.md's table, on the hold loop
 # without director or actors: N = 1e3 and 1e5, 1e7 events, REPEAT rounds.
 # Usage: run_heap_variants.sh [BUILD_DIR] [REPEAT]
 set -euo pipefail

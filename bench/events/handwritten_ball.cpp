@@ -50,31 +50,12 @@
 #include <utility>
 #include <vector>
 
+#include "../arkode_erk.hpp"
 #include "balls.hpp"
-
-#if SUNDIALS_VERSION_MAJOR > 7 || (SUNDIALS_VERSION_MAJOR == 7 && SUNDIALS_VERSION_MINOR >= 1)
-#define ERK(name, ...) ARKode##name(__VA_ARGS__)  // 7.1+: shared ARKODE functions
-#else
-#define ERK(name, ...) ERKStep##name(__VA_ARGS__)
-#endif
 
 namespace {
 
-/// FUSED=1 in the environment: fused N_Vector operations, as ctde's solver
-/// wrapper enables them (one pass per linear combination of stages).
-bool fused_ops() {
-  const char* v = std::getenv("FUSED");
-  return v != nullptr && std::string(v) == "1";
-}
-
 using namespace balls;
-
-void check(int flag, const char* call) {
-  if (flag < 0) {
-    std::fprintf(stderr, "error: %s returned %d\n", call, flag);
-    std::exit(1);
-  }
-}
 
 struct Run {
   double wall_s = 0;
@@ -114,16 +95,9 @@ Run integrate(const Balls& balls, double rtol, double atol, int interp_degree) {
   std::vector<int> direction(static_cast<std::size_t>(roots), -1);
   std::vector<int> found(static_cast<std::size_t>(roots), 0);
 
-  SUNContext ctx = nullptr;
-#if SUNDIALS_VERSION_MAJOR >= 7
-  check(SUNContext_Create(SUN_COMM_NULL, &ctx), "SUNContext_Create");
-#else
-  check(SUNContext_Create(nullptr, &ctx), "SUNContext_Create");
-#endif
+  SUNContext ctx = new_context();
   const auto start = std::chrono::steady_clock::now();
-  N_Vector y = N_VNew_Serial(2 * n, ctx);
-  if (y == nullptr) check(-1, "N_VNew_Serial");
-  if (fused_ops()) check(N_VEnableFusedOps_Serial(y, SUNTRUE), "N_VEnableFusedOps_Serial");
+  N_Vector y = new_vector(2 * n, ctx);
   double* ys = NV_DATA_S(y);
   for (sunindextype i = 0; i < n; ++i) {
     ys[i] = balls.h0[static_cast<std::size_t>(i)];

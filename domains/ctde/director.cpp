@@ -175,7 +175,7 @@ void Director::Impl::discrete_phase() {
     // microstep; any other waits for the next one. A fire_at of the actor
     // being served takes its event's place (ServedEvent: one sift instead of
     // two). New events are all later than (t, n).
-    guards_current_ = false;
+    guards_.current = false;
     DueActor due;
     while (scheduler.next_due(now_, due)) {
       const std::uint32_t a = due.actor.value();
@@ -208,7 +208,7 @@ void Director::Impl::discrete_phase() {
     if (scheduler.refresh_due()) evaluate_all(t);
     record(Tag{now_.time, now_.microstep + 1});
     if (stop_requested_) return;
-    if (guards_moved_ || !fired_generators_.empty()) microstep_crossings();
+    if (guards_.moved || !guards_.fired_generators.empty()) microstep_crossings();
     // Nothing sent and nothing queued for the next microstep: the phase is over.
     if (!scheduler.due_after(now_)) return;
     stop_if_asked();  // a phase may go on for max_microsteps (up to 1e9)
@@ -231,8 +231,8 @@ void Director::Impl::fire_special(std::uint32_t a, Flags flags, FireContext& con
     continuous_changed_ = true;
     scheduler_.outputs_changed();
   }
-  if ((flags & kMovesGuards) != 0) guards_moved_ = true;
-  if ((flags & kGenerator) != 0) fired_generators_.push_back(a);
+  if ((flags & kMovesGuards) != 0) guards_.moved = true;
+  if ((flags & kGenerator) != 0) guards_.fired_generators.push_back(a);
 }
 
 void Director::Impl::fire_function(std::uint32_t a, double t) {

@@ -101,7 +101,7 @@ void Director::Impl::check_states(double t) {
 }
 
 void Director::Impl::continuous_phase(Tick next) {
-  if (!solver_ && continuous_.empty() && results_ == nullptr && generators_.empty()) {  // pure DE
+  if (!solver_ && continuous_.empty() && results_ == nullptr && guards_.generators.empty()) {  // pure DE
     now_ = {next, 0};
     return;
   }
@@ -122,7 +122,7 @@ void Director::Impl::continuous_phase(Tick next) {
       load_solver_state();
     }
     evaluate_all(t1);
-    const std::optional<Tick> event = generators_.empty() ? std::nullopt : check_step(t0, t1);
+    const std::optional<Tick> event = guards_.generators.empty() ? std::nullopt : check_step(t0, t1);
     if (!std::exchange(interval_rows_done_, false))
       record_interval_points(t0, t1, /*dense=*/solver_.has_value());
     if (event) {

@@ -219,7 +219,7 @@ class Director::Impl final : public DirectorServices {
   /// microstep. Returns true when it queued such firings.
   bool after_events();
 
-  /// slopes_ <- dg/dt at now_ along the flow: the guards at t + h on the
+  /// guards_.slopes <- dg/dt at now_ along the flow: the guards at t + h on the
   /// Euler prediction x + h f(t, x), against the locator's end values.
   /// Leaves x and the outputs at t.
   void guard_slopes(double t);
@@ -300,7 +300,7 @@ class Director::Impl final : public DirectorServices {
   /// After a microstep at now_: guards that did not fire in this DE phase
   /// and that the microstep made cross fire at the next microstep (crossings
   /// in superdense time), taking their new side at once. Every guard when
-  /// guards_moved_, else those of fired_generators_.
+  /// guards_.moved, else those of guards_.fired_generators.
   void microstep_crossings();
 
   /// The crossing check of microstep_crossings for guard `i` (its value
@@ -342,14 +342,6 @@ class Director::Impl final : public DirectorServices {
   std::vector<std::pair<std::uint32_t, std::vector<double>>> changed_;  ///< states reset at this time
   bool states_changed_ = false;
   bool continuous_changed_ = false;  ///< an actor with continuous outputs fired
-  /// A firing of this microstep may have moved any guard (microstep_crossings).
-  bool guards_moved_ = false;
-  /// The generators that fired in this microstep (their own guards may
-  /// have moved: a mode, a state of their own).
-  std::vector<std::uint32_t> fired_generators_;
-  /// The locator's end values are the guards after the last microstep
-  /// (after_events need not evaluate them again).
-  bool guards_current_ = false;
   /// The longest step between two points where the guards and the recorded
   /// signals are looked at: the least max_step() of the actors that vary in
   /// time without states and drive them (infinity: none).
@@ -380,7 +372,7 @@ class Director::Impl final : public DirectorServices {
   static constexpr Flags kFunction = 64;
   /// Its firing may move every guard: it has continuous outputs, or it
   /// sends tokens where a generator reads them (fixed). A generator that
-  /// fires has its own guards checked (fired_generators_).
+  /// fires has its own guards checked (guards_.fired_generators).
   static constexpr Flags kMovesGuards = 128;
   /// The flags that describe the actor, not the current microstep.
   /// Has guards of its own (fixed).
@@ -407,13 +399,24 @@ class Director::Impl final : public DirectorServices {
   /// check_step wrote the output_interval rows of the step it cut.
   bool interval_rows_done_ = false;
 
-  // State-event generators (see check_step); guards are numbered across
-  // actors in depth order.
-  std::vector<std::uint32_t> generators_;   ///< depths of actors with guards
-  std::vector<std::uint32_t> guard_owner_;  ///< per guard: its actor's depth
-  EventLocator locator_;                    ///< the guards' crossing state and the search
-  std::vector<double> slopes_;              ///< per guard: dg/dt after an event (guard_slopes)
-  std::vector<double> probe_x_, probe_dx_;  ///< for guard slopes after an event
+  /// The guards of the state-event generators (see check_step), numbered
+  /// across actors in depth order, and what is known of them between events.
+  struct Guards {
+    std::vector<std::uint32_t> generators;  ///< depths of actors with guards
+    std::vector<std::uint32_t> owner;       ///< per guard: its actor's depth
+    EventLocator locator;                   ///< the crossing state and the search
+    std::vector<double> slopes;             ///< per guard: dg/dt after an event (guard_slopes)
+    std::vector<double> probe_x, probe_dx;  ///< for guard slopes after an event
+    /// A firing of this microstep may have moved any guard (microstep_crossings).
+    bool moved = false;
+    /// The generators that fired in this microstep (their own guards may
+    /// have moved: a mode, a state of their own).
+    std::vector<std::uint32_t> fired_generators;
+    /// The locator's end values are the guards after the last microstep
+    /// (after_events need not evaluate them again).
+    bool current = false;
+  };
+  Guards guards_;
   std::uint64_t extra_rhs_ = 0;  ///< RHS evaluations made by the director itself (searches, slopes)
   RhsFailure rhs_failure_;       ///< the last non-finite derivative rhs() met
 

@@ -31,13 +31,13 @@ void Director::Impl::lay_out() {
     const auto states = static_cast<std::uint32_t>(actor.actor->state_size());
     b_.actors[d].states = {state_size, states};
     const auto guards = static_cast<std::uint32_t>(actor.actor->guard_count());
-    b_.actors[d].guards = {static_cast<std::uint32_t>(guard_owner_.size()), guards};
+    b_.actors[d].guards = {static_cast<std::uint32_t>(guards_.owner.size()), guards};
     if (guards > 0) {
-      generators_.push_back(d);
+      guards_.generators.push_back(d);
       flags_[d] |= kGenerator;
     }
     for (std::uint32_t i = 0; i < guards; ++i) {
-      guard_owner_.push_back(d);
+      guards_.owner.push_back(d);
       directions.push_back(actor.actor->guard_direction(i));
     }
     state_size += states;
@@ -95,19 +95,19 @@ void Director::Impl::lay_out() {
   b_.x_storage.assign(state_size, 0.0);
   b_.x = b_.x_storage.data();
   dense_.assign(state_size, 0.0);
-  const std::size_t guard_total = guard_owner_.size();
-  locator_ =
+  const std::size_t guard_total = guards_.owner.size();
+  guards_.locator =
       EventLocator(std::move(directions), resolution_, options_.event_tolerance.value_or(0.0), state_size);
   b_.crossed.assign(guard_total, 0);
   if (guard_total > 0) {
-    slopes_.assign(guard_total, 0.0);
-    probe_x_.assign(state_size, 0.0);
-    probe_dx_.assign(state_size, 0.0);
+    guards_.slopes.assign(guard_total, 0.0);
+    guards_.probe_x.assign(state_size, 0.0);
+    guards_.probe_dx.assign(state_size, 0.0);
   }
   schedule_guards_and_outputs();
   // Who can move any guard when it fires (microstep_crossings): an actor
   // with continuous outputs, or the driver of a generator's discrete input.
-  for (const std::uint32_t g : generators_) {
+  for (const std::uint32_t g : guards_.generators) {
     const FlatActor& generator = flat(g);
     for (std::size_t i = 0; i < generator.drivers.size(); ++i) {
       if (generator.drivers[i] && generator.input_kinds[i] == PortKind::kDiscrete) {
@@ -115,8 +115,8 @@ void Director::Impl::lay_out() {
       }
     }
   }
-  fired_generators_.reserve(generators_.size());  // nothing allocates while firing
-  if (!generators_.empty()) {
+  guards_.fired_generators.reserve(guards_.generators.size());  // nothing allocates while firing
+  if (!guards_.generators.empty()) {
     for (std::uint32_t d = 0; d < n; ++d) {
       if ((flags_[d] & kDrivesContinuous) != 0) flags_[d] |= kMovesGuards;
     }
@@ -162,7 +162,7 @@ void Director::Impl::schedule_guards_and_outputs() {
     timed_[actor.depth] = 1;
   }
   rhs_inputs_ = upstream(stateful_, /*with_seeds=*/false);
-  guard_inputs_ = upstream(generators_, /*with_seeds=*/true);
+  guard_inputs_ = upstream(guards_.generators, /*with_seeds=*/true);
 }
 
 std::vector<std::uint32_t> Director::Impl::upstream(const std::vector<std::uint32_t>& seeds,
@@ -199,7 +199,7 @@ std::vector<std::uint32_t> Director::Impl::upstream(const std::vector<std::uint3
 void Director::Impl::bound_steps() {
   // What must be looked at between events: the guards' inputs, and the
   // recorded signals unless output_interval rows sample them anyway.
-  std::vector<std::uint32_t> seeds = generators_;
+  std::vector<std::uint32_t> seeds = guards_.generators;
   if (results_ != nullptr && !options_.output_interval) {
     for (const RecordedSignal& s : results_->signals()) seeds.push_back(model_.actors[s.actor].depth);
   }

@@ -13,7 +13,7 @@
 namespace ctde {
 
 void Director::Impl::evaluate_guards(double t, std::span<double> g) {
-  for (const std::uint32_t d : generators_) {
+  for (const std::uint32_t d : guards_.generators) {
     const Slice slice = b_.actors[d].guards;
     const std::span<double> out = g.subspan(slice.offset, slice.width);
     const ReadContext context(b_, this, ActorId{d}, now_, t);
@@ -71,16 +71,16 @@ void Director::Impl::guards_at(double t, const double* x, std::span<double> g) {
 }
 
 std::string Director::Impl::guard_label(GuardId guard) const {
-  const std::uint32_t d = guard_owner_[guard.index()];
+  const std::uint32_t d = guards_.owner[guard.index()];
   const std::size_t index = guard.value() - b_.actors[d].guards.offset;
   std::string name = actors_[d]->guard_name(index);
   return name.empty() ? std::to_string(index) : "'" + name + "'";
 }
 
 std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
-  evaluate_guards(t1, locator_.end_values());
-  if (!locator_.crossed()) {
-    locator_.accept();
+  evaluate_guards(t1, guards_.locator.end_values());
+  if (!guards_.locator.crossed()) {
+    guards_.locator.accept();
     return std::nullopt;
   }
   if (options_.events == EventMode::kNone) {  // checked at step ends only, no location
@@ -98,11 +98,11 @@ std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
                         format_double(t1) + " s (the guards disagree with the solver's steps)",
                     ""};
     }
-    const LocatedEvent located = locator_.locate(trajectory, t0, t1, now_.time);
+    const LocatedEvent located = guards_.locator.locate(trajectory, t0, t1, now_.time);
     const LocatedCrossing& found = located.bracket;
     iterations += found.iterations;
     if (trace_ != nullptr)
-      trace_->step_reject(t0, t1, flat(guard_owner_[locator_.first_located().index()]).path);
+      trace_->step_reject(t0, t1, flat(guards_.owner[guards_.locator.first_located().index()]).path);
     const Tick te = located.tick;
     const double te_s = resolution_.to_seconds(te);
     if (te_s == t1) {
@@ -152,19 +152,19 @@ std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
     }
     if (solver_) load_solver_state();
     evaluate_all(t1);
-    evaluate_guards(t1, locator_.end_values());
-    if (!locator_.crossed()) {
+    evaluate_guards(t1, guards_.locator.end_values());
+    if (!guards_.locator.crossed()) {
       if (t1 == te_s && (te == now_.time + 1 || !OdeSolver::resolves(t0, te_s))) {
         // The crossing is within a tick of the step's start, or closer to
         // it than the solver can integrate (a tick is a few ulps of t late
         // in a long run): the states cannot be told apart, and it fires
         // here, as the search found it.
-        locator_.take_located();
+        guards_.locator.take_located();
         fire_state_events(te, te_s, found, rejected_t1, iterations);
         return te;
       }
-      locator_.accept();  // the crossing is later (by a few ulps of the interpolant): take [t0, t1]
-      planned_step_ = 0;  // no event: no restart
+      guards_.locator.accept();  // the crossing is later (by a few ulps of the interpolant): take [t0, t1]
+      planned_step_ = 0;         // no event: no restart
       return std::nullopt;
     }
     if (t1 != te_s) continue;  // a shorter redone step that crossed already: search it
@@ -186,12 +186,12 @@ double Director::Impl::step_to_event(double te) {
 void Director::Impl::fire_state_events(Tick te, double te_s, const LocatedCrossing& found, double rejected_t1,
                                        int iterations) {
   const Tag tag = te == now_.time ? Tag{te, now_.microstep + 1} : Tag{te, 0};
-  for (std::uint32_t i = 0; i < locator_.size(); ++i) {
+  for (std::uint32_t i = 0; i < guards_.locator.size(); ++i) {
     const GuardId guard{i};
-    const Crossing c = locator_.event(guard);
+    const Crossing c = guards_.locator.event(guard);
     if (c == Crossing::kNone) continue;
-    const std::uint32_t d = guard_owner_[i];
-    const EventRhythm rhythm = locator_.fire(guard, te);
+    const std::uint32_t d = guards_.owner[i];
+    const EventRhythm rhythm = guards_.locator.fire(guard, te);
     if (rhythm.kind != EventRhythm::Kind::kNormal) unresolved_events(guard, rhythm, te);
     b_.crossed[i] = static_cast<std::uint8_t>(c);
     ++stats_.state_events;
@@ -200,7 +200,7 @@ void Director::Impl::fire_state_events(Tick te, double te_s, const LocatedCrossi
       const std::string name = actors_[d]->guard_name(index);
       trace_->state_event(tag, te_s,
                           {flat(d).path, name, index, to_string(c), found.tb - found.ta,
-                           locator_.residual(guard), iterations, rejected_t1});
+                           guards_.locator.residual(guard), iterations, rejected_t1});
     }
     if ((flags_[d] & kStateEvent) == 0) {
       flags_[d] |= kStateEvent;
@@ -210,7 +210,7 @@ void Director::Impl::fire_state_events(Tick te, double te_s, const LocatedCrossi
 }
 
 void Director::Impl::unresolved_events(GuardId guard, const EventRhythm& rhythm, Tick te) const {
-  const std::uint32_t d = guard_owner_[guard.index()];
+  const std::uint32_t d = guards_.owner[guard.index()];
   const std::string who = flat(d).path + " (" + actors_[d]->type() + "), guard " + guard_label(guard);
   const std::string when = "t = " + format_double(resolution_.to_seconds(rhythm.previous)) + " s";
   if (rhythm.kind == EventRhythm::Kind::kChattering) {
@@ -229,21 +229,21 @@ void Director::Impl::unresolved_events(GuardId guard, const EventRhythm& rhythm,
 }
 
 void Director::Impl::start_guards() {
-  if (generators_.empty()) return;
-  evaluate_guards(resolution_.to_seconds(now_.time), locator_.end_values());
-  locator_.start();
+  if (guards_.generators.empty()) return;
+  evaluate_guards(resolution_.to_seconds(now_.time), guards_.locator.end_values());
+  guards_.locator.start();
 }
 
 void Director::Impl::microstep_crossings() {
   const double t = resolution_.to_seconds(now_.time);
   const Tag tag{now_.time, now_.microstep + 1};
-  const std::span<double> g = locator_.end_values();
-  if (guards_moved_) {
+  const std::span<double> g = guards_.locator.end_values();
+  if (guards_.moved) {
     evaluate_guards(t, g);
-    guards_current_ = true;  // after_events reads them
+    guards_.current = true;  // after_events reads them
     for (std::uint32_t i = 0; i < g.size(); ++i) microstep_crossing(GuardId{i}, tag, t);
   } else {  // only generators fired: their own guards (a detector firing at its crossing moves nothing)
-    for (const std::uint32_t d : fired_generators_) {
+    for (const std::uint32_t d : guards_.fired_generators) {
       const Slice slice = b_.actors[d].guards;
       const ReadContext context(b_, this, ActorId{d}, now_, t);
       guarded(d, [&] { actors_[d]->guards(context, g.subspan(slice.offset, slice.width)); });
@@ -251,18 +251,18 @@ void Director::Impl::microstep_crossings() {
         microstep_crossing(GuardId{i}, tag, t);
     }
   }
-  guards_moved_ = false;
-  fired_generators_.clear();
+  guards_.moved = false;
+  guards_.fired_generators.clear();
 }
 
 void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t) {
   // A guard that fired at a located crossing in this phase settles after
   // the phase (after_events): its event may take several microsteps.
-  if (locator_.fired(guard)) return;
+  if (guards_.locator.fired(guard)) return;
   const std::uint32_t i = guard.value();
-  const double value = locator_.end_values()[i];
+  const double value = guards_.locator.end_values()[i];
   if (!std::isfinite(value)) {
-    const std::uint32_t d = guard_owner_[i];
+    const std::uint32_t d = guards_.owner[i];
     throw Failure{flat(d).path + ": guard " + guard_label(guard) + " is " + format_double(value) +
                       " at t = " + format_double(t) + " s",
                   flat(d).path};
@@ -270,16 +270,16 @@ void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t)
   // Crossed by values that jumped at this microstep: an event of superdense
   // time, one per crossing (a level crossed and crossed back in two
   // microsteps is two events). The bound on microsteps ends a loop.
-  const Crossing c = locator_.microstep_crossing(guard, now_.time);  // it takes its new side
+  const Crossing c = guards_.locator.microstep_crossing(guard, now_.time);  // it takes its new side
   if (c == Crossing::kNone) return;
-  const std::uint32_t d = guard_owner_[i];
+  const std::uint32_t d = guards_.owner[i];
   b_.crossed[i] = static_cast<std::uint8_t>(c);
   ++stats_.state_events;
   if (trace_ != nullptr) {
     const std::size_t index = i - b_.actors[d].guards.offset;
     trace_->state_event(tag, t,
                         {flat(d).path, actors_[d]->guard_name(index), index, to_string(c), 0.0,
-                         locator_.residual(guard), 0, t});
+                         guards_.locator.residual(guard), 0, t});
   }
   if ((flags_[d] & kStateEvent) == 0) {
     flags_[d] |= kStateEvent;
@@ -288,12 +288,13 @@ void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t)
 }
 
 bool Director::Impl::after_events() {
-  if (generators_.empty()) return false;
+  if (guards_.generators.empty()) return false;
   const double t = resolution_.to_seconds(now_.time);
-  if (!std::exchange(guards_current_, false)) evaluate_guards(t, locator_.end_values());
-  const bool slope_needed = locator_.needs_slopes();
+  if (!std::exchange(guards_.current, false)) evaluate_guards(t, guards_.locator.end_values());
+  const bool slope_needed = guards_.locator.needs_slopes();
   if (slope_needed) guard_slopes(t);
-  if (locator_.settle(slope_needed ? std::span<const double>(slopes_) : std::span<const double>())) {
+  if (guards_.locator.settle(slope_needed ? std::span<const double>(guards_.slopes)
+                                          : std::span<const double>())) {
     fire_state_events(now_.time, t, {t, t, 0}, t);
     ++now_.microstep;
     return true;
@@ -304,17 +305,18 @@ bool Director::Impl::after_events() {
 void Director::Impl::guard_slopes(double t) {
   const double h = 1e-7 * std::max(1.0, std::abs(t));
   if (!b_.x_storage.empty()) {
-    rhs_on_solution(t, b_.x_storage.data(), probe_dx_.data());
+    rhs_on_solution(t, b_.x_storage.data(), guards_.probe_dx.data());
     ++extra_rhs_;
-    for (std::size_t k = 0; k < probe_x_.size(); ++k) probe_x_[k] = b_.x_storage[k] + h * probe_dx_[k];
-    b_.x = probe_x_.data();
+    for (std::size_t k = 0; k < guards_.probe_x.size(); ++k)
+      guards_.probe_x[k] = b_.x_storage[k] + h * guards_.probe_dx[k];
+    b_.x = guards_.probe_x.data();
   }
   evaluate_all(t + h);
-  evaluate_guards(t + h, slopes_);
+  evaluate_guards(t + h, guards_.slopes);
   b_.x = b_.x_storage.data();
   evaluate_all(t);
-  const std::span<const double> g = locator_.end_values();
-  for (std::size_t i = 0; i < slopes_.size(); ++i) slopes_[i] = (slopes_[i] - g[i]) / h;
+  const std::span<const double> g = guards_.locator.end_values();
+  for (std::size_t i = 0; i < guards_.slopes.size(); ++i) guards_.slopes[i] = (guards_.slopes[i] - g[i]) / h;
 }
 
 }  // namespace ctde

@@ -65,6 +65,24 @@ TEST_CASE("every built-in type declares its identity in its header, in the folde
   }
 }
 
+TEST_CASE("the umbrella header include/ctde/ctde.hpp includes every actor header that declares a kInfo") {
+  // Scanned from the source tree, so that a new actor type cannot be left
+  // out of the public API's one include.
+  const std::string umbrella = source_text("include/ctde/ctde.hpp");
+  const std::filesystem::path root = std::string(CTDE_SOURCE_DIR);
+  int headers = 0;
+  for (const auto& file : std::filesystem::recursive_directory_iterator(root / "actors")) {
+    if (file.path().extension() != ".hpp") continue;
+    const std::string relative = std::filesystem::relative(file.path(), root).generic_string();
+    if (source_text(relative).find("static constexpr ActorInfo kInfo") == std::string::npos) continue;
+    ++headers;
+    CHECK_MESSAGE(umbrella.find("#include \"" + relative + "\"") != std::string::npos,
+                  "include/ctde/ctde.hpp must include " << relative);
+  }
+  // Every registered type has such a header (the test above), so at least as many.
+  CHECK(headers >= static_cast<int>(builtin_actors().entries().size()));
+}
+
 TEST_CASE(
     "every built-in type's sample parameters make an actor that validates and runs with a source on every "
     "input") {

@@ -111,13 +111,25 @@ TEST_CASE("UnitDelay sends the token before each one, `initial` first") {
   CHECK(events_of(run, "z") == Series{{0, 5}, {1, 1}, {2, 2}, {3, 3}});
 }
 
-TEST_CASE("UnitDelay's initial must be one value or one per element") {
-  const std::string error = ctde::test::model_file_error(R"({"ctde": 1, "director": {"stop_time": 1},
-    "actors": [{"name": "e", "type": "SingleEvent", "params": {"time": 0.5, "value": [1, 2, 3]}},
-               {"name": "z", "type": "UnitDelay", "params": {"initial": [1, 2]}}],
-    "connections": [["e.out", "z.in"]]})");
-  CHECK(error.find("actor 'z' (UnitDelay), parameter 'initial'") != std::string::npos);
-  CHECK(error.find("has 2 values but the input has width 3") != std::string::npos);
+TEST_CASE("initial must be one value or one per element: UnitDelay, Accumulator and the two holds") {
+  for (const std::string type : {"UnitDelay", "Accumulator", "ZeroOrderHold", "FirstOrderHold"}) {
+    CAPTURE(type);
+    const std::string error = ctde::test::model_file_error(R"({"ctde": 1, "director": {"stop_time": 1},
+      "actors": [{"name": "e", "type": "SingleEvent", "params": {"time": 0.5, "value": [1, 2, 3]}},
+                 {"name": "z", "type": ")" + type + R"(", "params": {"initial": [1, 2]}}],
+      "connections": [["e.out", "z.in"]]})");
+    CHECK(error.find("actor 'z' (" + type + "), parameter 'initial'") != std::string::npos);
+    CHECK(error.find("has 2 values but the input has width 3; give one value or 3") != std::string::npos);
+    for (const char* initial : {"[7]", "[1, 2, 3]"}) {  // broadcast, and one per element
+      CAPTURE(initial);
+      CHECK(ctde::test::model_file_error(R"({"ctde": 1, "director": {"stop_time": 1},
+        "actors": [{"name": "e", "type": "SingleEvent", "params": {"time": 0.5, "value": [1, 2, 3]}},
+                   {"name": "z", "type": ")" +
+                                         type + R"(", "params": {"initial": )" + initial + R"(}}],
+        "connections": [["e.out", "z.in"]]})")
+                .empty());
+    }
+  }
 }
 
 TEST_CASE("DiscreteStateSpace and DiscreteTransferFunction: x[k+1] = 0.5 x[k] + u[k] on unit steps") {

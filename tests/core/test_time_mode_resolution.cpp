@@ -5,6 +5,7 @@
 
 using namespace ctde;
 using ctde::test::add;
+using ctde::test::connect;
 using ctde::test::validation_error;
 
 namespace {
@@ -19,13 +20,8 @@ TimeMode mode_of(const FlatModel& flat, const std::string& path) {
 
 TEST_CASE("a chain of polymorphic actors after a discrete source is discrete") {
   Model model;
-  add(model, "DiscreteClock", "clock");
-  add(model, "Gain", "g1");
-  add(model, "Abs", "g2");
-  add(model, "Accumulator", "acc");
-  model.connect("clock.out", "g1.in");
-  model.connect("g1.out", "g2.in");
-  model.connect("g2.out", "acc.in");
+  add(model, {{"DiscreteClock", "clock"}, {"Gain", "g1"}, {"Abs", "g2"}, {"Accumulator", "acc"}});
+  connect(model, {{"clock.out", "g1.in"}, {"g1.out", "g2.in"}, {"g2.out", "acc.in"}});
   const FlatModel flat = validate(model);
   CHECK(mode_of(flat, "g1") == TimeMode::kDiscrete);
   CHECK(mode_of(flat, "g2") == TimeMode::kDiscrete);
@@ -34,14 +30,11 @@ TEST_CASE("a chain of polymorphic actors after a discrete source is discrete") {
 TEST_CASE("rule 1 revisits downstream actors defined before their drivers") {
   Model model;
   add(model, "Gain", "last");  // defined first, resolved last
-  add(model, "Gain", "middle");
-  add(model, "Gain", "first");
-  add(model, "DiscreteClock", "clock");
-  add(model, "Counter", "count");
-  model.connect("clock.out", "first.in");
-  model.connect("first.out", "middle.in");
-  model.connect("middle.out", "last.in");
-  model.connect("last.out", "count.in");
+  add(model, {{"Gain", "middle"}, {"Gain", "first"}, {"DiscreteClock", "clock"}, {"Counter", "count"}});
+  connect(model, {{"clock.out", "first.in"},
+                  {"first.out", "middle.in"},
+                  {"middle.out", "last.in"},
+                  {"last.out", "count.in"}});
   const FlatModel flat = validate(model);
   CHECK(mode_of(flat, "first") == TimeMode::kDiscrete);
   CHECK(mode_of(flat, "middle") == TimeMode::kDiscrete);
@@ -50,13 +43,8 @@ TEST_CASE("rule 1 revisits downstream actors defined before their drivers") {
 
 TEST_CASE("a chain after a continuous source is continuous by rule 2") {
   Model model;
-  add(model, "Sine", "wave");
-  add(model, "Gain", "g");
-  add(model, "Saturation", "sat");
-  add(model, "Integrator", "x");
-  model.connect("wave.out", "g.in");
-  model.connect("g.out", "sat.in");
-  model.connect("sat.out", "x.in");
+  add(model, {{"Sine", "wave"}, {"Gain", "g"}, {"Saturation", "sat"}, {"Integrator", "x"}});
+  connect(model, {{"wave.out", "g.in"}, {"g.out", "sat.in"}, {"sat.out", "x.in"}});
   const FlatModel flat = validate(model);
   CHECK(mode_of(flat, "g") == TimeMode::kContinuous);
   CHECK(mode_of(flat, "sat") == TimeMode::kContinuous);
@@ -66,23 +54,15 @@ TEST_CASE("fan-in of two discrete signals is discrete") {
   Model model;
   add(model, "DiscreteClock", "a");
   add(model, "SingleEvent", "b").set_parameter("time", 1.0);
-  add(model, "Sum", "s");
-  add(model, "Counter", "count");
-  model.connect("a.out", "s.in0");
-  model.connect("b.out", "s.in1");
-  model.connect("s.out", "count.in");
+  add(model, {{"Sum", "s"}, {"Counter", "count"}});
+  connect(model, {{"a.out", "s.in0"}, {"b.out", "s.in1"}, {"s.out", "count.in"}});
   CHECK(mode_of(validate(model), "s") == TimeMode::kDiscrete);
 }
 
 TEST_CASE("fan-in of a discrete and a continuous signal is continuous, and the discrete side is an error") {
   Model model;
-  add(model, "DiscreteClock", "clock");
-  add(model, "Sine", "wave");
-  add(model, "Sum", "s");
-  add(model, "Integrator", "x");
-  model.connect("clock.out", "s.in0");
-  model.connect("wave.out", "s.in1");
-  model.connect("s.out", "x.in");
+  add(model, {{"DiscreteClock", "clock"}, {"Sine", "wave"}, {"Sum", "s"}, {"Integrator", "x"}});
+  connect(model, {{"clock.out", "s.in0"}, {"wave.out", "s.in1"}, {"s.out", "x.in"}});
   const std::string message = validation_error(model);
   CHECK(message.find("discrete output 'clock.out' drives continuous input 's.in0'") != std::string::npos);
   CHECK(message.find("'s' is polymorphic and resolved continuous, a \"time_mode\" on it overrides that") !=
@@ -93,23 +73,16 @@ TEST_CASE("a constant is neutral: constant and discrete fan-in is discrete") {
   Model model;
   add(model, "DiscreteClock", "clock");
   add(model, "Constant", "offset").set_parameter("value", 5.0);
-  add(model, "Sum", "s");
-  add(model, "Counter", "count");
-  model.connect("clock.out", "s.in0");
-  model.connect("offset.out", "s.in1");
-  model.connect("s.out", "count.in");
+  add(model, {{"Sum", "s"}, {"Counter", "count"}});
+  connect(model, {{"clock.out", "s.in0"}, {"offset.out", "s.in1"}, {"s.out", "count.in"}});
   CHECK(mode_of(validate(model), "s") == TimeMode::kDiscrete);
 }
 
 TEST_CASE("a polymorphic actor fed only by constants is constant and fits either side") {
   Model model;
   add(model, "Constant", "c").set_parameter("value", 2.0);
-  add(model, "Gain", "g");
-  add(model, "Integrator", "x");
-  add(model, "Counter", "count");
-  model.connect("c.out", "g.in");
-  model.connect("g.out", "x.in");
-  model.connect("g.out", "count.in");
+  add(model, {{"Gain", "g"}, {"Integrator", "x"}, {"Counter", "count"}});
+  connect(model, {{"c.out", "g.in"}, {"g.out", "x.in"}, {"g.out", "count.in"}});
   CHECK(mode_of(validate(model), "g") == TimeMode::kConstant);
 }
 
@@ -119,8 +92,7 @@ TEST_CASE("an expression of time is never folded into a constant") {
   auto& e = add(model, "Expression", "e");
   e.set_parameter("expr", "in0 * t");
   add(model, "Integrator", "x");
-  model.connect("c.out", "e.in0");
-  model.connect("e.out", "x.in");
+  connect(model, {{"c.out", "e.in0"}, {"e.out", "x.in"}});
   CHECK(mode_of(validate(model), "e") == TimeMode::kContinuous);
 }
 
@@ -134,10 +106,9 @@ TEST_CASE("a time_mode override wins over both rules") {
   auto& forced = add(model, "Gain", "forced");
   forced.set_time_mode(TimeMode::kContinuous);
   add(model, "Integrator", "x");
-  model.connect("wave.out", "sample.in");
-  model.connect("sample.out", "g.in");
-  model.connect("c.out", "forced.in");
-  model.connect("forced.out", "x.in");
+  connect(
+      model,
+      {{"wave.out", "sample.in"}, {"sample.out", "g.in"}, {"c.out", "forced.in"}, {"forced.out", "x.in"}});
   add(model, "Counter", "count");
   model.connect("g.out", "count.in");
   const FlatModel flat = validate(model);
@@ -153,17 +124,17 @@ TEST_CASE("a time_mode on an actor with fixed ports is an error") {
 
 TEST_CASE("a polymorphic loop without a discrete source is continuous") {
   Model model;
-  add(model, "DiscreteClock", "clock");
-  add(model, "Sum", "s");
-  add(model, "Gain", "g");
-  add(model, "Integrator", "x");
-  add(model, "ZeroOrderHold", "hold");
+  add(model, {{"DiscreteClock", "clock"},
+              {"Sum", "s"},
+              {"Gain", "g"},
+              {"Integrator", "x"},
+              {"ZeroOrderHold", "hold"}});
   // s <- hold (continuous) and g; g <- x: all continuous.
-  model.connect("clock.out", "hold.in");
-  model.connect("hold.out", "s.in0");
-  model.connect("x.out", "g.in");
-  model.connect("g.out", "s.in1");
-  model.connect("s.out", "x.in");
+  connect(model, {{"clock.out", "hold.in"},
+                  {"hold.out", "s.in0"},
+                  {"x.out", "g.in"},
+                  {"g.out", "s.in1"},
+                  {"s.out", "x.in"}});
   const FlatModel flat = validate(model);
   CHECK(mode_of(flat, "s") == TimeMode::kContinuous);
   CHECK(mode_of(flat, "g") == TimeMode::kContinuous);

@@ -10,6 +10,7 @@
 
 using namespace ctde;
 using ctde::test::add;
+using ctde::test::connect;
 using ctde::test::validation_error;
 
 TEST_CASE("DuplicateActorNameIsRejectedWithItsPath") {
@@ -48,8 +49,7 @@ TEST_CASE("TwoDriversOnOneInputNameBothDrivers") {
   model.add<Constant>("a").set_parameter("value", 1.0);
   model.add<Constant>("b").set_parameter("value", 2.0);
   model.add<Integrator>("x");
-  model.connect("a.out", "x.in");
-  model.connect("b.out", "x.in");
+  connect(model, {{"a.out", "x.in"}, {"b.out", "x.in"}});
   CHECK(validation_error(model).find("input 'x.in' has two drivers: 'a.out' and 'b.out'") !=
         std::string::npos);
 }
@@ -59,8 +59,7 @@ TEST_CASE("ContinuousToDiscreteConnectionNamesBothPortsAndTheConverter") {
   model.add<Constant>("c").set_parameter("value", 1.0);
   model.add<Integrator>("level");
   add(model, "Counter", "arrivals");
-  model.connect("c.out", "level.in");
-  model.connect("level.out", "arrivals.in");
+  connect(model, {{"c.out", "level.in"}, {"level.out", "arrivals.in"}});
   const std::string message = validation_error(model);
   CHECK(message.find("continuous output 'level.out' drives discrete input 'arrivals.in'") !=
         std::string::npos);
@@ -91,9 +90,7 @@ TEST_CASE("WidthMismatchBetweenInputsOfOneActorNamesBothInputs") {
   model.add<Constant>("b").set_parameter("value", std::vector<double>{1, 2, 3});
   model.add<Sum>("s");
   model.add<Integrator>("x").set_parameter("initial", std::vector<double>{0, 0});
-  model.connect("a.out", "s.in0");
-  model.connect("b.out", "s.in1");
-  model.connect("s.out", "x.in");
+  connect(model, {{"a.out", "s.in0"}, {"b.out", "s.in1"}, {"s.out", "x.in"}});
   CHECK(validation_error(model).find("width mismatch in actor 's' (Sum): input 'in0' has width 2 but "
                                      "input 'in1' has width 3") != std::string::npos);
 }
@@ -104,8 +101,7 @@ TEST_CASE("MatrixGainFixesBothWidths") {
   model.add<Gain>("g").set_parameter(
       "k", std::vector<ParamValue>{std::vector<double>{1, 0, 0}, std::vector<double>{0, 1, 0}});
   model.add<Integrator>("x").set_parameter("initial", std::vector<double>{0, 0});
-  model.connect("u.out", "g.in");
-  model.connect("g.out", "x.in");
+  connect(model, {{"u.out", "g.in"}, {"g.out", "x.in"}});
   const FlatModel flat = validate(model);
   CHECK(flat.actors[1].input_widths[0] == 3);
   CHECK(flat.actors[1].output_widths[0] == 2);
@@ -119,11 +115,11 @@ TEST_CASE("AlgebraicLoopListsTheActorsOnTheCycle") {
   model.add<Gain>("controller");
   model.add<Gain>("plant");
   model.add<Integrator>("x");
-  model.connect("r.out", "error.in0");
-  model.connect("error.out", "controller.in");
-  model.connect("controller.out", "plant.in");
-  model.connect("plant.out", "error.in1");
-  model.connect("plant.out", "x.in");
+  connect(model, {{"r.out", "error.in0"},
+                  {"error.out", "controller.in"},
+                  {"controller.out", "plant.in"},
+                  {"plant.out", "error.in1"},
+                  {"plant.out", "x.in"}});
   CHECK(validation_error(model).find("algebraic loop among direct-feedthrough continuous actors: "
                                      "error -> controller -> plant -> error") != std::string::npos);
 }
@@ -132,8 +128,7 @@ TEST_CASE("AnIntegratorBreaksTheLoop") {
   Model model;
   model.add<Gain>("k").set_parameter("k", -1.0);
   model.add<Integrator>("x").set_parameter("initial", 1.0);
-  model.connect("x.out", "k.in");
-  model.connect("k.out", "x.in");
+  connect(model, {{"x.out", "k.in"}, {"k.out", "x.in"}});
   const FlatModel flat = validate(model);
   // x has no feedthrough: it is evaluated first, then the gain.
   REQUIRE(flat.continuous_schedule.size() == 2);
@@ -145,23 +140,16 @@ TEST_CASE("CausalityLoopAmongDiscreteActorsListsTheCycle") {
   Model model;
   auto& merge = add(model, "Merge", "merge");
   (void)merge;
-  add(model, "DiscreteClock", "clock");
-  add(model, "Accumulator", "acc");
-  model.connect("clock.out", "merge.in0");
-  model.connect("merge.out", "acc.in");
-  model.connect("acc.out", "merge.in1");
+  add(model, {{"DiscreteClock", "clock"}, {"Accumulator", "acc"}});
+  connect(model, {{"clock.out", "merge.in0"}, {"merge.out", "acc.in"}, {"acc.out", "merge.in1"}});
   CHECK(validation_error(model).find("causality loop: a zero-delay cycle among discrete actors: "
                                      "merge -> acc -> merge") != std::string::npos);
 }
 
 TEST_CASE("ATimeDelayBreaksACausalityLoop") {
   Model model;
-  add(model, "DiscreteClock", "clock");
-  add(model, "Merge", "merge");
-  add(model, "TimeDelay", "delay");
-  model.connect("clock.out", "merge.in0");
-  model.connect("merge.out", "delay.in");
-  model.connect("delay.out", "merge.in1");
+  add(model, {{"DiscreteClock", "clock"}, {"Merge", "merge"}, {"TimeDelay", "delay"}});
+  connect(model, {{"clock.out", "merge.in0"}, {"merge.out", "delay.in"}, {"delay.out", "merge.in1"}});
   CHECK(validation_error(model).empty());
 }
 
@@ -191,8 +179,7 @@ TEST_CASE("UnknownParameterListsTheKnownOnes") {
 
 TEST_CASE("RequiredParameterMissingIsNamed") {
   Model model;
-  add(model, "PeriodicSampler", "sampler");
-  add(model, "Clock", "clock");
+  add(model, {{"PeriodicSampler", "sampler"}, {"Clock", "clock"}});
   model.connect("clock.out", "sampler.in");
   CHECK(validation_error(model) ==
         "actor 'sampler' (PeriodicSampler): required parameter 'period' is not set");
@@ -235,8 +222,7 @@ TEST_CASE("CompositePortsConnectThroughToInnerActors") {
   plant.export_input("F", {"inv_mass.in"});
   plant.export_output("v", "v.out");
   model.add<Gain>("damping");
-  model.connect("force.out", "plant.F");
-  model.connect("plant.v", "damping.in");
+  connect(model, {{"force.out", "plant.F"}, {"plant.v", "damping.in"}});
   const FlatModel flat = validate(model);
   const auto damping = flat.find("damping");
   const auto v = flat.find("plant.v");
@@ -252,8 +238,7 @@ TEST_CASE("EndpointReachingInsideACompositeUsesTheDottedPath") {
   auto& plant = model.add<Composite>("plant");
   plant.add<Integrator>("x");
   model.add<Constant>("c").set_parameter("value", 1.0);
-  model.connect("c.out", "plant.x.in");
-  model.connect("plant.x.out", "plant.nothing.in");
+  connect(model, {{"c.out", "plant.x.in"}, {"plant.x.out", "plant.nothing.in"}});
   CHECK(validation_error(model) ==
         "connection 'plant.x.out' -> 'plant.nothing.in': there is no actor 'nothing' in actor "
         "'plant' (Composite)");

@@ -14,9 +14,18 @@
 using ctde::OdeOptions;
 using ctde::OdeProblem;
 using ctde::OdeSolver;
+using ctde::RhsFunction;
 using ctde::SolverKind;
 using ctde::StepResult;
 using ctde::StepStatus;
+
+// Failures name the method (CAPTURE(kind)).
+namespace doctest {
+template <>
+struct StringMaker<SolverKind> {
+  static String convert(SolverKind kind) { return ctde::to_string(kind); }
+};
+}  // namespace doctest
 
 namespace {
 
@@ -110,6 +119,12 @@ double error_bound(const OdeOptions& options) {
   return 10.0 * (options.rtol + options.atol);
 }
 
+// A solver of the scalar problem x' = rhs(t, x) from x(t0) = x0.
+OdeSolver scalar_solver(RhsFunction rhs, const OdeOptions& options, double x0, double t0 = 0.0) {
+  const OdeProblem problem{1, rhs, nullptr, nullptr, nullptr};
+  return OdeSolver(problem, options, t0, {&x0, 1});
+}
+
 // Steps until t_limit (or a failure); returns the last result.
 StepResult advance(OdeSolver& solver, double t_limit) {
   StepResult result;
@@ -123,12 +138,9 @@ StepResult advance(OdeSolver& solver, double t_limit) {
 
 TEST_CASE("every method follows x' = 1 - x to within a bound derived from its tolerance") {
   for (SolverKind kind : kAllMethods) {
-    const std::string method = to_string(kind);
-    CAPTURE(method);
+    CAPTURE(kind);
     const OdeOptions options = options_for(kind);
-    const OdeProblem problem{1, relaxation, nullptr, nullptr, nullptr};
-    const double x0 = 0.0;
-    OdeSolver solver(problem, options, 0.0, {&x0, 1});
+    OdeSolver solver = scalar_solver(relaxation, options, 0.0);
     for (double t : {0.1, 0.5, 1.0, 2.0, 3.7, 5.0}) {
       const StepResult result = advance(solver, t);
       REQUIRE(result.status == StepStatus::kReachedStop);
@@ -142,9 +154,7 @@ TEST_CASE("rkf45 follows x' = -x to exp(-t) with Fehlberg's six stages per step"
   for (double rtol : {1e-6, 1e-9}) {
     CAPTURE(rtol);
     const OdeOptions options = options_for(SolverKind::kRkf45, rtol, 1e-3 * rtol);
-    const OdeProblem problem{1, decay, nullptr, nullptr, nullptr};
-    const double x0 = 1.0;
-    OdeSolver solver(problem, options, 0.0, {&x0, 1});
+    OdeSolver solver = scalar_solver(decay, options, 1.0);
     CHECK(solver.method() == SolverKind::kRkf45);
     double worst = 0.0;
     for (double t : {0.25, 1.0, 2.5, 5.0, 10.0}) {
@@ -178,11 +188,8 @@ TEST_CASE("ark-imex integrates an explicit plus implicit split like the whole ri
 
 TEST_CASE("a step never passes its stop time and lands on it exactly") {
   for (SolverKind kind : kAllMethods) {
-    const std::string method = to_string(kind);
-    CAPTURE(method);
-    const OdeProblem problem{1, relaxation, nullptr, nullptr, nullptr};
-    const double x0 = 0.0;
-    OdeSolver solver(problem, options_for(kind), 0.0, {&x0, 1});
+    CAPTURE(kind);
+    OdeSolver solver = scalar_solver(relaxation, options_for(kind), 0.0);
     // stop times that are not sums of nice binary fractions
     for (double t_limit : {0.1 * 3.0, 1.0 / 3.0, 2.0 / 3.0 + 1e-9, 1.7, 1.7 + 1e-12}) {
       StepResult result;
@@ -202,9 +209,7 @@ TEST_CASE("a step never passes its stop time and lands on it exactly") {
 }
 
 TEST_CASE("a stop time equal to the current time takes no step; one before it is a failure") {
-  const OdeProblem problem{1, relaxation, nullptr, nullptr, nullptr};
-  const double x0 = 0.0;
-  OdeSolver solver(problem, options_for(SolverKind::kErk45), 1.0, {&x0, 1});
+  OdeSolver solver = scalar_solver(relaxation, options_for(SolverKind::kErk45), 0.0, 1.0);
   const StepResult same = solver.step(1.0);
   CHECK(same.status == StepStatus::kReachedStop);
   CHECK(same.t_reached == 1.0);
@@ -216,9 +221,7 @@ TEST_CASE("a stop time equal to the current time takes no step; one before it is
 }
 
 TEST_CASE("a stop time a few ulps ahead advances the time without integrating") {
-  const OdeProblem problem{1, relaxation, nullptr, nullptr, nullptr};
-  const double x0 = 0.25;
-  OdeSolver solver(problem, options_for(SolverKind::kErk45), 1000.0, {&x0, 1});
+  OdeSolver solver = scalar_solver(relaxation, options_for(SolverKind::kErk45), 0.25, 1000.0);
   const double t_limit = std::nextafter(1000.0, 2000.0);
   const StepResult result = solver.step(t_limit);
   CHECK(result.status == StepStatus::kReachedStop);
@@ -230,12 +233,9 @@ TEST_CASE("a stop time a few ulps ahead advances the time without integrating") 
 
 TEST_CASE("dense output inside a step matches the analytic solution, and its ends are exact") {
   for (SolverKind kind : kAllMethods) {
-    const std::string method = to_string(kind);
-    CAPTURE(method);
+    CAPTURE(kind);
     const OdeOptions options = options_for(kind);
-    const OdeProblem problem{1, relaxation, nullptr, nullptr, nullptr};
-    const double x0 = 0.0;
-    OdeSolver solver(problem, options, 0.0, {&x0, 1});
+    OdeSolver solver = scalar_solver(relaxation, options, 0.0);
     int checked_steps = 0;
     while (solver.current_time() < 3.0) {
       REQUIRE(solver.step(3.0).ok());
@@ -258,9 +258,7 @@ TEST_CASE("dense output inside a step matches the analytic solution, and its end
 }
 
 TEST_CASE("dense output outside the last step is an error") {
-  const OdeProblem problem{1, relaxation, nullptr, nullptr, nullptr};
-  const double x0 = 0.0;
-  OdeSolver solver(problem, options_for(SolverKind::kErk45), 0.0, {&x0, 1});
+  OdeSolver solver = scalar_solver(relaxation, options_for(SolverKind::kErk45), 0.0);
   REQUIRE(solver.step(1.0).ok());
   REQUIRE(solver.step(1.0).ok());
   double x = 0.0;
@@ -270,12 +268,9 @@ TEST_CASE("dense output outside the last step is an error") {
 
 TEST_CASE("reset changes the state and the same integrator continues from it") {
   for (SolverKind kind : kAllMethods) {
-    const std::string method = to_string(kind);
-    CAPTURE(method);
+    CAPTURE(kind);
     const OdeOptions options = options_for(kind);
-    const OdeProblem problem{1, decay, nullptr, nullptr, nullptr};
-    const double x0 = 1.0;
-    OdeSolver solver(problem, options, 0.0, {&x0, 1});
+    OdeSolver solver = scalar_solver(decay, options, 1.0);
     REQUIRE(advance(solver, 1.0).status == StepStatus::kReachedStop);
     CHECK(std::abs(solver.state()[0] - std::exp(-1.0)) <= error_bound(options));
     const auto before = solver.statistics();
@@ -300,12 +295,9 @@ TEST_CASE("reset changes the state and the same integrator continues from it") {
 
 TEST_CASE("redo_to rolls the last step back to its interpolated state and stepping goes on") {
   for (SolverKind kind : kAllMethods) {
-    const std::string method = to_string(kind);
-    CAPTURE(method);
+    CAPTURE(kind);
     const OdeOptions options = options_for(kind);
-    const OdeProblem problem{1, relaxation, nullptr, nullptr, nullptr};
-    const double x0 = 0.0;
-    OdeSolver solver(problem, options, 0.0, {&x0, 1});
+    OdeSolver solver = scalar_solver(relaxation, options, 0.0);
     while (solver.current_time() < 0.5) REQUIRE(solver.step(4.0).ok());
     const double t0 = solver.last_step_start();
     const double t1 = solver.last_step_end();
@@ -338,8 +330,7 @@ TEST_CASE("redo_to rolls the last step back to its interpolated state and steppi
 
 TEST_CASE("a harmonic oscillator keeps its energy to tolerance over 10 periods") {
   for (SolverKind kind : {SolverKind::kErk45, SolverKind::kErk23, SolverKind::kDirk}) {
-    const std::string method = to_string(kind);
-    CAPTURE(method);
+    CAPTURE(kind);
     const OdeOptions options = options_for(kind, 1e-9, 1e-12);
     const OdeProblem problem{2, oscillator, nullptr, nullptr, nullptr};
     const std::array x0{1.0, 0.0};
@@ -410,8 +401,7 @@ TEST_CASE("Robertson's stiff problem: dirk needs ten times fewer steps than erk4
 TEST_CASE("a right-hand side that fails gives a failure status and a usable solver") {
   for (SolverKind kind : {SolverKind::kErk45, SolverKind::kDirk}) {
     for (int code : {-1, 1}) {
-      const std::string method = to_string(kind);
-      CAPTURE(method);
+      CAPTURE(kind);
       CAPTURE(code);
       FailAfter failure{0.5, code};
       const OdeProblem problem{1, failing, nullptr, nullptr, &failure};
@@ -459,8 +449,7 @@ int decay_positive(double /*t*/, const double* x, double* dxdt, void* /*user*/) 
 
 TEST_CASE("a recoverable failure at a trial stage only is stepped around with shorter steps") {
   for (SolverKind kind : {SolverKind::kErk45, SolverKind::kErk23, SolverKind::kRkf45, SolverKind::kDirk}) {
-    const std::string method = to_string(kind);
-    CAPTURE(method);
+    CAPTURE(kind);
     const OdeProblem problem{1, decay_positive, nullptr, nullptr, nullptr};
     const double x0 = 1.0;
     OdeOptions options = options_for(kind);
@@ -484,9 +473,7 @@ TEST_CASE("an unrecoverable right-hand side failure is named by its ARKODE flag"
 }
 
 TEST_CASE("an exception thrown by the right-hand side comes out of step") {
-  const OdeProblem problem{1, throwing, nullptr, nullptr, nullptr};
-  const double x0 = 1.0;
-  OdeSolver solver(problem, options_for(SolverKind::kErk45), 0.0, {&x0, 1});
+  OdeSolver solver = scalar_solver(throwing, options_for(SolverKind::kErk45), 1.0);
   CHECK_THROWS_WITH_AS((void)advance(solver, 1.0), doctest::Contains("plant.spring"), std::runtime_error);
   CHECK(solver.current_time() <= 0.5 + 1e-12);
 }

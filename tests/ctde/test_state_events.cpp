@@ -75,6 +75,19 @@ std::vector<double> impact_times(double h0, double g, double e, double until) {
   return times;
 }
 
+/// t (a Clock, also integrated) crossing `level` (JSON text), and a time
+/// event at t = 2 (a DiscreteClock into a Counter), up to t = 3.
+Run run_clock_past_level(const std::string& level) {
+  return run_model(R"({"ctde": 1, "director": {"stop_time": 3},
+    "actors": [{"name": "clock", "type": "Clock"},
+               {"name": "x", "type": "Integrator"},
+               {"name": "level", "type": "LevelCrossingDetector", "params": {"level": )" +
+                   level + R"(}},
+               {"name": "tick", "type": "DiscreteClock", "params": {"period": "inf", "offsets": [2]}},
+               {"name": "n", "type": "Counter"}],
+    "connections": [["clock.out", "level.in"], ["clock.out", "x.in"], ["tick.out", "n.in"]]})");
+}
+
 }  // namespace
 
 TEST_CASE("the bouncing ball's impacts match the analytic times to 1e-9 at rtol 1e-10") {
@@ -327,14 +340,7 @@ TEST_CASE("a crossing right after a reset is located exactly") {
 }
 
 TEST_CASE("a crossing at the same time as a time event fires in the same microstep") {
-  const Run run = run_model(R"({"ctde": 1, "name": "together",
-    "director": {"stop_time": 3},
-    "actors": [{"name": "clock", "type": "Clock"},
-               {"name": "x", "type": "Integrator"},
-               {"name": "level", "type": "LevelCrossingDetector", "params": {"level": 2}},
-               {"name": "tick", "type": "DiscreteClock", "params": {"period": "inf", "offsets": [2]}},
-               {"name": "n", "type": "Counter"}],
-    "connections": [["clock.out", "level.in"], ["clock.out", "x.in"], ["tick.out", "n.in"]]})");
+  const Run run = run_clock_past_level("2");
   REQUIRE(run.result.status == RunStatus::kOk);
   const auto events = state_events(run);
   REQUIRE(events.size() == 1);
@@ -351,14 +357,7 @@ TEST_CASE("a crossing at the same time as a time event fires in the same microst
 TEST_CASE("a crossing located at the step's end fires with the outputs of that time, not of a search trial") {
   // The level is crossed half a tick before t = 2, where a time event ends the
   // step: the event is at the step's end, and the detector sends the clock's 2.
-  const Run run = run_model(R"({"ctde": 1, "name": "at_end",
-    "director": {"stop_time": 3},
-    "actors": [{"name": "clock", "type": "Clock"},
-               {"name": "x", "type": "Integrator"},
-               {"name": "level", "type": "LevelCrossingDetector", "params": {"level": "2 - 5e-14"}},
-               {"name": "tick", "type": "DiscreteClock", "params": {"period": "inf", "offsets": [2]}},
-               {"name": "n", "type": "Counter"}],
-    "connections": [["clock.out", "level.in"], ["clock.out", "x.in"], ["tick.out", "n.in"]]})");
+  const Run run = run_clock_past_level("\"2 - 5e-14\"");
   REQUIRE(run.result.status == RunStatus::kOk);
   const auto events = state_events(run);
   REQUIRE(events.size() == 1);

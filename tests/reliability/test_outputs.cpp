@@ -23,7 +23,7 @@ using ctde::test::read_text;
 
 /// A fresh folder holding a copy of spring_mass.json as m.json.
 fs::path fresh_folder(const std::string& name) {
-  const fs::path folder = fs::temp_directory_path() / "ctde_reliability_outputs" / name;
+  fs::path folder = fs::temp_directory_path() / "ctde_reliability_outputs" / name;
   fs::remove_all(folder);
   fs::create_directories(folder);
   fs::copy_file(ctde::test::example_models() + "spring_mass.json", folder / "m.json");
@@ -49,6 +49,14 @@ ctde::test::CommandResult run_in(const fs::path& folder, const std::string& argu
 
 bool mentions(const ctde::test::CommandResult& r, const std::string& text) {
   return r.output.find(text) != std::string::npos;
+}
+
+/// `ctde ARGS` run in `folder` is refused: exit status 2 and `message` in its output.
+void check_refused(const fs::path& folder, const std::string& args, const std::string& message) {
+  CAPTURE(args);
+  const auto r = run_in(folder, args);
+  CHECK_MESSAGE(r.status == 2, r.output);
+  CHECK_MESSAGE(mentions(r, message), r.output);
 }
 
 }  // namespace
@@ -84,23 +92,20 @@ TEST_CASE("an output that is the model file is refused before the run, naming bo
 
   REQUIRE(run_in(folder, "run m.json --quiet --trace t.jsonl").status == 0);
   const std::string trace = read_text(folder / "t.jsonl");
-  const auto r = run_in(folder, "trace export t.jsonl -o ./t.jsonl");
-  CHECK(r.status == 2);
-  CHECK(mentions(r, "-o './t.jsonl' and TRACE 't.jsonl' are the same file"));
+  check_refused(folder, "trace export t.jsonl -o ./t.jsonl",
+                "-o './t.jsonl' and TRACE 't.jsonl' are the same file");
   CHECK(read_text(folder / "t.jsonl") == trace);
 }
 
 TEST_CASE("two outputs on one file are refused, naming both; /dev/null may be named twice") {
   const fs::path folder = fresh_folder("two_outputs");
   fs::create_symlink("out.csv", folder / "alias.csv");  // dangling: out.csv does not exist yet
-  const auto both = run_in(folder, "run m.json -o out.csv --trace out.csv");
-  CHECK(both.status == 2);
-  CHECK(mentions(both, "-o 'out.csv' and --trace 'out.csv' are the same file"));
+  check_refused(folder, "run m.json -o out.csv --trace out.csv",
+                "-o 'out.csv' and --trace 'out.csv' are the same file");
   CHECK(run_in(folder, "run m.json -o out.csv --trace ./alias.csv").status == 2);
   CHECK(run_in(folder, "run m.json -o out.png --plot out.png").status == 2);
-  const auto stdout_twice = run_in(folder, "run m.json -o - --trace /dev/stdout");
-  CHECK(stdout_twice.status == 2);
-  CHECK(mentions(stdout_twice, "-o - (standard output) and --trace '/dev/stdout' are the same file"));
+  check_refused(folder, "run m.json -o - --trace /dev/stdout",
+                "-o - (standard output) and --trace '/dev/stdout' are the same file");
   CHECK(run_in(folder, "run m.json -o - --trace -").status == 2);
   CHECK(listing(folder) == std::vector<std::string>{"alias.csv", "m.json"});
   CHECK(run_in(folder, "run m.json --quiet -o /dev/null --trace /dev/null").status == 0);
@@ -154,7 +159,9 @@ TEST_CASE("a write that fails ends the command with status 3, naming the file") 
        "cannot write -o - (standard output): No space left on device"},
       {"run m.json -o - 2>&1 >/dev/full", "cannot write -o - (standard output): No space left on device"},
   };
-  for (const auto& [command, message] : cases) {
+  for (const auto& item : cases) {
+    const std::string& command = item.first;
+    const std::string& message = item.second;
     CAPTURE(command);
     const auto r = run_in(folder, command, command.find('>') == std::string::npos ? "2>&1" : "");
     CHECK(r.status == 3);
@@ -194,17 +201,11 @@ TEST_CASE("an output in a missing folder, or a folder for a file, is refused nam
   CHECK(run_in(folder, "run m.json -o new/r.csv").status == 2);
   CHECK(run_in(folder, "run m.json --plot new/p.png").status == 2);
   CHECK(run_in(folder, "graph m.json -o new/g.dot").status == 2);
-  const auto file_as_folder = run_in(folder, "run m.json -o m.json/r.csv");
-  CHECK(file_as_folder.status == 2);
-  CHECK(mentions(file_as_folder, "is not a directory"));
+  check_refused(folder, "run m.json -o m.json/r.csv", "is not a directory");
   CHECK(listing(folder) == std::vector<std::string>{"m.json"});
 
-  const auto model_folder = run_in(folder, "run .");
-  CHECK(model_folder.status == 2);
-  CHECK(mentions(model_folder, "ctde: error: MODEL '.' is a directory, not a file"));
+  check_refused(folder, "run .", "ctde: error: MODEL '.' is a directory, not a file");
   CHECK(run_in(folder, "validate .").status == 2);
   CHECK(run_in(folder, "trace export .").status == 2);
-  const auto output_folder = run_in(folder, "run m.json -o .");
-  CHECK(output_folder.status == 2);
-  CHECK(mentions(output_folder, "ctde: error: -o '.' is a directory, not a file"));
+  check_refused(folder, "run m.json -o .", "ctde: error: -o '.' is a directory, not a file");
 }

@@ -7,11 +7,9 @@
 #include <algorithm>
 #include <sstream>
 #include <string>
+#include <utility>
 
-#include "core/csv_results.hpp"
-#include "core/trace.hpp"
-#include "domains/ctde/director.hpp"
-#include "support/model_helpers.hpp"
+#include "support/run_helpers.hpp"
 
 namespace {
 
@@ -35,22 +33,9 @@ struct Outcome {
 
 /// Runs kModel with a stop check that says yes on its `stop_at`-th call (never when 0).
 Outcome run_with_check(int stop_at) {
-  Model model = test::load(kModel);
-  const FlatModel flat = validate(model);
-  const RunOptions options = make_run_options(model.director(), model.parameters());
-  std::ostringstream trace_text;
-  std::ostringstream csv_text;
-  Outcome outcome;
-  {
-    TraceWriter trace(trace_text);
-    CsvResults results(csv_text, resolve_record(flat, model.record()));
-    Director director(flat, options, model.name(), &trace, &results);
-    director.set_stop_check([&outcome, stop_at] { return ++outcome.checks == stop_at; });
-    outcome.result = director.run();
-  }
-  outcome.trace = trace_text.str();
-  outcome.csv = csv_text.str();
-  return outcome;
+  int checks = 0;
+  test::Run run = test::run_model(kModel, {}, [&checks, stop_at] { return ++checks == stop_at; });
+  return {run.result, std::move(run.trace), std::move(run.csv), checks};
 }
 
 std::string last_line(const std::string& text) {

@@ -41,8 +41,10 @@ struct Run {
 };
 
 /// Loads, validates and runs JSON model text, tracing and recording into
-/// memory; `overrides` replace model parameters as `ctde run --set` does.
-inline Run run_model(const std::string& text, const ParameterOverrides& overrides = {}) {
+/// memory; `overrides` replace model parameters as `ctde run --set` does;
+/// `stop_check`, if given, is the director's (Director::set_stop_check).
+inline Run run_model(const std::string& text, const ParameterOverrides& overrides = {},
+                     const Director::StopCheck& stop_check = {}) {
   Model model = load_model_text(text, "test.json", builtin_actors(), overrides);
   const FlatModel flat = validate(model);
   const RunOptions options = make_run_options(model.director(), model.parameters());
@@ -53,6 +55,7 @@ inline Run run_model(const std::string& text, const ParameterOverrides& override
     TraceWriter trace(out);
     CsvResults results(csv, resolve_record(flat, model.record()));
     Director director(flat, options, model.name(), &trace, &results);
+    if (stop_check) director.set_stop_check(stop_check);
     run.result = director.run();
   }
   run.trace = out.str();
