@@ -511,7 +511,7 @@ TEST_CASE(
   REQUIRE(d.outputs.size() == 2);
   CHECK(*d.outputs[0].dependencies == std::vector<std::size_t>{2});
   CHECK_THROWS_WITH_AS(
-      parse_model_description(
+      (void)parse_model_description(
           R"xml(<fmiModelDescription fmiVersion="3.0" modelName="m" instantiationToken="t">
       <ModelExchange modelIdentifier="m"/><ModelVariables/>
       <ModelStructure><EventIndicator valueReference="7"/></ModelStructure></fmiModelDescription>)xml",
