@@ -205,6 +205,12 @@ class Actor {
   [[nodiscard]] virtual Crossing guard_direction(std::size_t i) const;
   /// A name for guard `i` in traces and messages; empty (the default): its index.
   [[nodiscard]] virtual std::string guard_name(std::size_t i) const;
+  /// Where guard `i`'s value of exactly zero belongs (core/crossing.hpp):
+  /// a side of its own by default.
+  [[nodiscard]] virtual ZeroSide guard_zero_side(std::size_t i) const {
+    (void)i;
+    return ZeroSide::kOwn;
+  }
   /// Writes the guard values at the context's time (from inputs, states and
   /// time) to `g` (guard_count() values). Called on the event-location path:
   /// no allocation. A NaN or infinite value stops the run naming the actor.

@@ -7,7 +7,7 @@
 ///   evaluate()                EvalContext&         read; write its outputs
 ///   initialize(), fire()      FireContext&         read, and tokens; emit, fire_at,
 ///                                                  request_stop, mode_changed,
-///                                                  mutable_states, scratch
+///                                                  trace, mutable_states, scratch
 ///
 /// The reads (ReadContext): time, tag, inputs, states, the actor's run
 /// state, the time resolution. Ports are named by the handles that
@@ -28,6 +28,7 @@
 #include "port.hpp"
 #include "run_buffers.hpp"
 #include "time.hpp"
+#include "trace.hpp"
 
 namespace ctde {
 
@@ -51,6 +52,10 @@ class DirectorServices {
   /// line (`via` empty: a plain transition).
   virtual void mode_changed(ActorId actor, std::string_view from, std::string_view via,
                             std::string_view to) = 0;
+  /// Writes a trace line of the actor's own `kind` at the current tag
+  /// (nothing when the run has no trace). @throws std::logic_error for a
+  /// kind the director writes itself.
+  virtual void trace_line(ActorId actor, std::string_view kind, std::span<const TraceField> fields) = 0;
   /// `actor` is about to change its continuous states at an event (reset,
   /// impulse): the director traces the change and resets the solver.
   virtual void states_changing(ActorId actor) = 0;
@@ -132,7 +137,7 @@ class EvalContext : public ReadContext {
 
 /// The context of initialize() and fire(): the reads, the tokens at this
 /// tag, and the director's services (emit, fire_at, request_stop,
-/// mode_changed, resets of the states). No continuous outputs: the
+/// mode_changed, trace lines, resets of the states). No continuous outputs: the
 /// director evaluates them after a firing. Copyable, cheap; valid only
 /// during the call.
 class FireContext : public ReadContext {
@@ -178,6 +183,12 @@ class FireContext : public ReadContext {
   /// Reports a mode change (a `mode` trace line); `via` empty for a plain transition.
   void mode_changed(std::string_view from, std::string_view via, std::string_view to) {
     director()->mode_changed(actor(), from, via, to);
+  }
+  /// Writes a trace line of the actor's own `kind` (not one of the
+  /// director's: "event", "reset"...) at this tag: `kind`, the tag, `actor`,
+  /// then `fields` as strings (docs/trace-format.md, "Actors' own lines").
+  void trace(std::string_view kind, std::span<const TraceField> fields) {
+    if (director() != nullptr) director()->trace_line(actor(), kind, fields);
   }
   /// The actor's continuous states for writing: the initial states in
   /// initialize(), a reset at an event in fire() (the director traces it

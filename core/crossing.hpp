@@ -17,6 +17,17 @@ namespace ctde {
 /// touch, and leaving zero never is.
 enum class Crossing : std::uint8_t { kNone = 0, kRising = 1, kFalling = 2, kBoth = 3 };
 
+/// Where a guard's value of exactly zero belongs (a guard's option,
+/// Actor::guard_zero_side).
+///   kOwn:   zero is a side of its own (the default, as described above).
+///   kBelow: zero is on the negative side: the guard's two domains are
+///           g > 0 and g <= 0, as FMI's event indicators' (z > 0, z <= 0). A
+///           falling crossing is g > 0, then g <= 0 (reaching zero, as with
+///           kOwn); a rising one is g <= 0, then g > 0 (leaving zero
+///           upwards: a guard resting at exactly zero that then rises
+///           crosses, at the first point where it is above zero).
+enum class ZeroSide : std::uint8_t { kOwn, kBelow };
+
 /// True when `direction` (a set) includes `crossing` (one direction).
 [[nodiscard]] constexpr bool includes(Crossing direction, Crossing crossing) {
   return (static_cast<std::uint8_t>(direction) & static_cast<std::uint8_t>(crossing)) != 0;

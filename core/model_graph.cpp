@@ -48,6 +48,130 @@ std::vector<Vertex> cycle_through(const FeedthroughGraph& graph, Vertex start,
   return {start};
 }
 
+/// Names a cycle of actors, "a -> b -> a", and tells whether every edge of it is continuous.
+template <class ActorOf>
+std::pair<std::string, bool> describe_cycle(const FlatModel& model, const FeedthroughGraph& graph,
+                                            const std::vector<Vertex>& cycle, ActorOf actor_of) {
+  bool continuous = true;
+  std::string names;
+  for (std::size_t i = 0; i < cycle.size(); ++i) {
+    const Vertex from = cycle[i];
+    const Vertex to = cycle[(i + 1) % cycle.size()];
+    names += model.actors[actor_of(from)].path + " -> ";
+    for (auto [e, end] = boost::out_edges(from, graph); e != end; ++e) {
+      if (boost::target(*e, graph) == to && boost::get(boost::edge_weight, graph, *e) != 0)
+        continuous = false;
+    }
+  }
+  names += model.actors[actor_of(cycle.front())].path;
+  return {names, continuous};
+}
+
+[[noreturn]] void throw_loop(const FlatModel& model, std::uint32_t first, const std::string& names,
+                             bool continuous) {
+  // Located at the loop's first actor, where the model file wrote it.
+  const std::string& where = model.actors[first].actor->location();
+  const auto located = [&where](const ModelError& e) { return where.empty() ? e : e.located(where); };
+  if (continuous) {
+    throw located(ModelError("algebraic loop among direct-feedthrough continuous actors: " + names +
+                             " (break it with a state, e.g. an Integrator, or a delay)"));
+  }
+  throw located(ModelError("causality loop: a zero-delay cycle among discrete actors: " + names +
+                           " (break it with a TimeDelay, whose delay 0 means the next microstep)"));
+}
+
+/// A strong component of the actor graph that is no loop at the level of
+/// ports: each output depends on inputs (Actor::feeds_through(in, out)) that
+/// do not close the cycle. Its actors are evaluated in `sequence`, an actor
+/// more than once where one of its outputs is needed before the inputs of
+/// another are known; `chain` orders them by their last evaluation.
+struct PortOrderedLoop {
+  std::vector<std::uint32_t> sequence;
+  std::vector<std::uint32_t> chain;
+};
+
+/// The outputs of the actors of strong component `c` (`members`) as the
+/// vertices of a graph: an edge from A.o to B.o' when A.o drives an input of
+/// B that feeds o' directly; weight 1 when discrete. Throws the loop when
+/// that graph has a cycle too, or when the component has a discrete edge
+/// (a discrete actor fires once per microstep: it is not evaluated twice).
+PortOrderedLoop order_by_ports(const FlatModel& model, const std::vector<std::uint32_t>& members,
+                               const std::vector<int>& component, int c) {
+  std::vector<std::uint32_t> first_node;  // per member: the vertex of its output 0
+  std::vector<std::uint32_t> node_actor;
+  for (const std::uint32_t a : members) {
+    first_node.push_back(static_cast<std::uint32_t>(node_actor.size()));
+    node_actor.insert(node_actor.end(), model.actors[a].output_kinds.size(), a);
+  }
+  const auto node_of = [&](std::uint32_t actor, std::uint32_t port) {
+    const auto at = std::lower_bound(members.begin(), members.end(), actor) - members.begin();
+    return first_node[static_cast<std::size_t>(at)] + port;
+  };
+  FeedthroughGraph ports(node_actor.size());
+  bool discrete = false;
+  for (const std::uint32_t to : members) {
+    const FlatActor& target = model.actors[to];
+    for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
+      const auto& driver = target.drivers[p];
+      if (!driver || component[driver->actor] != c || !target.actor->feeds_through(p)) continue;
+      const bool continuous = model.actors[driver->actor].output_kinds[driver->port] != PortKind::kDiscrete &&
+                              target.input_kinds[p] != PortKind::kDiscrete;
+      discrete = discrete || !continuous;
+      for (std::uint32_t o = 0; o < target.output_kinds.size(); ++o) {
+        if (target.actor->feeds_through(p, o)) {
+          boost::add_edge(node_of(driver->actor, driver->port), node_of(to, o), continuous ? 0 : 1, ports);
+        }
+      }
+    }
+  }
+  std::vector<int> port_component(node_actor.size());
+  const int count = boost::strong_components(
+      ports,
+      boost::make_iterator_property_map(port_component.begin(), boost::get(boost::vertex_index, ports)));
+  std::vector<int> size(static_cast<std::size_t>(count), 0);
+  for (const int pc : port_component) ++size[static_cast<std::size_t>(pc)];
+  for (Vertex v = 0; v < node_actor.size(); ++v) {
+    bool self_loop = false;
+    for (auto [e, end] = boost::out_edges(v, ports); e != end; ++e) {
+      self_loop = self_loop || boost::target(*e, ports) == v;
+    }
+    if (size[static_cast<std::size_t>(port_component[v])] < 2 && !self_loop) continue;
+    const std::vector<Vertex> cycle = cycle_through(ports, v, port_component);
+    const auto [names, continuous] =
+        describe_cycle(model, ports, cycle, [&](Vertex node) { return node_actor[node]; });
+    throw_loop(model, node_actor[cycle.front()], names, continuous);
+  }
+  if (discrete) return {};  // the caller reports the actors' cycle
+  std::vector<Vertex> order;
+  const auto reversed = boost::make_reverse_graph(ports);
+  boost::topological_sort(reversed, std::back_inserter(order),
+                          boost::vertex_index_map(boost::get(boost::vertex_index, ports)));
+  // One evaluation per run of consecutive outputs of one actor, unless an
+  // output of the run drives (through an input of the actor) a later one.
+  PortOrderedLoop loop;
+  std::vector<std::uint8_t> in_run(node_actor.size(), 0);
+  std::vector<Vertex> run;
+  for (const Vertex v : order) {
+    bool same = !loop.sequence.empty() && loop.sequence.back() == node_actor[v];
+    for (auto [e, end] = boost::in_edges(v, ports); same && e != end; ++e) {
+      same = in_run[boost::source(*e, ports)] == 0;
+    }
+    if (!same) {
+      for (const Vertex r : run) in_run[r] = 0;
+      run.clear();
+      loop.sequence.push_back(node_actor[v]);
+    }
+    in_run[v] = 1;
+    run.push_back(v);
+  }
+  for (std::size_t i = loop.sequence.size(); i-- > 0;) {
+    const std::uint32_t a = loop.sequence[i];
+    if (std::find(loop.chain.begin(), loop.chain.end(), a) == loop.chain.end()) loop.chain.push_back(a);
+  }
+  std::reverse(loop.chain.begin(), loop.chain.end());
+  return loop;
+}
+
 }  // namespace
 
 void schedule(FlatModel& model) {
@@ -73,36 +197,42 @@ void schedule(FlatModel& model) {
       boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, zero_delay)));
   std::vector<int> size(static_cast<std::size_t>(count), 0);
   for (const int c : component) ++size[static_cast<std::size_t>(c)];
+  // A strong component is a loop unless its actors' own (input, output)
+  // pairs break it (order_by_ports); those they break are evaluated in
+  // their ports' order. Components are taken in the order of their first
+  // actor, so the loop reported is the first one in the model.
+  std::vector<std::uint32_t> looped;  // actors in a strong component of two or more, or on a self-loop
   for (Vertex v = 0; v < n; ++v) {
     bool self_loop = false;
     for (auto [e, end] = boost::out_edges(v, zero_delay); e != end; ++e) {
       self_loop = self_loop || boost::target(*e, zero_delay) == v;
     }
-    if (size[static_cast<std::size_t>(component[v])] < 2 && !self_loop) continue;
-    const std::vector<Vertex> cycle = cycle_through(zero_delay, v, component);
-    bool continuous = true;
-    std::string names;
-    for (std::size_t i = 0; i < cycle.size(); ++i) {
-      const Vertex from = cycle[i];
-      const Vertex to = cycle[(i + 1) % cycle.size()];
-      names += model.actors[from].path + " -> ";
-      for (auto [e, end] = boost::out_edges(from, zero_delay); e != end; ++e) {
-        if (boost::target(*e, zero_delay) == to && boost::get(boost::edge_weight, zero_delay, *e) != 0) {
-          continuous = false;
-        }
-      }
-    }
-    names += model.actors[cycle.front()].path;
-    // Located at the loop's first actor, where the model file wrote it.
-    const std::string& where = model.actors[cycle.front()].actor->location();
-    const auto located = [&where](const ModelError& e) { return where.empty() ? e : e.located(where); };
-    if (continuous) {
-      throw located(ModelError("algebraic loop among direct-feedthrough continuous actors: " + names +
-                               " (break it with a state, e.g. an Integrator, or a delay)"));
-    }
-    throw located(ModelError("causality loop: a zero-delay cycle among discrete actors: " + names +
-                             " (break it with a TimeDelay, whose delay 0 means the next microstep)"));
+    if (size[static_cast<std::size_t>(component[v])] >= 2 || self_loop)
+      looped.push_back(static_cast<std::uint32_t>(v));
   }
+  std::vector<PortOrderedLoop> port_ordered;
+  std::vector<int> port_ordered_of;  // per actor: its entry in port_ordered, or -1 (empty: no such loop)
+  if (!looped.empty()) {
+    std::vector<std::vector<std::uint32_t>> members(static_cast<std::size_t>(count));
+    for (const std::uint32_t a : looped) members[static_cast<std::size_t>(component[a])].push_back(a);
+    port_ordered_of.assign(n, -1);
+    for (const std::uint32_t first : looped) {
+      const int c = component[first];
+      std::vector<std::uint32_t>& in_loop = members[static_cast<std::size_t>(c)];
+      if (in_loop.empty()) continue;  // done
+      PortOrderedLoop loop = order_by_ports(model, in_loop, component, c);
+      if (loop.chain.empty()) {  // discrete: the actors' cycle is the loop
+        const std::vector<Vertex> cycle = cycle_through(zero_delay, first, component);
+        const auto [names, continuous] = describe_cycle(
+            model, zero_delay, cycle, [](Vertex actor) { return static_cast<std::uint32_t>(actor); });
+        throw_loop(model, static_cast<std::uint32_t>(cycle.front()), names, continuous);
+      }
+      for (const std::uint32_t a : in_loop) port_ordered_of[a] = static_cast<int>(port_ordered.size());
+      port_ordered.push_back(std::move(loop));
+      in_loop.clear();
+    }
+  }
+  const auto loop_of = [&](std::uint32_t a) { return port_ordered.empty() ? -1 : port_ordered_of[a]; };
 
   // The order also puts the receiver of a discrete input without
   // feedthrough (an Integrator's reset, a TimeDelay's input) after its
@@ -119,7 +249,25 @@ void schedule(FlatModel& model) {
   std::vector<int> loop(n);
   boost::strong_components(
       all, boost::make_iterator_property_map(loop.begin(), boost::get(boost::vertex_index, all)));
-  FeedthroughGraph ordering = zero_delay;
+  // A loop ordered by ports: its actors in the order of their last
+  // evaluation, after every actor that drives one of them.
+  FeedthroughGraph ordering = port_ordered.empty() ? zero_delay : FeedthroughGraph(n);
+  if (!port_ordered.empty()) {
+    for (auto [e, end] = boost::edges(zero_delay); e != end; ++e) {
+      const Vertex from = boost::source(*e, zero_delay);
+      const Vertex to = boost::target(*e, zero_delay);
+      const int loop_to = loop_of(static_cast<std::uint32_t>(to));
+      if (loop_to >= 0 && loop_of(static_cast<std::uint32_t>(from)) == loop_to)
+        continue;  // inside the loop: the chain orders it
+      const Vertex head = loop_to >= 0 ? port_ordered[static_cast<std::size_t>(loop_to)].chain.front() : to;
+      boost::add_edge(from, head, boost::get(boost::edge_weight, zero_delay, *e), ordering);
+      if (head != to) boost::add_edge(from, to, boost::get(boost::edge_weight, zero_delay, *e), ordering);
+    }
+    for (const PortOrderedLoop& ordered : port_ordered) {
+      for (std::size_t i = 1; i < ordered.chain.size(); ++i)
+        boost::add_edge(ordered.chain[i - 1], ordered.chain[i], 0, ordering);
+    }
+  }
   for (std::uint32_t to = 0; to < n; ++to) {
     const FlatActor& target = model.actors[to];
     for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
@@ -166,20 +314,31 @@ void schedule(FlatModel& model) {
   });
   model.continuous_schedule.clear();
   model.discrete_schedule.clear();
+  const auto has = [](const std::vector<PortKind>& kinds, PortKind kind) {
+    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+  };
+  const auto is_continuous = [&](const FlatActor& actor) {
+    return actor.mode != TimeMode::kDiscrete &&
+           (has(actor.output_kinds, PortKind::kContinuous) || has(actor.input_kinds, PortKind::kContinuous) ||
+            actor.mode == TimeMode::kConstant || actor.mode == TimeMode::kContinuous);
+  };
   for (std::uint32_t depth = 0; depth < order.size(); ++depth) {
-    FlatActor& actor = model.actors[order[depth]];
+    const auto a = static_cast<std::uint32_t>(order[depth]);
+    FlatActor& actor = model.actors[a];
     actor.depth = depth;
-    const auto has = [](const std::vector<PortKind>& kinds, PortKind kind) {
-      return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
-    };
-    const bool continuous =
-        actor.mode != TimeMode::kDiscrete &&
-        (has(actor.output_kinds, PortKind::kContinuous) || has(actor.input_kinds, PortKind::kContinuous) ||
-         actor.mode == TimeMode::kConstant || actor.mode == TimeMode::kContinuous);
-    const bool discrete =
-        has(actor.output_kinds, PortKind::kDiscrete) || has(actor.input_kinds, PortKind::kDiscrete);
-    if (continuous) model.continuous_schedule.push_back(static_cast<std::uint32_t>(order[depth]));
-    if (discrete) model.discrete_schedule.push_back(static_cast<std::uint32_t>(order[depth]));
+    const int in_loop = loop_of(a);
+    if (in_loop < 0) {
+      if (is_continuous(actor)) model.continuous_schedule.push_back(a);
+    } else if (const PortOrderedLoop& ordered = port_ordered[static_cast<std::size_t>(in_loop)];
+               ordered.chain.front() == a) {
+      // A loop ordered by ports: its whole evaluation sequence, at its first actor.
+      for (const std::uint32_t b : ordered.sequence) {
+        if (is_continuous(model.actors[b])) model.continuous_schedule.push_back(b);
+      }
+    }
+    if (has(actor.output_kinds, PortKind::kDiscrete) || has(actor.input_kinds, PortKind::kDiscrete)) {
+      model.discrete_schedule.push_back(a);
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/ostream_sink.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -211,6 +212,20 @@ void TraceWriter::step_reject(double t0, double t1, std::string_view by) {
 void TraceWriter::reset(Tag tag, double t, std::string_view actor, std::span<const double> before,
                         std::span<const double> after) {
   write(Line("reset", tag, t).text("actor", actor).array("before", before).array("after", after).done());
+}
+
+bool is_director_trace_kind(std::string_view kind) {
+  static constexpr std::string_view kKinds[] = {
+      "run_start", "time_event", "event", "step_reject", "state_event", "reset", "mode", "error", "run_end"};
+  return std::find(std::begin(kKinds), std::end(kKinds), kind) != std::end(kKinds);
+}
+
+void TraceWriter::actor_line(Tag tag, double t, std::string_view kind, std::string_view actor,
+                             std::span<const TraceField> fields) {
+  Line line(kind, tag, t);
+  line.text("actor", actor);
+  for (const TraceField& field : fields) line.text(field.key, field.value);
+  write(line.done());
 }
 
 void TraceWriter::error(Tag tag, double t, std::string_view status, std::string_view message,

@@ -30,6 +30,17 @@ struct TraceHeader {
   double time_resolution = 0;
 };
 
+/// One key of a line that an actor writes itself (FireContext::trace): a
+/// string value. Copyable; views valid only during the call.
+struct TraceField {
+  std::string_view key;
+  std::string_view value;
+};
+
+/// True for the kinds the director writes ("event", "reset"...): an actor's
+/// own lines take other kinds.
+[[nodiscard]] bool is_director_trace_kind(std::string_view kind);
+
 /// Writes trace lines. Not copyable; movable.
 class TraceWriter {
  public:
@@ -70,6 +81,10 @@ class TraceWriter {
   /// Continuous states of `actor` changed at an event.
   void reset(Tag tag, double t, std::string_view actor, std::span<const double> before,
              std::span<const double> after);
+  /// A line of a kind `actor` defines (docs/trace-format.md, "Actors' own
+  /// lines"): the tag, `actor`, then `fields` in their order, as strings.
+  void actor_line(Tag tag, double t, std::string_view kind, std::string_view actor,
+                  std::span<const TraceField> fields);
   /// The run stopped on an error.
   void error(Tag tag, double t, std::string_view status, std::string_view message, std::string_view actor);
   void run_end(std::string_view status, const RunStatistics& stats);

@@ -5,27 +5,36 @@
 #include <cstdlib>
 #include <vector>
 
+#include "actors/fmi/fmi3_adapter.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 
 namespace ctde {
 
-const char* to_string(fmi2::Status status) {
+const char* to_string(fmi2::Status status, bool fmi3_names) {
   switch (status) {
     case fmi2::Status::kOK:
-      return "fmi2OK";
+      return fmi3_names ? "fmi3OK" : "fmi2OK";
     case fmi2::Status::kWarning:
-      return "fmi2Warning";
+      return fmi3_names ? "fmi3Warning" : "fmi2Warning";
     case fmi2::Status::kDiscard:
-      return "fmi2Discard";
+      return fmi3_names ? "fmi3Discard" : "fmi2Discard";
     case fmi2::Status::kError:
-      return "fmi2Error";
+      return fmi3_names ? "fmi3Error" : "fmi2Error";
     case fmi2::Status::kFatal:
-      return "fmi2Fatal";
+      return fmi3_names ? "fmi3Fatal" : "fmi2Fatal";
     case fmi2::Status::kPending:
-      return "fmi2Pending";
+      return fmi3_names ? "an unknown status (5)" : "fmi2Pending";  // FMI 3.0 has no pending status
   }
   return "an unknown status";
+}
+
+const char* Fmi2Instance::call_name(const char* fmi2_call) const {
+  return library_->fmi3() ? fmi3_call_name(fmi2_call, type_) : fmi2_call;
+}
+
+const char* Fmi2Instance::status_name(fmi2::Status status) const {
+  return to_string(status, library_->fmi3());
 }
 
 void Fmi2Instance::logger(fmi2::ComponentEnvironment env, fmi2::String instance_name, fmi2::Status status,
@@ -45,7 +54,14 @@ void Fmi2Instance::logger(fmi2::ComponentEnvironment env, fmi2::String instance_
   }
   const std::string line = std::string(instance_name == nullptr ? "" : instance_name) + " [" +
                            (category == nullptr ? "" : category) + "] " + text.data();
-  if (self != nullptr) self->last_message_ = text.data();
+  if (self != nullptr) {
+    self->last_message_ = text.data();
+    if (self->log_.size() < kMaxKept) {
+      self->log_.push_back({status, category == nullptr ? "" : category, text.data()});
+    } else {
+      ++self->dropped_;
+    }
+  }
   const std::string prefix = self != nullptr ? self->owner_ + ": FMU log: " : std::string("FMU log: ");
   // A discard is usually recovered from (the solver steps shorter): info, not a warning.
   if (status == fmi2::Status::kOK || status == fmi2::Status::kDiscard) {
@@ -60,7 +76,7 @@ void Fmi2Instance::logger(fmi2::ComponentEnvironment env, fmi2::String instance_
 Fmi2Instance::Fmi2Instance(std::shared_ptr<Fmi2Library> library, const std::string& instance_name,
                            fmi2::Type type, const std::string& guid, const std::string& resource_uri,
                            bool once_per_process, std::string owner)
-    : library_(std::move(library)), owner_(std::move(owner)) {
+    : library_(std::move(library)), owner_(std::move(owner)), type_(type) {
   if (once_per_process && library_->live_instances().load() > 0) {
     throw RunError(owner_ + ": the FMU can be instantiated only once per process and already is");
   }
@@ -73,7 +89,7 @@ Fmi2Instance::Fmi2Instance(std::shared_ptr<Fmi2Library> library, const std::stri
   callbacks_.component_environment = this;
   component_ = library_->instantiate(instance_name, type, guid, resource_uri, &callbacks_);
   if (component_ == nullptr) {
-    throw RunError(owner_ + ": fmi2Instantiate failed" +
+    throw RunError(owner_ + ": " + call_name("fmi2Instantiate") + " failed" +
                    (last_message_.empty() ? std::string() : ": " + last_message_));
   }
   ++library_->live_instances();
@@ -86,6 +102,14 @@ Fmi2Instance::~Fmi2Instance() {
     f().free_instance(component_);
   }
   if (counted_) --library_->live_instances();
+}
+
+std::vector<Fmi2Instance::LogEntry> Fmi2Instance::take_log(std::size_t& dropped) {
+  dropped = dropped_;
+  dropped_ = 0;
+  std::vector<LogEntry> taken;
+  taken.swap(log_);
+  return taken;
 }
 
 bool Fmi2Instance::check(fmi2::Status status, const char* call) {
@@ -104,7 +128,7 @@ void Fmi2Instance::fail(fmi2::Status status, const char* call) {
   if (status == fmi2::Status::kError || status == fmi2::Status::kDiscard)
     broken_ = status == fmi2::Status::kError;
   if (status == fmi2::Status::kFatal || status == fmi2::Status::kPending) fatal_ = true;
-  throw RunError(owner_ + ": " + call + " returned " + to_string(status) +
+  throw RunError(owner_ + ": " + call_name(call) + " returned " + status_name(status) +
                  (last_message_.empty() ? std::string() : ": " + last_message_));
 }
 

@@ -1,10 +1,11 @@
 #pragma once
 /// One instance of an FMI 2.0 FMU (an fmi2Component) with its callbacks:
-/// the FMU's logger goes to ctde's log and is kept for error messages, and
-/// every call's status is checked in one place.
+/// the FMU's logger goes to ctde's log and is kept for error messages and
+/// for the trace (take_log), and every call's status is checked in one place.
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "fmi2_library.hpp"
 
@@ -13,6 +14,15 @@ namespace ctde {
 /// Not copyable, not movable (the FMU holds a pointer to it as its environment).
 class Fmi2Instance {
  public:
+  /// One message the FMU logged.
+  struct LogEntry {
+    fmi2::Status status = fmi2::Status::kOK;
+    std::string category;
+    std::string message;
+  };
+  /// The most messages kept between two take_log() calls; more are counted.
+  static constexpr std::size_t kMaxKept = 100;
+
   /// Calls fmi2Instantiate.
   /// @param owner "actor 'ball' (FMU)" — the prefix of messages.
   /// @throws RunError when the FMU refuses (a GUID it does not know, a
@@ -33,7 +43,8 @@ class Fmi2Instance {
 
   /// Checks a call's status: OK and Warning pass (true), Discard returns
   /// false, Error, Fatal and Pending throw a RunError naming the owner, the
-  /// call and the last message the FMU logged.
+  /// call and the last message the FMU logged. `call` is the FMI 2.0 name;
+  /// the message names the FMI 3.0 function and status for an FMI 3.0 FMU.
   bool check(fmi2::Status status, const char* call);
   /// As check(), Discard being an error too.
   void require(fmi2::Status status, const char* call) {
@@ -43,8 +54,16 @@ class Fmi2Instance {
   /// Marks the instance initialized (fmi2Terminate becomes due at the end).
   void set_initialized() { initialized_ = true; }
 
+  /// The name of FMI 2.0 function `fmi2_call` in this FMU's version (messages).
+  [[nodiscard]] const char* call_name(const char* fmi2_call) const;
+  /// The name of `status` in this FMU's version ("fmi3Discard").
+  [[nodiscard]] const char* status_name(fmi2::Status status) const;
+
   /// The last message the FMU logged (empty if none).
   [[nodiscard]] const std::string& last_message() const { return last_message_; }
+  /// The messages logged since the last call (at most kMaxKept), and how
+  /// many more were logged and not kept; then forgets them.
+  [[nodiscard]] std::vector<LogEntry> take_log(std::size_t& dropped);
 
  private:
   static void logger(fmi2::ComponentEnvironment env, fmi2::String instance_name, fmi2::Status status,
@@ -56,13 +75,16 @@ class Fmi2Instance {
   fmi2::Component component_ = nullptr;
   std::string owner_;
   std::string last_message_;
+  std::vector<LogEntry> log_;  ///< messages not yet taken
+  std::size_t dropped_ = 0;    ///< messages not kept since the last take_log()
   bool initialized_ = false;
   bool broken_ = false;  ///< an Error or Fatal status: no fmi2Terminate
   bool fatal_ = false;   ///< a Fatal status: no call at all
   bool counted_ = false;
+  fmi2::Type type_ = fmi2::Type::kModelExchange;
 };
 
-/// "fmi2Error" for a status (messages).
-[[nodiscard]] const char* to_string(fmi2::Status status);
+/// "fmi2Error" for a status (messages); "fmi3Error" when `fmi3_names`.
+[[nodiscard]] const char* to_string(fmi2::Status status, bool fmi3_names = false);
 
 }  // namespace ctde

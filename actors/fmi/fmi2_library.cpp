@@ -10,13 +10,30 @@
 namespace ctde {
 
 const char* fmi2_platform() {
-#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+  // FMI 2.0 names x86 platforms only: "linux64" is x86-64, "linux32" x86.
+#if defined(__linux__) && defined(__x86_64__)
   return "linux64";
-#elif defined(__linux__)
+#elif defined(__linux__) && defined(__i386__)
   return "linux32";
 #else
-  return "unknown";
+  return "";
 #endif
+}
+
+const char* fmi3_platform() {
+#if defined(__linux__) && defined(__x86_64__)
+  return "x86_64-linux";
+#elif defined(__linux__) && defined(__aarch64__)
+  return "aarch64-linux";
+#elif defined(__linux__) && defined(__i386__)
+  return "x86-linux";
+#else
+  return "";
+#endif
+}
+
+const char* fmi_platform(const std::string& version) {
+  return version == "3.0" ? fmi3_platform() : fmi2_platform();
 }
 
 namespace {
@@ -45,8 +62,9 @@ Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchang
                          const std::string& what) {
   fmi3_ = version == "3.0";
   if (!std::filesystem::exists(binary)) {
-    throw ModelError(what + ": no binary for this platform (" + std::string(fmi2_platform()) +
-                     "): " + binary.filename().string() + " is not in binaries/" + fmi2_platform() + "/");
+    const std::string platform = binary.parent_path().filename().string();
+    throw ModelError(what + ": no binary for this platform (" + platform +
+                     "): " + binary.filename().string() + " is not in binaries/" + platform + "/");
   }
   handle_ = dlopen(binary.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle_ == nullptr) {

@@ -49,7 +49,7 @@ struct Fmi2Functions {
 /// A loaded binary. Not copyable, not movable (instances point into it).
 class Fmi2Library {
  public:
-  /// Loads `binary` and looks up the common functions and those of the
+  /// Loads `binary` (binaries/<platform>/<id>.so) and looks up the common functions and those of the
   /// chosen interface.
   /// @param what names the FMU in messages ("FMU 'ball.fmu'").
   /// @throws ModelError naming the FMU and what is wrong: no binary for this
@@ -70,6 +70,8 @@ class Fmi2Library {
   [[nodiscard]] fmi2::Component instantiate(const std::string& instance_name, fmi2::Type type,
                                             const std::string& guid, const std::string& resource_uri,
                                             const fmi2::CallbackFunctions* callbacks) const;
+  /// True for an FMI 3.0 binary (called through the adapter).
+  [[nodiscard]] bool fmi3() const { return fmi3_; }
   /// Instances alive now (for canBeInstantiatedOnlyOncePerProcess).
   std::atomic<int>& live_instances() { return live_; }
 
@@ -83,7 +85,13 @@ class Fmi2Library {
   std::atomic<int> live_{0};
 };
 
-/// The platform folder of binaries in an FMU for this build ("linux64").
+/// The FMI 2.0 platform folder under binaries/ for this build: "linux64"
+/// (x86-64) or "linux32" (x86); empty where FMI 2.0 names none (aarch64...).
 [[nodiscard]] const char* fmi2_platform();
+/// The FMI 3.0 platform tuple <arch>-<os> for this build: "x86_64-linux",
+/// "aarch64-linux", "x86-linux"; empty elsewhere.
+[[nodiscard]] const char* fmi3_platform();
+/// fmi3_platform() for version "3.0", fmi2_platform() otherwise.
+[[nodiscard]] const char* fmi_platform(const std::string& version);
 
 }  // namespace ctde

@@ -1,5 +1,6 @@
 #include "actors/fmi/fmi3_adapter.hpp"
 
+#include <cstring>
 #include <memory>
 
 namespace ctde {
@@ -189,6 +190,44 @@ Fmi2Functions fmi3_adapter_functions() {
   f.do_step = &do_step;
   f.get_boolean_status = &get_boolean_status;
   return f;
+}
+
+const char* fmi3_call_name(const char* fmi2_call, fmi2::Type type) {
+  struct Name {
+    const char* fmi2;
+    const char* fmi3;
+  };
+  static constexpr Name kNames[] = {
+      {"fmi2SetupExperiment", "fmi3EnterInitializationMode"},  // its times go to that call
+      {"fmi2EnterInitializationMode", "fmi3EnterInitializationMode"},
+      {"fmi2ExitInitializationMode", "fmi3ExitInitializationMode"},
+      {"fmi2Terminate", "fmi3Terminate"},
+      {"fmi2GetReal", "fmi3GetFloat64"},
+      {"fmi2GetInteger", "fmi3GetInt32"},
+      {"fmi2GetBoolean", "fmi3GetBoolean"},
+      {"fmi2SetReal", "fmi3SetFloat64"},
+      {"fmi2SetInteger", "fmi3SetInt32"},
+      {"fmi2SetBoolean", "fmi3SetBoolean"},
+      {"fmi2EnterEventMode", "fmi3EnterEventMode"},
+      {"fmi2NewDiscreteStates", "fmi3UpdateDiscreteStates"},
+      {"fmi2EnterContinuousTimeMode", "fmi3EnterContinuousTimeMode"},
+      {"fmi2CompletedIntegratorStep", "fmi3CompletedIntegratorStep"},
+      {"fmi2SetTime", "fmi3SetTime"},
+      {"fmi2SetContinuousStates", "fmi3SetContinuousStates"},
+      {"fmi2GetDerivatives", "fmi3GetContinuousStateDerivatives"},
+      {"fmi2GetEventIndicators", "fmi3GetEventIndicators"},
+      {"fmi2GetContinuousStates", "fmi3GetContinuousStates"},
+      {"fmi2GetNominalsOfContinuousStates", "fmi3GetNominalsOfContinuousStates"},
+      {"fmi2DoStep", "fmi3DoStep"},
+  };
+  if (std::strcmp(fmi2_call, "fmi2Instantiate") == 0) {
+    return type == fmi2::Type::kModelExchange ? "fmi3InstantiateModelExchange"
+                                              : "fmi3InstantiateCoSimulation";
+  }
+  for (const Name& name : kNames) {
+    if (std::strcmp(fmi2_call, name.fmi2) == 0) return name.fmi3;
+  }
+  return fmi2_call;
 }
 
 fmi2::Component fmi3_instantiate(const fmi3::Functions& functions, const std::string& instance_name,

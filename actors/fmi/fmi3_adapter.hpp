@@ -30,4 +30,10 @@ namespace ctde {
                                                const std::string& token, const std::string& resource_uri,
                                                const fmi2::CallbackFunctions* callbacks);
 
+/// The FMI 3.0 function that the adapter calls for the FMI 2.0 function
+/// `fmi2_call` ("fmi2GetReal" -> "fmi3GetFloat64"), for messages; `type`
+/// chooses between the two instantiate functions. A name it does not know
+/// is returned as it is.
+[[nodiscard]] const char* fmi3_call_name(const char* fmi2_call, fmi2::Type type);
+
 }  // namespace ctde

@@ -85,8 +85,24 @@ void FMU::configure(const ParameterScope& scope) {
   }
   const FmuInterface& chosen = me_ ? *md_.model_exchange : *md_.co_simulation;
   once_per_process_ = chosen.instantiate_once_per_process;
-  const fs::path binary =
-      archive_->folder() / "binaries" / fmi2_platform() / (chosen.model_identifier + ".so");
+  const std::string platform = fmi_platform(md_.fmi_version);
+  if (platform.empty()) {
+    fail(file_, archive_->describe() + ": FMI " + md_.fmi_version +
+                    " names no platform folder for this machine (ctde runs FMI 2.0 binaries on x86 Linux, "
+                    "FMI 3.0 binaries on x86, x86-64 and AArch64 Linux)");
+  }
+  const fs::path binaries = archive_->folder() / "binaries";
+  const fs::path binary = binaries / platform / (chosen.model_identifier + ".so");
+  if (!fs::exists(binary)) {
+    // FMI 3.0 names the folder <arch>-<os>; an FMU made with FMI 2.0's name is refused, saying so.
+    std::string hint;
+    const std::string fmi2_name = fmi2_platform();
+    if (md_.fmi_version == "3.0" && !fmi2_name.empty() && fs::exists(binaries / fmi2_name)) {
+      hint = " (binaries/" + fmi2_name + "/ is FMI 2.0's name; FMI 3.0 requires binaries/" + platform + "/)";
+    }
+    fail(file_, archive_->describe() + ": no binary for this platform (" + platform +
+                    "): " + binary.filename().string() + " is not in binaries/" + platform + "/" + hint);
+  }
   try {
     library_ = std::make_shared<Fmi2Library>(binary, me_, md_.fmi_version, archive_->describe());
   } catch (const ModelError& e) {
@@ -99,7 +115,8 @@ void FMU::configure(const ParameterScope& scope) {
   try {
     (void)instantiate(name() + "_check");
   } catch (const RunError& e) {
-    fail(file_, archive_->describe() + ": " + e.what() + " (is the GUID " + md_.guid + " the binary's?)");
+    const std::string token = md_.fmi_version == "3.0" ? "instantiation token " : "GUID ";
+    fail(file_, archive_->describe() + ": " + e.what() + " (is the " + token + md_.guid + " the binary's?)");
   }
 }
 

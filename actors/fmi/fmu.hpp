@@ -68,6 +68,11 @@ class FMU : public Actor {
   void fire(FireContext& context) const override;
   [[nodiscard]] std::size_t guard_count() const override { return me_ ? md_.event_indicators : 0; }
   [[nodiscard]] std::string guard_name(std::size_t i) const override;
+  /// FMI's event-indicator domains: z > 0 and z <= 0.
+  [[nodiscard]] ZeroSide guard_zero_side(std::size_t i) const override {
+    (void)i;
+    return ZeroSide::kBelow;
+  }
   void guards(const ReadContext& context, std::span<double> g) const override;
 
  protected:
@@ -96,6 +101,10 @@ class FMU : public Actor {
   void read_outputs(RunState& run) const;
   void event_iteration(FireContext& context, RunState& run, bool initial) const;
   void schedule(FireContext& context, RunState& run, bool defined, double next) const;
+  void initialize_now(FireContext& context, RunState& run) const;
+  void fire_now(FireContext& context, RunState& run) const;
+  /// Writes the messages the FMU logged since the last firing as `fmu_log` trace lines.
+  void trace_log(FireContext& context, RunState& run) const;
   /// Co-simulation: a discarded step that fmi2GetBooleanStatus(fmi2Terminated) says ended the simulation.
   [[nodiscard]] bool terminated(RunState& run) const;
 

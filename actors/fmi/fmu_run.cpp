@@ -2,6 +2,7 @@
 // Exchange (spec 3.2.3) and Co-Simulation (spec 4.2.4) mapped onto the
 // actor's calls. Buffers are made once in make_state(): the right-hand-side
 // path (evaluate, derivatives, guards) allocates nothing.
+#include <array>
 #include <cmath>
 
 #include "actors/fmi/fmi2_instance.hpp"
@@ -102,9 +103,51 @@ void FMU::read_outputs(RunState& run) const {
   }
 }
 
+// The FMU's messages go to the trace at the end of each firing, also one
+// that fails (they explain the failure).
 void FMU::initialize(FireContext& context) const {
   auto& run = context.state<RunState>();
   run.fmu = instantiate(name());
+  try {
+    initialize_now(context, run);
+  } catch (...) {
+    trace_log(context, run);
+    throw;
+  }
+  trace_log(context, run);
+}
+
+void FMU::fire(FireContext& context) const {
+  auto& run = context.state<RunState>();
+  try {
+    fire_now(context, run);
+  } catch (...) {
+    trace_log(context, run);
+    throw;
+  }
+  trace_log(context, run);
+}
+
+void FMU::trace_log(FireContext& context, RunState& run) const {
+  std::size_t dropped = 0;
+  const std::vector<Fmi2Instance::LogEntry> log = run.fmu->take_log(dropped);
+  for (const Fmi2Instance::LogEntry& entry : log) {
+    const std::array<TraceField, 3> fields{{{"category", entry.category},
+                                            {"status", run.fmu->status_name(entry.status)},
+                                            {"message", entry.message}}};
+    context.trace("fmu_log", fields);
+  }
+  if (dropped > 0) {
+    const std::string message = std::to_string(dropped) +
+                                " more messages were logged and not traced (at most " +
+                                std::to_string(Fmi2Instance::kMaxKept) + " between two firings)";
+    const std::array<TraceField, 3> fields{
+        {{"category", "ctde"}, {"status", "dropped"}, {"message", message}}};
+    context.trace("fmu_log", fields);
+  }
+}
+
+void FMU::initialize_now(FireContext& context, RunState& run) const {
   run.pending_tick = kNever;
   run.terminate = false;
   Fmi2Instance& fmu = *run.fmu;
@@ -149,7 +192,8 @@ void FMU::event_iteration(FireContext& context, RunState& run, bool initial) con
   while (info.new_discrete_states_needed != fmi2::kFalse) {
     if (++iterations > kMaxEventIterations) {
       throw RunError(describe() + ": the event iteration did not converge in " +
-                     std::to_string(kMaxEventIterations) + " calls of fmi2NewDiscreteStates");
+                     std::to_string(kMaxEventIterations) + " calls of " +
+                     fmu.call_name("fmi2NewDiscreteStates"));
     }
     info = fmi2::EventInfo{};
     fmu.require(f.new_discrete_states(fmu.component(), &info), "fmi2NewDiscreteStates");
@@ -183,8 +227,7 @@ void FMU::schedule(FireContext& context, RunState& run, bool defined, double nex
   context.fire_at(tick);
 }
 
-void FMU::fire(FireContext& context) const {
-  auto& run = context.state<RunState>();
+void FMU::fire_now(FireContext& context, RunState& run) const {
   Fmi2Instance& fmu = *run.fmu;
   const auto& f = fmu.f();
   if (!me_) {

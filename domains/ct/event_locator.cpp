@@ -6,8 +6,8 @@
 namespace ctde {
 
 EventLocator::EventLocator(std::vector<Crossing> directions, TimeResolution resolution, double tolerance,
-                           std::size_t state_size)
-    : guards_(std::move(directions)), resolution_(resolution), tolerance_(tolerance) {
+                           std::size_t state_size, const std::vector<ZeroSide>& zero_sides)
+    : guards_(std::move(directions), zero_sides), resolution_(resolution), tolerance_(tolerance) {
   const std::size_t n = guards_.size();
   for (auto* g : {&g_start_, &g_end_, &g_a_, &g_b_, &g_trial_, &g_mid_, &g_before_}) g->assign(n, 0.0);
   fired_.assign(n, Crossing::kNone);
@@ -222,7 +222,7 @@ Crossing EventLocator::microstep_crossing(GuardId guard, Tick now) {
 
 bool EventLocator::needs_slopes() const {
   for (std::size_t i = 0; i < g_end_.size(); ++i) {
-    if (fired_[i] != Crossing::kNone && GuardSet::needs_slope(fired_[i], g_end_[i])) return true;
+    if (fired_[i] != Crossing::kNone && guards_.needs_slope(i, fired_[i], g_end_[i])) return true;
   }
   return false;
 }

@@ -94,8 +94,9 @@ class EventLocator {
   /// @param resolution the run's ticks: a search narrows to one tick.
   /// @param tolerance |g| at which a search may stop before one tick (0: never).
   /// @param state_size the number of continuous states (the cubic's size).
+  /// @param zero_sides one per guard, or empty: every guard ZeroSide::kOwn.
   EventLocator(std::vector<Crossing> directions, TimeResolution resolution, double tolerance,
-               std::size_t state_size);
+               std::size_t state_size, const std::vector<ZeroSide>& zero_sides = {});
 
   [[nodiscard]] std::size_t size() const { return guards_.size(); }
   [[nodiscard]] const GuardSet& guards() const { return guards_; }

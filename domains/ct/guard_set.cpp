@@ -17,19 +17,32 @@ constexpr int kMaxIterations = 400;
 
 }  // namespace
 
-GuardSet::GuardSet(std::vector<Crossing> directions)
-    : direction_(std::move(directions)), side_(direction_.size(), 0), level_(direction_.size(), 0.0) {}
+GuardSet::GuardSet(std::vector<Crossing> directions, const std::vector<ZeroSide>& zero_sides)
+    : direction_(std::move(directions)),
+      below_(direction_.size(), 0),
+      side_(direction_.size(), 0),
+      level_(direction_.size(), 0.0) {
+  for (std::size_t i = 0; i < zero_sides.size() && i < below_.size(); ++i) {
+    below_[i] = zero_sides[i] == ZeroSide::kBelow ? 1 : 0;
+  }
+}
+
+std::int8_t GuardSet::side_of(std::size_t i, double v) const {
+  if (below_[i] != 0) return v > 0 ? std::int8_t{1} : std::int8_t{-1};
+  return sign_of(v);
+}
 
 void GuardSet::start(std::span<const double> g) {
   for (std::size_t i = 0; i < size(); ++i) {
     level_[i] = 0.0;
-    side_[i] = sign_of(g[i]);
+    side_[i] = side_of(i, g[i]);
   }
 }
 
 Crossing GuardSet::crossing(std::size_t i, double g) const {
   const double phi = g - level_[i];
-  if (side_[i] < 0 && phi >= 0) return Crossing::kRising;
+  // Zero below: rising is leaving the g <= 0 domain (phi > 0), not reaching zero.
+  if (side_[i] < 0 && (below_[i] != 0 ? phi > 0 : phi >= 0)) return Crossing::kRising;
   if (side_[i] > 0 && phi <= 0) return Crossing::kFalling;
   return Crossing::kNone;
 }
@@ -47,13 +60,13 @@ bool GuardSet::any_event(std::span<const double> g) const {
 }
 
 void GuardSet::commit(std::size_t i, double g) {
-  const std::int8_t side = sign_of(g - level_[i]);
+  const std::int8_t side = side_of(i, g - level_[i]);
   side_[i] = side;
-  if (level_[i] != 0.0 && sign_of(g) == side && side != 0) level_[i] = 0.0;
+  if (level_[i] != 0.0 && side_of(i, g) == side && side != 0) level_[i] = 0.0;
 }
 
 bool GuardSet::rearm(std::size_t i, double g) {
-  if (level_[i] == 0.0 || side_[i] == 0 || sign_of(g) != side_[i]) return false;
+  if (level_[i] == 0.0 || side_[i] == 0 || side_of(i, g) != side_[i]) return false;
   level_[i] = 0.0;
   return true;
 }
@@ -62,8 +75,10 @@ void GuardSet::commit(std::span<const double> g) {
   for (std::size_t i = 0; i < size(); ++i) commit(i, g[i]);
 }
 
-bool GuardSet::needs_slope(Crossing fired, double after) {
-  return fired == Crossing::kFalling ? after <= 0 : after >= 0;
+bool GuardSet::needs_slope(std::size_t i, Crossing fired, double after) const {
+  // Past or on zero after its event; zero below: 0 is where a rising guard came from.
+  if (fired == Crossing::kFalling) return after <= 0;
+  return below_[i] != 0 ? after > 0 : after >= 0;
 }
 
 void GuardSet::after_event(std::size_t i, Crossing fired, double before, double after, double slope,
@@ -71,7 +86,7 @@ void GuardSet::after_event(std::size_t i, Crossing fired, double before, double 
   level_[i] = 0.0;
   // +1 for a falling event: the side it came from, and where it must return.
   const std::int8_t from = fired == Crossing::kFalling ? std::int8_t{1} : std::int8_t{-1};
-  if (sign_of(after) == from) {  // the event moved it back: armed again
+  if (side_of(i, after) == from) {  // the event moved it back: armed again
     side_[i] = from;
     return;
   }
@@ -84,7 +99,7 @@ void GuardSet::after_event(std::size_t i, Crossing fired, double before, double 
     side_[i] = from;
     return;
   }
-  side_[i] = sign_of(after);  // passed through: it must come back on its own
+  side_[i] = side_of(i, after);  // passed through: it must come back on its own
 }
 
 LocatedCrossing GuardSet::locate(double ta, double tb, std::span<double> ga, std::span<double> gb,

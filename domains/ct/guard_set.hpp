@@ -6,6 +6,9 @@
 /// sign of g_i - level_i at the last accepted point: -1, +1, or 0 while it
 /// sits exactly on its level) and a level, normally 0. A rising crossing is
 /// side -1 then g - level >= 0; a falling one, side +1 then g - level <= 0.
+/// A guard whose zero is below (ZeroSide::kBelow) has two sides only, +1
+/// where g - level > 0 and -1 elsewhere: its rising crossing is side -1
+/// then g - level > 0.
 ///
 /// The search (locate()) is the Illinois variant of regula falsi on a bracket
 /// [ta, tb] (no event crossing at ta, one at tb), driven by the earliest
@@ -48,11 +51,15 @@ class GuardSet {
  public:
   GuardSet() = default;
   /// @param directions one per guard: which crossings are events.
-  explicit GuardSet(std::vector<Crossing> directions);
+  /// @param zero_sides one per guard, or empty: every guard ZeroSide::kOwn.
+  explicit GuardSet(std::vector<Crossing> directions, const std::vector<ZeroSide>& zero_sides = {});
 
   [[nodiscard]] std::size_t size() const { return direction_.size(); }
   [[nodiscard]] Crossing direction(std::size_t i) const { return direction_[i]; }
   [[nodiscard]] double level(std::size_t i) const { return level_[i]; }
+  [[nodiscard]] ZeroSide zero_side(std::size_t i) const {
+    return below_[i] != 0 ? ZeroSide::kBelow : ZeroSide::kOwn;
+  }
 
   /// At the start of a run: sides from the values, levels 0.
   void start(std::span<const double> g);
@@ -83,7 +90,7 @@ class GuardSet {
                    double tolerance);
   /// True when after_event() needs the slope of guard `i` (its value after
   /// the event is on the far side of zero or on it).
-  [[nodiscard]] static bool needs_slope(Crossing fired, double after);
+  [[nodiscard]] bool needs_slope(std::size_t i, Crossing fired, double after) const;
 
   /// Searches [ta, tb] for the earliest event crossing. Pre: no event
   /// crossing at ga (values at ta), one at gb (values at tb). `ga`, `gb`
@@ -94,7 +101,11 @@ class GuardSet {
                          GuardEvaluator evaluate, void* user) const;
 
  private:
+  /// The side of value `v` (g - level, or g) for guard `i`: -1, +1, or 0 (kOwn only).
+  [[nodiscard]] std::int8_t side_of(std::size_t i, double v) const;
+
   std::vector<Crossing> direction_;
+  std::vector<std::uint8_t> below_;  ///< per guard: 1 for ZeroSide::kBelow
   std::vector<std::int8_t> side_;
   std::vector<double> level_;
 };

@@ -86,6 +86,15 @@ void Director::Impl::mode_changed(ActorId actor, std::string_view from, std::str
     trace_->mode(now_, resolution_.to_seconds(now_.time), flat(actor).path, from, via, to);
 }
 
+void Director::Impl::trace_line(ActorId actor, std::string_view kind, std::span<const TraceField> fields) {
+  if (is_director_trace_kind(kind)) {
+    throw std::logic_error(flat(actor).path + ": an actor's trace line cannot be of the director's kind '" +
+                           std::string(kind) + "'");
+  }
+  if (trace_ != nullptr)
+    trace_->actor_line(now_, resolution_.to_seconds(now_.time), kind, flat(actor).path, fields);
+}
+
 void Director::Impl::states_changing(ActorId actor) {
   const std::uint32_t a = actor.value();
   if (!initialized_ || (flags_[a] & kStatesChanging) != 0) return;

@@ -64,6 +64,7 @@ class Director::Impl final : public DirectorServices {
   void fire_at(ActorId actor, Tick time) override;
   void request_stop(ActorId actor) override;
   void mode_changed(ActorId actor, std::string_view from, std::string_view via, std::string_view to) override;
+  void trace_line(ActorId actor, std::string_view kind, std::span<const TraceField> fields) override;
   void states_changing(ActorId actor) override;
 
   [[nodiscard]] const TimeResolution& resolution() const override { return resolution_; }

@@ -21,6 +21,7 @@ void Director::Impl::lay_out() {
   std::uint32_t inputs = 0;
   std::uint32_t outputs = 0;
   std::vector<Crossing> directions;
+  std::vector<ZeroSide> zero_sides;
   for (std::uint32_t d = 0; d < n; ++d) {
     const FlatActor& actor = flat(d);
     actors_[d] = actor.actor;
@@ -39,6 +40,7 @@ void Director::Impl::lay_out() {
     for (std::uint32_t i = 0; i < guards; ++i) {
       guards_.owner.push_back(d);
       directions.push_back(actor.actor->guard_direction(i));
+      zero_sides.push_back(actor.actor->guard_zero_side(i));
     }
     state_size += states;
     if (states > 0) stateful_.push_back(d);
@@ -96,8 +98,8 @@ void Director::Impl::lay_out() {
   b_.x = b_.x_storage.data();
   dense_.assign(state_size, 0.0);
   const std::size_t guard_total = guards_.owner.size();
-  guards_.locator =
-      EventLocator(std::move(directions), resolution_, options_.event_tolerance.value_or(0.0), state_size);
+  guards_.locator = EventLocator(std::move(directions), resolution_, options_.event_tolerance.value_or(0.0),
+                                 state_size, zero_sides);
   b_.crossed.assign(guard_total, 0);
   if (guard_total > 0) {
     guards_.slopes.assign(guard_total, 0.0);

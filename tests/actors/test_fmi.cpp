@@ -18,37 +18,18 @@
 #include "actors/fmi/model_description.hpp"
 #include "core/error.hpp"
 #include "support/cli_helpers.hpp"
+#include "support/fmi_helpers.hpp"
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
+using ctde::test::fmu;
+using ctde::test::fmu_model;
+using ctde::test::reset_times;
 using ctde::test::run_model;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string fmu(const std::string& name) { return std::string(CTDE_TEST_FMUS) + "/" + name + ".fmu"; }
-
-/// A model of one FMU actor `a` with `params` (JSON members after "file"),
-/// further actors and connections, recording `record`.
-std::string fmu_model(const std::string& name, const std::string& params, const std::string& director,
-                      const std::string& record, const std::string& more_actors = "",
-                      const std::string& connections = "") {
-  return R"({"ctde": 1, "name": "m", "director": {)" + director +
-         R"(}, "actors": [{"name": "a", "type": "FMU",
-      "params": {"file": ")" +
-         fmu(name) + "\"" + (params.empty() ? "" : ", " + params) + "}}" + more_actors +
-         R"(], "connections": [)" + connections + R"(], "record": [)" + record + "]}";
-}
-
-/// The times of the `reset` trace lines of actor `actor`.
-std::vector<double> reset_times(const test::Run& run, const std::string& actor) {
-  std::vector<double> times;
-  for (const auto& line : run.lines) {
-    if (line["kind"] == "reset" && line["actor"] == actor) times.push_back(line["t"].get<double>());
-  }
-  return times;
-}
 
 /// The message of validating `text` (empty when valid).
 std::string validation_message(const std::string& text) {
@@ -530,7 +511,7 @@ TEST_CASE(
   REQUIRE(d.outputs.size() == 2);
   CHECK(*d.outputs[0].dependencies == std::vector<std::size_t>{2});
   CHECK_THROWS_WITH_AS(
-      parse_model_description(
+      (void)parse_model_description(
           R"xml(<fmiModelDescription fmiVersion="3.0" modelName="m" instantiationToken="t">
       <ModelExchange modelIdentifier="m"/><ModelVariables/>
       <ModelStructure><EventIndicator valueReference="7"/></ModelStructure></fmiModelDescription>)xml",

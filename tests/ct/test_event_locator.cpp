@@ -357,3 +357,86 @@ TEST_CASE("a ball bouncing to rest is Zeno behaviour at the closed form's ninth 
   CHECK(rhythm.kind == EventRhythm::Kind::kZeno);
   CHECK(events == events_expected);
 }
+
+TEST_CASE("a guard whose zero is below crosses rising at the first tick above zero, not at zero") {
+  Analytic step;
+  step.guard = [](double t, const Values&) { return Values{t - 0.3, t - 0.3}; };
+  EventLocator locator({Crossing::kRising, Crossing::kRising}, kNs, 0, 0, {ZeroSide::kBelow, ZeroSide::kOwn});
+  start_at(locator, step, 0);
+  const std::optional<LocatedEvent> found = check(locator, step, 0, 1, 0);
+  REQUIRE(found);
+  const Tick own = first_tick([](double t) { return t - 0.3 >= 0; }, 0.3);
+  const Tick below = first_tick([](double t) { return t - 0.3 > 0; }, 0.3);
+  CHECK(below >= own);
+  CHECK(below <= own + 1);
+  // The earliest crossing is the guard with zero of its own; the other crosses at `below`.
+  CHECK(found->tick == own);
+  const auto fired = fire_at(locator, step, own);
+  REQUIRE(!fired.empty());
+  CHECK(fired.back().first == GuardId{1});
+  // Guard 0 fires with it only when that tick is above 0.3 s already; at exactly 0.3 s it is on its g <= 0
+  // side.
+  CHECK(fired.size() == (below == own ? 2U : 1U));
+  EventLocator alone({Crossing::kRising}, kNs, 0, 0, {ZeroSide::kBelow});
+  Analytic one;
+  one.guard = [](double t, const Values&) { return Values{t - 0.3}; };
+  start_at(alone, one, 0);
+  const std::optional<LocatedEvent> rising = check(alone, one, 0, 1, 0);
+  REQUIRE(rising);
+  CHECK(rising->tick == below);
+  CHECK(rising->bracket.tb > 0.3);
+}
+
+TEST_CASE(
+    "a guard resting at exactly zero that then rises is an event when its zero is below, not otherwise") {
+  // g = 0 until 0.5 s, then t - 0.5.
+  Analytic step;
+  step.guard = [](double t, const Values&) { return Values{t < 0.5 ? 0.0 : t - 0.5}; };
+  const Tick expected = first_tick([](double t) { return t > 0.5; }, 0.5);
+  SUBCASE("zero below: the first tick above 0.5 s") {
+    EventLocator locator({Crossing::kRising}, kNs, 0, 0, {ZeroSide::kBelow});
+    start_at(locator, step, 0);
+    CHECK_FALSE(check(locator, step, 0, 0.25, 0));  // resting at zero: no crossing
+    const std::optional<LocatedEvent> found = check(locator, step, 0.25, 1, kNs.to_ticks(0.25));
+    REQUIRE(found);
+    CHECK(found->tick == expected);
+    CHECK(found->bracket.ta <= 0.5);
+    CHECK(found->bracket.tb > 0.5);
+    const auto fired = fire_at(locator, step, found->tick);
+    REQUIRE(fired.size() == 1);
+    CHECK(locator.event(GuardId{0}) == Crossing::kRising);
+  }
+  SUBCASE("zero of its own: resting at zero has no side, leaving it is no crossing") {
+    EventLocator locator({Crossing::kRising}, kNs, 0, 0);
+    start_at(locator, step, 0);
+    CHECK_FALSE(check(locator, step, 0, 0.25, 0));
+    CHECK_FALSE(check(locator, step, 0.25, 1, kNs.to_ticks(0.25)));
+  }
+}
+
+TEST_CASE(
+    "a guard whose zero is below falls where it reaches zero, and resting there it is on its g <= 0 side") {
+  // g = 0.25 - t until 0.25 s, then 0; a step ends exactly at 0.25 s, where it reaches zero.
+  Analytic step;
+  step.guard = [](double t, const Values&) { return Values{t < 0.25 ? 0.25 - t : 0.0}; };
+  EventLocator locator({Crossing::kBoth}, kNs, 0, 0, {ZeroSide::kBelow});
+  start_at(locator, step, 0);
+  const Tick at = kNs.to_ticks(0.25);
+  const std::optional<LocatedEvent> found = check(locator, step, 0, kNs.to_seconds(at), 0);
+  REQUIRE(found);
+  CHECK(found->tick == at);
+  const auto fired = fire_at(locator, step, found->tick);
+  REQUIRE(fired.size() == 1);
+  CHECK(locator.event(GuardId{0}) == Crossing::kFalling);
+  settle(locator, {0.0}, {0.0});
+  // Resting at zero afterwards: no crossing, neither way.
+  CHECK_FALSE(check(locator, step, kNs.to_seconds(at), 1, at));
+  // A guard falling through zero crosses at the first tick at or below zero, as with zero of its own.
+  Analytic through;
+  through.guard = [](double t, const Values&) { return Values{0.25 - t}; };
+  EventLocator falling({Crossing::kFalling}, kNs, 0, 0, {ZeroSide::kBelow});
+  start_at(falling, through, 0);
+  const std::optional<LocatedEvent> crossed = check(falling, through, 0, 1, 0);
+  REQUIRE(crossed);
+  CHECK(crossed->tick == first_tick([](double t) { return 0.25 - t <= 0; }, 0.25));
+}

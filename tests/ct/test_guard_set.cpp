@@ -125,7 +125,7 @@ TEST_CASE("after an event, a guard moving back from just past zero fires when it
   GuardSet guards({Crossing::kFalling});
   const double above[] = {1.0};
   guards.start(above);
-  REQUIRE(GuardSet::needs_slope(Crossing::kFalling, -1e-13));
+  REQUIRE(guards.needs_slope(0, Crossing::kFalling, -1e-13));
   guards.after_event(0, Crossing::kFalling, -1e-13, -1e-13, 1e-6, 0);
   CHECK(guards.level(0) < -1e-13);
   CHECK(guards.event(0, -0.5e-13) == Crossing::kNone);   // the small hop up
@@ -143,4 +143,31 @@ TEST_CASE("after an event, a guard that keeps going through is not armed again")
   guards.commit(0, -1.0);
   guards.commit(0, 1.0);
   CHECK(guards.event(0, -1.0) == Crossing::kFalling);  // after coming back above zero
+}
+
+TEST_CASE("a guard whose zero is below has the domains g > 0 and g <= 0 (FMI's event indicators)") {
+  GuardSet guards({Crossing::kBoth, Crossing::kBoth}, {ZeroSide::kBelow, ZeroSide::kOwn});
+  CHECK(guards.zero_side(0) == ZeroSide::kBelow);
+  CHECK(guards.zero_side(1) == ZeroSide::kOwn);
+  const double at_zero[] = {0.0, 0.0};
+  guards.start(at_zero);
+  // Resting at zero, then rising: zero below is on the g <= 0 side, so leaving it upwards crosses.
+  CHECK(guards.event(0, 0.0) == Crossing::kNone);
+  CHECK(guards.event(0, 1e-300) == Crossing::kRising);
+  CHECK(guards.event(1, 1e-300) == Crossing::kNone);  // zero as a side of its own: leaving it is no crossing
+  // From above: reaching zero is the falling crossing, with either rule.
+  const double above[] = {1.0, 1.0};
+  guards.commit(above);
+  CHECK(guards.event(0, 0.0) == Crossing::kFalling);
+  CHECK(guards.event(1, 0.0) == Crossing::kFalling);
+  // From below: zero below only crosses above zero; zero of its own crosses at zero.
+  const double below[] = {-1.0, -1.0};
+  guards.commit(below);
+  CHECK(guards.event(0, 0.0) == Crossing::kNone);
+  CHECK(guards.event(1, 0.0) == Crossing::kRising);
+  CHECK(guards.event(0, 0.5) == Crossing::kRising);
+  // After a rising event that left it at exactly zero, it is back on its side: no slope needed.
+  CHECK_FALSE(guards.needs_slope(0, Crossing::kRising, 0.0));
+  CHECK(guards.needs_slope(1, Crossing::kRising, 0.0));
+  CHECK(guards.needs_slope(0, Crossing::kRising, 1e-13));
 }

@@ -19,6 +19,10 @@ static void report(Instance* m, fmi2Status status, const char* category, const c
   if (m->cb.logger != NULL) m->cb.logger(m->cb.componentEnvironment, m->name, status, category, "%s", text);
 }
 
+void model_log(Instance* m, int status, const char* category, const char* text) {
+  report(m, (fmi2Status)status, category, text);
+}
+
 EXPORT const char* fmi2GetTypesPlatform(void) { return "default"; }
 EXPORT const char* fmi2GetVersion(void) { return FMU_VERSION_STRING; }
 

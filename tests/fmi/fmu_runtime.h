@@ -74,4 +74,8 @@ int model_event(Instance* m);
 /* After an accepted integrator step: 1 asks for an event. */
 int model_step_done(Instance* m);
 
+/* Defined by the runtime: a message through the importer's logger
+ * (status 0 OK, 1 Warning... as fmi2Status and fmi3Status). */
+void model_log(Instance* m, int status, const char* category, const char* text);
+
 #endif

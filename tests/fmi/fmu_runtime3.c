@@ -18,6 +18,10 @@ static void report3(Instance* m, fmi3Status status, const char* category, const 
   if (m->log3 != NULL) m->log3(m->env3, (int)status, category, text);
 }
 
+void model_log(Instance* m, int status, const char* category, const char* text) {
+  report3(m, (fmi3Status)status, category, text);
+}
+
 EXPORT const char* fmi3GetVersion(void) { return "3.0"; }
 
 EXPORT void* fmi3InstantiateModelExchange(const char* name, const char* token, const char* resources, bool visible,

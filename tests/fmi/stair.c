@@ -2,7 +2,10 @@
  * that steps by one at every t = k * 0.1 (time events), and a Real output
  * `level` = count / 10. When `count` reaches the parameter `last`, the
  * model asks to terminate. Value references: Integer 0 count, 1 last;
- * Real 0 level. */
+ * Real 0 level. With FMU_LOG_EVENTS it logs each step ("count k", OK,
+ * category "logEvents") and the termination (a warning). */
+#include <stdio.h>
+
 #include "fmu_runtime.h"
 
 const char* const model_guid = FMU_GUID;
@@ -30,6 +33,12 @@ int model_event(Instance* m) {
     m->i[0] += 1;
     plan(m);
     if (m->i[0] >= m->i[1]) m->terminate = 1;
+#ifdef FMU_LOG_EVENTS
+    char text[64];
+    snprintf(text, sizeof text, "count %d", m->i[0]);
+    model_log(m, 0, "logEvents", text);
+    if (m->terminate) model_log(m, 1, "logStatusWarning", "count reached last: terminating");
+#endif
   }
   return 0;
 }

@@ -2,7 +2,8 @@
  * step that ends with x >= 0.5, fmi2CompletedIntegratorStep asks for an
  * event, at which x is reset to 0 and the Integer output `resets` counts
  * it (once). Value references: Real 0 x, 1 der(x), 2 at (the time of the
- * reset); Integer 0 resets. */
+ * reset); Integer 0 resets. With FMU_TERMINATE_ON_STEP that step asks to
+ * terminate the simulation instead of asking for an event. */
 #include "fmu_runtime.h"
 
 const char* const model_guid = FMU_GUID;
@@ -31,4 +32,12 @@ int model_event(Instance* m) {
   }
   return 0;
 }
-int model_step_done(Instance* m) { return m->i[0] == 0 && m->r[0] >= 0.5; }
+int model_step_done(Instance* m) {
+  const int due = m->i[0] == 0 && m->r[0] >= 0.5;
+#ifdef FMU_TERMINATE_ON_STEP
+  if (due) m->terminate = 1;
+  return 0;
+#else
+  return due;
+#endif
+}

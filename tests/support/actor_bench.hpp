@@ -36,12 +36,21 @@ class FakeDirector final : public DirectorServices {
   void states_changing(ActorId /*actor*/) override { ++states_changes; }
   void mode_changed(ActorId /*actor*/, std::string_view /*from*/, std::string_view /*via*/,
                     std::string_view /*to*/) override {}
+  void trace_line(ActorId /*actor*/, std::string_view kind, std::span<const TraceField> fields) override {
+    std::string line(kind);
+    for (const TraceField& field : fields) {
+      line += ' ';
+      line.append(field.key).append("=").append(field.value);
+    }
+    traced.push_back(line);
+  }
   [[nodiscard]] const TimeResolution& resolution() const override { return resolution_; }
   [[nodiscard]] Tick start_tick() const override { return start; }
   [[nodiscard]] Tick stop_tick() const override { return stop; }
 
   std::vector<Emitted> emitted;
   std::vector<Tick> requested;
+  std::vector<std::string> traced;  ///< trace lines: "kind key=value..."
   int states_changes = 0;
   bool stop_requested = false;
   Tick start = 0;
