@@ -187,7 +187,7 @@ def events(name, run):
 
 
 def is_dense(name, runs, seconds_per_pixel):
-    """Whether a discrete signal is drawn as a raster (see the module's doc)."""
+    """Whether a discrete signal has too many events for stems (see the module's doc)."""
     for r in runs:
         times = [t for t, _ in events(name, r)]
         if len(times) > DENSE_EVENTS:
@@ -244,8 +244,7 @@ def layout(runs, args):
     report = {"runs": [r.label for r in runs], "panels": [], "roundoff": [], "zeroed": {}, "notes": []}
     discrete = [n for n in names if is_discrete(n, runs, args.discrete)]
     continuous = [n for n in names if n not in discrete]
-    clean_roundoff(continuous, runs, report)
-    clean_roundoff(discrete, runs, report)
+    clean_roundoff(names, runs, report)
     start, end = time_span(runs, args.logx)
     axis_pixels = args.width * args.dpi * 0.8
     seconds_per_pixel = (end - start) / axis_pixels if end > start else 0.0

@@ -322,3 +322,22 @@ TEST_CASE("ctde plot exits 3 and leaves no file when drawing fails") {
   CHECK(has(r.output, "exit status 1"));
   CHECK_FALSE(std::filesystem::exists(png));
 }
+
+TEST_CASE(
+    "ctde plot of an M/M/1 queue: the arrival ticks a raster, the customers' numbers and service times "
+    "dots") {
+  // About 1000 customers in 2000 s: far too many for stems.
+  const auto csv = scratch("mm1.csv");
+  REQUIRE(run_cli("run " + example_models() + "mm1_queue.json --quiet --stop-time 2000 --record " +
+                  "arrivals.out,id.out,service.out,server.out -o " + csv.string())
+              .status == 0);
+  const std::string layout = describe_layout(csv.string());
+  // Numbers 1..1000 (arrivals and departures) together; service times of a few seconds apart.
+  CHECK(has(layout, R"("panels": [{"kind": "points", "signals": ["id.out", "server.out"]}, )"
+                    R"({"kind": "points", "signals": ["service.out"]}, )"
+                    R"({"kind": "raster", "signals": ["arrivals.out"]}])"));
+  const auto png = scratch("mm1.png");
+  const CommandResult r = run_cli("plot " + csv.string() + " -o " + png.string());
+  CHECK_MESSAGE(r.status == 0, r.output);
+  CHECK(png_size(png) == std::make_pair(1000U, 600U));
+}
