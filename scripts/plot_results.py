@@ -51,6 +51,10 @@ class BadInput(Exception):
     """A results file that cannot be plotted, or a signal name it lacks."""
 
 
+class CannotWrite(Exception):
+    """The plot file cannot be written."""
+
+
 class Run:
     """One results file: its label, times and columns ({name: [value or None]})."""
 
@@ -366,8 +370,10 @@ def draw(runs, report, args):
         drawers[panel["kind"]](ax, signals, runs, report, args.logy)
         ax.set_ylabel(axis_label(signals), fontsize="small")
         ax.ticklabel_format(axis="y", useOffset=False)
-        if args.logy:
+        if args.logy and any(v > 0 for n in signals for r in runs for v in finite(r.columns.get(n, []))):
             ax.set_yscale("log")
+        elif args.logy:
+            ax.text(0.5, 0.5, "no values > 0 to draw on a log axis", ha="center", va="center", transform=ax.transAxes)
         ax.grid(True, alpha=0.3)
         if signals:
             points = sum(len(r.times) for r in runs) * len(signals)
@@ -383,7 +389,10 @@ def draw(runs, report, args):
         axes[0].text(0.5, 0.5, "no signals", ha="center", va="center", transform=axes[0].transAxes)
     axes[-1].set_xlabel("time (s)")
     fig.tight_layout()
-    fig.savefig(args.output, dpi=args.dpi)  # no bbox_inches: the size stays as described
+    try:
+        fig.savefig(args.output, dpi=args.dpi)  # no bbox_inches: the size stays as described
+    except (OSError, ValueError) as e:  # an unwritable output, an unknown output format
+        raise CannotWrite(f"cannot write {args.output}: {e}")
     plt.close(fig)
 
 
@@ -428,8 +437,8 @@ def main():
         print(f"plot_results.py: matplotlib is not available to {sys.executable} ({missing});"
               " on Debian: apt-get install python3-matplotlib", file=sys.stderr)
         sys.exit(2)
-    except (OSError, ValueError) as e:  # an unwritable output, an unknown output format
-        sys.exit(f"plot_results.py: error: cannot write {args.output}: {e}")
+    except CannotWrite as e:
+        sys.exit(f"plot_results.py: error: {e}")
 
 
 if __name__ == "__main__":

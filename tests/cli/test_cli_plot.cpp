@@ -272,6 +272,12 @@ TEST_CASE("ctde plot makes the figure 150 pixels higher for each panel beyond th
   CHECK_MESSAGE(r.status == 0, r.output);
   CHECK(has(r.output, "note: scales.csv: 1 rows at time <= 0 skipped (log time axis)"));
   CHECK(png_size(png) == std::make_pair(1000U, 900U));
+
+  // A panel with nothing above 0 is drawn empty, with a note, not a failure.
+  const std::string negative = write_scratch("negative.csv", "time,microstep,a.out\n1,0,-1\n2,0,-2\n");
+  const CommandResult empty = run_cli("plot " + negative + " -o " + png.string() + " --logy");
+  CHECK_MESSAGE(empty.status == 0, empty.output);
+  CHECK(has(empty.output, "note: negative.csv: 2 values <= 0 of a.out skipped (log value axes)"));
 }
 
 TEST_CASE("ctde plot exits 2 for a missing or foreign file, an unknown signal or a bad name") {
