@@ -48,8 +48,8 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
       throw CommandError(kExitUsage, "--plot draws from CSV results, and -o '" + request.results +
                                          "' is an HDF5 or MAT file: give -o a .csv file, or no -o");
     }
-    check_plot_path(plot);
-    tool = find_plot_tool();  // before the run: a missing tool runs nothing
+    check_plot_path("--plot", plot);
+    tool = find_plot_tool("--plot");  // before the run: a missing tool runs nothing
     plot_file.emplace(NamedPath{"--plot", plot}, OutputFile::Writer::kHelper);
     if (request.results.empty()) {
       temporary = make_temporary_file("results", ".csv");
@@ -80,8 +80,11 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
   }
   if (tool) {  // also after a failed or interrupted run: the results up to there are worth seeing
     try {
-      plot_results(*tool, request.results, plot_file->write_path(), outcome.discrete_columns,
-                   outcome.model_name);
+      PlotRequest plot_request;
+      plot_request.results = {request.results};
+      plot_request.discrete = outcome.discrete_columns;
+      plot_request.title = outcome.model_name;
+      plot_run_results(*tool, plot_request, plot_file->write_path());
       plot_file->commit();
     } catch (const CommandError& e) {
       std::cerr << "ctde: error: " << e.what() << "; the results are kept in " << request.results << "\n";
@@ -163,6 +166,22 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sweep_request.quiet, "Print nothing but errors (and no progress line)");
 
+  PlotRequest plot_request;
+  std::string plot_signals;
+  auto* plot = app.add_subcommand(
+      "plot",
+      "Draw results files (CSV), one run each, overlaid: panels by scale, dense events as a raster "
+      "(.png, .svg or .pdf; docs/cli.md)");
+  plot->add_option("RESULTS", plot_request.results, "Results files (CSV, from run -o), one run each")
+      ->required();
+  plot->add_option("-o,--output", plot_request.output, "The plot (.png, .svg or .pdf; 1000 pixels wide)");
+  plot->add_option("--signals", plot_signals, "Draw only these signals: a.out,b.out");
+  plot->add_flag("--logx", plot_request.logx, "A logarithmic time axis (rows at t <= 0 skipped)");
+  plot->add_flag("--logy", plot_request.logy, "Logarithmic value axes (values <= 0 skipped)");
+  plot->add_option("--title", plot_request.title, "The plot's title");
+  plot->add_flag("--describe", plot_request.describe,
+                 "Print the layout (panels, rasters, roundoff) as JSON instead of drawing");
+
   std::string graph_model;
   std::string graph_output;
   std::vector<std::string> graph_sets;
@@ -229,6 +248,10 @@ int main(int argc, char** argv) {
       return run_main(run_request, plot_path, quiet);
     }
     if (sweep->parsed()) return sweep_command(sweep_request);
+    if (plot->parsed()) {
+      if (!plot_signals.empty()) plot_request.signals = parse_record(plot_signals, "--signals");
+      plot_command(plot_request);
+    }
     if (graph->parsed()) graph_command(graph_model, parse_overrides(graph_sets), graph_output, std::cout);
     if (trace_export->parsed()) trace_export_command(trace_input, trace_output);
     if (types->parsed()) types_command(types_json, std::cout);

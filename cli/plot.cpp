@@ -4,12 +4,19 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "cli/command_error.hpp"
+#include "cli/output_file.hpp"
 #include "cli/process.hpp"
 
 #ifndef CTDE_PYTHON
@@ -50,14 +57,105 @@ std::string environment(const char* name) {
   return value == nullptr ? std::string() : std::string(value);
 }
 
+/// plot_results.py's exit status for a bad results file or signal name.
+constexpr int kScriptBadInput = 3;
+
+/// The column names of a results CSV (after time and microstep).
+/// @throws CommandError (kExitUsage) when it cannot be read or is not one.
+std::vector<std::string> results_columns(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int reason = errno;
+    throw CommandError(kExitUsage, "cannot read RESULTS '" + path + "': " + std::strerror(reason));
+  }
+  std::string line;
+  std::getline(in, line);
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  std::vector<std::string> cells;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = line.find(',', start);
+    cells.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (cells.size() < 2 || cells[0] != "time" || cells[1] != "microstep") {
+    throw CommandError(kExitUsage, "RESULTS '" + path +
+                                       "' is not a ctde results file: its first line must start with "
+                                       "time,microstep (a CSV written by ctde run -o)");
+  }
+  cells.erase(cells.begin(), cells.begin() + 2);
+  return cells;
+}
+
+/// Checks that every --signals name is a column of some results file.
+void check_signals(const std::vector<std::string>& signals, const std::vector<std::string>& known) {
+  std::string unknown;
+  for (const auto& name : signals) {
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    unknown += unknown.empty() ? "'" : ", '";
+    unknown += name;
+    unknown += "'";
+  }
+  if (unknown.empty()) return;
+  std::string message = "--signals: no signal ";
+  message += unknown;
+  message += " in the results; they have: ";
+  for (std::size_t i = 0; i < known.size(); ++i) {
+    if (i > 0) message += ", ";
+    message += known[i];
+  }
+  if (known.empty()) message += "(no signals)";
+  throw CommandError(kExitUsage, message);
+}
+
+/// "the plot was not drawn: PYTHON SCRIPT exit status N".
+std::string not_drawn(const PlotTool& tool, const std::string& how) {
+  std::string message = "the plot was not drawn: ";
+  message += tool.python;
+  message += ' ';
+  message += tool.script;
+  message += ' ';
+  message += how;
+  return message;
+}
+
+/// Runs the tool on `request`, drawing into `output` (request.output or a
+/// temporary name for it).
+ProcessResult run_plot_tool(const PlotTool& tool, const PlotRequest& request, const std::string& output) {
+  std::vector<std::string> arguments = {tool.python, tool.script};
+  arguments.insert(arguments.end(), request.results.begin(), request.results.end());
+  if (request.describe) {
+    arguments.emplace_back("--describe");
+  } else {
+    arguments.emplace_back("--output=" + output);
+  }
+  arguments.insert(arguments.end(), {"--width", std::to_string(kPlotWidthPixels / kDotsPerInch), "--height",
+                                     std::to_string(kPlotHeightPixels / kDotsPerInch), "--dpi",
+                                     std::to_string(kDotsPerInch), "--title=" + request.title});
+  if (!request.signals.empty()) {
+    std::string option = "--signals=";
+    for (std::size_t i = 0; i < request.signals.size(); ++i) {
+      if (i > 0) option += ',';
+      option += request.signals[i];
+    }
+    arguments.push_back(option);
+  }
+  for (const auto& column : request.discrete) arguments.push_back("--discrete=" + column);
+  if (request.logx) arguments.emplace_back("--logx");
+  if (request.logy) arguments.emplace_back("--logy");
+  std::cout.flush();  // what was printed comes before the script's output
+  return run_process(arguments);
+}
+
 }  // namespace
 
-PlotTool find_plot_tool() {
+PlotTool find_plot_tool(const std::string& who) {
   PlotTool tool;
   tool.python = environment("CTDE_PYTHON");
   if (tool.python.empty()) tool.python = CTDE_PYTHON;
   if (access(tool.python.c_str(), X_OK) != 0 || !is_file(tool.python)) {
-    std::string message = "--plot needs Python 3 with matplotlib, but '";
+    std::string message = who;
+    message += " needs Python 3 with matplotlib, but '";
     message += tool.python;
     message +=
         "' is not an executable file (Debian: apt-get install python3-matplotlib;"
@@ -77,7 +175,8 @@ PlotTool find_plot_tool() {
   }
   const auto found = std::find_if(candidates.begin(), candidates.end(), is_file);
   if (found == candidates.end()) {
-    std::string message = "--plot: cannot find ";
+    std::string message = who;
+    message += ": cannot find ";
     message += kScriptName;
     message += "; looked for";
     for (const auto& c : candidates) {
@@ -93,42 +192,53 @@ PlotTool find_plot_tool() {
   return tool;
 }
 
-void check_plot_path(const std::string& path) {
+void check_plot_path(const std::string& who, const std::string& path) {
   constexpr std::array<std::string_view, 3> kFormats = {".png", ".svg", ".pdf"};
   const std::string extension = fs::path(path).extension().string();
   if (std::find(kFormats.begin(), kFormats.end(), extension) == kFormats.end()) {
-    std::string message = "--plot ";
+    std::string message = who;
+    message += ' ';
     message += path;
     message += ": the file name must end in .png, .svg or .pdf";
     throw CommandError(kExitUsage, message);
   }
 }
 
-void plot_results(const PlotTool& tool, const std::string& results, const std::string& output,
-                  const std::vector<std::string>& discrete, const std::string& title) {
-  std::vector<std::string> arguments = {tool.python, tool.script,
-                                        results,     output,
-                                        "--width",   std::to_string(kPlotWidthPixels / kDotsPerInch),
-                                        "--height",  std::to_string(kPlotHeightPixels / kDotsPerInch),
-                                        "--dpi",     std::to_string(kDotsPerInch)};
-  std::string title_option = "--title=";
-  title_option += title;
-  arguments.push_back(title_option);
-  for (const auto& column : discrete) {
-    std::string option = "--discrete=";
-    option += column;
-    arguments.push_back(option);
-  }
-  const ProcessResult result = run_process(arguments);
+void plot_run_results(const PlotTool& tool, const PlotRequest& request, const std::string& output) {
+  const ProcessResult result = run_plot_tool(tool, request, output);
   if (!result.started || result.exit_status != 0) {
-    std::string message = "the plot was not drawn: ";
-    message += tool.python;
-    message += ' ';
-    message += tool.script;
-    message += ' ';
-    message += describe(result);
-    throw CommandError(kExitRunFailed, message);
+    throw CommandError(kExitRunFailed, not_drawn(tool, describe(result)));
   }
+}
+
+void plot_command(const PlotRequest& request) {
+  std::vector<NamedPath> inputs;
+  inputs.reserve(request.results.size());
+  for (const auto& path : request.results) inputs.push_back({"RESULTS", path});
+  if (request.output.empty() && !request.describe) {
+    throw CommandError(kExitUsage, "plot: give -o FILE (.png, .svg or .pdf), or --describe");
+  }
+  const std::string output = request.describe ? std::string() : request.output;
+  check_paths(inputs, {{"-o", output}});
+  std::vector<std::string> known;
+  for (const auto& path : request.results) {
+    for (auto& name : results_columns(path)) {
+      if (std::find(known.begin(), known.end(), name) == known.end()) known.push_back(std::move(name));
+    }
+  }
+  check_signals(request.signals, known);
+  if (!request.describe) check_plot_path("-o", request.output);
+  const PlotTool tool = find_plot_tool("plot");
+  std::optional<OutputFile> file;
+  if (!request.describe) file.emplace(NamedPath{"-o", request.output}, OutputFile::Writer::kHelper);
+  const ProcessResult result = run_plot_tool(tool, request, file ? file->write_path() : std::string());
+  if (result.started && result.exit_status == kScriptBadInput) {
+    throw CommandError(kExitUsage, "the results cannot be plotted (see the message above)");
+  }
+  if (!result.started || result.exit_status != 0) {
+    throw CommandError(kExitRunFailed, not_drawn(tool, describe(result)));
+  }
+  if (file) file->commit();
 }
 
 }  // namespace ctde::cli

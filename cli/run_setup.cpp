@@ -32,13 +32,14 @@ ParameterOverrides parse_overrides(const std::vector<std::string>& texts) {
   return overrides;
 }
 
-std::vector<std::string> parse_record(const std::string& text) {
+std::vector<std::string> parse_record(const std::string& text, const std::string& option) {
   std::vector<std::string> names;
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
     std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (name.empty()) throw ModelError("--record " + text + ": expects actor.port names separated by commas");
+    if (name.empty())
+      throw ModelError(option + " " + text + ": expects actor.port names separated by commas");
     names.push_back(std::move(name));
     if (comma == std::string::npos) return names;
     start = comma + 1;

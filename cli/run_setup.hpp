@@ -36,8 +36,9 @@ struct RunSetup {
 [[nodiscard]] RunSetup set_up_run(Model& model, std::optional<double> stop_time,
                                   const std::optional<std::vector<std::string>>& record = std::nullopt);
 
-/// The signals of a `--record a.out,b.out` text, in order.
+/// The signals of a `--record a.out,b.out` text (or `option`'s), in order.
 /// @throws ModelError for an empty list or an empty name.
-[[nodiscard]] std::vector<std::string> parse_record(const std::string& text);
+[[nodiscard]] std::vector<std::string> parse_record(const std::string& text,
+                                                    const std::string& option = "--record");
 
 }  // namespace ctde::cli

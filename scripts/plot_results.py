@@ -1,127 +1,444 @@
 #!/usr/bin/python3
-"""Plots a ctde results file: continuous columns as lines, discrete columns
-(empty except at their event rows) as stems with markers.
+"""Plots ctde results files, one run per file, overlaid.
 
-    /usr/bin/python3 scripts/plot_results.py results.csv plot.png
-        [--width 10 --height 6 --dpi 100] [--title TEXT] [--discrete=COLUMN ...]
+    /usr/bin/python3 scripts/plot_results.py RESULTS.csv [MORE.csv ...] -o plot.png
+        [--signals a.out,b.out] [--logx] [--logy] [--title TEXT]
+        [--width 10 --height 6 --dpi 100] [--discrete=COLUMN ...] [--describe]
 
-The figure is WIDTH x HEIGHT inches at DPI dots per inch (1000 x 600 pixels by
-default); the format follows the output's extension (.png, .svg, .pdf).
-Without --discrete, a column with an empty cell is taken as discrete; with it,
-exactly the columns named are (`ctde run --plot` names them from the model).
-Exit status: 0 drawn, 1 a bad results file, 2 matplotlib is missing.
+Layout (docs/cli.md, "ctde plot"):
+- Continuous signals are lines, grouped into panels of similar scale: sorted by
+  their largest magnitude, a signal joins the panel above when its magnitude is
+  at least 1/20 of that panel's largest (so a speed of 0..1 never shares an
+  axis with a voltage of 0..100). Signals that are all zero join the smallest.
+- Discrete signals (a column empty except at its events) with few events are
+  stems with markers, grouped by scale the same way. Dense ones (more than 50
+  events in a run, or most events closer than 3 pixels) are dots at their
+  values when those differ, else (a clock's ticks) rows of one event raster,
+  a row per signal and run. Signals whose values are all 0 are raster rows.
+- Roundoff is not data: a value whose magnitude is below 1e-9 of its signal's
+  largest is drawn as 0, and a signal whose values all lie below 1e-9 of the
+  plot's largest magnitude (at least 1) is drawn as 0 altogether.
+- Each run has its own line style and marker; each signal of a panel its own
+  colour (a panel of one signal colours the runs instead).
+
+The figure is WIDTH inches wide and HEIGHT high for up to three panels, 1.5
+inches more for each further one, at DPI dots per inch; the format follows the
+output's extension (.png, .svg, .pdf). Without --discrete, a column with an
+empty cell in some run is discrete; with it, exactly the columns named are.
+--describe prints the layout as JSON on stdout and draws nothing.
+Exit status: 0 drawn, 1 an unexpected failure, 2 matplotlib is missing or a
+bad command line, 3 a bad results file or signal name (the input's fault).
 """
 import argparse
 import csv
+import json
+import math
+import os
 import sys
 
-try:
-    import matplotlib
+ROUNDOFF = 1e-9  # values below this fraction of their signal's largest are drawn as 0
+SHARE_FACTOR = 20.0  # signals whose magnitudes are within this factor share a panel
+DENSE_EVENTS = 50  # a discrete signal with more events than this in a run is a raster
+CLOSE_PIXELS = 3.0  # events closer than this on the time axis are "close"
+MAX_PER_PANEL = 6  # more signals than this in one panel start another panel
+EXTRA_PANEL_INCHES = 1.5  # added to the height for each panel beyond three
+LINE_STYLES = ["-", "--", ":", "-."]
+MARKERS = ["o", "s", "^", "D", "v", "x"]
+EXIT_BAD_INPUT = 3
+
+
+class BadInput(Exception):
+    """A results file that cannot be plotted, or a signal name it lacks."""
+
+
+class CannotWrite(Exception):
+    """The plot file cannot be written."""
+
+
+class Run:
+    """One results file: its label, times and columns ({name: [value or None]})."""
+
+    def __init__(self, path, label, times, columns):
+        self.path = path
+        self.label = label
+        self.times = times
+        self.columns = columns
+
+
+def read_run(path):
+    """Reads a results CSV into a Run (labelled by the file's name)."""
+    try:
+        with open(path, newline="") as f:
+            rows = csv.reader(f)
+            header = next(rows, [])
+            if header[:2] != ["time", "microstep"]:
+                raise BadInput(f"{path}: not a ctde results file (its first line must start with time,microstep)")
+            names = header[2:]
+            columns = {name: [] for name in names}
+            times = []
+            for number, row in enumerate(rows, start=2):
+                if len(row) != len(header):
+                    raise BadInput(f"{path}:{number}: {len(row)} cells, the header has {len(header)}")
+                try:
+                    times.append(float(row[0]))
+                    for name, cell in zip(names, row[2:]):
+                        columns[name].append(float(cell) if cell != "" else None)
+                except ValueError as e:
+                    raise BadInput(f"{path}:{number}: {e}")
+    except OSError as e:
+        raise BadInput(f"cannot read {path}: {e.strerror}")
+    except UnicodeDecodeError:
+        raise BadInput(f"{path}: not a ctde results file (not text)")
+    return Run(path, os.path.basename(path), times, columns)
+
+
+def label_runs(runs):
+    """Labels runs by file name, or by path where two share a name."""
+    names = [r.label for r in runs]
+    for r in runs:
+        if names.count(r.label) > 1:
+            r.label = r.path
+    labels = [r.label for r in runs]
+    for i, r in enumerate(runs):
+        if labels.count(r.label) > 1:
+            r.label = f"{r.label} #{i + 1}"
+
+
+def signal_names(runs):
+    """Every column of every run, in the order first seen."""
+    seen = []
+    for r in runs:
+        seen += [n for n in r.columns if n not in seen]
+    return seen
+
+
+def choose(runs, wanted):
+    """The signals to draw: all, or those of --signals (each must exist)."""
+    known = signal_names(runs)
+    if not wanted:
+        return known
+    unknown = [n for n in wanted if n not in known]
+    if unknown:
+        raise BadInput(f"--signals: no signal {', '.join(unknown)} in the results; "
+                       f"known: {', '.join(known) if known else '(none)'}")
+    return list(dict.fromkeys(wanted))
+
+
+def is_discrete(name, runs, discrete_names):
+    if discrete_names:
+        return name in discrete_names
+    return any(v is None for r in runs for v in r.columns.get(name, []))
+
+
+def finite(values):
+    return [v for v in values if v is not None and math.isfinite(v)]
+
+
+def magnitude(name, runs):
+    """The largest |value| of a signal over all runs (0 without values)."""
+    return max((abs(v) for r in runs for v in finite(r.columns.get(name, []))), default=0.0)
+
+
+def clean_roundoff(names, runs, report):
+    """Sets roundoff-sized values to 0 in place (see the module's doc).
+
+    Records in report["roundoff"] the signals drawn as 0 altogether and in
+    report["zeroed"] how many values were set to 0 per other signal.
+    """
+    magnitudes = {n: magnitude(n, runs) for n in names}
+    plot_scale = max([1.0] + list(magnitudes.values()))
+    for name in names:
+        whole = magnitudes[name] < ROUNDOFF * plot_scale
+        threshold = ROUNDOFF * plot_scale if whole else ROUNDOFF * magnitudes[name]
+        zeroed = 0
+        for r in runs:
+            values = r.columns.get(name)
+            if values is None:
+                continue
+            for i, v in enumerate(values):
+                if v is not None and v != 0.0 and abs(v) < threshold:
+                    values[i] = 0.0
+                    zeroed += 1
+        if whole and magnitudes[name] > 0.0:
+            report["roundoff"].append(name)
+        elif zeroed:
+            report["zeroed"][name] = zeroed
+
+
+def group_by_scale(names, runs):
+    """Panels (lists of names) of signals of similar magnitude, largest first."""
+    magnitudes = {n: magnitude(n, runs) for n in names}
+    order = sorted((n for n in names if magnitudes[n] > 0.0), key=lambda n: -magnitudes[n])
+    panels = []
+    for name in order:
+        panel = panels[-1] if panels else None
+        if panel and len(panel) < MAX_PER_PANEL and magnitudes[name] * SHARE_FACTOR >= magnitudes[panel[0]]:
+            panel.append(name)
+        else:
+            panels.append([name])
+    zeros = [n for n in names if magnitudes[n] == 0.0]
+    if zeros and panels and len(panels[-1]) + len(zeros) <= MAX_PER_PANEL:
+        panels[-1] += zeros
+    elif zeros:
+        panels.append(zeros)
+    rank = {n: i for i, n in enumerate(names)}  # each panel lists its signals in column order
+    return [sorted(p, key=rank.get) for p in panels]
+
+
+def events(name, run):
+    """The (time, value) pairs of a discrete signal in one run."""
+    return [(t, v) for t, v in zip(run.times, run.columns.get(name, [])) if v is not None]
+
+
+def is_dense(name, runs, seconds_per_pixel):
+    """Whether a discrete signal has too many events for stems (see the module's doc)."""
+    for r in runs:
+        times = [t for t, _ in events(name, r)]
+        if len(times) > DENSE_EVENTS:
+            return True
+        gaps = [b - a for a, b in zip(times, times[1:]) if b > a]
+        close = sum(1 for g in gaps if g < CLOSE_PIXELS * seconds_per_pixel)
+        if len(gaps) >= 3 and close * 2 > len(gaps):
+            return True
+    return False
+
+
+def discrete_kind(name, runs, seconds_per_pixel):
+    """How a discrete signal is drawn: "stems", "points" or "raster".
+
+    Sparse signals are stems. Dense ones are a raster row when their values
+    tell nothing (all equal), else dots at their values (no stems). Signals
+    whose every value is 0 are raster rows however many events they have.
+    """
+    values = {v for r in runs for _, v in events(name, r)}
+    if values <= {0.0}:
+        return "raster"
+    if not is_dense(name, runs, seconds_per_pixel):
+        return "stems"
+    return "raster" if len(values) == 1 else "points"
+
+
+def time_span(runs, logx):
+    times = [t for r in runs for t in r.times if not logx or t > 0]
+    return (min(times), max(times)) if times else (0.0, 1.0)
+
+
+def skip_non_positive(names, runs, logx, logy, notes):
+    """For log axes: drops rows at t <= 0 and values <= 0, with a note of how many."""
+    for r in runs:
+        if logx:
+            keep = [i for i, t in enumerate(r.times) if t > 0]
+            if len(keep) < len(r.times):
+                notes.append(f"{r.label}: {len(r.times) - len(keep)} rows at time <= 0 skipped (log time axis)")
+                r.times = [r.times[i] for i in keep]
+                r.columns = {n: [v[i] for i in keep] for n, v in r.columns.items()}
+        if logy:
+            for name in names:
+                values = r.columns.get(name, [])
+                bad = [i for i, v in enumerate(values) if v is not None and not v > 0]
+                for i in bad:
+                    values[i] = float("nan")
+                if bad:
+                    notes.append(f"{r.label}: {len(bad)} values <= 0 of {name} skipped (log value axes)")
+
+
+def layout(runs, args):
+    """Decides what is drawn where: the description --describe prints."""
+    names = choose(runs, args.signals)
+    report = {"runs": [r.label for r in runs], "panels": [], "roundoff": [], "zeroed": {}, "notes": []}
+    discrete = [n for n in names if is_discrete(n, runs, args.discrete)]
+    continuous = [n for n in names if n not in discrete]
+    clean_roundoff(names, runs, report)
+    start, end = time_span(runs, args.logx)
+    axis_pixels = args.width * args.dpi * 0.8
+    seconds_per_pixel = (end - start) / axis_pixels if end > start else 0.0
+    report["seconds_per_pixel"] = seconds_per_pixel
+    kinds = {n: discrete_kind(n, runs, seconds_per_pixel) for n in discrete}
+    valued = [n for n in names if kinds.get(n) != "raster"]  # a raster row draws no values
+    skip_non_positive(valued, runs, args.logx, args.logy, report["notes"])
+    for panel in group_by_scale(continuous, runs):
+        report["panels"].append({"kind": "lines", "signals": panel})
+    for kind in ("stems", "points"):
+        for panel in group_by_scale([n for n in discrete if kinds[n] == kind], runs):
+            report["panels"].append({"kind": kind, "signals": panel})
+    raster = [n for n in discrete if kinds[n] == "raster"]
+    if raster:
+        report["panels"].append({"kind": "raster", "signals": raster})
+    extra = max(0, len(report["panels"]) - 3)
+    report["width_pixels"] = round(args.width * args.dpi)
+    report["height_pixels"] = round((args.height + EXTRA_PANEL_INCHES * extra) * args.dpi)
+    return report
+
+
+def style(run_index, signal_index, signals_in_panel):
+    """Colour, line style and marker of one signal of one run in a panel."""
+    colour = f"C{(signal_index if signals_in_panel > 1 else run_index) % 10}"
+    return colour, LINE_STYLES[run_index % len(LINE_STYLES)], MARKERS[run_index % len(MARKERS)]
+
+
+def legend_label(name, run, runs, report):
+    label = name if len(runs) == 1 else f"{name} · {run.label}"
+    return label + " (roundoff, drawn as 0)" if name in report["roundoff"] else label
+
+
+def axis_label(signals):
+    text = ", ".join(signals[:3]) + (f" +{len(signals) - 3}" if len(signals) > 3 else "")
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def draw_lines(ax, signals, runs, report, logy):
+    for k, name in enumerate(signals):
+        for i, r in enumerate(runs):
+            if name not in r.columns:
+                continue
+            colour, line, _ = style(i, k, len(signals))
+            values = [v if v is not None else float("nan") for v in r.columns[name]]
+            ax.plot(r.times, values, color=colour, linestyle=line, linewidth=1.2,
+                    label=legend_label(name, r, runs, report))
+
+
+def draw_stems(ax, signals, runs, report, logy):
+    """Stems from 0 to each value, with a marker (on a log axis only markers)."""
+    for k, name in enumerate(signals):
+        for i, r in enumerate(runs):
+            if name not in r.columns:
+                continue
+            colour, line, marker = style(i, k, len(signals))
+            pairs = events(name, r)
+            label = legend_label(name, r, runs, report)
+            if not pairs:
+                ax.plot([], [], color=colour, marker=marker, linestyle="none", label=f"{label} (no events)")
+                continue
+            ts, vs = zip(*pairs)
+            if not logy:
+                ax.vlines(ts, 0, vs, colors=colour, linestyles=line, linewidth=1.0, alpha=0.7)
+            ax.plot(ts, vs, color=colour, marker=marker, markersize=4, linestyle="none", label=label)
+    if not logy:
+        ax.axhline(0, color="0.6", linewidth=0.8)
+
+
+def draw_points(ax, signals, runs, report, logy):
+    for k, name in enumerate(signals):
+        for i, r in enumerate(runs):
+            if name not in r.columns:
+                continue
+            colour, _, marker = style(i, k, len(signals))
+            pairs = events(name, r)
+            ts, vs = zip(*pairs) if pairs else ((), ())
+            ax.plot(ts, vs, color=colour, marker=marker, markersize=2, linestyle="none", alpha=0.6,
+                    label=f"{legend_label(name, r, runs, report)} ({len(pairs)} events)")
+
+
+def draw_raster(ax, signals, runs, report, seconds_per_pixel):
+    rows = [(name, i, r) for name in signals for i, r in enumerate(runs) if name in r.columns]
+    labels = []
+    for row, (name, i, r) in enumerate(rows):
+        colour = f"C{(signals.index(name) if len(runs) == 1 else i) % 10}"
+        times = [t for t, _ in events(name, r)]
+        span = (max(times) - min(times)) if times else 0.0
+        per_pixel = len(times) * seconds_per_pixel / span if span > 0 else 0.0
+        # Many ticks per pixel merge into a band: faint ticks let its density show.
+        ax.eventplot([times], lineoffsets=[row], linelengths=0.8, linewidths=1.0,
+                     colors=[colour],
+                     alpha=1.0 if per_pixel <= 1 else max(0.05, 1.0 / per_pixel))
+        label = name if len(runs) == 1 else f"{name} · {r.label}"
+        labels.append(f"{axis_label([label])} ({len(times)})")
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(labels, fontsize="small")
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_ylabel("events")
+    ax.grid(True, axis="x", alpha=0.3)
+
+
+def draw(runs, report, args):
+    import matplotlib  # imported only when drawing: --describe does without
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-except ImportError as missing:
-    print(f"plot_results.py: matplotlib is not available to {sys.executable} ({missing});"
-          " on Debian: apt-get install python3-matplotlib", file=sys.stderr)
-    sys.exit(2)
 
-
-class BadResults(Exception):
-    """A results file that cannot be plotted."""
-
-
-def read(path):
-    """Returns (times, {column: [value or None]}) from a results CSV."""
-    try:
-        with open(path, newline="") as f:
-            rows = list(csv.reader(f))
-    except OSError as e:
-        raise BadResults(f"cannot read {path}: {e.strerror}")
-    if not rows or rows[0][:2] != ["time", "microstep"]:
-        raise BadResults(f"{path}: not a ctde results file (the first line must start with time,microstep)")
-    header, body = rows[0], rows[1:]
-    names = header[2:]
-    columns = {name: [] for name in names}
-    times = []
-    for number, row in enumerate(body, start=2):
-        if len(row) != len(header):
-            raise BadResults(f"{path}:{number}: {len(row)} cells, the header has {len(header)}")
-        try:
-            times.append(float(row[0]))
-            for name, cell in zip(names, row[2:]):
-                columns[name].append(float(cell) if cell != "" else None)
-        except ValueError as e:
-            raise BadResults(f"{path}:{number}: {e}")
-    return times, columns
-
-
-def split(columns, discrete_names):
-    """Separates continuous from discrete columns (see the module's doc)."""
-    if discrete_names:
-        unknown = [n for n in discrete_names if n not in columns]
-        if unknown:
-            raise BadResults(f"--discrete names no column of the results: {', '.join(unknown)}")
-        discrete = {n: v for n, v in columns.items() if n in discrete_names}
-    else:
-        discrete = {n: v for n, v in columns.items() if any(x is None for x in v)}
-    continuous = {n: v for n, v in columns.items() if n not in discrete}
-    return continuous, discrete
-
-
-def draw(times, continuous, discrete, args):
-    panels = max((1 if continuous else 0) + (1 if discrete else 0), 1)
-    fig, axes = plt.subplots(panels, 1, figsize=(args.width, args.height), sharex=True, squeeze=False)
+    panels = report["panels"] or [{"kind": "lines", "signals": []}]
+    heights = [0.4 + 0.3 * len(p["signals"]) * len(runs) if p["kind"] == "raster" else 2.0 for p in panels]
+    fig, axes = plt.subplots(len(panels), 1, sharex=True, squeeze=False, gridspec_kw={"height_ratios": heights},
+                             figsize=(report["width_pixels"] / args.dpi, report["height_pixels"] / args.dpi))
     axes = [a[0] for a in axes]
+    for ax, panel in zip(axes, panels):
+        signals = panel["signals"]
+        if panel["kind"] == "raster":
+            draw_raster(ax, signals, runs, report, report["seconds_per_pixel"])
+            continue
+        drawers = {"lines": draw_lines, "stems": draw_stems, "points": draw_points}
+        drawers[panel["kind"]](ax, signals, runs, report, args.logy)
+        ax.set_ylabel(axis_label(signals), fontsize="small")
+        ax.ticklabel_format(axis="y", useOffset=False)
+        if args.logy and any(v > 0 for n in signals for r in runs for v in finite(r.columns.get(n, []))):
+            ax.set_yscale("log")
+        elif args.logy:
+            ax.text(0.5, 0.5, "no values > 0 to draw on a log axis", ha="center", va="center", transform=ax.transAxes)
+        ax.grid(True, alpha=0.3)
+        if signals:
+            points = sum(len(r.times) for r in runs) * len(signals)
+            ax.legend(loc="best" if points < 20000 else "upper right", fontsize="x-small",
+                      ncol=2 if len(signals) * len(runs) > 4 else 1)
+    if args.logx:
+        axes[-1].set_xscale("log")
     if args.title:
         axes[0].set_title(args.title)
-    i = 0
-    if continuous:
-        for name, values in continuous.items():
-            axes[i].plot(times, [v if v is not None else float("nan") for v in values], label=name,
-                         linewidth=1.2)
-        axes[i].set_ylabel("continuous")
-        axes[i].legend(loc="best", fontsize="small")
-        axes[i].grid(True, alpha=0.3)
-        i += 1
-    if discrete:
-        for k, (name, values) in enumerate(discrete.items()):
-            ts = [t for t, v in zip(times, values) if v is not None]
-            vs = [v for v in values if v is not None]
-            colour = f"C{k % 10}"
-            if ts:
-                axes[i].stem(ts, vs, linefmt=f"{colour}-", markerfmt=f"{colour}o", basefmt=" ", label=name)
-            else:
-                axes[i].plot([], [], f"{colour}o", label=f"{name} (no events)")
-        axes[i].axhline(0, color="0.6", linewidth=0.8)
-        axes[i].set_ylabel("discrete events")
-        axes[i].legend(loc="best", fontsize="small")
-        axes[i].grid(True, alpha=0.3)
-    if not times:
+    if not any(r.times for r in runs):
         axes[0].text(0.5, 0.5, "no rows", ha="center", va="center", transform=axes[0].transAxes)
+    elif not report["panels"]:
+        axes[0].text(0.5, 0.5, "no signals", ha="center", va="center", transform=axes[0].transAxes)
     axes[-1].set_xlabel("time (s)")
     fig.tight_layout()
-    fig.savefig(args.output, dpi=args.dpi)  # no bbox_inches: the size stays WIDTH x HEIGHT x DPI
+    try:
+        fig.savefig(args.output, dpi=args.dpi)  # no bbox_inches: the size stays as described
+    except (OSError, ValueError) as e:  # an unwritable output, an unknown output format
+        raise CannotWrite(f"cannot write {args.output}: {e}")
+    plt.close(fig)
 
 
-def main():
+def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results")
-    parser.add_argument("output")
+    parser.add_argument("results", nargs="+", help="results CSV files, one run each")
+    parser.add_argument("-o", "--output", help="the plot (.png, .svg or .pdf)")
+    parser.add_argument("--signals", type=lambda s: [n for n in s.split(",") if n], default=[],
+                        help="the signals to draw: a.out,b.out (default: all)")
+    parser.add_argument("--logx", action="store_true", help="a logarithmic time axis")
+    parser.add_argument("--logy", action="store_true", help="logarithmic value axes")
     parser.add_argument("--width", type=float, default=10, help="inches (default 10)")
-    parser.add_argument("--height", type=float, default=6, help="inches (default 6)")
+    parser.add_argument("--height", type=float, default=6, help="inches for up to three panels (default 6)")
     parser.add_argument("--dpi", type=float, default=100, help="dots per inch (default 100)")
     parser.add_argument("--title", default="")
     parser.add_argument("--discrete", action="append", default=[], metavar="COLUMN",
                         help="a discrete column (repeatable)")
+    parser.add_argument("--describe", action="store_true", help="print the layout as JSON and draw nothing")
     args = parser.parse_args()
+    if not args.output and not args.describe:
+        parser.error("give -o OUTPUT (or --describe)")
+    return args
+
+
+def main():
+    args = parse_arguments()
     try:
-        times, columns = read(args.results)
-        continuous, discrete = split(columns, args.discrete)
-        draw(times, continuous, discrete, args)
-    except BadResults as e:
+        runs = [read_run(path) for path in args.results]
+        label_runs(runs)
+        report = layout(runs, args)
+    except BadInput as e:
+        print(f"plot_results.py: error: {e}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    for note in report["notes"]:
+        print(f"plot_results.py: note: {note}", file=sys.stderr)
+    if args.describe:
+        print(json.dumps(report))
+        return
+    try:
+        draw(runs, report, args)
+    except ImportError as missing:
+        print(f"plot_results.py: matplotlib is not available to {sys.executable} ({missing});"
+              " on Debian: apt-get install python3-matplotlib", file=sys.stderr)
+        sys.exit(2)
+    except CannotWrite as e:
         sys.exit(f"plot_results.py: error: {e}")
-    except (OSError, ValueError) as e:  # an unwritable output, an unknown output format
-        sys.exit(f"plot_results.py: error: cannot write {args.output}: {e}")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,17 @@
-// `ctde run --plot` end to end: the PNG drawn, its size, and the errors.
+// `ctde run --plot` and `ctde plot` end to end: the PNG drawn, its size, the
+// layout decisions (through --describe), and the errors.
 #include <doctest/doctest.h>
 
 #include "support/cli_helpers.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -29,7 +35,7 @@ std::uint32_t big_endian(const std::string& bytes, std::size_t offset) {
 /// A temporary folder of this test's own (TMPDIR for the command): other
 /// programs' files in the shared one do not count.
 std::filesystem::path private_tmp() {
-  const auto dir = std::filesystem::temp_directory_path() / "ctde-plot-test-tmp";
+  auto dir = std::filesystem::temp_directory_path() / "ctde-plot-test-tmp";
   std::filesystem::create_directories(dir);
   return dir;
 }
@@ -122,4 +128,222 @@ TEST_CASE("ctde run --plot exits 3 and keeps the results when the plot tool fail
   kept = kept.substr(0, kept.find('\n'));
   CHECK(read_text(kept).rfind("time,microstep,", 0) == 0);
   std::filesystem::remove(kept);
+}
+
+// ---- ctde plot: overlaid runs, the layout rules, and the errors
+
+namespace {
+
+/// Writes `text` to the scratch file `name` and returns its path.
+std::string write_scratch(const std::string& name, const std::string& text) {
+  const auto path = scratch(name);
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+/// A results CSV of `rows` rows 0.01 s apart; `cells(i)` gives row i's cells after time,microstep.
+template <typename Cells>
+std::string results_csv(const std::string& header, int rows, Cells cells) {
+  std::string text = "time,microstep," + header + "\n";
+  for (int i = 0; i < rows; ++i) text += std::to_string(i * 0.01) + ",0," + cells(i) + "\n";
+  return text;
+}
+
+std::string number(double value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
+
+/// A DC motor's results: speed 0..1, current 0..4, voltage 0..100, a sparse discrete setpoint.
+std::string motor_csv() {
+  return write_scratch("motor.csv",
+                       results_csv("motor.speed,motor.current,motor.voltage,setpoint.out", 201, [](int i) {
+                         const double t = i * 0.01;
+                         return number(1 - std::exp(-3 * t)) + "," + number(4 * std::exp(-3 * t)) + "," +
+                                number(std::min(100.0, 500 * t)) + "," + (i % 50 == 0 ? "1" : "");
+                       }));
+}
+
+/// `ctde plot ARGUMENTS --describe`: the layout as JSON (status 0 required).
+std::string describe_layout(const std::string& arguments) {
+  const CommandResult r = run_cli("plot " + arguments + " --describe");
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  return r.output;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+/// The PNG's width and height from its IHDR chunk.
+std::pair<std::uint32_t, std::uint32_t> png_size(const std::filesystem::path& png) {
+  const std::string bytes = read_text(png);
+  REQUIRE(bytes.size() > 24);
+  REQUIRE(bytes.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));
+  REQUIRE(bytes.substr(12, 4) == "IHDR");
+  return {big_endian(bytes, 16), big_endian(bytes, 20)};
+}
+
+}  // namespace
+
+TEST_CASE("ctde plot overlays two runs of the bouncing ball in one 1000 x 600 PNG") {
+  // With e = 0.5 the impacts accumulate at t = 1.43 + 2.86 s (Zeno): that run stops before.
+  const auto a = scratch("ball_e08.csv");
+  const auto b = scratch("ball_e05.csv");
+  REQUIRE(run_cli("run " + example_models() + "bouncing_ball.json --quiet -o " + a.string()).status == 0);
+  REQUIRE(run_cli("run " + example_models() + "bouncing_ball.json --quiet --set e=0.5 --stop-time 4 -o " +
+                  b.string())
+              .status == 0);
+  const auto png = scratch("balls.png");
+  std::filesystem::remove(png);
+  const CommandResult r = run_cli("plot " + a.string() + " " + b.string() + " -o " + png.string());
+  CHECK_MESSAGE(r.status == 0, r.output);
+  CHECK(r.output.empty());
+  CHECK(png_size(png) == std::make_pair(1000U, 600U));
+
+  // Each file is a run labelled by its name; the same signal of both runs shares a panel.
+  const std::string layout = describe_layout(a.string() + " " + b.string());
+  CHECK(has(layout, R"("runs": ["ball_e08.csv", "ball_e05.csv"])"));
+  CHECK(has(layout, R"({"kind": "lines", "signals": ["h.out", "v.out"]})"));
+  // The impacts leave h at -1e-11 or so: drawn as 0, not as data. The detector's
+  // output is h at the crossing, roundoff only: its events are a raster row, not stems of height 0.
+  CHECK(has(layout, R"("zeroed": {"h.out": )"));
+  CHECK(has(layout, R"("roundoff": ["ground.out"])"));
+  CHECK(has(layout, R"({"kind": "raster", "signals": ["ground.out"]})"));
+}
+
+TEST_CASE("ctde plot puts signals of different scales in different panels") {
+  const std::string layout = describe_layout(motor_csv());
+  // The voltage (0..100) alone; speed (0..1) and current (0..4) within a factor 20 together.
+  CHECK(has(layout, R"("panels": [{"kind": "lines", "signals": ["motor.voltage"]}, )"
+                    R"({"kind": "lines", "signals": ["motor.speed", "motor.current"]}, )"
+                    R"({"kind": "stems", "signals": ["setpoint.out"]}])"));
+  CHECK(has(layout, R"("roundoff": [])"));
+  CHECK(has(layout, R"("height_pixels": 600)"));
+
+  // --signals chooses: the current joins nothing else.
+  const std::string chosen = describe_layout(motor_csv() + " --signals motor.current,motor.voltage");
+  CHECK(has(chosen, R"("panels": [{"kind": "lines", "signals": ["motor.voltage"]}, )"
+                    R"({"kind": "lines", "signals": ["motor.current"]}])"));
+}
+
+TEST_CASE("ctde plot draws roundoff as zero: a residual signal, and residuals of a real one") {
+  const std::string csv = write_scratch("residuals.csv", results_csv("h.out,noise.out", 101, [](int i) {
+                                          const double h = i % 25 == 0 && i > 0 ? -1e-11 : 10.0 - 0.1 * i;
+                                          return number(h) + "," + number(i % 2 == 0 ? 3e-12 : -2e-12);
+                                        }));
+  const std::string layout = describe_layout(csv);
+  CHECK(has(layout, R"("roundoff": ["noise.out"])"));  // identically roundoff: drawn as 0
+  CHECK(has(layout, R"("zeroed": {"h.out": 4})"));     // the residuals at t = 0.25, 0.5, 0.75 and 1
+  // The zero signal joins the smallest panel rather than getting an axis of 1e-12.
+  CHECK(has(layout, R"("panels": [{"kind": "lines", "signals": ["h.out", "noise.out"]}])"));
+}
+
+TEST_CASE("ctde plot draws sparse discrete signals as stems, dense ones as a raster or as points") {
+  // 501 ticks of a clock (all 1), 5 alarms, and a burst of 8 events 1 ms apart on a
+  // 10 s axis (under 3 pixels) with the values 0..7.
+  const std::string csv =
+      write_scratch("events.csv", results_csv("clock.out,alarm.out,burst.out", 1001, [](int i) {
+                      return std::string(i % 2 == 0 ? "1" : "") + "," + (i % 200 == 100 ? "2" : "") + ",";
+                    }));
+  std::string text = read_text(csv);
+  for (int k = 0; k < 8; ++k) text += number(10.0 + 0.001 * k) + ",0,,," + number(k) + "\n";
+  const std::string layout = describe_layout(write_scratch("events.csv", text));
+  CHECK(has(layout, R"({"kind": "stems", "signals": ["alarm.out"]}, )"
+                    R"({"kind": "points", "signals": ["burst.out"]}, )"
+                    R"({"kind": "raster", "signals": ["clock.out"]}])"));
+
+  // Drawn: stems, dots and a raster row.
+  const auto png = scratch("events.png");
+  const CommandResult r = run_cli("plot " + csv + " -o " + png.string());
+  CHECK_MESSAGE(r.status == 0, r.output);
+  CHECK(png_size(png) == std::make_pair(1000U, 600U));
+}
+
+TEST_CASE("ctde plot makes the figure 150 pixels higher for each panel beyond three") {
+  const std::string csv =
+      write_scratch("scales.csv", results_csv("a.out,b.out,c.out,d.out,e.out", 11, [](int i) {
+                      const double x = 1.0 + i;
+                      return number(x) + "," + number(100 * x) + "," + number(1e4 * x) + "," +
+                             number(1e6 * x) + "," + number(1e8 * x);
+                    }));
+  CHECK(has(describe_layout(csv), R"("height_pixels": 900)"));
+  const auto png = scratch("scales.png");
+  const CommandResult r = run_cli("plot " + csv + " -o " + png.string() + " --logx --logy");
+  CHECK_MESSAGE(r.status == 0, r.output);
+  CHECK(has(r.output, "note: scales.csv: 1 rows at time <= 0 skipped (log time axis)"));
+  CHECK(png_size(png) == std::make_pair(1000U, 900U));
+
+  // A panel with nothing above 0 is drawn empty, with a note, not a failure.
+  const std::string negative = write_scratch("negative.csv", "time,microstep,a.out\n1,0,-1\n2,0,-2\n");
+  const CommandResult empty = run_cli("plot " + negative + " -o " + png.string() + " --logy");
+  CHECK_MESSAGE(empty.status == 0, empty.output);
+  CHECK(has(empty.output, "note: negative.csv: 2 values <= 0 of a.out skipped (log value axes)"));
+}
+
+TEST_CASE("ctde plot exits 2 for a missing or foreign file, an unknown signal or a bad name") {
+  const std::string csv = motor_csv();
+  const CommandResult missing =
+      run_cli("plot " + csv + " /nonexistent/run.csv -o " + scratch("x.png").string());
+  CHECK(missing.status == 2);
+  CHECK(has(missing.output, "cannot read RESULTS '/nonexistent/run.csv': No such file or directory"));
+
+  const std::string foreign = write_scratch("foreign.csv", "a,b,c\n1,2,3\n");
+  const CommandResult not_results = run_cli("plot " + foreign + " -o " + scratch("x.png").string());
+  CHECK(not_results.status == 2);
+  CHECK(has(not_results.output, "'" + foreign + "' is not a ctde results file"));
+
+  const CommandResult unknown = run_cli("plot " + csv + " --signals motor.speed,motor.torque --describe");
+  CHECK(unknown.status == 2);
+  CHECK(has(unknown.output,
+            "--signals: no signal 'motor.torque' in the results; they have: "
+            "motor.speed, motor.current, motor.voltage, setpoint.out"));
+
+  const std::string broken = write_scratch("broken.csv", "time,microstep,x.out\n0,0,1\n0.1,0,oops\n");
+  const CommandResult bad_row = run_cli("plot " + broken + " -o " + scratch("x.png").string());
+  CHECK(bad_row.status == 2);
+  CHECK(has(bad_row.output, broken + ":3: could not convert string to float: 'oops'"));
+  CHECK(has(bad_row.output, "the results cannot be plotted"));
+
+  const CommandResult bad_name = run_cli("plot " + csv + " -o plot.jpeg");
+  CHECK(bad_name.status == 2);
+  CHECK(has(bad_name.output, "-o plot.jpeg: the file name must end in .png, .svg or .pdf"));
+
+  const CommandResult no_output = run_cli("plot " + csv);
+  CHECK(no_output.status == 2);
+  CHECK(has(no_output.output, "give -o FILE"));
+
+  const CommandResult no_python =
+      run_cli_env("CTDE_PYTHON=/nonexistent/python3", "plot " + csv + " --describe");
+  CHECK(no_python.status == 2);
+  CHECK(has(no_python.output, "plot needs Python 3 with matplotlib"));
+}
+
+TEST_CASE("ctde plot exits 3 and leaves no file when drawing fails") {
+  const auto png = scratch("never_drawn.png");
+  std::filesystem::remove(png);
+  const CommandResult r =
+      run_cli_env("CTDE_PYTHON=/bin/false", "plot " + motor_csv() + " -o " + png.string());
+  CHECK(r.status == 3);
+  CHECK(has(r.output, "the plot was not drawn"));
+  CHECK(has(r.output, "exit status 1"));
+  CHECK_FALSE(std::filesystem::exists(png));
+}
+
+TEST_CASE(
+    "ctde plot of an M/M/1 queue: the arrival ticks a raster, the customers' numbers and service times "
+    "dots") {
+  // About 1000 customers in 2000 s: far too many for stems.
+  const auto csv = scratch("mm1.csv");
+  REQUIRE(run_cli("run " + example_models() + "mm1_queue.json --quiet --stop-time 2000 --record " +
+                  "arrivals.out,id.out,service.out,server.out -o " + csv.string())
+              .status == 0);
+  const std::string layout = describe_layout(csv.string());
+  // Numbers 1..1000 (arrivals and departures) together; service times of a few seconds apart.
+  CHECK(has(layout, R"("panels": [{"kind": "points", "signals": ["id.out", "server.out"]}, )"
+                    R"({"kind": "points", "signals": ["service.out"]}, )"
+                    R"({"kind": "raster", "signals": ["arrivals.out"]}])"));
+  const auto png = scratch("mm1.png");
+  const CommandResult r = run_cli("plot " + csv.string() + " -o " + png.string());
+  CHECK_MESSAGE(r.status == 0, r.output);
+  CHECK(png_size(png) == std::make_pair(1000U, 600U));
 }
