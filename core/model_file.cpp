@@ -7,6 +7,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <unordered_set>
 #include <utility>
 
 #include "core/error.hpp"
@@ -28,61 +29,119 @@ const std::vector<std::string> kDirectorKeys = {
     "max_step",    "max_microsteps", "event_tolerance", "events",
     "event_state", "output_interval"};
 
-/// Checks the shape of a JSON document while nlohmann's (iterative) parser
-/// reads it, before anything walks it recursively: objects and arrays nest at
-/// most kMaxDepth deep (nlohmann's dump and our readers recurse), and no
-/// object repeats a key (the parser would keep the last one silently).
-/// Errors name the file and the JSON location.
-class ShapeCheck {
+/// Reads a JSON document with nlohmann's (iterative) SAX parser, building
+/// it and checking its shape before anything walks it recursively: objects
+/// and arrays nest at most kMaxDepth deep (nlohmann's dump and our readers
+/// recurse), and no object repeats a key (nlohmann would keep the last one
+/// silently). Errors name the file and the JSON location; syntax errors and
+/// numbers beyond a double's range are nlohmann's exceptions, as from
+/// Json::parse. Linear in the document's size (nlohmann's own callback
+/// parser looks through the whole enclosing array after every object: 1e6
+/// actors took minutes).
+class CheckedReader {
  public:
   static constexpr int kMaxDepth = 64;
 
-  explicit ShapeCheck(std::string file) : file_(std::move(file)) {}
+  static Json parse(const std::string& text, std::string file) {
+    CheckedReader reader(std::move(file));
+    Json::sax_parse(text, &reader);
+    return std::move(reader.root_);
+  }
 
-  bool operator()(int depth, Json::parse_event_t event, Json& parsed) {
-    using Event = Json::parse_event_t;
-    switch (event) {
-      case Event::object_start:
-      case Event::array_start:
-        if (depth >= kMaxDepth) {
-          throw ModelError("objects and arrays nest more than " + std::to_string(kMaxDepth) +
-                           " levels deep; a model never needs that")
-              .located(file_ + " at " + pointer());
-        }
-        frames_.push_back({event == Event::array_start, 0, {}, {}});
-        break;
-      case Event::key: {
-        Frame& frame = frames_.back();
-        frame.key = parsed.get<std::string>();
-        if (std::find(frame.keys.begin(), frame.keys.end(), frame.key) != frame.keys.end()) {
-          throw ModelError("the key '" + frame.key + "' appears twice in this object; give each key once")
-              .located(file_ + " at " + pointer());
-        }
-        frame.keys.push_back(frame.key);
-        break;
-      }
-      case Event::object_end:
-      case Event::array_end:
-        frames_.pop_back();
-        element_done();
-        break;
-      case Event::value:
-        element_done();
-        break;
+  // ---- nlohmann's SAX interface
+  bool null() { return value(nullptr); }
+  bool boolean(bool v) { return value(v); }
+  bool number_integer(Json::number_integer_t v) { return value(v); }
+  bool number_unsigned(Json::number_unsigned_t v) { return value(v); }
+  bool number_float(Json::number_float_t v, const Json::string_t& /*text*/) { return value(v); }
+  bool string(Json::string_t& v) { return value(std::move(v)); }
+  bool binary(Json::binary_t& v) { return value(std::move(v)); }
+  bool start_object(std::size_t /*size*/) { return open(Json::object()); }
+  bool start_array(std::size_t /*size*/) { return open(Json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(Json::string_t& k) {
+    Frame& frame = frames_.back();
+    frame.key = k;
+    if (frame.has_key(k)) {
+      throw ModelError("the key '" + k + "' appears twice in this object; give each key once")
+          .located(file_ + " at " + pointer());
     }
+    frame.add_key(k);
     return true;
+  }
+  template <class Exception>
+  bool parse_error(std::size_t /*position*/, const std::string& /*token*/, const Exception& e) {
+    throw e;
   }
 
  private:
+  explicit CheckedReader(std::string file) : file_(std::move(file)) {}
+
   struct Frame {
+    Json* node = nullptr;
     bool array = false;
-    std::size_t index = 0;          ///< in an array: the element being read
-    std::string key;                ///< in an object: the key being read
-    std::vector<std::string> keys;  ///< in an object: the keys so far
+    std::size_t index = 0;                      ///< in an array: the element being read
+    std::string key;                            ///< in an object: the key being read
+    std::vector<std::string> keys;              ///< in an object: the keys so far (few, usually)
+    std::unordered_set<std::string> many_keys;  ///< the same, once there are many
+
+    [[nodiscard]] bool has_key(const std::string& k) const {
+      return keys.size() < kFewKeys ? std::find(keys.begin(), keys.end(), k) != keys.end()
+                                    : many_keys.count(k) != 0;
+    }
+    void add_key(const std::string& k) {
+      if (keys.size() < kFewKeys) {
+        keys.push_back(k);
+        if (keys.size() == kFewKeys) many_keys.insert(keys.begin(), keys.end());
+      } else {
+        many_keys.insert(k);
+      }
+    }
+    static constexpr std::size_t kFewKeys = 16;
   };
 
-  void element_done() {
+  /// Where the next value goes: the root, the array's end, or the object's
+  /// member under the key just read (checked unique: appended directly).
+  Json* place(Json&& v) {
+    if (frames_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    Frame& frame = frames_.back();
+    if (frame.array) {
+      frame.node->get_ref<Json::array_t&>().push_back(std::move(v));
+      ++frame.index;
+      return &frame.node->get_ref<Json::array_t&>().back();
+    }
+    auto& members = frame.node->get_ref<Json::object_t&>();
+    members.Container::emplace_back(frame.key, std::move(v));
+    return &members.back().second;
+  }
+
+  template <class V>
+  bool value(V&& v) {
+    place(Json(std::forward<V>(v)));
+    return true;
+  }
+
+  bool open(Json&& empty) {
+    if (frames_.size() >= kMaxDepth) {
+      throw ModelError("objects and arrays nest more than " + std::to_string(kMaxDepth) +
+                       " levels deep; a model never needs that")
+          .located(file_ + " at " + pointer());
+    }
+    const bool array = empty.is_array();
+    Json* node = place(std::move(empty));
+    if (!frames_.empty() && frames_.back().array) --frames_.back().index;  // counted when it closes
+    frames_.push_back(Frame{node, array, 0, {}, {}, {}});
+    return true;
+  }
+
+  bool close() {
+    frames_.pop_back();
     if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+    return true;
   }
 
   [[nodiscard]] std::string pointer() const {
@@ -94,6 +153,7 @@ class ShapeCheck {
   }
 
   std::string file_;
+  Json root_;
   std::vector<Frame> frames_;
 };
 
@@ -182,7 +242,7 @@ class Loader {
     const std::string where = "--set " + name + "=" + text;
     Json parsed;
     try {
-      parsed = Json::parse(text, ShapeCheck(where));
+      parsed = CheckedReader::parse(text, where);
     } catch (const Json::parse_error&) {
       return {text};  // not JSON: an expression ("2 * k", "inf")
     } catch (const Json::exception&) {
@@ -385,7 +445,7 @@ Model load_model_text(const std::string& text, const std::string& file, const Ac
                       const ParameterOverrides& overrides, const std::string& folder) {
   Json root;
   try {
-    root = Json::parse(text, ShapeCheck(file));
+    root = CheckedReader::parse(text, file);
   } catch (const Json::parse_error& e) {
     const auto [line, column] = line_column(text, e.byte);
     std::string what = e.what();
