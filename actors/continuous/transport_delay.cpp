@@ -58,7 +58,7 @@ namespace {
 
 /// A jump of the input whose time event (its tick + the delay) has not come.
 struct PendingJump {
-  double time = 0;  ///< the jump's time (s)
+  double time = 0;   ///< the jump's time (s)
   Tick release = 0;  ///< the tick of its time event
 };
 
@@ -76,13 +76,14 @@ struct History final : ActorState {
   /// The time of the latest jump released by its time event.
   double released = -std::numeric_limits<double>::infinity();
 
-  [[nodiscard]] std::span<const double> value(std::size_t i) const { return {values.data() + i * width, width}; }
+  [[nodiscard]] std::span<const double> value(std::size_t i) const {
+    return {values.data() + i * width, width};
+  }
   [[nodiscard]] std::size_t end() const { return times.size(); }
   /// The first point after `t` (end() when none), as std::upper_bound.
   [[nodiscard]] std::size_t after(double t) const {
-    return static_cast<std::size_t>(std::upper_bound(times.begin() + static_cast<std::ptrdiff_t>(first),
-                                                     times.end(), t) -
-                                    times.begin());
+    return static_cast<std::size_t>(
+        std::upper_bound(times.begin() + static_cast<std::ptrdiff_t>(first), times.end(), t) - times.begin());
   }
   void push(double t, std::span<const double> u) {
     times.push_back(t);

@@ -235,7 +235,8 @@ namespace {
 std::vector<std::int64_t> time_event_ticks(const ctde::test::Run& run, const std::string& actor) {
   std::vector<std::int64_t> ticks;
   for (const auto& line : run.lines) {
-    if (line["kind"] == "time_event" && line["actor"] == actor) ticks.push_back(line["tick"].get<std::int64_t>());
+    if (line["kind"] == "time_event" && line["actor"] == actor)
+      ticks.push_back(line["tick"].get<std::int64_t>());
   }
   return ticks;
 }
@@ -296,7 +297,8 @@ TEST_CASE("TransportDelay of an integrated cosine, with the default max_step (a 
   double worst_x = 0;
   for (const auto& row : run.rows) {
     worst_x = std::max(worst_x, std::abs(row.values[run.column("x.out")] - std::sin(row.t)));
-    if (row.t >= 0.5) worst = std::max(worst, std::abs(row.values[run.column("d.out")] - std::sin(row.t - 0.5)));
+    if (row.t >= 0.5)
+      worst = std::max(worst, std::abs(row.values[run.column("d.out")] - std::sin(row.t - 0.5)));
   }
   CHECK(worst_x < 1e-6);
   CHECK(worst < 1e-6);  // within rtol: 1.2e-7 measured
@@ -430,4 +432,33 @@ TEST_CASE("TransportDelay rejects a delay that is not > 0, a bad initial value o
   const std::string width = error_of(R"({"delay": 1, "initial": [1, 2, 3]})", "[1, 2]");
   CHECK(width.find("width mismatch: output 'u.out' has width 2 but input 'a.in' has width 3") !=
         std::string::npos);
+}
+
+TEST_CASE(
+    "TransportDelay: a jump made at a located state event keeps both sides and comes out one delay later") {
+  // x = t crosses 0.3; the detector's token switches a hold from 0 to 5 at
+  // the located tick te. The delay stores the hold's two sides at te (no
+  // ramp between the last step end and te) and switches at te + 0.5 s.
+  const auto run = ctde::test::run_model(R"({"ctde": 1,
+    "director": {"stop_time": 1.2, "rtol": 1e-10, "atol": 1e-12, "output_interval": 0.01},
+    "actors": [{"name": "one", "type": "Constant", "params": {"value": 1}},
+               {"name": "x", "type": "Integrator"},
+               {"name": "cross", "type": "LevelCrossingDetector", "params": {"level": 0.3, "value": 5}},
+               {"name": "hold", "type": "ZeroOrderHold"},
+               {"name": "d", "type": "TransportDelay", "params": {"delay": 0.5}}],
+    "connections": [["one.out", "x.in"], ["x.out", "cross.in"], ["cross.out", "hold.in"], ["hold.out", "d.in"]],
+    "record": ["d.out"]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  std::int64_t te = -1;
+  for (const auto& line : run.lines) {
+    if (line["kind"] == "event" && line["actor"] == "cross") te = line["tick"].get<std::int64_t>();
+  }
+  REQUIRE(std::abs(te - 300000000000) <= 1000);  // located to within a nanosecond
+  CHECK(time_event_ticks(run, "d") == std::vector<std::int64_t>{te + 500000000000});
+  const double release = static_cast<double>(te + 500000000000) * 1e-12;
+  for (const auto& row : run.rows) {
+    CAPTURE(row.t);
+    const bool after = row.t > release || (row.t == release && row.n > 0);
+    CHECK(row.values[run.column("d.out")] == (after ? 5.0 : 0.0));
+  }
 }
