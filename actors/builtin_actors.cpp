@@ -5,6 +5,7 @@
 #include "actors/continuous/pid.hpp"
 #include "actors/continuous/state_space.hpp"
 #include "actors/continuous/transfer_function.hpp"
+#include "actors/continuous/transport_delay.hpp"
 #include "actors/converters/first_order_hold.hpp"
 #include "actors/converters/periodic_sampler.hpp"
 #include "actors/converters/sampler.hpp"
@@ -109,6 +110,7 @@ void register_builtin_actors(ActorRegistry& registry) {
   register_actor<TimeDelay>(registry);
   register_actor<TimeTable>(registry);
   register_actor<TransferFunction>(registry);
+  register_actor<TransportDelay>(registry);
   register_actor<UniformRandom>(registry);
   register_actor<UnitDelay>(registry);
   register_actor<VariableDelay>(registry);

@@ -28,6 +28,12 @@ class EvalContext;
 class FireContext;
 class ReadContext;
 
+/// Which side of the events at a time Actor::at_events() sees.
+enum class EventSide : std::uint8_t {
+  kBefore,  ///< the left limits, before the first microstep
+  kAfter    ///< the right limits, after the last microstep
+};
+
 /// Who an actor type is, written once, on the type:
 /// `static constexpr ActorInfo kInfo{.type = "Gain", .family = "math", ...};`.
 /// The constructor passes it to Actor (the type name), register_actor<T>()
@@ -176,6 +182,25 @@ class Actor {
     (void)context;
     return false;
   }
+  /// For an actor that watches_steps(): at each time with events (time
+  /// events, located state events, the start time), once before them
+  /// (kBefore: inputs and states are their left limits x⁻ there, as the step
+  /// that ended there left them; at the start, the initial values) and once
+  /// after the last microstep (kAfter: the right limits x⁺). The actor may
+  /// update its run state and request time events, but writes no outputs
+  /// (a TransportDelay records both sides of a jump of its input). Default:
+  /// nothing.
+  virtual void at_events(FireContext& context, EventSide side) const {
+    (void)context;
+    (void)side;
+  }
+  /// True when every solver step (and every advance of time without states)
+  /// must be bounded by this actor's max_step() and by those of the actors
+  /// varying in time without states that drive it: an actor that samples
+  /// its inputs at the step ends and reads those samples back later (a
+  /// TransportDelay). Default false: only the actors that drive guards or
+  /// recorded signals bound the steps.
+  [[nodiscard]] virtual bool bounds_every_step() const { return false; }
   /// A reaction at a tag: tokens on inputs and/or a requested time event.
   /// Sends tokens, requests time events, resets states; the director
   /// evaluates the continuous outputs after it.

@@ -95,8 +95,9 @@ class ReadContext {
     const Slice s = b_->actors[actor_.index()].states;
     return {b_->x + s.offset, s.width};
   }
-  /// The actor's run state, made by make_state(). Outside initialize() and
-  /// fire() only for caches and scratch space: what evaluate(),
+  /// The actor's run state, made by make_state(). Outside initialize(),
+  /// fire() and the step hooks (step_completed(), at_events(): a history of
+  /// the solution) only for caches and scratch space: what evaluate(),
   /// derivatives() and guards() compute depends only on time, inputs,
   /// states and what the firings left in the run state.
   template <class T>

@@ -20,8 +20,10 @@ RunResult Director::Impl::run() {
     initialize();
     start_guards();
     record(now_);
+    watch_events(EventSide::kBefore);  // the start values, before any event at the start
     while (!stop_requested_) {
       if (scheduler_.due_at(now_.time)) {
+        if (now_.microstep == 0 && now_.time != start_) watch_events(EventSide::kBefore);
         discrete_phase();
         if (progress_) progress_(resolution_.to_seconds(now_.time), stats_);
         if (stop_requested_) break;
@@ -30,6 +32,7 @@ RunResult Director::Impl::run() {
         // solver's history (its FSAL derivative, its step size) is stale.
         if (states_changed_ || continuous_changed_) restart_solver();
         if (after_events()) continue;  // the phase made guards cross: next microstep
+        watch_events(EventSide::kAfter);
       }
       if (now_.time >= stop_) break;
       const Tick next = scheduler_.next_time(stop_);

@@ -254,4 +254,12 @@ bool Director::Impl::steps_completed(double t1) {
   return asked;
 }
 
+void Director::Impl::watch_events(EventSide side) {
+  const double t = resolution_.to_seconds(now_.time);
+  for (const std::uint32_t d : step_watchers_) {
+    FireContext context(b_, this, ActorId{d}, now_, t);
+    guarded(d, [&] { actors_[d]->at_events(context, side); });
+  }
+}
+
 }  // namespace ctde

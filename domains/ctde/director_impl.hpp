@@ -313,6 +313,10 @@ class Director::Impl final : public DirectorServices {
   /// Returns true when one did.
   bool steps_completed(double t1);
 
+  /// At a time with events (and at the start): the step watchers'
+  /// at_events(), before the first microstep or after the last one.
+  void watch_events(EventSide side);
+
   /// The step bound (step_bound_) from the actors that drive the guards
   /// and, without output_interval rows, the recorded signals.
   void bound_steps();

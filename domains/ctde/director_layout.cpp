@@ -199,9 +199,14 @@ std::vector<std::uint32_t> Director::Impl::upstream(const std::vector<std::uint3
 }
 
 void Director::Impl::bound_steps() {
-  // What must be looked at between events: the guards' inputs, and the
-  // recorded signals unless output_interval rows sample them anyway.
+  // What must be looked at between events: the guards' inputs, the
+  // recorded signals unless output_interval rows sample them anyway, and
+  // the inputs of actors that sample them at every step end (a
+  // TransportDelay's history).
   std::vector<std::uint32_t> seeds = guards_.generators;
+  for (std::uint32_t d = 0; d < actors_.size(); ++d) {
+    if (actors_[d]->bounds_every_step()) seeds.push_back(d);
+  }
   if (results_ != nullptr && !options_.output_interval) {
     for (const RecordedSignal& s : results_->signals()) seeds.push_back(model_.actors[s.actor].depth);
   }

@@ -45,6 +45,7 @@
 #include "actors/continuous/pid.hpp"
 #include "actors/continuous/state_space.hpp"
 #include "actors/continuous/transfer_function.hpp"
+#include "actors/continuous/transport_delay.hpp"
 #include "actors/converters/first_order_hold.hpp"
 #include "actors/converters/periodic_sampler.hpp"
 #include "actors/converters/sampler.hpp"

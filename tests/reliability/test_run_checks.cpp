@@ -75,6 +75,10 @@ TEST_CASE("reliability: validate refuses what run would refuse, naming the file 
            R"(, {"name": "k2", "type": "DiscreteClock"}, {"name": "d", "type": "TimeDelay", "params": {"delay": 2.5e-12}})",
            "", R"(, ["k2.out", "d.in"])"),
        "/actors/3: actor 'd' (TimeDelay), parameter 'delay': 2.5e-12 s is 2.5 ticks"},
+      {"transport",
+       model("", R"(, {"name": "d", "type": "TransportDelay", "params": {"delay": 1e-13}})", "",
+             R"(, ["c.out", "d.in"])"),
+       "/actors/2: actor 'd' (TransportDelay), parameter 'delay': 1e-13 s is shorter than one tick"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
