@@ -20,12 +20,12 @@ TEST_CASE("CsvResults writes a header of one column per element and a line per r
     const std::array<double, 1> x{0.1};
     const std::array<double, 2> v{-2.5, 1e-12};
     const std::array<double, 2> s{std::numeric_limits<double>::infinity(), 3};
-    results.begin_row(0, 0);
+    results.begin_row(RowTime::between_ticks(0), 0);
     results.value(x);
     results.value(v);
     results.absent(2);
     results.end_row();
-    results.begin_row(1.25, 7);
+    results.begin_row(RowTime::between_ticks(1.25), 7);
     results.value(x);
     results.value(v);
     results.value(s);
@@ -42,7 +42,7 @@ TEST_CASE("CsvResults writes a header of one column per element and a line per r
 TEST_CASE("CsvResults with no signals writes the time and microstep columns only") {
   std::ostringstream out;
   CsvResults results(out, {});
-  results.begin_row(0.5, 1);
+  results.begin_row(RowTime::between_ticks(0.5), 1);
   results.end_row();
   CHECK(out.str() == "time,microstep\n0.5,1\n");
 }
