@@ -13,23 +13,23 @@
 #endif
 
 #include <algorithm>
-#include <cmath>
-#include <cstdint>
 #include <array>
 #include <cerrno>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string_view>
 #include <vector>
 
+#include "actors/modal/modal_model.hpp"
 #include "cli/command_error.hpp"
 #include "cli/graph_details.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output_file.hpp"
 #include "cli/plugins.hpp"
 #include "cli/process.hpp"
-#include "actors/modal/modal_model.hpp"
 #include "core/validate.hpp"
 
 namespace ctde::cli {
@@ -149,7 +149,8 @@ std::vector<Cluster> build_clusters(const Graph& graph, std::vector<std::size_t>
 }
 
 /// Vertex `v` in the cluster being written: its id, or a ModalModel's chart.
-void write_vertex_membership(std::ostream& out, const Graph& graph, std::size_t v, const std::string& indent) {
+void write_vertex_membership(std::ostream& out, const Graph& graph, std::size_t v,
+                             const std::string& indent) {
   const VertexInfo& info = graph[v];
   if (info.chart != nullptr) {
     write_chart_cluster(out, *info.chart, v, *info.actor, info.path, indent);
@@ -288,9 +289,10 @@ std::vector<std::size_t> ranks_of(const Graph& graph) {
 /// The number of ranks per row when a long chain is wrapped into rows,
 /// left to right, one row under the other (0: not wrapped). A graph of up to
 /// 8 ranks fits a page as it is; a deeper one is wrapped when that brings it
-/// clearly closer to a landscape page, width about 1.6 times the height. The sizes are estimates of `dot`'s, in inches: a rank takes
-/// about 2 (a box and its gap), an actor within a rank 0.8. (Top to bottom
-/// is never closer: a box is wider than it is high.)
+/// clearly closer to a landscape page, width about 1.6 times the height.
+/// The sizes are estimates of `dot`'s, in inches: a rank takes about 1.7
+/// (a box and its gap), an actor within a rank 0.75, the gap between rows
+/// 0.95. (Top to bottom is never closer: a box is wider than it is high.)
 std::size_t wrap_width(const std::vector<std::size_t>& rank) {
   if (rank.empty()) return 0;
   const std::size_t ranks = *std::max_element(rank.begin(), rank.end()) + 1;
@@ -302,17 +304,20 @@ std::size_t wrap_width(const std::vector<std::size_t>& rank) {
   constexpr double kTarget = 1.6;
   const auto badness = [&](std::size_t wrap) {
     const auto rows = static_cast<double>((ranks + wrap - 1) / wrap);
-    const double width = 2.0 * static_cast<double>(std::min(wrap, ranks));
-    const double height = 0.8 * breadth * rows + 0.5 * (rows - 1);
+    const double width = 1.7 * static_cast<double>(wrap);
+    const double height = 0.75 * breadth * rows + 0.95 * (rows - 1);
     return std::fabs(std::log(width / height / kTarget));
   };
-  // Rows of at least 5 ranks, and only when clearly better: a wrapped chain
-  // reads less easily than a straight one.
+  // Rows of equal length (no last row of one actor), at least 5 ranks, and
+  // only when clearly better: a wrapped chain reads less easily than a
+  // straight one.
   constexpr std::size_t kShortestRow = 5;
   constexpr double kWorthIt = 0.3;
   std::size_t best = 0;
   double best_badness = badness(ranks) - kWorthIt;
-  for (std::size_t wrap = kShortestRow; wrap < ranks; ++wrap) {
+  for (std::size_t rows = 2;; ++rows) {
+    const std::size_t wrap = (ranks + rows - 1) / rows;
+    if (wrap < kShortestRow) break;
     const double b = badness(wrap);
     if (b < best_badness) {
       best = wrap;
@@ -358,7 +363,8 @@ void write_model_dot(const FlatModel& model, const std::string& model_name, std:
       return;
     }
     os << " [label=" << dot_quoted(info.name + "\n" + info.type)
-       << ", tooltip=" << dot_quoted(actor_tooltip(*info.actor, info.path)) << ", id=" << dot_quoted(info.path);
+       << ", tooltip=" << dot_quoted(actor_tooltip(*info.actor, info.path))
+       << ", id=" << dot_quoted(info.path);
     switch (info.role) {
       case NodeRole::kConverter:
         os << ", shape=hexagon, style=filled, fillcolor=\"#fff2cc\", color=\"#b58900\"";

@@ -121,8 +121,7 @@ std::string short_value(const ResolvedParam& value) {
   switch (value.kind) {
     case ParamKind::kScalar:
       return value.values.empty() ? "(unset)" : format_double(value.values[0]);
-    case ParamKind::kVector:
-    {
+    case ParamKind::kVector: {
       std::string more = "... (";
       add(more, {std::to_string(value.values.size()), " values)"});
       return bracketed(numbers(value.values, 0, value.values.size()), more);
@@ -137,8 +136,7 @@ std::string short_value(const ResolvedParam& value) {
       return bracketed(rows, more);
     }
     case ParamKind::kString:
-    case ParamKind::kFile:
-    {
+    case ParamKind::kFile: {
       std::string out = "\"";
       add(out, {value.text, "\""});
       return out;
@@ -154,7 +152,8 @@ std::string actor_tooltip(const Actor& actor, const std::string& path) {
   add(out, {" (", actor.type(), ")"});
   if (const auto* modal = dynamic_cast<const ModalModel*>(&actor)) {
     const ModalChart& chart = modal->chart();
-    for (const ChartAssignment& p : chart.parameters) add(out, {"\n", p.name, " = ", cut(p.expression, kLongValue)});
+    for (const ChartAssignment& p : chart.parameters)
+      add(out, {"\n", p.name, " = ", cut(p.expression, kLongValue)});
     for (const ChartAssignment& s : chart.states) {
       add(out, {"\nstate ", s.name, ", initially ", cut(s.expression, kLongValue)});
     }
@@ -182,8 +181,8 @@ void write_chart_cluster(std::ostream& out, const ModalChart& chart, std::size_t
   out << indent << "subgraph " << dot_quoted(chart_cluster_id(path)) << " {\n";
   std::string title = name;
   add(title, {"\n", actor.type()});
-  out << indent << "  label=" << dot_quoted(title)
-      << "; tooltip=" << dot_quoted(actor_tooltip(actor, path)) << "; id=" << dot_quoted(path)
+  out << indent << "  label=" << dot_quoted(title) << "; tooltip=" << dot_quoted(actor_tooltip(actor, path))
+      << "; id=" << dot_quoted(path)
       << "; style=\"rounded,filled\"; fillcolor=\"#d5e8d4\"; color=\"#2d6a2d\"; penwidth=1.5;\n";
   out << indent << "  " << vertex << ";\n";  // the actor itself, invisible: its connections end on the border
 
@@ -221,9 +220,8 @@ void write_chart_cluster(std::ostream& out, const ModalChart& chart, std::size_t
     const ChartTransition& t = chart.transitions[k];
     std::vector<std::size_t> modes;
     for (const std::string& m : t.path) modes.push_back(mode_index(chart, m));
-    if (modes.size() < 2 || std::any_of(modes.begin(), modes.end(), [&](std::size_t m) {
-          return m >= chart.modes.size();
-        })) {
+    if (modes.size() < 2 ||
+        std::any_of(modes.begin(), modes.end(), [&](std::size_t m) { return m >= chart.modes.size(); })) {
       continue;  // validation refuses such a chart; nothing to draw
     }
     std::string label = cut(t.guard, kLongGuard);

@@ -28,14 +28,6 @@ void CsvResults::header() {
   *out_ << line_;
 }
 
-void RowTime::append_text(std::string& out) const {
-  if (resolution != nullptr) {
-    resolution->append_seconds(out, tick);
-  } else {
-    append_double(out, seconds);
-  }
-}
-
 void CsvResults::begin_row(const RowTime& time, std::uint32_t microstep) {
   line_.clear();
   time.append_text(line_);

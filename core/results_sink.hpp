@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "format.hpp"
 #include "recorded_signal.hpp"
 #include "time.hpp"
 
@@ -39,7 +40,13 @@ struct RowTime {
   /// Appends the time as text: TimeResolution::append_seconds at a tick
   /// (exact at a resolution of 10^-n s), else the shortest text that reads
   /// back to `seconds`.
-  void append_text(std::string& out) const;
+  void append_text(std::string& out) const {
+    if (resolution != nullptr) {
+      resolution->append_seconds(out, tick);
+    } else {
+      append_double(out, seconds);
+    }
+  }
 };
 
 /// A row-by-row results consumer. Abstract; copy and move are left to the

@@ -216,11 +216,14 @@ void TraceWriter::step_reject(double t0, double t1, std::string_view by) {
 
 void TraceWriter::reset(Tag tag, std::string_view actor, std::span<const double> before,
                         std::span<const double> after) {
-  write(Line("reset", tag, resolution_).text("actor", actor).array("before", before).array("after", after).done());
+  write(Line("reset", tag, resolution_)
+            .text("actor", actor)
+            .array("before", before)
+            .array("after", after)
+            .done());
 }
 
-void TraceWriter::error(Tag tag, std::string_view status, std::string_view message,
-                        std::string_view actor) {
+void TraceWriter::error(Tag tag, std::string_view status, std::string_view message, std::string_view actor) {
   Line line("error", tag, resolution_);
   line.text("status", status).text("message", message);
   if (!actor.empty()) line.text("actor", actor);

@@ -72,8 +72,7 @@ class TraceWriter {
   void mode(Tag tag, std::string_view actor, std::string_view from, std::string_view via,
             std::string_view to);
   /// Continuous states of `actor` changed at an event.
-  void reset(Tag tag, std::string_view actor, std::span<const double> before,
-             std::span<const double> after);
+  void reset(Tag tag, std::string_view actor, std::span<const double> before, std::span<const double> after);
   /// The run stopped on an error.
   void error(Tag tag, std::string_view status, std::string_view message, std::string_view actor);
   void run_end(std::string_view status, const RunStatistics& stats);

@@ -59,8 +59,7 @@ void Director::Impl::emit(ActorId actor, OutputPort output, std::span<const doub
     recorded_token_tag_[static_cast<std::size_t>(record_index_[port])] = {now_.time, now_.microstep + 1};
   }
   if (trace_ != nullptr) {
-    trace_->event(now_, flat(actor).path,
-                  flat(actor).actor->outputs()[output.index].name, token);
+    trace_->event(now_, flat(actor).path, flat(actor).actor->outputs()[output.index].name, token);
   }
   scheduler_.send(OutputId{port}, token);
 }
@@ -82,8 +81,7 @@ void Director::Impl::request_stop(ActorId actor) {
 void Director::Impl::mode_changed(ActorId actor, std::string_view from, std::string_view via,
                                   std::string_view to) {
   continuous_changed_ = true;  // new derivatives: the solver's history is stale
-  if (trace_ != nullptr)
-    trace_->mode(now_, flat(actor).path, from, via, to);
+  if (trace_ != nullptr) trace_->mode(now_, flat(actor).path, from, via, to);
 }
 
 void Director::Impl::states_changing(ActorId actor) {

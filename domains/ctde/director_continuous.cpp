@@ -200,7 +200,8 @@ void Director::Impl::record_interval_points(double t0, double t1, bool dense) {
   const std::optional<Tick> h_ticks = resolution_.whole_ticks(h);
   const auto grid_time = [&](std::int64_t k) {
     Tick tick = 0;
-    if (h_ticks && !__builtin_mul_overflow(k, *h_ticks, &tick) && !__builtin_add_overflow(start_, tick, &tick)) {
+    if (h_ticks && !__builtin_mul_overflow(k, *h_ticks, &tick) &&
+        !__builtin_add_overflow(start_, tick, &tick)) {
       return RowTime::at_tick(tick, resolution_);
     }
     return RowTime::between_ticks(options_.start_time + static_cast<double>(k) * h);

@@ -183,7 +183,8 @@ double Director::Impl::step_to_event(double te) {
   return r.t_reached;
 }
 
-void Director::Impl::fire_state_events(Tick te, const LocatedCrossing& found, double rejected_t1, int iterations) {
+void Director::Impl::fire_state_events(Tick te, const LocatedCrossing& found, double rejected_t1,
+                                       int iterations) {
   const Tag tag = te == now_.time ? Tag{te, now_.microstep + 1} : Tag{te, 0};
   for (std::uint32_t i = 0; i < locator_.size(); ++i) {
     const GuardId guard{i};
@@ -197,9 +198,8 @@ void Director::Impl::fire_state_events(Tick te, const LocatedCrossing& found, do
     if (trace_ != nullptr) {
       const std::size_t index = i - b_.actors[d].guards.offset;
       const std::string name = actors_[d]->guard_name(index);
-      trace_->state_event(tag,
-                          {flat(d).path, name, index, to_string(c), found.tb - found.ta,
-                           locator_.residual(guard), iterations, rejected_t1});
+      trace_->state_event(tag, {flat(d).path, name, index, to_string(c), found.tb - found.ta,
+                                locator_.residual(guard), iterations, rejected_t1});
     }
     if ((flags_[d] & kStateEvent) == 0) {
       flags_[d] |= kStateEvent;
@@ -276,9 +276,8 @@ void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t)
   ++stats_.state_events;
   if (trace_ != nullptr) {
     const std::size_t index = i - b_.actors[d].guards.offset;
-    trace_->state_event(tag,
-                        {flat(d).path, actors_[d]->guard_name(index), index, to_string(c), 0.0,
-                         locator_.residual(guard), 0, t});
+    trace_->state_event(tag, {flat(d).path, actors_[d]->guard_name(index), index, to_string(c), 0.0,
+                              locator_.residual(guard), 0, t});
   }
   if ((flags_[d] & kStateEvent) == 0) {
     flags_[d] |= kStateEvent;

@@ -38,7 +38,9 @@ std::vector<std::string> times_of(const std::string& csv) {
   return times;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -105,6 +107,6 @@ TEST_CASE("ctde run writes an output grid between ticks at its doubles") {
   const auto csv = scratch("third.csv");
   const CommandResult r = run_cli("run " + model.string() + " -o " + csv.string() + " --rows output --quiet");
   REQUIRE(r.status == 0);
-  CHECK(times_of(read_text(csv)) ==
-        std::vector<std::string>{"0", "0.3333333333333333", "0.6666666666666666", "1"});  // 3 h is 1 in doubles
+  CHECK(times_of(read_text(csv)) == std::vector<std::string>{"0", "0.3333333333333333", "0.6666666666666666",
+                                                             "1"});  // 3 h is 1 in doubles
 }

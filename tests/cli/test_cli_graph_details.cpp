@@ -20,7 +20,9 @@ std::filesystem::path write_model(const std::string& name, const std::string& te
   return path;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 std::size_t count(const std::string& text, const std::string& part) {
   std::size_t n = 0;
@@ -35,8 +37,7 @@ std::filesystem::path chain_model(int length) {
   for (int i = 0; i < length; ++i) {
     actors += R"(, {"name": "g)" + std::to_string(i) + R"(", "type": "Gain", "params": {"k": 2}})";
     if (i > 0) {
-      connections +=
-          R"(, ["g)" + std::to_string(i - 1) + R"(.out", "g)" + std::to_string(i) + R"(.in"])";
+      connections += R"(, ["g)" + std::to_string(i - 1) + R"(.out", "g)" + std::to_string(i) + R"(.in"])";
     }
   }
   return write_model("chain" + std::to_string(length) + ".json",
@@ -83,7 +84,8 @@ TEST_CASE("ctde graph draws compound transitions through an instantaneous mode, 
   CHECK(contains(dot, "0->1 [style=solid, color=\"#777777\", label=\"F\", lhead=\"cluster_chart_stop\"]"));
   CHECK(contains(dot, "1 [label=\"\", shape=point, style=invis"));
   // The chart's local parameters are in the box's tooltip.
-  CHECK(contains(dot, "tooltip=\"stop (ModalModel)\\nupper_bnd = 0.1\\nlower_bnd = -0.1\\ne = 0.8\\nm = 1\\n"));
+  CHECK(
+      contains(dot, "tooltip=\"stop (ModalModel)\\nupper_bnd = 0.1\\nlower_bnd = -0.1\\ne = 0.8\\nm = 1\\n"));
 }
 
 TEST_CASE("ctde graph puts each actor's evaluated parameters in its tooltip, long values shortened") {
@@ -95,13 +97,16 @@ TEST_CASE("ctde graph puts each actor's evaluated parameters in its tooltip, lon
   }
   std::string offsets;
   for (int i = 0; i < 30; ++i) offsets += (i > 0 ? ", " : "") + std::to_string(i) + "e-3";
-  const auto model = write_model("values.json", R"({"ctde": 1, "name": "values", "director": {"stop_time": 1},
+  const auto model =
+      write_model("values.json", R"({"ctde": 1, "name": "values", "director": {"stop_time": 1},
     "parameters": {"gain": 3},
     "actors": [
       {"name": "g", "type": "Gain", "params": {"k": "2 * gain"}},
-      {"name": "sys", "type": "StateSpace", "params": {"A": [)" + a + R"(], "B": [[1], [1], [1], [1], [1], [1], [1], [1], [1], [1]],
+      {"name": "sys", "type": "StateSpace", "params": {"A": [)" +
+                                     a + R"(], "B": [[1], [1], [1], [1], [1], [1], [1], [1], [1], [1]],
         "C": [[1, 1, 1, 1, 1, 1, 1, 1, 1, 1]]}},
-      {"name": "clock", "type": "DiscreteClock", "params": {"period": 0.1, "offsets": [)" + offsets + R"(],
+      {"name": "clock", "type": "DiscreteClock", "params": {"period": 0.1, "offsets": [)" +
+                                     offsets + R"(],
         "values": [)" + offsets + R"(]}},
       {"name": "u", "type": "Constant", "params": {"value": 1}}],
     "connections": [["u.out", "sys.in"], ["sys.out", "g.in"]]})");
@@ -112,7 +117,8 @@ TEST_CASE("ctde graph puts each actor's evaluated parameters in its tooltip, lon
   CHECK(contains(dot, "tooltip=\"sys (StateSpace)\\nA = [[-1, 0, 0, 0, 0, 0, 0, 0, 0, 0], ... (10x10)]\\n"));
   CHECK(contains(dot, "\\nB = [[1], [1], [1], [1], [1], [1], [1], [1], [1], [1]]\\n"));
   CHECK(contains(dot, "\\nD = 0\\ninitial = 0\""));  // one value: as the model writes it
-  CHECK(contains(dot, "\\noffsets = [0, 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, ... (30 values)]\\n"));
+  CHECK(contains(
+      dot, "\\noffsets = [0, 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, ... (30 values)]\\n"));
 }
 
 TEST_CASE("ctde graph wraps a long chain into rows and leaves a short one straight") {
@@ -134,12 +140,14 @@ TEST_CASE("ctde graph wraps a long chain into rows and leaves a short one straig
 TEST_CASE("ctde graph draws an FMU actor, with its file in the tooltip") {
   const std::string fmu = std::string(CTDE_TEST_FMUS) + "/dahlquist.fmu";
   const auto model = write_model("fmu.json", R"({"ctde": 1, "name": "fmu", "director": {"stop_time": 1},
-    "actors": [{"name": "a", "type": "FMU", "params": {"file": ")" + fmu + R"("}},
+    "actors": [{"name": "a", "type": "FMU", "params": {"file": ")" +
+                                                 fmu + R"("}},
                {"name": "g", "type": "Gain"}],
     "connections": [["a.x", "g.in"]]})");
   const CommandResult r = run_cli("graph " + model.string());
   REQUIRE(r.status == 0);
-  CHECK(contains(r.output, "0 [label=\"a\\nFMU\", tooltip=\"a (FMU)\\nfile = \\\"" + fmu + "\\\"\\ninterface = "));
+  CHECK(contains(r.output,
+                 "0 [label=\"a\\nFMU\", tooltip=\"a (FMU)\\nfile = \\\"" + fmu + "\\\"\\ninterface = "));
   CHECK(contains(r.output, "0->1 [style=solid, color=\"#1f4e79\", label=\"x -> in\"]"));
   const auto svg = ctde::test::scratch_file("ctde_cli_graph_details_test", "fmu.svg");
   std::filesystem::remove(svg);

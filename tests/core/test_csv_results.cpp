@@ -69,3 +69,18 @@ TEST_CASE("the director writes the results text of docs/semantics.md through Csv
         "1,0,0.5,-2,0.25,,\n"
         "1,1,0.5,-2,0.25,0.5,-2\n");
 }
+
+TEST_CASE("CsvResults writes a row at a tick as the tick's exact decimal value") {
+  std::ostringstream out;
+  CsvResults results(out, {});
+  const TimeResolution ps(1e-12);
+  results.begin_row(RowTime::at_tick(100'000'000'000, ps), 0);  // 0.1 s
+  results.end_row();
+  results.begin_row(RowTime::at_tick(9'007'199'254'740'993, ps), 2);  // 2^53 + 1 ticks
+  results.end_row();
+  results.begin_row(RowTime::at_tick(-1'250'000'000'000, ps), 0);
+  results.end_row();
+  results.begin_row(RowTime::between_ticks(0.1 + 0.2), 0);  // between ticks: the double's shortest text
+  results.end_row();
+  CHECK(out.str() == "time,microstep\n0.1,0\n9007.199254740993,2\n-1.25,0\n0.30000000000000004,0\n");
+}
