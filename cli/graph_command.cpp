@@ -303,7 +303,8 @@ std::size_t wrap_width(const std::vector<std::size_t>& rank) {
   const auto breadth = static_cast<double>(*std::max_element(per_rank.begin(), per_rank.end()));
   constexpr double kTarget = 1.6;
   const auto badness = [&](std::size_t wrap) {
-    const auto rows = static_cast<double>((ranks + wrap - 1) / wrap);
+    const std::size_t whole_rows = (ranks + wrap - 1) / wrap;  // rounded up
+    const auto rows = static_cast<double>(whole_rows);
     const double width = 1.7 * static_cast<double>(wrap);
     const double height = 0.75 * breadth * rows + 0.95 * (rows - 1);
     return std::fabs(std::log(width / height / kTarget));

@@ -23,7 +23,7 @@ std::filesystem::path scratch(const std::string& name) {
 }
 
 std::filesystem::path write_model(const std::string& name, const std::string& text) {
-  const auto path = scratch(name);
+  auto path = scratch(name);
   std::ofstream(path) << text;
   return path;
 }

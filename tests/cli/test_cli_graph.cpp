@@ -24,7 +24,7 @@ std::filesystem::path scratch(const std::string& name) {
 /// continuous and discrete connections. Actors 0..5 in definition order:
 /// src, plant.x, cross, count, hold, twice.
 std::filesystem::path small_model() {
-  const auto path = scratch("small.json");
+  auto path = scratch("small.json");
   std::ofstream out(path);
   out << R"({"ctde": 1, "name": "small", "director": {"stop_time": 1},
     "actors": [

@@ -15,7 +15,7 @@ using ctde::test::read_text;
 using ctde::test::run_cli;
 
 std::filesystem::path write_model(const std::string& name, const std::string& text) {
-  const auto path = ctde::test::scratch_file("ctde_cli_graph_details_test", name);
+  auto path = ctde::test::scratch_file("ctde_cli_graph_details_test", name);
   std::ofstream(path) << text;
   return path;
 }
