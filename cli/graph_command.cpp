@@ -15,13 +15,17 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string_view>
 #include <vector>
 
+#include "actors/modal/modal_model.hpp"
 #include "cli/command_error.hpp"
+#include "cli/graph_details.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output_file.hpp"
 #include "cli/plugins.hpp"
@@ -45,6 +49,8 @@ constexpr std::string_view kDiscreteColour = "#7f3f98";
 constexpr std::string_view kConstantColour = "#777777";
 
 struct VertexInfo {
+  const Actor* actor = nullptr;
+  const ModalChart* chart = nullptr;  ///< a ModalModel's: drawn as a cluster of its modes
   std::string path;
   std::string name;  ///< the last part of the path
   std::string type;
@@ -57,6 +63,7 @@ struct EdgeInfo {
   std::string from_port;
   std::string to_port;
   int width = 1;
+  bool wraps = false;  ///< from one row of a wrapped chain to the next: it does not constrain the ranks
 };
 
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, VertexInfo, EdgeInfo>;
@@ -78,35 +85,12 @@ NodeRole role_of(std::string_view type) {
   return NodeRole::kOrdinary;
 }
 
-/// `text` as a DOT double-quoted string (backslashes and quotes escaped, so
-/// that label escapes such as \N are not interpreted).
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '\\' || c == '"') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  out += '"';
-  return out;
-}
-
-/// A label of two centred lines: `first` and `second`.
-std::string two_lines(std::string_view first, std::string_view second) {
-  std::string label = quoted(first);
-  label.pop_back();
-  label += "\\n";
-  label += quoted(second).substr(1);
-  return label;
-}
-
 Graph build_graph(const FlatModel& model) {
   Graph graph;
   for (const FlatActor& actor : model.actors) {
     VertexInfo info;
+    info.actor = actor.actor;
+    if (const auto* modal = dynamic_cast<const ModalModel*>(actor.actor)) info.chart = &modal->chart();
     info.path = actor.path;
     const auto dot = actor.path.rfind('.');
     info.name = dot == std::string::npos ? actor.path : actor.path.substr(dot + 1);
@@ -164,16 +148,28 @@ std::vector<Cluster> build_clusters(const Graph& graph, std::vector<std::size_t>
   return clusters;
 }
 
-void write_cluster(std::ostream& out, const std::vector<Cluster>& clusters, std::size_t k, int depth) {
+/// Vertex `v` in the cluster being written: its id, or a ModalModel's chart.
+void write_vertex_membership(std::ostream& out, const Graph& graph, std::size_t v,
+                             const std::string& indent) {
+  const VertexInfo& info = graph[v];
+  if (info.chart != nullptr) {
+    write_chart_cluster(out, *info.chart, v, *info.actor, info.path, indent);
+  } else {
+    out << indent << v << ";\n";
+  }
+}
+
+void write_cluster(std::ostream& out, const Graph& graph, const std::vector<Cluster>& clusters, std::size_t k,
+                   int depth) {
   const std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
   const Cluster& c = clusters[k];
   std::string id = "cluster_";
   id += c.path;
-  out << indent << "subgraph " << quoted(id) << " {\n";
-  out << indent << "  label=" << quoted(c.name) << "; tooltip=" << quoted(c.path)
+  out << indent << "subgraph " << dot_quoted(id) << " {\n";
+  out << indent << "  label=" << dot_quoted(c.name) << "; tooltip=" << dot_quoted(c.path)
       << "; style=\"rounded,filled\"; fillcolor=\"#f5f5f5\"; color=\"#999999\";\n";
-  for (const std::size_t v : c.vertices) out << indent << "  " << v << ";\n";
-  for (const std::size_t child : c.children) write_cluster(out, clusters, child, depth + 1);
+  for (const std::size_t v : c.vertices) write_vertex_membership(out, graph, v, indent + "  ");
+  for (const std::size_t child : c.children) write_cluster(out, graph, clusters, child, depth + 1);
   out << indent << "}\n";
 }
 
@@ -247,23 +243,129 @@ void run_dot(const std::string& format, const std::string& input, const std::str
   }
 }
 
+/// Ranks of the vertices as `dot` would give them: the longest path from a
+/// source, over the connections with those closing a loop (back edges of a
+/// depth-first search) left out.
+std::vector<std::size_t> ranks_of(const Graph& graph) {
+  const std::size_t n = boost::num_vertices(graph);
+  std::vector<std::vector<std::size_t>> next(n);
+  for (const auto e : boost::make_iterator_range(boost::edges(graph))) {
+    next[boost::source(e, graph)].push_back(boost::target(e, graph));
+  }
+  // Iterative depth-first search: an edge to a vertex on the stack closes a loop.
+  enum class Seen : std::uint8_t { kNo, kOnStack, kDone };
+  std::vector<Seen> seen(n, Seen::kNo);
+  std::vector<std::vector<std::size_t>> forward(n);
+  std::vector<std::size_t> order;  // reverse topological order of the forward edges
+  std::vector<std::pair<std::size_t, std::size_t>> stack;
+  for (std::size_t root = 0; root < n; ++root) {
+    if (seen[root] != Seen::kNo) continue;
+    stack.emplace_back(root, 0);
+    seen[root] = Seen::kOnStack;
+    while (!stack.empty()) {
+      auto& [v, i] = stack.back();
+      if (i == next[v].size()) {
+        seen[v] = Seen::kDone;
+        order.push_back(v);
+        stack.pop_back();
+        continue;
+      }
+      const std::size_t w = next[v][i++];
+      if (seen[w] == Seen::kOnStack) continue;  // a loop: left out
+      forward[v].push_back(w);
+      if (seen[w] == Seen::kNo) {
+        seen[w] = Seen::kOnStack;
+        stack.emplace_back(w, 0);
+      }
+    }
+  }
+  std::vector<std::size_t> rank(n, 0);
+  for (auto v = order.rbegin(); v != order.rend(); ++v) {
+    for (const std::size_t w : forward[*v]) rank[w] = std::max(rank[w], rank[*v] + 1);
+  }
+  return rank;
+}
+
+/// The number of ranks per row when a long chain is wrapped into rows,
+/// left to right, one row under the other (0: not wrapped). A graph of up to
+/// 8 ranks fits a page as it is; a deeper one is wrapped when that brings it
+/// clearly closer to a landscape page, width about 1.6 times the height.
+/// The sizes are estimates of `dot`'s, in inches: a rank takes about 1.7
+/// (a box and its gap), an actor within a rank 0.75, the gap between rows
+/// 0.95. (Top to bottom is never closer: a box is wider than it is high.)
+std::size_t wrap_width(const std::vector<std::size_t>& rank) {
+  if (rank.empty()) return 0;
+  const std::size_t ranks = *std::max_element(rank.begin(), rank.end()) + 1;
+  constexpr std::size_t kLongestStraight = 8;
+  if (ranks <= kLongestStraight) return 0;
+  std::vector<std::size_t> per_rank(ranks, 0);
+  for (const std::size_t r : rank) ++per_rank[r];
+  const auto breadth = static_cast<double>(*std::max_element(per_rank.begin(), per_rank.end()));
+  constexpr double kTarget = 1.6;
+  const auto badness = [&](std::size_t wrap) {
+    const std::size_t whole_rows = (ranks + wrap - 1) / wrap;  // rounded up
+    const auto rows = static_cast<double>(whole_rows);
+    const double width = 1.7 * static_cast<double>(wrap);
+    const double height = 0.75 * breadth * rows + 0.95 * (rows - 1);
+    return std::fabs(std::log(width / height / kTarget));
+  };
+  // Rows of equal length (no last row of one actor), at least 5 ranks, and
+  // only when clearly better: a wrapped chain reads less easily than a
+  // straight one.
+  constexpr std::size_t kShortestRow = 5;
+  constexpr double kWorthIt = 0.3;
+  std::size_t best = 0;
+  double best_badness = badness(ranks) - kWorthIt;
+  for (std::size_t rows = 2;; ++rows) {
+    const std::size_t wrap = (ranks + rows - 1) / rows;
+    if (wrap < kShortestRow) break;
+    const double b = badness(wrap);
+    if (b < best_badness) {
+      best = wrap;
+      best_badness = b;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 void write_model_dot(const FlatModel& model, const std::string& model_name, std::ostream& out) {
-  const Graph graph = build_graph(model);
+  Graph graph = build_graph(model);
+  const std::vector<std::size_t> rank = ranks_of(graph);
+  const std::size_t wrap = wrap_width(rank);
+  if (wrap > 0) {
+    for (const auto e : boost::make_iterator_range(boost::edges(graph))) {
+      graph[e].wraps = rank[boost::source(e, graph)] / wrap != rank[boost::target(e, graph)] / wrap;
+    }
+  }
   std::vector<std::size_t> roots;
   const std::vector<Cluster> clusters = build_clusters(graph, roots);
+  bool charts = false;
+  for (std::size_t v = 0; v < boost::num_vertices(graph); ++v) charts = charts || graph[v].chart != nullptr;
 
   const auto graph_writer = [&](std::ostream& os) {
-    os << "  graph [rankdir=LR, labelloc=t, fontname=\"Helvetica\", label=" << quoted(model_name) << "];\n";
+    os << "  graph [rankdir=LR, labelloc=t, fontname=\"Helvetica\", label=" << dot_quoted(model_name);
+    if (charts) os << ", compound=true";  // connections of a ModalModel end on its chart's border
+    os << "];\n";
     os << "  node [fontname=\"Helvetica\", fontsize=11];\n";
     os << "  edge [fontname=\"Helvetica\", fontsize=9];\n";
-    for (const std::size_t k : roots) write_cluster(os, clusters, k, 1);
+    for (const std::size_t k : roots) write_cluster(os, graph, clusters, k, 1);
+    for (std::size_t v = 0; v < boost::num_vertices(graph); ++v) {
+      if (graph[v].chart != nullptr && graph[v].path.find('.') == std::string::npos) {
+        write_vertex_membership(os, graph, v, "  ");  // a ModalModel outside any composite
+      }
+    }
   };
   const auto vertex_writer = [&](std::ostream& os, Graph::vertex_descriptor v) {
     const VertexInfo& info = graph[v];
-    os << " [label=" << two_lines(info.name, info.type) << ", tooltip=" << quoted(info.path)
-       << ", id=" << quoted(info.path);
+    if (info.chart != nullptr) {  // inside its chart's cluster, which stands for it
+      os << " [label=\"\", shape=point, style=invis, width=0.01, height=0.01]";
+      return;
+    }
+    os << " [label=" << dot_quoted(info.name + "\n" + info.type)
+       << ", tooltip=" << dot_quoted(actor_tooltip(*info.actor, info.path))
+       << ", id=" << dot_quoted(info.path);
     switch (info.role) {
       case NodeRole::kConverter:
         os << ", shape=hexagon, style=filled, fillcolor=\"#fff2cc\", color=\"#b58900\"";
@@ -297,7 +399,12 @@ void write_model_dot(const FlatModel& model, const std::string& model_name, std:
       label += std::to_string(info.width);
       label += ']';
     }
-    if (!label.empty()) os << ", label=" << quoted(label);
+    if (!label.empty()) os << ", label=" << dot_quoted(label);
+    if (info.wraps) os << ", constraint=false";
+    const VertexInfo& from = graph[boost::source(e, graph)];
+    const VertexInfo& to = graph[boost::target(e, graph)];
+    if (from.chart != nullptr) os << ", ltail=" << dot_quoted(chart_cluster_id(from.path));
+    if (to.chart != nullptr) os << ", lhead=" << dot_quoted(chart_cluster_id(to.path));
     os << "]";
   };
   boost::write_graphviz(out, graph, vertex_writer, edge_writer, graph_writer);

@@ -8,7 +8,11 @@
 /// yellow hexagons; state-event generators (ZeroCrossingDetector,
 /// LevelCrossingDetector) red octagons with a thick border; other actors are
 /// rounded boxes coloured by time mode (continuous blue, discrete purple,
-/// constant grey, hybrid green). Composites are clusters, nested as written.
+/// constant grey, hybrid green). Composites are clusters, nested as written;
+/// a ModalModel is a cluster holding its mode chart (cli/graph_details.hpp).
+/// Tooltips list each actor's evaluated parameters. A graph more than 8
+/// ranks deep is wrapped into rows when that makes it closer to a landscape
+/// page (docs/cli.md, "ctde graph").
 
 #include <ostream>
 #include <string>
@@ -20,7 +24,7 @@ namespace ctde::cli {
 
 /// Writes `model` (validated) as Graphviz DOT, through boost::write_graphviz.
 /// Node ids are numbers (actor names may be DOT keywords); each node's
-/// `tooltip` and `id` hold the actor's full path.
+/// `id` is the actor's full path, its `tooltip` the path, type and parameters.
 void write_model_dot(const FlatModel& model, const std::string& model_name, std::ostream& out);
 
 /// Loads and validates the model in `path`, then writes its graph to

@@ -14,9 +14,9 @@ ColumnarResults::ColumnarResults(std::vector<RecordedSignal> signals, std::size_
   for (auto& column : columns_) column.reserve(reserve_rows);
 }
 
-void ColumnarResults::begin_row(double t, std::uint32_t microstep) {
+void ColumnarResults::begin_row(const RowTime& time, std::uint32_t microstep) {
   assert(next_ == 0 && "begin_row inside a row");
-  time_.push_back(t);
+  time_.push_back(time.seconds);
   microstep_.push_back(microstep);
 }
 

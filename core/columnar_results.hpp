@@ -31,7 +31,7 @@ class ColumnarResults final : public ResultsSink {
   ~ColumnarResults() override = default;
 
   [[nodiscard]] const std::vector<RecordedSignal>& signals() const override { return signals_; }
-  void begin_row(double t, std::uint32_t microstep) override;
+  void begin_row(const RowTime& time, std::uint32_t microstep) override;
   void value(std::span<const double> values) override;
   void absent(std::uint32_t width) override;
   void end_row() override;

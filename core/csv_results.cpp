@@ -28,9 +28,9 @@ void CsvResults::header() {
   *out_ << line_;
 }
 
-void CsvResults::begin_row(double t, std::uint32_t microstep) {
+void CsvResults::begin_row(const RowTime& time, std::uint32_t microstep) {
   line_.clear();
-  append_double(line_, t);
+  time.append_text(line_);
   line_ += ',';
   char digits[16];
   const auto end = std::to_chars(digits, digits + sizeof digits, microstep).ptr;

@@ -32,7 +32,7 @@ class CsvResults final : public ResultsSink {
   ~CsvResults() override = default;
 
   [[nodiscard]] const std::vector<RecordedSignal>& signals() const override { return signals_; }
-  void begin_row(double t, std::uint32_t microstep) override;
+  void begin_row(const RowTime& time, std::uint32_t microstep) override;
   void value(std::span<const double> values) override;
   void absent(std::uint32_t width) override;
   /// Writes the line.

@@ -11,11 +11,43 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "format.hpp"
 #include "recorded_signal.hpp"
+#include "time.hpp"
 
 namespace ctde {
+
+/// The time of a row: in seconds, and the tick it is at, when it is at one
+/// (every row but those of an `output_interval` grid that falls between
+/// ticks). Copyable value type; it refers to the run's resolution, which
+/// outlives the rows.
+struct RowTime {
+  double seconds = 0;
+  /// Set: the row is at `tick` of this resolution.
+  const TimeResolution* resolution = nullptr;
+  Tick tick = 0;
+
+  /// The row at `tick`.
+  [[nodiscard]] static RowTime at_tick(Tick tick, const TimeResolution& resolution) {
+    return {resolution.to_seconds(tick), &resolution, tick};
+  }
+  /// A row between ticks, at `seconds`.
+  [[nodiscard]] static RowTime between_ticks(double seconds) { return {seconds, nullptr, 0}; }
+
+  /// Appends the time as text: TimeResolution::append_seconds at a tick
+  /// (exact at a resolution of 10^-n s), else the shortest text that reads
+  /// back to `seconds`.
+  void append_text(std::string& out) const {
+    if (resolution != nullptr) {
+      resolution->append_seconds(out, tick);
+    } else {
+      append_double(out, seconds);
+    }
+  }
+};
 
 /// A row-by-row results consumer. Abstract; copy and move are left to the
 /// implementations (protected here, so that a sink is never sliced).
@@ -26,10 +58,10 @@ class ResultsSink {
   /// The recorded signals, in column order; fixed for the sink's life.
   [[nodiscard]] virtual const std::vector<RecordedSignal>& signals() const = 0;
 
-  /// Starts a row at time `t` (s) and `microstep`. Each signal follows, in
+  /// Starts a row at `time` and `microstep`. Each signal follows, in
   /// the order of signals(), through exactly one value() or absent() call;
   /// then end_row().
-  virtual void begin_row(double t, std::uint32_t microstep) = 0;
+  virtual void begin_row(const RowTime& time, std::uint32_t microstep) = 0;
   /// The next signal's values (its width of them).
   virtual void value(std::span<const double> values) = 0;
   /// The next signal is a discrete one without a token: `width` empty cells.

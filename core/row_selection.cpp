@@ -24,25 +24,31 @@ SelectedRows::SelectedRows(ResultsSink& next, RowSelection selection, double sta
   }
 }
 
-bool SelectedRows::on_grid(double t) const {
+bool SelectedRows::on_grid(const RowTime& time) const {
   if (!interval_) return false;
-  // The director writes grid rows at exactly start + k h (the double it computes).
-  const double k = std::nearbyint((t - start_) / *interval_);
-  return start_ + k * *interval_ == t;
+  // The director writes grid rows at exactly start + k h: in ticks when h is
+  // a whole number of them, else the double it computes.
+  if (time.resolution != nullptr) {
+    if (const std::optional<Tick> h = time.resolution->whole_ticks(*interval_)) {
+      return (time.tick - time.resolution->to_ticks(start_)) % *h == 0;
+    }
+  }
+  const double k = std::nearbyint((time.seconds - start_) / *interval_);
+  return start_ + k * *interval_ == time.seconds;
 }
 
-void SelectedRows::begin_row(double t, std::uint32_t microstep) {
+void SelectedRows::begin_row(const RowTime& time, std::uint32_t microstep) {
   switch (selection_) {
     case RowSelection::kAll:
       fate_ = Fate::kPass;
       break;
     case RowSelection::kOutput:
-      fate_ = microstep == 0 && on_grid(t) ? Fate::kPass : Fate::kDrop;
+      fate_ = microstep == 0 && on_grid(time) ? Fate::kPass : Fate::kDrop;
       break;
     case RowSelection::kEvents:
       if (microstep > 0) {
         // Events at t: the row just before them first, if it was held back.
-        if (waiting_.full && waiting_.t == t) pass(waiting_);
+        if (waiting_.full && waiting_.time.seconds == time.seconds) pass(waiting_);
         waiting_.full = false;
         fate_ = Fate::kPass;
       } else {
@@ -53,8 +59,8 @@ void SelectedRows::begin_row(double t, std::uint32_t microstep) {
       fate_ = Fate::kHold;
       break;
   }
-  if (fate_ == Fate::kPass) next_.begin_row(t, microstep);
-  row_.t = t;
+  if (fate_ == Fate::kPass) next_.begin_row(time, microstep);
+  row_.time = time;
   row_.microstep = microstep;
   cell_ = 0;
   signal_ = 0;
@@ -84,7 +90,7 @@ void SelectedRows::end_row() {
 }
 
 void SelectedRows::pass(const Held& row) {
-  next_.begin_row(row.t, row.microstep);
+  next_.begin_row(row.time, row.microstep);
   std::size_t cell = 0;
   const std::vector<RecordedSignal>& signals = next_.signals();
   for (std::size_t i = 0; i < signals.size(); ++i) {

@@ -40,7 +40,7 @@ class SelectedRows final : public ResultsSink {
   ~SelectedRows() override = default;
 
   [[nodiscard]] const std::vector<RecordedSignal>& signals() const override { return next_.signals(); }
-  void begin_row(double t, std::uint32_t microstep) override;
+  void begin_row(const RowTime& time, std::uint32_t microstep) override;
   void value(std::span<const double> values) override;
   void absent(std::uint32_t width) override;
   void end_row() override;
@@ -52,12 +52,12 @@ class SelectedRows final : public ResultsSink {
   /// A row held back: its tag, each cell's value, whether each signal is present.
   struct Held {
     bool full = false;
-    double t = 0;
+    RowTime time;
     std::uint32_t microstep = 0;
     std::vector<double> cells;
     std::vector<std::uint8_t> present;
   };
-  [[nodiscard]] bool on_grid(double t) const;
+  [[nodiscard]] bool on_grid(const RowTime& time) const;
   void pass(const Held& row);
 
   ResultsSink& next_;

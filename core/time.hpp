@@ -10,6 +10,7 @@
 #include <compare>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace ctde {
@@ -71,6 +72,22 @@ class TimeResolution {
     return static_cast<double>(tick) * seconds_per_tick_;
   }
 
+  /// `seconds` as a whole number of ticks when it is one exactly (to_seconds
+  /// of that tick is `seconds`: 1e-5 at 1e-12 s is 10000000 ticks); nothing
+  /// otherwise (1/3, NaN, beyond the horizon).
+  [[nodiscard]] std::optional<Tick> whole_ticks(double seconds) const;
+
+  /// Appends the time of `tick` in seconds as text. At a resolution of
+  /// 10^-n s it is the tick's exact decimal value, from integer arithmetic
+  /// ("0.1" for tick 100000000000 at 1e-12 s, "9007.199254740993" above
+  /// 2^53 ticks): plain notation, no exponent, no trailing zeros, read back
+  /// as the double nearest that value. At other resolutions it is the
+  /// shortest text that reads back to to_seconds(tick). kNever is "inf".
+  /// Allocates nothing once `out` has the capacity.
+  void append_seconds(std::string& out, Tick tick) const;
+  /// append_seconds() as a string.
+  [[nodiscard]] std::string seconds_text(Tick tick) const;
+
   /// Largest representable time, in seconds.
   [[nodiscard]] double horizon() const;
 
@@ -86,6 +103,8 @@ class TimeResolution {
   double seconds_per_tick_;
   /// 1 / seconds_per_tick_ when that is a whole number (every 10^-n), else 0.
   double ticks_per_second_ = 0;
+  /// n when seconds_per_tick_ is 10^-n (ticks_per_second_ is exactly 10^n), else -1.
+  int decimal_places_ = -1;
 };
 
 /// "t=1.5 s (tick 1500000000000, n 2)" — for messages.

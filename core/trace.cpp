@@ -38,9 +38,14 @@ class Line {
  public:
   /// `{"kind":"K"`.
   explicit Line(std::string_view kind) { text("kind", kind); }
-  /// `{"kind":"K","t":..,"tick":..,"n":..`: the common head of tagged lines.
-  Line(std::string_view kind, Tag tag, double t) : Line(kind) {
-    number("t", t);
+  /// `{"kind":"K","t":..,"tick":..,"n":..`: the common head of tagged lines
+  /// (`t` from the tick: exact at a resolution of 10^-n s).
+  Line(std::string_view kind, Tag tag, const TimeResolution& resolution) : Line(kind) {
+    if (tag.time == kNever) {
+      name("t") += "null";
+    } else {
+      resolution.append_seconds(name("t"), tag.time);
+    }
     integer("tick", tag.time);
     integer("n", tag.microstep);
   }
@@ -159,6 +164,7 @@ void TraceWriter::write(const std::string& line) { logger_->info(line); }
 void TraceWriter::flush() { logger_->flush(); }
 
 void TraceWriter::run_start(const TraceHeader& header) {
+  resolution_ = TimeResolution(header.time_resolution);
   write(Line("run_start")
             .text("model", header.model)
             .text("solver", header.solver)
@@ -170,17 +176,17 @@ void TraceWriter::run_start(const TraceHeader& header) {
             .done());
 }
 
-void TraceWriter::event(Tag tag, double t, std::string_view actor, std::string_view port,
+void TraceWriter::event(Tag tag, std::string_view actor, std::string_view port,
                         std::span<const double> value) {
-  write(Line("event", tag, t).text("actor", actor).text("port", port).array("value", value).done());
+  write(Line("event", tag, resolution_).text("actor", actor).text("port", port).array("value", value).done());
 }
 
-void TraceWriter::time_event(Tag tag, double t, std::string_view actor) {
-  write(Line("time_event", tag, t).text("actor", actor).done());
+void TraceWriter::time_event(Tag tag, std::string_view actor) {
+  write(Line("time_event", tag, resolution_).text("actor", actor).done());
 }
 
-void TraceWriter::state_event(Tag tag, double t, const StateEventInfo& info) {
-  Line line("state_event", tag, t);
+void TraceWriter::state_event(Tag tag, const StateEventInfo& info) {
+  Line line("state_event", tag, resolution_);
   line.text("actor", info.actor);
   if (info.guard.empty()) {
     line.integer("guard", info.guard_index);
@@ -195,9 +201,9 @@ void TraceWriter::state_event(Tag tag, double t, const StateEventInfo& info) {
             .done());
 }
 
-void TraceWriter::mode(Tag tag, double t, std::string_view actor, std::string_view from, std::string_view via,
+void TraceWriter::mode(Tag tag, std::string_view actor, std::string_view from, std::string_view via,
                        std::string_view to) {
-  write(Line("mode", tag, t)
+  write(Line("mode", tag, resolution_)
             .text("actor", actor)
             .text("from", from)
             .text_or_null("via", via)
@@ -209,9 +215,13 @@ void TraceWriter::step_reject(double t0, double t1, std::string_view by) {
   write(Line("step_reject").number("t0", t0).number("t1", t1).text("by", by).done());
 }
 
-void TraceWriter::reset(Tag tag, double t, std::string_view actor, std::span<const double> before,
+void TraceWriter::reset(Tag tag, std::string_view actor, std::span<const double> before,
                         std::span<const double> after) {
-  write(Line("reset", tag, t).text("actor", actor).array("before", before).array("after", after).done());
+  write(Line("reset", tag, resolution_)
+            .text("actor", actor)
+            .array("before", before)
+            .array("after", after)
+            .done());
 }
 
 bool is_director_trace_kind(std::string_view kind) {
@@ -220,17 +230,16 @@ bool is_director_trace_kind(std::string_view kind) {
   return std::find(std::begin(kKinds), std::end(kKinds), kind) != std::end(kKinds);
 }
 
-void TraceWriter::actor_line(Tag tag, double t, std::string_view kind, std::string_view actor,
+void TraceWriter::actor_line(Tag tag, std::string_view kind, std::string_view actor,
                              std::span<const TraceField> fields) {
-  Line line(kind, tag, t);
+  Line line(kind, tag, resolution_);
   line.text("actor", actor);
   for (const TraceField& field : fields) line.text(field.key, field.value);
   write(line.done());
 }
 
-void TraceWriter::error(Tag tag, double t, std::string_view status, std::string_view message,
-                        std::string_view actor) {
-  Line line("error", tag, t);
+void TraceWriter::error(Tag tag, std::string_view status, std::string_view message, std::string_view actor) {
+  Line line("error", tag, resolution_);
   line.text("status", status).text("message", message);
   if (!actor.empty()) line.text("actor", actor);
   write(line.done());

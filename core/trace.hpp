@@ -55,11 +55,15 @@ class TraceWriter {
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
+  /// The first line. Its `time_resolution` is the one that the tags of the
+  /// lines after it are in (their `t` is TimeResolution::append_seconds of
+  /// the tick: exact at 10^-n s).
+  /// @throws ModelError for a time_resolution out of range.
   void run_start(const TraceHeader& header);
   /// A discrete token sent on `actor.port`, delivered at `tag`.
-  void event(Tag tag, double t, std::string_view actor, std::string_view port, std::span<const double> value);
+  void event(Tag tag, std::string_view actor, std::string_view port, std::span<const double> value);
   /// A firing of `actor` requested in advance.
-  void time_event(Tag tag, double t, std::string_view actor);
+  void time_event(Tag tag, std::string_view actor);
   /// What a state-event search found (docs/trace-format.md, "state_event").
   struct StateEventInfo {
     std::string_view actor;
@@ -72,21 +76,19 @@ class TraceWriter {
     double rejected_t1 = 0;      ///< end of the step that overshot, s
   };
   /// A located crossing, fired as a discrete event at `tag`.
-  void state_event(Tag tag, double t, const StateEventInfo& info);
+  void state_event(Tag tag, const StateEventInfo& info);
   /// The step [t0, t1] was rejected because `by` found a crossing inside it.
   void step_reject(double t0, double t1, std::string_view by);
   /// A modal model's transition: `via` is the instantaneous mode, empty for none (null).
-  void mode(Tag tag, double t, std::string_view actor, std::string_view from, std::string_view via,
+  void mode(Tag tag, std::string_view actor, std::string_view from, std::string_view via,
             std::string_view to);
   /// Continuous states of `actor` changed at an event.
-  void reset(Tag tag, double t, std::string_view actor, std::span<const double> before,
-             std::span<const double> after);
+  void reset(Tag tag, std::string_view actor, std::span<const double> before, std::span<const double> after);
   /// A line of a kind `actor` defines (docs/trace-format.md, "Actors' own
   /// lines"): the tag, `actor`, then `fields` in their order, as strings.
-  void actor_line(Tag tag, double t, std::string_view kind, std::string_view actor,
-                  std::span<const TraceField> fields);
+  void actor_line(Tag tag, std::string_view kind, std::string_view actor, std::span<const TraceField> fields);
   /// The run stopped on an error.
-  void error(Tag tag, double t, std::string_view status, std::string_view message, std::string_view actor);
+  void error(Tag tag, std::string_view status, std::string_view message, std::string_view actor);
   void run_end(std::string_view status, const RunStatistics& stats);
   /// Writes buffered lines out.
   void flush();
@@ -96,6 +98,7 @@ class TraceWriter {
 
  private:
   void write(const std::string& line);
+  TimeResolution resolution_;  ///< of the tags (run_start's)
   std::shared_ptr<spdlog::logger> logger_;
   std::ostream* out_ = nullptr;  ///< the stream written, when there is one (its state tells failures)
   /// Set by the logger's error handler when writing to a file failed (shared:

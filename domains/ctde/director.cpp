@@ -62,8 +62,7 @@ void Director::Impl::emit(ActorId actor, OutputPort output, std::span<const doub
     recorded_token_tag_[static_cast<std::size_t>(record_index_[port])] = {now_.time, now_.microstep + 1};
   }
   if (trace_ != nullptr) {
-    trace_->event(now_, resolution_.to_seconds(now_.time), flat(actor).path,
-                  flat(actor).actor->outputs()[output.index].name, token);
+    trace_->event(now_, flat(actor).path, flat(actor).actor->outputs()[output.index].name, token);
   }
   scheduler_.send(OutputId{port}, token);
 }
@@ -85,8 +84,7 @@ void Director::Impl::request_stop(ActorId actor) {
 void Director::Impl::mode_changed(ActorId actor, std::string_view from, std::string_view via,
                                   std::string_view to) {
   continuous_changed_ = true;  // new derivatives: the solver's history is stale
-  if (trace_ != nullptr)
-    trace_->mode(now_, resolution_.to_seconds(now_.time), flat(actor).path, from, via, to);
+  if (trace_ != nullptr) trace_->mode(now_, flat(actor).path, from, via, to);
 }
 
 void Director::Impl::trace_line(ActorId actor, std::string_view kind, std::span<const TraceField> fields) {
@@ -95,7 +93,7 @@ void Director::Impl::trace_line(ActorId actor, std::string_view kind, std::span<
                            std::string(kind) + "'");
   }
   if (trace_ != nullptr)
-    trace_->actor_line(now_, resolution_.to_seconds(now_.time), kind, flat(actor).path, fields);
+    trace_->actor_line(now_, kind, flat(actor).path, fields);
 }
 
 void Director::Impl::states_changing(ActorId actor) {
@@ -156,10 +154,10 @@ void Director::Impl::initialize() {
   }
 }
 
-void Director::Impl::record_values(double t, std::uint32_t microstep) {
+void Director::Impl::record_values(const RowTime& time, std::uint32_t microstep) {
   if (results_ == nullptr) return;
   const std::vector<RecordedSignal>& signals = results_->signals();
-  results_->begin_row(t, microstep);
+  results_->begin_row(time, microstep);
   for (std::size_t i = 0; i < signals.size(); ++i) {
     const RecordedSignal& s = signals[i];
     const Slice slot = b_.outputs[b_.actors[model_.actors[s.actor].depth].first_output + s.port];
@@ -197,7 +195,7 @@ void Director::Impl::discrete_phase() {
         if ((flags_[a] & kStateEvent) == 0) {   // a state event was traced where it was located
           time_event = true;
           ++stats_.time_events;
-          if (trace_ != nullptr) trace_->time_event(now_, t, flat(a).path);
+          if (trace_ != nullptr) trace_->time_event(now_, flat(a).path);
         }
       }
       const Flags flags = flags_[a];
@@ -285,7 +283,7 @@ RunResult Director::Impl::finish(RunStatus status, const std::string& message, c
   if (status == RunStatus::kError) {
     result.message = "at " + describe(now_, resolution_) + ": " + message;
     result.actor = actor;
-    if (trace_ != nullptr) trace_->error(now_, result.time, "error", result.message, actor);
+    if (trace_ != nullptr) trace_->error(now_, "error", result.message, actor);
   }
   if (trace_ != nullptr) trace_->run_end(to_string(status), stats_);
   return result;

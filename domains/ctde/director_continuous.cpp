@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "core/format.hpp"
@@ -193,10 +195,23 @@ void Director::Impl::dense_state(double t, double* out) {
 void Director::Impl::record_interval_points(double t0, double t1, bool dense) {
   if (results_ == nullptr || !options_.output_interval) return;
   const double h = *options_.output_interval;
-  auto k = static_cast<std::int64_t>(std::floor((t0 - options_.start_time) / h)) + 1;
+  // The grid start + k h: in ticks when h is a whole number of them (each
+  // row at an exact tick), else in seconds, between ticks.
+  const std::optional<Tick> h_ticks = resolution_.whole_ticks(h);
+  const auto grid_time = [&](std::int64_t k) {
+    Tick tick = 0;
+    if (h_ticks && !__builtin_mul_overflow(k, *h_ticks, &tick) &&
+        !__builtin_add_overflow(start_, tick, &tick)) {
+      return RowTime::at_tick(tick, resolution_);
+    }
+    return RowTime::between_ticks(options_.start_time + static_cast<double>(k) * h);
+  };
+  // k from the previous grid point on (the division may round either way).
+  auto k = static_cast<std::int64_t>(std::floor((t0 - options_.start_time) / h));
   bool recorded = false;
   for (;; ++k) {
-    const double t = options_.start_time + static_cast<double>(k) * h;
+    const RowTime time = grid_time(k);
+    const double t = time.seconds;
     if (t >= t1) break;
     if (t <= t0) continue;
     if (dense) {
@@ -205,12 +220,12 @@ void Director::Impl::record_interval_points(double t0, double t1, bool dense) {
     }
     evaluate_all(t);
     b_.x = b_.x_storage.data();
-    record_values(t, 0);
+    record_values(time, 0);
     recorded = true;
     // A step may hold any number of rows (output_interval down to one
     // tick): the run may end after any of them, at the first tick from that row on.
     if (stop_check_ && stop_check_()) {
-      Tick tick = resolution_.to_ticks(t);
+      Tick tick = time.resolution != nullptr ? time.tick : resolution_.to_ticks(t);
       if (resolution_.to_seconds(tick) < t) ++tick;
       now_ = {tick, 0};
       throw Interrupted{};
@@ -228,7 +243,7 @@ void Director::Impl::restart_solver() {
     // An actor that asked for its states but wrote back what was there (a
     // reset to the current value) changed nothing: only real changes are traced.
     if (trace_ != nullptr && !std::equal(before.begin(), before.end(), after.begin())) {
-      trace_->reset(now_, t, flat(actor).path, before, after);
+      trace_->reset(now_, flat(actor).path, before, after);
     }
   }
   changed_.clear();

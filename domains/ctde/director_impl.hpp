@@ -204,8 +204,7 @@ class Director::Impl final : public DirectorServices {
   /// Queues the generators whose guards cross at the locator's end values
   /// to fire at (te, 0) (or, for crossings made by a DE phase, at (te, n+1)),
   /// with their crossings visible to fire() through context.crossing(i).
-  void fire_state_events(Tick te, double te_s, const LocatedCrossing& found, double rejected_t1,
-                         int iterations = 0);
+  void fire_state_events(Tick te, const LocatedCrossing& found, double rejected_t1, int iterations = 0);
 
   /// Stops the run for an event of `guard` at `te` that time cannot resolve
   /// (EventLocator::fire): chattering, or Zeno behaviour.
@@ -243,12 +242,12 @@ class Director::Impl final : public DirectorServices {
 
   /// A row at `tag` with the current values (and the tokens sent at tag.microstep - 1).
   void record(Tag tag) {
-    if (results_ != nullptr) record_values(resolution_.to_seconds(tag.time), tag.microstep);
+    if (results_ != nullptr) record_values(RowTime::at_tick(tag.time, resolution_), tag.microstep);
   }
 
-  /// A row at (t, microstep): continuous values, and discrete ones sent at
+  /// A row at (time, microstep): continuous values, and discrete ones sent at
   /// microstep - 1 of this time (absent otherwise).
-  void record_values(double t, std::uint32_t microstep);
+  void record_values(const RowTime& time, std::uint32_t microstep);
 
   /// Runs `call` for actor `a`, turning its failures into a run failure.
   template <class Call>

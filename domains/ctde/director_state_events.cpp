@@ -85,7 +85,7 @@ std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
   }
   if (options_.events == EventMode::kNone) {  // checked at step ends only, no location
     const Tick te = std::max(resolution_.to_ticks(t1), now_.time + 1);
-    fire_state_events(te, resolution_.to_seconds(te), {t0, t1, 0}, t1);
+    fire_state_events(te, {t0, t1, 0}, t1);
     return te;
   }
   const double rejected_t1 = t1;
@@ -107,7 +107,7 @@ std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
     const double te_s = resolution_.to_seconds(te);
     if (te_s == t1) {
       evaluate_all(t1);  // the search left the outputs at its last trial time
-      fire_state_events(te, te_s, found, rejected_t1, iterations);
+      fire_state_events(te, found, rejected_t1, iterations);
       return te;
     }
     // The interpolant's roundoff is a few ulps of the states over the whole
@@ -160,7 +160,7 @@ std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
         // in a long run): the states cannot be told apart, and it fires
         // here, as the search found it.
         guards_.locator.take_located();
-        fire_state_events(te, te_s, found, rejected_t1, iterations);
+        fire_state_events(te, found, rejected_t1, iterations);
         return te;
       }
       guards_.locator.accept();  // the crossing is later (by a few ulps of the interpolant): take [t0, t1]
@@ -168,7 +168,7 @@ std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
       return std::nullopt;
     }
     if (t1 != te_s) continue;  // a shorter redone step that crossed already: search it
-    fire_state_events(te, te_s, found, rejected_t1, iterations);
+    fire_state_events(te, found, rejected_t1, iterations);
     return te;
   }
 }
@@ -183,7 +183,7 @@ double Director::Impl::step_to_event(double te) {
   return r.t_reached;
 }
 
-void Director::Impl::fire_state_events(Tick te, double te_s, const LocatedCrossing& found, double rejected_t1,
+void Director::Impl::fire_state_events(Tick te, const LocatedCrossing& found, double rejected_t1,
                                        int iterations) {
   const Tag tag = te == now_.time ? Tag{te, now_.microstep + 1} : Tag{te, 0};
   for (std::uint32_t i = 0; i < guards_.locator.size(); ++i) {
@@ -198,9 +198,8 @@ void Director::Impl::fire_state_events(Tick te, double te_s, const LocatedCrossi
     if (trace_ != nullptr) {
       const std::size_t index = i - b_.actors[d].guards.offset;
       const std::string name = actors_[d]->guard_name(index);
-      trace_->state_event(tag, te_s,
-                          {flat(d).path, name, index, to_string(c), found.tb - found.ta,
-                           guards_.locator.residual(guard), iterations, rejected_t1});
+      trace_->state_event(tag, {flat(d).path, name, index, to_string(c), found.tb - found.ta,
+                                guards_.locator.residual(guard), iterations, rejected_t1});
     }
     if ((flags_[d] & kStateEvent) == 0) {
       flags_[d] |= kStateEvent;
@@ -277,9 +276,8 @@ void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t)
   ++stats_.state_events;
   if (trace_ != nullptr) {
     const std::size_t index = i - b_.actors[d].guards.offset;
-    trace_->state_event(tag, t,
-                        {flat(d).path, actors_[d]->guard_name(index), index, to_string(c), 0.0,
-                         guards_.locator.residual(guard), 0, t});
+    trace_->state_event(tag, {flat(d).path, actors_[d]->guard_name(index), index, to_string(c), 0.0,
+                              guards_.locator.residual(guard), 0, t});
   }
   if ((flags_[d] & kStateEvent) == 0) {
     flags_[d] |= kStateEvent;
@@ -293,9 +291,8 @@ bool Director::Impl::after_events() {
   if (!std::exchange(guards_.current, false)) evaluate_guards(t, guards_.locator.end_values());
   const bool slope_needed = guards_.locator.needs_slopes();
   if (slope_needed) guard_slopes(t);
-  if (guards_.locator.settle(slope_needed ? std::span<const double>(guards_.slopes)
-                                          : std::span<const double>())) {
-    fire_state_events(now_.time, t, {t, t, 0}, t);
+  if (guards_.locator.settle(slope_needed ? std::span<const double>(guards_.slopes) : std::span<const double>())) {
+    fire_state_events(now_.time, {t, t, 0}, t);
     ++now_.microstep;
     return true;
   }

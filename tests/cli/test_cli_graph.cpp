@@ -24,7 +24,7 @@ std::filesystem::path scratch(const std::string& name) {
 /// continuous and discrete connections. Actors 0..5 in definition order:
 /// src, plant.x, cross, count, hold, twice.
 std::filesystem::path small_model() {
-  const auto path = scratch("small.json");
+  auto path = scratch("small.json");
   std::ofstream out(path);
   out << R"({"ctde": 1, "name": "small", "director": {"stop_time": 1},
     "actors": [
@@ -56,20 +56,17 @@ TEST_CASE("ctde graph -o model.dot writes nodes labelled with name and type, sty
   CHECK(text.rfind("digraph G {", 0) == 0);
   CHECK(contains(text, "label=\"small\""));
   // Ordinary actors: rounded boxes coloured by time mode (continuous blue, discrete purple).
-  CHECK(contains(text,
-                 "0 [label=\"src\\nSine\", tooltip=\"src\", id=\"src\", shape=box, "
-                 "style=\"rounded,filled\", fillcolor=\"#dae8fc\""));
-  CHECK(contains(text,
-                 "3 [label=\"count\\nCounter\", tooltip=\"count\", id=\"count\", shape=box, "
-                 "style=\"rounded,filled\", fillcolor=\"#e1d5e7\""));
+  CHECK(contains(text, "id=\"src\", shape=box, style=\"rounded,filled\", fillcolor=\"#dae8fc\""));
+  CHECK(contains(text, "id=\"count\", shape=box, style=\"rounded,filled\", fillcolor=\"#e1d5e7\""));
   // A state-event generator and a converter stand out.
-  CHECK(contains(text,
-                 "2 [label=\"cross\\nZeroCrossingDetector\", tooltip=\"cross\", id=\"cross\", "
-                 "shape=octagon"));
-  CHECK(contains(text, "4 [label=\"hold\\nZeroOrderHold\", tooltip=\"hold\", id=\"hold\", shape=hexagon"));
+  CHECK(contains(text, "2 [label=\"cross\\nZeroCrossingDetector\", tooltip="));
+  CHECK(contains(text, "id=\"cross\", shape=octagon"));
+  CHECK(contains(text, "4 [label=\"hold\\nZeroOrderHold\", tooltip="));
+  CHECK(contains(text, "id=\"hold\", shape=hexagon"));
   // A composite is a cluster holding its actors, named by their leaf name with the full path as tooltip.
   CHECK(contains(text, "subgraph \"cluster_plant\" {\n    label=\"plant\";"));
-  CHECK(contains(text, "1 [label=\"x\\nIntegrator\", tooltip=\"plant.x\", id=\"plant.x\""));
+  CHECK(contains(text, "1 [label=\"x\\nIntegrator\", tooltip=\"plant.x (Integrator)"));
+  CHECK(contains(text, "id=\"plant.x\""));
   const auto cluster = text.find("subgraph \"cluster_plant\"");
   const auto cluster_end = text.find("  }\n", cluster);
   CHECK(text.find("    1;\n", cluster) < cluster_end);

@@ -108,12 +108,13 @@ TEST_CASE("ctde run --rows writes a subset of the rows of --rows all, chosen by 
                 .status == 0);
   }
   const auto all = csv_rows(path("all"));
-  // output: the (t, 0) rows at k * 0.02 s (the model's output_interval), 0 to 10 s.
+  // output: the (t, 0) rows at k * 0.02 s (the model's output_interval), 0 to 10 s: at
+  // ticks of 1e-12 s that are multiples of 20000000000 (times written exactly, so the
+  // tick is the time read back, times 1e12, rounded).
   std::vector<std::vector<std::string>> grid;
   for (const auto& row : all) {
-    const double t = std::stod(row[0]);
-    const double k = std::nearbyint(t / 0.02);
-    if (row[1] == "0" && k * 0.02 == t) grid.push_back(row);
+    const long long tick = std::llround(std::stod(row[0]) * 1e12);
+    if (row[1] == "0" && tick % 20'000'000'000LL == 0) grid.push_back(row);
   }
   CHECK(grid.size() == 501);
   CHECK(csv_rows(path("output")) == grid);

@@ -30,9 +30,9 @@ class TeeResults final : public ResultsSink {
  public:
   TeeResults(ResultsSink& a, ResultsSink& b) : a_(a), b_(b) {}
   [[nodiscard]] const std::vector<RecordedSignal>& signals() const override { return a_.signals(); }
-  void begin_row(double t, std::uint32_t microstep) override {
-    a_.begin_row(t, microstep);
-    b_.begin_row(t, microstep);
+  void begin_row(const RowTime& time, std::uint32_t microstep) override {
+    a_.begin_row(time, microstep);
+    b_.begin_row(time, microstep);
   }
   void value(std::span<const double> values) override {
     a_.value(values);
@@ -123,11 +123,11 @@ TEST_CASE("ColumnarResults keeps a vector per element, NaN where a discrete sign
   CHECK(results.rows() == 0);
   const std::array<double, 1> x{0.25};
   const std::array<double, 2> s{1, -2};
-  results.begin_row(0, 0);
+  results.begin_row(RowTime::between_ticks(0), 0);
   results.value(x);
   results.absent(2);
   results.end_row();
-  results.begin_row(0, 1);
+  results.begin_row(RowTime::between_ticks(0), 1);
   results.value(x);
   results.value(s);
   results.end_row();

@@ -20,12 +20,12 @@ TEST_CASE("CsvResults writes a header of one column per element and a line per r
     const std::array<double, 1> x{0.1};
     const std::array<double, 2> v{-2.5, 1e-12};
     const std::array<double, 2> s{std::numeric_limits<double>::infinity(), 3};
-    results.begin_row(0, 0);
+    results.begin_row(RowTime::between_ticks(0), 0);
     results.value(x);
     results.value(v);
     results.absent(2);
     results.end_row();
-    results.begin_row(1.25, 7);
+    results.begin_row(RowTime::between_ticks(1.25), 7);
     results.value(x);
     results.value(v);
     results.value(s);
@@ -42,7 +42,7 @@ TEST_CASE("CsvResults writes a header of one column per element and a line per r
 TEST_CASE("CsvResults with no signals writes the time and microstep columns only") {
   std::ostringstream out;
   CsvResults results(out, {});
-  results.begin_row(0.5, 1);
+  results.begin_row(RowTime::between_ticks(0.5), 1);
   results.end_row();
   CHECK(out.str() == "time,microstep\n0.5,1\n");
 }
@@ -68,4 +68,19 @@ TEST_CASE("the director writes the results text of docs/semantics.md through Csv
         "0.5,1,0.5,-2,0.125,0.5,-2\n"
         "1,0,0.5,-2,0.25,,\n"
         "1,1,0.5,-2,0.25,0.5,-2\n");
+}
+
+TEST_CASE("CsvResults writes a row at a tick as the tick's exact decimal value") {
+  std::ostringstream out;
+  CsvResults results(out, {});
+  const TimeResolution ps(1e-12);
+  results.begin_row(RowTime::at_tick(100'000'000'000, ps), 0);  // 0.1 s
+  results.end_row();
+  results.begin_row(RowTime::at_tick(9'007'199'254'740'993, ps), 2);  // 2^53 + 1 ticks
+  results.end_row();
+  results.begin_row(RowTime::at_tick(-1'250'000'000'000, ps), 0);
+  results.end_row();
+  results.begin_row(RowTime::between_ticks(0.1 + 0.2), 0);  // between ticks: the double's shortest text
+  results.end_row();
+  CHECK(out.str() == "time,microstep\n0.1,0\n9007.199254740993,2\n-1.25,0\n0.30000000000000004,0\n");
 }

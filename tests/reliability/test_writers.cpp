@@ -42,7 +42,7 @@ TEST_CASE("CsvResults reports a failed write") {
   std::ofstream full("/dev/full");
   CsvResults results(full, {});
   CHECK_FALSE(results.failed());  // the header is still in the stream's buffer
-  results.begin_row(0, 0);
+  results.begin_row(ctde::RowTime::between_ticks(0), 0);
   results.end_row();
   results.flush();
   CHECK(results.failed());

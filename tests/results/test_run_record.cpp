@@ -15,11 +15,11 @@ RunRecord sample_record() {
   ctde::ColumnarResults rows({{"h.out", 0, 0, 1, false}, {"x.out", 1, 0, 2, true}});
   const std::array<double, 1> h{{2.5}};
   const std::array<double, 2> x{{1, 2}};
-  rows.begin_row(0, 0);
+  rows.begin_row(ctde::RowTime::between_ticks(0), 0);
   rows.value(h);
   rows.absent(2);
   rows.end_row();
-  rows.begin_row(0.5, 1);
+  rows.begin_row(ctde::RowTime::between_ticks(0.5), 1);
   rows.value(h);
   rows.value(x);
   rows.end_row();
