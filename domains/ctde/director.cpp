@@ -92,8 +92,7 @@ void Director::Impl::trace_line(ActorId actor, std::string_view kind, std::span<
     throw std::logic_error(flat(actor).path + ": an actor's trace line cannot be of the director's kind '" +
                            std::string(kind) + "'");
   }
-  if (trace_ != nullptr)
-    trace_->actor_line(now_, kind, flat(actor).path, fields);
+  if (trace_ != nullptr) trace_->actor_line(now_, kind, flat(actor).path, fields);
 }
 
 void Director::Impl::states_changing(ActorId actor) {

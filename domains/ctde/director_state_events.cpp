@@ -291,7 +291,8 @@ bool Director::Impl::after_events() {
   if (!std::exchange(guards_.current, false)) evaluate_guards(t, guards_.locator.end_values());
   const bool slope_needed = guards_.locator.needs_slopes();
   if (slope_needed) guard_slopes(t);
-  if (guards_.locator.settle(slope_needed ? std::span<const double>(guards_.slopes) : std::span<const double>())) {
+  if (guards_.locator.settle(slope_needed ? std::span<const double>(guards_.slopes)
+                                          : std::span<const double>())) {
     fire_state_events(now_.time, {t, t, 0}, t);
     ++now_.microstep;
     return true;

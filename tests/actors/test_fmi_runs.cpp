@@ -52,9 +52,10 @@ TEST_CASE("an actor's own trace line carries its kind, the tag, the actor and it
     const std::vector<TraceField> fields{{"category", "c"}, {"message", "say \"hi\""}};
     trace.actor_line(Tag{250'000'000'000, 1}, "note", "plant.a", fields);  // 0.25 s in 1e-12 s ticks
   }
-  CHECK(out.str() ==
-        "{\"kind\":\"note\",\"t\":0.25,\"tick\":250000000000,\"n\":1,\"actor\":\"plant.a\",\"category\":\"c\","
-        "\"message\":\"say \\\"hi\\\"\"}\n");
+  CHECK(
+      out.str() ==
+      "{\"kind\":\"note\",\"t\":0.25,\"tick\":250000000000,\"n\":1,\"actor\":\"plant.a\",\"category\":\"c\","
+      "\"message\":\"say \\\"hi\\\"\"}\n");
   CHECK(is_director_trace_kind("event"));
   CHECK(is_director_trace_kind("reset"));
   CHECK(is_director_trace_kind("run_end"));
