@@ -162,7 +162,8 @@ int main(int argc, char** argv) {
   sweep->add_option("-o,--output", sweep_request.output, "The results file (HDF5: .h5 or .hdf5)")->required();
   sweep
       ->add_option("--jobs", sweep_request.jobs,
-                   "Local worker processes (default: one per core; ignored under MPI)")
+                   "Local processes running runs: this one and N-1 forked workers (default: one per core; "
+                   "ignored under MPI)")
       ->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sweep_request.quiet, "Print nothing but errors (and no progress line)");
 

@@ -100,7 +100,9 @@ void run_local(std::uint64_t count, unsigned jobs, const RunFunction& run, const
     for (std::uint64_t k = 0; k < count && !stop(); ++k) record(run(k));
     return;
   }
-  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(jobs, count));
+  // This process is one of the jobs: it runs runs itself whenever no record is waiting, so
+  // `--jobs 2` is two processes on two cores (this one and one worker), not three.
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(jobs, count)) - 1;
   std::vector<Worker> workers(n);
   for (Worker& w : workers) {
     int pair[2];
@@ -141,12 +143,21 @@ void run_local(std::uint64_t count, unsigned jobs, const RunFunction& run, const
   };
   std::vector<pollfd> polls;
   std::vector<char> bytes;
-  while (busy()) {
+  while (true) {
+    const bool own_work = next < count && !stop();
+    if (!own_work && !busy()) break;
     polls.clear();
     for (const Worker& w : workers) polls.push_back({w.alive ? w.fd : -1, POLLIN, 0});
-    if (::poll(polls.data(), polls.size(), -1) < 0) {
+    const int ready = ::poll(polls.data(), polls.size(), own_work ? 0 : -1);
+    if (ready < 0) {
       if (errno == EINTR) continue;
       throw std::runtime_error(std::string("cannot wait for the workers: ") + std::strerror(errno));
+    }
+    if (ready == 0) {  // no record waiting: run the next index here
+      results::RunRecord done = run(next++);
+      timer.add(done.wall_time);
+      record(std::move(done));
+      continue;
     }
     for (std::size_t i = 0; i < workers.size(); ++i) {
       Worker& w = workers[i];
@@ -172,11 +183,9 @@ void run_local(std::uint64_t count, unsigned jobs, const RunFunction& run, const
       w.pid = -1;
       for (const std::uint64_t k : w.held) record(lost(k, why));
       w.held.clear();
-      for (Worker& other : workers) hand_out(other);  // its share goes to the others
+      for (Worker& other : workers) hand_out(other);  // its share goes to the others (or to this process)
     }
   }
-  // Runs nobody could take (every worker died) are failed runs too.
-  for (; next < count && !stop(); ++next) record(lost(next, "no worker left"));
   for (Worker& w : workers) {
     if (w.fd >= 0) {
       (void)write_all(w.fd, &kNoMore, sizeof kNoMore);

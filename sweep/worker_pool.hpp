@@ -19,12 +19,14 @@ using RecordFunction = std::function<void(results::RunRecord&&)>;
 /// True when no more runs should be started (an interrupt).
 using StopFunction = std::function<bool()>;
 
-/// Runs runs 0..count-1 with `jobs` worker processes forked from this one
-/// (each talks to this process over a socket pair; every worker holds a few
-/// indices, indices_to_hold(), so that it never waits for the next), or in this process
-/// when `jobs` is 1. A worker that dies takes its runs with it: they are
-/// recorded as failed ("the worker process ended: ..."), the others go on.
-/// Runs not started because `stop` said so are not recorded.
+/// Runs runs 0..count-1 in `jobs` processes: this one and jobs-1 workers forked
+/// from it (each talks to this process over a socket pair; every worker holds a
+/// few indices, indices_to_hold(), so that it never waits for the next). This
+/// process takes the records and runs the next index itself whenever no record
+/// is waiting; with `jobs` 1 it runs them all. A worker that dies takes its runs
+/// with it: they are recorded as failed ("the worker process ended: ..."), the
+/// others go on (a run that crashes this process ends the sweep, as with `jobs`
+/// 1). Runs not started because `stop` said so are not recorded.
 void run_local(std::uint64_t count, unsigned jobs, const RunFunction& run, const RecordFunction& record,
                const StopFunction& stop);
 

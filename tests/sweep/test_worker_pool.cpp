@@ -2,9 +2,13 @@
 // whatever the order, a worker that dies taking only its runs with it.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <csignal>
 #include <map>
 #include <string>
+#include <thread>
 
 #include "sweep/worker_pool.hpp"
 
@@ -50,23 +54,50 @@ TEST_CASE("local workers run every index once and give back each run's own recor
 }
 
 TEST_CASE("a worker that dies fails only the runs it held; the others finish") {
-  const auto records = run_all(12, 2, [](std::uint64_t k) {
-    if (k == 5) std::raise(SIGKILL);  // in the worker process
+  // This process is one of the two jobs and runs runs too: it takes 20 ms a run, the
+  // worker none, so the worker soon holds an index from 5 on and dies running it.
+  const pid_t parent = ::getpid();
+  const auto records = run_all(12, 2, [parent](std::uint64_t k) {
+    if (::getpid() == parent) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    } else if (k >= 5) {
+      std::raise(SIGKILL);
+    }
     return fake_run(k);
   });
   REQUIRE(records.size() == 12);
-  CHECK(records.at(5).status == "error");
-  CHECK(records.at(5).message == "the worker process ended: killed by signal 9");
   int lost = 0;
   for (const auto& [k, r] : records) {
     if (r.status == "ok") {
       CHECK(r.time[1] == static_cast<double>(k));
     } else {
+      CHECK(k >= 5);
+      CHECK(r.status == "error");
+      CHECK(r.message == "the worker process ended: killed by signal 9");
       ++lost;
     }
   }
   CHECK(lost >= 1);
-  CHECK(lost <= 2);  // run 5 and at most the one index its worker held beside it
+  CHECK(lost <= 2);  // the run it died in and at most the one index it held beside it
+}
+
+TEST_CASE("when every worker has died, this process runs the rest") {
+  const pid_t parent = ::getpid();
+  const auto records = run_all(40, 3, [parent](std::uint64_t k) {
+    if (::getpid() != parent) std::raise(SIGKILL);  // every worker dies at its first run
+    return fake_run(k);
+  });
+  REQUIRE(records.size() == 40);
+  int lost = 0;
+  for (const auto& [k, r] : records) {
+    if (r.status == "ok") {
+      CHECK(r.time[1] == static_cast<double>(k));
+    } else {
+      CHECK(r.message == "the worker process ended: killed by signal 9");
+      ++lost;
+    }
+  }
+  CHECK(lost == 4);  // each of the two workers died with the two indices it was handed first
 }
 
 TEST_CASE("a worker holds about 5 ms of runs: 2 at least, 32 at most") {
