@@ -276,6 +276,15 @@ def style(run_index, signal_index, signals_in_panel):
     return colour, LINE_STYLES[run_index % len(LINE_STYLES)], MARKERS[run_index % len(MARKERS)]
 
 
+def series(signals, runs):
+    """(signal, run, its colour, line style, marker) for every signal of a panel in
+    every run that has it: the drawing functions' common walk."""
+    for k, name in enumerate(signals):
+        for i, r in enumerate(runs):
+            if name in r.columns:
+                yield (name, r) + style(i, k, len(signals))
+
+
 def legend_label(name, run, runs, report):
     label = name if len(runs) == 1 else f"{name} · {run.label}"
     return label + " (roundoff, drawn as 0)" if name in report["roundoff"] else label
@@ -287,46 +296,34 @@ def axis_label(signals):
 
 
 def draw_lines(ax, signals, runs, report, logy):
-    for k, name in enumerate(signals):
-        for i, r in enumerate(runs):
-            if name not in r.columns:
-                continue
-            colour, line, _ = style(i, k, len(signals))
-            values = [v if v is not None else float("nan") for v in r.columns[name]]
-            ax.plot(r.times, values, color=colour, linestyle=line, linewidth=1.2,
-                    label=legend_label(name, r, runs, report))
+    for name, r, colour, line, _ in series(signals, runs):
+        values = [v if v is not None else float("nan") for v in r.columns[name]]
+        ax.plot(r.times, values, color=colour, linestyle=line, linewidth=1.2,
+                label=legend_label(name, r, runs, report))
 
 
 def draw_stems(ax, signals, runs, report, logy):
     """Stems from 0 to each value, with a marker (on a log axis only markers)."""
-    for k, name in enumerate(signals):
-        for i, r in enumerate(runs):
-            if name not in r.columns:
-                continue
-            colour, line, marker = style(i, k, len(signals))
-            pairs = events(name, r)
-            label = legend_label(name, r, runs, report)
-            if not pairs:
-                ax.plot([], [], color=colour, marker=marker, linestyle="none", label=f"{label} (no events)")
-                continue
-            ts, vs = zip(*pairs)
-            if not logy:
-                ax.vlines(ts, 0, vs, colors=colour, linestyles=line, linewidth=1.0, alpha=0.7)
-            ax.plot(ts, vs, color=colour, marker=marker, markersize=4, linestyle="none", label=label)
+    for name, r, colour, line, marker in series(signals, runs):
+        pairs = events(name, r)
+        label = legend_label(name, r, runs, report)
+        if not pairs:
+            ax.plot([], [], color=colour, marker=marker, linestyle="none", label=f"{label} (no events)")
+            continue
+        ts, vs = zip(*pairs)
+        if not logy:
+            ax.vlines(ts, 0, vs, colors=colour, linestyles=line, linewidth=1.0, alpha=0.7)
+        ax.plot(ts, vs, color=colour, marker=marker, markersize=4, linestyle="none", label=label)
     if not logy:
         ax.axhline(0, color="0.6", linewidth=0.8)
 
 
 def draw_points(ax, signals, runs, report, logy):
-    for k, name in enumerate(signals):
-        for i, r in enumerate(runs):
-            if name not in r.columns:
-                continue
-            colour, _, marker = style(i, k, len(signals))
-            pairs = events(name, r)
-            ts, vs = zip(*pairs) if pairs else ((), ())
-            ax.plot(ts, vs, color=colour, marker=marker, markersize=2, linestyle="none", alpha=0.6,
-                    label=f"{legend_label(name, r, runs, report)} ({len(pairs)} events)")
+    for name, r, colour, _, marker in series(signals, runs):
+        pairs = events(name, r)
+        ts, vs = zip(*pairs) if pairs else ((), ())
+        ax.plot(ts, vs, color=colour, marker=marker, markersize=2, linestyle="none", alpha=0.6,
+                label=f"{legend_label(name, r, runs, report)} ({len(pairs)} events)")
 
 
 def draw_raster(ax, signals, runs, report, seconds_per_pixel):
