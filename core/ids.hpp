@@ -1,6 +1,8 @@
 #pragma once
-/// Strong index types: an actor, an input port or a guard of a run, each
-/// its own type, so that one cannot be passed where another is expected.
+/// Strong index types: an actor, an input port, a guard, an element of the
+/// run's buffers..., each its own type, so that one cannot be passed where
+/// another is expected. An Id is a trivially copyable wrapper of a 32-bit
+/// number: it compiles to the number (no cost in the hot loops).
 
 #include <compare>
 #include <cstddef>
@@ -19,6 +21,15 @@ class Id {
   /// The number, to index a vector.
   [[nodiscard]] constexpr std::uint32_t value() const { return value_; }
   [[nodiscard]] constexpr std::size_t index() const { return value_; }
+  /// The index `i` as an Id. Precondition: i < 2^32 (a run's counts are
+  /// 32-bit).
+  [[nodiscard]] static constexpr Id at(std::size_t i) { return Id{static_cast<std::uint32_t>(i)}; }
+
+  /// The next index, for walking a range of them in order.
+  constexpr Id& operator++() {
+    ++value_;
+    return *this;
+  }
 
   friend constexpr auto operator<=>(Id, Id) = default;
 
@@ -34,5 +45,14 @@ using InputId = Id<struct InputIdKind>;
 using OutputId = Id<struct OutputIdKind>;
 /// A state-event guard, numbered across the run's generators in depth order.
 using GuardId = Id<struct GuardIdKind>;
+/// An actor, by its index in FlatModel::actors (definition order: depth
+/// first through composites), not its depth: the director maps a depth to
+/// this index to find the actor's description.
+using FlatIndex = Id<struct FlatIndexKind>;
+/// An element of RunBuffers::signals (the values of every output port, one
+/// double each).
+using SignalIndex = Id<struct SignalIndexKind>;
+/// An element of the run's continuous state vector x (and of dx/dt).
+using StateIndex = Id<struct StateIndexKind>;
 
 }  // namespace ctde

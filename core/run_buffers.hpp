@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "ids.hpp"
 #include "time.hpp"
 
 namespace ctde {
@@ -52,8 +53,8 @@ struct RunBuffers {
                                                ///< (a zero slice when unconnected)
   std::vector<Slice> input_tokens;             ///< input ports: token slice in tokens_now/tokens_next
   std::vector<std::uint32_t> receivers_begin;  ///< per output: range in `receivers`
-  std::vector<std::uint32_t> receivers;        ///< global input port indices
-  std::vector<std::uint32_t> input_owner;      ///< per input port: its actor
+  std::vector<InputId> receivers;              ///< the discrete inputs each output drives
+  std::vector<ActorId> input_owner;            ///< per input port: its actor
 
   // ---- values
   std::vector<double> signals;            ///< every output's current value (continuous) or last token

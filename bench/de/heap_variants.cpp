@@ -121,16 +121,16 @@ void hold(PairingUpdate& h, Event next) { h.heap.decrease(h.handles[next.order_k
 struct Library {
   ctde::EventQueue queue;
   void insert(Event e) {
-    queue.insert(
-        ctde::Event::at({static_cast<ctde::Tick>(e.time_key), 0}, static_cast<std::uint32_t>(e.order_key)));
+    queue.insert(ctde::Event::at({static_cast<ctde::Tick>(e.time_key), 0},
+                                 ctde::ActorId{static_cast<std::uint32_t>(e.order_key)}));
   }
   [[nodiscard]] Event top() const {
-    return {static_cast<std::uint64_t>(queue.peek().time()), queue.peek().depth()};
+    return {static_cast<std::uint64_t>(queue.peek().time()), queue.peek().depth().value()};
   }
 };
 void hold(Library& h, Event next) {
   h.queue.replace_top(ctde::Event::at({static_cast<ctde::Tick>(next.time_key), 0},
-                                      static_cast<std::uint32_t>(next.order_key)));
+                                      ctde::ActorId{static_cast<std::uint32_t>(next.order_key)}));
 }
 
 template <class H>

@@ -188,7 +188,7 @@ Tick EventLocator::event_tick(StepTrajectory& trajectory, const LocatedCrossing&
 
 GuardId EventLocator::first_located() const {
   for (std::size_t i = 0; i < g_b_.size(); ++i) {
-    if (guards_.event(i, g_b_[i]) != Crossing::kNone) return GuardId{static_cast<std::uint32_t>(i)};
+    if (guards_.event(i, g_b_[i]) != Crossing::kNone) return GuardId::at(i);
   }
   return GuardId{0};
 }

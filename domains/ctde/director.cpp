@@ -48,8 +48,8 @@ RunResult Director::Impl::run() {
 }
 
 void Director::Impl::emit(ActorId actor, OutputPort output, std::span<const double> token) {
-  const std::uint32_t port = b_.actors[actor.index()].first_output + static_cast<std::uint32_t>(output.index);
-  const Slice value = b_.outputs[port];
+  const OutputId port{b_.actors[actor.index()].first_output + static_cast<std::uint32_t>(output.index)};
+  const Slice value = b_.outputs[port.index()];
   if (token.size() != value.width) {
     throw std::logic_error(flat(actor).path + " sent a token of width " + std::to_string(token.size()) +
                            " on a port of width " + std::to_string(value.width));
@@ -58,13 +58,14 @@ void Director::Impl::emit(ActorId actor, OutputPort output, std::span<const doub
     std::copy(token.begin(), token.end(), b_.signals.begin() + value.offset);
   }
   ++stats_.events;
-  if (!record_index_.empty() && record_index_[port] >= 0) {
-    recorded_token_tag_[static_cast<std::size_t>(record_index_[port])] = {now_.time, now_.microstep + 1};
+  if (!record_index_.empty() && record_index_[port.index()] >= 0) {
+    recorded_token_tag_[static_cast<std::size_t>(record_index_[port.index()])] = {now_.time,
+                                                                                  now_.microstep + 1};
   }
   if (trace_ != nullptr) {
     trace_->event(now_, flat(actor).path, flat(actor).actor->outputs()[output.index].name, token);
   }
-  scheduler_.send(OutputId{port}, token);
+  scheduler_.send(port, token);
 }
 
 void Director::Impl::fire_at(ActorId actor, Tick time) {
@@ -96,21 +97,20 @@ void Director::Impl::trace_line(ActorId actor, std::string_view kind, std::span<
 }
 
 void Director::Impl::states_changing(ActorId actor) {
-  const std::uint32_t a = actor.value();
-  if (!initialized_ || (flags_[a] & kStatesChanging) != 0) return;
-  flags_[a] |= kStatesChanging;
-  const Slice slice = b_.actors[a].states;
-  changed_.push_back({a, std::vector<double>(b_.x + slice.offset, b_.x + slice.offset + slice.width)});
+  if (!initialized_ || (flags_[actor.index()] & kStatesChanging) != 0) return;
+  flags_[actor.index()] |= kStatesChanging;
+  const Slice slice = b_.actors[actor.index()].states;
+  changed_.push_back({actor, std::vector<double>(b_.x + slice.offset, b_.x + slice.offset + slice.width)});
   states_changed_ = true;
 }
 
 void Director::Impl::initialize() {
   now_ = {start_, 0};
   const double t = resolution_.to_seconds(start_);
-  for (std::uint32_t d = 0; d < actors_.size(); ++d) {
-    guarded(d, [&] { b_.states[d] = actors_[d]->make_state(); });
-    FireContext context(b_, this, ActorId{d}, now_, t);
-    guarded(d, [&] { actors_[d]->initialize(context); });
+  for (ActorId d{0}; d.index() < actors_.size(); ++d) {
+    guarded(d, [&] { b_.states[d.index()] = actors_[d.index()]->make_state(); });
+    FireContext context(b_, this, d, now_, t);
+    guarded(d, [&] { actors_[d.index()]->initialize(context); });
   }
   evaluate(RhsProgram(RhsProgram::Part::kOutputs, at_start_, actors_, b_), t);
   // A constant's value is present on its discrete readers at every tag;
@@ -131,10 +131,10 @@ void Director::Impl::initialize() {
       if (ode.atol_per_state.empty()) {  // the actors may know their states' scales
         std::vector<double> atol(b_.x_storage.size(), options_.atol);
         bool changed = false;
-        for (const std::uint32_t d : stateful_) {
-          const Slice slice = b_.actors[d].states;
+        for (const ActorId d : stateful_) {
+          const Slice slice = b_.actors[d.index()].states;
           const std::span<double> mine(atol.data() + slice.offset, slice.width);
-          guarded(d, [&] { actors_[d]->state_tolerances(mine); });
+          guarded(d, [&] { actors_[d.index()]->state_tolerances(mine); });
           changed =
               changed || std::any_of(mine.begin(), mine.end(), [&](double v) { return v != options_.atol; });
         }
@@ -187,28 +187,28 @@ void Director::Impl::discrete_phase() {
     guards_.current = false;
     DueActor due;
     while (scheduler.next_due(now_, due)) {
-      const std::uint32_t a = due.actor.value();
+      const ActorId a = due.actor;
       bool time_event = false;
       if (due.from_queue) {
-        if (prefetch_ahead_) prefetch_ahead();  // the slot is open: the top is the next event
-        if ((flags_[a] & kStateEvent) == 0) {   // a state event was traced where it was located
+        if (prefetch_ahead_) prefetch_ahead();         // the slot is open: the top is the next event
+        if ((flags_[a.index()] & kStateEvent) == 0) {  // a state event was traced where it was located
           time_event = true;
           ++stats_.time_events;
           if (trace_ != nullptr) trace_->time_event(now_, flat(a).path);
         }
       }
-      const Flags flags = flags_[a];
-      FireContext context(b_, this, ActorId{a}, now_, t, time_event);
+      const Flags flags = flags_[a.index()];
+      FireContext context(b_, this, a, now_, t, time_event);
       if ((flags & kSpecial) == 0) {  // most firings in event-heavy models
-        guarded(a, [&] { actors_[a]->fire(context); });
+        guarded(a, [&] { actors_[a.index()]->fire(context); });
       } else {
         fire_special(a, flags, context);
       }
       if ((flags & kStateEvent) != 0) {
-        const Slice guards = b_.actors[a].guards;
+        const Slice guards = b_.actors[a.index()].guards;
         std::fill_n(b_.crossed.begin() + guards.offset, guards.width, std::uint8_t{0});
       }
-      flags_[a] &= kStatesChanging | kFixedFlags;
+      flags_[a.index()] &= kStatesChanging | kFixedFlags;
       scheduler.end_firing();
     }
     scheduler.end_microstep();
@@ -225,7 +225,7 @@ void Director::Impl::discrete_phase() {
   }
 }
 
-void Director::Impl::fire_special(std::uint32_t a, Flags flags, FireContext& context) {
+void Director::Impl::fire_special(ActorId a, Flags flags, FireContext& context) {
   // The fixed point of the microstep: an output that an earlier firing
   // changed is evaluated again before anything reads it, so every reader at
   // this tag sees one value, however many actors it passes through (the
@@ -234,7 +234,7 @@ void Director::Impl::fire_special(std::uint32_t a, Flags flags, FireContext& con
   if ((flags & kFunction) != 0) {
     fire_function(a, context.time());
   } else {
-    guarded(a, [&] { actors_[a]->fire(context); });
+    guarded(a, [&] { actors_[a.index()]->fire(context); });
   }
   if ((flags & kDrivesContinuous) != 0) {
     continuous_changed_ = true;
@@ -244,25 +244,25 @@ void Director::Impl::fire_special(std::uint32_t a, Flags flags, FireContext& con
   if ((flags & kGenerator) != 0) guards_.fired_generators.push_back(a);
 }
 
-void Director::Impl::fire_function(std::uint32_t a, double t) {
-  EvalContext context(b_, this, ActorId{a}, now_, t);
-  guarded(a, [&] { actors_[a]->evaluate(context); });
-  const std::size_t outputs = actors_[a]->outputs().size();
-  for (std::size_t o = 0; o < outputs; ++o) emit(ActorId{a}, OutputPort{o}, context.output(OutputPort{o}));
+void Director::Impl::fire_function(ActorId a, double t) {
+  EvalContext context(b_, this, a, now_, t);
+  guarded(a, [&] { actors_[a.index()]->evaluate(context); });
+  const std::size_t outputs = actors_[a.index()]->outputs().size();
+  for (std::size_t o = 0; o < outputs; ++o) emit(a, OutputPort{o}, context.output(OutputPort{o}));
 }
 
 void Director::Impl::zeno(double t) {
   const std::vector<ActorId> due = scheduler_.due(now_);
   std::string names;
   for (std::size_t i = 0; i < due.size() && i < 8; ++i) {
-    names += (names.empty() ? "" : ", ") + flat(due[i].value()).path;
+    names += (names.empty() ? "" : ", ") + flat(due[i]).path;
   }
   if (due.size() > 8) names += ", ...";
   throw Failure{"Zeno behaviour: more than max_microsteps (" + std::to_string(options_.max_microsteps) +
                     ") microsteps at t = " + format_double(t) + " s; still firing: " + names +
                     " (a zero-delay loop keeps sending tokens; add a TimeDelay with a positive "
                     "delay, or raise max_microsteps)",
-                flat(due.front().value()).path};
+                flat(due.front()).path};
 }
 
 RunResult Director::Impl::finish(RunStatus status, const std::string& message, const std::string& actor) {

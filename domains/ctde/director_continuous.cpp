@@ -13,9 +13,9 @@
 namespace ctde {
 
 void Director::Impl::evaluate(const RhsProgram& program, double t) {
-  program.run_outputs(b_, [&](std::uint32_t d) {
-    EvalContext context(b_, this, ActorId{d}, now_, t);
-    guarded(d, [&] { actors_[d]->evaluate(context); });
+  program.run_outputs(b_, [&](ActorId d) {
+    EvalContext context(b_, this, d, now_, t);
+    guarded(d, [&] { actors_[d.index()]->evaluate(context); });
   });
 }
 
@@ -24,11 +24,11 @@ int Director::Impl::rhs(double t, const double* x, double* dxdt, void* user) {
   self.b_.x = const_cast<double*>(x);  // read only: actors get states() as const
   try {
     self.evaluate(self.rhs_outputs_, t);
-    self.derivatives_.run_derivatives(self.b_, dxdt, [&](std::uint32_t d) {
-      const Slice slice = self.b_.actors[d].states;
+    self.derivatives_.run_derivatives(self.b_, dxdt, [&](ActorId d) {
+      const Slice slice = self.b_.actors[d.index()].states;
       const std::span<double> dx(dxdt + slice.offset, slice.width);
-      const ReadContext context(self.b_, &self, ActorId{d}, self.now_, t);
-      self.guarded(d, [&] { self.actors_[d]->derivatives(context, dx); });
+      const ReadContext context(self.b_, &self, d, self.now_, t);
+      self.guarded(d, [&] { self.actors_[d.index()]->derivatives(context, dx); });
     });
   } catch (Failure& failure) {
     // An actor's own check of what it computed (an Expression giving NaN):
@@ -78,11 +78,11 @@ void Director::Impl::rhs_failed(const std::string& where) const {
     throw Failure{failure.actor_error.message + " (at t = " + format_double(failure.t) + " s, " + where + ")",
                   failure.actor_error.actor};
   }
-  std::uint32_t owner = stateful_.front();
-  for (const std::uint32_t d : stateful_) {
-    if (b_.actors[d].states.offset <= failure.state) owner = d;
+  ActorId owner = stateful_.front();
+  for (const ActorId d : stateful_) {
+    if (b_.actors[d.index()].states.offset <= failure.state) owner = d;
   }
-  const std::size_t index = failure.state - b_.actors[owner].states.offset;
+  const std::size_t index = failure.state - b_.actors[owner.index()].states.offset;
   throw Failure{flat(owner).path + ": the derivative of its state " + std::to_string(index) +
                     " (= " + format_double(failure.x) + ") is " + format_double(failure.value) +
                     " at t = " + format_double(failure.t) + " s, " + where,
@@ -90,8 +90,8 @@ void Director::Impl::rhs_failed(const std::string& where) const {
 }
 
 void Director::Impl::check_states(double t) {
-  for (const std::uint32_t d : stateful_) {
-    const Slice slice = b_.actors[d].states;
+  for (const ActorId d : stateful_) {
+    const Slice slice = b_.actors[d.index()].states;
     for (std::uint32_t i = 0; i < slice.width; ++i) {
       if (!std::isfinite(b_.x[slice.offset + i])) {
         throw Failure{flat(d).path + ": a continuous state is " + format_double(b_.x[slice.offset + i]) +
@@ -237,8 +237,8 @@ void Director::Impl::record_interval_points(double t0, double t1, bool dense) {
 void Director::Impl::restart_solver() {
   const double t = resolution_.to_seconds(now_.time);
   for (auto& [actor, before] : changed_) {
-    flags_[actor] &= static_cast<Flags>(~kStatesChanging);
-    const Slice slice = b_.actors[actor].states;
+    flags_[actor.index()] &= static_cast<Flags>(~kStatesChanging);
+    const Slice slice = b_.actors[actor.index()].states;
     const std::span<const double> after(b_.x + slice.offset, slice.width);
     // An actor that asked for its states but wrote back what was there (a
     // reset to the current value) changed nothing: only real changes are traced.
@@ -257,12 +257,12 @@ void Director::Impl::restart_solver() {
 
 bool Director::Impl::steps_completed(double t1) {
   bool asked = false;
-  for (const std::uint32_t d : step_watchers_) {
-    const ReadContext context(b_, this, ActorId{d}, now_, t1);
+  for (const ActorId d : step_watchers_) {
+    const ReadContext context(b_, this, d, now_, t1);
     bool wants = false;
-    guarded(d, [&] { wants = actors_[d]->step_completed(context); });
+    guarded(d, [&] { wants = actors_[d.index()]->step_completed(context); });
     if (wants) {
-      scheduler_.queue(Tag{now_.time, 0}, ActorId{d});
+      scheduler_.queue(Tag{now_.time, 0}, d);
       asked = true;
     }
   }
@@ -271,9 +271,9 @@ bool Director::Impl::steps_completed(double t1) {
 
 void Director::Impl::watch_events(EventSide side) {
   const double t = resolution_.to_seconds(now_.time);
-  for (const std::uint32_t d : step_watchers_) {
-    FireContext context(b_, this, ActorId{d}, now_, t);
-    guarded(d, [&] { actors_[d]->at_events(context, side); });
+  for (const ActorId d : step_watchers_) {
+    FireContext context(b_, this, d, now_, t);
+    guarded(d, [&] { actors_[d.index()]->at_events(context, side); });
   }
 }
 

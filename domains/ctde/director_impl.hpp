@@ -91,8 +91,7 @@ class Director::Impl final : public DirectorServices {
   /// arrays in order.
   void lay_out();
 
-  [[nodiscard]] const FlatActor& flat(std::uint32_t d) const { return model_.actors[by_depth_[d]]; }
-  [[nodiscard]] const FlatActor& flat(ActorId a) const { return flat(a.value()); }
+  [[nodiscard]] const FlatActor& flat(ActorId a) const { return model_.actors[by_depth_[a.index()].index()]; }
 
   /// The evaluation lists, each in schedule order: every continuous and
   /// constant actor (at_start_, once); those whose outputs change with time
@@ -108,8 +107,7 @@ class Director::Impl final : public DirectorServices {
   /// drivers of the seeds' inputs and, upstream of those, drivers of inputs
   /// that feed an output through (an output that depends on states only ends
   /// the walk). With `with_seeds`, the seeds too. Schedule order.
-  [[nodiscard]] std::vector<std::uint32_t> upstream(const std::vector<std::uint32_t>& seeds,
-                                                    bool with_seeds) const;
+  [[nodiscard]] std::vector<ActorId> upstream(const std::vector<ActorId>& seeds, bool with_seeds) const;
 
   /// At the start: the actors' states and initialize(), every continuous
   /// and constant output, the solver.
@@ -251,7 +249,7 @@ class Director::Impl final : public DirectorServices {
 
   /// Runs `call` for actor `a`, turning its failures into a run failure.
   template <class Call>
-  void guarded(std::uint32_t a, Call&& call) {
+  void guarded(ActorId a, Call&& call) {
     try {
       call();
     } catch (const Failure&) {
@@ -279,23 +277,23 @@ class Director::Impl final : public DirectorServices {
     const std::span<const Event> h = scheduler_.pending();
     const std::size_t n = h.size();
     if (n <= 1) return;
-    const auto* actor = reinterpret_cast<const char*>(actors_[h[0].depth()]);
+    const auto* actor = reinterpret_cast<const char*>(actors_[h[0].depth().index()]);
     __builtin_prefetch(actor);                  // the vtable pointer
     __builtin_prefetch(actor + sizeof(Actor));  // the subclass's first members
     for (std::size_t c = 1; c < std::min(n, EventQueue::kArity + 1); ++c) {
-      __builtin_prefetch(&actors_[h[c].depth()]);
+      __builtin_prefetch(&actors_[h[c].depth().index()]);
     }
   }
 
   /// Fires actor `a` whose flags ask for more than its fire(): the
   /// evaluation of stale outputs before it reads them, the director's own
   /// firing of a function (fire_function), what its firing changed.
-  void fire_special(std::uint32_t a, Flags flags, FireContext& context);
+  void fire_special(ActorId a, Flags flags, FireContext& context);
 
   /// Fires a polymorphic actor resolved discrete: its outputs are its
   /// function (evaluate()) of the latest value of every input (an absent
   /// input holds its last token, 0 before the first), sent as tokens.
-  void fire_function(std::uint32_t a, double t);
+  void fire_function(ActorId a, double t);
 
   /// After a microstep at now_: guards that did not fire in this DE phase
   /// and that the microstep made cross fire at the next microstep (crossings
@@ -340,10 +338,10 @@ class Director::Impl final : public DirectorServices {
   std::vector<int> record_index_;        ///< per output port: its recorded column, or -1
   std::vector<Tag> recorded_token_tag_;  ///< per recorded signal: the tag of its last token
   std::optional<OdeSolver> solver_;
-  std::vector<std::uint32_t> stateful_;       ///< depths of actors with continuous states
-  std::vector<std::uint32_t> step_watchers_;  ///< depths of actors with watches_steps()
-  std::vector<double> dense_;                 ///< the interpolated state for output_interval rows
-  std::vector<std::pair<std::uint32_t, std::vector<double>>> changed_;  ///< states reset at this time
+  std::vector<ActorId> stateful_;       ///< actors with continuous states
+  std::vector<ActorId> step_watchers_;  ///< actors with watches_steps()
+  std::vector<double> dense_;           ///< the interpolated state for output_interval rows
+  std::vector<std::pair<ActorId, std::vector<double>>> changed_;  ///< states reset at this time
   bool states_changed_ = false;
   bool continuous_changed_ = false;  ///< an actor with continuous outputs fired
   /// The longest step between two points where the guards and the recorded
@@ -406,8 +404,8 @@ class Director::Impl final : public DirectorServices {
   /// The guards of the state-event generators (see check_step), numbered
   /// across actors in depth order, and what is known of them between events.
   struct Guards {
-    std::vector<std::uint32_t> generators;  ///< depths of actors with guards
-    std::vector<std::uint32_t> owner;       ///< per guard: its actor's depth
+    std::vector<ActorId> generators;        ///< actors with guards
+    std::vector<ActorId> owner;             ///< per guard (GuardId): its actor
     EventLocator locator;                   ///< the crossing state and the search
     std::vector<double> slopes;             ///< per guard: dg/dt after an event (guard_slopes)
     std::vector<double> probe_x, probe_dx;  ///< for guard slopes after an event
@@ -415,7 +413,7 @@ class Director::Impl final : public DirectorServices {
     bool moved = false;
     /// The generators that fired in this microstep (their own guards may
     /// have moved: a mode, a state of their own).
-    std::vector<std::uint32_t> fired_generators;
+    std::vector<ActorId> fired_generators;
     /// The locator's end values are the guards after the last microstep
     /// (after_events need not evaluate them again).
     bool current = false;
@@ -424,17 +422,17 @@ class Director::Impl final : public DirectorServices {
   std::uint64_t extra_rhs_ = 0;  ///< RHS evaluations made by the director itself (searches, slopes)
   RhsFailure rhs_failure_;       ///< the last non-finite derivative rhs() met
 
-  std::vector<std::uint32_t> by_depth_;      ///< depth -> index in the FlatModel
-  std::vector<const Actor*> actors_;         ///< by depth
-  std::vector<std::uint32_t> at_start_;      ///< depths: every continuous and constant actor
-  std::vector<std::uint32_t> continuous_;    ///< depths: outputs that change with time
-  std::vector<std::uint8_t> timed_;          ///< per depth: 1 when in continuous_
-  std::vector<std::uint32_t> guard_inputs_;  ///< depths: what the guards read
-  std::vector<std::uint32_t> rhs_inputs_;    ///< depths: what the derivatives read
-  RhsProgram outputs_;                       ///< continuous_, compiled
-  RhsProgram rhs_outputs_;                   ///< rhs_inputs_, compiled
-  RhsProgram guard_outputs_;                 ///< guard_inputs_, compiled
-  RhsProgram derivatives_;                   ///< the derivatives of stateful_
+  std::vector<FlatIndex> by_depth_;    ///< per depth (ActorId): the actor's index in the FlatModel
+  std::vector<const Actor*> actors_;   ///< by depth
+  std::vector<ActorId> at_start_;      ///< every continuous and constant actor
+  std::vector<ActorId> continuous_;    ///< outputs that change with time
+  std::vector<std::uint8_t> timed_;    ///< per depth: 1 when in continuous_
+  std::vector<ActorId> guard_inputs_;  ///< what the guards read
+  std::vector<ActorId> rhs_inputs_;    ///< what the derivatives read
+  RhsProgram outputs_;                 ///< continuous_, compiled
+  RhsProgram rhs_outputs_;             ///< rhs_inputs_, compiled
+  RhsProgram guard_outputs_;           ///< guard_inputs_, compiled
+  RhsProgram derivatives_;             ///< the derivatives of stateful_
   std::vector<Flags> flags_;
 };
 

@@ -12,7 +12,7 @@ void Director::Impl::lay_out() {
   flags_.assign(n, 0);
   prefetch_ahead_ = n >= kPrefetchActors;
   scheduler_.lay_out(n, /*open_early=*/prefetch_ahead_);
-  for (std::uint32_t a = 0; a < n; ++a) by_depth_[model_.actors[a].depth] = a;
+  for (FlatIndex a{0}; a.index() < n; ++a) by_depth_[model_.actors[a.index()].depth] = a;
   actors_.resize(n);
   b_.actors.resize(n);
   std::uint32_t signal_size = 0;
@@ -22,20 +22,20 @@ void Director::Impl::lay_out() {
   std::uint32_t outputs = 0;
   std::vector<Crossing> directions;
   std::vector<ZeroSide> zero_sides;
-  for (std::uint32_t d = 0; d < n; ++d) {
+  for (ActorId d{0}; d.index() < n; ++d) {
     const FlatActor& actor = flat(d);
-    actors_[d] = actor.actor;
+    actors_[d.index()] = actor.actor;
     if (std::find(actor.output_kinds.begin(), actor.output_kinds.end(), PortKind::kContinuous) !=
         actor.output_kinds.end()) {
-      flags_[d] = kDrivesContinuous;
+      flags_[d.index()] = kDrivesContinuous;
     }
     const auto states = static_cast<std::uint32_t>(actor.actor->state_size());
-    b_.actors[d].states = {state_size, states};
+    b_.actors[d.index()].states = {state_size, states};
     const auto guards = static_cast<std::uint32_t>(actor.actor->guard_count());
-    b_.actors[d].guards = {static_cast<std::uint32_t>(guards_.owner.size()), guards};
+    b_.actors[d.index()].guards = {static_cast<std::uint32_t>(guards_.owner.size()), guards};
     if (guards > 0) {
       guards_.generators.push_back(d);
-      flags_[d] |= kGenerator;
+      flags_[d.index()] |= kGenerator;
     }
     for (std::uint32_t i = 0; i < guards; ++i) {
       guards_.owner.push_back(d);
@@ -45,8 +45,8 @@ void Director::Impl::lay_out() {
     state_size += states;
     if (states > 0) stateful_.push_back(d);
     if (actor.actor->watches_steps()) step_watchers_.push_back(d);
-    b_.actors[d].first_input = inputs;
-    b_.actors[d].first_output = outputs;
+    b_.actors[d.index()].first_input = inputs;
+    b_.actors[d.index()].first_output = outputs;
     for (const int w : actor.output_widths) {
       b_.outputs.push_back({signal_size, static_cast<std::uint32_t>(w)});
       signal_size += static_cast<std::uint32_t>(w);
@@ -69,19 +69,19 @@ void Director::Impl::lay_out() {
   for (const Slice& s : b_.outputs) widest = std::max(widest, s.width);
   b_.scratch.assign(widest, 0.0);
   b_.inputs.resize(inputs);
-  std::vector<std::vector<std::uint32_t>> receivers(outputs);
-  for (std::uint32_t d = 0; d < n; ++d) {
+  std::vector<std::vector<InputId>> receivers(outputs);  // per output: the discrete inputs it drives
+  for (ActorId d{0}; d.index() < n; ++d) {
     const FlatActor& actor = flat(d);
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
-      const std::uint32_t input = b_.actors[d].first_input + static_cast<std::uint32_t>(i);
+      const InputId input{b_.actors[d.index()].first_input + static_cast<std::uint32_t>(i)};
       if (!actor.drivers[i]) {
-        b_.inputs[input] = {zeros, static_cast<std::uint32_t>(actor.input_widths[i])};
+        b_.inputs[input.index()] = {zeros, static_cast<std::uint32_t>(actor.input_widths[i])};
         continue;
       }
-      const std::uint32_t driver = model_.actors[actor.drivers[i]->actor].depth;
-      const std::uint32_t output = b_.actors[driver].first_output + actor.drivers[i]->port;
-      b_.inputs[input] = b_.outputs[output];
-      if (actor.input_kinds[i] == PortKind::kDiscrete) receivers[output].push_back(input);
+      const ActorId driver{model_.actors[actor.drivers[i]->actor].depth};
+      const OutputId output{b_.actors[driver.index()].first_output + actor.drivers[i]->port};
+      b_.inputs[input.index()] = b_.outputs[output.index()];
+      if (actor.input_kinds[i] == PortKind::kDiscrete) receivers[output.index()].push_back(input);
     }
   }
   b_.receivers_begin.assign(1, 0);
@@ -109,7 +109,7 @@ void Director::Impl::lay_out() {
   schedule_guards_and_outputs();
   // Who can move any guard when it fires (microstep_crossings): an actor
   // with continuous outputs, or the driver of a generator's discrete input.
-  for (const std::uint32_t g : guards_.generators) {
+  for (const ActorId g : guards_.generators) {
     const FlatActor& generator = flat(g);
     for (std::size_t i = 0; i < generator.drivers.size(); ++i) {
       if (generator.drivers[i] && generator.input_kinds[i] == PortKind::kDiscrete) {
@@ -119,22 +119,22 @@ void Director::Impl::lay_out() {
   }
   guards_.fired_generators.reserve(guards_.generators.size());  // nothing allocates while firing
   if (!guards_.generators.empty()) {
-    for (std::uint32_t d = 0; d < n; ++d) {
-      if ((flags_[d] & kDrivesContinuous) != 0) flags_[d] |= kMovesGuards;
+    for (ActorId d{0}; d.index() < n; ++d) {
+      if ((flags_[d.index()] & kDrivesContinuous) != 0) flags_[d.index()] |= kMovesGuards;
     }
   }
-  for (std::uint32_t d = 0; d < n; ++d) {
+  for (ActorId d{0}; d.index() < n; ++d) {
     const FlatActor& actor = flat(d);
     if (actor.mode == TimeMode::kDiscrete && actor.actor->declared_mode() == TimeMode::kUnresolved) {
-      flags_[d] |= kFunction;
+      flags_[d.index()] |= kFunction;
     }
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i]) continue;
       const FlatActor& driver = model_.actors[actor.drivers[i]->actor];
-      if (timed_[driver.depth] != 0) flags_[d] |= kReadsTimed;
+      if (timed_[driver.depth] != 0) flags_[d.index()] |= kReadsTimed;
       if (driver.mode == TimeMode::kConstant && actor.input_kinds[i] == PortKind::kDiscrete) {
-        const std::uint32_t input = b_.actors[d].first_input + static_cast<std::uint32_t>(i);
-        constant_inputs_.emplace_back(InputId{input}, b_.inputs[input]);
+        const InputId input{b_.actors[d.index()].first_input + static_cast<std::uint32_t>(i)};
+        constant_inputs_.emplace_back(input, b_.inputs[input.index()]);
       }
     }
   }
@@ -148,52 +148,52 @@ void Director::Impl::lay_out() {
     recorded_token_tag_.assign(results_->signals().size(), Tag{kNever, 0});
     for (std::size_t i = 0; i < results_->signals().size(); ++i) {
       const RecordedSignal& s = results_->signals()[i];
-      const std::uint32_t port = b_.actors[model_.actors[s.actor].depth].first_output + s.port;
-      record_index_[port] = static_cast<int>(i);
+      const OutputId port{b_.actors[model_.actors[s.actor].depth].first_output + s.port};
+      record_index_[port.index()] = static_cast<int>(i);
     }
   }
 }
 
 void Director::Impl::schedule_guards_and_outputs() {
   timed_.assign(actors_.size(), 0);
-  for (const std::uint32_t a : model_.continuous_schedule) {
+  for (const std::uint32_t a : model_.continuous_schedule) {  // FlatModel indices (core/flat_model.hpp)
     const FlatActor& actor = model_.actors[a];
-    at_start_.push_back(actor.depth);
-    if (actor.mode == TimeMode::kConstant || (flags_[actor.depth] & kDrivesContinuous) == 0) continue;
-    continuous_.push_back(actor.depth);
-    timed_[actor.depth] = 1;
+    const ActorId d{actor.depth};
+    at_start_.push_back(d);
+    if (actor.mode == TimeMode::kConstant || (flags_[d.index()] & kDrivesContinuous) == 0) continue;
+    continuous_.push_back(d);
+    timed_[d.index()] = 1;
   }
   rhs_inputs_ = upstream(stateful_, /*with_seeds=*/false);
   guard_inputs_ = upstream(guards_.generators, /*with_seeds=*/true);
 }
 
-std::vector<std::uint32_t> Director::Impl::upstream(const std::vector<std::uint32_t>& seeds,
-                                                    bool with_seeds) const {
+std::vector<ActorId> Director::Impl::upstream(const std::vector<ActorId>& seeds, bool with_seeds) const {
   std::vector<std::uint8_t> reached(actors_.size(), 0);
-  std::vector<std::uint32_t> work;
+  std::vector<ActorId> work;
   // Every input of a seed, then inputs that feed a reached output through.
-  const auto walk = [&](std::uint32_t d, bool all_inputs) {
+  const auto walk = [&](ActorId d, bool all_inputs) {
     const FlatActor& actor = flat(d);
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i] || (!all_inputs && !actor.actor->feeds_through(i))) continue;
-      const std::uint32_t u = model_.actors[actor.drivers[i]->actor].depth;
-      if (timed_[u] == 0 || reached[u] != 0) continue;
-      reached[u] = 1;
+      const ActorId u{model_.actors[actor.drivers[i]->actor].depth};
+      if (timed_[u.index()] == 0 || reached[u.index()] != 0) continue;
+      reached[u.index()] = 1;
       work.push_back(u);
     }
   };
-  for (const std::uint32_t d : seeds) walk(d, /*all_inputs=*/true);
+  for (const ActorId d : seeds) walk(d, /*all_inputs=*/true);
   while (!work.empty()) {
-    const std::uint32_t d = work.back();
+    const ActorId d = work.back();
     work.pop_back();
     walk(d, /*all_inputs=*/false);
   }
   if (with_seeds) {
-    for (const std::uint32_t d : seeds) reached[d] = 1;
+    for (const ActorId d : seeds) reached[d.index()] = 1;
   }
-  std::vector<std::uint32_t> list;
-  for (const std::uint32_t d : continuous_) {
-    if (reached[d] != 0) list.push_back(d);
+  std::vector<ActorId> list;
+  for (const ActorId d : continuous_) {
+    if (reached[d.index()] != 0) list.push_back(d);
   }
   return list;
 }
@@ -203,16 +203,17 @@ void Director::Impl::bound_steps() {
   // recorded signals unless output_interval rows sample them anyway, and
   // the inputs of actors that sample them at every step end (a
   // TransportDelay's history).
-  std::vector<std::uint32_t> seeds = guards_.generators;
-  for (std::uint32_t d = 0; d < actors_.size(); ++d) {
-    if (actors_[d]->bounds_every_step()) seeds.push_back(d);
+  std::vector<ActorId> seeds = guards_.generators;
+  for (ActorId d{0}; d.index() < actors_.size(); ++d) {
+    if (actors_[d.index()]->bounds_every_step()) seeds.push_back(d);
   }
   if (results_ != nullptr && !options_.output_interval) {
-    for (const RecordedSignal& s : results_->signals()) seeds.push_back(model_.actors[s.actor].depth);
+    for (const RecordedSignal& s : results_->signals())
+      seeds.push_back(ActorId{model_.actors[s.actor].depth});
   }
   step_bound_ = std::numeric_limits<double>::infinity();
-  for (const std::uint32_t d : upstream(seeds, /*with_seeds=*/true)) {
-    step_bound_ = std::min(step_bound_, actors_[d]->max_step());
+  for (const ActorId d : upstream(seeds, /*with_seeds=*/true)) {
+    step_bound_ = std::min(step_bound_, actors_[d.index()]->max_step());
   }
 }
 

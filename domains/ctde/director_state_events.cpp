@@ -13,15 +13,14 @@
 namespace ctde {
 
 void Director::Impl::evaluate_guards(double t, std::span<double> g) {
-  for (const std::uint32_t d : guards_.generators) {
-    const Slice slice = b_.actors[d].guards;
+  for (const ActorId d : guards_.generators) {
+    const Slice slice = b_.actors[d.index()].guards;
     const std::span<double> out = g.subspan(slice.offset, slice.width);
-    const ReadContext context(b_, this, ActorId{d}, now_, t);
-    guarded(d, [&] { actors_[d]->guards(context, out); });
+    const ReadContext context(b_, this, d, now_, t);
+    guarded(d, [&] { actors_[d.index()]->guards(context, out); });
     for (std::size_t i = 0; i < out.size(); ++i) {
       if (!std::isfinite(out[i])) {
-        throw Failure{flat(d).path + ": guard " +
-                          guard_label(GuardId{slice.offset + static_cast<std::uint32_t>(i)}) + " is " +
+        throw Failure{flat(d).path + ": guard " + guard_label(GuardId::at(slice.offset + i)) + " is " +
                           format_double(out[i]) + " at t = " + format_double(t) + " s",
                       flat(d).path};
       }
@@ -71,9 +70,9 @@ void Director::Impl::guards_at(double t, const double* x, std::span<double> g) {
 }
 
 std::string Director::Impl::guard_label(GuardId guard) const {
-  const std::uint32_t d = guards_.owner[guard.index()];
-  const std::size_t index = guard.value() - b_.actors[d].guards.offset;
-  std::string name = actors_[d]->guard_name(index);
+  const ActorId d = guards_.owner[guard.index()];
+  const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset;
+  std::string name = actors_[d.index()]->guard_name(index);
   return name.empty() ? std::to_string(index) : "'" + name + "'";
 }
 
@@ -186,31 +185,30 @@ double Director::Impl::step_to_event(double te) {
 void Director::Impl::fire_state_events(Tick te, const LocatedCrossing& found, double rejected_t1,
                                        int iterations) {
   const Tag tag = te == now_.time ? Tag{te, now_.microstep + 1} : Tag{te, 0};
-  for (std::uint32_t i = 0; i < guards_.locator.size(); ++i) {
-    const GuardId guard{i};
+  for (GuardId guard{0}; guard.index() < guards_.locator.size(); ++guard) {
     const Crossing c = guards_.locator.event(guard);
     if (c == Crossing::kNone) continue;
-    const std::uint32_t d = guards_.owner[i];
+    const ActorId d = guards_.owner[guard.index()];
     const EventRhythm rhythm = guards_.locator.fire(guard, te);
     if (rhythm.kind != EventRhythm::Kind::kNormal) unresolved_events(guard, rhythm, te);
-    b_.crossed[i] = static_cast<std::uint8_t>(c);
+    b_.crossed[guard.index()] = static_cast<std::uint8_t>(c);
     ++stats_.state_events;
     if (trace_ != nullptr) {
-      const std::size_t index = i - b_.actors[d].guards.offset;
-      const std::string name = actors_[d]->guard_name(index);
+      const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset;
+      const std::string name = actors_[d.index()]->guard_name(index);
       trace_->state_event(tag, {flat(d).path, name, index, to_string(c), found.tb - found.ta,
                                 guards_.locator.residual(guard), iterations, rejected_t1});
     }
-    if ((flags_[d] & kStateEvent) == 0) {
-      flags_[d] |= kStateEvent;
-      scheduler_.queue(tag, ActorId{d});
+    if ((flags_[d.index()] & kStateEvent) == 0) {
+      flags_[d.index()] |= kStateEvent;
+      scheduler_.queue(tag, d);
     }
   }
 }
 
 void Director::Impl::unresolved_events(GuardId guard, const EventRhythm& rhythm, Tick te) const {
-  const std::uint32_t d = guards_.owner[guard.index()];
-  const std::string who = flat(d).path + " (" + actors_[d]->type() + "), guard " + guard_label(guard);
+  const ActorId d = guards_.owner[guard.index()];
+  const std::string who = flat(d).path + " (" + actors_[d.index()]->type() + "), guard " + guard_label(guard);
   const std::string when = "t = " + format_double(resolution_.to_seconds(rhythm.previous)) + " s";
   if (rhythm.kind == EventRhythm::Kind::kChattering) {
     throw Failure{"chattering: " + who + " crossed again at once after its event at " + when +
@@ -240,14 +238,14 @@ void Director::Impl::microstep_crossings() {
   if (guards_.moved) {
     evaluate_guards(t, g);
     guards_.current = true;  // after_events reads them
-    for (std::uint32_t i = 0; i < g.size(); ++i) microstep_crossing(GuardId{i}, tag, t);
+    for (GuardId i{0}; i.index() < g.size(); ++i) microstep_crossing(i, tag, t);
   } else {  // only generators fired: their own guards (a detector firing at its crossing moves nothing)
-    for (const std::uint32_t d : guards_.fired_generators) {
-      const Slice slice = b_.actors[d].guards;
-      const ReadContext context(b_, this, ActorId{d}, now_, t);
-      guarded(d, [&] { actors_[d]->guards(context, g.subspan(slice.offset, slice.width)); });
-      for (std::uint32_t i = slice.offset; i < slice.offset + slice.width; ++i)
-        microstep_crossing(GuardId{i}, tag, t);
+    for (const ActorId d : guards_.fired_generators) {
+      const Slice slice = b_.actors[d.index()].guards;
+      const ReadContext context(b_, this, d, now_, t);
+      guarded(d, [&] { actors_[d.index()]->guards(context, g.subspan(slice.offset, slice.width)); });
+      for (GuardId i{slice.offset}; i.value() < slice.offset + slice.width; ++i)
+        microstep_crossing(i, tag, t);
     }
   }
   guards_.moved = false;
@@ -258,10 +256,10 @@ void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t)
   // A guard that fired at a located crossing in this phase settles after
   // the phase (after_events): its event may take several microsteps.
   if (guards_.locator.fired(guard)) return;
-  const std::uint32_t i = guard.value();
+  const std::size_t i = guard.index();
   const double value = guards_.locator.end_values()[i];
   if (!std::isfinite(value)) {
-    const std::uint32_t d = guards_.owner[i];
+    const ActorId d = guards_.owner[i];
     throw Failure{flat(d).path + ": guard " + guard_label(guard) + " is " + format_double(value) +
                       " at t = " + format_double(t) + " s",
                   flat(d).path};
@@ -271,17 +269,17 @@ void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t)
   // microsteps is two events). The bound on microsteps ends a loop.
   const Crossing c = guards_.locator.microstep_crossing(guard, now_.time);  // it takes its new side
   if (c == Crossing::kNone) return;
-  const std::uint32_t d = guards_.owner[i];
+  const ActorId d = guards_.owner[i];
   b_.crossed[i] = static_cast<std::uint8_t>(c);
   ++stats_.state_events;
   if (trace_ != nullptr) {
-    const std::size_t index = i - b_.actors[d].guards.offset;
-    trace_->state_event(tag, {flat(d).path, actors_[d]->guard_name(index), index, to_string(c), 0.0,
+    const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset;
+    trace_->state_event(tag, {flat(d).path, actors_[d.index()]->guard_name(index), index, to_string(c), 0.0,
                               guards_.locator.residual(guard), 0, t});
   }
-  if ((flags_[d] & kStateEvent) == 0) {
-    flags_[d] |= kStateEvent;
-    scheduler_.queue(tag, ActorId{d});
+  if ((flags_[d.index()] & kStateEvent) == 0) {
+    flags_[d.index()] |= kStateEvent;
+    scheduler_.queue(tag, d);
   }
 }
 

@@ -25,11 +25,17 @@
 #include <vector>
 
 #include "../../core/actor.hpp"
+#include "../../core/ids.hpp"
 #include "../../core/run_buffers.hpp"
 
 namespace ctde {
 
 /// A compiled output or derivatives program. Copyable value type.
+///
+/// Its operations name what they read and write by kind: signal elements
+/// (SignalIndex), state elements (StateIndex), actors (ActorId, their
+/// depths). The one raw integer, OpIndex, is a position in the program's
+/// own operation arrays: private, and the counter of the hot loops.
 class RhsProgram {
  public:
   enum class Part : std::uint8_t { kOutputs, kDerivatives };
@@ -38,10 +44,10 @@ class RhsProgram {
   /// Compiles `part` for the actors `depths` (schedule order) of `actors`
   /// (by depth), laid out in `b`. A kernel whose widths do not fit becomes a
   /// virtual call.
-  RhsProgram(Part part, std::span<const std::uint32_t> depths, std::span<const Actor* const> actors,
+  RhsProgram(Part part, std::span<const ActorId> depths, std::span<const Actor* const> actors,
              const RunBuffers& b);
 
-  /// The outputs: writes b.signals from b.x and b.signals; `call(depth)`
+  /// The outputs: writes b.signals from b.x and b.signals; `call(ActorId)`
   /// evaluates the actors without a kernel.
   template <class Call>
   void run_outputs(RunBuffers& b, Call&& call) const {
@@ -50,11 +56,11 @@ class RhsProgram {
     for (const Segment& seg : segments_) {
       switch (seg.op) {
         case Op::kCopy:
-          for (std::uint32_t i = seg.begin; i < seg.end; ++i) s[copies_[i].to] = x[copies_[i].from];
+          for (OpIndex i = seg.begin; i < seg.end; ++i) s[copies_[i].to.index()] = x[copies_[i].from.index()];
           break;
         case Op::kScale:
-          for (std::uint32_t i = seg.begin; i < seg.end; ++i)
-            s[scales_[i].to] = scales_[i].gain * s[scales_[i].from];
+          for (OpIndex i = seg.begin; i < seg.end; ++i)
+            s[scales_[i].to.index()] = scales_[i].gain * s[scales_[i].from.index()];
           break;
         case Op::kSum2:
           run_sums(s, sums2_, seg.begin, seg.end);
@@ -66,101 +72,112 @@ class RhsProgram {
           run_sums(s, sums4_, seg.begin, seg.end);
           break;
         case Op::kSum:
-          for (std::uint32_t i = seg.begin; i < seg.end; ++i) {
+          for (OpIndex i = seg.begin; i < seg.end; ++i) {
             const Sum& op = sums_[i];
             double sum = 0.0;
-            for (std::uint32_t k = op.first; k < op.first + op.count; ++k) {
-              sum += terms_[k].weight * s[terms_[k].from];
+            for (OpIndex k = op.first; k < op.first + op.count; ++k) {
+              sum += terms_[k].weight * s[terms_[k].from.index()];
             }
-            s[op.to] = sum;
+            s[op.to.index()] = sum;
           }
           break;
         case Op::kCall:
-          for (std::uint32_t i = seg.begin; i < seg.end; ++i) call(calls_[i]);
+          for (OpIndex i = seg.begin; i < seg.end; ++i) call(calls_[i]);
           break;
       }
     }
   }
 
-  /// The derivatives: writes dxdt; `call(depth)` runs the actors without a kernel.
+  /// The derivatives: writes dxdt; `call(ActorId)` runs the actors without a kernel.
   template <class Call>
   void run_derivatives(const RunBuffers& b, double* dxdt, Call&& call) const {
     const double* s = b.signals.data();
-    for (const Copy& op : copies_) dxdt[op.to] = s[op.from];
-    for (const std::uint32_t d : calls_) call(d);
+    for (const InputCopy& op : input_copies_) dxdt[op.to.index()] = s[op.from.index()];
+    for (const ActorId d : calls_) call(d);
   }
 
   /// What the program is made of, for tests and benchmarks.
   struct Shape {
     std::size_t levels = 0;
-    std::size_t copies = 0;            ///< outputs: state elements; derivatives: input elements
-    std::size_t scales = 0;            ///< output elements scaled
-    std::size_t sums = 0;              ///< output elements summed (of 2, 3, 4 or any other number of terms)
-    std::vector<std::uint32_t> calls;  ///< the actors called virtually (depths, in run order)
+    std::size_t copies = 0;      ///< outputs: state elements; derivatives: input elements
+    std::size_t scales = 0;      ///< output elements scaled
+    std::size_t sums = 0;        ///< output elements summed (of 2, 3, 4 or any other number of terms)
+    std::vector<ActorId> calls;  ///< the actors called virtually (in run order)
   };
   [[nodiscard]] Shape shape() const;
 
  private:
-  /// to <- from (outputs: signal <- state; derivatives: dxdt <- signal).
-  struct Copy {
-    std::uint32_t to;
-    std::uint32_t from;
+  /// A position in one of the operation arrays (copies_, scales_, ...,
+  /// terms_, calls_). A plain number: private to the program, the counter
+  /// of the loops of run_outputs, never mixed with the indices above.
+  using OpIndex = std::uint32_t;
+
+  /// Outputs: signal `to` <- state `from`.
+  struct StateCopy {
+    SignalIndex to;
+    StateIndex from;
+  };
+  /// Derivatives: dxdt `to` <- signal `from`.
+  struct InputCopy {
+    StateIndex to;
+    SignalIndex from;
   };
   /// signal `to` <- gain * signal `from`.
   struct Scale {
-    std::uint32_t to;
-    std::uint32_t from;
+    SignalIndex to;
+    SignalIndex from;
     double gain;
   };
   /// signal `to` <- the sum of its N terms, in order, from 0 (as Sum::evaluate).
   template <std::size_t N>
   struct SumOf {
-    std::uint32_t to;
-    std::array<std::uint32_t, N> from;
+    SignalIndex to;
+    std::array<SignalIndex, N> from;
     std::array<double, N> weight;
   };
   template <std::size_t N>
-  static void run_sums(double* s, const std::vector<SumOf<N>>& ops, std::uint32_t begin, std::uint32_t end) {
-    for (std::uint32_t i = begin; i < end; ++i) {
+  static void run_sums(double* s, const std::vector<SumOf<N>>& ops, OpIndex begin, OpIndex end) {
+    for (OpIndex i = begin; i < end; ++i) {
       const SumOf<N>& op = ops[i];
       double sum = 0.0;
-      for (std::size_t k = 0; k < N; ++k) sum += op.weight[k] * s[op.from[k]];
-      s[op.to] = sum;
+      for (std::size_t k = 0; k < N; ++k) sum += op.weight[k] * s[op.from[k].index()];
+      s[op.to.index()] = sum;
     }
   }
   /// signal `to` <- the sum of terms_[first, first + count) (other numbers of terms).
   struct Sum {
-    std::uint32_t to;
-    std::uint32_t first;
-    std::uint32_t count;
+    SignalIndex to;
+    OpIndex first;
+    OpIndex count;
   };
   struct Term {
-    std::uint32_t from;
+    SignalIndex from;
     double weight;
   };
   /// A run of operations of one kind (a range of its array), within a level.
   enum class Op : std::uint8_t { kCopy, kScale, kSum2, kSum3, kSum4, kSum, kCall };
   struct Segment {
     Op op;
-    std::uint32_t begin;
-    std::uint32_t end;
+    OpIndex begin;
+    OpIndex end;
   };
 
-  void compile_outputs(std::span<const std::uint32_t> depths, std::span<const Actor* const> actors,
+  void compile_outputs(std::span<const ActorId> depths, std::span<const Actor* const> actors,
                        const RunBuffers& b);
-  void compile_derivatives(std::span<const std::uint32_t> depths, std::span<const Actor* const> actors,
+  void compile_derivatives(std::span<const ActorId> depths, std::span<const Actor* const> actors,
                            const RunBuffers& b);
 
   std::vector<Segment> segments_;  ///< outputs: level by level
   std::size_t n_levels_ = 0;
-  std::vector<Copy> copies_;
+  std::vector<StateCopy> copies_;        ///< outputs
+  std::vector<InputCopy> input_copies_;  ///< derivatives
   std::vector<Scale> scales_;
   std::vector<SumOf<2>> sums2_;
   std::vector<SumOf<3>> sums3_;
   std::vector<SumOf<4>> sums4_;
   std::vector<Sum> sums_;
   std::vector<Term> terms_;
-  std::vector<std::uint32_t> calls_;
+  std::vector<ActorId> calls_;
 };
 
 }  // namespace ctde

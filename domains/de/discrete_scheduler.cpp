@@ -10,35 +10,32 @@ void DiscreteScheduler::present_always(InputId input, std::span<const double> va
   }
   b_.present_now[input.index()] = kConstantValue;
   b_.present_next[input.index()] = kConstantValue;
-  schedule_next(ActorId{b_.input_owner[input.index()]});
+  schedule_next(b_.input_owner[input.index()]);
 }
 
 void DiscreteScheduler::deliver() {
   // Tokens sent to already-fired (or not deeper) actors at n-1 become
   // visible at n; those of n-1 itself are gone.
   if (!present_now_list_.empty() || !present_next_list_.empty()) {
-    for (const std::uint32_t p : present_now_list_) b_.present_now[p] = kAbsent;
+    for (const InputId p : present_now_list_) b_.present_now[p.index()] = kAbsent;
     present_now_list_.clear();
     std::swap(b_.present_now, b_.present_next);
     std::swap(b_.tokens_now, b_.tokens_next);
     std::swap(present_now_list_, present_next_list_);
   }
-  for (const std::uint32_t a : fire_next_) {
-    scheduled_[a] &= static_cast<std::uint8_t>(~kScheduledNext);
+  for (const ActorId a : fire_next_) {
+    scheduled_[a.index()] &= static_cast<std::uint8_t>(~kScheduledNext);
     schedule_now(a);
   }
   fire_next_.clear();
 }
 
 std::vector<ActorId> DiscreteScheduler::due(Tag now) const {
-  std::vector<std::uint32_t> due(firing_.begin(), firing_.end());
+  std::vector<ActorId> due(firing_.begin(), firing_.end());
   if (queued_now(now)) due.push_back(queue_.peek().depth());
   std::sort(due.begin(), due.end());
   due.erase(std::unique(due.begin(), due.end()), due.end());
-  std::vector<ActorId> actors;
-  actors.reserve(due.size());
-  for (const std::uint32_t a : due) actors.emplace_back(a);
-  return actors;
+  return due;
 }
 
 }  // namespace ctde

@@ -55,10 +55,10 @@ class DiscreteScheduler {
 
   /// Fires `actor` at `tag`: an actor's own request, in the place of the
   /// event being served when there is one.
-  void fire_at(Tag tag, ActorId actor) { served_.schedule(Event::at(tag, actor.value())); }
+  void fire_at(Tag tag, ActorId actor) { served_.schedule(Event::at(tag, actor)); }
   /// Fires `actor` at `tag` for the director (a located crossing, a step
   /// watcher), outside any firing.
-  void queue(Tag tag, ActorId actor) { queue_.insert(Event::at(tag, actor.value())); }
+  void queue(Tag tag, ActorId actor) { queue_.insert(Event::at(tag, actor)); }
   /// True when an event is queued at time `t` (any microstep).
   [[nodiscard]] bool queued_at(Tick t) const { return !queue_.empty() && queue_.peek().time() == t; }
   /// The time of the next queued event, or `otherwise` when none is queued
@@ -75,24 +75,25 @@ class DiscreteScheduler {
   /// now (inside a microstep) sees it at this microstep and joins its firing
   /// order; any other sees it at the next microstep.
   void send(OutputId port, std::span<const double> token) {
-    const std::uint32_t p = port.value();
-    for (std::uint32_t r = b_.receivers_begin[p]; r < b_.receivers_begin[p + 1]; ++r) {
-      const std::uint32_t input = b_.receivers[r];
-      const Slice slot = b_.input_tokens[input];
-      const std::uint32_t receiver = b_.input_owner[input];
+    const std::size_t p = port.index();
+    // r: a position in b_.receivers (the inputs port p drives).
+    for (std::size_t r = b_.receivers_begin[p]; r < b_.receivers_begin[p + 1]; ++r) {
+      const InputId input = b_.receivers[r];
+      const Slice slot = b_.input_tokens[input.index()];
+      const ActorId receiver = b_.input_owner[input.index()];
       if (in_microstep_ && receiver > current_) {  // fires later in this microstep
         std::copy(token.begin(), token.end(), b_.tokens_now.begin() + slot.offset);
-        if (b_.present_now[input] == kAbsent) present_now_list_.push_back(input);
-        b_.present_now[input] = kSentNow;
+        if (b_.present_now[input.index()] == kAbsent) present_now_list_.push_back(input);
+        b_.present_now[input.index()] = kSentNow;
         schedule_now(receiver);
         continue;
       }
       std::copy(token.begin(), token.end(), b_.tokens_next.begin() + slot.offset);
-      if (b_.present_next[input] == kAbsent) {
-        b_.present_next[input] = kSentBefore;  // seen from the next microstep
+      if (b_.present_next[input.index()] == kAbsent) {
+        b_.present_next[input.index()] = kSentBefore;  // seen from the next microstep
         present_next_list_.push_back(input);
       }
-      schedule_next(ActorId{receiver});
+      schedule_next(receiver);
     }
   }
 
@@ -118,8 +119,8 @@ class DiscreteScheduler {
   /// (its actor's fire_at takes its place) until end_firing().
   bool next_due(Tag now, DueActor& due) {
     while (queued_now(now)) {
-      const std::uint32_t top = queue_.peek().depth();
-      if (top < next_) {
+      const ActorId top = queue_.peek().depth();
+      if (top.value() < next_) {
         queue_.pop();  // a twin of an event already served: the actor fired at this tag
         continue;
       }
@@ -169,33 +170,32 @@ class DiscreteScheduler {
 
   [[nodiscard]] bool queued_now(Tag now) const { return !queue_.empty() && queue_.peek().tag() == now; }
 
-  bool take(std::uint32_t actor, bool from_queue, DueActor& due) {
+  bool take(ActorId actor, bool from_queue, DueActor& due) {
     current_ = actor;
-    next_ = actor + 1;
-    due = {ActorId{actor}, from_queue};
+    next_ = std::uint64_t{actor.value()} + 1;
+    due = {actor, from_queue};
     return true;
   }
 
-  void schedule_now(std::uint32_t a) {
-    if ((scheduled_[a] & kFiring) != 0) return;
-    scheduled_[a] |= kFiring;
+  void schedule_now(ActorId a) {
+    if ((scheduled_[a.index()] & kFiring) != 0) return;
+    scheduled_[a.index()] |= kFiring;
     firing_.push_back(a);
     std::push_heap(firing_.begin(), firing_.end(), std::greater<>());
   }
 
-  void schedule_next(ActorId actor) {
-    const std::uint32_t a = actor.value();
-    if ((scheduled_[a] & kScheduledNext) != 0) return;
-    scheduled_[a] |= kScheduledNext;
+  void schedule_next(ActorId a) {
+    if ((scheduled_[a.index()] & kScheduledNext) != 0) return;
+    scheduled_[a.index()] |= kScheduledNext;
     fire_next_.push_back(a);
   }
 
   /// Removes and returns the shallowest actor with tokens.
-  std::uint32_t pop_firing() {
+  ActorId pop_firing() {
     if (firing_.size() > 1) std::pop_heap(firing_.begin(), firing_.end(), std::greater<>());
-    const std::uint32_t a = firing_.back();
+    const ActorId a = firing_.back();
     firing_.pop_back();
-    scheduled_[a] &= static_cast<std::uint8_t>(~kFiring);
+    scheduled_[a.index()] &= static_cast<std::uint8_t>(~kFiring);
     return a;
   }
 
@@ -206,12 +206,12 @@ class DiscreteScheduler {
   std::vector<std::uint8_t> scheduled_;  ///< per actor (depth): kFiring, kScheduledNext
   EventQueue queue_;
   ServedEvent served_;
-  std::vector<std::uint32_t> firing_;            ///< this microstep's actors with tokens: a min-heap by depth
-  std::vector<std::uint32_t> fire_next_;         ///< actors with tokens for the next microstep
-  std::vector<std::uint32_t> present_now_list_;  ///< inputs with a token at this microstep
-  std::vector<std::uint32_t> present_next_list_;  ///< inputs with a token for the next one
+  std::vector<ActorId> firing_;             ///< this microstep's actors with tokens: a min-heap by depth
+  std::vector<ActorId> fire_next_;          ///< actors with tokens for the next microstep
+  std::vector<InputId> present_now_list_;   ///< inputs with a token at this microstep
+  std::vector<InputId> present_next_list_;  ///< inputs with a token for the next one
   bool in_microstep_ = false;
-  std::uint32_t current_ = 0;  ///< the actor firing now (or last fired)
+  ActorId current_;  ///< the actor firing now (or last fired)
   /// The shallowest actor that may still fire in this microstep: a queued
   /// event for a shallower one is a twin of one served (the actor fired).
   std::uint64_t next_ = 0;

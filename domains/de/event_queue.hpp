@@ -27,6 +27,7 @@
 #include <span>
 #include <vector>
 
+#include "../../core/ids.hpp"
 #include "../../core/time.hpp"
 
 namespace ctde {
@@ -38,13 +39,15 @@ struct Event {
   std::uint64_t time_key = 0;
   std::uint64_t order_key = 0;
 
-  /// An event for the actor at `depth` at `tag`.
-  [[nodiscard]] static Event at(Tag tag, std::uint32_t depth) {
-    return {static_cast<std::uint64_t>(tag.time) ^ kSignBit, (std::uint64_t{tag.microstep} << 32) | depth};
+  /// An event for `actor` (its depth) at `tag`.
+  [[nodiscard]] static Event at(Tag tag, ActorId actor) {
+    return {static_cast<std::uint64_t>(tag.time) ^ kSignBit,
+            (std::uint64_t{tag.microstep} << 32) | actor.value()};
   }
   [[nodiscard]] Tag tag() const { return {time(), static_cast<std::uint32_t>(order_key >> 32)}; }
   [[nodiscard]] Tick time() const { return static_cast<Tick>(time_key ^ kSignBit); }
-  [[nodiscard]] std::uint32_t depth() const { return static_cast<std::uint32_t>(order_key); }
+  /// The actor to fire (its depth).
+  [[nodiscard]] ActorId depth() const { return ActorId{static_cast<std::uint32_t>(order_key)}; }
 
   friend bool operator==(const Event&, const Event&) = default;
   static constexpr std::uint64_t kSignBit = std::uint64_t{1} << 63;

@@ -114,14 +114,14 @@ TEST_CASE("the program uses a kernel where the widths fit and a virtual call els
   b.outputs = {Slice{0, 2}, Slice{2, 1}};
   b.inputs = {Slice{2, 2}, Slice{}, Slice{}, Slice{0, 2}};  // x: in, reset, impulse; k: in
   const std::vector<const Actor*> actors{&x, &k};
-  const std::vector<std::uint32_t> depths{0, 1};
+  const std::vector<ActorId> depths{ActorId{0}, ActorId{1}};
   const RhsProgram outputs(RhsProgram::Part::kOutputs, depths, actors, b);
   const RhsProgram::Shape shape = outputs.shape();
   CHECK(shape.copies == 2);  // the integrator's two state elements
   CHECK(shape.scales == 0);  // in width 2, out width 1: the gain is called
-  CHECK(shape.calls == std::vector<std::uint32_t>{1});
+  CHECK(shape.calls == std::vector<ActorId>{ActorId{1}});
   CHECK(shape.levels == 2);  // the gain reads the integrator's output
-  const RhsProgram derivatives(RhsProgram::Part::kDerivatives, std::vector<std::uint32_t>{0}, actors, b);
+  const RhsProgram derivatives(RhsProgram::Part::kDerivatives, std::vector<ActorId>{ActorId{0}}, actors, b);
   CHECK(derivatives.shape().copies == 2);
   CHECK(derivatives.shape().calls.empty());
 
@@ -130,15 +130,15 @@ TEST_CASE("the program uses a kernel where the widths fit and a virtual call els
   std::vector<double> x_values{1.5, -2.5};
   b.x = x_values.data();
   int virtual_calls = 0;
-  outputs.run_outputs(b, [&](std::uint32_t d) {
-    CHECK(d == 1);
+  outputs.run_outputs(b, [&](ActorId d) {
+    CHECK(d == ActorId{1});
     ++virtual_calls;
   });
   CHECK(virtual_calls == 1);
   CHECK(b.signals[0] == 1.5);
   CHECK(b.signals[1] == -2.5);
   std::vector<double> dx(2, 0.0);
-  derivatives.run_derivatives(b, dx.data(), [&](std::uint32_t) { FAIL("no virtual call expected"); });
+  derivatives.run_derivatives(b, dx.data(), [&](ActorId) { FAIL("no virtual call expected"); });
   CHECK(dx[0] == 7);
   CHECK(dx[1] == 8);
 }
@@ -235,19 +235,21 @@ TEST_CASE("the program runs in levels that keep every dependency of the schedule
   b.x = state.data();
 
   SUBCASE("read after write: the schedule's order") {
-    const RhsProgram program(RhsProgram::Part::kOutputs, std::vector<std::uint32_t>{0, 1, 2, 3}, actors, b);
+    const RhsProgram program(RhsProgram::Part::kOutputs,
+                             std::vector<ActorId>{ActorId{0}, ActorId{1}, ActorId{2}, ActorId{3}}, actors, b);
     CHECK(program.shape().levels == 3);  // x; k1 and k3; k2
     CHECK(program.shape().scales == 3);
     b.signals = {0, 0, 0, 0};
-    program.run_outputs(b, [](std::uint32_t) { FAIL("no virtual call expected"); });
+    program.run_outputs(b, [](ActorId) { FAIL("no virtual call expected"); });
     CHECK(b.signals == std::vector<double>{1.5, 3.0, 9.0, -1.5});
   }
   SUBCASE("write after read: a reader scheduled before the writer reads the value from before") {
     // k1 before x (as in a loop closed through x's state): k1 sees the old x.
-    const RhsProgram program(RhsProgram::Part::kOutputs, std::vector<std::uint32_t>{1, 0}, actors, b);
+    const RhsProgram program(RhsProgram::Part::kOutputs, std::vector<ActorId>{ActorId{1}, ActorId{0}}, actors,
+                             b);
     CHECK(program.shape().levels == 2);
     b.signals = {5.0, 0, 0, 0};
-    program.run_outputs(b, [](std::uint32_t) {});
+    program.run_outputs(b, [](ActorId) {});
     CHECK(b.signals[1] == 10.0);
     CHECK(b.signals[0] == 1.5);
   }

@@ -8,6 +8,7 @@
 #include "domains/de/event_queue.hpp"
 #include "domains/de/served_event.hpp"
 
+using ctde::ActorId;
 using ctde::Event;
 using ctde::EventQueue;
 using ctde::ServedEvent;
@@ -26,25 +27,25 @@ std::vector<Event> drain(EventQueue& q) {
 
 TEST_CASE("events come out by time, then microstep, then depth") {
   EventQueue q;
-  q.insert(Event::at(Tag{5, 0}, 1));
-  q.insert(Event::at(Tag{3, 2}, 0));
-  q.insert(Event::at(Tag{3, 1}, 7));
-  q.insert(Event::at(Tag{3, 1}, 2));
-  q.insert(Event::at(Tag{-4, 9}, 3));  // negative ticks order before positive ones
+  q.insert(Event::at(Tag{5, 0}, ActorId{1}));
+  q.insert(Event::at(Tag{3, 2}, ActorId{0}));
+  q.insert(Event::at(Tag{3, 1}, ActorId{7}));
+  q.insert(Event::at(Tag{3, 1}, ActorId{2}));
+  q.insert(Event::at(Tag{-4, 9}, ActorId{3}));  // negative ticks order before positive ones
   const auto out = drain(q);
   REQUIRE(out.size() == 5);
   CHECK(out[0].tag() == Tag{-4, 9});
   CHECK(out[1].tag() == Tag{3, 1});
-  CHECK(out[1].depth() == 2);
-  CHECK(out[2].depth() == 7);
+  CHECK(out[1].depth() == ActorId{2});
+  CHECK(out[2].depth() == ActorId{7});
   CHECK(out[3].tag() == Tag{3, 2});
   CHECK(out[4].tag() == Tag{5, 0});
 }
 
 TEST_CASE("replace_top is a pop followed by an insert") {
   EventQueue q;
-  for (int i = 0; i < 10; ++i) q.insert(Event::at(Tag{i * 10, 0}, 0));
-  q.replace_top(Event::at(Tag{55, 0}, 0));
+  for (int i = 0; i < 10; ++i) q.insert(Event::at(Tag{i * 10, 0}, ActorId{0}));
+  q.replace_top(Event::at(Tag{55, 0}, ActorId{0}));
   const auto out = drain(q);
   REQUIRE(out.size() == 10);
   CHECK(out[0].time() == 10);
@@ -55,17 +56,17 @@ TEST_CASE("replace_top is a pop followed by an insert") {
 
 TEST_CASE("an open top slot takes the next insert, or the last event when closed") {
   EventQueue q;
-  for (int i = 0; i < 10; ++i) q.insert(Event::at(Tag{i * 10, 0}, 0));
+  for (int i = 0; i < 10; ++i) q.insert(Event::at(Tag{i * 10, 0}, ActorId{0}));
   q.open_top();  // serves 0
   CHECK(q.has_open());
-  q.insert(Event::at(Tag{55, 0}, 0));
+  q.insert(Event::at(Tag{55, 0}, ActorId{0}));
   CHECK_FALSE(q.has_open());
-  q.insert(Event::at(Tag{56, 0}, 0));  // an ordinary insert: the slot is taken
+  q.insert(Event::at(Tag{56, 0}, ActorId{0}));  // an ordinary insert: the slot is taken
   std::vector<ctde::Tick> times;
   for (const Event& e : drain(q)) times.push_back(e.time());
   CHECK(times == std::vector<ctde::Tick>{10, 20, 30, 40, 50, 55, 56, 60, 70, 80, 90});
 
-  for (int i = 0; i < 6; ++i) q.insert(Event::at(Tag{i, 0}, 0));
+  for (int i = 0; i < 6; ++i) q.insert(Event::at(Tag{i, 0}, ActorId{0}));
   q.open_top();  // serves 0; nothing takes the slot
   q.close_open();
   CHECK_FALSE(q.has_open());
@@ -73,15 +74,15 @@ TEST_CASE("an open top slot takes the next insert, or the last event when closed
   for (const Event& e : drain(q)) times.push_back(e.time());
   CHECK(times == std::vector<ctde::Tick>{1, 2, 3, 4, 5});
 
-  q.insert(Event::at(Tag{7, 0}, 0));  // a single event: the open slot is the top itself
+  q.insert(Event::at(Tag{7, 0}, ActorId{0}));  // a single event: the open slot is the top itself
   q.open_top();
   q.close_open();
   CHECK(q.empty());
-  q.insert(Event::at(Tag{7, 0}, 0));
+  q.insert(Event::at(Tag{7, 0}, ActorId{0}));
   q.open_top();
-  q.insert(Event::at(Tag{8, 1}, 2));
+  q.insert(Event::at(Tag{8, 1}, ActorId{2}));
   CHECK(q.size() == 1);
-  CHECK(q.peek() == Event::at(Tag{8, 1}, 2));
+  CHECK(q.peek() == Event::at(Tag{8, 1}, ActorId{2}));
 }
 
 TEST_CASE("random inserts, pops, replaces and open slots agree with an ordered reference") {
@@ -93,7 +94,7 @@ TEST_CASE("random inserts, pops, replaces and open slots agree with an ordered r
     const int op = static_cast<int>(rng() % 9);
     const Event e =
         Event::at(Tag{static_cast<ctde::Tick>(rng() % 200) - 50, static_cast<std::uint32_t>(rng() % 3)},
-                  static_cast<std::uint32_t>(rng() % 5));
+                  ActorId{static_cast<std::uint32_t>(rng() % 5)});
     if (op < 5 || reference.empty()) {
       q.insert(e);
       reference.emplace(key(e), 0);
@@ -134,35 +135,36 @@ TEST_CASE("ServedEvent: the served event leaves, or what its actor schedules tak
     CAPTURE(open_early);
     EventQueue q;
     ServedEvent served(q, open_early);
-    for (std::uint32_t d = 0; d < 6; ++d) q.insert(Event::at(Tag{static_cast<ctde::Tick>(10 + d), 0}, d));
+    for (std::uint32_t d = 0; d < 6; ++d)
+      q.insert(Event::at(Tag{static_cast<ctde::Tick>(10 + d), 0}, ActorId{d}));
     // Served, and rescheduled by its actor (the hold pattern): one event in
     // its place, later than every other.
-    REQUIRE(q.peek().depth() == 0);
+    REQUIRE(q.peek().depth() == ActorId{0});
     served.begin();
-    served.schedule(Event::at(Tag{100, 0}, 0));
+    served.schedule(Event::at(Tag{100, 0}, ActorId{0}));
     served.end();
     CHECK(q.size() == 6);
-    CHECK(q.peek().depth() == 1);
+    CHECK(q.peek().depth() == ActorId{1});
     // Served, and its actor schedules nothing: the event just leaves.
     served.begin();
     served.end();
     CHECK(q.size() == 5);
-    CHECK(q.peek().depth() == 2);
+    CHECK(q.peek().depth() == ActorId{2});
     // Two events scheduled while serving: the first takes the place, the
     // second is a plain insertion; the order stays total.
     served.begin();
-    served.schedule(Event::at(Tag{11, 0}, 7));
-    served.schedule(Event::at(Tag{12, 1}, 8));
+    served.schedule(Event::at(Tag{11, 0}, ActorId{7}));
+    served.schedule(Event::at(Tag{12, 1}, ActorId{8}));
     served.end();
     std::vector<std::uint32_t> order;
     while (!q.empty()) {
-      order.push_back(q.peek().depth());
+      order.push_back(q.peek().depth().value());
       q.pop();
     }
     CHECK(order == std::vector<std::uint32_t>{7, 8, 3, 4, 5, 0});
     // Nothing served: end() is a no-op, schedule() inserts.
     served.end();
-    served.schedule(Event::at(Tag{1, 0}, 9));
+    served.schedule(Event::at(Tag{1, 0}, ActorId{9}));
     CHECK(q.size() == 1);
   }
 }
