@@ -103,6 +103,27 @@ TEST_CASE("a triggered input clock ticks at each token and the clocked input is 
   }
 }
 
+TEST_CASE("a clocked input keeps its last token until its clock ticks") {
+  // u = the time of tokens at 0.05 + 0.1 k, the clock ticks at 0.1 k: y = 2 (0.1 k - 0.05), 0 before any u.
+  const std::string more = R"(, {"name": "c", "type": "DiscreteClock", "params": {"period": 0.1}},
+      {"name": "c2", "type": "DiscreteClock", "params": {"period": 0.1, "offsets": [0.05]}},
+      {"name": "now", "type": "CurrentTime"})";
+  const std::string connections = R"(["c.out", "a.tick"], ["c2.out", "now.trigger"], ["now.out", "a.u"])";
+  const auto run = run_model(fmu_model("triggered3", "", R"("stop_time": 0.5)", "", more, connections));
+  REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+  const std::vector<Token> y = tokens(run, "a", "y");
+  const std::vector<Token> u = tokens(run, "now", "out");
+  REQUIRE(y.size() == 6);
+  REQUIRE(u.size() == 5);  // 0.05 ... 0.45
+  CHECK(y[0].value == 0);
+  for (std::size_t k = 1; k < y.size(); ++k) {
+    CAPTURE(k);
+    CHECK(y[k].tick == static_cast<std::int64_t>(k) * kTicksPer100ms);
+    CHECK(y[k].value == 2 * u[k - 1].value);
+    CHECK(std::fabs(y[k].value - 2 * (0.1 * static_cast<double>(k) - 0.05)) < 1e-12);
+  }
+}
+
 TEST_CASE("a periodic clock and a DiscreteClock driving a triggered clock give identical tokens") {
   // tick0_3 ticks from the start every 0.1 s; triggered3 ticks at a DiscreteClock of period 0.1.
   const auto periodic = run_model(fmu_model("tick0_3", "", R"("stop_time": 2)", ""));
@@ -214,4 +235,17 @@ TEST_CASE("an FMU with clocks is refused for co-simulation") {
   CHECK_MESSAGE(refused.output.find("has clocks ('tick'): ctde runs FMI 3 clocks with Model Exchange only") !=
                     std::string::npos,
                 refused.output);
+}
+
+TEST_CASE("an FMU whose binary lacks the clock functions its clocks need is refused") {
+  const std::string more = R"(, {"name": "c", "type": "DiscreteClock", "params": {"period": 0.1}})";
+  const auto refused =
+      validate_text("no_set_clock3", fmu_model("no_set_clock3", "", R"("stop_time": 1)", "", more,
+                                               R"(["c.out", "a.tick"], ["c.out", "a.u"])"));
+  CHECK(refused.status == 2);
+  CHECK_MESSAGE(
+      refused.output.find("FMU '" + fmu("no_set_clock3") +
+                          "': the binary does not export the function fmi3SetClock, which its input "
+                          "clocks need") != std::string::npos,
+      refused.output);
 }
