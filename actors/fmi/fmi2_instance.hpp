@@ -40,6 +40,7 @@ class Fmi2Instance {
 
   [[nodiscard]] fmi2::Component component() const { return component_; }
   [[nodiscard]] const Fmi2Functions& f() const { return library_->functions(); }
+  [[nodiscard]] const Fmi2Library& library() const { return *library_; }
 
   /// Checks a call's status: OK and Warning pass (true), Discard returns
   /// false, Error, Fatal and Pending throw a RunError naming the owner, the

@@ -48,6 +48,13 @@ void look_up(void* handle, const char* name, Fn& fn, const std::string& what) {
   fn = reinterpret_cast<Fn>(symbol);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
 }
 
+/// A function the binary may lack: null then.
+template <class Fn>
+void look_up_optional(void* handle, const char* name, Fn& fn) {
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): POSIX dlsym
+  fn = reinterpret_cast<Fn>(dlsym(handle, name));
+}
+
 }  // namespace
 
 fmi2::Component Fmi2Library::instantiate(const std::string& instance_name, fmi2::Type type,
@@ -145,6 +152,11 @@ void Fmi2Library::look_up_fmi3(bool model_exchange, const std::string& what) {
     look_up(handle_, "fmi3InstantiateCoSimulation", f3_.instantiate_co_simulation, what);
     look_up(handle_, "fmi3DoStep", f3_.do_step, what);
   }
+  look_up_optional(handle_, "fmi3GetClock", f3_.get_clock);
+  look_up_optional(handle_, "fmi3SetClock", f3_.set_clock);
+  look_up_optional(handle_, "fmi3GetIntervalDecimal", f3_.get_interval_decimal);
+  look_up_optional(handle_, "fmi3SetIntervalDecimal", f3_.set_interval_decimal);
+  look_up_optional(handle_, "fmi3GetShiftDecimal", f3_.get_shift_decimal);
   const char* reported = f3_.get_version();
   if (reported == nullptr || std::strncmp(reported, "3.", 2) != 0) {
     throw ModelError(what + ": its binary reports FMI version '" +

@@ -72,6 +72,8 @@ class Fmi2Library {
                                             const fmi2::CallbackFunctions* callbacks) const;
   /// True for an FMI 3.0 binary (called through the adapter).
   [[nodiscard]] bool fmi3() const { return fmi3_; }
+  /// The FMI 3.0 functions themselves (fmi3() only): the clocks' calls, which the adapter does not map.
+  [[nodiscard]] const fmi3::Functions& fmi3_functions() const { return f3_; }
   /// Instances alive now (for canBeInstantiatedOnlyOncePerProcess).
   std::atomic<int>& live_instances() { return live_; }
 

@@ -230,6 +230,10 @@ const char* fmi3_call_name(const char* fmi2_call, fmi2::Type type) {
   return fmi2_call;
 }
 
+fmi3::Instance fmi3_instance(fmi2::Component component) {
+  return static_cast<Fmi3Component*>(component)->instance;
+}
+
 fmi2::Component fmi3_instantiate(const fmi3::Functions& functions, const std::string& instance_name,
                                  fmi2::Type type, const std::string& token, const std::string& resource_uri,
                                  const fmi2::CallbackFunctions* callbacks) {

@@ -30,6 +30,10 @@ namespace ctde {
                                                const std::string& token, const std::string& resource_uri,
                                                const fmi2::CallbackFunctions* callbacks);
 
+/// The fmi3Instance behind a component that fmi3_instantiate made (for the
+/// FMI 3 calls the adapter does not map: the clocks').
+[[nodiscard]] fmi3::Instance fmi3_instance(fmi2::Component component);
+
 /// The FMI 3.0 function that the adapter calls for the FMI 2.0 function
 /// `fmi2_call` ("fmi2GetReal" -> "fmi3GetFloat64"), for messages; `type`
 /// chooses between the two instantiate functions. A name it does not know

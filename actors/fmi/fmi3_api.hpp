@@ -1,6 +1,6 @@
 #pragma once
-/// The part of the FMI 3.0 C interface that ctde calls (Model Exchange and
-/// Co-Simulation without event mode),
+/// The part of the FMI 3.0 C interface that ctde calls (Model Exchange with
+/// its clocks, and Co-Simulation without event mode),
 /// declared here from the text of the FMI 3.0 specification (section 2.2:
 /// types, status codes, the common functions; 3.2: Model Exchange). No
 /// header of the standard is copied; the static_asserts check these
@@ -84,6 +84,21 @@ using GetEventIndicatorsFn = Status (*)(Instance, Float64 indicators[], std::siz
 using GetContinuousStatesFn = Status (*)(Instance, Float64 x[], std::size_t nx);
 using GetNominalsOfContinuousStatesFn = Status (*)(Instance, Float64 nominals[], std::size_t nx);
 
+// Clocks (spec section 2.2, "Clocks"): a Clock variable is get and set as a C bool.
+using Clock = bool;  ///< fmi3Clock: true is fmi3ClockActive, false fmi3ClockInactive
+/// fmi3IntervalQualifier: how fmi3GetIntervalDecimal's interval is to be read.
+enum class IntervalQualifier : int { kNotYetKnown = 0, kUnchanged = 1, kChanged = 2 };
+static_assert(sizeof(Clock) == 1);
+static_assert(sizeof(IntervalQualifier) == sizeof(int) && static_cast<int>(IntervalQualifier::kChanged) == 2);
+
+using GetClockFn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, Clock values[]);
+using SetClockFn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, const Clock values[]);
+using GetIntervalDecimalFn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr,
+                                        Float64 intervals[], IntervalQualifier qualifiers[]);
+using SetIntervalDecimalFn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr,
+                                        const Float64 intervals[]);
+using GetShiftDecimalFn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, Float64 shifts[]);
+
 /// The functions of one FMI 3.0 binary; those of the interface not used stay
 /// null. Copyable (plain pointers).
 struct Functions {
@@ -112,6 +127,13 @@ struct Functions {
   // Co-Simulation
   InstantiateCoSimulationFn instantiate_co_simulation = nullptr;
   DoStepFn do_step = nullptr;
+  // Clocks: looked up when the binary exports them (null otherwise); an FMU
+  // with clocks needs them (actors/fmi/fmi3_clocks.hpp says which).
+  GetClockFn get_clock = nullptr;
+  SetClockFn set_clock = nullptr;
+  GetIntervalDecimalFn get_interval_decimal = nullptr;
+  SetIntervalDecimalFn set_interval_decimal = nullptr;
+  GetShiftDecimalFn get_shift_decimal = nullptr;
 };
 
 }  // namespace ctde::fmi3

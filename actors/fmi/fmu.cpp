@@ -41,6 +41,7 @@ std::string FMU::summary() const {
   if (me_) {
     s += ", " + std::to_string(md_.states.size()) + " states";
     s += ", " + std::to_string(md_.event_indicators) + " event indicators";
+    s += clocks_.summary();
   }
   return s;
 }
@@ -83,6 +84,16 @@ void FMU::configure(const ParameterScope& scope) {
       fail(step_, "must be positive and finite, got " + format_double(communication_step_));
     }
   }
+  try {
+    clocks_.configure(md_, archive_->describe());
+  } catch (const ModelError& e) {
+    fail(file_, e.message());
+  }
+  if (!me_ && clocks_.any()) {
+    fail(interface_, archive_->describe() + " has clocks ('" + clocks_.first_name() +
+                         "'): ctde runs FMI 3 clocks with Model Exchange only (co-simulation event mode is "
+                         "not supported)");
+  }
   const FmuInterface& chosen = me_ ? *md_.model_exchange : *md_.co_simulation;
   once_per_process_ = chosen.instantiate_once_per_process;
   const std::string platform = fmi_platform(md_.fmi_version);
@@ -107,6 +118,13 @@ void FMU::configure(const ParameterScope& scope) {
     library_ = std::make_shared<Fmi2Library>(binary, me_, md_.fmi_version, archive_->describe());
   } catch (const ModelError& e) {
     fail(file_, e.message());
+  }
+  if (clocks_.any()) {
+    try {
+      clocks_.check_functions(library_->fmi3_functions(), archive_->describe());
+    } catch (const ModelError& e) {
+      fail(file_, e.message());
+    }
   }
   declare_ports();
   read_starts();
@@ -145,7 +163,8 @@ void FMU::declare_ports() {
     const FmuVariable& var = md_.variables[v];
     const bool input = var.causality == Causality::kInput;
     if (!input && var.causality != Causality::kOutput) continue;
-    if (var.type == VariableType::kString || var.type == VariableType::kOther) {
+    if (clocks_.owns(v) && !clocks_.has_port(v)) continue;  // a periodic input clock: ctde ticks it
+    if (!clocks_.owns(v) && (var.type == VariableType::kString || var.type == VariableType::kOther)) {
       fail(archive_->describe() + ": " + (input ? "input" : "output") + " '" + var.name +
            "' is of a type ctde's ports do not carry (they carry Real/Float64, Integer/Int32, Boolean)");
     }
@@ -157,6 +176,13 @@ void FMU::declare_ports() {
       }
     }
     names.emplace_back(port, var.name);
+    if (clocks_.owns(v)) {  // a clock or a clocked variable: a discrete port (fmi3_clocks.hpp)
+      const auto found = input ? find_input(port) : find_output(port);
+      clocks_.set_port(v, found   ? *found
+                          : input ? declare_input(port, PortKind::kDiscrete, 1).index
+                                  : declare_output(port, PortKind::kDiscrete, 1).index);
+      continue;
+    }
     std::size_t index = 0;
     if (input) {
       const auto found = find_input(port);
@@ -177,6 +203,7 @@ void FMU::declare_ports() {
   // Direct feedthrough from <ModelStructure><Outputs>: dependencies absent = on everything.
   std::vector<std::pair<InputPort, OutputPort>> pairs;
   for (const FmuOutput& out : md_.outputs) {
+    if (clocks_.owns(out.variable)) continue;  // discrete: no feedthrough declared
     const auto o = find_output(fmu_port_name(md_.variables[out.variable].name));
     if (!o) continue;
     for (std::size_t i = 0; i < input_variable.size(); ++i) {

@@ -17,7 +17,8 @@
 ///
 /// Ports: one continuous port of width 1 per variable of causality input or
 /// output, named after the variable (characters other than letters, digits
-/// and '_' become '_'). Direct feedthrough comes from ModelStructure.
+/// and '_' become '_'); FMI 3 clocks and clocked variables are discrete
+/// ports (fmi3_clocks.hpp). Direct feedthrough comes from ModelStructure.
 
 #include <memory>
 #include <optional>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "../../core/actor.hpp"
+#include "fmi3_clocks.hpp"
 #include "model_description.hpp"
 
 namespace ctde {
@@ -123,6 +125,7 @@ class FMU : public Actor {
   std::string resource_uri_;
   Ports inputs_;
   Ports outputs_;
+  Fmi3Clocks clocks_;  ///< FMI 3 clocks and clocked variables: discrete ports
   /// Start values from the `start` parameter: variable index and value.
   std::vector<std::pair<std::size_t, double>> starts_;
 };

@@ -22,6 +22,7 @@ struct FMU::RunState final : ActorState {
   double pending_time = 0;     ///< ... at exactly this time in seconds
   bool terminate = false;      ///< fmi2CompletedIntegratorStep asked to terminate
   double cs_time = 0;          ///< co-simulation: the last communication point
+  Fmi3ClockRun clocks;         ///< FMI 3 clocks (fmi3_clocks.hpp)
 };
 
 namespace {
@@ -40,6 +41,7 @@ std::unique_ptr<ActorState> FMU::make_state() const {
   run->integer_out.resize(outputs_.integer.refs.size());
   run->boolean_out.resize(outputs_.boolean.refs.size());
   run->x.resize(state_size());
+  run->clocks = clocks_.make_run();
   return run;
 }
 
@@ -170,11 +172,13 @@ void FMU::initialize_now(FireContext& context, RunState& run) const {
     }
   }
   fmu.require(f.enter_initialization_mode(fmu.component()), "fmi2EnterInitializationMode");
+  if (clocks_.any()) clocks_.initialize(run.clocks, fmu, start, describe());
   fmu.require(f.exit_initialization_mode(fmu.component()), "fmi2ExitInitializationMode");
   fmu.set_initialized();
   if (me_) {
     // After initialization an ME FMU is in event mode: iterate, then go on in continuous time.
     event_iteration(context, run, true);
+    if (clocks_.any()) clocks_.start(context, run.clocks);
   } else {
     run.cs_time = start;
     read_outputs(run);
@@ -195,12 +199,14 @@ void FMU::event_iteration(FireContext& context, RunState& run, bool initial) con
                      std::to_string(kMaxEventIterations) + " calls of " +
                      fmu.call_name("fmi2NewDiscreteStates"));
     }
+    if (clocks_.any()) clocks_.before_update(run.clocks, fmu);
     info = fmi2::EventInfo{};
     fmu.require(f.new_discrete_states(fmu.component(), &info), "fmi2NewDiscreteStates");
     changed = changed || info.values_of_continuous_states_changed != fmi2::kFalse;
     if (info.terminate_simulation != fmi2::kFalse) break;
   }
   fmu.require(f.enter_continuous_time_mode(fmu.component()), "fmi2EnterContinuousTimeMode");
+  if (clocks_.any()) clocks_.send(context, run.clocks);
   if (info.terminate_simulation != fmi2::kFalse || run.terminate) context.request_stop();
   run.terminate = false;
   // At the start the states are always read: they are the initial states.
@@ -262,6 +268,7 @@ void FMU::fire_now(FireContext& context, RunState& run) const {
     fmu.require(f.set_continuous_states(fmu.component(), x.data(), x.size()), "fmi2SetContinuousStates");
   }
   set_inputs(context, run);
+  if (clocks_.any()) clocks_.activate(context, run.clocks, fmu, describe());
   event_iteration(context, run, false);
 }
 

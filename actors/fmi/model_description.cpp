@@ -3,6 +3,7 @@
 #include <pugixml.hpp>
 
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <sstream>
 
@@ -46,7 +47,12 @@ class Parser {
   std::optional<double> number(const pugi::xml_node& node, const char* attribute) const {
     const pugi::xml_attribute a = node.attribute(attribute);
     if (!a) return std::nullopt;
-    const std::string text = a.value();
+    return number_text(node, attribute, a.value());
+  }
+
+  /// `text`, a word of attribute `attribute`, as a number.
+  std::optional<double> number_text(const pugi::xml_node& node, const char* attribute,
+                                    const std::string& text) const {
     if (text == "true") return 1.0;
     if (text == "false") return 0.0;
     double value = 0;
@@ -111,9 +117,25 @@ class Parser {
     static const std::map<std::string, VariableType> kTypes = {{"Float64", VariableType::kReal},
                                                                {"Int32", VariableType::kInteger},
                                                                {"Boolean", VariableType::kBoolean},
-                                                               {"String", VariableType::kString}};
+                                                               {"String", VariableType::kString},
+                                                               {"Clock", VariableType::kClock}};
     const auto t = kTypes.find(node.name());
     v.type = t == kTypes.end() ? VariableType::kOther : t->second;
+    if (const pugi::xml_attribute clocks = node.attribute("clocks")) {
+      std::istringstream words(clocks.value());
+      for (std::string word; words >> word;) {
+        const std::optional<double> vr = number_text(node, "clocks", word);
+        if (!vr || *vr < 0 || *vr != std::floor(*vr))
+          fail("variable '" + v.name + "' has a bad clocks entry '" + word + "'");
+        v.clocks.push_back(static_cast<unsigned int>(*vr));
+      }
+    }
+    if (v.type == VariableType::kClock) {
+      v.clock.emplace();
+      v.clock->interval_variability = node.attribute("intervalVariability").as_string();
+      v.clock->interval = number(node, "intervalDecimal");
+      v.clock->shift = number(node, "shiftDecimal");
+    }
     if (v.type == VariableType::kReal || v.type == VariableType::kInteger ||
         v.type == VariableType::kBoolean) {
       v.start = number(node, "start");  // one value: array variables are not read

@@ -16,9 +16,16 @@ enum class Causality { kParameter, kCalculatedParameter, kInput, kOutput, kLocal
 /// A ScalarVariable's variability.
 enum class Variability { kConstant, kFixed, kTunable, kDiscrete, kContinuous };
 /// The type element of a ScalarVariable.
-/// kReal is FMI 3's Float64, kInteger its Int32; kOther: a type ctde does
-/// not exchange (FMI 3's Float32, Int8..UInt64, Binary, Clock...).
-enum class VariableType { kReal, kInteger, kBoolean, kString, kEnumeration, kOther };
+/// kReal is FMI 3's Float64, kInteger its Int32, kClock its Clock; kOther: a
+/// type ctde does not exchange (FMI 3's Float32, Int8..UInt64, Binary...).
+enum class VariableType { kReal, kInteger, kBoolean, kString, kEnumeration, kClock, kOther };
+
+/// The attributes of an FMI 3 <Clock> variable. Copyable value type.
+struct FmuClockAttributes {
+  std::string interval_variability;  ///< "triggered", "constant", "fixed", "tunable", "changing", "countdown"
+  std::optional<double> interval;    ///< intervalDecimal (s), when given
+  std::optional<double> shift;       ///< shiftDecimal (s), when given
+};
 
 /// One ScalarVariable. Copyable value type.
 struct FmuVariable {
@@ -30,6 +37,9 @@ struct FmuVariable {
   std::optional<double> start;    ///< numeric start value, when given
   std::size_t derivative_of = 0;  ///< Real: 1-based index of the state it is the derivative of; 0: none
   std::optional<double> nominal;  ///< Real: nominal value, when given
+  /// FMI 3: the value references in its `clocks` attribute (empty: not a clocked variable).
+  std::vector<unsigned int> clocks;
+  std::optional<FmuClockAttributes> clock;  ///< FMI 3: a <Clock>'s attributes
 };
 
 /// One interface element (<ModelExchange> or <CoSimulation>). Copyable.

@@ -19,6 +19,13 @@ void model_initialize(Instance* m) { (void)m; }
 fmi2Status model_compute(Instance* m) {
   m->r[1] = m->r[2];
   m->r[3] = -m->r[4];
+#ifdef FMU_IMPACT_CLOCK
+  /* ball_clock3 (fmu_clocks3.c): the output clock `impact` (Clock 100, i[0])
+   * is active at the event of an impact, and its clocked output
+   * `impact_speed` (Float64 6) is the speed then. */
+  m->i[0] = m->r[0] <= 0 && m->r[2] < 0;
+  if (m->i[0]) m->r[6] = -m->r[2];
+#endif
   return fmi2OK;
 }
 void model_indicators(Instance* m, double* z) { z[0] = m->r[0]; }
