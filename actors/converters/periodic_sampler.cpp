@@ -9,9 +9,8 @@
 
 namespace ctde {
 
-PeriodicSampler::PeriodicSampler(std::string name) : Actor(std::move(name), kInfo, TimeMode::kHybrid) {
-  in_ = declare_input("in", PortKind::kContinuous);
-  out_ = declare_output("out", PortKind::kDiscrete);
+PeriodicSampler::PeriodicSampler(std::string name)
+    : UnaryActor(std::move(name), kInfo, TimeMode::kHybrid, PortKind::kContinuous, PortKind::kDiscrete) {
   period_ = declare_parameter("period", ParamKind::kScalar);
   offset_ = declare_parameter("offset", ParamKind::kScalar, 0.0);
 }

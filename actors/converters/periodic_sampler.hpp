@@ -2,12 +2,12 @@
 /// The `PeriodicSampler` actor (what it computes: kInfo.summary). The times
 /// start + offset + k * period are computed in ticks, exactly.
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class PeriodicSampler : public Actor {
+class PeriodicSampler : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "PeriodicSampler",
@@ -32,8 +32,6 @@ class PeriodicSampler : public Actor {
   /// The time of sample `k`, in ticks (kNever when it does not fit).
   [[nodiscard]] Tick sample_time(const ReadContext& context, std::uint64_t k) const;
 
-  InputPort in_;
-  OutputPort out_;
   ParamHandle period_;
   ParamHandle offset_;
 };

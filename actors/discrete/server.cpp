@@ -12,10 +12,8 @@
 
 namespace ctde {
 
-Server::Server(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete);
+Server::Server(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kDiscrete) {
   service_in_ = declare_input("service_time", PortKind::kDiscrete, 1, /*optional=*/true);
-  out_ = declare_output("out", PortKind::kDiscrete);
   service_ = declare_optional_parameter("service_time", ParamKind::kScalar);
   set_feedthrough(false);
 }

@@ -1,12 +1,12 @@
 #pragma once
 /// The `Server` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Server : public Actor {
+class Server : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Server",
@@ -27,9 +27,7 @@ class Server : public Actor {
   void check_times(const TimeResolution& resolution) const override;
 
  private:
-  InputPort in_;
   InputPort service_in_;
-  OutputPort out_;
   ParamHandle service_;
 };
 

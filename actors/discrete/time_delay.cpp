@@ -11,9 +11,7 @@
 
 namespace ctde {
 
-TimeDelay::TimeDelay(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete);
-  out_ = declare_output("out", PortKind::kDiscrete);
+TimeDelay::TimeDelay(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kDiscrete) {
   delay_ = declare_parameter("delay", ParamKind::kScalar, 0.0);
   set_feedthrough(false);
 }

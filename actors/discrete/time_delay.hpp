@@ -2,12 +2,12 @@
 /// The `TimeDelay` actor (what it computes: kInfo.summary). It breaks
 /// causality loops.
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class TimeDelay : public Actor {
+class TimeDelay : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "TimeDelay",
@@ -27,8 +27,6 @@ class TimeDelay : public Actor {
   void check_times(const TimeResolution& resolution) const override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle delay_;
 };
 

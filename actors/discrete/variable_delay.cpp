@@ -11,10 +11,8 @@
 
 namespace ctde {
 
-VariableDelay::VariableDelay(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete);
+VariableDelay::VariableDelay(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kDiscrete) {
   delay_in_ = declare_input("delay", PortKind::kDiscrete, 1, /*optional=*/true);
-  out_ = declare_output("out", PortKind::kDiscrete);
   initial_ = declare_parameter("initial_delay", ParamKind::kScalar, 0.0);
   set_feedthrough(false);  // a token leaves one microstep later at the earliest
 }

@@ -1,12 +1,12 @@
 #pragma once
 /// The `VariableDelay` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class VariableDelay : public Actor {
+class VariableDelay : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "VariableDelay",
@@ -25,9 +25,7 @@ class VariableDelay : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
   InputPort delay_in_;
-  OutputPort out_;
   ParamHandle initial_;
 };
 
