@@ -1,12 +1,12 @@
 #pragma once
 /// The `Server` actor (what it computes: kInfo.summary).
 
-#include "../base/unary_actor.hpp"
+#include "token_delay.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Server : public UnaryActor {
+class Server : public TokenDelay {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Server",
@@ -22,13 +22,8 @@ class Server : public UnaryActor {
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;
 
- protected:
-  void configure(const ParameterScope& scope) override;
-  void check_times(const TimeResolution& resolution) const override;
-
  private:
   InputPort service_in_;
-  ParamHandle service_;
 };
 
 }  // namespace ctde
