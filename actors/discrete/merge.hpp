@@ -1,12 +1,12 @@
 #pragma once
 /// The `Merge` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/numbered_inputs.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Merge : public Actor {
+class Merge : public NumberedInputs {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Merge",
@@ -25,7 +25,6 @@ class Merge : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  OutputPort out_;
   ParamHandle inputs_;
 };
 

@@ -1,12 +1,12 @@
 #pragma once
 /// The `MinMax` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/numbered_inputs.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class MinMax : public Actor {
+class MinMax : public NumberedInputs {
  public:
   static constexpr ActorInfo kInfo{
       .type = "MinMax",
@@ -22,7 +22,6 @@ class MinMax : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  OutputPort out_;
   ParamHandle mode_;
   ParamHandle inputs_;
 };

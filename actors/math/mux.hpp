@@ -1,12 +1,12 @@
 #pragma once
 /// The `Mux` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/numbered_inputs.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Mux : public Actor {
+class Mux : public NumberedInputs {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Mux",
@@ -24,7 +24,6 @@ class Mux : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  OutputPort out_;
   ParamHandle inputs_;
 };
 
