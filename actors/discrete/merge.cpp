@@ -1,5 +1,7 @@
 #include "actors/discrete/merge.hpp"
 
+#include <cmath>
+
 #include <algorithm>
 #include <deque>
 
@@ -7,14 +9,18 @@
 
 namespace ctde {
 
-Merge::Merge(std::string name)
-    : NumberedInputs(std::move(name), kInfo, TimeMode::kDiscrete, PortKind::kDiscrete) {
+Merge::Merge(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
+  out_ = declare_output("out", PortKind::kDiscrete);
   inputs_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);
 }
 
 void Merge::configure(const ParameterScope& scope) {
   (void)scope;
-  declare_counted_inputs(inputs_);
+  const double count = scalar(inputs_);
+  if (count < 1 || count > 1000 || count != std::floor(count)) {
+    fail(inputs_, "must be a whole number from 1 to 1000");
+  }
+  declare_numbered_inputs(static_cast<std::size_t>(count), PortKind::kDiscrete);
 }
 
 namespace {

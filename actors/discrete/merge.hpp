@@ -1,12 +1,12 @@
 #pragma once
 /// The `Merge` actor (what it computes: kInfo.summary).
 
-#include "../base/numbered_inputs.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Merge : public NumberedInputs {
+class Merge : public Actor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Merge",
@@ -25,6 +25,7 @@ class Merge : public NumberedInputs {
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle inputs_;
 };
 

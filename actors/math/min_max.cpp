@@ -1,13 +1,15 @@
 #include "actors/math/min_max.hpp"
 
+#include <cmath>
+
 #include <algorithm>
 
 #include "core/actor_context.hpp"
 
 namespace ctde {
 
-MinMax::MinMax(std::string name)
-    : NumberedInputs(std::move(name), kInfo, TimeMode::kUnresolved, PortKind::kPolymorphic) {
+MinMax::MinMax(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
+  out_ = declare_output("out", PortKind::kPolymorphic);
   mode_ = declare_parameter("mode", ParamKind::kString, "min");
   inputs_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);
 }
@@ -17,7 +19,11 @@ void MinMax::configure(const ParameterScope& scope) {
   if (text(mode_) != "min" && text(mode_) != "max") {
     fail(mode_, "must be \"min\" or \"max\", got \"" + text(mode_) + "\"");
   }
-  declare_counted_inputs(inputs_);
+  const double count = scalar(inputs_);
+  if (count < 1 || count > 1000 || count != std::floor(count)) {
+    fail(inputs_, "must be a whole number from 1 to 1000");
+  }
+  declare_numbered_inputs(static_cast<std::size_t>(count), PortKind::kPolymorphic);
 }
 
 void MinMax::evaluate(EvalContext& context) const {

@@ -1,12 +1,12 @@
 #pragma once
 /// The `MinMax` actor (what it computes: kInfo.summary).
 
-#include "../base/numbered_inputs.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class MinMax : public NumberedInputs {
+class MinMax : public Actor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "MinMax",
@@ -22,6 +22,7 @@ class MinMax : public NumberedInputs {
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle mode_;
   ParamHandle inputs_;
 };

@@ -1,20 +1,25 @@
 #include "actors/math/mux.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
 
 namespace ctde {
 
-Mux::Mux(std::string name)
-    : NumberedInputs(std::move(name), kInfo, TimeMode::kUnresolved, PortKind::kPolymorphic) {
+Mux::Mux(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
+  out_ = declare_output("out", PortKind::kPolymorphic);
   inputs_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);
 }
 
 void Mux::configure(const ParameterScope& scope) {
   (void)scope;
-  declare_counted_inputs(inputs_);
+  const double count = scalar(inputs_);
+  if (count < 1 || count > 1000 || count != std::floor(count)) {
+    fail(inputs_, "must be a whole number from 1 to 1000");
+  }
+  declare_numbered_inputs(static_cast<std::size_t>(count), PortKind::kPolymorphic);
 }
 
 int Mux::infer_output_width(std::size_t /*output*/, std::span<const int> input_widths) const {

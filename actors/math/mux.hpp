@@ -1,12 +1,12 @@
 #pragma once
 /// The `Mux` actor (what it computes: kInfo.summary).
 
-#include "../base/numbered_inputs.hpp"
+#include "../../core/actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Mux : public NumberedInputs {
+class Mux : public Actor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Mux",
@@ -24,6 +24,7 @@ class Mux : public NumberedInputs {
   void configure(const ParameterScope& scope) override;
 
  private:
+  OutputPort out_;
   ParamHandle inputs_;
 };
 
