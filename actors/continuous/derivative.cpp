@@ -7,9 +7,7 @@
 
 namespace ctde {
 
-Derivative::Derivative(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
-  in_ = declare_input("in", PortKind::kContinuous);
-  out_ = declare_output("out", PortKind::kContinuous);
+Derivative::Derivative(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kContinuous) {
   tau_ = declare_parameter("time_constant", ParamKind::kScalar, 0.001);
   initial_ = declare_parameter("initial", ParamKind::kScalar, 0.0);
 }

@@ -3,12 +3,12 @@
 /// made realizable by a first-order filter, s / (tau s + 1). One state x:
 /// x' = (u - x) / tau, y = (u - x) / tau.
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Derivative : public Actor {
+class Derivative : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Derivative",
@@ -30,8 +30,6 @@ class Derivative : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle tau_;
   ParamHandle initial_;
   std::size_t width_ = 1;

@@ -6,26 +6,21 @@
 
 namespace ctde {
 
-Integrator::Integrator(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
-  in_ = declare_input("in", PortKind::kContinuous);
+Integrator::Integrator(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kContinuous) {
   reset_ = declare_input("reset", PortKind::kDiscrete, kInferredWidth, /*optional=*/true);
   impulse_ = declare_input("impulse", PortKind::kDiscrete, kInferredWidth, /*optional=*/true);
-  out_ = declare_output("out", PortKind::kContinuous);
   initial_ = declare_parameter("initial", ParamKind::kVector, 0.0);
   set_feedthrough(false);
 }
 
 void Integrator::configure(const ParameterScope& scope) {
   (void)scope;
-  const std::size_t initial = vector(initial_).size();
   // A scalar initial value takes the input's width (width inference, then
   // widths_resolved); a vector one fixes every port's width.
-  const int width = initial == 1 ? kInferredWidth : static_cast<int>(initial);
-  width_ = initial;
-  set_width(in_, width);
+  const int width = fix_width_by(initial_);
+  width_ = vector(initial_).size();
   set_width(reset_, width);
   set_width(impulse_, width);
-  set_width(out_, width);
 }
 
 int Integrator::infer_output_width(std::size_t /*output*/, std::span<const int> input_widths) const {
@@ -51,9 +46,7 @@ void Integrator::widths_resolved(std::span<const int> /*input_widths*/, std::spa
 std::size_t Integrator::state_size() const { return width_; }
 
 void Integrator::initialize(FireContext& context) const {
-  const auto initial = vector(initial_);
-  const auto x = context.mutable_states();
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = initial.size() == 1 ? initial[0] : initial[i];
+  broadcast(vector(initial_), context.mutable_states());
 }
 
 void Integrator::evaluate(EvalContext& context) const {
@@ -73,8 +66,7 @@ void Integrator::fire(FireContext& context) const {
   if (!reset && !impulse) return;
   const auto x = context.mutable_states();  // tells the director: a reset of the solver
   if (reset) {
-    const auto token = context.token(reset_);
-    for (std::size_t i = 0; i < x.size(); ++i) x[i] = token.size() == 1 ? token[0] : token[i];
+    broadcast(context.token(reset_), x);
   }
   if (impulse) {
     const auto token = context.token(impulse_);

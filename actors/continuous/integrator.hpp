@@ -4,12 +4,12 @@
 /// adds its token to x (a Dirac impulse of that weight). Both at the same
 /// tag: the reset first, then the impulse.
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Integrator : public Actor {
+class Integrator : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Integrator",
@@ -35,10 +35,8 @@ class Integrator : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
   InputPort reset_;
   InputPort impulse_;
-  OutputPort out_;
   ParamHandle initial_;
   std::size_t width_ = 1;  ///< the number of states: initial's size, or in's width when initial is scalar
 };

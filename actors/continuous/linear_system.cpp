@@ -5,9 +5,7 @@
 namespace ctde {
 
 LinearSystem::LinearSystem(std::string name, const ActorInfo& info, TimeMode mode, PortKind kind)
-    : Actor(std::move(name), info, mode) {
-  in_ = declare_input("in", kind);
-  out_ = declare_output("out", kind);
+    : UnaryActor(std::move(name), info, mode, kind, kind) {
   a_ = declare_parameter("A", ParamKind::kMatrix);
   b_ = declare_parameter("B", ParamKind::kMatrix);
   c_ = declare_parameter("C", ParamKind::kMatrix);
@@ -45,9 +43,6 @@ void LinearSystem::configure(const ParameterScope& /*scope*/) {
   zero_d_ = zero_d;
 }
 
-void LinearSystem::initial_states(std::span<double> x) const {
-  const auto initial = vector(initial_);
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = initial.size() == 1 ? initial[0] : initial[i];
-}
+void LinearSystem::initial_states(std::span<double> x) const { broadcast(vector(initial_), x); }
 
 }  // namespace ctde

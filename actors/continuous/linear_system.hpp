@@ -7,11 +7,11 @@
 #include <cstddef>
 #include <span>
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
-class LinearSystem : public Actor {
+class LinearSystem : public UnaryActor {
  protected:
   /// Declares `in` and `out` of `kind` and the parameters.
   LinearSystem(std::string name, const ActorInfo& info, TimeMode mode, PortKind kind);
@@ -23,8 +23,6 @@ class LinearSystem : public Actor {
   /// x[i] <- initial, broadcast.
   void initial_states(std::span<double> x) const;
 
-  InputPort in_;
-  OutputPort out_;
   ParamHandle a_;
   ParamHandle b_;
   ParamHandle c_;

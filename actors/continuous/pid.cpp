@@ -7,9 +7,7 @@
 
 namespace ctde {
 
-PID::PID(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
-  in_ = declare_input("in", PortKind::kContinuous, 1);
-  out_ = declare_output("out", PortKind::kContinuous, 1);
+PID::PID(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kContinuous, 1) {
   kp_ = declare_parameter("kp", ParamKind::kScalar, 1.0);
   ki_ = declare_parameter("ki", ParamKind::kScalar, 0.0);
   kd_ = declare_parameter("kd", ParamKind::kScalar, 0.0);

@@ -5,12 +5,12 @@
 /// States: x0 = the integral of e (from `initial`), x1 = the filter's state
 /// (from 0); y = kp e + ki x0 + kd (e - x1) / tf, x0' = e, x1' = (e - x1) / tf.
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class PID : public Actor {
+class PID : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "PID",
@@ -31,8 +31,6 @@ class PID : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle kp_;
   ParamHandle ki_;
   ParamHandle kd_;

@@ -6,9 +6,8 @@
 
 namespace ctde {
 
-TransferFunction::TransferFunction(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
-  in_ = declare_input("in", PortKind::kContinuous, 1);
-  out_ = declare_output("out", PortKind::kContinuous, 1);
+TransferFunction::TransferFunction(std::string name)
+    : UnaryActor(std::move(name), kInfo, TimeMode::kContinuous, 1) {
   num_ = declare_parameter("num", ParamKind::kVector);
   den_ = declare_parameter("den", ParamKind::kVector);
 }

@@ -14,12 +14,12 @@
 
 #include <vector>
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class TransferFunction : public Actor {
+class TransferFunction : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "TransferFunction",
@@ -39,8 +39,6 @@ class TransferFunction : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle num_;
   ParamHandle den_;
   // The realisation, fixed by configure().

@@ -11,9 +11,7 @@
 
 namespace ctde {
 
-TransportDelay::TransportDelay(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
-  in_ = declare_input("in", PortKind::kContinuous);
-  out_ = declare_output("out", PortKind::kContinuous);
+TransportDelay::TransportDelay(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kContinuous) {
   delay_ = declare_parameter("delay", ParamKind::kScalar);
   initial_ = declare_parameter("initial", ParamKind::kVector, 0.0);
   max_step_ = declare_optional_parameter("max_step", ParamKind::kScalar);
@@ -33,10 +31,7 @@ void TransportDelay::configure(const ParameterScope& scope) {
     fail(max_step_, "must be a finite step > 0 (s), got " + format_double(scalar(max_step_)));
   }
   // A vector initial value fixes the width; a scalar one is broadcast to the input's.
-  const std::size_t initial = vector(initial_).size();
-  const int width = initial == 1 ? kInferredWidth : static_cast<int>(initial);
-  set_width(in_, width);
-  set_width(out_, width);
+  fix_width_by(initial_);
 }
 
 void TransportDelay::check_times(const TimeResolution& resolution) const {
@@ -186,9 +181,9 @@ void TransportDelay::initialize(FireContext& context) const {
   h.delay_ticks = context.resolution().to_ticks_clamped(scalar(delay_));
   // Before start + delay the output is `initial`: the history starts with
   // it, as the left limit of the input at the start.
-  const auto initial = vector(initial_);
   h.times.push_back(context.time());
-  for (std::size_t i = 0; i < h.width; ++i) h.values.push_back(initial.size() == 1 ? initial[0] : initial[i]);
+  h.values.resize(h.width);  // empty before: the first point
+  broadcast(vector(initial_), h.values);
   h.last_tick = context.tag().time;
 }
 

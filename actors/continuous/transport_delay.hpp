@@ -16,12 +16,12 @@
 /// is read from the stored past, never from the step being taken; by
 /// default a tenth of it, for the history's accuracy).
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class TransportDelay : public Actor {
+class TransportDelay : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "TransportDelay",
@@ -54,8 +54,6 @@ class TransportDelay : public Actor {
   void check_times(const TimeResolution& resolution) const override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle delay_;
   ParamHandle initial_;
   ParamHandle max_step_;

@@ -9,9 +9,9 @@
 
 namespace ctde {
 
-PeriodicSampler::PeriodicSampler(std::string name) : Actor(std::move(name), kInfo, TimeMode::kHybrid) {
+PeriodicSampler::PeriodicSampler(std::string name)
+    : SelfTimed(std::move(name), kInfo, TimeMode::kHybrid, kInferredWidth) {
   in_ = declare_input("in", PortKind::kContinuous);
-  out_ = declare_output("out", PortKind::kDiscrete);
   period_ = declare_parameter("period", ParamKind::kScalar);
   offset_ = declare_parameter("offset", ParamKind::kScalar, 0.0);
 }
@@ -53,22 +53,19 @@ Tick PeriodicSampler::sample_time(const ReadContext& context, std::uint64_t k) c
   return time;
 }
 
-void PeriodicSampler::initialize(FireContext& context) const {
+Tick PeriodicSampler::first(FireContext& context) const {
   context.state<SamplerState>().k = 0;
-  const Tick first = sample_time(context, 0);
-  if (first != kNever && first <= context.stop_tick()) context.fire_at(first);
+  return sample_time(context, 0);
 }
 
-void PeriodicSampler::fire(FireContext& context) const {
-  if (!context.time_event()) return;
+Tick PeriodicSampler::at_event(FireContext& context) const {
   auto& state = context.state<SamplerState>();
   const auto in = context.input(in_);
   const auto token = context.scratch(in.size());
   std::copy(in.begin(), in.end(), token.begin());
   context.emit(out_, token);
   ++state.k;
-  const Tick next = sample_time(context, state.k);
-  if (next != kNever && next <= context.stop_tick()) context.fire_at(next);
+  return sample_time(context, state.k);
 }
 
 void PeriodicSampler::check_times(const TimeResolution& resolution) const {

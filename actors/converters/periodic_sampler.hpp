@@ -2,12 +2,12 @@
 /// The `PeriodicSampler` actor (what it computes: kInfo.summary). The times
 /// start + offset + k * period are computed in ticks, exactly.
 
-#include "../../core/actor.hpp"
+#include "../base/self_timed.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class PeriodicSampler : public Actor {
+class PeriodicSampler : public SelfTimed {
  public:
   static constexpr ActorInfo kInfo{
       .type = "PeriodicSampler",
@@ -21,19 +21,18 @@ class PeriodicSampler : public Actor {
   explicit PeriodicSampler(std::string name);
 
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(FireContext& context) const override;
-  void fire(FireContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
   void check_times(const TimeResolution& resolution) const override;
+  [[nodiscard]] Tick first(FireContext& context) const override;
+  [[nodiscard]] Tick at_event(FireContext& context) const override;
 
  private:
+  InputPort in_;
   /// The time of sample `k`, in ticks (kNever when it does not fit).
   [[nodiscard]] Tick sample_time(const ReadContext& context, std::uint64_t k) const;
 
-  InputPort in_;
-  OutputPort out_;
   ParamHandle period_;
   ParamHandle offset_;
 };

@@ -6,10 +6,9 @@
 
 namespace ctde {
 
-Sampler::Sampler(std::string name) : Actor(std::move(name), kInfo, TimeMode::kHybrid) {
-  in_ = declare_input("in", PortKind::kContinuous);
+Sampler::Sampler(std::string name)
+    : UnaryActor(std::move(name), kInfo, TimeMode::kHybrid, PortKind::kContinuous, PortKind::kDiscrete) {
   trigger_ = declare_input("trigger", PortKind::kDiscrete);
-  out_ = declare_output("out", PortKind::kDiscrete);
 }
 
 int Sampler::infer_output_width(std::size_t /*output*/, std::span<const int> input_widths) const {

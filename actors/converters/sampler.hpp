@@ -1,12 +1,12 @@
 #pragma once
 /// The `Sampler` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Sampler : public Actor {
+class Sampler : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Sampler",
@@ -14,7 +14,6 @@ class Sampler : public Actor {
       .summary =
           "A continuous-to-discrete converter: at each event on `trigger`, an event carrying the value of "
           "`in` at that tag.",
-      .sample_params = R"({})",
   };
 
   explicit Sampler(std::string name);
@@ -24,9 +23,7 @@ class Sampler : public Actor {
   void fire(FireContext& context) const override;
 
  private:
-  InputPort in_;
   InputPort trigger_;
-  OutputPort out_;
 };
 
 }  // namespace ctde

@@ -3,9 +3,8 @@
 
 namespace ctde {
 
-Counter::Counter(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete);
-  out_ = declare_output("out", PortKind::kDiscrete, 1);
+Counter::Counter(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kDiscrete) {
+  set_width(out_, 1);
 }
 
 void Counter::check_widths(std::span<const int> /*input_widths*/,

@@ -1,18 +1,17 @@
 #pragma once
 /// The `Counter` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Counter : public Actor {
+class Counter : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Counter",
       .family = "discrete",
       .summary = "The number of events received so far (of any width), sent at each event.",
-      .sample_params = R"({})",
   };
 
   explicit Counter(std::string name);
@@ -21,8 +20,6 @@ class Counter : public Actor {
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
 };
 
 }  // namespace ctde

@@ -5,9 +5,7 @@
 namespace ctde {
 
 DiscreteTransferFunction::DiscreteTransferFunction(std::string name)
-    : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete, 1);
-  out_ = declare_output("out", PortKind::kDiscrete, 1);
+    : UnaryActor(std::move(name), kInfo, TimeMode::kDiscrete, 1) {
   num_ = declare_parameter("num", ParamKind::kVector);
   den_ = declare_parameter("den", ParamKind::kVector);
 }

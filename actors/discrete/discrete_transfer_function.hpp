@@ -4,12 +4,12 @@
 
 #include <vector>
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class DiscreteTransferFunction : public Actor {
+class DiscreteTransferFunction : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "DiscreteTransferFunction",
@@ -27,8 +27,6 @@ class DiscreteTransferFunction : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle num_;
   ParamHandle den_;
   std::vector<double> b_;  ///< numerator in powers of z^-1, over den[0], padded to the order + 1

@@ -10,9 +10,7 @@
 
 namespace ctde {
 
-Filter::Filter(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete, 1);
-  out_ = declare_output("out", PortKind::kDiscrete, 1);
+Filter::Filter(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kDiscrete, 1) {
   condition_ = declare_parameter("condition", ParamKind::kString);
 }
 

@@ -5,12 +5,12 @@
 #include <utility>
 #include <vector>
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Filter : public Actor {
+class Filter : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Filter",
@@ -29,8 +29,6 @@ class Filter : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle condition_;
   std::vector<std::pair<std::string, double>> constants_;  ///< model parameters used
 };

@@ -6,9 +6,7 @@ namespace ctde {
 
 InitialValueActor::InitialValueActor(std::string name, const ActorInfo& info, TimeMode mode,
                                      PortKind output_kind)
-    : Actor(std::move(name), info, mode) {
-  in_ = declare_input("in", PortKind::kDiscrete);
-  out_ = declare_output("out", output_kind);
+    : UnaryActor(std::move(name), info, mode, PortKind::kDiscrete, output_kind) {
   initial_ = declare_parameter("initial", ParamKind::kVector, 0.0);
 }
 
@@ -22,9 +20,6 @@ void InitialValueActor::check_widths(std::span<const int> input_widths,
   }
 }
 
-void InitialValueActor::fill_initial(std::span<double> values) const {
-  const auto initial = vector(initial_);
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = initial.size() == 1 ? initial[0] : initial[i];
-}
+void InitialValueActor::fill_initial(std::span<double> values) const { broadcast(vector(initial_), values); }
 
 }  // namespace ctde

@@ -6,12 +6,12 @@
 
 #include <span>
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class InitialValueActor : public Actor {
+class InitialValueActor : public UnaryActor {
  public:
   /// `initial` must have one value or as many as the input's width.
   /// @throws ModelError naming `initial` and both counts.
@@ -26,8 +26,6 @@ class InitialValueActor : public Actor {
   /// element by element. Precondition: check_widths() passed for this width.
   void fill_initial(std::span<double> values) const;
 
-  InputPort in_;
-  OutputPort out_;
   ParamHandle initial_;
 };
 

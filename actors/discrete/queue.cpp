@@ -11,10 +11,8 @@
 
 namespace ctde {
 
-Queue::Queue(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete);
+Queue::Queue(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kDiscrete) {
   trigger_ = declare_input("trigger", PortKind::kDiscrete, kInferredWidth, /*optional=*/true);
-  out_ = declare_output("out", PortKind::kDiscrete);
   capacity_ = declare_parameter("capacity", ParamKind::kScalar, HUGE_VAL);
   set_feedthrough({{trigger_, out_}});
 }

@@ -1,12 +1,12 @@
 #pragma once
 /// The `Queue` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Queue : public Actor {
+class Queue : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Queue",
@@ -27,9 +27,7 @@ class Queue : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
   InputPort trigger_;
-  OutputPort out_;
   ParamHandle capacity_;
 };
 

@@ -9,9 +9,7 @@
 
 namespace ctde {
 
-RateLimiter::RateLimiter(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete);
-  out_ = declare_output("out", PortKind::kDiscrete);
+RateLimiter::RateLimiter(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kDiscrete) {
   rising_ = declare_parameter("rising", ParamKind::kScalar);
   falling_ = declare_parameter("falling", ParamKind::kScalar);
 }

@@ -2,12 +2,12 @@
 /// The `RateLimiter` actor (what it computes: kInfo.summary), on a sampled
 /// signal: the time between two tokens bounds how far the output may move.
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class RateLimiter : public Actor {
+class RateLimiter : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "RateLimiter",
@@ -26,8 +26,6 @@ class RateLimiter : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle rising_;
   ParamHandle falling_;
 };

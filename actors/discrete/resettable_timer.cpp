@@ -8,9 +8,8 @@
 
 namespace ctde {
 
-ResettableTimer::ResettableTimer(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete, 1);
-  out_ = declare_output("out", PortKind::kDiscrete, 1);
+ResettableTimer::ResettableTimer(std::string name)
+    : UnaryActor(std::move(name), kInfo, TimeMode::kDiscrete, 1) {
   value_ = declare_parameter("value", ParamKind::kScalar, 1.0);
   set_feedthrough(false);
 }

@@ -1,12 +1,12 @@
 #pragma once
 /// The `ResettableTimer` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class ResettableTimer : public Actor {
+class ResettableTimer : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "ResettableTimer",
@@ -22,8 +22,6 @@ class ResettableTimer : public Actor {
   void fire(FireContext& context) const override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle value_;
 };
 

@@ -1,30 +1,17 @@
 #include "actors/discrete/server.hpp"
 
 #include <cmath>
-
-#include "core/format.hpp"
-
-#include <algorithm>
 #include <deque>
 
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 
 namespace ctde {
 
-Server::Server(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete);
+Server::Server(std::string name)
+    : TokenDelay(std::move(name), kInfo, "service_time", std::nullopt, /*whole_ticks=*/true) {
   service_in_ = declare_input("service_time", PortKind::kDiscrete, 1, /*optional=*/true);
-  out_ = declare_output("out", PortKind::kDiscrete);
-  service_ = declare_optional_parameter("service_time", ParamKind::kScalar);
-  set_feedthrough(false);
-}
-
-void Server::configure(const ParameterScope& scope) {
-  (void)scope;
-  if (is_set(service_) && (!(scalar(service_) >= 0) || !std::isfinite(scalar(service_)))) {
-    fail(service_, "must be a finite number >= 0, got " + format_double(scalar(service_)));
-  }
 }
 
 namespace {
@@ -42,7 +29,6 @@ std::unique_ptr<ActorState> Server::make_state() const { return std::make_unique
 
 void Server::fire(FireContext& context) const {
   auto& state = context.state<ServerState>();
-  const std::size_t width = context.width(out_);
   const Tick now = context.tag().time;
   if (context.has_token(service_in_)) {
     const double seconds = context.token(service_in_)[0];
@@ -54,25 +40,22 @@ void Server::fire(FireContext& context) const {
   }
   bool start_next = false;
   if (state.busy_until == now && context.time_event()) {  // a departure
-    const auto token = context.scratch(width);
-    std::copy_n(state.tokens.begin(), width, token.begin());
-    state.tokens.erase(state.tokens.begin(), state.tokens.begin() + static_cast<std::ptrdiff_t>(width));
     state.services.pop_front();
     --state.size;
     state.busy_until = kNever;
-    context.emit(out_, token);
+    send_oldest(context, state.tokens);
     start_next = state.size > 0;
   }
   if (context.has_token(in_)) {
     const auto token = context.token(in_);
     state.tokens.insert(state.tokens.end(), token.begin(), token.end());
-    if (state.service < 0 && !is_set(service_)) {
+    if (state.service < 0 && !is_set(duration_)) {
       throw RunError(describe() +
                      ": a customer arrived before any service time: set the parameter "
                      "'service_time' or send a token on the input 'service_time' first");
     }
     state.services.push_back(state.service >= 0 ? state.service
-                                                : context.resolution().to_ticks(scalar(service_)));
+                                                : context.resolution().to_ticks(scalar(duration_)));
     ++state.size;
     start_next = start_next || state.busy_until == kNever;
   }
@@ -81,10 +64,6 @@ void Server::fire(FireContext& context) const {
     state.busy_until = now + service;
     context.fire_at(state.busy_until);  // service 0: the next microstep
   }
-}
-
-void Server::check_times(const TimeResolution& resolution) const {
-  if (is_set(service_)) check_duration(service_, resolution, /*zero_allowed=*/true);
 }
 
 }  // namespace ctde

@@ -1,12 +1,12 @@
 #pragma once
 /// The `Server` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "token_delay.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Server : public Actor {
+class Server : public TokenDelay {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Server",
@@ -22,15 +22,8 @@ class Server : public Actor {
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;
 
- protected:
-  void configure(const ParameterScope& scope) override;
-  void check_times(const TimeResolution& resolution) const override;
-
  private:
-  InputPort in_;
   InputPort service_in_;
-  OutputPort out_;
-  ParamHandle service_;
 };
 
 }  // namespace ctde

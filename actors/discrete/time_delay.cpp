@@ -1,29 +1,13 @@
 #include "actors/discrete/time_delay.hpp"
 
-#include <cmath>
-
-#include "core/format.hpp"
-
-#include <algorithm>
 #include <deque>
 
 #include "core/actor_context.hpp"
 
 namespace ctde {
 
-TimeDelay::TimeDelay(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete);
-  out_ = declare_output("out", PortKind::kDiscrete);
-  delay_ = declare_parameter("delay", ParamKind::kScalar, 0.0);
-  set_feedthrough(false);
-}
-
-void TimeDelay::configure(const ParameterScope& scope) {
-  (void)scope;
-  if (!(scalar(delay_) >= 0) || !std::isfinite(scalar(delay_))) {
-    fail(delay_, "must be a finite number >= 0, got " + format_double(scalar(delay_)));
-  }
-}
+TimeDelay::TimeDelay(std::string name)
+    : TokenDelay(std::move(name), kInfo, "delay", 0.0, /*whole_ticks=*/true) {}
 
 namespace {
 /// Tokens waiting for their time, oldest first (times never decrease).
@@ -40,18 +24,14 @@ void TimeDelay::fire(FireContext& context) const {
   // microstep after the token's (fire_at(now), or at once for a token sent
   // at the previous microstep), a positive delay that much later at microstep 0.
   auto& state = context.state<DelayState>();
-  const std::size_t width = context.width(out_);
   const Tick now = context.tag().time;
   if (context.time_event() && !state.due.empty() && state.due.front() <= now) {
-    const auto token = context.scratch(width);
-    std::copy_n(state.values.begin(), width, token.begin());
-    state.values.erase(state.values.begin(), state.values.begin() + static_cast<std::ptrdiff_t>(width));
+    send_oldest(context, state.values);
     state.due.pop_front();
-    context.emit(out_, token);
     if (!state.due.empty() && state.due.front() <= now) context.fire_at(now);  // one per microstep
   }
   if (!context.has_token(in_)) return;
-  const Tick delay = context.resolution().to_ticks(scalar(delay_));
+  const Tick delay = context.resolution().to_ticks(scalar(duration_));
   if (now > context.stop_tick() - delay) return;  // due after the stop time
   const auto token = context.token(in_);
   // Delay 0 sends at the microstep after the one the token was sent at: a
@@ -65,10 +45,6 @@ void TimeDelay::fire(FireContext& context) const {
   state.due.push_back(now + delay);
   state.values.insert(state.values.end(), token.begin(), token.end());
   if (idle) context.fire_at(now + delay);
-}
-
-void TimeDelay::check_times(const TimeResolution& resolution) const {
-  check_duration(delay_, resolution, /*zero_allowed=*/true);
 }
 
 }  // namespace ctde

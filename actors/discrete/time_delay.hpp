@@ -2,12 +2,12 @@
 /// The `TimeDelay` actor (what it computes: kInfo.summary). It breaks
 /// causality loops.
 
-#include "../../core/actor.hpp"
+#include "token_delay.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class TimeDelay : public Actor {
+class TimeDelay : public TokenDelay {
  public:
   static constexpr ActorInfo kInfo{
       .type = "TimeDelay",
@@ -21,15 +21,6 @@ class TimeDelay : public Actor {
   explicit TimeDelay(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;
-
- protected:
-  void configure(const ParameterScope& scope) override;
-  void check_times(const TimeResolution& resolution) const override;
-
- private:
-  InputPort in_;
-  OutputPort out_;
-  ParamHandle delay_;
 };
 
 }  // namespace ctde

@@ -11,18 +11,9 @@
 
 namespace ctde {
 
-VariableDelay::VariableDelay(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  in_ = declare_input("in", PortKind::kDiscrete);
+VariableDelay::VariableDelay(std::string name)
+    : TokenDelay(std::move(name), kInfo, "initial_delay", 0.0, /*whole_ticks=*/false) {
   delay_in_ = declare_input("delay", PortKind::kDiscrete, 1, /*optional=*/true);
-  out_ = declare_output("out", PortKind::kDiscrete);
-  initial_ = declare_parameter("initial_delay", ParamKind::kScalar, 0.0);
-  set_feedthrough(false);  // a token leaves one microstep later at the earliest
-}
-
-void VariableDelay::configure(const ParameterScope& scope) {
-  (void)scope;
-  const double d = scalar(initial_);
-  if (!(d >= 0) || !std::isfinite(d)) fail(initial_, "must be a finite number >= 0, got " + format_double(d));
 }
 
 namespace {
@@ -57,7 +48,7 @@ void VariableDelay::fire(FireContext& context) const {
     state.delay_set = true;
   }
   if (!context.has_token(in_)) return;
-  const double seconds = state.delay_set ? state.delay : scalar(initial_);
+  const double seconds = state.delay_set ? state.delay : scalar(duration_);
   const Tick delay = context.resolution().to_ticks(seconds);  // the nearest tick
   if (now > context.stop_tick() - delay) return;              // due after the stop time
   const auto token = context.token(in_);

@@ -1,12 +1,12 @@
 #pragma once
 /// The `VariableDelay` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "token_delay.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class VariableDelay : public Actor {
+class VariableDelay : public TokenDelay {
  public:
   static constexpr ActorInfo kInfo{
       .type = "VariableDelay",
@@ -21,14 +21,8 @@ class VariableDelay : public Actor {
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;
 
- protected:
-  void configure(const ParameterScope& scope) override;
-
  private:
-  InputPort in_;
   InputPort delay_in_;
-  OutputPort out_;
-  ParamHandle initial_;
 };
 
 }  // namespace ctde

@@ -5,9 +5,7 @@
 namespace ctde {
 
 CrossingDetector::CrossingDetector(std::string name, const ActorInfo& info, bool with_level)
-    : Actor(std::move(name), info, TimeMode::kHybrid) {
-  in_ = declare_input("in", PortKind::kContinuous, 1);
-  out_ = declare_output("out", PortKind::kDiscrete, 1);
+    : UnaryActor(std::move(name), info, TimeMode::kHybrid, PortKind::kContinuous, PortKind::kDiscrete, 1) {
   direction_param_ = declare_parameter("direction", ParamKind::kString, "both");
   if (with_level) level_param_ = declare_parameter("level", ParamKind::kScalar, 0.0);
   value_param_ = declare_optional_parameter("value", ParamKind::kScalar);

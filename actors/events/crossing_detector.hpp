@@ -5,12 +5,12 @@
 /// one the actor sends the input's value at the crossing on `out` (or the
 /// fixed `value`, when set).
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class CrossingDetector : public Actor {
+class CrossingDetector : public UnaryActor {
  public:
   [[nodiscard]] std::size_t guard_count() const override { return 1; }
   [[nodiscard]] Crossing guard_direction(std::size_t i) const override;
@@ -24,8 +24,6 @@ class CrossingDetector : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle direction_param_;
   std::optional<ParamHandle> level_param_;
   ParamHandle value_param_;  ///< optional: the token to send instead of the input's value

@@ -7,9 +7,7 @@
 
 namespace ctde {
 
-Relay::Relay(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
-  in_ = declare_input("in", PortKind::kContinuous, 1);
-  out_ = declare_output("out", PortKind::kContinuous, 1);
+Relay::Relay(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kContinuous, 1) {
   on_threshold_ = declare_parameter("on_threshold", ParamKind::kScalar, 0.0);
   off_threshold_ = declare_parameter("off_threshold", ParamKind::kScalar, 0.0);
   on_value_ = declare_parameter("on_value", ParamKind::kScalar, 1.0);

@@ -6,12 +6,12 @@
 /// `in - off_threshold` (falling: switch off). Between them the output
 /// keeps its value (the run state, changed only when the actor fires).
 
-#include "../../core/actor.hpp"
+#include "../base/unary_actor.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Relay : public Actor {
+class Relay : public UnaryActor {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Relay",
@@ -37,8 +37,6 @@ class Relay : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle on_threshold_;
   ParamHandle off_threshold_;
   ParamHandle on_value_;

@@ -2,14 +2,11 @@
 
 #include <cmath>
 
-#include "core/actor_context.hpp"
 #include "core/format.hpp"
 
 namespace ctde {
 
-DeadZone::DeadZone(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
-  in_ = declare_input("in", PortKind::kPolymorphic);
-  out_ = declare_output("out", PortKind::kPolymorphic);
+DeadZone::DeadZone(std::string name) : UnaryFunction(std::move(name), kInfo) {
   lower_ = declare_parameter("lower", ParamKind::kScalar);
   upper_ = declare_parameter("upper", ParamKind::kScalar);
 }
@@ -23,11 +20,9 @@ void DeadZone::configure(const ParameterScope& scope) {
   }
 }
 
-void DeadZone::evaluate(EvalContext& context) const {
+void DeadZone::apply(std::span<const double> u, std::span<double> y) const {
   const double lower = scalar(lower_);
   const double upper = scalar(upper_);
-  const auto u = context.input(in_);
-  const auto y = context.output(out_);
   for (std::size_t i = 0; i < u.size(); ++i) {
     y[i] = u[i] > upper ? u[i] - upper : (u[i] < lower ? u[i] - lower : 0.0);
   }

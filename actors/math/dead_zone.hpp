@@ -1,12 +1,12 @@
 #pragma once
 /// The `DeadZone` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "unary_function.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class DeadZone : public Actor {
+class DeadZone : public UnaryFunction {
  public:
   static constexpr ActorInfo kInfo{
       .type = "DeadZone",
@@ -16,14 +16,12 @@ class DeadZone : public Actor {
   };
 
   explicit DeadZone(std::string name);
-  void evaluate(EvalContext& context) const override;
 
  protected:
+  void apply(std::span<const double> u, std::span<double> y) const override;
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle lower_;
   ParamHandle upper_;
 };

@@ -1,11 +1,8 @@
 #include "actors/math/gain.hpp"
-#include "core/actor_context.hpp"
 
 namespace ctde {
 
-Gain::Gain(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
-  in_ = declare_input("in", PortKind::kPolymorphic);
-  out_ = declare_output("out", PortKind::kPolymorphic);
+Gain::Gain(std::string name) : UnaryFunction(std::move(name), kInfo) {
   k_ = declare_parameter("k", ParamKind::kMatrix, 1.0);
 }
 
@@ -32,8 +29,6 @@ void Gain::apply(std::span<const double> u, std::span<double> y) const {
     y[r] = sum;
   }
 }
-
-void Gain::evaluate(EvalContext& context) const { apply(context.input(in_), context.output(out_)); }
 
 Kernel Gain::kernel() const {
   if (!scalar_) return {};

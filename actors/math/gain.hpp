@@ -1,12 +1,12 @@
 #pragma once
 /// The `Gain` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "unary_function.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Gain : public Actor {
+class Gain : public UnaryFunction {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Gain",
@@ -18,16 +18,13 @@ class Gain : public Actor {
   };
 
   explicit Gain(std::string name);
-  void evaluate(EvalContext& context) const override;
   [[nodiscard]] Kernel kernel() const override;
 
  protected:
+  void apply(std::span<const double> u, std::span<double> y) const override;
   void configure(const ParameterScope& scope) override;
 
  private:
-  void apply(std::span<const double> u, std::span<double> y) const;
-  InputPort in_;
-  OutputPort out_;
   ParamHandle k_;
   bool scalar_ = true;     ///< k is 1 x 1 (after configure)
   double k_scalar_ = 1.0;  ///< its value

@@ -2,13 +2,9 @@
 
 #include <algorithm>
 
-#include "core/actor_context.hpp"
-
 namespace ctde {
 
-Lookup1D::Lookup1D(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
-  in_ = declare_input("in", PortKind::kPolymorphic);
-  out_ = declare_output("out", PortKind::kPolymorphic);
+Lookup1D::Lookup1D(std::string name) : UnaryFunction(std::move(name), kInfo) {
   x_ = declare_parameter("x", ParamKind::kVector);
   y_ = declare_parameter("y", ParamKind::kVector);
 }
@@ -36,10 +32,8 @@ double Lookup1D::interpolate(double u) const {
   return y[i - 1] + w * (y[i] - y[i - 1]);
 }
 
-void Lookup1D::evaluate(EvalContext& context) const {
-  const auto u = context.input(in_);
-  const auto out = context.output(out_);
-  for (std::size_t i = 0; i < u.size(); ++i) out[i] = interpolate(u[i]);
+void Lookup1D::apply(std::span<const double> u, std::span<double> y) const {
+  for (std::size_t i = 0; i < u.size(); ++i) y[i] = interpolate(u[i]);
 }
 
 }  // namespace ctde

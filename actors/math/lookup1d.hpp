@@ -1,12 +1,12 @@
 #pragma once
 /// The `Lookup1D` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "unary_function.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Lookup1D : public Actor {
+class Lookup1D : public UnaryFunction {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Lookup1D",
@@ -18,15 +18,13 @@ class Lookup1D : public Actor {
   };
 
   explicit Lookup1D(std::string name);
-  void evaluate(EvalContext& context) const override;
 
  protected:
+  void apply(std::span<const double> u, std::span<double> y) const override;
   void configure(const ParameterScope& scope) override;
 
  private:
   [[nodiscard]] double interpolate(double u) const;
-  InputPort in_;
-  OutputPort out_;
   ParamHandle x_;
   ParamHandle y_;
 };

@@ -2,14 +2,11 @@
 
 #include <cmath>
 
-#include "core/actor_context.hpp"
 #include "core/format.hpp"
 
 namespace ctde {
 
-Quantizer::Quantizer(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
-  in_ = declare_input("in", PortKind::kPolymorphic);
-  out_ = declare_output("out", PortKind::kPolymorphic);
+Quantizer::Quantizer(std::string name) : UnaryFunction(std::move(name), kInfo) {
   interval_ = declare_parameter("interval", ParamKind::kScalar);
   offset_ = declare_parameter("offset", ParamKind::kScalar, 0.0);
 }
@@ -22,11 +19,9 @@ void Quantizer::configure(const ParameterScope& scope) {
   if (!std::isfinite(scalar(offset_))) fail(offset_, "must be finite, got " + format_double(scalar(offset_)));
 }
 
-void Quantizer::evaluate(EvalContext& context) const {
+void Quantizer::apply(std::span<const double> u, std::span<double> y) const {
   const double q = scalar(interval_);
   const double offset = scalar(offset_);
-  const auto u = context.input(in_);
-  const auto y = context.output(out_);
   for (std::size_t i = 0; i < u.size(); ++i) y[i] = offset + q * std::round((u[i] - offset) / q);
 }
 

@@ -1,12 +1,12 @@
 #pragma once
 /// The `Quantizer` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "unary_function.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Quantizer : public Actor {
+class Quantizer : public UnaryFunction {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Quantizer",
@@ -18,14 +18,12 @@ class Quantizer : public Actor {
   };
 
   explicit Quantizer(std::string name);
-  void evaluate(EvalContext& context) const override;
 
  protected:
+  void apply(std::span<const double> u, std::span<double> y) const override;
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle interval_;
   ParamHandle offset_;
 };

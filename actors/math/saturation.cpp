@@ -7,13 +7,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/actor_context.hpp"
-
 namespace ctde {
 
-Saturation::Saturation(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
-  in_ = declare_input("in", PortKind::kPolymorphic);
-  out_ = declare_output("out", PortKind::kPolymorphic);
+Saturation::Saturation(std::string name) : UnaryFunction(std::move(name), kInfo) {
   lower_ = declare_parameter("lower", ParamKind::kScalar, -HUGE_VAL);
   upper_ = declare_parameter("upper", ParamKind::kScalar, HUGE_VAL);
 }
@@ -31,7 +27,5 @@ void Saturation::apply(std::span<const double> u, std::span<double> y) const {
   const double upper = scalar(upper_);
   for (std::size_t i = 0; i < u.size(); ++i) y[i] = std::min(std::max(u[i], lower), upper);
 }
-
-void Saturation::evaluate(EvalContext& context) const { apply(context.input(in_), context.output(out_)); }
 
 }  // namespace ctde

@@ -1,12 +1,12 @@
 #pragma once
 /// The `Saturation` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "unary_function.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Saturation : public Actor {
+class Saturation : public UnaryFunction {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Saturation",
@@ -16,15 +16,12 @@ class Saturation : public Actor {
   };
 
   explicit Saturation(std::string name);
-  void evaluate(EvalContext& context) const override;
 
  protected:
+  void apply(std::span<const double> u, std::span<double> y) const override;
   void configure(const ParameterScope& scope) override;
 
  private:
-  void apply(std::span<const double> u, std::span<double> y) const;
-  InputPort in_;
-  OutputPort out_;
   ParamHandle lower_;
   ParamHandle upper_;
 };

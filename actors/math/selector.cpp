@@ -2,14 +2,11 @@
 
 #include <cmath>
 
-#include "core/actor_context.hpp"
 #include "core/format.hpp"
 
 namespace ctde {
 
-Selector::Selector(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
-  in_ = declare_input("in", PortKind::kPolymorphic);
-  out_ = declare_output("out", PortKind::kPolymorphic);
+Selector::Selector(std::string name) : UnaryFunction(std::move(name), kInfo) {
   indices_ = declare_parameter("indices", ParamKind::kVector);
 }
 
@@ -36,9 +33,7 @@ void Selector::check_widths(std::span<const int> input_widths, std::span<const i
   }
 }
 
-void Selector::evaluate(EvalContext& context) const {
-  const auto u = context.input(in_);
-  const auto y = context.output(out_);
+void Selector::apply(std::span<const double> u, std::span<double> y) const {
   for (std::size_t i = 0; i < picks_.size(); ++i) y[i] = u[picks_[i]];
 }
 

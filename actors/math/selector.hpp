@@ -4,12 +4,12 @@
 #include <cstddef>
 #include <vector>
 
-#include "../../core/actor.hpp"
+#include "unary_function.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Selector : public Actor {
+class Selector : public UnaryFunction {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Selector",
@@ -19,15 +19,13 @@ class Selector : public Actor {
   };
 
   explicit Selector(std::string name);
-  void evaluate(EvalContext& context) const override;
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
 
  protected:
+  void apply(std::span<const double> u, std::span<double> y) const override;
   void configure(const ParameterScope& scope) override;
 
  private:
-  InputPort in_;
-  OutputPort out_;
   ParamHandle indices_;
   std::vector<std::size_t> picks_;
 };

@@ -12,7 +12,6 @@ class Stop : public Actor {
       .type = "Stop",
       .family = "sinks",
       .summary = "Any event on `in` ends the run with status \"stopped\".",
-      .sample_params = R"({})",
   };
 
   explicit Stop(std::string name);

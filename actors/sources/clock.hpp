@@ -12,7 +12,6 @@ class Clock : public Actor {
       .type = "Clock",
       .family = "sources",
       .summary = "The model time t, in seconds, as a continuous signal.",
-      .sample_params = R"({})",
   };
 
   explicit Clock(std::string name);

@@ -8,8 +8,7 @@
 
 namespace ctde {
 
-DiscreteClock::DiscreteClock(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  out_ = declare_output("out", PortKind::kDiscrete, 1);
+DiscreteClock::DiscreteClock(std::string name) : SelfTimed(std::move(name), kInfo, TimeMode::kDiscrete, 1) {
   period_ = declare_parameter("period", ParamKind::kScalar, 1.0);
   offsets_ = declare_parameter("offsets", ParamKind::kVector, std::vector<double>{0.0});
   values_ = declare_parameter("values", ParamKind::kVector, std::vector<double>{1.0});
@@ -65,21 +64,16 @@ Tick DiscreteClock::last_tick(const ReadContext& context) const {
   return context.resolution().to_ticks_clamped(scalar(stop_time_));
 }
 
-void DiscreteClock::initialize(FireContext& context) const {
-  const Tick first = next_time(context, 0, 0);
-  if (first <= last_tick(context)) context.fire_at(first);
-}
+Tick DiscreteClock::first(FireContext& context) const { return next_time(context, 0, 0); }
 
-void DiscreteClock::fire(FireContext& context) const {
-  if (!context.time_event()) return;
+Tick DiscreteClock::at_event(FireContext& context) const {
   auto& state = context.state<ClockState>();
   context.emit(out_, vector(values_)[state.offset_index]);
   if (++state.offset_index == vector(offsets_).size()) {
     state.offset_index = 0;
     ++state.period_index;
   }
-  const Tick next = next_time(context, state.period_index, state.offset_index);
-  if (next != kNever && next <= last_tick(context)) context.fire_at(next);
+  return next_time(context, state.period_index, state.offset_index);
 }
 
 void DiscreteClock::check_times(const TimeResolution& resolution) const {

@@ -2,12 +2,12 @@
 /// The `DiscreteClock` actor (what it computes: kInfo.summary). A period of
 /// "inf" gives each offset once.
 
-#include "../../core/actor.hpp"
+#include "../base/self_timed.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class DiscreteClock : public Actor {
+class DiscreteClock : public SelfTimed {
  public:
   static constexpr ActorInfo kInfo{
       .type = "DiscreteClock",
@@ -19,23 +19,22 @@ class DiscreteClock : public Actor {
 
   explicit DiscreteClock(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(FireContext& context) const override;
-  void fire(FireContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
   void check_times(const TimeResolution& resolution) const override;
+  [[nodiscard]] Tick first(FireContext& context) const override;
+  [[nodiscard]] Tick at_event(FireContext& context) const override;
+  /// The last tick at which an event may be sent (kNever: none).
+  [[nodiscard]] Tick last_tick(const ReadContext& context) const override;
 
  private:
-  OutputPort out_;
   [[nodiscard]] Tick next_time(const ReadContext& context, std::uint64_t period_index,
                                std::size_t offset_index) const;
   ParamHandle period_;
   ParamHandle offsets_;
   ParamHandle values_;
   ParamHandle stop_time_;
-  /// The last tick at which an event may be sent (kNever: none).
-  [[nodiscard]] Tick last_tick(const ReadContext& context) const;
 };
 
 }  // namespace ctde

@@ -11,8 +11,7 @@
 
 namespace ctde {
 
-PoissonClock::PoissonClock(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  out_ = declare_output("out", PortKind::kDiscrete, 1);
+PoissonClock::PoissonClock(std::string name) : SelfTimed(std::move(name), kInfo, TimeMode::kDiscrete, 1) {
   mean_ = declare_parameter("mean_interval", ParamKind::kScalar);
   seed_ = declare_parameter("seed", ParamKind::kScalar, 1.0);
 }
@@ -38,21 +37,20 @@ std::unique_ptr<ActorState> PoissonClock::make_state() const {
   return std::make_unique<PoissonState>(static_cast<std::uint64_t>(scalar(seed_)));
 }
 
-void PoissonClock::schedule_next(FireContext& context) const {
+Tick PoissonClock::draw_next(FireContext& context) const {
   auto& state = context.state<PoissonState>();
   std::exponential_distribution<double> interval(1.0 / scalar(mean_));
   const Tick dt = std::max<Tick>(1, context.resolution().to_ticks(interval(state.generator)));
   const Tick now = context.tag().time;
-  if (now > context.stop_tick() - dt) return;  // beyond the stop time (and no overflow)
-  context.fire_at(now + dt);
+  if (now > context.stop_tick() - dt) return kNever;  // beyond the stop time (and no overflow)
+  return now + dt;
 }
 
-void PoissonClock::initialize(FireContext& context) const { schedule_next(context); }
+Tick PoissonClock::first(FireContext& context) const { return draw_next(context); }
 
-void PoissonClock::fire(FireContext& context) const {
-  if (!context.time_event()) return;
+Tick PoissonClock::at_event(FireContext& context) const {
   context.emit(out_, 1.0);
-  schedule_next(context);
+  return draw_next(context);
 }
 
 void PoissonClock::check_times(const TimeResolution& resolution) const {

@@ -2,12 +2,12 @@
 /// The `PoissonClock` actor (what it computes: kInfo.summary). Each event
 /// carries 1.
 
-#include "../../core/actor.hpp"
+#include "../base/self_timed.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class PoissonClock : public Actor {
+class PoissonClock : public SelfTimed {
  public:
   static constexpr ActorInfo kInfo{
       .type = "PoissonClock",
@@ -20,16 +20,16 @@ class PoissonClock : public Actor {
 
   explicit PoissonClock(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(FireContext& context) const override;
-  void fire(FireContext& context) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
   void check_times(const TimeResolution& resolution) const override;
+  [[nodiscard]] Tick first(FireContext& context) const override;
+  [[nodiscard]] Tick at_event(FireContext& context) const override;
 
  private:
-  OutputPort out_;
-  void schedule_next(FireContext& context) const;
+  /// The tick an exponential interval after now (kNever: beyond the stop time).
+  [[nodiscard]] Tick draw_next(FireContext& context) const;
   ParamHandle mean_;
   ParamHandle seed_;
 };
