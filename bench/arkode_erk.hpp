@@ -2,8 +2,10 @@
 // What the hand-written ARKODE baselines share (bench/ct/handwritten_arkode.cpp,
 // bench/events/handwritten_ball.cpp): ERK(name, ...) calls ARKODE's shared
 // function `name` (7.1+) or ERKStep's, the FUSED switch, the check of a
-// SUNDIALS return flag, and a new context and serial vector.
+// SUNDIALS return flag, a new context and serial vector, and the counts of
+// an integrator.
 
+#include <arkode/arkode_erkstep.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_config.h>
 #include <sundials/sundials_context.h>
@@ -51,4 +53,15 @@ inline N_Vector new_vector(sunindextype n, SUNContext ctx) {
   if (v == nullptr) check(-1, "N_VNew_Serial");
   if (fused_ops()) check(N_VEnableFusedOps_Serial(v, SUNTRUE), "N_VEnableFusedOps_Serial");
   return v;
+}
+
+/// The accepted steps and the right-hand-side evaluations of the ERKStep
+/// integrator `mem` so far, into `steps` and `rhs_evals`.
+inline void get_counts(void* mem, long& steps, long& rhs_evals) {
+  check(ERK(GetNumSteps, mem, &steps), "GetNumSteps");
+#if SUNDIALS_VERSION_MAJOR > 7 || (SUNDIALS_VERSION_MAJOR == 7 && SUNDIALS_VERSION_MINOR >= 2)
+  check(ARKodeGetNumRhsEvals(mem, 0, &rhs_evals), "ARKodeGetNumRhsEvals");
+#else
+  check(ERKStepGetNumRhsEvals(mem, &rhs_evals), "ERKStepGetNumRhsEvals");
+#endif
 }

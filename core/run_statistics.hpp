@@ -4,6 +4,7 @@
 /// `run_end` line (docs/trace-format.md); here, in core, because the trace
 /// writer reports it.
 
+#include <array>
 #include <cstdint>
 
 namespace ctde {
@@ -17,5 +18,23 @@ struct RunStatistics {
   std::uint64_t time_events = 0;     ///< firings requested in advance
   std::uint64_t state_events = 0;    ///< located crossings fired
 };
+
+/// One counter of RunStatistics with the name it is reported under.
+struct RunCounter {
+  const char* name;                      ///< "steps", "rejected_steps"...
+  std::uint64_t RunStatistics::*member;  ///< where a RunStatistics keeps it
+};
+
+/// Every counter, in the order of RunStatistics: what the trace's `run_end`
+/// line, the HDF5 and MAT results and Python's `stats` report, one list for
+/// all of them.
+inline constexpr std::array<RunCounter, 6> kRunCounters{{
+    {"steps", &RunStatistics::steps},
+    {"rejected_steps", &RunStatistics::rejected_steps},
+    {"rhs_evals", &RunStatistics::rhs_evals},
+    {"events", &RunStatistics::events},
+    {"time_events", &RunStatistics::time_events},
+    {"state_events", &RunStatistics::state_events},
+}};
 
 }  // namespace ctde

@@ -247,15 +247,10 @@ void TraceWriter::error(Tag tag, std::string_view status, std::string_view messa
 }
 
 void TraceWriter::run_end(std::string_view status, const RunStatistics& stats) {
-  write(Line("run_end")
-            .text("status", status)
-            .integer("steps", stats.steps)
-            .integer("rejected_steps", stats.rejected_steps)
-            .integer("rhs_evals", stats.rhs_evals)
-            .integer("events", stats.events)
-            .integer("time_events", stats.time_events)
-            .integer("state_events", stats.state_events)
-            .done());
+  Line line("run_end");
+  line.text("status", status);
+  for (const RunCounter& counter : kRunCounters) line.integer(counter.name, stats.*counter.member);
+  write(line.done());
   flush();
 }
 

@@ -163,11 +163,9 @@ void Hdf5File::write_run(const std::string& group_name, const RunRecord& record)
   }
   bool ok = put_text(g, "status", record.status) && put_text(g, "message", record.message);
   for (const auto& [name, value] : record.parameters) ok = ok && put_double(g, name, value);
-  const RunStatistics& s = record.stats;
-  ok = ok && put_count(g, "steps", s.steps) && put_count(g, "rejected_steps", s.rejected_steps) &&
-       put_count(g, "rhs_evals", s.rhs_evals) && put_count(g, "events", s.events) &&
-       put_count(g, "time_events", s.time_events) && put_count(g, "state_events", s.state_events) &&
-       put_double(g, "end_time", record.end_time) && put_double(g, "wall_time", record.wall_time);
+  for (const RunCounter& counter : kRunCounters)
+    ok = ok && put_count(g, counter.name, record.stats.*counter.member);
+  ok = ok && put_double(g, "end_time", record.end_time) && put_double(g, "wall_time", record.wall_time);
   if (!ok) fail("the attributes of " + group_name);
 }
 

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <memory>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "results/write_error.hpp"
@@ -99,17 +100,13 @@ void write_mat_file(const std::string& path, const RunRecord& record, const std:
   write(text("message", record.message), "message");
   write(text("model", model_text), "model");
 
-  const RunStatistics& s = record.stats;
-  const std::array<std::pair<const char*, double>, 8> counters{{
-      {"steps", static_cast<double>(s.steps)},
-      {"rejected_steps", static_cast<double>(s.rejected_steps)},
-      {"rhs_evals", static_cast<double>(s.rhs_evals)},
-      {"events", static_cast<double>(s.events)},
-      {"time_events", static_cast<double>(s.time_events)},
-      {"state_events", static_cast<double>(s.state_events)},
-      {"end_time", record.end_time},
-      {"wall_time", record.wall_time},
-  }};
+  std::vector<std::pair<const char*, double>> counters;
+  counters.reserve(kRunCounters.size() + 2);
+  for (const RunCounter& counter : kRunCounters) {
+    counters.emplace_back(counter.name, static_cast<double>(record.stats.*counter.member));
+  }
+  counters.emplace_back("end_time", record.end_time);
+  counters.emplace_back("wall_time", record.wall_time);
   std::vector<const char*> counter_names;
   counter_names.reserve(counters.size() + 1);
   for (const auto& counter : counters) counter_names.push_back(counter.first);

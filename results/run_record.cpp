@@ -49,9 +49,10 @@ class Writer {
         reinterpret_cast<const char*>(values.data());  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
     out_.insert(out_.end(), bytes, bytes + values.size() * sizeof(T));
   }
-  template <class T>
-  void field(const T& value) {
-    put(value);
+  /// put() of each value, in order.
+  template <class... T>
+  void fields(const T&... values) {
+    (put(values), ...);
   }
   std::vector<char> take() { return std::move(out_); }
 
@@ -82,9 +83,10 @@ class Reader {
     if (size > 0) std::memcpy(values.data(), in_.data() + at_, size * sizeof(T));
     at_ += size * sizeof(T);
   }
-  template <class T>
-  void field(T& value) {
-    get(value);
+  /// get() of each value, in order.
+  template <class... T>
+  void fields(T&... values) {
+    (get(values), ...);
   }
   [[nodiscard]] bool done() const { return at_ == in_.size(); }
 
@@ -106,21 +108,13 @@ class Reader {
 /// bytes: one list for Writer (a const record) and Reader alike.
 template <class Stream, class Record>
 void outcome_fields(Stream& stream, Record& record) {
-  stream.field(record.status);
-  stream.field(record.message);
-  stream.field(record.stats);
-  stream.field(record.end_time);
-  stream.field(record.wall_time);
-  stream.field(record.time);
-  stream.field(record.microstep);
+  stream.fields(record.status, record.message, record.stats, record.end_time, record.wall_time, record.time,
+                record.microstep);
 }
 
 template <class Stream, class Signal>
 void signal_fields(Stream& stream, Signal& signal) {
-  stream.field(signal.name);
-  stream.field(signal.width);
-  stream.field(signal.values);
-  stream.field(signal.discrete);
+  stream.fields(signal.name, signal.width, signal.values, signal.discrete);
 }
 
 }  // namespace

@@ -12,8 +12,14 @@
 //               c = 0.1; mass 1 driven by the force sin(t). x = (p, v).
 //
 // Both start at x(0) = 0 and run on t in [0, 100] at rtol 1e-6, atol 1e-9.
+// Also the command line of the two baselines, `[statespace|chain1000|all] [repeats]`.
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
 
 namespace ct_models {
 
@@ -81,5 +87,29 @@ struct Chain {
     dv[0] += std::sin(t);
   }
 };
+
+/// The baselines' command line: which models to run and how many times.
+struct Arguments {
+  std::string which = "all";  ///< "statespace", "chain1000" or "all"
+  int repeats = 0;            ///< at least 1; 0 when not given
+
+  /// Whether `model` is to run.
+  [[nodiscard]] bool runs(const std::string& model) const { return which == "all" || which == model; }
+  /// The repeats given, else the model's own default `fallback`.
+  [[nodiscard]] int repeats_or(int fallback) const { return repeats > 0 ? repeats : fallback; }
+};
+
+/// Reads `PROGRAM [statespace|chain1000|all] [repeats]`; prints the usage
+/// and returns nothing when the model is none of these.
+inline std::optional<Arguments> parse_arguments(int argc, char** argv) {
+  Arguments args;
+  if (argc > 1) args.which = argv[1];
+  if (argc > 2) args.repeats = std::max(1, std::atoi(argv[2]));
+  if (args.which != "all" && args.which != "statespace" && args.which != "chain1000") {
+    std::fprintf(stderr, "usage: %s [statespace|chain1000|all] [repeats]\n", argv[0]);
+    return std::nullopt;
+  }
+  return args;
+}
 
 }  // namespace ct_models

@@ -27,9 +27,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/best_of.hpp"
 #include "bench/ct/ct_models.hpp"
 
 namespace {
@@ -58,10 +60,7 @@ constexpr double kGrowth = 20.0;
 constexpr double kFirstGrowth = 1e4;
 constexpr double kAfterFailure = 0.3;
 
-struct Run {
-  double wall_s = 0;
-  long steps = 0;
-  long rhs_evals = 0;
+struct Run : TimedRun {
   long rejected = 0;
   double checksum = 0;
 };
@@ -166,12 +165,7 @@ Run integrate(const F& f, int n, double rtol, double atol) {
 
 template <class F>
 void bench(const char* model, const F& f, int n, int repeats) {
-  Run best;
-  best.wall_s = 1e300;
-  for (int r = 0; r < repeats; ++r) {
-    const Run run = integrate(f, n, ct_models::kRtol, ct_models::kAtol);
-    if (run.wall_s < best.wall_s) best = run;
-  }
+  const Run best = best_of<Run>(repeats, [&] { return integrate(f, n, ct_models::kRtol, ct_models::kAtol); });
   std::printf("model=%s n=%d wall_s=%.6f steps=%ld rhs_evals=%ld rejected=%ld checksum=%.12g repeats=%d\n",
               model, n, best.wall_s, best.steps, best.rhs_evals, best.rejected, best.checksum, repeats);
 }
@@ -179,20 +173,16 @@ void bench(const char* model, const F& f, int n, int repeats) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string which = argc > 1 ? argv[1] : "all";
-  const int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 0;
-  if (which != "all" && which != "statespace" && which != "chain1000") {
-    std::fprintf(stderr, "usage: %s [statespace|chain1000|all] [repeats]\n", argv[0]);
-    return 2;
-  }
-  if (which == "all" || which == "statespace") {
+  const std::optional<ct_models::Arguments> args = ct_models::parse_arguments(argc, argv);
+  if (!args) return 2;
+  if (args->runs("statespace")) {
     const ct_models::StateSpace statespace;
     bench(
         "statespace", [&](double t, const double* x, double* d) { statespace.derivatives(t, x, d); },
-        ct_models::StateSpace::kN, repeats > 0 ? repeats : 200);
+        ct_models::StateSpace::kN, args->repeats_or(200));
   }
-  if (which == "all" || which == "chain1000") {
-    bench("chain1000", ct_models::Chain::derivatives, ct_models::Chain::kN, repeats > 0 ? repeats : 5);
+  if (args->runs("chain1000")) {
+    bench("chain1000", ct_models::Chain::derivatives, ct_models::Chain::kN, args->repeats_or(5));
   }
   return 0;
 }

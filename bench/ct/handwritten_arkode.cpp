@@ -30,10 +30,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "../arkode_erk.hpp"
+#include "../best_of.hpp"
 #include "bench/ct/ct_models.hpp"
 #include "domains/ct/vector_ops.hpp"
 
@@ -65,10 +67,7 @@ int chain_rhs(sunrealtype t, N_Vector x, N_Vector dxdt, void* /*user*/) {
 
 // ---- driver --------------------------------------------------------------------------
 
-struct Run {
-  double wall_s = 0.0;
-  long steps = 0;
-  long rhs_evals = 0;
+struct Run : TimedRun {
   double checksum = 0.0;
 };
 
@@ -91,12 +90,7 @@ Run integrate(ARKRhsFn rhs, void* user, int n, double rtol, double atol) {
 
   Run run;
   run.wall_s = std::chrono::duration<double>(stop - start).count();
-  check(ERK(GetNumSteps, mem, &run.steps), "GetNumSteps");
-#if SUNDIALS_VERSION_MAJOR > 7 || (SUNDIALS_VERSION_MAJOR == 7 && SUNDIALS_VERSION_MINOR >= 2)
-  check(ARKodeGetNumRhsEvals(mem, 0, &run.rhs_evals), "ARKodeGetNumRhsEvals");
-#else
-  check(ERKStepGetNumRhsEvals(mem, &run.rhs_evals), "ERKStepGetNumRhsEvals");
-#endif
+  get_counts(mem, run.steps, run.rhs_evals);
   const double* xs = NV_DATA_S(x);
   for (int i = 0; i < n; ++i) run.checksum += xs[i];
   ERK(Free, &mem);
@@ -106,12 +100,7 @@ Run integrate(ARKRhsFn rhs, void* user, int n, double rtol, double atol) {
 }
 
 void bench(const char* model, ARKRhsFn rhs, void* user, int n, int repeats) {
-  Run best;
-  best.wall_s = 1e300;
-  for (int r = 0; r < repeats; ++r) {
-    const Run run = integrate(rhs, user, n, kRtol, kAtol);
-    if (run.wall_s < best.wall_s) best = run;
-  }
+  const Run best = best_of<Run>(repeats, [&] { return integrate(rhs, user, n, kRtol, kAtol); });
   const Run reference = integrate(rhs, user, n, 1e-11, 1e-14);
   std::printf(
       "model=%s n=%d wall_s=%.6f steps=%ld rhs_evals=%ld checksum=%.12g ref_checksum=%.12g "
@@ -123,18 +112,13 @@ void bench(const char* model, ARKRhsFn rhs, void* user, int n, int repeats) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string which = argc > 1 ? argv[1] : "all";
-  const int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 0;
-  if (which != "all" && which != "statespace" && which != "chain1000") {
-    std::fprintf(stderr, "usage: %s [statespace|chain1000|all] [repeats]\n", argv[0]);
-    return 2;
-  }
+  const std::optional<ct_models::Arguments> args = ct_models::parse_arguments(argc, argv);
+  if (!args) return 2;
   ct_models::StateSpace statespace;
-  if (which == "all" || which == "statespace") {
-    bench("statespace", statespace_rhs, &statespace, ct_models::StateSpace::kN, repeats > 0 ? repeats : 200);
+  if (args->runs("statespace")) {
+    bench("statespace", statespace_rhs, &statespace, ct_models::StateSpace::kN, args->repeats_or(200));
   }
-  if (which == "all" || which == "chain1000") {
-    bench("chain1000", chain_rhs, nullptr, ct_models::Chain::kN, repeats > 0 ? repeats : 5);
-  }
+  if (args->runs("chain1000"))
+    bench("chain1000", chain_rhs, nullptr, ct_models::Chain::kN, args->repeats_or(5));
   return 0;
 }

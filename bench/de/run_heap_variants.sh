@@ -3,11 +3,7 @@
 # without director or actors: N = 1e3 and 1e5, 1e7 events, REPEAT rounds.
 # Usage: run_heap_variants.sh [BUILD_DIR] [REPEAT]
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-build=${1:-build/release}
-repeat=${2:-3}
-out="$build/bench/de"
-mkdir -p "$out"
+source "$(dirname "$0")/setup.sh"
 g++ -std=c++20 -O2 -Wall -Wextra -I"$here/../.." -o "$out/heap_variants" "$here/heap_variants.cpp" \
   "$here/../../domains/de/event_queue.cpp"
 for ((i = 0; i < repeat; i++)); do

@@ -3,11 +3,7 @@
 # N = 1e3 and 1e5, 1e7 events, each run REPEAT times alternately (the machine
 # is shared: the best of the runs is reported). Usage: run_hold.sh [BUILD_DIR] [REPEAT]
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-build=${1:-build/release}
-repeat=${2:-3}
-out="$build/bench/de"
-mkdir -p "$out"
+source "$(dirname "$0")/setup.sh"
 g++ -std=c++20 -O2 -o "$out/hold_bare_heap" "$here/hold_bare_heap.cpp"
 g++ -std=c++17 -O2 -o "$out/hold_systemc" "$here/hold_systemc.cpp" $(pkg-config --cflags --libs systemc)
 for n in 1000 100000; do

@@ -51,16 +51,14 @@
 #include <vector>
 
 #include "../arkode_erk.hpp"
+#include "../best_of.hpp"
 #include "balls.hpp"
 
 namespace {
 
 using namespace balls;
 
-struct Run {
-  double wall_s = 0;
-  long steps = 0;
-  long rhs_evals = 0;
+struct Run : TimedRun {
   long g_evals = 0;
   long resets = 0;
   std::vector<Impact> impacts;
@@ -147,12 +145,7 @@ Run integrate(const Balls& balls, double rtol, double atol, int interp_degree) {
     check(ERK(SetStopTime, mem, balls.stop_time), "SetStopTime");
     ++run.resets;
   }
-  check(ERK(GetNumSteps, mem, &run.steps), "GetNumSteps");
-#if SUNDIALS_VERSION_MAJOR > 7 || (SUNDIALS_VERSION_MAJOR == 7 && SUNDIALS_VERSION_MINOR >= 2)
-  check(ARKodeGetNumRhsEvals(mem, 0, &run.rhs_evals), "ARKodeGetNumRhsEvals");
-#else
-  check(ERKStepGetNumRhsEvals(mem, &run.rhs_evals), "ERKStepGetNumRhsEvals");
-#endif
+  get_counts(mem, run.steps, run.rhs_evals);
   const auto stop = std::chrono::steady_clock::now();
   run.wall_s = std::chrono::duration<double>(stop - start).count();
   ERK(Free, &mem);
@@ -162,12 +155,7 @@ Run integrate(const Balls& balls, double rtol, double atol, int interp_degree) {
 }
 
 void bench(const Balls& balls, double rtol, double atol, int interp_degree, int repeats) {
-  Run best;
-  best.wall_s = 1e300;
-  for (int r = 0; r < repeats; ++r) {
-    Run run = integrate(balls, rtol, atol, interp_degree);
-    if (run.wall_s < best.wall_s) best = std::move(run);
-  }
+  const Run best = best_of<Run>(repeats, [&] { return integrate(balls, rtol, atol, interp_degree); });
   const Errors errors = impact_errors(balls, best.impacts);
   std::printf(
       "model=%s n=%zu rtol=%g atol=%g wall_s=%.6f impacts=%zu expected=%ld max_abs_err=%.3e "

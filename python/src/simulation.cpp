@@ -128,12 +128,7 @@ class RunMonitor {
 
 py::dict stats_dict(const RunStatistics& s) {
   py::dict d;
-  d["steps"] = s.steps;
-  d["rejected_steps"] = s.rejected_steps;
-  d["rhs_evals"] = s.rhs_evals;
-  d["events"] = s.events;
-  d["time_events"] = s.time_events;
-  d["state_events"] = s.state_events;
+  for (const RunCounter& counter : kRunCounters) d[counter.name] = s.*counter.member;
   return d;
 }
 

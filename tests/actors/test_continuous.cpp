@@ -14,10 +14,7 @@
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
-using ctde::test::Bench;
-using ctde::test::check_close;
-using ctde::test::kSecond;
-using ctde::test::Values;
+using namespace ctde::test;
 
 TEST_CASE("Integrator: initial states, derivatives, reset then impulse") {
   Integrator integrator("x");

@@ -13,10 +13,7 @@
 #include "support/actor_bench.hpp"
 
 using namespace ctde;
-using ctde::test::Bench;
-using ctde::test::check_close;
-using ctde::test::kSecond;
-using ctde::test::Values;
+using namespace ctde::test;
 
 TEST_CASE("ZeroOrderHold: initial (broadcast) until the first token, then the last token") {
   ZeroOrderHold zoh("zoh");

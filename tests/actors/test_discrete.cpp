@@ -11,8 +11,7 @@
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
-using ctde::test::events_of;
-using ctde::test::run_model;
+using namespace ctde::test;
 
 TEST_CASE("TimeDelay(0) sends each token at the next microstep, a positive delay later") {
   const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 3},

@@ -9,8 +9,7 @@
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
-using ctde::test::events_of;
-using ctde::test::run_model;
+using namespace ctde::test;
 
 TEST_CASE("a Stop actor ends the run with status stopped at its tag") {
   const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 100},

@@ -15,6 +15,7 @@
 namespace {
 
 using ctde::test::CommandResult;
+using ctde::test::contains;
 using ctde::test::read_text;
 using ctde::test::run_cli;
 
@@ -36,10 +37,6 @@ std::vector<std::string> times_of(const std::string& csv) {
   std::getline(lines, line);  // the header
   while (std::getline(lines, line)) times.push_back(line.substr(0, line.find(',')));
   return times;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 }  // namespace

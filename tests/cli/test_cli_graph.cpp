@@ -11,10 +11,7 @@
 
 namespace {
 
-using ctde::test::CommandResult;
-using ctde::test::read_text;
-using ctde::test::run_cli;
-using ctde::test::run_cli_env;
+using namespace ctde::test;
 
 std::filesystem::path scratch(const std::string& name) {
   return ctde::test::scratch_file("ctde_cli_graph_test", name);
@@ -40,10 +37,6 @@ std::filesystem::path small_model() {
   return path;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 }  // namespace
 
 TEST_CASE("ctde graph -o model.dot writes nodes labelled with name and type, styled by role") {
@@ -54,40 +47,46 @@ TEST_CASE("ctde graph -o model.dot writes nodes labelled with name and type, sty
   CHECK(r.output.empty());
   const std::string text = read_text(dot);
   CHECK(text.rfind("digraph G {", 0) == 0);
-  CHECK(contains(text, "label=\"small\""));
-  // Ordinary actors: rounded boxes coloured by time mode (continuous blue, discrete purple).
-  CHECK(contains(text, "id=\"src\", shape=box, style=\"rounded,filled\", fillcolor=\"#dae8fc\""));
-  CHECK(contains(text, "id=\"count\", shape=box, style=\"rounded,filled\", fillcolor=\"#e1d5e7\""));
-  // A state-event generator and a converter stand out.
-  CHECK(contains(text, "2 [label=\"cross\\nZeroCrossingDetector\", tooltip="));
-  CHECK(contains(text, "id=\"cross\", shape=octagon"));
-  CHECK(contains(text, "4 [label=\"hold\\nZeroOrderHold\", tooltip="));
-  CHECK(contains(text, "id=\"hold\", shape=hexagon"));
-  // A composite is a cluster holding its actors, named by their leaf name with the full path as tooltip.
-  CHECK(contains(text, "subgraph \"cluster_plant\" {\n    label=\"plant\";"));
-  CHECK(contains(text, "1 [label=\"x\\nIntegrator\", tooltip=\"plant.x (Integrator)"));
-  CHECK(contains(text, "id=\"plant.x\""));
-  const auto cluster = text.find("subgraph \"cluster_plant\"");
-  const auto cluster_end = text.find("  }\n", cluster);
-  CHECK(text.find("    1;\n", cluster) < cluster_end);
+  check_contains(
+      text, {
+                "label=\"small\"",
+                // Ordinary actors: rounded boxes coloured by time mode (continuous blue, discrete purple).
+                "id=\"src\", shape=box, style=\"rounded,filled\", fillcolor=\"#dae8fc\"",
+                "id=\"count\", shape=box, style=\"rounded,filled\", fillcolor=\"#e1d5e7\"",
+                // A state-event generator and a converter stand out.
+                "2 [label=\"cross\\nZeroCrossingDetector\", tooltip=",
+                "id=\"cross\", shape=octagon",
+                "4 [label=\"hold\\nZeroOrderHold\", tooltip=",
+                "id=\"hold\", shape=hexagon",
+                // A composite is a cluster holding its actors, named by their leaf name with the
+                // full path as tooltip.
+                "subgraph \"cluster_plant\" {\n    label=\"plant\";",
+                "1 [label=\"x\\nIntegrator\", tooltip=\"plant.x (Integrator)",
+                "id=\"plant.x\"",
+            });
+  CHECK(contains(dot_subgraph(text, "cluster_plant"), "    1;\n"));
 }
 
 TEST_CASE("ctde graph draws continuous connections solid and discrete ones dashed") {
   const CommandResult r = run_cli("graph " + small_model().string());  // DOT on stdout
   CHECK(r.status == 0);
-  CHECK(contains(r.output, "0->1 [style=solid, color=\"#1f4e79\"]"));   // through the composite's input
-  CHECK(contains(r.output, "1->2 [style=solid, color=\"#1f4e79\"]"));   // from the composite's output
-  CHECK(contains(r.output, "2->3 [style=dashed, color=\"#7f3f98\"]"));  // detector → counter
-  CHECK(contains(r.output, "3->4 [style=dashed, color=\"#7f3f98\"]"));  // counter → hold
-  CHECK(contains(r.output, "4->5 [style=solid, color=\"#1f4e79\"]"));   // hold → gain
+  check_contains(r.output, {
+                               "0->1 [style=solid, color=\"#1f4e79\"]",   // through the composite's input
+                               "1->2 [style=solid, color=\"#1f4e79\"]",   // from the composite's output
+                               "2->3 [style=dashed, color=\"#7f3f98\"]",  // detector → counter
+                               "3->4 [style=dashed, color=\"#7f3f98\"]",  // counter → hold
+                               "4->5 [style=solid, color=\"#1f4e79\"]",   // hold → gain
+                           });
 }
 
 TEST_CASE("ctde graph labels connections to ports other than in") {
   const CommandResult r = run_cli("graph " + ctde::test::example_models() + "bouncing_ball.json");
   CHECK(r.status == 0);
-  CHECK(contains(r.output, "[style=dashed, color=\"#7f3f98\", label=\"trigger\"]"));
-  CHECK(contains(r.output, "[style=dashed, color=\"#7f3f98\", label=\"reset\"]"));
-  CHECK(contains(r.output, "[style=solid, color=\"#777777\"]"));  // the constant gravity
+  check_contains(r.output, {
+                               "[style=dashed, color=\"#7f3f98\", label=\"trigger\"]",
+                               "[style=dashed, color=\"#7f3f98\", label=\"reset\"]",
+                               "[style=solid, color=\"#777777\"]",  // the constant gravity
+                           });
 }
 
 TEST_CASE("ctde graph -o model.svg runs Graphviz and writes an SVG document") {
@@ -95,10 +94,7 @@ TEST_CASE("ctde graph -o model.svg runs Graphviz and writes an SVG document") {
   std::filesystem::remove(svg);
   const CommandResult r = run_cli("graph " + small_model().string() + " -o " + svg.string());
   CHECK(r.status == 0);
-  const std::string text = read_text(svg);
-  CHECK(contains(text, "<svg"));
-  CHECK(contains(text, "</svg>"));
-  CHECK(contains(text, "ZeroCrossingDetector"));
+  check_contains(read_text(svg), {"<svg", "</svg>", "ZeroCrossingDetector"});
   // Well-formed XML whose root is <svg>, checked by an XML parser.
   const std::string check =
       "/usr/bin/python3 -c \"import sys, xml.etree.ElementTree as E; "

@@ -10,18 +10,12 @@
 
 namespace {
 
-using ctde::test::CommandResult;
-using ctde::test::read_text;
-using ctde::test::run_cli;
+using namespace ctde::test;
 
 std::filesystem::path write_model(const std::string& name, const std::string& text) {
   auto path = ctde::test::scratch_file("ctde_cli_graph_details_test", name);
   std::ofstream(path) << text;
   return path;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 std::size_t count(const std::string& text, const std::string& part) {
@@ -51,21 +45,21 @@ TEST_CASE("ctde graph draws a ModalModel's modes and transitions inside its box"
   const CommandResult r = run_cli("graph " + ctde::test::example_models() + "thermostat.json");
   REQUIRE(r.status == 0);
   const std::string& dot = r.output;
-  // The actor is a cluster standing for it, holding one node per mode.
-  CHECK(contains(dot, "subgraph \"cluster_chart_room\" {\n    label=\"room\\nModalModel\"; tooltip="));
-  CHECK(contains(dot, "m0_0 [label=\"OFF\", shape=box"));
-  CHECK(contains(dot, "m0_1 [label=\"ON\", shape=box"));
-  // A mode's tooltip has its derivatives and outputs.
-  CHECK(contains(dot, "tooltip=\"mode OFF\\ndT/dt = (T_out - T) / tau\\noutput heating = 0\""));
-  // The initial mode is pointed at from a dot.
-  CHECK(contains(dot, "m0_initial [shape=point"));
-  CHECK(contains(dot, "m0_initial -> m0_0 "));
-  // One edge per transition, labelled with its guard.
-  CHECK(contains(dot, "m0_0 -> m0_1 [label=\"T <= T_low\", tooltip=\"transition 0: guard T <= T_low\"]"));
-  CHECK(contains(dot, "m0_1 -> m0_0 [label=\"T >= T_high\", tooltip=\"transition 1: guard T >= T_high\"]"));
-  const auto cluster = dot.find("subgraph \"cluster_chart_room\"");
-  const auto cluster_end = dot.find("\n  }\n", cluster);
-  CHECK(dot.find("m0_1 -> m0_0", cluster) < cluster_end);
+  check_contains(dot, {
+                          // The actor is a cluster standing for it, holding one node per mode.
+                          "subgraph \"cluster_chart_room\" {\n    label=\"room\\nModalModel\"; tooltip=",
+                          "m0_0 [label=\"OFF\", shape=box",
+                          "m0_1 [label=\"ON\", shape=box",
+                          // A mode's tooltip has its derivatives and outputs.
+                          "tooltip=\"mode OFF\\ndT/dt = (T_out - T) / tau\\noutput heating = 0\"",
+                          // The initial mode is pointed at from a dot.
+                          "m0_initial [shape=point",
+                          "m0_initial -> m0_0 ",
+                          // One edge per transition, labelled with its guard.
+                          "m0_0 -> m0_1 [label=\"T <= T_low\", tooltip=\"transition 0: guard T <= T_low\"]",
+                          "m0_1 -> m0_0 [label=\"T >= T_high\", tooltip=\"transition 1: guard T >= T_high\"]",
+                      });
+  CHECK(contains(dot_subgraph(dot, "cluster_chart_room"), "m0_1 -> m0_0"));
   // The cluster's tooltip lists the chart's states.
   CHECK(contains(dot, "tooltip=\"room (ModalModel)\\nstate T, initially T0\""));
 }
@@ -74,18 +68,22 @@ TEST_CASE("ctde graph draws compound transitions through an instantaneous mode, 
   const CommandResult r = run_cli("graph " + ctde::test::example_models() + "hard_stop.json");
   REQUIRE(r.status == 0);
   const std::string& dot = r.output;
-  CHECK(contains(dot, "compound=true"));
-  // The instantaneous mode is a small dashed circle with its (short) reset.
-  CHECK(contains(dot, "m1_1 [label=\"IMPACT\\nv = -e * v_old\", shape=circle, style=\"dashed,filled\""));
-  CHECK(contains(dot, "m1_0 -> m1_1 [label=\"x <= lower_bnd && v < 0\""));
-  CHECK(contains(dot, "m1_0 -> m1_1 [label=\"x >= upper_bnd && v > 0\""));
+  check_contains(dot, {
+                          "compound=true",
+                          // The instantaneous mode is a small dashed circle with its (short) reset.
+                          "m1_1 [label=\"IMPACT\\nv = -e * v_old\", shape=circle, style=\"dashed,filled\"",
+                          "m1_0 -> m1_1 [label=\"x <= lower_bnd && v < 0\"",
+                          "m1_0 -> m1_1 [label=\"x >= upper_bnd && v > 0\"",
+                      });
   CHECK(count(dot, "m1_1 -> m1_0 [style=dashed") == 1);  // leaving IMPACT, drawn once
-  // The force's connection ends on the chart's border; the actor's own node is invisible.
-  CHECK(contains(dot, "0->1 [style=solid, color=\"#777777\", label=\"F\", lhead=\"cluster_chart_stop\"]"));
-  CHECK(contains(dot, "1 [label=\"\", shape=point, style=invis"));
-  // The chart's local parameters are in the box's tooltip.
-  CHECK(
-      contains(dot, "tooltip=\"stop (ModalModel)\\nupper_bnd = 0.1\\nlower_bnd = -0.1\\ne = 0.8\\nm = 1\\n"));
+  check_contains(dot,
+                 {
+                     // The force's connection ends on the chart's border; the actor's own node is invisible.
+                     "0->1 [style=solid, color=\"#777777\", label=\"F\", lhead=\"cluster_chart_stop\"]",
+                     "1 [label=\"\", shape=point, style=invis",
+                     // The chart's local parameters are in the box's tooltip.
+                     "tooltip=\"stop (ModalModel)\\nupper_bnd = 0.1\\nlower_bnd = -0.1\\ne = 0.8\\nm = 1\\n",
+                 });
 }
 
 TEST_CASE("ctde graph puts each actor's evaluated parameters in its tooltip, long values shortened") {
@@ -113,12 +111,14 @@ TEST_CASE("ctde graph puts each actor's evaluated parameters in its tooltip, lon
   const CommandResult r = run_cli("graph " + model.string());
   REQUIRE(r.status == 0);
   const std::string& dot = r.output;
-  CHECK(contains(dot, "tooltip=\"g (Gain)\\nk = 6\""));  // the expression's value
-  CHECK(contains(dot, "tooltip=\"sys (StateSpace)\\nA = [[-1, 0, 0, 0, 0, 0, 0, 0, 0, 0], ... (10x10)]\\n"));
-  CHECK(contains(dot, "\\nB = [[1], [1], [1], [1], [1], [1], [1], [1], [1], [1]]\\n"));
-  CHECK(contains(dot, "\\nD = 0\\ninitial = 0\""));  // one value: as the model writes it
-  CHECK(contains(
-      dot, "\\noffsets = [0, 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, ... (30 values)]\\n"));
+  check_contains(
+      dot, {
+               "tooltip=\"g (Gain)\\nk = 6\"",  // the expression's value
+               "tooltip=\"sys (StateSpace)\\nA = [[-1, 0, 0, 0, 0, 0, 0, 0, 0, 0], ... (10x10)]\\n",
+               "\\nB = [[1], [1], [1], [1], [1], [1], [1], [1], [1], [1]]\\n",
+               "\\nD = 0\\ninitial = 0\"",  // one value: as the model writes it
+               "\\noffsets = [0, 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, ... (30 values)]\\n",
+           });
 }
 
 TEST_CASE("ctde graph wraps a long chain into rows and leaves a short one straight") {

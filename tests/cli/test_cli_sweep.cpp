@@ -24,6 +24,7 @@ const std::string kPython = "/usr/bin/python3";
 /// The command was built with MPI (tests/CMakeLists.txt: CMake found it and CTDE_MPI is on).
 constexpr bool kHaveMpi = CTDE_HAVE_MPI != 0;
 const std::string kCompare = std::string(CTDE_SOURCE_DIR) + "/tests/sweep/h5_compare.py";
+const std::string kChecks = std::string(CTDE_SOURCE_DIR) + "/tests/cli/sweep_checks.py";
 
 std::filesystem::path scratch(const std::string& name) {
   return ctde::test::scratch_file("ctde_cli_sweep_test", name);
@@ -38,14 +39,28 @@ std::string write(const std::string& name, const std::string& text) {
   return path.string();
 }
 
-/// Runs `python3 -c SCRIPT ARGUMENTS` (the script in single quotes: it uses none).
-CommandResult python(const std::string& script, const std::string& arguments) {
-  return run_shell(kPython + " -c '" + script + "' " + arguments + " 2>&1");
+/// `ctde sweep MODEL SPEC -o OUT OPTIONS`.
+CommandResult sweep(const std::string& model, const std::string& spec, const std::string& out,
+                    const std::string& options) {
+  return run_cli("sweep " + model + " " + spec + " -o " + out + " " + options);
+}
+
+/// Check `check` of tests/cli/sweep_checks.py on `files`: what it printed,
+/// status 0 when its assertions held.
+CommandResult python_check(const std::string& check, const std::string& files) {
+  return run_shell(kPython + " " + kChecks + " " + check + " " + files + " 2>&1");
 }
 
 /// The comparison script's verdict on two sweep files.
 CommandResult compare(const std::string& a, const std::string& b) {
   return run_shell(kPython + " " + kCompare + " " + a + " " + b + " 2>&1");
+}
+
+/// Checks that sweep files `a` and `b` hold the same runs (the comparison
+/// script's difference as the message).
+void check_same_file(const std::string& a, const std::string& b) {
+  const CommandResult same = compare(a, b);
+  CHECK_MESSAGE(same.status == 0, same.output);
 }
 
 /// `mpirun ... ctde ARGUMENTS` with what Open MPI needs here (root, more ranks than cores), for this
@@ -67,14 +82,13 @@ TEST_CASE("ctde sweep writes the same file with --jobs 1 and --jobs 2") {
   const std::string spec = write("mixed.json", kMixed);
   const std::string one = scratch("jobs1.h5").string();
   const std::string two = scratch("jobs2.h5").string();
-  const CommandResult r1 = run_cli("sweep " + ball() + " " + spec + " -o " + one + " --jobs 1");
+  const CommandResult r1 = sweep(ball(), spec, one, "--jobs 1");
   REQUIRE_MESSAGE(r1.status == 0, r1.output);
   CHECK(r1.output.find("ctde: sweep: 6 of 6 runs, 0 failed") != std::string::npos);
-  const CommandResult r2 = run_cli("sweep " + ball() + " " + spec + " -o " + two + " --jobs 2 --quiet");
+  const CommandResult r2 = sweep(ball(), spec, two, "--jobs 2 --quiet");
   REQUIRE_MESSAGE(r2.status == 0, r2.output);
   CHECK(r2.output.empty());
-  const CommandResult same12 = compare(one, two);
-  CHECK_MESSAGE(same12.status == 0, same12.output);
+  check_same_file(one, two);
 }
 
 TEST_CASE("ctde sweep writes the same file under mpirun -np 2 and -np 3 as with --jobs 1") {
@@ -87,16 +101,13 @@ TEST_CASE("ctde sweep writes the same file under mpirun -np 2 and -np 3 as with 
   const std::string one = scratch("mpi_jobs1.h5").string();
   const std::string np2 = scratch("np2.h5").string();
   const std::string np3 = scratch("np3.h5").string();
-  const CommandResult r1 = run_cli("sweep " + ball() + " " + spec + " -o " + one + " --jobs 1 --quiet");
+  const CommandResult r1 = sweep(ball(), spec, one, "--jobs 1 --quiet");
   REQUIRE_MESSAGE(r1.status == 0, r1.output);
-  const CommandResult m2 = mpirun(2, "sweep " + ball() + " " + spec + " -o " + np2 + " --quiet");
-  REQUIRE_MESSAGE(m2.status == 0, m2.output);
-  const CommandResult same_np2 = compare(one, np2);
-  CHECK_MESSAGE(same_np2.status == 0, same_np2.output);
-  const CommandResult m3 = mpirun(3, "sweep " + ball() + " " + spec + " -o " + np3 + " --quiet");
-  REQUIRE_MESSAGE(m3.status == 0, m3.output);
-  const CommandResult same_np3 = compare(one, np3);
-  CHECK_MESSAGE(same_np3.status == 0, same_np3.output);
+  for (const auto& [ranks, out] : {std::pair{2, np2}, std::pair{3, np3}}) {
+    const CommandResult m = mpirun(ranks, "sweep " + ball() + " " + spec + " -o " + out + " --quiet");
+    REQUIRE_MESSAGE(m.status == 0, m.output);
+    check_same_file(one, out);
+  }
 }
 
 TEST_CASE(
@@ -104,26 +115,8 @@ TEST_CASE(
     "attributes") {
   const std::string spec = write("layout.json", kMixed);
   const std::string out = scratch("layout.h5").string();
-  REQUIRE(run_cli("sweep " + ball() + " " + spec + " -o " + out + " --jobs 2 --quiet").status == 0);
-  const std::string script =
-      "import sys, h5py, numpy as np\n"
-      "f = h5py.File(sys.argv[1], \"r\")\n"
-      "assert sorted(f[\"runs\"], key=int) == [str(k) for k in range(6)], list(f[\"runs\"])\n"
-      "r = f[\"runs/3\"]\n"
-      "assert set(r) == {\"time\", \"microstep\", \"h.out\", \"v.out\", \"ground.out\"}, set(r)\n"
-      "assert r.attrs[\"status\"] == \"ok\" and r.attrs[\"message\"] == \"\"\n"
-      "assert r.attrs[\"e\"] == 0.7 and 5 <= r.attrs[\"h0\"] < 10\n"
-      "assert r.attrs[\"steps\"] > 0 and r.attrs[\"end_time\"] == 4\n"
-      "assert r[\"h.out\"][0] == r.attrs[\"h0\"] and r[\"time\"][0] == 0\n"
-      "assert np.isnan(r[\"ground.out\"][0])\n"
-      "s = f[\"summary\"][()]\n"
-      "assert list(s[\"index\"]) == list(range(6)) and list(s[\"e\"]) == [0.6, 0.6, 0.7, 0.7, 0.8, 0.8]\n"
-      "assert s.dtype.names == (\"index\", \"e\", \"h0\", \"status\", \"message\", \"steps\", \"events\", "
-      "\"wall_time\")\n"
-      "assert s[\"h0\"][3] == r.attrs[\"h0\"] and s[\"steps\"][3] == r.attrs[\"steps\"]\n"
-      "assert \"bouncing_ball\" in f.attrs[\"model\"] and \"ctde_sweep\" in f.attrs[\"sweep\"]\n"
-      "print(\"layout ok\")\n";
-  const CommandResult r = python(script, out);
+  REQUIRE(sweep(ball(), spec, out, "--jobs 2 --quiet").status == 0);
+  const CommandResult r = python_check("layout", out);
   CHECK_MESSAGE(r.status == 0, r.output);
 }
 
@@ -132,16 +125,9 @@ TEST_CASE("the ball's impact times in a sweep of e match the closed form") {
   const std::string spec = write(
       "impacts.json", R"({"ctde_sweep": 1, "grid": {"e": [0.6, 0.7, 0.8], "h0": [5, 10]}, "stop_time": 3})");
   const std::string out = scratch("impacts.h5").string();
-  const CommandResult r = run_cli("sweep " + ball() + " " + spec + " -o " + out + " --quiet");
+  const CommandResult r = sweep(ball(), spec, out, "--quiet");
   REQUIRE_MESSAGE(r.status == 0, r.output);
-  const std::string script =
-      "import sys, h5py, numpy as np\n"
-      "f = h5py.File(sys.argv[1], \"r\")\n"
-      "for k in sorted(f[\"runs\"], key=int):\n"
-      "  r = f[\"runs\"][k]\n"
-      "  t = r[\"time\"][()][~np.isnan(r[\"ground.out\"][()])]\n"
-      "  print(repr(r.attrs[\"e\"]), repr(r.attrs[\"h0\"]), *[repr(x) for x in t])\n";
-  const CommandResult impacts = python(script, out);
+  const CommandResult impacts = python_check("impacts", out);
   REQUIRE_MESSAGE(impacts.status == 0, impacts.output);
   std::istringstream lines(impacts.output);
   std::string line;
@@ -174,17 +160,10 @@ TEST_CASE("a failing run is kept with its status and message; the others go on a
       write("zeno.json", R"({"ctde_sweep": 1, "grid": {"e": [0.8, 0.5, 0.7]}, "stop_time": 6})");
   for (const std::string jobs : {"1", "2"}) {
     const std::string out = scratch("zeno" + jobs + ".h5").string();
-    const CommandResult r = run_cli("sweep " + ball() + " " + spec + " -o " + out + " --jobs " + jobs);
+    const CommandResult r = sweep(ball(), spec, out, "--jobs " + jobs);
     CHECK_MESSAGE(r.status == 3, r.output);
     CHECK(r.output.find("3 of 3 runs, 1 failed") != std::string::npos);
-    const std::string script =
-        "import sys, h5py\n"
-        "f = h5py.File(sys.argv[1], \"r\")\n"
-        "s = f[\"summary\"][()]\n"
-        "print(*[x.decode() for x in s[\"status\"]])\n"
-        "print(f[\"runs/1\"].attrs[\"message\"])\n"
-        "print(f[\"runs/1\"].attrs[\"end_time\"] < 4.3, f[\"runs/1\"][\"time\"].shape[0] > 0)\n";
-    const CommandResult read = python(script, out);
+    const CommandResult read = python_check("failed_run", out);
     REQUIRE_MESSAGE(read.status == 0, read.output);
     CHECK(read.output.rfind("ok error ok\n", 0) == 0);
     CHECK(read.output.find("Zeno") != std::string::npos);
@@ -200,11 +179,10 @@ TEST_CASE("a random sweep is reproducible from its seed and changes with it") {
   const std::string a = scratch("seed7a.h5").string();
   const std::string b = scratch("seed7b.h5").string();
   const std::string c = scratch("seed8.h5").string();
-  REQUIRE(run_cli("sweep " + ball() + " " + seven + " -o " + a + " --jobs 1 --quiet").status == 0);
-  REQUIRE(run_cli("sweep " + ball() + " " + seven + " -o " + b + " --jobs 2 --quiet").status == 0);
-  REQUIRE(run_cli("sweep " + ball() + " " + eight + " -o " + c + " --jobs 2 --quiet").status == 0);
-  const CommandResult same = compare(a, b);
-  CHECK_MESSAGE(same.status == 0, same.output);
+  REQUIRE(sweep(ball(), seven, a, "--jobs 1 --quiet").status == 0);
+  REQUIRE(sweep(ball(), seven, b, "--jobs 2 --quiet").status == 0);
+  REQUIRE(sweep(ball(), eight, c, "--jobs 2 --quiet").status == 0);
+  check_same_file(a, b);
   const CommandResult different = compare(a, c);
   CHECK(different.status == 1);
 }
@@ -214,16 +192,16 @@ TEST_CASE(
   const std::string out = scratch("never.h5").string();
   std::filesystem::remove(out);
   const std::string bad = write("bad.json", R"({"ctde_sweep": 1, "grid": {"e": []}})");
-  CommandResult r = run_cli("sweep " + ball() + " " + bad + " -o " + out);
+  CommandResult r = sweep(ball(), bad, out, "");
   CHECK(r.status == 2);
   CHECK(r.output.find("bad.json at /grid/e") != std::string::npos);
   const std::string unknown = write("unknown.json", R"({"ctde_sweep": 1, "grid": {"mass": [1, 2]}})");
-  r = run_cli("sweep " + ball() + " " + unknown + " -o " + out);
+  r = sweep(ball(), unknown, out, "");
   CHECK(r.status == 2);
   CHECK(r.output.find("has no parameter 'mass'") != std::string::npos);
   CHECK(r.output.find("unknown.json at /grid/mass") != std::string::npos);
   const std::string good = write("good.json", R"({"ctde_sweep": 1, "grid": {"e": [0.7]}})");
-  r = run_cli("sweep " + ball() + " " + good + " -o " + scratch("x.csv").string());
+  r = sweep(ball(), good, scratch("x.csv").string(), "");
   CHECK(r.status == 2);
   CHECK(r.output.find("HDF5 file (.h5 or .hdf5)") != std::string::npos);
   CHECK(!std::filesystem::exists(out));
@@ -237,29 +215,7 @@ TEST_CASE("ctde run writes the same results as CSV, HDF5 and MAT (read back by h
     const CommandResult r = run_cli("run " + ball() + " --stop-time 3 --quiet -o " + out);
     REQUIRE_MESSAGE(r.status == 0, r.output);
   }
-  const std::string script =
-      "import sys, h5py, numpy as np, scipy.io\n"
-      "header = open(sys.argv[1]).readline().strip().split(\",\")\n"
-      "rows = np.genfromtxt(sys.argv[1], delimiter=\",\", skip_header=1)\n"
-      "csv = {name: rows[:, i] for i, name in enumerate(header)}\n"
-      "h = h5py.File(sys.argv[2], \"r\")\n"
-      "m = scipy.io.loadmat(sys.argv[3])\n"
-      "assert h.attrs[\"status\"] == \"ok\" and str(m[\"status\"][0]) == \"ok\"\n"
-      "assert np.array_equal(csv[\"time\"], h[\"time\"][()]) and np.array_equal(csv[\"time\"], "
-      "m[\"time\"][:, 0])\n"
-      "assert np.array_equal(csv[\"microstep\"], h[\"microstep\"][()])\n"
-      "assert np.array_equal(csv[\"microstep\"], m[\"microstep\"][:, 0])\n"
-      "for name, field in ((\"h.out\", \"h_out\"), (\"v.out\", \"v_out\"), (\"ground.out\", "
-      "\"ground_out\")):\n"
-      "  c = csv[name]\n"
-      "  assert np.array_equal(c, h[name][()], equal_nan=True), name\n"
-      "  assert np.array_equal(c, m[\"signals\"][field][0, 0][:, 0], equal_nan=True), field\n"
-      "names = [str(x[0]) for x in m[\"signal_names\"][:, 0]]\n"
-      "assert names == [\"h.out\", \"v.out\", \"ground.out\"], names\n"
-      "assert m[\"statistics\"][\"steps\"][0, 0][0, 0] == h.attrs[\"steps\"] > 0\n"
-      "assert \"bouncing_ball\" in str(m[\"model\"][0]) and \"bouncing_ball\" in h.attrs[\"model\"]\n"
-      "print(len(rows))\n";
-  const CommandResult r = python(script, csv + " " + h5 + " " + mat);
+  const CommandResult r = python_check("same_results", csv + " " + h5 + " " + mat);
   CHECK_MESSAGE(r.status == 0, r.output);
 }
 
@@ -282,21 +238,10 @@ TEST_CASE(
       write("poisson_sweep.json", R"({"ctde_sweep": 1, "grid": {"m": [0.5, 1]}, "samples": 3, "seed": 5})");
   const std::string a = scratch("poisson1.h5").string();
   const std::string b = scratch("poisson2.h5").string();
-  REQUIRE(run_cli("sweep " + model + " " + spec + " -o " + a + " --jobs 1 --quiet").status == 0);
-  REQUIRE(run_cli("sweep " + model + " " + spec + " -o " + b + " --jobs 2 --quiet").status == 0);
-  const CommandResult same = compare(a, b);
-  CHECK_MESSAGE(same.status == 0, same.output);
-  const std::string script =
-      "import sys, h5py, numpy as np\n"
-      "f = h5py.File(sys.argv[1], \"r\")\n"
-      "times = []\n"
-      "for k in range(6):\n"
-      "  r = f[\"runs\"][str(k)]\n"
-      "  times.append(tuple(r[\"time\"][()][~np.isnan(r[\"p.out\"][()])]))\n"
-      "assert all(len(t) > 3 for t in times), [len(t) for t in times]\n"
-      "assert len(set(times)) == 6, \"two runs drew the same arrivals\"\n"
-      "print(\"distinct\")\n";
-  const CommandResult r = python(script, a);
+  REQUIRE(sweep(model, spec, a, "--jobs 1 --quiet").status == 0);
+  REQUIRE(sweep(model, spec, b, "--jobs 2 --quiet").status == 0);
+  check_same_file(a, b);
+  const CommandResult r = python_check("distinct_arrivals", a);
   CHECK_MESSAGE(r.status == 0, r.output);
 }
 

@@ -3,7 +3,6 @@
 // thermostat's switching times.
 #include <doctest/doctest.h>
 
-#include <array>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -67,17 +66,27 @@ Results parse_results(const std::string& text) {
 
 /// Runs an example program with `arguments`; returns what it printed and its exit status.
 ctde::test::CommandResult run_program(const std::string& program, const std::string& arguments) {
-  const std::string command = program + " " + arguments + " 2>&1";
-  ctde::test::CommandResult result;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buffer{};
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
-    result.output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return ctde::test::run_shell(program + " " + arguments + " 2>&1");
 }
+
+/// The room and the thermostat of examples/cpp/thermostat.cpp with the
+/// parameters its model gives them. T' = k (ambient - T) + rate u relaxes to
+/// T_u = ambient + rate u / k.
+struct RoomModel {
+  double k = 0.5;       ///< 1/h
+  double ambient = 12;  ///< the outside temperature
+  double rate = 10;     ///< K/h at full heating
+  double low = 19;      ///< the heater goes on when T falls through it
+  double high = 21;     ///< and off when T rises through it
+  double initial = 15;  ///< T(0), the heater on
+
+  /// Hours for T to go from `from` to `to` with the heater at u:
+  /// (1/k) ln((T_u - from) / (T_u - to)).
+  [[nodiscard]] double duration(double from, double to, double u) const {
+    const double target = ambient + rate * u / k;
+    return std::log((target - from) / (target - to)) / k;
+  }
+};
 
 }  // namespace
 
@@ -138,24 +147,14 @@ TEST_CASE("the C++ room and thermostat of the user guide switch at the closed-fo
   const auto run = run_program(CTDE_EXAMPLE_THERMOSTAT, csv.string());
   REQUIRE_MESSAGE(run.status == 0, run.output);
 
-  // T' = k (ambient - T) + rate u relaxes to T_u = ambient + rate u / k, so
-  // going from T_a to T_b takes (1/k) ln((T_u - T_a) / (T_u - T_b)).
-  const double k = 0.5;
-  const double ambient = 12;
-  const double rate = 10;
-  const double low = 19;
-  const double high = 21;
+  const RoomModel room;
   const double stop = 5;
-  const auto duration = [&](double from, double to, double u) {
-    const double target = ambient + rate * u / k;
-    return std::log((target - from) / (target - to)) / k;
-  };
   std::vector<std::pair<double, double>> expected;  // (time, heater after it)
-  double t = duration(15, high, 1);
+  double t = room.duration(room.initial, room.high, 1);
   while (t < stop) {
     const bool heating = expected.empty() || expected.back().second == 1.0;
     expected.emplace_back(t, heating ? 0.0 : 1.0);
-    t += heating ? duration(high, low, 0) : duration(low, high, 1);
+    t += heating ? room.duration(room.high, room.low, 0) : room.duration(room.low, room.high, 1);
   }
   REQUIRE(expected.size() >= 6);
 
@@ -169,7 +168,8 @@ TEST_CASE("the C++ room and thermostat of the user guide switch at the closed-fo
     CHECK(switches[i].second == expected[i].second);
     for (const auto& row : results.rows) {  // at the switch: T at the threshold, the heater switched
       if (row.t != switches[i].first) continue;
-      CHECK(row.values[temperature] == doctest::Approx(expected[i].second == 0.0 ? high : low).epsilon(1e-8));
+      CHECK(row.values[temperature] ==
+            doctest::Approx(expected[i].second == 0.0 ? room.high : room.low).epsilon(1e-8));
       if (&row == &results.rows.back() || (&row + 1)->t != row.t)
         CHECK(row.values[heater] == expected[i].second);
     }

@@ -64,20 +64,34 @@ TEST_CASE("a syntax error gives the file, line and column") {
   CHECK(message.find("JSON syntax error") != std::string::npos);
 }
 
-TEST_CASE("an unknown actor type gives the JSON path of its type") {
-  const std::string message = model_file_error(R"({"ctde": 1, "actors": [
+TEST_CASE("each error gives the JSON path of what is wrong: a type, a parameter, an actor, a name") {
+  struct Case {
+    const char* error;
+    const char* model;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"an unknown actor type: the path of its type", R"({"ctde": 1, "actors": [
     {"name": "a", "type": "Constant", "params": {"value": 1}},
-    {"name": "b", "type": "Gian"}]})");
-  CHECK(message ==
-        "test.json at /actors/1/type: unknown actor type 'Gian' for actor 'b' (did you mean 'Gain'?)");
-}
-
-TEST_CASE("a bad parameter expression gives the JSON path of the parameter") {
-  const std::string message = model_file_error(R"({"ctde": 1, "actors": [
-    {"name": "a", "type": "Constant", "params": {"value": "2 * missing"}}]})");
-  CHECK(message ==
-        "test.json at /actors/0/params/value: actor 'a' (Constant), parameter 'value': 'missing' in "
-        "expression \"2 * missing\" is not a defined parameter");
+    {"name": "b", "type": "Gian"}]})",
+       "test.json at /actors/1/type: unknown actor type 'Gian' for actor 'b' (did you mean 'Gain'?)"},
+      {"a bad parameter expression: the path of the parameter", R"({"ctde": 1, "actors": [
+    {"name": "a", "type": "Constant", "params": {"value": "2 * missing"}}]})",
+       "test.json at /actors/0/params/value: actor 'a' (Constant), parameter 'value': 'missing' in "
+       "expression \"2 * missing\" is not a defined parameter"},
+      {"an unconnected input: the path of its actor", R"({"ctde": 1, "actors": [
+    {"name": "x", "type": "Integrator"}]})",
+       "test.json at /actors/0: unconnected input 'x.in' of actor 'x' (Integrator): every "
+       "input needs a driver"},
+      {"a duplicate name: the path of the second one", R"({"ctde": 1, "actors": [
+    {"name": "a", "type": "Constant", "params": {"value": 1}},
+    {"name": "a", "type": "Constant", "params": {"value": 2}}]})",
+       "test.json at /actors/1/name: duplicate actor name: 'a' is defined twice"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.error);
+    CHECK(model_file_error(c.model) == c.message);
+  }
 }
 
 TEST_CASE("a connection error gives the JSON path of the connection") {
@@ -87,21 +101,6 @@ TEST_CASE("a connection error gives the JSON path of the connection") {
     "connections": [["a.out", "x.in"], ["a.out", "x.in"]]})");
   CHECK(message.find("test.json at /connections/1: connection 'a.out' -> 'x.in': input 'x.in' has "
                      "two drivers") == 0);
-}
-
-TEST_CASE("an unconnected input gives the JSON path of its actor") {
-  const std::string message = model_file_error(R"({"ctde": 1, "actors": [
-    {"name": "x", "type": "Integrator"}]})");
-  CHECK(message ==
-        "test.json at /actors/0: unconnected input 'x.in' of actor 'x' (Integrator): every "
-        "input needs a driver");
-}
-
-TEST_CASE("a duplicate name gives the JSON path of the second one") {
-  const std::string message = model_file_error(R"({"ctde": 1, "actors": [
-    {"name": "a", "type": "Constant", "params": {"value": 1}},
-    {"name": "a", "type": "Constant", "params": {"value": 2}}]})");
-  CHECK(message == "test.json at /actors/1/name: duplicate actor name: 'a' is defined twice");
 }
 
 TEST_CASE("unknown keys are rejected with the keys that are allowed") {

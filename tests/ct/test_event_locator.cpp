@@ -125,6 +125,14 @@ void make_ball(Analytic& a, double h0) {
   a.guard = [](double, const Values& x) { return Values{x[0]}; };
 }
 
+/// Drops a ball from h0 into `ball` (make_ball), starts `locator` on it at
+/// t = 0 and checks the first step, [0, t1]: its first impact if it is there.
+std::optional<LocatedEvent> drop_ball(EventLocator& locator, Analytic& ball, double h0, double t1) {
+  make_ball(ball, h0);
+  start_at(locator, ball, 0);
+  return check(locator, ball, 0, t1, 0);
+}
+
 }  // namespace
 
 TEST_CASE("g = t - 0.3 rising is located at the tick of 0.3 s, with or without states") {
@@ -185,10 +193,8 @@ TEST_CASE("on states (sin, cos) the cubic's root is off by its error; the dense 
 TEST_CASE("a falling ball's impact: the cubic is exact, the dense output confirms it at once") {
   const double h0 = 5;
   Analytic step;
-  make_ball(step, h0);
   EventLocator locator({Crossing::kFalling}, kNs, 0, 2);
-  start_at(locator, step, 0);
-  const std::optional<LocatedEvent> found = check(locator, step, 0, 1.5, 0);
+  const std::optional<LocatedEvent> found = drop_ball(locator, step, h0, 1.5);
   REQUIRE(found);
   const double root = std::sqrt(2 * h0 / kG);
   CHECK(found->tick == first_tick([&](double t) { return h0 - kG * t * t / 2 <= 0; }, root));
@@ -247,10 +253,8 @@ TEST_CASE("a guard at a shifted level after its event is armed at zero again ins
   const double t_root = 1.0000000001;  // 0.1 ns after a tick
   const double h0 = kG * t_root * t_root / 2;
   Analytic first;
-  make_ball(first, h0);
   EventLocator locator({Crossing::kFalling}, kNs, 0, 2);
-  start_at(locator, first, 0);
-  const std::optional<LocatedEvent> impact = check(locator, first, 0, 1.5, 0);
+  const std::optional<LocatedEvent> impact = drop_ball(locator, first, h0, 1.5);
   REQUIRE(impact);
   const Tick t1 = impact->tick;
   const double t1_s = kNs.to_seconds(t1);
@@ -313,10 +317,8 @@ TEST_CASE("a ball bouncing to rest is Zeno behaviour at the closed form's ninth 
   const double e = 0.8;
   const double v_impact = std::sqrt(2 * h0 * kG);
   Analytic step;
-  make_ball(step, h0);
   EventLocator locator({Crossing::kFalling}, kNs, 0, 2);
-  start_at(locator, step, 0);
-  std::optional<LocatedEvent> found = check(locator, step, 0, 1, 0);
+  std::optional<LocatedEvent> found = drop_ball(locator, step, h0, 1);
   REQUIRE(found);
   // The closed form: the intervals between impacts, in ticks.
   std::vector<Tick> intervals;

@@ -3,10 +3,7 @@
  * Value references: 0 h, 1 der(h), 2 v, 3 der(v), 4 g, 5 e. */
 #include "fmu_runtime.h"
 
-const char* const model_guid = FMU_GUID;
 const int model_nx = 2;
-const unsigned int model_state_vr[] = {0, 2};
-const unsigned int model_der_vr[] = {1, 3};
 const int model_nz = 1;
 
 void model_defaults(Instance* m) {

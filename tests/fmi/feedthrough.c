@@ -4,10 +4,7 @@
  * Integer 0 n, 1 n_out; Boolean 2 on. */
 #include "fmu_runtime.h"
 
-const char* const model_guid = FMU_GUID;
 const int model_nx = 0;
-const unsigned int model_state_vr[] = {0};
-const unsigned int model_der_vr[] = {0};
 const int model_nz = 0;
 
 void model_defaults(Instance* m) { m->r[2] = 2.0; }

@@ -30,9 +30,9 @@ EXPORT fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2String 
                                      const fmi2CallbackFunctions* cb, fmi2Boolean visible, fmi2Boolean logging) {
   (void)visible;
   (void)logging;
-  if (strcmp(guid, model_guid) != 0) {
+  if (strcmp(guid, FMU_GUID) != 0) {
     if (cb != NULL && cb->logger != NULL) {
-      cb->logger(cb->componentEnvironment, name, fmi2Error, "error", "wrong GUID %s, expected %s", guid, model_guid);
+      cb->logger(cb->componentEnvironment, name, fmi2Error, "error", "wrong GUID %s, expected %s", guid, FMU_GUID);
     }
     return NULL;
   }
@@ -156,7 +156,7 @@ EXPORT fmi2Status fmi2SetTime(fmi2Component c, fmi2Real t) {
 }
 EXPORT fmi2Status fmi2SetContinuousStates(fmi2Component c, const fmi2Real x[], size_t n) {
   Instance* m = (Instance*)c;
-  for (size_t k = 0; k < n && (int)k < model_nx; ++k) m->r[model_state_vr[k]] = x[k];
+  for (size_t k = 0; k < n && (int)k < model_nx; ++k) m->r[state_vr(k)] = x[k];
   return fmi2OK;
 }
 #ifndef FMU_OMIT_GET_DERIVATIVES
@@ -167,7 +167,7 @@ EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real dx[], size_t n) {
     report(m, s, "discard", m->message);
     return s;
   }
-  for (size_t k = 0; k < n && (int)k < model_nx; ++k) dx[k] = m->r[model_der_vr[k]];
+  for (size_t k = 0; k < n && (int)k < model_nx; ++k) dx[k] = m->r[der_vr(k)];
   return fmi2OK;
 }
 #endif
@@ -179,7 +179,7 @@ EXPORT fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real z[], size_t n
 }
 EXPORT fmi2Status fmi2GetContinuousStates(fmi2Component c, fmi2Real x[], size_t n) {
   Instance* m = (Instance*)c;
-  for (size_t k = 0; k < n && (int)k < model_nx; ++k) x[k] = m->r[model_state_vr[k]];
+  for (size_t k = 0; k < n && (int)k < model_nx; ++k) x[k] = m->r[state_vr(k)];
   return fmi2OK;
 }
 EXPORT fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component c, fmi2Real x[], size_t n) {
@@ -207,7 +207,7 @@ EXPORT fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolea
         report(m, fmi2Discard, "discard", m->message);
         return fmi2Discard;
       }
-      for (int k = 0; k < model_nx; ++k) m->r[model_state_vr[k]] += (t1 - m->time) * m->r[model_der_vr[k]];
+      for (int k = 0; k < model_nx; ++k) m->r[state_vr((size_t)k)] += (t1 - m->time) * m->r[der_vr((size_t)k)];
     }
     m->time = t1;
   }

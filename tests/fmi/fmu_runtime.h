@@ -56,11 +56,14 @@ typedef struct {
   char name[64];
 } Instance;
 
+/* The Real value references of continuous state k and of its derivative:
+ * every model lays its states out as 0, 2, 4..., each followed by its
+ * derivative. (The GUID is FMU_GUID, defined for each FMU by CMake.) */
+static inline size_t state_vr(size_t k) { return 2 * k; }
+static inline size_t der_vr(size_t k) { return 2 * k + 1; }
+
 /* What each model defines. */
-extern const char* const model_guid;
 extern const int model_nx;                      /* continuous states */
-extern const unsigned int model_state_vr[];     /* their Real value references */
-extern const unsigned int model_der_vr[];       /* their derivatives' */
 extern const int model_nz;                      /* event indicators */
 void model_defaults(Instance* m);               /* start values */
 void model_initialize(Instance* m);             /* at fmi2ExitInitializationMode */

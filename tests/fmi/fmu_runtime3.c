@@ -28,9 +28,9 @@ EXPORT void* fmi3InstantiateModelExchange(const char* name, const char* token, c
                                           bool logging, void* env, fmi3LogMessageCallback log) {
   (void)visible;
   (void)logging;
-  if (strcmp(token, model_guid) != 0) {
+  if (strcmp(token, FMU_GUID) != 0) {
     char text[256];
-    snprintf(text, sizeof text, "wrong instantiation token %s, expected %s", token, model_guid);
+    snprintf(text, sizeof text, "wrong instantiation token %s, expected %s", token, FMU_GUID);
     if (log != NULL) log(env, fmi3Error, "error", text);
     return NULL;
   }
@@ -152,7 +152,7 @@ EXPORT fmi3Status fmi3SetTime(void* c, double t) {
 }
 EXPORT fmi3Status fmi3SetContinuousStates(void* c, const double x[], size_t n) {
   Instance* m = (Instance*)c;
-  for (size_t k = 0; k < n && (int)k < model_nx; ++k) m->r[model_state_vr[k]] = x[k];
+  for (size_t k = 0; k < n && (int)k < model_nx; ++k) m->r[state_vr(k)] = x[k];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetContinuousStateDerivatives(void* c, double dx[], size_t n) {
@@ -161,7 +161,7 @@ EXPORT fmi3Status fmi3GetContinuousStateDerivatives(void* c, double dx[], size_t
     report3(m, fmi3Discard, "discard", m->message);
     return fmi3Discard;
   }
-  for (size_t k = 0; k < n && (int)k < model_nx; ++k) dx[k] = m->r[model_der_vr[k]];
+  for (size_t k = 0; k < n && (int)k < model_nx; ++k) dx[k] = m->r[der_vr(k)];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetEventIndicators(void* c, double z[], size_t n) {
@@ -172,7 +172,7 @@ EXPORT fmi3Status fmi3GetEventIndicators(void* c, double z[], size_t n) {
 }
 EXPORT fmi3Status fmi3GetContinuousStates(void* c, double x[], size_t n) {
   Instance* m = (Instance*)c;
-  for (size_t k = 0; k < n && (int)k < model_nx; ++k) x[k] = m->r[model_state_vr[k]];
+  for (size_t k = 0; k < n && (int)k < model_nx; ++k) x[k] = m->r[state_vr(k)];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetNominalsOfContinuousStates(void* c, double x[], size_t n) {
@@ -209,7 +209,7 @@ EXPORT fmi3Status fmi3DoStep(void* c, double t, double h, bool no_prior, bool* e
         report3(m, fmi3Discard, "discard", m->message);
         return fmi3Discard;
       }
-      for (int k = 0; k < model_nx; ++k) m->r[model_state_vr[k]] += (t1 - m->time) * m->r[model_der_vr[k]];
+      for (int k = 0; k < model_nx; ++k) m->r[state_vr((size_t)k)] += (t1 - m->time) * m->r[der_vr((size_t)k)];
     }
     m->time = t1;
   }

@@ -8,10 +8,7 @@
 
 #include "fmu_runtime.h"
 
-const char* const model_guid = FMU_GUID;
 const int model_nx = 0;
-const unsigned int model_state_vr[] = {0};
-const unsigned int model_der_vr[] = {0};
 const int model_nz = 0;
 
 static void plan(Instance* m) {

@@ -4,10 +4,7 @@
  * 2 u1, 3 y1, 4 y2. */
 #include "fmu_runtime.h"
 
-const char* const model_guid = FMU_GUID;
 const int model_nx = 1;
-const unsigned int model_state_vr[] = {0};
-const unsigned int model_der_vr[] = {1};
 const int model_nz = 0;
 
 void model_defaults(Instance* m) { m->r[0] = 1.0; }

@@ -3,10 +3,7 @@
  * 3 der(x1), 4 mu. */
 #include "fmu_runtime.h"
 
-const char* const model_guid = FMU_GUID;
 const int model_nx = 2;
-const unsigned int model_state_vr[] = {0, 2};
-const unsigned int model_der_vr[] = {1, 3};
 const int model_nz = 0;
 
 void model_defaults(Instance* m) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -63,6 +64,26 @@ inline std::filesystem::path scratch_file(const std::string& folder, const std::
   const auto dir = std::filesystem::temp_directory_path() / folder;
   std::filesystem::create_directories(dir);
   return dir / name;
+}
+
+/// Whether `text` contains `part`.
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+/// Checks that `text` contains each of `parts`: one check per part, which
+/// names the part when it fails.
+inline void check_contains(const std::string& text, std::initializer_list<std::string> parts) {
+  for (const std::string& part : parts) CHECK_MESSAGE(contains(text, part), "missing: " << part);
+}
+
+/// The DOT text of subgraph `name` in `dot`, from its header to the first
+/// closing line "  }" after it (not included), or "" when there is none.
+inline std::string dot_subgraph(const std::string& dot, const std::string& name) {
+  const auto start = dot.find("subgraph \"" + name + "\"");
+  if (start == std::string::npos) return "";
+  const auto end = dot.find("\n  }\n", start);
+  return dot.substr(start, end == std::string::npos ? std::string::npos : end + 1 - start);
 }
 
 /// The folder of the bundled example models, with a trailing slash.
