@@ -258,7 +258,7 @@ void Director::Impl::restart_solver() {
 bool Director::Impl::steps_completed(double t1) {
   bool asked = false;
   for (const std::uint32_t d : step_watchers_) {
-    const ReadContext context(b_, this, ActorId{d}, now_, t1);
+    StepContext context(b_, this, ActorId{d}, now_, t1);
     bool wants = false;
     guarded(d, [&] { wants = actors_[d]->step_completed(context); });
     if (wants) {
