@@ -172,6 +172,13 @@ void Actor::set_feedthrough(const std::vector<std::pair<InputPort, OutputPort>>&
 
 void Actor::set_width(InputPort port, int width) { inputs_.at(port.index).width = width; }
 void Actor::set_width(OutputPort port, int width) { outputs_.at(port.index).width = width; }
+void Actor::set_kind(InputPort port, PortKind kind) { inputs_.at(port.index).kind = kind; }
+void Actor::set_kind(OutputPort port, PortKind kind) { outputs_.at(port.index).kind = kind; }
+
+void Actor::set_declared_mode(TimeMode mode) {
+  assert(mode != TimeMode::kUnresolved && declared_mode_ != TimeMode::kUnresolved);
+  declared_mode_ = mode;
+}
 
 int Actor::infer_output_width(std::size_t /*output*/, std::span<const int> input_widths) const {
   int width = kInferredWidth;

@@ -27,6 +27,7 @@ class Composite;
 class EvalContext;
 class FireContext;
 class ReadContext;
+class StepContext;
 
 /// Which side of the events at a time Actor::at_events() sees.
 enum class EventSide : std::uint8_t {
@@ -177,8 +178,9 @@ class Actor {
   /// After each accepted solver step (or time advance without states), with
   /// the step's end values: true asks for an event there — the actor fires
   /// at the step end's tick, microstep 0, as for a time event (an FMU's
-  /// completedIntegratorStep asking for event mode).
-  [[nodiscard]] virtual bool step_completed(const ReadContext& context) const {
+  /// completedIntegratorStep asking for event mode). Trace lines written
+  /// here carry that tag (an FMU's log of the step).
+  [[nodiscard]] virtual bool step_completed(StepContext& context) const {
     (void)context;
     return false;
   }
@@ -282,6 +284,14 @@ class Actor {
 
   void set_width(InputPort port, int width);
   void set_width(OutputPort port, int width);
+  /// Changes a declared port's kind (for configure() run again with other
+  /// parameters: an FMU's interface).
+  void set_kind(InputPort port, PortKind kind);
+  void set_kind(OutputPort port, PortKind kind);
+  /// Changes the declared time mode, for an actor whose mode follows a
+  /// parameter (an FMU: Model Exchange continuous, Co-Simulation discrete);
+  /// in configure(). Not kUnresolved: a polymorphic actor is one by type.
+  void set_declared_mode(TimeMode mode);
   /// Every input feeds every output directly (the default), or none does.
   void set_feedthrough(bool all);
   /// Only the listed (input, output) pairs feed through.

@@ -5,6 +5,7 @@
 ///   call                      context              may
 ///   derivatives(), guards()   const ReadContext&   read (writes only the span it is given)
 ///   evaluate()                EvalContext&         read; write its outputs
+///   step_completed()          StepContext&         read; trace
 ///   initialize(), fire()      FireContext&         read, and tokens; emit, fire_at,
 ///                                                  request_stop, mode_changed,
 ///                                                  trace, mutable_states, scratch
@@ -136,16 +137,31 @@ class EvalContext : public ReadContext {
   }
 };
 
-/// The context of initialize() and fire(): the reads, the tokens at this
-/// tag, and the director's services (emit, fire_at, request_stop,
-/// mode_changed, trace lines, resets of the states). No continuous outputs: the
-/// director evaluates them after a firing. Copyable, cheap; valid only
-/// during the call.
-class FireContext : public ReadContext {
+/// The context of step_completed(): the reads, and trace lines at the
+/// accepted step's end (its tick, microstep 0: what an FMU logged during
+/// the step). Copyable, cheap; valid only during the call.
+class StepContext : public ReadContext {
+ public:
+  using ReadContext::ReadContext;
+
+  /// Writes a trace line of the actor's own `kind` (not one of the
+  /// director's: "event", "reset"...) at this tag: `kind`, the tag, `actor`,
+  /// then `fields` as strings (docs/trace-format.md, "Actors' own lines").
+  void trace(std::string_view kind, std::span<const TraceField> fields) {
+    if (director() != nullptr) director()->trace_line(actor(), kind, fields);
+  }
+};
+
+/// The context of initialize() and fire(): the reads, trace lines (as a
+/// step hook's), the tokens at this tag, and the director's services (emit,
+/// fire_at, request_stop, mode_changed, resets of the states). No
+/// continuous outputs: the director evaluates them after a firing.
+/// Copyable, cheap; valid only during the call.
+class FireContext : public StepContext {
  public:
   FireContext(RunBuffers& buffers, DirectorServices* director, ActorId actor, Tag tag, double time,
               bool time_event = false)
-      : ReadContext(buffers, director, actor, tag, time), time_event_(time_event) {}
+      : StepContext(buffers, director, actor, tag, time), time_event_(time_event) {}
 
   /// True when this firing was requested by fire_at (a time event).
   [[nodiscard]] bool time_event() const { return time_event_; }
@@ -184,12 +200,6 @@ class FireContext : public ReadContext {
   /// Reports a mode change (a `mode` trace line); `via` empty for a plain transition.
   void mode_changed(std::string_view from, std::string_view via, std::string_view to) {
     director()->mode_changed(actor(), from, via, to);
-  }
-  /// Writes a trace line of the actor's own `kind` (not one of the
-  /// director's: "event", "reset"...) at this tag: `kind`, the tag, `actor`,
-  /// then `fields` as strings (docs/trace-format.md, "Actors' own lines").
-  void trace(std::string_view kind, std::span<const TraceField> fields) {
-    if (director() != nullptr) director()->trace_line(actor(), kind, fields);
   }
   /// The actor's continuous states for writing: the initial states in
   /// initialize(), a reset at an event in fire() (the director traces it

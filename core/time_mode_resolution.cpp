@@ -34,6 +34,7 @@ class Resolver {
       if (actor.mode == TimeMode::kUnresolved) actor.mode = TimeMode::kContinuous;  // rule 2
     }
     for (auto& actor : model_.actors) assign_port_kinds(actor);
+    for (auto& actor : model_.actors) sample_inputs(actor);
     check_connections();
   }
 
@@ -111,6 +112,19 @@ class Resolver {
     };
     resolve(actor.actor->inputs(), actor.input_kinds);
     resolve(actor.actor->outputs(), actor.output_kinds);
+  }
+
+  /// A polymorphic input of an actor of a fixed mode (a co-simulation FMU's
+  /// inputs, read at its firings) takes its driver's kind: a continuous
+  /// signal's value or a discrete signal's latest token; continuous when
+  /// unconnected.
+  void sample_inputs(FlatActor& actor) const {
+    if (actor.actor->declared_mode() == TimeMode::kUnresolved) return;
+    const std::vector<PortSpec>& ports = actor.actor->inputs();
+    for (std::size_t i = 0; i < ports.size(); ++i) {
+      if (ports[i].kind != PortKind::kPolymorphic) continue;
+      actor.input_kinds[i] = actor.drivers[i] ? driver_kind(*actor.drivers[i]) : PortKind::kContinuous;
+    }
   }
 
   void check_connections() const {

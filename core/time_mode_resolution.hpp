@@ -9,8 +9,9 @@
 ///    whose non-constant upstreams are discrete, becomes discrete; each change
 ///    revisits its downstream actors, until nothing changes;
 /// 2. every actor still unassigned becomes continuous.
-/// Then every connection is checked: a continuous output never drives a
-/// discrete input, nor the reverse.
+/// A polymorphic input of an actor of a fixed mode (a co-simulation FMU's)
+/// takes the kind of its driver. Then every connection is checked: a
+/// continuous output never drives a discrete input, nor the reverse.
 
 #include "flat_model.hpp"
 

@@ -204,7 +204,7 @@ void TransportDelay::evaluate(EvalContext& context) const {
   }
 }
 
-bool TransportDelay::step_completed(const ReadContext& context) const {
+bool TransportDelay::step_completed(StepContext& context) const {
   auto& h = context.state<History>();
   sample(h, context.time(), context.tag().time, context.input(in_), /*jumps=*/false);
   trim(h, context.time(), scalar(delay_));

@@ -39,7 +39,7 @@ class TransportDelay : public UnaryActor {
   void evaluate(EvalContext& context) const override;
   void fire(FireContext& context) const override;
   [[nodiscard]] bool watches_steps() const override { return true; }
-  [[nodiscard]] bool step_completed(const ReadContext& context) const override;
+  [[nodiscard]] bool step_completed(StepContext& context) const override;
   void at_events(FireContext& context, EventSide side) const override;
   [[nodiscard]] bool bounds_every_step() const override { return true; }
   /// `max_step` (at most the delay), or the delay / kStepsPerDelay when it is not set.

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "fmi_state_functions.hpp"
+
 namespace ctde::fmi2 {
 
 // ---- Basic types (spec 2.1.2, "fmi2TypesPlatform.h": the standard platform).
@@ -88,15 +90,8 @@ using SetBooleanFn = Status (*)(Component, const ValueReference vr[], std::size_
 // Model Exchange (spec 3.2.1).
 using EnterEventModeFn = Status (*)(Component);
 using NewDiscreteStatesFn = Status (*)(Component, EventInfo* info);
-using EnterContinuousTimeModeFn = Status (*)(Component);
-using CompletedIntegratorStepFn = Status (*)(Component, Boolean no_set_fmu_state_prior,
-                                             Boolean* enter_event_mode, Boolean* terminate_simulation);
-using SetTimeFn = Status (*)(Component, Real time);
-using SetContinuousStatesFn = Status (*)(Component, const Real x[], std::size_t nx);
-using GetDerivativesFn = Status (*)(Component, Real derivatives[], std::size_t nx);
-using GetEventIndicatorsFn = Status (*)(Component, Real indicators[], std::size_t ni);
-using GetContinuousStatesFn = Status (*)(Component, Real x[], std::size_t nx);
-using GetNominalsOfContinuousStatesFn = Status (*)(Component, Real nominals[], std::size_t nx);
+/// fmi2EnterContinuousTimeMode... fmi2GetNominalsOfContinuousStates (fmi_state_functions.hpp).
+using States = fmi::StateFunctionTypes<Component, Status, Real, Boolean>;
 
 // Co-Simulation (spec 4.2.2).
 using DoStepFn = Status (*)(Component, Real current_communication_point, Real communication_step_size,

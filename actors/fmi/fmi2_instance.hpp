@@ -62,6 +62,8 @@ class Fmi2Instance {
 
   /// The last message the FMU logged (empty if none).
   [[nodiscard]] const std::string& last_message() const { return last_message_; }
+  /// True when messages were logged since the last take_log().
+  [[nodiscard]] bool has_log() const { return !log_.empty() || dropped_ > 0; }
   /// The messages logged since the last call (at most kMaxKept), and how
   /// many more were logged and not kept; then forgets them.
   [[nodiscard]] std::vector<LogEntry> take_log(std::size_t& dropped);

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <array>
 #include <cstring>
 
 #include "actors/fmi/fmi3_adapter.hpp"
@@ -9,28 +10,28 @@
 
 namespace ctde {
 
-const char* fmi2_platform() {
-  // FMI 2.0 names x86 platforms only: "linux64" is x86-64, "linux32" x86.
-#if defined(__linux__) && defined(__x86_64__)
-  return "linux64";
-#elif defined(__linux__) && defined(__i386__)
-  return "linux32";
-#else
-  return "";
-#endif
-}
+namespace {
 
-const char* fmi3_platform() {
+/// This machine's platform folders: FMI 2.0 names x86 platforms only
+/// ("linux64" is x86-64, "linux32" x86), FMI 3.0 the <arch>-<os> tuple.
+struct PlatformNames {
+  const char* fmi2;
+  const char* fmi3;
+};
 #if defined(__linux__) && defined(__x86_64__)
-  return "x86_64-linux";
+constexpr PlatformNames kPlatform{"linux64", "x86_64-linux"};
 #elif defined(__linux__) && defined(__aarch64__)
-  return "aarch64-linux";
+constexpr PlatformNames kPlatform{"", "aarch64-linux"};
 #elif defined(__linux__) && defined(__i386__)
-  return "x86-linux";
+constexpr PlatformNames kPlatform{"linux32", "x86-linux"};
 #else
-  return "";
+constexpr PlatformNames kPlatform{"", ""};
 #endif
-}
+
+}  // namespace
+
+const char* fmi2_platform() { return kPlatform.fmi2; }
+const char* fmi3_platform() { return kPlatform.fmi3; }
 
 const char* fmi_platform(const std::string& version) {
   return version == "3.0" ? fmi3_platform() : fmi2_platform();
@@ -53,6 +54,42 @@ template <class Fn>
 void look_up_optional(void* handle, const char* name, Fn& fn) {
   // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): POSIX dlsym
   fn = reinterpret_cast<Fn>(dlsym(handle, name));
+}
+
+/// Looks up `prefix` + names[i] into fns...[i], in order.
+template <std::size_t N, class... Fn>
+void look_up_all(void* handle, const char* prefix, const std::array<const char*, N>& names,
+                 const std::string& what, Fn&... fns) {
+  static_assert(sizeof...(Fn) == N);
+  std::size_t i = 0;
+  (look_up(handle, (prefix + std::string(names[i++])).c_str(), fns, what), ...);
+}
+
+/// The functions that FMI 2.0 and 3.0 name alike (after "fmi2" or "fmi3"):
+/// all interfaces', and Model Exchange's.
+constexpr std::array<const char*, 7> kShared{
+    "GetVersion", "FreeInstance", "EnterInitializationMode", "ExitInitializationMode", "Terminate",
+    "GetBoolean", "SetBoolean"};
+constexpr std::array<const char*, 8> kSharedModelExchange{
+    "EnterEventMode",          "EnterContinuousTimeMode",
+    "CompletedIntegratorStep", "SetTime",
+    "SetContinuousStates",     "GetEventIndicators",
+    "GetContinuousStates",     "GetNominalsOfContinuousStates"};
+
+/// Looks up the functions named alike into the members of `f` of the same
+/// names, for the interface chosen.
+template <class Functions>
+void look_up_shared(void* handle, const char* prefix, bool model_exchange, Functions& f,
+                    const std::string& what) {
+  look_up_all(handle, prefix, kShared, what, f.get_version, f.free_instance, f.enter_initialization_mode,
+              f.exit_initialization_mode, f.terminate, f.get_boolean, f.set_boolean);
+  if (model_exchange) {
+    look_up_all(handle, prefix, kSharedModelExchange, what, f.enter_event_mode, f.enter_continuous_time_mode,
+                f.completed_integrator_step, f.set_time, f.set_continuous_states, f.get_event_indicators,
+                f.get_continuous_states, f.get_nominals);
+  } else {
+    look_up(handle, (prefix + std::string("DoStep")).c_str(), f.do_step, what);
+  }
 }
 
 }  // namespace
@@ -83,32 +120,15 @@ Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchang
       look_up_fmi3(model_exchange, what);
       return;
     }
-    look_up(handle_, "fmi2GetVersion", f_.get_version, what);
-    look_up(handle_, "fmi2Instantiate", f_.instantiate, what);
-    look_up(handle_, "fmi2FreeInstance", f_.free_instance, what);
-    look_up(handle_, "fmi2SetupExperiment", f_.setup_experiment, what);
-    look_up(handle_, "fmi2EnterInitializationMode", f_.enter_initialization_mode, what);
-    look_up(handle_, "fmi2ExitInitializationMode", f_.exit_initialization_mode, what);
-    look_up(handle_, "fmi2Terminate", f_.terminate, what);
-    look_up(handle_, "fmi2GetReal", f_.get_real, what);
-    look_up(handle_, "fmi2GetInteger", f_.get_integer, what);
-    look_up(handle_, "fmi2GetBoolean", f_.get_boolean, what);
-    look_up(handle_, "fmi2SetReal", f_.set_real, what);
-    look_up(handle_, "fmi2SetInteger", f_.set_integer, what);
-    look_up(handle_, "fmi2SetBoolean", f_.set_boolean, what);
+    look_up_shared(handle_, "fmi2", model_exchange, f_, what);
+    look_up_all(
+        handle_, "fmi2",
+        std::array{"Instantiate", "SetupExperiment", "GetReal", "GetInteger", "SetReal", "SetInteger"}, what,
+        f_.instantiate, f_.setup_experiment, f_.get_real, f_.get_integer, f_.set_real, f_.set_integer);
     if (model_exchange) {
-      look_up(handle_, "fmi2EnterEventMode", f_.enter_event_mode, what);
-      look_up(handle_, "fmi2NewDiscreteStates", f_.new_discrete_states, what);
-      look_up(handle_, "fmi2EnterContinuousTimeMode", f_.enter_continuous_time_mode, what);
-      look_up(handle_, "fmi2CompletedIntegratorStep", f_.completed_integrator_step, what);
-      look_up(handle_, "fmi2SetTime", f_.set_time, what);
-      look_up(handle_, "fmi2SetContinuousStates", f_.set_continuous_states, what);
-      look_up(handle_, "fmi2GetDerivatives", f_.get_derivatives, what);
-      look_up(handle_, "fmi2GetEventIndicators", f_.get_event_indicators, what);
-      look_up(handle_, "fmi2GetContinuousStates", f_.get_continuous_states, what);
-      look_up(handle_, "fmi2GetNominalsOfContinuousStates", f_.get_nominals, what);
+      look_up_all(handle_, "fmi2", std::array{"NewDiscreteStates", "GetDerivatives"}, what,
+                  f_.new_discrete_states, f_.get_derivatives);
     } else {
-      look_up(handle_, "fmi2DoStep", f_.do_step, what);
       // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): POSIX dlsym
       f_.get_boolean_status =
           reinterpret_cast<fmi2::GetBooleanStatusFn>(dlsym(handle_, "fmi2GetBooleanStatus"));
@@ -125,32 +145,16 @@ Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchang
 }
 
 void Fmi2Library::look_up_fmi3(bool model_exchange, const std::string& what) {
-  look_up(handle_, "fmi3GetVersion", f3_.get_version, what);
-  look_up(handle_, "fmi3FreeInstance", f3_.free_instance, what);
-  look_up(handle_, "fmi3EnterInitializationMode", f3_.enter_initialization_mode, what);
-  look_up(handle_, "fmi3ExitInitializationMode", f3_.exit_initialization_mode, what);
-  look_up(handle_, "fmi3Terminate", f3_.terminate, what);
-  look_up(handle_, "fmi3GetFloat64", f3_.get_float64, what);
-  look_up(handle_, "fmi3GetInt32", f3_.get_int32, what);
-  look_up(handle_, "fmi3GetBoolean", f3_.get_boolean, what);
-  look_up(handle_, "fmi3SetFloat64", f3_.set_float64, what);
-  look_up(handle_, "fmi3SetInt32", f3_.set_int32, what);
-  look_up(handle_, "fmi3SetBoolean", f3_.set_boolean, what);
+  look_up_shared(handle_, "fmi3", model_exchange, f3_, what);
+  look_up_all(handle_, "fmi3", std::array{"GetFloat64", "GetInt32", "SetFloat64", "SetInt32"}, what,
+              f3_.get_float64, f3_.get_int32, f3_.set_float64, f3_.set_int32);
   if (model_exchange) {
-    look_up(handle_, "fmi3InstantiateModelExchange", f3_.instantiate_model_exchange, what);
-    look_up(handle_, "fmi3EnterEventMode", f3_.enter_event_mode, what);
-    look_up(handle_, "fmi3UpdateDiscreteStates", f3_.update_discrete_states, what);
-    look_up(handle_, "fmi3EnterContinuousTimeMode", f3_.enter_continuous_time_mode, what);
-    look_up(handle_, "fmi3CompletedIntegratorStep", f3_.completed_integrator_step, what);
-    look_up(handle_, "fmi3SetTime", f3_.set_time, what);
-    look_up(handle_, "fmi3SetContinuousStates", f3_.set_continuous_states, what);
-    look_up(handle_, "fmi3GetContinuousStateDerivatives", f3_.get_continuous_state_derivatives, what);
-    look_up(handle_, "fmi3GetEventIndicators", f3_.get_event_indicators, what);
-    look_up(handle_, "fmi3GetContinuousStates", f3_.get_continuous_states, what);
-    look_up(handle_, "fmi3GetNominalsOfContinuousStates", f3_.get_nominals, what);
+    look_up_all(
+        handle_, "fmi3",
+        std::array{"InstantiateModelExchange", "UpdateDiscreteStates", "GetContinuousStateDerivatives"}, what,
+        f3_.instantiate_model_exchange, f3_.update_discrete_states, f3_.get_continuous_state_derivatives);
   } else {
     look_up(handle_, "fmi3InstantiateCoSimulation", f3_.instantiate_co_simulation, what);
-    look_up(handle_, "fmi3DoStep", f3_.do_step, what);
   }
   look_up_optional(handle_, "fmi3GetClock", f3_.get_clock);
   look_up_optional(handle_, "fmi3SetClock", f3_.set_clock);

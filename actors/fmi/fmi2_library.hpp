@@ -31,14 +31,14 @@ struct Fmi2Functions {
   // Model Exchange
   fmi2::EnterEventModeFn enter_event_mode = nullptr;
   fmi2::NewDiscreteStatesFn new_discrete_states = nullptr;
-  fmi2::EnterContinuousTimeModeFn enter_continuous_time_mode = nullptr;
-  fmi2::CompletedIntegratorStepFn completed_integrator_step = nullptr;
-  fmi2::SetTimeFn set_time = nullptr;
-  fmi2::SetContinuousStatesFn set_continuous_states = nullptr;
-  fmi2::GetDerivativesFn get_derivatives = nullptr;
-  fmi2::GetEventIndicatorsFn get_event_indicators = nullptr;
-  fmi2::GetContinuousStatesFn get_continuous_states = nullptr;
-  fmi2::GetNominalsOfContinuousStatesFn get_nominals = nullptr;
+  fmi2::States::EnterContinuousTimeMode enter_continuous_time_mode = nullptr;
+  fmi2::States::CompletedIntegratorStep completed_integrator_step = nullptr;
+  fmi2::States::SetTime set_time = nullptr;
+  fmi2::States::SetContinuousStates set_continuous_states = nullptr;
+  fmi2::States::GetDerivatives get_derivatives = nullptr;
+  fmi2::States::GetEventIndicators get_event_indicators = nullptr;
+  fmi2::States::GetContinuousStates get_continuous_states = nullptr;
+  fmi2::States::GetNominalsOfContinuousStates get_nominals = nullptr;
   // Co-Simulation
   fmi2::DoStepFn do_step = nullptr;
   /// Optional (null when the binary lacks it): asked whether a discarded

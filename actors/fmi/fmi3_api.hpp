@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "fmi_state_functions.hpp"
+
 namespace ctde::fmi3 {
 
 using Instance = void*;             ///< fmi3Instance
@@ -74,15 +76,8 @@ using UpdateDiscreteStatesFn = Status (*)(Instance, Boolean* discrete_states_nee
                                           Boolean* terminate_simulation, Boolean* nominals_changed,
                                           Boolean* values_changed, Boolean* next_event_time_defined,
                                           Float64* next_event_time);
-using EnterContinuousTimeModeFn = Status (*)(Instance);
-using CompletedIntegratorStepFn = Status (*)(Instance, Boolean no_set_fmu_state_prior,
-                                             Boolean* enter_event_mode, Boolean* terminate_simulation);
-using SetTimeFn = Status (*)(Instance, Float64 time);
-using SetContinuousStatesFn = Status (*)(Instance, const Float64 x[], std::size_t nx);
-using GetContinuousStateDerivativesFn = Status (*)(Instance, Float64 derivatives[], std::size_t nx);
-using GetEventIndicatorsFn = Status (*)(Instance, Float64 indicators[], std::size_t ni);
-using GetContinuousStatesFn = Status (*)(Instance, Float64 x[], std::size_t nx);
-using GetNominalsOfContinuousStatesFn = Status (*)(Instance, Float64 nominals[], std::size_t nx);
+/// fmi3EnterContinuousTimeMode... fmi3GetNominalsOfContinuousStates (fmi_state_functions.hpp).
+using States = fmi::StateFunctionTypes<Instance, Status, Float64, Boolean>;
 
 // Clocks (spec section 2.2, "Clocks"): a Clock variable is get and set as a C bool.
 using Clock = bool;  ///< fmi3Clock: true is fmi3ClockActive, false fmi3ClockInactive
@@ -116,14 +111,14 @@ struct Functions {
   SetInt32Fn set_int32 = nullptr;
   SetBooleanFn set_boolean = nullptr;
   UpdateDiscreteStatesFn update_discrete_states = nullptr;
-  EnterContinuousTimeModeFn enter_continuous_time_mode = nullptr;
-  CompletedIntegratorStepFn completed_integrator_step = nullptr;
-  SetTimeFn set_time = nullptr;
-  SetContinuousStatesFn set_continuous_states = nullptr;
-  GetContinuousStateDerivativesFn get_continuous_state_derivatives = nullptr;
-  GetEventIndicatorsFn get_event_indicators = nullptr;
-  GetContinuousStatesFn get_continuous_states = nullptr;
-  GetNominalsOfContinuousStatesFn get_nominals = nullptr;
+  States::EnterContinuousTimeMode enter_continuous_time_mode = nullptr;
+  States::CompletedIntegratorStep completed_integrator_step = nullptr;
+  States::SetTime set_time = nullptr;
+  States::SetContinuousStates set_continuous_states = nullptr;
+  States::GetDerivatives get_continuous_state_derivatives = nullptr;
+  States::GetEventIndicators get_event_indicators = nullptr;
+  States::GetContinuousStates get_continuous_states = nullptr;
+  States::GetNominalsOfContinuousStates get_nominals = nullptr;
   // Co-Simulation
   InstantiateCoSimulationFn instantiate_co_simulation = nullptr;
   DoStepFn do_step = nullptr;

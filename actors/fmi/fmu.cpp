@@ -94,6 +94,7 @@ void FMU::configure(const ParameterScope& scope) {
                          "'): ctde runs FMI 3 clocks with Model Exchange only (co-simulation event mode is "
                          "not supported)");
   }
+  set_declared_mode(me_ ? TimeMode::kContinuous : TimeMode::kDiscrete);
   const FmuInterface& chosen = me_ ? *md_.model_exchange : *md_.co_simulation;
   once_per_process_ = chosen.instantiate_once_per_process;
   const std::string platform = fmi_platform(md_.fmi_version);
@@ -183,14 +184,19 @@ void FMU::declare_ports() {
                                   : declare_output(port, PortKind::kDiscrete, 1).index);
       continue;
     }
+    // Co-simulation: discrete outputs, inputs of their drivers' kind (read at the communication points).
     std::size_t index = 0;
     if (input) {
+      const PortKind kind = me_ ? PortKind::kContinuous : PortKind::kPolymorphic;
       const auto found = find_input(port);
-      index = found ? *found : declare_input(port, PortKind::kContinuous, 1).index;
+      index = found ? *found : declare_input(port, kind, 1).index;
+      set_kind(InputPort(index), kind);
       input_variable.push_back(v);
     } else {
+      const PortKind kind = me_ ? PortKind::kContinuous : PortKind::kDiscrete;
       const auto found = find_output(port);
-      index = found ? *found : declare_output(port, PortKind::kContinuous, 1).index;
+      index = found ? *found : declare_output(port, kind, 1).index;
+      set_kind(OutputPort(index), kind);
       output_variable.push_back(v);
     }
     Ports& side = input ? inputs_ : outputs_;

@@ -11,14 +11,16 @@
 /// fmi2EnterContinuousTimeMode, and the states the FMU changed become a
 /// reset of the actor's states.
 ///
-/// Co-Simulation: the actor fires every `communication_step`; at t_k it
-/// calls fmi2DoStep from t_{k-1} (with the inputs set then), sets the inputs
-/// at t_k and holds the outputs read then until the next firing.
+/// Co-Simulation: a discrete actor that fires every `communication_step`;
+/// at t_k it calls fmi2DoStep from t_{k-1} (with the inputs set then), sets
+/// the inputs at t_k and sends the outputs read then as tokens.
 ///
-/// Ports: one continuous port of width 1 per variable of causality input or
-/// output, named after the variable (characters other than letters, digits
-/// and '_' become '_'); FMI 3 clocks and clocked variables are discrete
-/// ports (fmi3_clocks.hpp). Direct feedthrough comes from ModelStructure.
+/// Ports: one port of width 1 per variable of causality input or output,
+/// named after the variable (characters other than letters, digits and '_'
+/// become '_'): continuous for Model Exchange; for Co-Simulation discrete
+/// outputs and inputs of their drivers' kind. Direct feedthrough comes from
+/// ModelStructure.
+/// FMI 3 clocks and clocked variables are discrete ports (fmi3_clocks.hpp).
 
 #include <memory>
 #include <optional>
@@ -66,7 +68,7 @@ class FMU : public Actor {
   void derivatives(const ReadContext& context, std::span<double> dxdt) const override;
   void state_tolerances(std::span<double> atol) const override;
   [[nodiscard]] bool watches_steps() const override;
-  [[nodiscard]] bool step_completed(const ReadContext& context) const override;
+  [[nodiscard]] bool step_completed(StepContext& context) const override;
   void fire(FireContext& context) const override;
   [[nodiscard]] std::size_t guard_count() const override { return me_ ? md_.event_indicators : 0; }
   [[nodiscard]] std::string guard_name(std::size_t i) const override;
@@ -101,12 +103,23 @@ class FMU : public Actor {
   void set_inputs(const ReadContext& context, RunState& run) const;
   void set_continuous(const ReadContext& context, RunState& run) const;
   void read_outputs(RunState& run) const;
+  /// Calls each(port index, value) for every output, from the values read last.
+  template <class Each>
+  void for_each_output(const RunState& run, Each each) const;
   void event_iteration(FireContext& context, RunState& run, bool initial) const;
   void schedule(FireContext& context, RunState& run, bool defined, double next) const;
   void initialize_now(FireContext& context, RunState& run) const;
   void fire_now(FireContext& context, RunState& run) const;
-  /// Writes the messages the FMU logged since the last firing as `fmu_log` trace lines.
-  void trace_log(FireContext& context, RunState& run) const;
+  /// Co-simulation: a firing at a communication point (the step to it, the
+  /// inputs, the outputs sent), at a later microstep of it, or between two.
+  void communicate(FireContext& context, RunState& run) const;
+  /// Sends the outputs as tokens; only those that feed through from an input when `feedthrough_only`.
+  void publish(FireContext& context, const RunState& run, bool feedthrough_only) const;
+  /// Runs `call`, then writes what the FMU logged, also when `call` throws.
+  template <class Call>
+  void with_log(StepContext& context, RunState& run, Call call) const;
+  /// Writes the messages the FMU logged since the last call as `fmu_log` trace lines, at the context's tag.
+  void trace_log(StepContext& context, RunState& run) const;
   /// Co-simulation: a discarded step that fmi2GetBooleanStatus(fmi2Terminated) says ended the simulation.
   [[nodiscard]] bool terminated(RunState& run) const;
 

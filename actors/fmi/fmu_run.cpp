@@ -21,7 +21,9 @@ struct FMU::RunState final : ActorState {
   Tick pending_tick = kNever;  ///< the time event asked for (nextEventTime), or kNever
   double pending_time = 0;     ///< ... at exactly this time in seconds
   bool terminate = false;      ///< fmi2CompletedIntegratorStep asked to terminate
-  double cs_time = 0;          ///< co-simulation: the last communication point
+  double cs_time = 0;          ///< co-simulation: the last communication point, in seconds
+  Tick cs_tick = kNever;       ///< ... in ticks (kNever before the first)
+  Tick cs_next = kNever;       ///< the next communication point (kNever: none before the stop time)
   Fmi3ClockRun clocks;         ///< FMI 3 clocks (fmi3_clocks.hpp)
 };
 
@@ -86,6 +88,15 @@ void FMU::set_continuous(const ReadContext& context, RunState& run) const {
   set_inputs(context, run);
 }
 
+template <class Each>
+void FMU::for_each_output(const RunState& run, Each each) const {
+  for (std::size_t k = 0; k < run.real_out.size(); ++k) each(outputs_.real.ports[k], run.real_out[k]);
+  for (std::size_t k = 0; k < run.integer_out.size(); ++k)
+    each(outputs_.integer.ports[k], static_cast<double>(run.integer_out[k]));
+  for (std::size_t k = 0; k < run.boolean_out.size(); ++k)
+    each(outputs_.boolean.ports[k], run.boolean_out[k] != fmi2::kFalse ? 1.0 : 0.0);
+}
+
 void FMU::read_outputs(RunState& run) const {
   Fmi2Instance& fmu = *run.fmu;
   if (!run.real_out.empty()) {
@@ -105,32 +116,32 @@ void FMU::read_outputs(RunState& run) const {
   }
 }
 
-// The FMU's messages go to the trace at the end of each firing, also one
-// that fails (they explain the failure).
-void FMU::initialize(FireContext& context) const {
-  auto& run = context.state<RunState>();
-  run.fmu = instantiate(name());
+// The FMU's messages go to the trace at the end of each firing and of each
+// accepted step, also one that fails (they explain the failure).
+template <class Call>
+void FMU::with_log(StepContext& context, RunState& run, Call call) const {
   try {
-    initialize_now(context, run);
+    call();
   } catch (...) {
     trace_log(context, run);
     throw;
   }
   trace_log(context, run);
+}
+
+void FMU::initialize(FireContext& context) const {
+  auto& run = context.state<RunState>();
+  run.fmu = instantiate(name());
+  with_log(context, run, [&] { initialize_now(context, run); });
 }
 
 void FMU::fire(FireContext& context) const {
   auto& run = context.state<RunState>();
-  try {
-    fire_now(context, run);
-  } catch (...) {
-    trace_log(context, run);
-    throw;
-  }
-  trace_log(context, run);
+  with_log(context, run, [&] { fire_now(context, run); });
 }
 
-void FMU::trace_log(FireContext& context, RunState& run) const {
+void FMU::trace_log(StepContext& context, RunState& run) const {
+  if (!run.fmu->has_log()) return;  // every accepted step comes here: nothing to allocate
   std::size_t dropped = 0;
   const std::vector<Fmi2Instance::LogEntry> log = run.fmu->take_log(dropped);
   for (const Fmi2Instance::LogEntry& entry : log) {
@@ -142,7 +153,7 @@ void FMU::trace_log(FireContext& context, RunState& run) const {
   if (dropped > 0) {
     const std::string message = std::to_string(dropped) +
                                 " more messages were logged and not traced (at most " +
-                                std::to_string(Fmi2Instance::kMaxKept) + " between two firings)";
+                                std::to_string(Fmi2Instance::kMaxKept) + " between two trace points)";
     const std::array<TraceField, 3> fields{
         {{"category", "ctde"}, {"status", "dropped"}, {"message", message}}};
     context.trace("fmu_log", fields);
@@ -181,8 +192,9 @@ void FMU::initialize_now(FireContext& context, RunState& run) const {
     if (clocks_.any()) clocks_.start(context, run.clocks);
   } else {
     run.cs_time = start;
-    read_outputs(run);
-    context.fire_at(context.tag().time);  // the first communication point: inputs set, outputs read
+    run.cs_tick = kNever;
+    run.cs_next = context.tag().time;
+    context.fire_at(run.cs_next);  // the first communication point: inputs set, outputs read and sent
   }
 }
 
@@ -233,28 +245,54 @@ void FMU::schedule(FireContext& context, RunState& run, bool defined, double nex
   context.fire_at(tick);
 }
 
-void FMU::fire_now(FireContext& context, RunState& run) const {
-  Fmi2Instance& fmu = *run.fmu;
-  const auto& f = fmu.f();
-  if (!me_) {
-    // Co-Simulation: finish the step from the last communication point, then
-    // set the inputs of this one and read the outputs.
-    const double t = context.time();
-    if (t > run.cs_time) {
-      const fmi2::Status status = f.do_step(fmu.component(), run.cs_time, t - run.cs_time, fmi2::kTrue);
-      if (status == fmi2::Status::kDiscard && terminated(run)) {
-        context.request_stop();  // the FMU ended the simulation: keep the outputs of the last point
-        return;
-      }
-      fmu.require(status, "fmi2DoStep");
-      run.cs_time = t;
-    }
+void FMU::communicate(FireContext& context, RunState& run) const {
+  const Tick now = context.tag().time;
+  if (now == run.cs_tick) {
+    // Tokens at a later microstep of this communication point: the inputs
+    // change at it, and so do the outputs that feed through from them.
     set_inputs(context, run);
     read_outputs(run);
-    const Tick next = context.tag().time + context.resolution().to_ticks(communication_step_);
-    if (next <= context.stop_tick()) context.fire_at(next);
+    publish(context, run, /*feedthrough_only=*/true);
     return;
   }
+  if (now != run.cs_next) return;  // a token between two points: its value is read at the next one
+  // Finish the step from the last communication point, then set the inputs
+  // of this one, read the outputs and send them.
+  const double t = context.time();
+  if (t > run.cs_time) {
+    Fmi2Instance& fmu = *run.fmu;
+    const fmi2::Status status = fmu.f().do_step(fmu.component(), run.cs_time, t - run.cs_time, fmi2::kTrue);
+    if (status == fmi2::Status::kDiscard && terminated(run)) {
+      context.request_stop();  // the FMU ended the simulation: no outputs at this point
+      return;
+    }
+    fmu.require(status, "fmi2DoStep");
+  }
+  run.cs_time = t;
+  run.cs_tick = now;
+  set_inputs(context, run);
+  read_outputs(run);
+  publish(context, run, /*feedthrough_only=*/false);
+  const Tick next = now + context.resolution().to_ticks(communication_step_);
+  run.cs_next = next <= context.stop_tick() ? next : kNever;
+  if (run.cs_next != kNever) context.fire_at(next);
+}
+
+void FMU::publish(FireContext& context, const RunState& run, bool feedthrough_only) const {
+  for_each_output(run, [&](std::size_t port, double value) {
+    bool send = !feedthrough_only;
+    for (std::size_t i = 0; !send && i < inputs().size(); ++i) send = feeds_through(i, port);
+    if (send) context.emit(output_port(port), value);
+  });
+}
+
+void FMU::fire_now(FireContext& context, RunState& run) const {
+  if (!me_) {
+    communicate(context, run);
+    return;
+  }
+  Fmi2Instance& fmu = *run.fmu;
+  const auto& f = fmu.f();
   // The exact time the FMU asked for, when this is its time event.
   double t = context.time();
   if (context.tag().time == run.pending_tick) {
@@ -282,21 +320,11 @@ bool FMU::terminated(RunState& run) const {
 }
 
 void FMU::evaluate(EvalContext& context) const {
+  if (!me_) return;  // co-simulation: discrete outputs, sent at the communication points
   auto& run = context.state<RunState>();
-  if (me_) {
-    set_continuous(context, run);
-    read_outputs(run);
-  }
-  for (std::size_t k = 0; k < run.real_out.size(); ++k) {
-    context.output(output_port(outputs_.real.ports[k]))[0] = run.real_out[k];
-  }
-  for (std::size_t k = 0; k < run.integer_out.size(); ++k) {
-    context.output(output_port(outputs_.integer.ports[k]))[0] = run.integer_out[k];
-  }
-  for (std::size_t k = 0; k < run.boolean_out.size(); ++k) {
-    context.output(output_port(outputs_.boolean.ports[k]))[0] =
-        run.boolean_out[k] != fmi2::kFalse ? 1.0 : 0.0;
-  }
+  set_continuous(context, run);
+  read_outputs(run);
+  for_each_output(run, [&](std::size_t port, double value) { context.output(output_port(port))[0] = value; });
 }
 
 void FMU::derivatives(const ReadContext& context, std::span<double> dxdt) const {
@@ -322,18 +350,25 @@ void FMU::state_tolerances(std::span<double> atol) const {
   }
 }
 
-bool FMU::watches_steps() const { return me_ && !md_.model_exchange->completed_step_not_needed; }
+// Every Model Exchange FMU watches the steps: what it logged during a step
+// is traced at the step's end.
+bool FMU::watches_steps() const { return me_; }
 
-bool FMU::step_completed(const ReadContext& context) const {
+bool FMU::step_completed(StepContext& context) const {
   auto& run = context.state<RunState>();
-  set_continuous(context, run);
-  Fmi2Instance& fmu = *run.fmu;
-  fmi2::Boolean enter = fmi2::kFalse;
-  fmi2::Boolean terminate = fmi2::kFalse;
-  fmu.require(fmu.f().completed_integrator_step(fmu.component(), fmi2::kTrue, &enter, &terminate),
-              "fmi2CompletedIntegratorStep");
-  if (terminate != fmi2::kFalse) run.terminate = true;
-  return enter != fmi2::kFalse || terminate != fmi2::kFalse;
+  bool event = false;
+  with_log(context, run, [&] {
+    if (md_.model_exchange->completed_step_not_needed) return;
+    set_continuous(context, run);
+    Fmi2Instance& fmu = *run.fmu;
+    fmi2::Boolean enter = fmi2::kFalse;
+    fmi2::Boolean terminate = fmi2::kFalse;
+    fmu.require(fmu.f().completed_integrator_step(fmu.component(), fmi2::kTrue, &enter, &terminate),
+                "fmi2CompletedIntegratorStep");
+    if (terminate != fmi2::kFalse) run.terminate = true;
+    event = enter != fmi2::kFalse || terminate != fmi2::kFalse;
+  });
+  return event;
 }
 
 }  // namespace ctde

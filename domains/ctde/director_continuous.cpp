@@ -258,7 +258,7 @@ void Director::Impl::restart_solver() {
 bool Director::Impl::steps_completed(double t1) {
   bool asked = false;
   for (const ActorId d : step_watchers_) {
-    const ReadContext context(b_, this, d, now_, t1);
+    StepContext context(b_, this, d, now_, t1);
     bool wants = false;
     guarded(d, [&] { wants = actors_[d.index()]->step_completed(context); });
     if (wants) {

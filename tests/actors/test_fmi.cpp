@@ -18,29 +18,15 @@
 #include "actors/fmi/model_description.hpp"
 #include "core/error.hpp"
 #include "support/cli_helpers.hpp"
+#include "support/closed_forms.hpp"
 #include "support/fmi_helpers.hpp"
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
-using ctde::test::fmu;
-using ctde::test::fmu_model;
-using ctde::test::reset_times;
-using ctde::test::run_model;
-
-namespace {
-
+using namespace ctde::test;
 namespace fs = std::filesystem;
 
-/// The message of validating `text` (empty when valid).
-std::string validation_message(const std::string& text) {
-  try {
-    Model model = test::load(text);
-    (void)validate(model);
-  } catch (const ModelError& e) {
-    return e.what();
-  }
-  return "";
-}
+namespace {
 
 std::size_t extracted_folders() {
   std::size_t count = 0;
@@ -184,15 +170,7 @@ TEST_CASE("the bouncing-ball FMU bounces at the closed-form impact times") {
       run_model(fmu_model("ball", R"("start": {"e": 0.7, "h": 1.5})",
                           R"("stop_time": 2.9, "rtol": 1e-10, "atol": 1e-12)", R"("a.h", "a.v")"));
   REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
-  // t1 = sqrt(2 h0 / g); each bounce leaves at e times the impact speed and flies 2 v / g.
-  std::vector<double> expected;
-  double t = std::sqrt(2 * h0 / g);
-  double v = g * t;
-  while (t < stop) {
-    expected.push_back(t);
-    v *= e;
-    t += 2 * v / g;
-  }
+  const std::vector<double> expected = impact_times(h0, g, e, stop);
   const std::vector<double> impacts = reset_times(run, "a");
   REQUIRE(impacts.size() == expected.size());
   CHECK(expected.size() >= 6);
@@ -266,28 +244,6 @@ TEST_CASE("the stair FMU's time events fall exactly on their ticks, with both si
   }
 }
 
-TEST_CASE("the stair's co-simulation twin agrees with its model exchange at every communication point") {
-  const auto me = run_model(fmu_model("stair", "", R"("stop_time": 0.95)", R"("a.count")"));
-  const auto cs = run_model(fmu_model("stair", R"("interface": "co-simulation", "communication_step": 0.05)",
-                                      R"("stop_time": 0.95)", R"("a.count")"));
-  REQUIRE_MESSAGE(cs.result.status == RunStatus::kOk, cs.result.message);
-  // At each communication point t = j * 0.05 the CS output (right side) is the count of ticks k * 0.1 <= t.
-  int points = 0;
-  for (const auto& row : cs.rows) {
-    if (row.n != 1) continue;
-    const int j = static_cast<int>(std::lround(row.t / 0.05));
-    CHECK(std::fabs(row.t - j * 0.05) < 1e-12);
-    CHECK(row.values[0] == j / 2);
-    double from_me = -1;
-    for (const auto& m : me.rows) {
-      if (m.t <= row.t + 1e-12) from_me = m.values[0];
-    }
-    CHECK(row.values[0] == from_me);
-    ++points;
-  }
-  CHECK(points == 20);  // t = 0, 0.05, ..., 0.95
-}
-
 TEST_CASE("terminateSimulation from an FMU ends the run with status stopped at that event") {
   const auto run =
       run_model(fmu_model("stair", R"("start": {"last": 3})", R"("stop_time": 1)", R"("a.count")"));
@@ -311,19 +267,16 @@ TEST_CASE("an FMU's Real, Integer and Boolean inputs reach it and its outputs de
   }
 }
 
-TEST_CASE("a loop through an FMU's direct feedthrough is an algebraic loop, in both interfaces") {
-  for (const std::string interface :
-       {R"("interface": "model-exchange")", R"("interface": "co-simulation", "communication_step": 0.1)"}) {
-    CAPTURE(interface);
-    const std::string message = validation_message(
-        fmu_model("feedthrough", interface, R"("stop_time": 1)", "",
-                  R"(, {"name": "g", "type": "Gain", "params": {"k": 0.5}},
-                     {"name": "n", "type": "Constant", "params": {"value": 4}},
-                     {"name": "on", "type": "Constant", "params": {"value": 1}})",
-                  R"(["a.y", "g.in"], ["g.out", "a.u"], ["n.out", "a.n"], ["on.out", "a.on"])"));
-    CHECK(message.find("algebraic loop") != std::string::npos);
-    CHECK(message.find("a -> g -> a") != std::string::npos);
-  }
+TEST_CASE("a loop through a Model Exchange FMU's direct feedthrough is an algebraic loop") {
+  // (Co-simulation: a causality loop, tests/actors/test_fmi_cosim.cpp.)
+  const std::string message = model_file_error(
+      fmu_model("feedthrough", "", R"("stop_time": 1)", "",
+                R"(, {"name": "g", "type": "Gain", "params": {"k": 0.5}},
+                   {"name": "n", "type": "Constant", "params": {"value": 4}},
+                   {"name": "on", "type": "Constant", "params": {"value": 1}})",
+                R"(["a.y", "g.in"], ["g.out", "a.u"], ["n.out", "a.n"], ["on.out", "a.on"])"));
+  CHECK(message.find("algebraic loop among direct-feedthrough continuous actors: a -> g -> a") !=
+        std::string::npos);
   // ModelStructure's dependencies, pair by pair: y on u, n and on; n_out on n only.
   Model model = test::load(R"({"ctde": 1, "actors": [{"name": "a", "type": "FMU", "params": {"file": ")" +
                            fmu("feedthrough") + R"("}}]})");
@@ -386,7 +339,7 @@ TEST_CASE(
 
 TEST_CASE("an FMU's parameters are checked at validation with messages naming actor and parameter") {
   const auto message = [](const std::string& name, const std::string& params) {
-    return validation_message(fmu_model(name, params, R"("stop_time": 1)", ""));
+    return model_file_error(fmu_model(name, params, R"("stop_time": 1)", ""));
   };
   CHECK(message("ball", R"("start": {"nope": 1})").find("parameter 'start': FMU '") != std::string::npos);
   CHECK(message("ball", R"("start": {"nope": 1})").find("has no variable named 'nope'") != std::string::npos);
@@ -526,14 +479,7 @@ TEST_CASE("the FMI 3.0 ball bounces at the closed-form times, as its FMI 2.0 twi
       run_model(fmu_model("ball3", R"("start": {"e": 0.7, "h": 1.5})",
                           R"("stop_time": 2.9, "rtol": 1e-10, "atol": 1e-12)", R"("a.h", "a.v")"));
   REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
-  std::vector<double> expected;
-  double t = std::sqrt(2 * 1.5 / 9.81);
-  double v = 9.81 * t;
-  while (t < 2.9) {
-    expected.push_back(t);
-    v *= 0.7;
-    t += 2 * v / 9.81;
-  }
+  const std::vector<double> expected = impact_times(1.5, 9.81, 0.7, 2.9);
   const std::vector<double> impacts = reset_times(run, "a");
   REQUIRE(impacts.size() == expected.size());
   for (std::size_t k = 0; k < expected.size(); ++k) CHECK(std::fabs(impacts[k] - expected[k]) < 1e-8);
@@ -585,27 +531,4 @@ TEST_CASE(
                              fmu("once") + R"("}}, {"name": "b", "type": "FMU", "params": {"file": ")" +
                              fmu("once") + R"("}}], "record": ["a.x", "b.x"]})");
   CHECK(two.result.status == RunStatus::kOk);
-}
-
-TEST_CASE("a co-simulation communication step must be a whole number of ticks (ctde validate)") {
-  const fs::path model = test::scratch_file("ctde_fmi_test", "step_ticks.json");
-  std::ofstream(model) << fmu_model("stair", R"("interface": "co-simulation", "communication_step": 1.5e-12)",
-                                    R"("stop_time": 1)", "");
-  const auto result = test::run_cli("validate " + model.string());
-  CHECK(result.status == 2);
-  CHECK_MESSAGE(result.output.find("actor 'a' (FMU), parameter 'communication_step'") != std::string::npos,
-                result.output);
-}
-
-TEST_CASE("co-simulation of the FMI 3.0 stair agrees with its FMI 2.0 twin, terminate included") {
-  const std::string params =
-      R"("interface": "co-simulation", "communication_step": 0.05, "start": {"last": 5})";
-  const auto fmi3 = run_model(fmu_model("stair3", params, R"("stop_time": 1)", R"("a.count", "a.level")"));
-  const auto fmi2 = run_model(fmu_model("stair", params, R"("stop_time": 1)", R"("a.count", "a.level")"));
-  REQUIRE(fmi3.result.status == RunStatus::kStopped);
-  REQUIRE(fmi2.result.status == RunStatus::kStopped);
-  CHECK(fmi3.csv == fmi2.csv);
-  // The step [0.45, 0.5] reaches count 5 = last at t = 0.5: the FMU terminates there; the run stops at 0.5.
-  CHECK(fmi3.result.time == doctest::Approx(0.5));
-  CHECK(fmi3.rows.back().values[0] == 4);  // the outputs of the last completed point (0.45)
 }

@@ -14,17 +14,13 @@
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
-using ctde::test::fmu;
-using ctde::test::fmu_model;
-using ctde::test::run_model;
+using namespace ctde::test;
 
 namespace {
 
-namespace fs = std::filesystem;
-
 /// `ctde validate` of a model of test FMU `name`.
-test::CommandResult validate_fmu(const std::string& name) {
-  const fs::path model = test::scratch_file("ctde_fmi3_test", name + ".json");
+CommandResult validate_fmu(const std::string& name) {
+  const std::filesystem::path model = scratch_file("ctde_fmi3_test", name + ".json");
   std::ofstream(model) << fmu_model(name, "", R"("stop_time": 1)", "");
   return test::run_cli("validate " + model.string());
 }

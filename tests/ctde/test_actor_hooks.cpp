@@ -27,7 +27,7 @@ class StepWatcher final : public Actor {
   void evaluate(EvalContext& context) const override { context.output(out_)[0] = context.states()[0]; }
   void derivatives(const ReadContext& /*context*/, std::span<double> dx) const override { dx[0] = 1; }
   [[nodiscard]] bool watches_steps() const override { return true; }
-  [[nodiscard]] bool step_completed(const ReadContext& context) const override {
+  [[nodiscard]] bool step_completed(StepContext& context) const override {
     steps_.push_back(context.time());
     return fired_.empty() && context.states()[0] > 0.5;
   }

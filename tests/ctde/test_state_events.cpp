@@ -9,6 +9,7 @@
 
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
+#include "support/closed_forms.hpp"
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
@@ -59,20 +60,6 @@ std::string bouncing_ball(const nlohmann::json& director, const nlohmann::json& 
   }
   for (const auto& [key, value] : parameters.items()) model["parameters"][key] = value;
   return model.dump();
-}
-
-/// Impact times of a ball dropped from h0 with restitution e: t1 = sqrt(2 h0 / g),
-/// then each flight lasts 2 v_k / g with v_k = e^k g t1.
-std::vector<double> impact_times(double h0, double g, double e, double until) {
-  std::vector<double> times;
-  double t = std::sqrt(2 * h0 / g);
-  double v = g * t;
-  while (t < until) {
-    times.push_back(t);
-    v *= e;
-    t += 2 * v / g;
-  }
-  return times;
 }
 
 /// t (a Clock, also integrated) crossing `level` (JSON text), and a time

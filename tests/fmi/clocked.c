@@ -6,10 +6,7 @@
  * periodic (tick3, tick_fixed3) or triggered by the importer (triggered3). */
 #include "fmu_runtime.h"
 
-const char* const model_guid = FMU_GUID;
 const int model_nx = 0;
-const unsigned int model_state_vr[] = {0};
-const unsigned int model_der_vr[] = {0};
 const int model_nz = 0;
 
 void model_defaults(Instance* m) {

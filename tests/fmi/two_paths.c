@@ -1,4 +1,4 @@
-/* Two paths through one FMU (Model Exchange), for the per-port loop check:
+/* Two paths through one FMU (Model Exchange and Co-Simulation), for the loop checks:
  * x' = -x from 1; output y1 = 2 u1 depends on the input u1 directly,
  * output y2 = x only on the state. Value references: Real 0 x, 1 der(x),
  * 2 u1, 3 y1, 4 y2. */
