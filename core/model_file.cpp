@@ -27,7 +27,7 @@ const std::vector<std::string> kDirectorKeys = {
     "start_time",  "stop_time",      "time_resolution", "solver",
     "rtol",        "atol",           "initial_step",    "min_step",
     "max_step",    "max_microsteps", "event_tolerance", "events",
-    "event_state", "output_interval"};
+    "event_state", "output_interval", "subsystems"};
 
 /// Reads a JSON document with nlohmann's (iterative) SAX parser, building
 /// it and checking its shape before anything walks it recursively: objects

@@ -40,7 +40,8 @@ void Director::Impl::lay_out_parts() {
                             options_.solver == SolverKind::kRkf45;
   if (options_.subsystems != Subsystems::kSplit || !plain_method || options_.events != EventMode::kNormal ||
       options_.event_state != EventState::kInterpolated || !step_watchers_.empty() ||
-      std::isfinite(step_bound_) || results_ != nullptr || stateful_.size() < 2) {
+      std::isfinite(step_bound_) || (results_ != nullptr && !results_->signals().empty()) ||
+      stateful_.size() < 2) {
     return;
   }
   const auto n = static_cast<std::uint32_t>(actors_.size());
@@ -278,7 +279,10 @@ void Director::Impl::parts_phase(Tick next) {
       for (SolverPart& p : list) {
         if (p.pending && p.pending->te == te) fired = fire_pending(p) || fired;
       }
-      if (fired) return;
+      if (fired) {
+        record(now_);
+        return;
+      }
       continue;  // the crossings were a few ulps later: no event
     }
     if (earliest >= t_next) break;
@@ -286,6 +290,7 @@ void Director::Impl::parts_phase(Tick next) {
     stop_if_asked();
   }
   now_ = {next, 0};
+  record(now_);
 }
 
 void Director::Impl::step_part(SolverPart& p, double t_next) {
