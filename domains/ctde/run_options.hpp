@@ -48,7 +48,7 @@ struct RunOptions {
   EventMode events = EventMode::kNormal;
   EventState event_state = EventState::kInterpolated;
   std::optional<double> output_interval;  ///< empty: no interpolated rows
-  Subsystems subsystems = Subsystems::kJoined;
+  Subsystems subsystems = Subsystems::kSplit;
 };
 
 /// Checks the values of run options, however they were made (a model file's

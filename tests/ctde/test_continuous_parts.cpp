@@ -169,16 +169,19 @@ TEST_CASE("a sampled controller on one of two plants: split and joined agree, an
     const double u = 1 - x;
     x = u + (x - u) * std::exp(-0.25);
   }
+  // (split: y takes its own long steps, not cut at x's samples)
+  CHECK(steps(split) != steps(joined));
   const auto ys = events_of(split, "y_sample");
   REQUIRE(ys.size() == 5);
   for (const auto& [t, y] : ys) CHECK(std::abs(y - std::exp(-t)) <= 1e-8);
 }
 
-TEST_CASE("subsystems \"joined\" is one integrator, and the option takes two words") {
-  const Run joined = run_model(balls(2, "joined", 3));
-  nlohmann::json plain = nlohmann::json::parse(balls(2, "joined", 3));
+TEST_CASE("subsystems \"split\" is the default, and the option takes two words") {
+  const Run split = run_model(balls(2, "split", 3));
+  nlohmann::json plain = nlohmann::json::parse(balls(2, "split", 3));
   plain["director"].erase("subsystems");
   const Run by_default = run_model(plain.dump());
-  CHECK(joined.trace == by_default.trace);
+  CHECK(split.trace == by_default.trace);
+  CHECK(split.trace != run_model(balls(2, "joined", 3)).trace);
   CHECK_THROWS_WITH_AS(run_model(balls(2, "apart", 3)), doctest::Contains("subsystems"), ModelError);
 }
