@@ -267,11 +267,12 @@ void Director::Impl::parts_phase(Tick next) {
     double earliest = std::numeric_limits<double>::infinity();
     for (SolverPart& p : list) {
       const double f = p.frontier(resolution_);
-      if (f < earliest || (f == earliest && p.pending && !first->pending)) {
+      if (first == nullptr || f < earliest || (f == earliest && p.pending && !first->pending)) {
         earliest = f;
         first = &p;
       }
     }
+    if (first == nullptr) break;  // (lay_out_parts makes two parts at least)
     if (first->pending) {
       const Tick te = first->pending->te;
       now_ = {te, 0};
