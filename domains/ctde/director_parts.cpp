@@ -288,6 +288,7 @@ void Director::Impl::parts_phase(Tick next) {
     }
     if (earliest >= t_next) break;
     step_part(*first, t_next);
+    if (progress_) progress_(earliest, stats_);
     stop_if_asked();
   }
   now_ = {next, 0};
