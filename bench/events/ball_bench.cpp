@@ -123,6 +123,11 @@ bool bench(const Balls& balls, double rtol, double atol, int repeats) {
   options.stop_time = balls.stop_time;
   options.rtol = rtol;
   options.atol = atol;
+  // SUBSYSTEMS=joined: one integrator for every ball (the default splits them).
+  const char* subsystems = std::getenv("SUBSYSTEMS");
+  options.subsystems = subsystems != nullptr && std::string(subsystems) == "joined"
+                           ? ctde::Subsystems::kJoined
+                           : ctde::Subsystems::kSplit;
   double best = 1e300;
   ctde::RunResult result;
   for (int r = 0; r < repeats; ++r) {

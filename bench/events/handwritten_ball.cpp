@@ -53,6 +53,7 @@
 #include "../arkode_erk.hpp"
 #include "../best_of.hpp"
 #include "balls.hpp"
+#include "domains/ct/vector_ops.hpp"
 
 namespace {
 
@@ -96,6 +97,9 @@ Run integrate(const Balls& balls, double rtol, double atol, int interp_degree) {
   SUNContext ctx = new_context();
   const auto start = std::chrono::steady_clock::now();
   N_Vector y = new_vector(2 * n, ctx);
+  // OPS=project: the vector operations compiled in this project, as ctde installs them.
+  const char* ops = std::getenv("OPS");
+  if (ops != nullptr && std::string(ops) == "project") ctde::use_project_vector_ops(y);
   double* ys = NV_DATA_S(y);
   for (sunindextype i = 0; i < n; ++i) {
     ys[i] = balls.h0[static_cast<std::size_t>(i)];

@@ -1,6 +1,7 @@
 // The director: the run loop, the services actors call, the DE phase, rows
 // and the run's end (director_impl.hpp lists the other parts).
 #include "domains/ctde/director_impl.hpp"
+#include "domains/ctde/director_parts_impl.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -146,7 +147,11 @@ void Director::Impl::initialize() {
       }
       if (std::isfinite(step_bound_))
         ode.max_step = std::min(ode.max_step.value_or(step_bound_), step_bound_);
-      solver_.emplace(problem, ode, t, b_.x_storage);
+      if (parts_) {
+        start_parts(ode, t);
+      } else {
+        solver_.emplace(problem, ode, t, b_.x_storage);
+      }
     } catch (const std::exception& e) {
       throw Failure{std::string("the ODE solver could not start: ") + e.what(), ""};
     }
@@ -230,6 +235,7 @@ void Director::Impl::fire_special(ActorId a, Flags flags, FireContext& context) 
   // changed is evaluated again before anything reads it, so every reader at
   // this tag sees one value, however many actors it passes through (the
   // director alone refreshes continuous outputs).
+  if ((flags & kInPart) != 0) touch_part(a);
   if ((flags & kReadsTimed) != 0 && scheduler_.refresh_due()) evaluate_all(context.time());
   if ((flags & kFunction) != 0) {
     fire_function(a, context.time());
@@ -271,6 +277,16 @@ RunResult Director::Impl::finish(RunStatus status, const std::string& message, c
     stats_.steps = static_cast<std::uint64_t>(ode.steps);
     stats_.rejected_steps = static_cast<std::uint64_t>(ode.error_test_failures);
     stats_.rhs_evals = static_cast<std::uint64_t>(ode.rhs_evals) + extra_rhs_;
+  }
+  if (parts_) {
+    stats_.steps = stats_.rejected_steps = 0;
+    stats_.rhs_evals = extra_rhs_;
+    for (const SolverPart& p : parts_->list) {
+      const OdeStatistics ode = p.solver->statistics();
+      stats_.steps += static_cast<std::uint64_t>(ode.steps);
+      stats_.rejected_steps += static_cast<std::uint64_t>(ode.error_test_failures);
+      stats_.rhs_evals += static_cast<std::uint64_t>(ode.rhs_evals);
+    }
   }
   if (results_ != nullptr) results_->flush();
   RunResult result;

@@ -1,6 +1,7 @@
 // The director's continuous side: the right-hand side, the continuous
 // phase, rows inside steps, restarts after events.
 #include "domains/ctde/director_impl.hpp"
+#include "domains/ctde/director_parts_impl.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -103,6 +104,10 @@ void Director::Impl::check_states(double t) {
 }
 
 void Director::Impl::continuous_phase(Tick next) {
+  if (parts_) {
+    parts_phase(next);
+    return;
+  }
   if (!solver_ && continuous_.empty() && results_ == nullptr && guards_.generators.empty()) {  // pure DE
     now_ = {next, 0};
     return;

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -327,6 +328,42 @@ class Director::Impl final : public DirectorServices {
   /// still due.
   [[noreturn]] void zeno(double t);
 
+  // ---- Independent parts (director_parts.cpp; docs/semantics.md,
+  // "Independent subsystems"): used only when the model splits (parts_).
+
+  struct SolverPart;  // director_parts_impl.hpp
+  struct Parts;
+  class PartTrajectory;
+  /// After lay_out: parts_ when the continuous side falls into independent
+  /// parts and nothing asks for one integrator; else nothing.
+  void lay_out_parts();
+  /// In initialize(): each part's solver at the start.
+  void start_parts(const OdeOptions& ode, double t);
+  /// continuous_phase() with parts: steps the part with the earliest
+  /// frontier until that is a located crossing or `next`.
+  void parts_phase(Tick next);
+  /// One step of part p towards t_next and the check of its guards over it.
+  void step_part(SolverPart& p, double t_next);
+  /// Part p at its pending crossing: the step cut there; returns true when
+  /// its generators fire at now_.
+  bool fire_pending(SolverPart& p);
+  /// A firing of actor a (depth) at now_: its part, the first time, takes
+  /// its state at now_ and its guards' sides there.
+  void touch_part(std::uint32_t a);
+  /// The part's states at t (inside its last step) into the run's state.
+  void sync_part(SolverPart& p, double t);
+  /// The part's states from its solver into the run's state, outputs at t.
+  void load_part(SolverPart& p, double t);
+  void evaluate_part_guards(SolverPart& p, double t, std::span<double> g);
+  void part_guards_at(SolverPart& p, double t, const double* x, std::span<double> g);
+  void fire_part_events(SolverPart& p, Tag tag, const LocatedCrossing& found, double rejected_t1,
+                        int iterations);
+  void parts_microstep_crossings();
+  bool parts_after_events();
+  static int part_rhs(double t, const double* x, double* dxdt, void* user);
+  StepResult step_part_solver(SolverPart& p, double t_limit);
+  std::unique_ptr<Parts> parts_;
+
   /// The run's result and statistics; the trace's error and run_end lines.
   RunResult finish(RunStatus status, const std::string& message, const std::string& actor);
 
@@ -379,10 +416,13 @@ class Director::Impl final : public DirectorServices {
   /// The flags that describe the actor, not the current microstep.
   /// Has guards of its own (fixed).
   static constexpr Flags kGenerator = 256;
+  /// Belongs to an independent part (parts_): its firing touches the part (fixed).
+  static constexpr Flags kInPart = 512;
   static constexpr Flags kFixedFlags =
-      kDrivesContinuous | kReadsTimed | kFunction | kMovesGuards | kGenerator;
+      kDrivesContinuous | kReadsTimed | kFunction | kMovesGuards | kGenerator | kInPart;
   /// Any of these asks for more than fire(): one test on the common path.
-  static constexpr Flags kSpecial = kReadsTimed | kFunction | kDrivesContinuous | kMovesGuards | kGenerator;
+  static constexpr Flags kSpecial =
+      kReadsTimed | kFunction | kDrivesContinuous | kMovesGuards | kGenerator | kInPart;
   /// Models with this many actors look ahead in the queue (prefetch_ahead):
   /// their actors outgrow the caches (4096 actors of ~300 bytes: 1.2 MB).
   static constexpr std::size_t kPrefetchActors = 4096;

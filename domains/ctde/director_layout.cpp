@@ -1,5 +1,7 @@
 // The director's flat buffers and evaluation lists.
+#include "domains/ctde/continuous_parts.hpp"
 #include "domains/ctde/director_impl.hpp"
+#include "domains/ctde/director_parts_impl.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -143,6 +145,12 @@ void Director::Impl::lay_out() {
   rhs_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, rhs_inputs_, actors_, b_);
   guard_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, guard_inputs_, actors_, b_);
   derivatives_ = RhsProgram(RhsProgram::Part::kDerivatives, stateful_, actors_, b_);
+  lay_out_parts();
+  if (parts_) {
+    for (std::uint32_t d = 0; d < n; ++d) {
+      if (parts_->part_of[d] != ContinuousParts::kNoPart) flags_[d] |= kInPart;
+    }
+  }
   if (results_ != nullptr) {
     record_index_.assign(outputs, -1);
     recorded_token_tag_.assign(results_->signals().size(), Tag{kNever, 0});

@@ -3,6 +3,7 @@
 // does with the crossing it finds: ending the step there, firing the
 // generators (docs/semantics.md, "State events").
 #include "domains/ctde/director_impl.hpp"
+#include "domains/ctde/director_parts_impl.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -226,12 +227,24 @@ void Director::Impl::unresolved_events(GuardId guard, const EventRhythm& rhythm,
 }
 
 void Director::Impl::start_guards() {
+  if (parts_) {
+    const double t = resolution_.to_seconds(now_.time);
+    for (SolverPart& p : parts_->list) {
+      evaluate_part_guards(p, t, p.locator.end_values());
+      p.locator.start();
+    }
+    return;
+  }
   if (guards_.generators.empty()) return;
   evaluate_guards(resolution_.to_seconds(now_.time), guards_.locator.end_values());
   guards_.locator.start();
 }
 
 void Director::Impl::microstep_crossings() {
+  if (parts_) {
+    parts_microstep_crossings();
+    return;
+  }
   const double t = resolution_.to_seconds(now_.time);
   const Tag tag{now_.time, now_.microstep + 1};
   const std::span<double> g = guards_.locator.end_values();
@@ -284,6 +297,7 @@ void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t)
 }
 
 bool Director::Impl::after_events() {
+  if (parts_) return parts_after_events();
   if (guards_.generators.empty()) return false;
   const double t = resolution_.to_seconds(now_.time);
   if (!std::exchange(guards_.current, false)) evaluate_guards(t, guards_.locator.end_values());

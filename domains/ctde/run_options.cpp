@@ -207,6 +207,9 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
     options.event_state = *first ? EventState::kInterpolated : EventState::kIntegrated;
   }
   if (auto v = number("output_interval")) options.output_interval = *v;
+  if (auto first = either("subsystems", "split", "joined")) {
+    options.subsystems = *first ? Subsystems::kSplit : Subsystems::kJoined;
+  }
   check(options);
   return options;
 }

@@ -22,6 +22,11 @@ enum class EventMode { kNormal, kNone };
 /// per event, the state keeps the method's error control).
 enum class EventState { kInterpolated, kIntegrated };
 
+/// Independent parts of the continuous side (docs/semantics.md,
+/// "Independent subsystems"): each its own integrator (split), or one
+/// integrator for all states (joined).
+enum class Subsystems { kSplit, kJoined };
+
 /// Every option has a default; `stop_time` is required. Times in seconds. Copyable value type.
 struct RunOptions {
   double start_time = 0.0;
@@ -43,6 +48,7 @@ struct RunOptions {
   EventMode events = EventMode::kNormal;
   EventState event_state = EventState::kInterpolated;
   std::optional<double> output_interval;  ///< empty: no interpolated rows
+  Subsystems subsystems = Subsystems::kSplit;
 };
 
 /// Checks the values of run options, however they were made (a model file's

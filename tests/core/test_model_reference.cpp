@@ -191,6 +191,7 @@ std::string director_default(const std::string& key) {
     return code(o.event_state == EventState::kInterpolated ? "\"interpolated\"" : "\"integrated\"");
   }
   if (key == "output_interval") return optional(o.output_interval);
+  if (key == "subsystems") return code(o.subsystems == Subsystems::kSplit ? "\"split\"" : "\"joined\"");
   return "? (unknown to director_default() in tests/core/test_model_reference.cpp)";
 }
 
