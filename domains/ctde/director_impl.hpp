@@ -349,7 +349,7 @@ class Director::Impl final : public DirectorServices {
   bool fire_pending(SolverPart& p);
   /// A firing of actor a (depth) at now_: its part, the first time, takes
   /// its state at now_ and its guards' sides there.
-  void touch_part(std::uint32_t a);
+  void touch_part(ActorId a);
   /// The part's states at t (inside its last step) into the run's state.
   void sync_part(SolverPart& p, double t);
   /// The part's states from its solver into the run's state, outputs at t.

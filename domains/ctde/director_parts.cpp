@@ -21,11 +21,11 @@ namespace ctde {
 namespace {
 
 /// The elements of `list` (schedule order) in `part`.
-std::vector<std::uint32_t> in_part(const std::vector<std::uint32_t>& list,
-                                   const std::vector<std::uint32_t>& part_of, std::uint32_t part) {
-  std::vector<std::uint32_t> mine;
-  for (const std::uint32_t d : list) {
-    if (part_of[d] == part) mine.push_back(d);
+std::vector<ActorId> in_part(const std::vector<ActorId>& list, const std::vector<std::uint32_t>& part_of,
+                             std::uint32_t part) {
+  std::vector<ActorId> mine;
+  for (const ActorId d : list) {
+    if (part_of[d.index()] == part) mine.push_back(d);
   }
   return mine;
 }
@@ -45,22 +45,22 @@ void Director::Impl::lay_out_parts() {
     return;
   }
   const auto n = static_cast<std::uint32_t>(actors_.size());
-  for (std::uint32_t d = 0; d < n; ++d) {
-    if (actors_[d]->bounds_every_step()) return;
+  for (const auto& actor : actors_) {
+    if (actor->bounds_every_step()) return;
   }
   ContinuousParts graph(n);
-  for (std::uint32_t d = 0; d < n; ++d) {
+  for (ActorId d{0}; d.value() < n; ++d) {
     const FlatActor& actor = flat(d);
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i]) continue;
       const FlatActor& driver = model_.actors[actor.drivers[i]->actor];
       if (driver.mode == TimeMode::kConstant) continue;  // the same value for every part
       if (actor.input_kinds[i] == PortKind::kContinuous || timed_[driver.depth] != 0)
-        graph.join(d, driver.depth);
+        graph.join(d.value(), driver.depth);
     }
   }
   std::vector<std::uint8_t> has_states(n, 0);
-  for (const std::uint32_t d : stateful_) has_states[d] = 1;
+  for (const ActorId d : stateful_) has_states[d.index()] = 1;
   std::vector<std::uint32_t> part_of = graph.number(has_states);
   std::uint32_t count = 0;
   for (const std::uint32_t p : part_of) {
@@ -69,8 +69,8 @@ void Director::Impl::lay_out_parts() {
   if (count < 2) return;
   // Every guard in a part with states (a guard of time alone is searched
   // with the joined integrator).
-  for (const std::uint32_t g : guards_.generators) {
-    if (part_of[g] == ContinuousParts::kNoPart) return;
+  for (const ActorId g : guards_.generators) {
+    if (part_of[g.index()] == ContinuousParts::kNoPart) return;
   }
   parts_ = std::make_unique<Parts>();
   Parts& parts = *parts_;
@@ -83,21 +83,21 @@ void Director::Impl::lay_out_parts() {
     SolverPart& p = parts.list[k];
     p.impl = this;
     p.id = k;
-    const std::vector<std::uint32_t> stateful = in_part(stateful_, parts.part_of, k);
-    for (const std::uint32_t d : stateful) {
-      const Slice slice = b_.actors[d].states;
+    const std::vector<ActorId> stateful = in_part(stateful_, parts.part_of, k);
+    for (const ActorId d : stateful) {
+      const Slice slice = b_.actors[d.index()].states;
       for (std::uint32_t i = 0; i < slice.width; ++i) p.states.push_back(slice.offset + i);
     }
     p.generators = in_part(guards_.generators, parts.part_of, k);
     std::vector<Crossing> directions;
     std::vector<ZeroSide> zero_sides;
-    for (const std::uint32_t d : p.generators) {
-      const Slice slice = b_.actors[d].guards;
+    for (const ActorId d : p.generators) {
+      const Slice slice = b_.actors[d.index()].guards;
       p.guard_base.push_back(static_cast<std::uint32_t>(p.guard_ids.size()));
       for (std::uint32_t i = 0; i < slice.width; ++i) {
-        p.guard_ids.push_back(slice.offset + i);
-        directions.push_back(actors_[d]->guard_direction(i));
-        zero_sides.push_back(actors_[d]->guard_zero_side(i));
+        p.guard_ids.push_back(GuardId{slice.offset + i});
+        directions.push_back(actors_[d.index()]->guard_direction(i));
+        zero_sides.push_back(actors_[d.index()]->guard_zero_side(i));
       }
     }
     p.locator = EventLocator(std::move(directions), resolution_, options_.event_tolerance.value_or(0.0),
@@ -140,11 +140,11 @@ int Director::Impl::part_rhs(double t, const double* x, double* dxdt, void* user
   double* dx = parts.dx.data();
   try {
     self.evaluate(p.rhs_outputs, t);
-    p.derivatives.run_derivatives(self.b_, dx, [&](std::uint32_t d) {
-      const Slice slice = self.b_.actors[d].states;
+    p.derivatives.run_derivatives(self.b_, dx, [&](ActorId d) {
+      const Slice slice = self.b_.actors[d.index()].states;
       const std::span<double> out(dx + slice.offset, slice.width);
-      const ReadContext context(self.b_, &self, ActorId{d}, self.now_, t);
-      self.guarded(d, [&] { self.actors_[d]->derivatives(context, out); });
+      const ReadContext context(self.b_, &self, d, self.now_, t);
+      self.guarded(d, [&] { self.actors_[d.index()]->derivatives(context, out); });
     });
   } catch (Failure& failure) {
     self.b_.x = self.b_.x_storage.data();
@@ -205,11 +205,11 @@ void Director::Impl::sync_part(SolverPart& p, double t) {
 
 void Director::Impl::evaluate_part_guards(SolverPart& p, double t, std::span<double> g) {
   for (std::size_t k = 0; k < p.generators.size(); ++k) {
-    const std::uint32_t d = p.generators[k];
-    const Slice slice = b_.actors[d].guards;
+    const ActorId d = p.generators[k];
+    const Slice slice = b_.actors[d.index()].guards;
     const std::span<double> out = g.subspan(p.guard_base[k], slice.width);
-    const ReadContext context(b_, this, ActorId{d}, now_, t);
-    guarded(d, [&] { actors_[d]->guards(context, out); });
+    const ReadContext context(b_, this, d, now_, t);
+    guarded(d, [&] { actors_[d.index()]->guards(context, out); });
     for (std::size_t i = 0; i < out.size(); ++i) {
       if (!std::isfinite(out[i])) {
         throw Failure{flat(d).path + ": guard " +
@@ -321,7 +321,8 @@ void Director::Impl::step_part(SolverPart& p, double t_next) {
     const LocatedEvent located = locator.locate(trajectory, t0, t1, after);
     iterations += located.bracket.iterations;
     if (trace_ != nullptr) {
-      trace_->step_reject(t0, t1, flat(guards_.owner[p.guard_ids[locator.first_located().index()]]).path);
+      trace_->step_reject(t0, t1,
+                          flat(guards_.owner[p.guard_ids[locator.first_located().index()].index()]).path);
     }
     const double te_s = resolution_.to_seconds(located.tick);
     p.pending =
@@ -391,26 +392,26 @@ void Director::Impl::fire_part_events(SolverPart& p, Tag tag, const LocatedCross
     const GuardId local{k};
     const Crossing c = locator.event(local);
     if (c == Crossing::kNone) continue;
-    const std::uint32_t i = p.guard_ids[k];
-    const std::uint32_t d = guards_.owner[i];
+    const GuardId i = p.guard_ids[k];
+    const ActorId d = guards_.owner[i.index()];
     const EventRhythm rhythm = locator.fire(local, te);
-    if (rhythm.kind != EventRhythm::Kind::kNormal) unresolved_events(GuardId{i}, rhythm, te);
-    b_.crossed[i] = static_cast<std::uint8_t>(c);
+    if (rhythm.kind != EventRhythm::Kind::kNormal) unresolved_events(i, rhythm, te);
+    b_.crossed[i.index()] = static_cast<std::uint8_t>(c);
     ++stats_.state_events;
     if (trace_ != nullptr) {
-      const std::size_t index = i - b_.actors[d].guards.offset;
-      trace_->state_event(tag, {flat(d).path, actors_[d]->guard_name(index), index, to_string(c),
+      const std::size_t index = i.value() - b_.actors[d.index()].guards.offset;
+      trace_->state_event(tag, {flat(d).path, actors_[d.index()]->guard_name(index), index, to_string(c),
                                 found.tb - found.ta, locator.residual(local), iterations, rejected_t1});
     }
-    if ((flags_[d] & kStateEvent) == 0) {
-      flags_[d] |= kStateEvent;
-      scheduler_.queue(tag, ActorId{d});
+    if ((flags_[d.index()] & kStateEvent) == 0) {
+      flags_[d.index()] |= kStateEvent;
+      scheduler_.queue(tag, d);
     }
   }
 }
 
-void Director::Impl::touch_part(std::uint32_t a) {
-  const std::uint32_t k = parts_->part_of[a];
+void Director::Impl::touch_part(ActorId a) {
+  const std::uint32_t k = parts_->part_of[a.index()];
   if (k == ContinuousParts::kNoPart) return;
   SolverPart& p = parts_->list[k];
   if (p.touched) return;
@@ -440,18 +441,18 @@ void Director::Impl::parts_microstep_crossings() {
       if (locator.fired(local)) continue;  // settles after the phase
       const Crossing c = locator.microstep_crossing(local, now_.time);
       if (c == Crossing::kNone) continue;
-      const std::uint32_t i = p.guard_ids[j];
-      const std::uint32_t d = guards_.owner[i];
-      b_.crossed[i] = static_cast<std::uint8_t>(c);
+      const GuardId i = p.guard_ids[j];
+      const ActorId d = guards_.owner[i.index()];
+      b_.crossed[i.index()] = static_cast<std::uint8_t>(c);
       ++stats_.state_events;
       if (trace_ != nullptr) {
-        const std::size_t index = i - b_.actors[d].guards.offset;
-        trace_->state_event(tag, {flat(d).path, actors_[d]->guard_name(index), index, to_string(c), 0.0,
-                                  locator.residual(local), 0, t});
+        const std::size_t index = i.value() - b_.actors[d.index()].guards.offset;
+        trace_->state_event(tag, {flat(d).path, actors_[d.index()]->guard_name(index), index, to_string(c),
+                                  0.0, locator.residual(local), 0, t});
       }
-      if ((flags_[d] & kStateEvent) == 0) {
-        flags_[d] |= kStateEvent;
-        scheduler_.queue(tag, ActorId{d});
+      if ((flags_[d.index()] & kStateEvent) == 0) {
+        flags_[d.index()] |= kStateEvent;
+        scheduler_.queue(tag, d);
       }
     }
   }

@@ -23,8 +23,8 @@ struct Director::Impl::SolverPart {
   Impl* impl = nullptr;
   std::uint32_t id = 0;
   std::vector<std::uint32_t> states;      ///< per packed state: its index in the run's state vector
-  std::vector<std::uint32_t> generators;  ///< depths of its actors with guards
-  std::vector<std::uint32_t> guard_ids;   ///< per local guard: the run's guard number
+  std::vector<ActorId> generators;        ///< its actors with guards
+  std::vector<GuardId> guard_ids;         ///< per local guard: the run's guard
   std::vector<std::uint32_t> guard_base;  ///< per generator: its first local guard
   RhsProgram outputs;                     ///< its outputs that change with time
   RhsProgram rhs_outputs;                 ///< those its derivatives read
