@@ -97,7 +97,12 @@ TEST_CASE("when every worker has died, this process runs the rest") {
       ++lost;
     }
   }
-  CHECK(lost == 4);  // each of the two workers died with the two indices it was handed first
+  // Each of the two workers dies with the index it was running and whatever
+  // else it held then: at least one each. How much it held depends on when
+  // the parent noticed (a live worker is handed more as runs are measured),
+  // so only the bounds are fixed; every index is recorded once either way.
+  CHECK(lost >= 2);
+  CHECK(lost < 40);
 }
 
 TEST_CASE("a worker holds about 5 ms of runs: 2 at least, 32 at most") {
