@@ -23,23 +23,7 @@ void Director::Impl::evaluate(const RhsProgram& program, double t) {
 int Director::Impl::rhs(double t, const double* x, double* dxdt, void* user) {
   auto& self = *static_cast<Impl*>(user);
   self.b_.x = const_cast<double*>(x);  // read only: actors get states() as const
-  try {
-    self.evaluate(self.rhs_outputs_, t);
-    self.derivatives_.run_derivatives(self.b_, dxdt, [&](ActorId d) {
-      const Slice slice = self.b_.actors[d.index()].states;
-      const std::span<double> dx(dxdt + slice.offset, slice.width);
-      const ReadContext context(self.b_, &self, d, self.now_, t);
-      self.guarded(d, [&] { self.actors_[d.index()]->derivatives(context, dx); });
-    });
-  } catch (Failure& failure) {
-    // An actor's own check of what it computed (an Expression giving NaN):
-    // as a non-finite derivative, below.
-    self.b_.x = self.b_.x_storage.data();
-    self.note_rhs_failure(t, x);
-    self.rhs_failure_.actor_error = std::move(failure);
-    return 1;
-  }
-  self.b_.x = self.b_.x_storage.data();
+  if (!self.compute_derivatives(self.rhs_outputs_, self.derivatives_, t, dxdt, x)) return 1;
   const std::size_t n = self.b_.x_storage.size();
   for (std::size_t k = 0; k < n; ++k) {
     if (std::isfinite(dxdt[k])) continue;
@@ -47,13 +31,32 @@ int Director::Impl::rhs(double t, const double* x, double* dxdt, void* user) {
     // left the derivative's domain (a level overshot: sqrt of a depth a
     // little below 0) where the solution never goes. The solver tries a
     // shorter step; step_solver() reports it if that does not help.
-    self.note_rhs_failure(t, x);
-    self.rhs_failure_.state = k;
-    self.rhs_failure_.value = dxdt[k];
-    self.rhs_failure_.x = x[k];
+    self.note_nonfinite_derivative(t, x, k, dxdt[k], x[k]);
     return 1;
   }
   return 0;
+}
+
+bool Director::Impl::compute_derivatives(const RhsProgram& inputs, const RhsProgram& program, double t,
+                                         double* dx, const double* x) {
+  try {
+    evaluate(inputs, t);
+    program.run_derivatives(b_, dx, [&](ActorId d) {
+      const Slice slice = b_.actors[d.index()].states;
+      const std::span<double> out(dx + slice.offset, slice.width);
+      const ReadContext context(b_, this, d, now_, t);
+      guarded(d, [&] { actors_[d.index()]->derivatives(context, out); });
+    });
+  } catch (Failure& failure) {
+    // An actor's own check of what it computed (an Expression giving NaN):
+    // as a non-finite derivative.
+    b_.x = b_.x_storage.data();
+    note_rhs_failure(t, x);
+    rhs_failure_.actor_error = std::move(failure);
+    return false;
+  }
+  b_.x = b_.x_storage.data();
+  return true;
 }
 
 void Director::Impl::note_rhs_failure(double t, const double* x) {
@@ -67,6 +70,14 @@ void Director::Impl::note_rhs_failure(double t, const double* x) {
     const std::span<const double> now = solver_->state();
     failure.at_solution = t == solver_->current_time() && std::equal(now.begin(), now.end(), x);
   }
+}
+
+void Director::Impl::note_nonfinite_derivative(double t, const double* x, std::size_t state, double value,
+                                               double x_value) {
+  note_rhs_failure(t, x);
+  rhs_failure_.state = state;
+  rhs_failure_.value = value;
+  rhs_failure_.x = x_value;
 }
 
 void Director::Impl::rhs_on_solution(double t, const double* x, double* dxdt) {

@@ -127,6 +127,14 @@ class Director::Impl final : public DirectorServices {
   /// (1): at a trial stage of a step the solver tries a shorter step.
   static int rhs(double t, const double* x, double* dxdt, void* user);
 
+  /// The part of rhs() that the joined solver and each independent part
+  /// share, with b_.x the states to read: the outputs `inputs` computes,
+  /// then `program`'s actors' derivatives into dx (laid out as the run's
+  /// state vector). False when an actor failed on the way (noted at (t, x),
+  /// the solver's point). b_.x is the run's states again either way.
+  bool compute_derivatives(const RhsProgram& inputs, const RhsProgram& program, double t, double* dx,
+                           const double* x);
+
   /// What rhs() failed on, for the run's error message.
   struct RhsFailure {
     bool seen = false;
@@ -140,6 +148,9 @@ class Director::Impl final : public DirectorServices {
 
   /// Notes in rhs_failure_ that rhs() failed at (t, x).
   void note_rhs_failure(double t, const double* x);
+  /// ... on the non-finite derivative `value` of state `state` (the run's
+  /// numbering), whose value there was `x_value`.
+  void note_nonfinite_derivative(double t, const double* x, std::size_t state, double value, double x_value);
 
   /// rhs() at a point of the solution (a step's end, the state after an
   /// event), for the director's own use: a non-finite derivative there stops
@@ -204,6 +215,14 @@ class Director::Impl final : public DirectorServices {
   /// to fire at (te, 0) (or, for crossings made by a DE phase, at (te, n+1)),
   /// with their crossings visible to fire() through context.crossing(i).
   void fire_state_events(Tick te, const LocatedCrossing& found, double rejected_t1, int iterations = 0);
+
+  /// The run's guard `guard` crossed (`c`) is an event at `tag`: marked
+  /// crossed for its actor's fire(), counted, traced (`bracket`, `residual`,
+  /// `iterations` and `rejected_t1` are what its search found: 0 for a
+  /// crossing made by a microstep) and its actor queued once. The joined
+  /// solver and the independent parts both report crossings through it.
+  void queue_crossing(GuardId guard, Crossing c, const Tag& tag, double bracket, double residual,
+                      int iterations, double rejected_t1);
 
   /// Stops the run for an event of `guard` at `te` that time cannot resolve
   /// (EventLocator::fire): chattering, or Zeno behaviour.

@@ -137,29 +137,12 @@ int Director::Impl::part_rhs(double t, const double* x, double* dxdt, void* user
   const std::size_t n = p.states.size();
   for (std::size_t k = 0; k < n; ++k) parts.x[p.states[k]] = x[k];
   self.b_.x = parts.x.data();
-  double* dx = parts.dx.data();
-  try {
-    self.evaluate(p.rhs_outputs, t);
-    p.derivatives.run_derivatives(self.b_, dx, [&](ActorId d) {
-      const Slice slice = self.b_.actors[d.index()].states;
-      const std::span<double> out(dx + slice.offset, slice.width);
-      const ReadContext context(self.b_, &self, d, self.now_, t);
-      self.guarded(d, [&] { self.actors_[d.index()]->derivatives(context, out); });
-    });
-  } catch (Failure& failure) {
-    self.b_.x = self.b_.x_storage.data();
-    self.note_rhs_failure(t, x);
-    self.rhs_failure_.actor_error = std::move(failure);
-    return 1;
-  }
-  self.b_.x = self.b_.x_storage.data();
+  const double* dx = parts.dx.data();
+  if (!self.compute_derivatives(p.rhs_outputs, p.derivatives, t, parts.dx.data(), x)) return 1;
   for (std::size_t k = 0; k < n; ++k) {
     dxdt[k] = dx[p.states[k]];
     if (std::isfinite(dxdt[k])) continue;
-    self.note_rhs_failure(t, x);
-    self.rhs_failure_.state = p.states[k];
-    self.rhs_failure_.value = dxdt[k];
-    self.rhs_failure_.x = x[k];
+    self.note_nonfinite_derivative(t, x, p.states[k], dxdt[k], x[k]);
     return 1;
   }
   return 0;
@@ -393,20 +376,9 @@ void Director::Impl::fire_part_events(SolverPart& p, Tag tag, const LocatedCross
     const Crossing c = locator.event(local);
     if (c == Crossing::kNone) continue;
     const GuardId i = p.guard_ids[k];
-    const ActorId d = guards_.owner[i.index()];
     const EventRhythm rhythm = locator.fire(local, te);
     if (rhythm.kind != EventRhythm::Kind::kNormal) unresolved_events(i, rhythm, te);
-    b_.crossed[i.index()] = static_cast<std::uint8_t>(c);
-    ++stats_.state_events;
-    if (trace_ != nullptr) {
-      const std::size_t index = i.value() - b_.actors[d.index()].guards.offset;
-      trace_->state_event(tag, {flat(d).path, actors_[d.index()]->guard_name(index), index, to_string(c),
-                                found.tb - found.ta, locator.residual(local), iterations, rejected_t1});
-    }
-    if ((flags_[d.index()] & kStateEvent) == 0) {
-      flags_[d.index()] |= kStateEvent;
-      scheduler_.queue(tag, d);
-    }
+    queue_crossing(i, c, tag, found.tb - found.ta, locator.residual(local), iterations, rejected_t1);
   }
 }
 
@@ -441,19 +413,7 @@ void Director::Impl::parts_microstep_crossings() {
       if (locator.fired(local)) continue;  // settles after the phase
       const Crossing c = locator.microstep_crossing(local, now_.time);
       if (c == Crossing::kNone) continue;
-      const GuardId i = p.guard_ids[j];
-      const ActorId d = guards_.owner[i.index()];
-      b_.crossed[i.index()] = static_cast<std::uint8_t>(c);
-      ++stats_.state_events;
-      if (trace_ != nullptr) {
-        const std::size_t index = i.value() - b_.actors[d.index()].guards.offset;
-        trace_->state_event(tag, {flat(d).path, actors_[d.index()]->guard_name(index), index, to_string(c),
-                                  0.0, locator.residual(local), 0, t});
-      }
-      if ((flags_[d.index()] & kStateEvent) == 0) {
-        flags_[d.index()] |= kStateEvent;
-        scheduler_.queue(tag, d);
-      }
+      queue_crossing(p.guard_ids[j], c, tag, 0.0, locator.residual(local), 0, t);
     }
   }
   guards_.moved = false;

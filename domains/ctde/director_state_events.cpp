@@ -189,21 +189,27 @@ void Director::Impl::fire_state_events(Tick te, const LocatedCrossing& found, do
   for (GuardId guard{0}; guard.index() < guards_.locator.size(); ++guard) {
     const Crossing c = guards_.locator.event(guard);
     if (c == Crossing::kNone) continue;
-    const ActorId d = guards_.owner[guard.index()];
     const EventRhythm rhythm = guards_.locator.fire(guard, te);
     if (rhythm.kind != EventRhythm::Kind::kNormal) unresolved_events(guard, rhythm, te);
-    b_.crossed[guard.index()] = static_cast<std::uint8_t>(c);
-    ++stats_.state_events;
-    if (trace_ != nullptr) {
-      const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset;
-      const std::string name = actors_[d.index()]->guard_name(index);
-      trace_->state_event(tag, {flat(d).path, name, index, to_string(c), found.tb - found.ta,
-                                guards_.locator.residual(guard), iterations, rejected_t1});
-    }
-    if ((flags_[d.index()] & kStateEvent) == 0) {
-      flags_[d.index()] |= kStateEvent;
-      scheduler_.queue(tag, d);
-    }
+    queue_crossing(guard, c, tag, found.tb - found.ta, guards_.locator.residual(guard), iterations,
+                   rejected_t1);
+  }
+}
+
+void Director::Impl::queue_crossing(GuardId guard, Crossing c, const Tag& tag, double bracket,
+                                    double residual, int iterations, double rejected_t1) {
+  const ActorId d = guards_.owner[guard.index()];
+  b_.crossed[guard.index()] = static_cast<std::uint8_t>(c);
+  ++stats_.state_events;
+  if (trace_ != nullptr) {
+    const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset;
+    const std::string name = actors_[d.index()]->guard_name(index);
+    trace_->state_event(
+        tag, {flat(d).path, name, index, to_string(c), bracket, residual, iterations, rejected_t1});
+  }
+  if ((flags_[d.index()] & kStateEvent) == 0) {
+    flags_[d.index()] |= kStateEvent;
+    scheduler_.queue(tag, d);
   }
 }
 
@@ -282,18 +288,7 @@ void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t)
   // microsteps is two events). The bound on microsteps ends a loop.
   const Crossing c = guards_.locator.microstep_crossing(guard, now_.time);  // it takes its new side
   if (c == Crossing::kNone) return;
-  const ActorId d = guards_.owner[i];
-  b_.crossed[i] = static_cast<std::uint8_t>(c);
-  ++stats_.state_events;
-  if (trace_ != nullptr) {
-    const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset;
-    trace_->state_event(tag, {flat(d).path, actors_[d.index()]->guard_name(index), index, to_string(c), 0.0,
-                              guards_.locator.residual(guard), 0, t});
-  }
-  if ((flags_[d.index()] & kStateEvent) == 0) {
-    flags_[d.index()] |= kStateEvent;
-    scheduler_.queue(tag, d);
-  }
+  queue_crossing(guard, c, tag, 0.0, guards_.locator.residual(guard), 0, t);
 }
 
 bool Director::Impl::after_events() {
