@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "domains/ctde/continuous_parts.hpp"
+#include "support/closed_forms.hpp"
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
@@ -49,20 +50,6 @@ std::string balls(std::size_t n, const std::string& subsystems, double stop) {
     }
   }
   return model.dump();
-}
-
-/// Impact times of a ball dropped from h0 with restitution e, before `until`.
-std::vector<double> impact_times(double h0, double e, double until) {
-  const double g = 9.81;
-  std::vector<double> times;
-  double t = std::sqrt(2 * h0 / g);
-  double v = g * t;
-  while (t < until) {
-    times.push_back(t);
-    v *= e;
-    t += 2 * v / g;
-  }
-  return times;
 }
 
 /// The state_event times per actor.
@@ -106,7 +93,7 @@ TEST_CASE("balls split into parts find the impacts of one integrator and of the 
       const std::string ground = "ground" + std::to_string(i);
       CAPTURE(ground);
       const std::vector<double> expected =
-          impact_times(1.0 + 0.37 * static_cast<double>(i), 0.95 - 0.03 * static_cast<double>(i), stop);
+          impact_times(1.0 + 0.37 * static_cast<double>(i), 9.81, 0.95 - 0.03 * static_cast<double>(i), stop);
       REQUIRE(a.at(ground).size() == expected.size());
       REQUIRE(b.at(ground).size() == expected.size());
       for (std::size_t k = 0; k < expected.size(); ++k) {
