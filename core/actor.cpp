@@ -78,6 +78,13 @@ void Actor::declare_numbered_inputs(std::size_t count, PortKind kind) {
   for (std::size_t i = 0; i < count; ++i) declare_input("in" + std::to_string(i), kind);
 }
 
+std::size_t Actor::port_count(ParamHandle p) const {
+  const double count = scalar(p);
+  if (!(count >= 1 && count <= 1000) || count != std::floor(count))
+    fail(p, "must be a whole number from 1 to 1000");
+  return static_cast<std::size_t>(count);
+}
+
 ParamHandle Actor::declare_parameter(std::string name, ParamKind kind,
                                      std::optional<ParamValue> default_value) {
   params_.push_back({std::move(name), kind, std::move(default_value), {}, {}, false});

@@ -272,6 +272,10 @@ class Actor {
   /// Makes the inputs exactly in0..in{count-1} of `kind` (for configure():
   /// idempotent). Only for actors whose inputs are all numbered.
   void declare_numbered_inputs(std::size_t count, PortKind kind);
+  /// The number of ports a parameter asks for (Mux's `inputs`, Demux's
+  /// `outputs`...): a whole number from 1 to 1000. For configure().
+  /// @throws ModelError naming `p` when it is not one.
+  [[nodiscard]] std::size_t port_count(ParamHandle p) const;
   /// @param default_value empty: the parameter is required.
   ParamHandle declare_parameter(std::string name, ParamKind kind,
                                 std::optional<ParamValue> default_value = std::nullopt);

@@ -1,6 +1,8 @@
 #include "actors/base/self_timed.hpp"
 
 #include "core/actor_context.hpp"
+#include "core/error.hpp"
+#include "core/format.hpp"
 
 namespace ctde {
 
@@ -10,6 +12,23 @@ SelfTimed::SelfTimed(std::string name, const ActorInfo& info, TimeMode mode, int
 }
 
 Tick SelfTimed::last_tick(const ReadContext& context) const { return context.stop_tick(); }
+
+Tick SelfTimed::periodic_tick(const ReadContext& context, double period, Tick offset, std::uint64_t k) {
+  const TimeResolution& r = context.resolution();
+  const Tick period_ticks = r.to_ticks(period);
+  if (period_ticks <= 0) {
+    throw RunError("the period " + format_double(period) + " s is shorter than one tick (" +
+                   format_double(r.seconds_per_tick()) + " s)");
+  }
+  Tick product = 0;
+  Tick time = 0;
+  if (__builtin_mul_overflow(static_cast<Tick>(k), period_ticks, &product) ||
+      __builtin_add_overflow(context.start_tick(), offset, &time) ||
+      __builtin_add_overflow(time, product, &time)) {
+    return kNever;
+  }
+  return time;
+}
 
 void SelfTimed::request(FireContext& context, Tick tick) const {
   if (tick != kNever && tick <= last_tick(context)) context.fire_at(tick);

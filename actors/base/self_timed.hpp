@@ -1,7 +1,10 @@
 #pragma once
 /// The shared base of the actors that fire on time events they schedule
 /// themselves, one after the other, each sending a token on `out`:
-/// `DiscreteClock`, `PoissonClock`, `PeriodicSampler`.
+/// `DiscreteClock`, `PoissonClock`, `PeriodicSampler` (the first and the
+/// last at periodic times, periodic_tick()).
+
+#include <cstdint>
 
 #include "../../core/actor.hpp"
 
@@ -27,6 +30,12 @@ class SelfTimed : public Actor {
   [[nodiscard]] virtual Tick at_event(FireContext& context) const = 0;
   /// The last tick an event may have (default: the run's stop tick).
   [[nodiscard]] virtual Tick last_tick(const ReadContext& context) const;
+  /// start + offset + k * period in ticks (`period` in seconds, at its
+  /// nearest tick), in exact integer arithmetic; kNever when it overflows.
+  /// @throws RunError when `period` is shorter than one tick (check_times()
+  /// rejects such a period before a run).
+  [[nodiscard]] static Tick periodic_tick(const ReadContext& context, double period, Tick offset,
+                                          std::uint64_t k);
 
   OutputPort out_;
 

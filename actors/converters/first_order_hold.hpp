@@ -1,16 +1,14 @@
 #pragma once
-/// The `FirstOrderHold` actor (what it computes: kInfo.summary). From the
-/// last two tokens and their times,
-///   out(t) = v1 + (v1 - v0) (t - t1) / (t1 - t0);
-/// with fewer than two tokens (or two at the same time) it holds the last one
-/// (`initial`, scalar or of the input's width, before the first).
+/// The `FirstOrderHold` actor (what it computes: kInfo.summary): the hold of
+/// order 1 (Hold, hold.hpp: the formula, and what it does with fewer than
+/// two tokens).
 
-#include "../discrete/initial_value_actor.hpp"
+#include "hold.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class FirstOrderHold : public InitialValueActor {
+class FirstOrderHold : public Hold {
  public:
   static constexpr ActorInfo kInfo{
       .type = "FirstOrderHold",
@@ -22,11 +20,6 @@ class FirstOrderHold : public InitialValueActor {
   };
 
   explicit FirstOrderHold(std::string name);
-
-  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(FireContext& context) const override;
-  void evaluate(EvalContext& context) const override;
-  void fire(FireContext& context) const override;
 };
 
 }  // namespace ctde

@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "core/actor_context.hpp"
-#include "core/error.hpp"
 #include "core/format.hpp"
 
 namespace ctde {
@@ -37,20 +36,7 @@ Tick PeriodicSampler::sample_time(const ReadContext& context, std::uint64_t k) c
   const TimeResolution& r = context.resolution();
   const double offset = scalar(offset_);
   if (!std::isfinite(offset) || offset >= 0.5 * r.horizon()) return kNever;
-  const Tick period = r.to_ticks(scalar(period_));
-  if (period <= 0) {
-    throw RunError("the period " + format_double(scalar(period_)) + " s is shorter than one tick (" +
-                   format_double(r.seconds_per_tick()) + " s)");
-  }
-  // Exact integer arithmetic: start + offset + k * period in ticks, checked for overflow.
-  Tick product = 0;
-  Tick time = 0;
-  if (__builtin_mul_overflow(static_cast<Tick>(k), period, &product) ||
-      __builtin_add_overflow(context.start_tick(), r.to_ticks(offset), &time) ||
-      __builtin_add_overflow(time, product, &time)) {
-    return kNever;
-  }
-  return time;
+  return periodic_tick(context, scalar(period_), r.to_ticks(offset), k);
 }
 
 Tick PeriodicSampler::first(FireContext& context) const {

@@ -1,12 +1,13 @@
 #pragma once
-/// The `ZeroOrderHold` actor (what it computes: kInfo.summary).
+/// The `ZeroOrderHold` actor (what it computes: kInfo.summary): the hold of
+/// order 0 (Hold, hold.hpp).
 
-#include "../discrete/initial_value_actor.hpp"
+#include "hold.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class ZeroOrderHold : public InitialValueActor {
+class ZeroOrderHold : public Hold {
  public:
   static constexpr ActorInfo kInfo{
       .type = "ZeroOrderHold",
@@ -18,11 +19,6 @@ class ZeroOrderHold : public InitialValueActor {
   };
 
   explicit ZeroOrderHold(std::string name);
-
-  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(FireContext& context) const override;
-  void evaluate(EvalContext& context) const override;
-  void fire(FireContext& context) const override;
 };
 
 }  // namespace ctde

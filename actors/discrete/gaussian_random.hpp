@@ -13,8 +13,7 @@ class GaussianRandom : public RandomSource {
       .family = "discrete",
       .summary =
           "At each token on `trigger`, a sample of the normal distribution (mean, standard_deviation), from "
-          "a "
-          "stream seeded with `seed`.",
+          "a stream seeded with `seed`.",
       .sample_params = R"({"mean": 2, "standard_deviation": 0.5, "seed": 3})",
   };
 

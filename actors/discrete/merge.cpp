@@ -1,7 +1,5 @@
 #include "actors/discrete/merge.hpp"
 
-#include <cmath>
-
 #include <algorithm>
 #include <deque>
 
@@ -16,11 +14,7 @@ Merge::Merge(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscre
 
 void Merge::configure(const ParameterScope& scope) {
   (void)scope;
-  const double count = scalar(inputs_);
-  if (count < 1 || count > 1000 || count != std::floor(count)) {
-    fail(inputs_, "must be a whole number from 1 to 1000");
-  }
-  declare_numbered_inputs(static_cast<std::size_t>(count), PortKind::kDiscrete);
+  declare_numbered_inputs(port_count(inputs_), PortKind::kDiscrete);
 }
 
 namespace {

@@ -19,8 +19,7 @@ class Relay : public UnaryActor {
       .summary =
           "A relay with hysteresis: `on_value` from when the input rises to `on_threshold`, `off_value` from "
           "when it falls to `off_threshold` (off_threshold <= on_threshold); the switchings are located "
-          "state "
-          "events.",
+          "state events.",
       .sample_params = R"({"on_threshold": 0.5, "off_threshold": -0.5, "on_value": 2, "off_value": -2})",
   };
 

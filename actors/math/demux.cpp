@@ -16,11 +16,7 @@ Demux::Demux(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnreso
 
 void Demux::configure(const ParameterScope& scope) {
   (void)scope;
-  const double count = scalar(outputs_);
-  if (count < 1 || count > 1000 || count != std::floor(count)) {
-    fail(outputs_, "must be a whole number from 1 to 1000");
-  }
-  count_ = static_cast<std::size_t>(count);
+  count_ = port_count(outputs_);
   if (is_set(widths_)) {
     count_ = vector(widths_).size();
     for (const double w : vector(widths_)) {

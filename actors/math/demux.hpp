@@ -16,8 +16,7 @@ class Demux : public Actor {
       .family = "math",
       .summary =
           "Splits the input vector into out0, out1, ..., out{N-1}, one after the other: of the given "
-          "`widths` "
-          "(N of them), or `outputs` (N) of equal width.",
+          "`widths` (N of them), or `outputs` (N) of equal width.",
       .sample_params = R"({"outputs": 1})",
   };
 

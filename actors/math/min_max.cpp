@@ -1,7 +1,5 @@
 #include "actors/math/min_max.hpp"
 
-#include <cmath>
-
 #include <algorithm>
 
 #include "core/actor_context.hpp"
@@ -19,11 +17,7 @@ void MinMax::configure(const ParameterScope& scope) {
   if (text(mode_) != "min" && text(mode_) != "max") {
     fail(mode_, "must be \"min\" or \"max\", got \"" + text(mode_) + "\"");
   }
-  const double count = scalar(inputs_);
-  if (count < 1 || count > 1000 || count != std::floor(count)) {
-    fail(inputs_, "must be a whole number from 1 to 1000");
-  }
-  declare_numbered_inputs(static_cast<std::size_t>(count), PortKind::kPolymorphic);
+  declare_numbered_inputs(port_count(inputs_), PortKind::kPolymorphic);
 }
 
 void MinMax::evaluate(EvalContext& context) const {

@@ -1,7 +1,6 @@
 #include "actors/math/mux.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
@@ -15,11 +14,7 @@ Mux::Mux(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved
 
 void Mux::configure(const ParameterScope& scope) {
   (void)scope;
-  const double count = scalar(inputs_);
-  if (count < 1 || count > 1000 || count != std::floor(count)) {
-    fail(inputs_, "must be a whole number from 1 to 1000");
-  }
-  declare_numbered_inputs(static_cast<std::size_t>(count), PortKind::kPolymorphic);
+  declare_numbered_inputs(port_count(inputs_), PortKind::kPolymorphic);
 }
 
 int Mux::infer_output_width(std::size_t /*output*/, std::span<const int> input_widths) const {

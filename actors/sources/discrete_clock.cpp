@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "core/actor_context.hpp"
-#include "core/error.hpp"
 #include "core/format.hpp"
 
 namespace ctde {
@@ -50,12 +49,7 @@ Tick DiscreteClock::next_time(const ReadContext& context, std::uint64_t period_i
   if (period_index == 0) return context.start_tick() + offset;
   const double period = scalar(period_);
   if (!std::isfinite(period)) return kNever;
-  const Tick period_ticks = r.to_ticks(period);
-  if (period_ticks <= 0) throw RunError("the period is shorter than one tick");
-  // Exact integer arithmetic: k * period in ticks, checked for overflow.
-  Tick product = 0;
-  if (__builtin_mul_overflow(static_cast<Tick>(period_index), period_ticks, &product)) return kNever;
-  return context.start_tick() + product + offset;
+  return periodic_tick(context, period, offset, period_index);
 }
 
 Tick DiscreteClock::last_tick(const ReadContext& context) const {

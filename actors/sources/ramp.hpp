@@ -1,13 +1,13 @@
 #pragma once
 /// The `Ramp` actor (what it computes: kInfo.summary). The kink is a time
-/// event, so that the solver stops exactly there.
+/// event (SwitchedSource), so that the solver stops exactly there.
 
-#include "../../core/actor.hpp"
+#include "switched_source.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Ramp : public Actor {
+class Ramp : public SwitchedSource {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Ramp",
@@ -17,15 +17,10 @@ class Ramp : public Actor {
   };
 
   explicit Ramp(std::string name);
-  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(FireContext& context) const override;
   void evaluate(EvalContext& context) const override;
-  void fire(FireContext& context) const override;
 
  private:
-  OutputPort out_;
   ParamHandle slope_;
-  ParamHandle start_time_;
 };
 
 }  // namespace ctde

@@ -1,16 +1,16 @@
 #pragma once
 /// The `Step` actor (what it computes: kInfo.summary). The jump is a time
-/// event: the solver stops exactly at `time`, and both sides are recorded. A
-/// `time` before the start shows `after` from the start; a `time` equal to the
-/// start is a jump at the start (`before` at microstep 0, `after` once it
-/// fired).
+/// event (SwitchedSource): the solver stops exactly at `time`, and both sides
+/// are recorded. A `time` before the start shows `after` from the start; a
+/// `time` equal to the start is a jump at the start (`before` at microstep 0,
+/// `after` once it fired).
 
-#include "../../core/actor.hpp"
+#include "switched_source.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Step : public Actor {
+class Step : public SwitchedSource {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Step",
@@ -20,14 +20,9 @@ class Step : public Actor {
   };
 
   explicit Step(std::string name);
-  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-  void initialize(FireContext& context) const override;
   void evaluate(EvalContext& context) const override;
-  void fire(FireContext& context) const override;
 
  private:
-  OutputPort out_;
-  ParamHandle time_;
   ParamHandle before_;
   ParamHandle after_;
 };

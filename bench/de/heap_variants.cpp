@@ -28,19 +28,18 @@
 
 namespace {
 
-struct Event {
-  std::uint64_t time_key;
-  std::uint64_t order_key;
-};
-__extension__ using Key = unsigned __int128;
-Key key(const Event& e) { return (Key{e.time_key} << 64) | e.order_key; }
+// The library's event (two 64-bit keys) and its packed key.
+using ctde::Event;
+using Key = ctde::EventQueue::Key;
+Key key(const Event& e) { return ctde::EventQueue::key(e); }
 bool two_field_before(const Event& a, const Event& b) {
   return a.time_key < b.time_key || (a.time_key == b.time_key && a.order_key < b.order_key);
 }
 
 /// kPacked: the minimum of a full group kept as a 128-bit key in registers
-/// (compiles to subtract-with-borrow and conditional moves); otherwise the
-/// two-field comparison over a group bounded by the heap's size.
+/// (the library's own scan, EventQueue::smallest_of_group(): subtract-with-
+/// borrow and conditional moves); otherwise the two-field comparison over a
+/// group bounded by the heap's size.
 template <std::size_t kArity, bool kPacked>
 class Heap {
  public:
@@ -61,14 +60,7 @@ class Heap {
       if (first >= n) return i;
       std::size_t best = first;
       if (kPacked && first + kArity <= n) {
-        Key best_key = key(h[first]);
-        for (std::size_t c = first + 1; c < first + kArity; ++c) {
-          const Key k = key(h[c]);
-          if (k < best_key) {
-            best_key = k;
-            best = c;
-          }
-        }
+        best = ctde::EventQueue::smallest_of_group<kArity>(h, first);
       } else {
         for (std::size_t c = first + 1; c < std::min(n, first + kArity); ++c) {
           if (two_field_before(h[c], h[best])) best = c;

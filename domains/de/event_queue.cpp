@@ -29,21 +29,13 @@ std::size_t EventQueue::descend_from_top() {
   // Floyd's bottom-up deletion: move the hole down along the smallest
   // children to a leaf without comparing with the event that will fill it
   // (which almost always belongs near the bottom); sift_up() places it. A
-  // full group of children is scanned unrolled, keeping the minimum's key in
-  // registers.
+  // full group of children is scanned by smallest_of_group(), keeping the
+  // minimum's key in registers.
   std::size_t i = 0;
   while (true) {
     const std::size_t first = i * kArity + 1;
     if (first + kArity > n) break;
-    std::size_t best = first;
-    Key best_key = key(h[first]);
-    for (std::size_t c = first + 1; c < first + kArity; ++c) {
-      const Key k = key(h[c]);
-      if (k < best_key) {
-        best_key = k;
-        best = c;
-      }
-    }
+    const std::size_t best = smallest_of_group<kArity>(h, first);
     h[i] = h[best];
     i = best;
   }

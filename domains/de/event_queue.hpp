@@ -67,6 +67,25 @@ class EventQueue {
   [[nodiscard]] static Key key(const Event& e) { return (Key{e.time_key} << 64) | e.order_key; }
   /// True when `a` comes before `b` in the queue's order.
   [[nodiscard]] static bool before(const Event& a, const Event& b) { return key(a) < key(b); }
+  /// The position of the first of the smallest of h[first], ...,
+  /// h[first + kGroup - 1] in the queue's order, their keys compared packed:
+  /// the minimum's key stays in registers and the comparisons do not branch.
+  /// The sift's scan of a full group of children (kGroup = kArity); the
+  /// benchmark's heaps of other arities scan with it too
+  /// (bench/de/heap_variants.cpp).
+  template <std::size_t kGroup>
+  [[nodiscard]] static std::size_t smallest_of_group(const Event* h, std::size_t first) {
+    std::size_t best = first;
+    Key best_key = key(h[first]);
+    for (std::size_t c = first + 1; c < first + kGroup; ++c) {
+      const Key k = key(h[c]);
+      if (k < best_key) {
+        best_key = k;
+        best = c;
+      }
+    }
+    return best;
+  }
 
   /// Adds `event` (into the open slot if there is one). O(log n).
   void insert(Event event);
