@@ -2,13 +2,14 @@
 /// Composite actors: a named network of actors with exported ports.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "actor.hpp"
+#include "name_index.hpp"
 
 namespace ctde {
 
@@ -61,6 +62,8 @@ class Composite : public Actor {
   [[nodiscard]] const std::vector<ExportedPort>& exported_outputs() const { return exported_outputs_; }
   /// The child called `name`, or nullptr.
   [[nodiscard]] Actor* find_child(std::string_view name) const;
+  /// The position in children() of the child called `name`, if any.
+  [[nodiscard]] std::optional<std::size_t> find_child_index(std::string_view name) const;
 
   [[nodiscard]] bool is_composite() const override { return true; }
 
@@ -69,7 +72,7 @@ class Composite : public Actor {
   std::vector<Connection> connections_;
   std::vector<ExportedPort> exported_inputs_;
   std::vector<ExportedPort> exported_outputs_;
-  std::unordered_map<std::string_view, std::size_t> index_;  // lookup only, never iterated
+  NameIndex index_;  ///< the children by name
 };
 
 /// True if `name` can name an actor or port: non-empty, no dots, no spaces.

@@ -95,7 +95,7 @@ class WidthInference {
                          driver.actor->outputs()[from.port].name + "' has width " + std::to_string(out) +
                          " but input '" + actor.path + "." + actor.actor->inputs()[p].name + "' has width " +
                          std::to_string(in))
-            .located(actor.driver_locations[p]);
+            .located(std::string(actor.driver_locations[p]));
       }
     }
     try {
