@@ -174,7 +174,10 @@ class Loader {
   Loader(std::string file, std::string folder, const ActorRegistry& registry)
       : file_(std::move(file)), folder_(std::move(folder)), registry_(registry) {}
 
-  Model load(const Json& document, const ParameterOverrides& overrides) {
+  /// Builds the model; each actor's part of `document` is released once
+  /// the actor is built (large models: the document and the actors are not
+  /// both held whole).
+  Model load(Json& document, const ParameterOverrides& overrides) {
     const JsonCursor root(document, file_ + " at ");
     root.expect_object();
     root.check_keys(
@@ -221,7 +224,7 @@ class Loader {
       });
     }
     if (!root.has("actors")) root.fail("missing \"actors\": a model needs at least one actor");
-    load_network(root, model.top());
+    load_network(root, document, model.top());
     if (root.has("record")) {
       const JsonCursor record = root["record"];
       if (!record.value().is_array()) record.fail("must be an array of \"actor.port\" strings");
@@ -265,38 +268,55 @@ class Loader {
     }
   }
 
-  void load_network(const JsonCursor& node, Composite& composite) {
+  /// `json` is `node`'s value, whose actors are released as they are built.
+  void load_network(const JsonCursor& node, Json& json, Composite& composite) {
     const JsonCursor actors = node["actors"];
     if (!actors.value().is_array()) actors.fail("must be an array of actors");
     if (actors.size() == 0) actors.fail("is empty: a model (and a composite) needs at least one actor");
-    for (std::size_t i = 0; i < actors.size(); ++i) load_actor(actors[i], composite);
+    Json& written_actors = json.at("actors");
+    for (std::size_t i = 0; i < actors.size(); ++i) {
+      load_actor(actors[i], written_actors[i], composite);
+      written_actors[i] = Json();  // built: nothing reads it again
+    }
     if (node.has("connections")) {
       const JsonCursor connections = node["connections"];
       if (!connections.value().is_array()) connections.fail("must be an array of [from, to] pairs");
+      Json& written_pairs = json.at("connections");
       for (std::size_t i = 0; i < connections.size(); ++i) {
         const JsonCursor pair = connections[i];
-        const Json& p = pair.value();
+        Json& p = written_pairs[i];
         if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_string()) {
           pair.fail("a connection is [\"actor.out\", \"actor.in\"], got " + pair.show());
         }
-        composite.connect(p[0].get<std::string>(), p[1].get<std::string>(), pair.location());
+        composite.connect(std::move(p[0].get_ref<std::string&>()), std::move(p[1].get_ref<std::string&>()),
+                          pair.location());
+        p = Json();  // read: nothing reads it again
       }
     }
   }
 
-  void load_actor(const JsonCursor& node, Composite& composite) {
+  /// A member that must be a string, read without a cursor unless it is not one.
+  static std::string string_member(const JsonCursor& node, std::string_view key) {
+    const Json& value = node.value().at(key);
+    return value.is_string() ? value.get_ref<const std::string&>() : node[key].string();
+  }
+
+  void load_actor(const JsonCursor& node, Json& json, Composite& composite) {
+    static const std::vector<std::string> kCompositeKeys = {"name",    "type",    "actors",     "connections",
+                                                            "inputs",  "outputs", "description"};
+    static const std::vector<std::string> kActorKeys = {"name", "type", "params", "time_mode", "description"};
     node.expect_object();
     if (!node.has("name")) node.fail("an actor needs a \"name\"");
     if (!node.has("type")) node.fail("an actor needs a \"type\"");
-    const std::string name = node["name"].string();
-    const std::string type = node["type"].string();
+    const std::string name = string_member(node, "name");
+    const std::string type = string_member(node, "type");
     std::unique_ptr<Actor> actor;
     if (type == "Composite") {
-      node.check_keys({"name", "type", "actors", "connections", "inputs", "outputs", "description"});
+      node.check_keys(kCompositeKeys);
       if (!node.has("actors")) node.fail("a Composite needs \"actors\"");
       actor = std::make_unique<Composite>(name);
     } else {
-      node.check_keys({"name", "type", "params", "time_mode", "description"});
+      node.check_keys(kActorKeys);
       try {
         actor = registry_.make(type, name);
       } catch (const ModelError& e) {
@@ -304,13 +324,15 @@ class Loader {
       }
     }
     actor->set_location(node.location());
-    Actor& added = composite.add(std::move(actor), node["name"].location());
+    // The name's location only for the error add() then reports.
+    const bool refused = !is_valid_name(name) || composite.find_child_index(name).has_value();
+    Actor& added = composite.add(std::move(actor), refused ? node["name"].location() : std::string());
     if (type == "Composite") {
       if (++nesting_ > kMaxNesting) {
         node.fail("composites nest deeper than " + std::to_string(kMaxNesting) + " levels");
       }
       auto& inner = static_cast<Composite&>(added);
-      load_network(node, inner);
+      load_network(node, json, inner);
       load_exports(node, inner);
       --nesting_;
       return;
