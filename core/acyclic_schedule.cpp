@@ -124,8 +124,7 @@ std::vector<std::uint32_t> strong_components(const Drivers& graph) {
 /// True when input `p` of `target` is discrete, driven and not fed through:
 /// its sender goes before it unless the connection closes a loop.
 bool orders_discrete(const FlatActor& target, std::uint32_t p) {
-  return target.drivers[p] && !target.actor->feeds_through(p) &&
-         target.input_kinds[p] == PortKind::kDiscrete;
+  return target.drivers[p] && !target.actor->feeds_through(p) && target.input_kinds[p] == PortKind::kDiscrete;
 }
 
 }  // namespace
@@ -201,7 +200,8 @@ bool schedule_acyclic(FlatModel& model) {
   // ties in the order above: schedule()'s order, sorted on numbers.
   std::vector<std::uint32_t> level(n, 0);
   for (const std::uint32_t actor : order) {
-    for (const std::uint32_t driver : ordering.of(actor)) level[actor] = std::max(level[actor], level[driver] + 1);
+    for (const std::uint32_t driver : ordering.of(actor))
+      level[actor] = std::max(level[actor], level[driver] + 1);
   }
   std::map<std::string_view, std::uint32_t> type_rank;
   for (const FlatActor& actor : model.actors) type_rank.emplace(actor.actor->type(), 0);

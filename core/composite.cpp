@@ -41,6 +41,11 @@ Actor* Composite::find_child(std::string_view name) const {
   return i ? children_[*i].get() : nullptr;
 }
 
+void Composite::reserve(std::size_t children, std::size_t connections) {
+  children_.reserve(children);
+  connections_.reserve(connections);
+}
+
 void Composite::connect(std::string from, std::string to, std::string location) {
   connections_.push_back({std::move(from), std::move(to), std::move(location)});
 }

@@ -49,6 +49,10 @@ class Composite : public Actor {
   /// Adds a child. @throws ModelError when the name is taken or invalid.
   Actor& add(std::unique_ptr<Actor> child, const std::string& location = "");
 
+  /// Makes room for `children` children and `connections` connections in
+  /// all (a loader that knows them: no growth while a large model is read).
+  void reserve(std::size_t children, std::size_t connections);
+
   /// Connects output endpoint `from` to input endpoint `to` (checked at validation).
   void connect(std::string from, std::string to, std::string location = "");
   /// Makes inner input endpoint(s) reachable as this composite's input `name`.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <unordered_set>
@@ -72,12 +73,13 @@ class CheckedReader {
   bool end_array() { return close(); }
   bool key(Json::string_t& k) {
     Frame& frame = frames_.back();
-    frame.key = k;
     if (frame.has_key(k)) {
       throw ModelError("the key '" + k + "' appears twice in this object; give each key once")
-          .located(file_ + " at " + pointer());
+          .located(file_ + " at " + pointer(&k));
     }
     frame.add_key(k);
+    // The member is made now, its value set by the next event.
+    frame.node->get_ref<Json::object_t&>().Container::emplace_back(std::move(k), nullptr);
     return true;
   }
   template <class Exception>
@@ -91,28 +93,35 @@ class CheckedReader {
   struct Frame {
     Json* node = nullptr;
     bool array = false;
-    std::size_t index = 0;                      ///< in an array: the element being read
-    std::string key;                            ///< in an object: the key being read
-    std::vector<std::string> keys;              ///< in an object: the keys so far (few, usually)
-    std::unordered_set<std::string> many_keys;  ///< the same, once there are many
+    std::size_t index = 0;  ///< in an array: the element being read
+    /// In an object with many keys, its keys; with few, its members are searched.
+    std::unique_ptr<std::unordered_set<std::string>> many_keys;
 
+    [[nodiscard]] const Json::object_t& members() const { return node->get_ref<const Json::object_t&>(); }
     [[nodiscard]] bool has_key(const std::string& k) const {
-      return keys.size() < kFewKeys ? std::find(keys.begin(), keys.end(), k) != keys.end()
-                                    : many_keys.count(k) != 0;
+      if (many_keys) return many_keys->count(k) != 0;
+      const auto& m = members();
+      return std::any_of(m.begin(), m.end(), [&k](const auto& member) { return member.first == k; });
     }
     void add_key(const std::string& k) {
-      if (keys.size() < kFewKeys) {
-        keys.push_back(k);
-        if (keys.size() == kFewKeys) many_keys.insert(keys.begin(), keys.end());
-      } else {
-        many_keys.insert(k);
+      if (many_keys) {
+        many_keys->insert(k);
+      } else if (members().size() + 1 == kFewKeys) {
+        many_keys = std::make_unique<std::unordered_set<std::string>>();
+        for (const auto& member : members()) many_keys->insert(member.first);
+        many_keys->insert(k);
       }
+    }
+    /// The key being read (the last member's).
+    [[nodiscard]] std::string_view key() const {
+      const auto& m = members();
+      return m.empty() ? std::string_view() : std::string_view(m.back().first);
     }
     static constexpr std::size_t kFewKeys = 16;
   };
 
   /// Where the next value goes: the root, the array's end, or the object's
-  /// member under the key just read (checked unique: appended directly).
+  /// member made by the key just read.
   Json* place(Json&& v) {
     if (frames_.empty()) {
       root_ = std::move(v);
@@ -124,9 +133,9 @@ class CheckedReader {
       ++frame.index;
       return &frame.node->get_ref<Json::array_t&>().back();
     }
-    auto& members = frame.node->get_ref<Json::object_t&>();
-    members.Container::emplace_back(frame.key, std::move(v));
-    return &members.back().second;
+    Json& member = frame.node->get_ref<Json::object_t&>().back().second;
+    member = std::move(v);
+    return &member;
   }
 
   template <class V>
@@ -144,7 +153,7 @@ class CheckedReader {
     const bool array = empty.is_array();
     Json* node = place(std::move(empty));
     if (!frames_.empty() && frames_.back().array) --frames_.back().index;  // counted when it closes
-    frames_.push_back(Frame{node, array, 0, {}, {}, {}});
+    frames_.push_back(Frame{node, array, 0, nullptr});
     return true;
   }
 
@@ -154,10 +163,15 @@ class CheckedReader {
     return true;
   }
 
-  [[nodiscard]] std::string pointer() const {
+  /// The JSON pointer of the value being read; `key`, when given, is a key
+  /// of the innermost object read but not added.
+  [[nodiscard]] std::string pointer(const std::string* key = nullptr) const {
     std::string out;
-    for (const Frame& f : frames_) {
-      out += "/" + (f.array ? std::to_string(f.index) : json_pointer_token(f.key));
+    for (std::size_t i = 0; i < frames_.size(); ++i) {
+      const Frame& f = frames_[i];
+      const bool last = i + 1 == frames_.size();
+      out += "/" + (f.array ? std::to_string(f.index)
+                            : json_pointer_token(last && key != nullptr ? std::string_view(*key) : f.key()));
     }
     return out.empty() ? "/" : out;
   }
@@ -273,6 +287,9 @@ class Loader {
     const JsonCursor actors = node["actors"];
     if (!actors.value().is_array()) actors.fail("must be an array of actors");
     if (actors.size() == 0) actors.fail("is empty: a model (and a composite) needs at least one actor");
+    const auto connection_count =
+        node.has("connections") && node["connections"].value().is_array() ? node["connections"].size() : 0;
+    composite.reserve(actors.size(), connection_count);
     Json& written_actors = json.at("actors");
     for (std::size_t i = 0; i < actors.size(); ++i) {
       load_actor(actors[i], written_actors[i], composite);
@@ -302,8 +319,8 @@ class Loader {
   }
 
   void load_actor(const JsonCursor& node, Json& json, Composite& composite) {
-    static const std::vector<std::string> kCompositeKeys = {"name",    "type",    "actors",     "connections",
-                                                            "inputs",  "outputs", "description"};
+    static const std::vector<std::string> kCompositeKeys = {"name",   "type",    "actors",     "connections",
+                                                            "inputs", "outputs", "description"};
     static const std::vector<std::string> kActorKeys = {"name", "type", "params", "time_mode", "description"};
     node.expect_object();
     if (!node.has("name")) node.fail("an actor needs a \"name\"");
