@@ -52,6 +52,7 @@ const std::vector<std::string> kDirectorKeys = {"start_time",
 class CheckedReader {
  public:
   static constexpr int kMaxDepth = 64;
+  static constexpr std::size_t kMembers = 4;
 
   static Json parse(const std::string& text, std::string file) {
     CheckedReader reader(std::move(file));
@@ -67,7 +68,13 @@ class CheckedReader {
   bool number_float(Json::number_float_t v, const Json::string_t& /*text*/) { return value(v); }
   bool string(Json::string_t& v) { return value(std::move(v)); }
   bool binary(Json::binary_t& v) { return value(std::move(v)); }
-  bool start_object(std::size_t /*size*/) { return open(Json::object()); }
+  bool start_object(std::size_t /*size*/) {
+    // Room for an actor's members: a vector of (const key, value) pairs
+    // grows by copying them.
+    Json object = Json::object();
+    object.get_ref<Json::object_t&>().reserve(kMembers);
+    return open(std::move(object));
+  }
   bool start_array(std::size_t /*size*/) { return open(Json::array()); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
