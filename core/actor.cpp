@@ -24,7 +24,7 @@ const std::string* interned_type(std::string_view type) {
 }
 }  // namespace
 
-Actor::Actor(std::string name, std::string type, TimeMode mode)
+Actor::Actor(std::string name, std::string_view type, TimeMode mode)
     : name_(std::move(name)), type_(interned_type(type)), declared_mode_(mode) {}
 
 Actor::Actor(std::string name, const ActorInfo& info, TimeMode mode)

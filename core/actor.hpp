@@ -263,7 +263,7 @@ class Actor {
   /// @param info the type's identity (`kInfo`); the actor's type() is info.type.
   Actor(std::string name, const ActorInfo& info, TimeMode mode);
   /// For an actor that no registry makes (used from C++ only): its type name alone.
-  Actor(std::string name, std::string type, TimeMode mode);
+  Actor(std::string name, std::string_view type, TimeMode mode);
 
   InputPort declare_input(std::string name, PortKind kind, int width = kInferredWidth, bool optional = false);
   OutputPort declare_output(std::string name, PortKind kind, int width = kInferredWidth);

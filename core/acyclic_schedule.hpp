@@ -14,6 +14,11 @@ namespace ctde {
 /// general path, which reports or orders the loops).
 [[nodiscard]] bool schedule_acyclic(FlatModel& model);
 
+/// schedule() on Boost graphs, for any model: the path of models with
+/// zero-delay cycles (model_graph.cpp). Tests compare it with schedule_acyclic().
+/// @throws ModelError as schedule().
+void schedule_on_graphs(FlatModel& model);
+
 /// True when `actor` belongs in the continuous schedule.
 [[nodiscard]] bool in_continuous_schedule(const FlatActor& actor);
 /// True when `actor` belongs in the discrete schedule.

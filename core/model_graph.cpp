@@ -176,7 +176,10 @@ PortOrderedLoop order_by_ports(const FlatModel& model, const std::vector<std::ui
 }  // namespace
 
 void schedule(FlatModel& model) {
-  if (schedule_acyclic(model)) return;  // no loops: the same order on flat arrays
+  if (!schedule_acyclic(model)) schedule_on_graphs(model);  // no loops: the same order on flat arrays
+}
+
+void schedule_on_graphs(FlatModel& model) {
   const std::size_t n = model.actors.size();
 
   // The zero-delay graph: connections into feedthrough inputs; an edge's
