@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
+#include <set>
 
 #include "core/composite.hpp"
 #include "core/error.hpp"
@@ -10,11 +12,23 @@
 
 namespace ctde {
 
-Actor::Actor(std::string name, std::string type, TimeMode mode)
-    : name_(std::move(name)), type_(std::move(type)), declared_mode_(mode) {}
+namespace {
+/// The one copy of type name `type`, kept for the process's life (a model
+/// of a million actors holds a few type names, not a million copies).
+const std::string* interned_type(std::string_view type) {
+  static std::mutex mutex;
+  static std::set<std::string, std::less<>> names;
+  const std::lock_guard lock(mutex);
+  const auto known = names.find(type);
+  return known != names.end() ? &*known : &*names.emplace(type).first;
+}
+}  // namespace
+
+Actor::Actor(std::string name, std::string_view type, TimeMode mode)
+    : name_(std::move(name)), type_(interned_type(type)), declared_mode_(mode) {}
 
 Actor::Actor(std::string name, const ActorInfo& info, TimeMode mode)
-    : Actor(std::move(name), std::string(info.type), mode) {}
+    : name_(std::move(name)), type_(interned_type(info.type)), declared_mode_(mode) {}
 
 Actor::~Actor() = default;
 
@@ -36,7 +50,7 @@ std::string Actor::path() const {
   return parent_->path() + "." + name_;
 }
 
-std::string Actor::describe() const { return "actor '" + path() + "' (" + type_ + ")"; }
+std::string Actor::describe() const { return "actor '" + path() + "' (" + *type_ + ")"; }
 
 void Actor::set_time_mode(TimeMode mode) {
   if (declared_mode_ != TimeMode::kUnresolved) {

@@ -81,7 +81,7 @@ class Actor {
   /// The actor's own name (no dots).
   [[nodiscard]] const std::string& name() const { return name_; }
   /// The registered type name ("Gain").
-  [[nodiscard]] const std::string& type() const { return type_; }
+  [[nodiscard]] const std::string& type() const { return *type_; }
   /// The full dotted path from the model's top ("plant.spring").
   [[nodiscard]] std::string path() const;
   [[nodiscard]] const Composite* parent() const { return parent_; }
@@ -263,7 +263,7 @@ class Actor {
   /// @param info the type's identity (`kInfo`); the actor's type() is info.type.
   Actor(std::string name, const ActorInfo& info, TimeMode mode);
   /// For an actor that no registry makes (used from C++ only): its type name alone.
-  Actor(std::string name, std::string type, TimeMode mode);
+  Actor(std::string name, std::string_view type, TimeMode mode);
 
   InputPort declare_input(std::string name, PortKind kind, int width = kInferredWidth, bool optional = false);
   OutputPort declare_output(std::string name, PortKind kind, int width = kInferredWidth);
@@ -348,7 +348,7 @@ class Actor {
   enum class Feedthrough { kAll, kNone, kListed };
 
   std::string name_;
-  std::string type_;
+  const std::string* type_;  ///< one copy per type name, shared by its actors
   std::string location_;
   Composite* parent_ = nullptr;
   TimeMode declared_mode_;

@@ -22,19 +22,28 @@ Actor& Composite::add(std::unique_ptr<Actor> child, const std::string& location)
                      " is not valid (it must be non-empty, without dots or spaces)")
         .located(where);
   }
-  if (index_.contains(child->name())) {
+  if (find_child_index(child->name())) {
     child->parent_ = this;
     throw ModelError("duplicate actor name: '" + child->path() + "' is defined twice").located(where);
   }
   child->parent_ = this;
   children_.push_back(std::move(child));
-  index_.emplace(std::string_view(children_.back()->name()), children_.size() - 1);
+  index_.insert(children_.back()->name(), static_cast<std::uint32_t>(children_.size() - 1));
   return *children_.back();
 }
 
+std::optional<std::size_t> Composite::find_child_index(std::string_view name) const {
+  return index_.find(name, [this](std::uint32_t i) -> std::string_view { return children_[i]->name(); });
+}
+
 Actor* Composite::find_child(std::string_view name) const {
-  const auto pos = index_.find(name);
-  return pos == index_.end() ? nullptr : children_[pos->second].get();
+  const auto i = find_child_index(name);
+  return i ? children_[*i].get() : nullptr;
+}
+
+void Composite::reserve(std::size_t children, std::size_t connections) {
+  children_.reserve(children);
+  connections_.reserve(connections);
 }
 
 void Composite::connect(std::string from, std::string to, std::string location) {

@@ -2,13 +2,14 @@
 /// Composite actors: a named network of actors with exported ports.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "actor.hpp"
+#include "name_index.hpp"
 
 namespace ctde {
 
@@ -48,6 +49,10 @@ class Composite : public Actor {
   /// Adds a child. @throws ModelError when the name is taken or invalid.
   Actor& add(std::unique_ptr<Actor> child, const std::string& location = "");
 
+  /// Makes room for `children` children and `connections` connections in
+  /// all (a loader that knows them: no growth while a large model is read).
+  void reserve(std::size_t children, std::size_t connections);
+
   /// Connects output endpoint `from` to input endpoint `to` (checked at validation).
   void connect(std::string from, std::string to, std::string location = "");
   /// Makes inner input endpoint(s) reachable as this composite's input `name`.
@@ -61,6 +66,8 @@ class Composite : public Actor {
   [[nodiscard]] const std::vector<ExportedPort>& exported_outputs() const { return exported_outputs_; }
   /// The child called `name`, or nullptr.
   [[nodiscard]] Actor* find_child(std::string_view name) const;
+  /// The position in children() of the child called `name`, if any.
+  [[nodiscard]] std::optional<std::size_t> find_child_index(std::string_view name) const;
 
   [[nodiscard]] bool is_composite() const override { return true; }
 
@@ -69,7 +76,7 @@ class Composite : public Actor {
   std::vector<Connection> connections_;
   std::vector<ExportedPort> exported_inputs_;
   std::vector<ExportedPort> exported_outputs_;
-  std::unordered_map<std::string_view, std::size_t> index_;  // lookup only, never iterated
+  NameIndex index_;  ///< the children by name
 };
 
 /// True if `name` can name an actor or port: non-empty, no dots, no spaces.

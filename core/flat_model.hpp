@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "actor.hpp"
@@ -30,7 +31,9 @@ struct FlatActor {
   std::vector<int> input_widths;
   std::vector<int> output_widths;
   std::vector<std::optional<PortRef>> drivers;  ///< per input: the output driving it
-  std::vector<std::string> driver_locations;    ///< per input: where that connection was written
+  /// Per input: where its connection was written (views the Connection's
+  /// location in the Model: valid while the Model's connections are unchanged).
+  std::vector<std::string_view> driver_locations;
   std::vector<std::vector<PortRef>> receivers;  ///< per output: the inputs it drives
   std::uint32_t depth = 0;                      ///< position in the topological order of all zero-delay edges
 };

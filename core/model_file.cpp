@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <unordered_set>
@@ -51,6 +52,7 @@ const std::vector<std::string> kDirectorKeys = {"start_time",
 class CheckedReader {
  public:
   static constexpr int kMaxDepth = 64;
+  static constexpr std::size_t kMembers = 4;
 
   static Json parse(const std::string& text, std::string file) {
     CheckedReader reader(std::move(file));
@@ -66,18 +68,25 @@ class CheckedReader {
   bool number_float(Json::number_float_t v, const Json::string_t& /*text*/) { return value(v); }
   bool string(Json::string_t& v) { return value(std::move(v)); }
   bool binary(Json::binary_t& v) { return value(std::move(v)); }
-  bool start_object(std::size_t /*size*/) { return open(Json::object()); }
+  bool start_object(std::size_t /*size*/) {
+    // Room for an actor's members: a vector of (const key, value) pairs
+    // grows by copying them.
+    Json object = Json::object();
+    object.get_ref<Json::object_t&>().reserve(kMembers);
+    return open(std::move(object));
+  }
   bool start_array(std::size_t /*size*/) { return open(Json::array()); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
   bool key(Json::string_t& k) {
     Frame& frame = frames_.back();
-    frame.key = k;
     if (frame.has_key(k)) {
       throw ModelError("the key '" + k + "' appears twice in this object; give each key once")
-          .located(file_ + " at " + pointer());
+          .located(file_ + " at " + pointer(&k));
     }
     frame.add_key(k);
+    // The member is made now, its value set by the next event.
+    frame.node->get_ref<Json::object_t&>().Container::emplace_back(std::move(k), nullptr);
     return true;
   }
   template <class Exception>
@@ -91,28 +100,35 @@ class CheckedReader {
   struct Frame {
     Json* node = nullptr;
     bool array = false;
-    std::size_t index = 0;                      ///< in an array: the element being read
-    std::string key;                            ///< in an object: the key being read
-    std::vector<std::string> keys;              ///< in an object: the keys so far (few, usually)
-    std::unordered_set<std::string> many_keys;  ///< the same, once there are many
+    std::size_t index = 0;  ///< in an array: the element being read
+    /// In an object with many keys, its keys; with few, its members are searched.
+    std::unique_ptr<std::unordered_set<std::string>> many_keys;
 
+    [[nodiscard]] const Json::object_t& members() const { return node->get_ref<const Json::object_t&>(); }
     [[nodiscard]] bool has_key(const std::string& k) const {
-      return keys.size() < kFewKeys ? std::find(keys.begin(), keys.end(), k) != keys.end()
-                                    : many_keys.count(k) != 0;
+      if (many_keys) return many_keys->count(k) != 0;
+      const auto& m = members();
+      return std::any_of(m.begin(), m.end(), [&k](const auto& member) { return member.first == k; });
     }
     void add_key(const std::string& k) {
-      if (keys.size() < kFewKeys) {
-        keys.push_back(k);
-        if (keys.size() == kFewKeys) many_keys.insert(keys.begin(), keys.end());
-      } else {
-        many_keys.insert(k);
+      if (many_keys) {
+        many_keys->insert(k);
+      } else if (members().size() + 1 == kFewKeys) {
+        many_keys = std::make_unique<std::unordered_set<std::string>>();
+        for (const auto& member : members()) many_keys->insert(member.first);
+        many_keys->insert(k);
       }
+    }
+    /// The key being read (the last member's).
+    [[nodiscard]] std::string_view key() const {
+      const auto& m = members();
+      return m.empty() ? std::string_view() : std::string_view(m.back().first);
     }
     static constexpr std::size_t kFewKeys = 16;
   };
 
   /// Where the next value goes: the root, the array's end, or the object's
-  /// member under the key just read (checked unique: appended directly).
+  /// member made by the key just read.
   Json* place(Json&& v) {
     if (frames_.empty()) {
       root_ = std::move(v);
@@ -124,9 +140,9 @@ class CheckedReader {
       ++frame.index;
       return &frame.node->get_ref<Json::array_t&>().back();
     }
-    auto& members = frame.node->get_ref<Json::object_t&>();
-    members.Container::emplace_back(frame.key, std::move(v));
-    return &members.back().second;
+    Json& member = frame.node->get_ref<Json::object_t&>().back().second;
+    member = std::move(v);
+    return &member;
   }
 
   template <class V>
@@ -144,7 +160,7 @@ class CheckedReader {
     const bool array = empty.is_array();
     Json* node = place(std::move(empty));
     if (!frames_.empty() && frames_.back().array) --frames_.back().index;  // counted when it closes
-    frames_.push_back(Frame{node, array, 0, {}, {}, {}});
+    frames_.push_back(Frame{node, array, 0, nullptr});
     return true;
   }
 
@@ -154,10 +170,15 @@ class CheckedReader {
     return true;
   }
 
-  [[nodiscard]] std::string pointer() const {
+  /// The JSON pointer of the value being read; `key`, when given, is a key
+  /// of the innermost object read but not added.
+  [[nodiscard]] std::string pointer(const std::string* key = nullptr) const {
     std::string out;
-    for (const Frame& f : frames_) {
-      out += "/" + (f.array ? std::to_string(f.index) : json_pointer_token(f.key));
+    for (std::size_t i = 0; i < frames_.size(); ++i) {
+      const Frame& f = frames_[i];
+      const bool last = i + 1 == frames_.size();
+      out += "/" + (f.array ? std::to_string(f.index)
+                            : json_pointer_token(last && key != nullptr ? std::string_view(*key) : f.key()));
     }
     return out.empty() ? "/" : out;
   }
@@ -174,7 +195,10 @@ class Loader {
   Loader(std::string file, std::string folder, const ActorRegistry& registry)
       : file_(std::move(file)), folder_(std::move(folder)), registry_(registry) {}
 
-  Model load(const Json& document, const ParameterOverrides& overrides) {
+  /// Builds the model; each actor's part of `document` is released once
+  /// the actor is built (large models: the document and the actors are not
+  /// both held whole).
+  Model load(Json& document, const ParameterOverrides& overrides) {
     const JsonCursor root(document, file_ + " at ");
     root.expect_object();
     root.check_keys(
@@ -221,7 +245,7 @@ class Loader {
       });
     }
     if (!root.has("actors")) root.fail("missing \"actors\": a model needs at least one actor");
-    load_network(root, model.top());
+    load_network(root, document, model.top());
     if (root.has("record")) {
       const JsonCursor record = root["record"];
       if (!record.value().is_array()) record.fail("must be an array of \"actor.port\" strings");
@@ -265,38 +289,58 @@ class Loader {
     }
   }
 
-  void load_network(const JsonCursor& node, Composite& composite) {
+  /// `json` is `node`'s value, whose actors are released as they are built.
+  void load_network(const JsonCursor& node, Json& json, Composite& composite) {
     const JsonCursor actors = node["actors"];
     if (!actors.value().is_array()) actors.fail("must be an array of actors");
     if (actors.size() == 0) actors.fail("is empty: a model (and a composite) needs at least one actor");
-    for (std::size_t i = 0; i < actors.size(); ++i) load_actor(actors[i], composite);
+    const auto connection_count =
+        node.has("connections") && node["connections"].value().is_array() ? node["connections"].size() : 0;
+    composite.reserve(actors.size(), connection_count);
+    Json& written_actors = json.at("actors");
+    for (std::size_t i = 0; i < actors.size(); ++i) {
+      load_actor(actors[i], written_actors[i], composite);
+      written_actors[i] = Json();  // built: nothing reads it again
+    }
     if (node.has("connections")) {
       const JsonCursor connections = node["connections"];
       if (!connections.value().is_array()) connections.fail("must be an array of [from, to] pairs");
+      Json& written_pairs = json.at("connections");
       for (std::size_t i = 0; i < connections.size(); ++i) {
         const JsonCursor pair = connections[i];
-        const Json& p = pair.value();
+        Json& p = written_pairs[i];
         if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_string()) {
           pair.fail("a connection is [\"actor.out\", \"actor.in\"], got " + pair.show());
         }
-        composite.connect(p[0].get<std::string>(), p[1].get<std::string>(), pair.location());
+        composite.connect(std::move(p[0].get_ref<std::string&>()), std::move(p[1].get_ref<std::string&>()),
+                          pair.location());
+        p = Json();  // read: nothing reads it again
       }
     }
   }
 
-  void load_actor(const JsonCursor& node, Composite& composite) {
+  /// A member that must be a string, read without a cursor unless it is not one.
+  static std::string string_member(const JsonCursor& node, std::string_view key) {
+    const Json& value = node.value().at(key);
+    return value.is_string() ? value.get_ref<const std::string&>() : node[key].string();
+  }
+
+  void load_actor(const JsonCursor& node, Json& json, Composite& composite) {
+    static const std::vector<std::string> kCompositeKeys = {"name",   "type",    "actors",     "connections",
+                                                            "inputs", "outputs", "description"};
+    static const std::vector<std::string> kActorKeys = {"name", "type", "params", "time_mode", "description"};
     node.expect_object();
     if (!node.has("name")) node.fail("an actor needs a \"name\"");
     if (!node.has("type")) node.fail("an actor needs a \"type\"");
-    const std::string name = node["name"].string();
-    const std::string type = node["type"].string();
+    const std::string name = string_member(node, "name");
+    const std::string type = string_member(node, "type");
     std::unique_ptr<Actor> actor;
     if (type == "Composite") {
-      node.check_keys({"name", "type", "actors", "connections", "inputs", "outputs", "description"});
+      node.check_keys(kCompositeKeys);
       if (!node.has("actors")) node.fail("a Composite needs \"actors\"");
       actor = std::make_unique<Composite>(name);
     } else {
-      node.check_keys({"name", "type", "params", "time_mode", "description"});
+      node.check_keys(kActorKeys);
       try {
         actor = registry_.make(type, name);
       } catch (const ModelError& e) {
@@ -304,13 +348,15 @@ class Loader {
       }
     }
     actor->set_location(node.location());
-    Actor& added = composite.add(std::move(actor), node["name"].location());
+    // The name's location only for the error add() then reports.
+    const bool refused = !is_valid_name(name) || composite.find_child_index(name).has_value();
+    Actor& added = composite.add(std::move(actor), refused ? node["name"].location() : std::string());
     if (type == "Composite") {
       if (++nesting_ > kMaxNesting) {
         node.fail("composites nest deeper than " + std::to_string(kMaxNesting) + " levels");
       }
       auto& inner = static_cast<Composite&>(added);
-      load_network(node, inner);
+      load_network(node, json, inner);
       load_exports(node, inner);
       --nesting_;
       return;

@@ -9,6 +9,7 @@
 #include <boost/graph/strong_components.hpp>
 #include <boost/graph/topological_sort.hpp>
 
+#include "core/acyclic_schedule.hpp"
 #include "core/error.hpp"
 
 namespace ctde {
@@ -175,6 +176,10 @@ PortOrderedLoop order_by_ports(const FlatModel& model, const std::vector<std::ui
 }  // namespace
 
 void schedule(FlatModel& model) {
+  if (!schedule_acyclic(model)) schedule_on_graphs(model);  // no loops: the same order on flat arrays
+}
+
+void schedule_on_graphs(FlatModel& model) {
   const std::size_t n = model.actors.size();
 
   // The zero-delay graph: connections into feedthrough inputs; an edge's
@@ -314,31 +319,21 @@ void schedule(FlatModel& model) {
   });
   model.continuous_schedule.clear();
   model.discrete_schedule.clear();
-  const auto has = [](const std::vector<PortKind>& kinds, PortKind kind) {
-    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
-  };
-  const auto is_continuous = [&](const FlatActor& actor) {
-    return actor.mode != TimeMode::kDiscrete &&
-           (has(actor.output_kinds, PortKind::kContinuous) || has(actor.input_kinds, PortKind::kContinuous) ||
-            actor.mode == TimeMode::kConstant || actor.mode == TimeMode::kContinuous);
-  };
   for (std::uint32_t depth = 0; depth < order.size(); ++depth) {
     const auto a = static_cast<std::uint32_t>(order[depth]);
     FlatActor& actor = model.actors[a];
     actor.depth = depth;
     const int in_loop = loop_of(a);
     if (in_loop < 0) {
-      if (is_continuous(actor)) model.continuous_schedule.push_back(a);
+      if (in_continuous_schedule(actor)) model.continuous_schedule.push_back(a);
     } else if (const PortOrderedLoop& ordered = port_ordered[static_cast<std::size_t>(in_loop)];
                ordered.chain.front() == a) {
       // A loop ordered by ports: its whole evaluation sequence, at its first actor.
       for (const std::uint32_t b : ordered.sequence) {
-        if (is_continuous(model.actors[b])) model.continuous_schedule.push_back(b);
+        if (in_continuous_schedule(model.actors[b])) model.continuous_schedule.push_back(b);
       }
     }
-    if (has(actor.output_kinds, PortKind::kDiscrete) || has(actor.input_kinds, PortKind::kDiscrete)) {
-      model.discrete_schedule.push_back(a);
-    }
+    if (in_discrete_schedule(actor)) model.discrete_schedule.push_back(a);
   }
 }
 

@@ -16,39 +16,63 @@ namespace ctde {
 
 // ---------------------------------------------------------------- ParamValue
 
-ParamValue::ParamValue(double number) : kind_(Kind::kNumber), number_(number) {}
-ParamValue::ParamValue(int number) : kind_(Kind::kNumber), number_(number) {}
-ParamValue::ParamValue(const char* text) : kind_(Kind::kText), text_(text) {}
-ParamValue::ParamValue(std::string text) : kind_(Kind::kText), text_(std::move(text)) {}
-ParamValue::ParamValue(std::vector<ParamValue> items) : kind_(Kind::kList), items_(std::move(items)) {}
-ParamValue::ParamValue(const std::vector<double>& numbers) : kind_(Kind::kList) {
-  items_.assign(numbers.begin(), numbers.end());
-}
-ParamValue::ParamValue(const Matrix& matrix) : kind_(Kind::kList) {
+ParamValue::ParamValue(double number) : value_(number) {}
+ParamValue::ParamValue(int number) : value_(static_cast<double>(number)) {}
+ParamValue::ParamValue(const char* text) : value_(std::string(text)) {}
+ParamValue::ParamValue(std::string text) : value_(std::move(text)) {}
+ParamValue::ParamValue(std::vector<ParamValue> items) : value_(std::move(items)) {}
+ParamValue::ParamValue(const std::vector<double>& numbers)
+    : value_(std::vector<ParamValue>(numbers.begin(), numbers.end())) {}
+ParamValue::ParamValue(const Matrix& matrix) : value_(std::vector<ParamValue>()) {
+  auto& rows = std::get<std::vector<ParamValue>>(value_);
   for (std::size_t r = 0; r < matrix.rows; ++r) {
     std::vector<ParamValue> row;
     for (std::size_t c = 0; c < matrix.cols; ++c) row.emplace_back(matrix(r, c));
-    items_.emplace_back(std::move(row));
+    rows.emplace_back(std::move(row));
   }
 }
 
 ParamValue::ParamValue(const nlohmann::ordered_json& json)
-    : kind_(Kind::kJson), json_(std::make_shared<const nlohmann::ordered_json>(json)) {}
+    : value_(std::make_shared<const nlohmann::ordered_json>(json)) {}
+
+double ParamValue::number() const {
+  const double* number = std::get_if<double>(&value_);
+  return number == nullptr ? 0.0 : *number;
+}
+
+const std::string& ParamValue::text() const {
+  static const std::string kNone;
+  const std::string* text = std::get_if<std::string>(&value_);
+  return text == nullptr ? kNone : *text;
+}
+
+const std::vector<ParamValue>& ParamValue::items() const {
+  static const std::vector<ParamValue> kNone;
+  const auto* items = std::get_if<std::vector<ParamValue>>(&value_);
+  return items == nullptr ? kNone : *items;
+}
+
+const std::shared_ptr<const nlohmann::ordered_json>& ParamValue::json() const {
+  static const std::shared_ptr<const nlohmann::ordered_json> kNone;
+  const auto* json = std::get_if<std::shared_ptr<const nlohmann::ordered_json>>(&value_);
+  return json == nullptr ? kNone : *json;
+}
 
 std::string ParamValue::to_string() const {
-  switch (kind_) {
+  switch (kind()) {
     case Kind::kJson:
       return shorten_for_message(
-          json_->dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+          json()->dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     case Kind::kNumber:
-      return format_double(number_);
+      return format_double(number());
     case Kind::kText:
-      return "\"" + text_ + "\"";
+      return "\"" + text() + "\"";
     case Kind::kList: {
+      const auto& list = items();
       std::string out = "[";
-      for (std::size_t i = 0; i < items_.size(); ++i) {
+      for (std::size_t i = 0; i < list.size(); ++i) {
         if (i > 0) out += ", ";
-        out += items_[i].to_string();
+        out += list[i].to_string();
       }
       return out + "]";
     }

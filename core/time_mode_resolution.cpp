@@ -146,7 +146,7 @@ class Resolver {
                          (c_to_d ? "PeriodicSampler or Sampler, or a LevelCrossingDetector"
                                  : "ZeroOrderHold or FirstOrderHold") +
                          ")" + override_hint(driver, actor))
-            .located(actor.driver_locations[i]);
+            .located(std::string(actor.driver_locations[i]));
       }
     }
   }

@@ -1,5 +1,6 @@
 #include "core/validate.hpp"
 
+#include <limits>
 #include <string_view>
 #include <unordered_map>
 
@@ -25,7 +26,10 @@ class Flattener {
   explicit Flattener(FlatModel& flat) : flat_(flat) {}
 
   void collect(const Composite& composite, const ParameterScope& scope) {
-    for (const auto& child : composite.children()) {
+    std::vector<std::uint32_t>& index = index_[&composite];  // node-stable while children add theirs
+    index.assign(composite.children().size(), kNotLeaf);
+    for (std::size_t c = 0; c < composite.children().size(); ++c) {
+      const auto& child = composite.children()[c];
       child->resolve_parameters(scope);
       if (child->is_composite()) {
         collect(static_cast<const Composite&>(*child), scope);
@@ -37,7 +41,7 @@ class Flattener {
       entry.drivers.resize(child->inputs().size());
       entry.driver_locations.resize(child->inputs().size());
       entry.receivers.resize(child->outputs().size());
-      index_.emplace(child.get(), static_cast<std::uint32_t>(flat_.actors.size()));
+      index[c] = static_cast<std::uint32_t>(flat_.actors.size());
       flat_.actors.push_back(std::move(entry));
     }
   }
@@ -79,9 +83,17 @@ class Flattener {
     return "'" + prefix + endpoint + "'";
   }
 
+  /// Where an endpoint leads: the actor, the composite holding it and its
+  /// position there, and the port's name.
+  struct Endpoint {
+    const Actor* actor;
+    const Composite* holder;
+    std::size_t child;
+    std::string_view port;
+  };
+
   /// Walks `endpoint` ("a.b.port") from `composite` to the actor and port name.
-  static std::pair<const Actor*, std::string_view> walk(const Composite& composite,
-                                                        std::string_view endpoint) {
+  static Endpoint walk(const Composite& composite, std::string_view endpoint) {
     const auto dot = endpoint.rfind('.');
     if (dot == std::string_view::npos || dot == 0 || dot + 1 == endpoint.size()) {
       throw ModelError("'" + std::string(endpoint) + "' is not an endpoint of the form actor.port");
@@ -97,16 +109,25 @@ class Flattener {
         throw ModelError("'" + actor->path() + "' is not a composite, it has no actor '" + std::string(name) +
                          "'");
       }
-      actor = scope->find_child(name);
-      if (actor == nullptr) {
+      const auto child = scope->find_child_index(name);
+      if (!child) {
         throw ModelError("there is no actor '" + std::string(name) + "' in " +
                          (scope->parent() == nullptr ? std::string("the model") : scope->describe()));
       }
-      if (next == std::string_view::npos) break;
+      actor = scope->children()[*child].get();
+      if (next == std::string_view::npos) return {actor, scope, *child, port};
       rest = rest.substr(next + 1);
       scope = actor->is_composite() ? static_cast<const Composite*>(actor) : nullptr;
     }
-    return {actor, port};
+  }
+
+  /// The flat index of the leaf actor an endpoint leads to.
+  [[nodiscard]] std::uint32_t flat_index(const Endpoint& endpoint) const {
+    if (endpoint.holder != last_holder_) {
+      last_holder_ = endpoint.holder;
+      last_index_ = &index_.at(endpoint.holder);
+    }
+    return (*last_index_)[endpoint.child];
   }
 
   static std::string port_list(const std::vector<PortSpec>& ports) {
@@ -116,14 +137,16 @@ class Flattener {
   }
 
   PortRef output_endpoint(const Composite& composite, std::string_view endpoint) const {
-    const auto [actor, port] = walk(composite, endpoint);
+    const Endpoint end = walk(composite, endpoint);
+    const Actor* actor = end.actor;
+    const std::string_view port = end.port;
     if (actor->is_composite()) {
       const auto& inner = static_cast<const Composite&>(*actor);
       for (const auto& exported : inner.exported_outputs()) {
         if (exported.name == port) return output_endpoint(inner, exported.inner.front());
       }
     } else if (const auto index = actor->find_output(port)) {
-      return {index_.at(actor), static_cast<std::uint32_t>(*index)};
+      return {flat_index(end), static_cast<std::uint32_t>(*index)};
     }
     if (actor->find_input(port)) {
       throw ModelError("'" + actor->path() + "." + std::string(port) +
@@ -135,7 +158,9 @@ class Flattener {
 
   void input_endpoints(const Composite& composite, std::string_view endpoint,
                        std::vector<PortRef>& out) const {
-    const auto [actor, port] = walk(composite, endpoint);
+    const Endpoint end = walk(composite, endpoint);
+    const Actor* actor = end.actor;
+    const std::string_view port = end.port;
     if (actor->is_composite()) {
       const auto& inner = static_cast<const Composite&>(*actor);
       for (const auto& exported : inner.exported_inputs()) {
@@ -144,7 +169,7 @@ class Flattener {
         return;
       }
     } else if (const auto index = actor->find_input(port)) {
-      out.push_back({index_.at(actor), static_cast<std::uint32_t>(*index)});
+      out.push_back({flat_index(end), static_cast<std::uint32_t>(*index)});
       return;
     }
     if (actor->find_output(port)) {
@@ -174,8 +199,13 @@ class Flattener {
     flat_.actors[from.actor].receivers[from.port].push_back(to);
   }
 
+  static constexpr std::uint32_t kNotLeaf = std::numeric_limits<std::uint32_t>::max();
+
   FlatModel& flat_;
-  std::unordered_map<const Actor*, std::uint32_t> index_;
+  /// Per composite, per child: its index in the flat model (kNotLeaf for a composite).
+  std::unordered_map<const Composite*, std::vector<std::uint32_t>> index_;
+  mutable const Composite* last_holder_ = nullptr;  ///< the composite of the last lookup
+  mutable const std::vector<std::uint32_t>* last_index_ = nullptr;
 };
 
 }  // namespace

@@ -15,6 +15,8 @@ class WidthInference {
   void run() {
     for (std::uint32_t i = 0; i < model_.actors.size(); ++i) {
       FlatActor& actor = model_.actors[i];
+      actor.input_widths.reserve(actor.actor->inputs().size());
+      actor.output_widths.reserve(actor.actor->outputs().size());
       for (const auto& spec : actor.actor->inputs()) actor.input_widths.push_back(spec.width);
       for (const auto& spec : actor.actor->outputs()) actor.output_widths.push_back(spec.width);
     }
@@ -95,7 +97,7 @@ class WidthInference {
                          driver.actor->outputs()[from.port].name + "' has width " + std::to_string(out) +
                          " but input '" + actor.path + "." + actor.actor->inputs()[p].name + "' has width " +
                          std::to_string(in))
-            .located(actor.driver_locations[p]);
+            .located(std::string(actor.driver_locations[p]));
       }
     }
     try {

@@ -1,0 +1,238 @@
+#include "core/acyclic_schedule.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <span>
+#include <string_view>
+#include <utility>
+
+namespace ctde {
+
+namespace {
+
+/// Each actor's drivers along the edges of a graph, in the order the edges
+/// were added (compressed rows: 4 bytes an actor and 4 an edge).
+class Drivers {
+ public:
+  explicit Drivers(std::size_t actors) { first_.reserve(actors + 1); }
+
+  /// Starts the next actor's row.
+  void next_actor() { first_.push_back(static_cast<std::uint32_t>(from_.size())); }
+  /// An edge from `from` to the actor of the current row.
+  void add(std::uint32_t from) { from_.push_back(from); }
+  /// Closes the last row.
+  void finish() { first_.push_back(static_cast<std::uint32_t>(from_.size())); }
+
+  [[nodiscard]] std::size_t size() const { return first_.size() - 1; }
+  [[nodiscard]] std::uint32_t begin(std::uint32_t actor) const { return first_[actor]; }
+  [[nodiscard]] std::uint32_t end(std::uint32_t actor) const { return first_[actor + 1]; }
+  [[nodiscard]] std::uint32_t at(std::uint32_t edge) const { return from_[edge]; }
+  [[nodiscard]] std::span<const std::uint32_t> of(std::uint32_t actor) const {
+    return {from_.data() + first_[actor], from_.data() + first_[actor + 1]};
+  }
+
+ private:
+  std::vector<std::uint32_t> first_;
+  std::vector<std::uint32_t> from_;
+};
+
+/// The order boost::topological_sort gives on the graph reversed (each
+/// actor after its drivers): a depth-first search from each actor in index
+/// order that follows each actor's drivers in their order and appends an
+/// actor when it is finished. False, with `order` incomplete, on a cycle.
+bool finish_order(const Drivers& drivers, std::vector<std::uint32_t>& order) {
+  const std::size_t n = drivers.size();
+  enum : std::uint8_t { kWhite, kGray, kBlack };
+  std::vector<std::uint8_t> color(n, kWhite);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack;  // actor, its next edge
+  order.clear();
+  order.reserve(n);
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (color[root] != kWhite) continue;
+    color[root] = kGray;
+    stack.emplace_back(root, drivers.begin(root));
+    while (!stack.empty()) {
+      auto& [actor, edge] = stack.back();
+      if (edge == drivers.end(actor)) {
+        color[actor] = kBlack;
+        order.push_back(actor);
+        stack.pop_back();
+        continue;
+      }
+      const std::uint32_t driver = drivers.at(edge++);
+      if (color[driver] == kWhite) {
+        color[driver] = kGray;
+        stack.emplace_back(driver, drivers.begin(driver));  // `actor`, `edge` dangle from here
+      } else if (color[driver] == kGray) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+/// The strong components of a graph (Tarjan's, without recursion): one
+/// number per actor, equal for actors of one component.
+std::vector<std::uint32_t> strong_components(const Drivers& graph) {
+  constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+  const std::size_t n = graph.size();
+  std::vector<std::uint32_t> index(n, kNone);
+  std::vector<std::uint32_t> low(n, 0);
+  std::vector<std::uint32_t> component(n, kNone);
+  std::vector<std::uint32_t> open;                             // visited, no component yet
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> calls;  // actor, its next edge
+  std::uint32_t visited = 0;
+  std::uint32_t count = 0;
+  const auto visit = [&](std::uint32_t actor) {
+    index[actor] = low[actor] = visited++;
+    open.push_back(actor);
+    calls.emplace_back(actor, graph.begin(actor));
+  };
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (index[root] != kNone) continue;
+    visit(root);
+    while (!calls.empty()) {
+      const auto [actor, edge] = calls.back();
+      if (edge != graph.end(actor)) {
+        ++calls.back().second;
+        const std::uint32_t next = graph.at(edge);
+        if (index[next] == kNone) {
+          visit(next);
+        } else if (component[next] == kNone) {
+          low[actor] = std::min(low[actor], index[next]);
+        }
+        continue;
+      }
+      calls.pop_back();
+      if (!calls.empty()) low[calls.back().first] = std::min(low[calls.back().first], low[actor]);
+      if (low[actor] != index[actor]) continue;
+      std::uint32_t member = kNone;
+      do {
+        member = open.back();
+        open.pop_back();
+        component[member] = count;
+      } while (member != actor);
+      ++count;
+    }
+  }
+  return component;
+}
+
+/// True when input `p` of `target` is discrete, driven and not fed through:
+/// its sender goes before it unless the connection closes a loop.
+bool orders_discrete(const FlatActor& target, std::uint32_t p) {
+  return target.drivers[p] && !target.actor->feeds_through(p) && target.input_kinds[p] == PortKind::kDiscrete;
+}
+
+}  // namespace
+
+bool in_continuous_schedule(const FlatActor& actor) {
+  const auto has = [](const std::vector<PortKind>& kinds, PortKind kind) {
+    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+  };
+  return actor.mode != TimeMode::kDiscrete &&
+         (has(actor.output_kinds, PortKind::kContinuous) || has(actor.input_kinds, PortKind::kContinuous) ||
+          actor.mode == TimeMode::kConstant || actor.mode == TimeMode::kContinuous);
+}
+
+bool in_discrete_schedule(const FlatActor& actor) {
+  const auto has = [](const std::vector<PortKind>& kinds, PortKind kind) {
+    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+  };
+  return has(actor.output_kinds, PortKind::kDiscrete) || has(actor.input_kinds, PortKind::kDiscrete);
+}
+
+bool schedule_acyclic(FlatModel& model) {
+  const std::size_t n = model.actors.size();
+
+  // The zero-delay graph (connections into feedthrough inputs) as drivers.
+  Drivers zero_delay(n);
+  bool discrete_orders = false;  // a discrete input without feedthrough is driven
+  for (std::uint32_t to = 0; to < n; ++to) {
+    const FlatActor& target = model.actors[to];
+    zero_delay.next_actor();
+    for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
+      if (!target.drivers[p]) continue;
+      if (target.actor->feeds_through(p)) {
+        zero_delay.add(target.drivers[p]->actor);
+      } else {
+        discrete_orders = discrete_orders || orders_discrete(target, p);
+      }
+    }
+  }
+  zero_delay.finish();
+  std::vector<std::uint32_t> order;
+  if (!finish_order(zero_delay, order)) return false;  // a loop: the general path
+
+  // As schedule(): the receiver of a discrete input without feedthrough
+  // after its sender, unless the connection closes a loop of the whole graph.
+  if (discrete_orders) {
+    Drivers all(n);
+    for (std::uint32_t to = 0; to < n; ++to) {
+      all.next_actor();
+      for (const auto& driver : model.actors[to].drivers) {
+        if (driver) all.add(driver->actor);
+      }
+    }
+    all.finish();
+    const std::vector<std::uint32_t> loop = strong_components(all);
+    Drivers ordering(n);
+    for (std::uint32_t to = 0; to < n; ++to) {
+      const FlatActor& target = model.actors[to];
+      ordering.next_actor();
+      for (const std::uint32_t from : zero_delay.of(to)) ordering.add(from);
+      for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
+        if (orders_discrete(target, p) && loop[target.drivers[p]->actor] != loop[to])
+          ordering.add(target.drivers[p]->actor);
+      }
+    }
+    ordering.finish();
+    zero_delay = std::move(ordering);
+    [[maybe_unused]] const bool acyclic = finish_order(zero_delay, order);
+    assert(acyclic);  // a cycle of these edges would be one of the whole graph
+  }
+  const Drivers& ordering = zero_delay;
+
+  // Levels (the longest path from a source), then each level by type name,
+  // ties in the order above: schedule()'s order, sorted on numbers.
+  std::vector<std::uint32_t> level(n, 0);
+  for (const std::uint32_t actor : order) {
+    for (const std::uint32_t driver : ordering.of(actor))
+      level[actor] = std::max(level[actor], level[driver] + 1);
+  }
+  std::map<std::string_view, std::uint32_t> type_rank;
+  for (const FlatActor& actor : model.actors) type_rank.emplace(actor.actor->type(), 0);
+  std::uint32_t rank = 0;
+  for (auto& [type, r] : type_rank) r = rank++;
+  struct Key {
+    std::uint32_t level;
+    std::uint32_t type;
+    std::uint32_t position;
+  };
+  std::vector<Key> keys(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t actor = order[i];
+    keys[i] = {level[actor], type_rank.find(model.actors[actor].actor->type())->second, i};
+  }
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    if (a.level != b.level) return a.level < b.level;
+    if (a.type != b.type) return a.type < b.type;
+    return a.position < b.position;
+  });
+
+  model.continuous_schedule.clear();
+  model.discrete_schedule.clear();
+  for (std::uint32_t depth = 0; depth < n; ++depth) {
+    const std::uint32_t a = order[keys[depth].position];
+    FlatActor& actor = model.actors[a];
+    actor.depth = depth;
+    if (in_continuous_schedule(actor)) model.continuous_schedule.push_back(a);
+    if (in_discrete_schedule(actor)) model.discrete_schedule.push_back(a);
+  }
+  return true;
+}
+
+}  // namespace ctde
