@@ -66,15 +66,15 @@ std::uint64_t steps(const Run& run) { return run.result.stats.steps; }
 
 }  // namespace
 
-TEST_CASE("the partition joins connected nodes and numbers the kept components in order") {
+TEST_CASE("the partition joins connected actors and numbers the kept components in order") {
   ContinuousParts parts(7);
-  parts.join(4, 1);
-  parts.join(2, 5);
-  parts.join(5, 6);
-  const std::vector<std::uint8_t> keep{0, 1, 0, 0, 0, 0, 1};  // node 0, 3 alone and not kept
-  const std::vector<std::uint32_t> number = parts.number(keep);
-  CHECK(number ==
-        std::vector<std::uint32_t>{ContinuousParts::kNoPart, 0, 1, ContinuousParts::kNoPart, 0, 1, 1});
+  parts.join(ActorId{4}, ActorId{1});
+  parts.join(ActorId{2}, ActorId{5});
+  parts.join(ActorId{5}, ActorId{6});
+  const std::vector<std::uint8_t> keep{0, 1, 0, 0, 0, 0, 1};  // actors 0, 3 alone and not kept
+  const std::vector<PartId> number = parts.number(keep);
+  constexpr PartId kNone = ContinuousParts::kNoPart;
+  CHECK(number == std::vector<PartId>{kNone, PartId{0}, PartId{1}, kNone, PartId{0}, PartId{1}, PartId{1}});
 }
 
 TEST_CASE("balls split into parts find the impacts of one integrator and of the closed form") {
