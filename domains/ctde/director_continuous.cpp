@@ -110,7 +110,7 @@ void Director::Impl::continuous_phase(Tick next) {
     update_frontier(whole);
   }
   double frontier = 0;
-  if (results_ != nullptr) rows_until_ = earliest_part(frontier).frontier;  // (rows: one part)
+  if (results_ != nullptr) rows_until_ = earliest_part(frontier).frontier;
   bool stepped = false;
   for (;;) {
     Part& first = earliest_part(frontier);
@@ -166,7 +166,13 @@ bool Director::Impl::reached(Part& p, double t1, Tick next, double t_next) {
   }
   // A row per step end, but one per tick: a step shorter than a tick
   // (the first after a restart may be) leaves no row of its own.
-  if (t1 < t_next && now_.time > previous) record(now_);
+  if (t1 < t_next && now_.time > previous) {
+    if (split_) {
+      if (results_ != nullptr) record_split(now_, t1);
+    } else {
+      record(now_);
+    }
+  }
   // Actors that watch the steps may ask for an event at this step's end.
   if (!step_watchers_.empty() && now_.time > previous && steps_completed(t1) && t1 < t_next) return true;
   if (progress_) progress_(t1, stats_);
@@ -229,7 +235,9 @@ void Director::Impl::record_interval_points(Part& p, double t0, double t1, bool 
     const double t = time.seconds;
     if (t >= t1) break;
     if (t <= t0) continue;
-    if (dense && p.solver) {  // (rows: the whole part, the run's layout)
+    if (split_) {  // every part at t
+      row_state(t, dense ? nullptr : &p);
+    } else if (dense && p.solver) {  // the whole part, in the run's layout
       dense_state(p, t, dense_.data());
       b_.x = dense_.data();
     }
@@ -247,6 +255,23 @@ void Director::Impl::record_interval_points(Part& p, double t0, double t1, bool 
     }
   }
   if (recorded) evaluate_all(t1);  // the outputs at the step's end again
+}
+
+void Director::Impl::record_split(Tag tag, double t) {
+  row_state(t, nullptr);
+  evaluate_all(t);
+  b_.x = b_.x_storage.data();
+  record_values(RowTime::at_tick(tag.time, resolution_), tag.microstep);
+}
+
+void Director::Impl::row_state(double t, const Part* still) {
+  std::copy(b_.x_storage.begin(), b_.x_storage.end(), dense_.begin());
+  for (Part& p : parts_) {
+    if (p.touched || &p == still || (!p.pending && p.solver->current_time() == t)) continue;
+    dense_state(p, t, p.x.data());
+    for (std::size_t k = 0; k < p.x.size(); ++k) dense_[p.states[k].index()] = p.x[k];
+  }
+  b_.x = dense_.data();
 }
 
 void Director::Impl::restart_solver() {

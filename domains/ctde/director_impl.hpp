@@ -333,8 +333,26 @@ class Director::Impl final : public DirectorServices {
 
   /// A row at `tag` with the current values (and the tokens sent at tag.microstep - 1).
   void record(Tag tag) {
-    if (results_ != nullptr) record_values(RowTime::at_tick(tag.time, resolution_), tag.microstep);
+    if (results_ == nullptr) return;
+    if (split_) {
+      record_split(tag, resolution_.to_seconds(tag.time));
+      return;
+    }
+    record_values(RowTime::at_tick(tag.time, resolution_), tag.microstep);
   }
+
+  /// A split run's row at `tag` with every part's values at t (seconds; a
+  /// step end's row is at its tick with the values at the step's end, as
+  /// in a joined run): row_state(t), the outputs at t, the row.
+  void record_split(Tag tag, double t);
+
+  /// A split run's state at t in dense_, b_.x pointing at it: each part's
+  /// own state when it stands at t (touched at an event, or its solver at
+  /// t), else from its last step's dense output (which covers t: rows are
+  /// written at most at the earliest frontier, and every part's step
+  /// started at or before it). `still`, if not null, is a part whose
+  /// state did not change over its last step (one too short to integrate).
+  void row_state(double t, const Part* still);
 
   /// A row at (time, microstep): continuous values, and discrete ones sent at
   /// microstep - 1 of this time (absent otherwise).

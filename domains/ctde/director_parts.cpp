@@ -63,13 +63,13 @@ void Director::Impl::lay_out_parts() {
 std::vector<PartId> Director::Impl::split_parts() const {
   // Only plain parts split: an explicit adaptive method, located events cut
   // on the dense output, no actor that watches or bounds every step, no
-  // step bound, no rows (every row needs every part at its time).
+  // step bound. (A row takes each part's state at its time from the part's
+  // dense output: row_state.)
   const bool plain_method = options_.solver == SolverKind::kErk45 || options_.solver == SolverKind::kErk23 ||
                             options_.solver == SolverKind::kRkf45;
   if (options_.subsystems != Subsystems::kSplit || !plain_method || options_.events != EventMode::kNormal ||
       options_.event_state != EventState::kInterpolated || !step_watchers_.empty() ||
-      std::isfinite(step_bound_) || (results_ != nullptr && !results_->signals().empty()) ||
-      stateful_.size() < 2) {
+      std::isfinite(step_bound_) || stateful_.size() < 2) {
     return {};
   }
   const std::size_t n = actors_.size();

@@ -208,8 +208,10 @@ bool Director::Impl::fire_pending(Part& p) {
         return false;
       }
     }
-  } else if (pending.located && !pending.evaluated) {
-    evaluate(p.outputs, t1);  // the search left the outputs at its last trial time
+  } else if (pending.located && (!pending.evaluated || split_)) {
+    // The search left the outputs at its last trial time (split: other
+    // parts' events or rows since then, at their times).
+    evaluate(p.outputs, t1);
   }
   fire_part_events(p, Tag{pending.te, 0}, pending.found, pending.rejected_t1, pending.iterations);
   rows_to(p, t1, /*dense=*/p.solver.has_value());
