@@ -37,26 +37,10 @@ namespace ctde {
 
 class Director::Impl final : public DirectorServices {
  public:
+  /// Lays the model out (director_layout.cpp). @throws OptionError for an
+  /// atol list of the wrong length.
   Impl(const FlatModel& model, const RunOptions& options, std::string name, TraceWriter* trace,
-       ResultsSink* results)
-      : model_(model),
-        options_(options),
-        name_(std::move(name)),
-        trace_(trace),
-        results_(results),
-        resolution_(options.time_resolution),
-        start_(resolution_.to_ticks(options.start_time)),
-        stop_(resolution_.to_ticks(options.stop_time)) {
-    for (const FlatActor& actor : model_.actors) actor.actor->check_time_resolution(resolution_);
-    lay_out();
-    if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
-      throw OptionError("atol", "director option 'atol' lists " +
-                                    std::to_string(options_.atol_per_state.size()) +
-                                    " tolerances but the model has " + std::to_string(b_.x_storage.size()) +
-                                    " continuous states (give one number, or one per state in the order ctde "
-                                    "validate prints)");
-    }
-  }
+       ResultsSink* results);
 
   ProgressCallback progress_;
   StopCheck stop_check_;

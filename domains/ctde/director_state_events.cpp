@@ -14,7 +14,9 @@
 namespace ctde {
 
 void Director::Impl::evaluate_guards(const Part& p, double t, std::span<double> g) {
-  for (const auto& [d, base] : p.generators) {
+  for (const Part::Generator& generator : p.generators) {
+    const ActorId d = generator.actor;
+    const GuardId base = generator.base;
     const Slice slice = b_.actors[d.index()].guards;
     const std::span<double> out = g.subspan(base.index(), slice.width);
     const ReadContext context(b_, this, d, now_, t);
