@@ -54,5 +54,8 @@ using FlatIndex = Id<struct FlatIndexKind>;
 using SignalIndex = Id<struct SignalIndexKind>;
 /// An element of the run's continuous state vector x (and of dx/dt).
 using StateIndex = Id<struct StateIndexKind>;
+/// An independent part of the continuous side (one integrator each),
+/// numbered in the order of its first actor by depth.
+using PartId = Id<struct PartIdKind>;
 
 }  // namespace ctde

@@ -1,44 +1,46 @@
 #include "domains/ctde/continuous_parts.hpp"
 
-#include <numeric>
 #include <utility>
 
 namespace ctde {
 
 ContinuousParts::ContinuousParts(std::size_t n) : parent_(n) {
-  std::iota(parent_.begin(), parent_.end(), 0U);
+  for (ActorId a{0}; a.index() < n; ++a) parent_[a.index()] = a;
 }
 
-std::uint32_t ContinuousParts::root(std::uint32_t a) {
-  while (parent_[a] != a) {
-    parent_[a] = parent_[parent_[a]];  // path halving
-    a = parent_[a];
+ActorId ContinuousParts::root(ActorId a) {
+  while (parent_[a.index()] != a) {
+    parent_[a.index()] = parent_[parent_[a.index()].index()];  // path halving
+    a = parent_[a.index()];
   }
   return a;
 }
 
-void ContinuousParts::join(std::uint32_t a, std::uint32_t b) {
+void ContinuousParts::join(ActorId a, ActorId b) {
   a = root(a);
   b = root(b);
   if (a == b) return;
   if (b < a) std::swap(a, b);
-  parent_[b] = a;  // the smaller node is the root: a component's root is its first node
+  parent_[b.index()] = a;  // the smaller actor is the root: a component's root is its first actor
 }
 
-std::vector<std::uint32_t> ContinuousParts::number(std::span<const std::uint8_t> keep) {
-  const auto n = static_cast<std::uint32_t>(parent_.size());
+std::vector<PartId> ContinuousParts::number(std::span<const std::uint8_t> keep) {
+  const std::size_t n = parent_.size();
   std::vector<std::uint8_t> kept(n, 0);
-  for (std::uint32_t a = 0; a < n; ++a) {
-    if (keep[a] != 0) kept[root(a)] = 1;
+  for (ActorId a{0}; a.index() < n; ++a) {
+    if (keep[a.index()] != 0) kept[root(a).index()] = 1;
   }
-  std::vector<std::uint32_t> number(n, kNoPart);
-  std::vector<std::uint32_t> of_root(n, kNoPart);
-  std::uint32_t next = 0;
-  for (std::uint32_t a = 0; a < n; ++a) {
-    const std::uint32_t r = root(a);
-    if (kept[r] == 0) continue;
-    if (of_root[r] == kNoPart) of_root[r] = next++;
-    number[a] = of_root[r];
+  std::vector<PartId> number(n, kNoPart);
+  std::vector<PartId> of_root(n, kNoPart);
+  PartId next{0};
+  for (ActorId a{0}; a.index() < n; ++a) {
+    const ActorId r = root(a);
+    if (kept[r.index()] == 0) continue;
+    if (of_root[r.index()] == kNoPart) {
+      of_root[r.index()] = next;
+      ++next;
+    }
+    number[a.index()] = of_root[r.index()];
   }
   return number;
 }

@@ -4,36 +4,39 @@
 /// nodes are actors and whose edges are the connections that tie two
 /// actors' continuous behaviour together (a continuous input and its
 /// driver, a reader of an output that changes with time and that output's
-/// actor). Plain union-find over node numbers; the director builds the
-/// graph and gives each part with states its own integrator.
+/// actor). Plain union-find over the actors; the director builds the graph
+/// and gives each part with states its own integrator.
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "../../core/ids.hpp"
+
 namespace ctde {
 
-/// A partition of nodes 0..n-1 into connected components. Copyable value type.
+/// A partition of actors 0..n-1 (by depth) into connected components.
+/// Copyable value type.
 class ContinuousParts {
  public:
-  /// No part: a node outside every kept component.
-  static constexpr std::uint32_t kNoPart = 0xffffffffU;
+  /// No part: an actor outside every kept component.
+  static constexpr PartId kNoPart{0xffffffffU};
 
-  /// n nodes, each its own component.
+  /// n actors, each its own component.
   explicit ContinuousParts(std::size_t n);
 
-  /// Nodes a and b (< n) are in the same component.
-  void join(std::uint32_t a, std::uint32_t b);
+  /// Actors a and b (< n) are in the same component.
+  void join(ActorId a, ActorId b);
 
-  /// Per node: its component's number, or kNoPart for components with no
-  /// node marked in `keep` (size n). Kept components are numbered 0, 1, ...
-  /// in the order of their first node.
-  [[nodiscard]] std::vector<std::uint32_t> number(std::span<const std::uint8_t> keep);
+  /// Per actor: its component's number, or kNoPart for components with no
+  /// actor marked in `keep` (size n). Kept components are numbered 0, 1, ...
+  /// in the order of their first actor.
+  [[nodiscard]] std::vector<PartId> number(std::span<const std::uint8_t> keep);
 
  private:
-  [[nodiscard]] std::uint32_t root(std::uint32_t a);
+  [[nodiscard]] ActorId root(ActorId a);
 
-  std::vector<std::uint32_t> parent_;
+  std::vector<ActorId> parent_;  ///< per actor: its parent in the union-find forest
 };
 
 }  // namespace ctde

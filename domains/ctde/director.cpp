@@ -1,6 +1,5 @@
 // The director: the run loop, the services actors call, the DE phase, rows
 // and the run's end (director_impl.hpp lists the other parts).
-#include "domains/ctde/director_impl.hpp"
 #include "domains/ctde/director_parts_impl.hpp"
 
 #include <algorithm>
@@ -123,10 +122,6 @@ void Director::Impl::initialize() {
   initialized_ = true;
   if (!b_.x_storage.empty()) {
     check_states(t);
-    OdeProblem problem;
-    problem.size = b_.x_storage.size();
-    problem.rhs = &Impl::rhs;
-    problem.user = this;
     try {
       OdeOptions ode = make_ode_options(options_);
       if (ode.atol_per_state.empty()) {  // the actors may know their states' scales
@@ -147,11 +142,7 @@ void Director::Impl::initialize() {
       }
       if (std::isfinite(step_bound_))
         ode.max_step = std::min(ode.max_step.value_or(step_bound_), step_bound_);
-      if (parts_) {
-        start_parts(ode, t);
-      } else {
-        solver_.emplace(problem, ode, t, b_.x_storage);
-      }
+      start_parts(ode, t);
     } catch (const std::exception& e) {
       throw Failure{std::string("the ODE solver could not start: ") + e.what(), ""};
     }
@@ -272,16 +263,11 @@ void Director::Impl::zeno(double t) {
 }
 
 RunResult Director::Impl::finish(RunStatus status, const std::string& message, const std::string& actor) {
-  if (solver_) {
-    const OdeStatistics ode = solver_->statistics();
-    stats_.steps = static_cast<std::uint64_t>(ode.steps);
-    stats_.rejected_steps = static_cast<std::uint64_t>(ode.error_test_failures);
-    stats_.rhs_evals = static_cast<std::uint64_t>(ode.rhs_evals) + extra_rhs_;
-  }
-  if (parts_) {
+  if (!b_.x_storage.empty()) {
     stats_.steps = stats_.rejected_steps = 0;
     stats_.rhs_evals = extra_rhs_;
-    for (const SolverPart& p : parts_->list) {
+    for (const Part& p : parts_) {
+      if (!p.solver) continue;
       const OdeStatistics ode = p.solver->statistics();
       stats_.steps += static_cast<std::uint64_t>(ode.steps);
       stats_.rejected_steps += static_cast<std::uint64_t>(ode.error_test_failures);

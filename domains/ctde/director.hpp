@@ -32,7 +32,10 @@
 ///     through); one the phase made cross fires at (t, n+1): DE phase again
 ///   CT phase from t to t_next = min(next queued time, stop time):
 ///     one solver step [t0, t1] at a time with t_next as its stop time, so
-///     time events are hit exactly; x ← x(t1), outputs evaluated
+///     time events are hit exactly; x ← x(t1), outputs evaluated (with
+///     independent subsystems, subsystems "split": one solver per part, the
+///     part with the earliest frontier steps, and what follows is per part;
+///     rows once every part has passed their time, docs/semantics.md)
 ///     state-event generators: every guard g(t1) against its side at t0
 ///       none crossed → accept: a row at (t1, 0), and rows at output_interval
 ///         points inside the step from the dense output

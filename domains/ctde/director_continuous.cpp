@@ -1,6 +1,6 @@
-// The director's continuous side: the right-hand side, the continuous
-// phase, rows inside steps, restarts after events.
-#include "domains/ctde/director_impl.hpp"
+// The director's continuous side: the right-hand side's evaluation, the
+// continuous phase (the part with the earliest frontier steps), rows inside
+// steps, restarts after events.
 #include "domains/ctde/director_parts_impl.hpp"
 
 #include <algorithm>
@@ -20,28 +20,10 @@ void Director::Impl::evaluate(const RhsProgram& program, double t) {
   });
 }
 
-int Director::Impl::rhs(double t, const double* x, double* dxdt, void* user) {
-  auto& self = *static_cast<Impl*>(user);
-  self.b_.x = const_cast<double*>(x);  // read only: actors get states() as const
-  if (!self.compute_derivatives(self.rhs_outputs_, self.derivatives_, t, dxdt, x)) return 1;
-  const std::size_t n = self.b_.x_storage.size();
-  for (std::size_t k = 0; k < n; ++k) {
-    if (std::isfinite(dxdt[k])) continue;
-    // Not an error yet: at a trial stage of a long step the state may have
-    // left the derivative's domain (a level overshot: sqrt of a depth a
-    // little below 0) where the solution never goes. The solver tries a
-    // shorter step; step_solver() reports it if that does not help.
-    self.note_nonfinite_derivative(t, x, k, dxdt[k], x[k]);
-    return 1;
-  }
-  return 0;
-}
-
-bool Director::Impl::compute_derivatives(const RhsProgram& inputs, const RhsProgram& program, double t,
-                                         double* dx, const double* x) {
+bool Director::Impl::compute_derivatives(const Part& p, double t, double* dx, const double* x) {
   try {
-    evaluate(inputs, t);
-    program.run_derivatives(b_, dx, [&](ActorId d) {
+    evaluate(p.rhs_outputs, t);
+    p.derivatives.run_derivatives(b_, dx, [&](ActorId d) {
       const Slice slice = b_.actors[d.index()].states;
       const std::span<double> out(dx + slice.offset, slice.width);
       const ReadContext context(b_, this, d, now_, t);
@@ -51,7 +33,7 @@ bool Director::Impl::compute_derivatives(const RhsProgram& inputs, const RhsProg
     // An actor's own check of what it computed (an Expression giving NaN):
     // as a non-finite derivative.
     b_.x = b_.x_storage.data();
-    note_rhs_failure(t, x);
+    note_rhs_failure(p, t, x);
     rhs_failure_.actor_error = std::move(failure);
     return false;
   }
@@ -59,29 +41,29 @@ bool Director::Impl::compute_derivatives(const RhsProgram& inputs, const RhsProg
   return true;
 }
 
-void Director::Impl::note_rhs_failure(double t, const double* x) {
+void Director::Impl::note_rhs_failure(const Part& p, double t, const double* x) {
   RhsFailure& failure = rhs_failure_;
   failure.seen = true;
   failure.t = t;
   failure.actor_error.message.clear();
   failure.actor_error.actor.clear();
   failure.at_solution = false;
-  if (solver_) {
-    const std::span<const double> now = solver_->state();
-    failure.at_solution = t == solver_->current_time() && std::equal(now.begin(), now.end(), x);
+  if (p.solver) {  // the part's own solution, in its own layout
+    const std::span<const double> now = p.solver->state();
+    failure.at_solution = t == p.solver->current_time() && std::equal(now.begin(), now.end(), x);
   }
 }
 
-void Director::Impl::note_nonfinite_derivative(double t, const double* x, std::size_t state, double value,
-                                               double x_value) {
-  note_rhs_failure(t, x);
+void Director::Impl::note_nonfinite_derivative(const Part& p, double t, const double* x, StateIndex state,
+                                               double value, double x_value) {
+  note_rhs_failure(p, t, x);
   rhs_failure_.state = state;
   rhs_failure_.value = value;
   rhs_failure_.x = x_value;
 }
 
-void Director::Impl::rhs_on_solution(double t, const double* x, double* dxdt) {
-  if (rhs(t, x, dxdt, this) != 0) rhs_failed("on the solution (at a step's end or after an event)");
+void Director::Impl::rhs_on_solution(Part& p, double t, const double* x, double* dxdt) {
+  if (part_rhs(t, x, dxdt, &p) != 0) rhs_failed("on the solution (at a step's end or after an event)");
 }
 
 void Director::Impl::rhs_failed(const std::string& where) const {
@@ -92,9 +74,9 @@ void Director::Impl::rhs_failed(const std::string& where) const {
   }
   ActorId owner = stateful_.front();
   for (const ActorId d : stateful_) {
-    if (b_.actors[d.index()].states.offset <= failure.state) owner = d;
+    if (b_.actors[d.index()].states.offset <= failure.state.value()) owner = d;
   }
-  const std::size_t index = failure.state - b_.actors[owner.index()].states.offset;
+  const std::size_t index = failure.state.value() - b_.actors[owner.index()].states.offset;
   throw Failure{flat(owner).path + ": the derivative of its state " + std::to_string(index) +
                     " (= " + format_double(failure.x) + ") is " + format_double(failure.value) +
                     " at t = " + format_double(failure.t) + " s, " + where,
@@ -115,72 +97,95 @@ void Director::Impl::check_states(double t) {
 }
 
 void Director::Impl::continuous_phase(Tick next) {
-  if (parts_) {
-    parts_phase(next);
-    return;
-  }
-  if (!solver_ && continuous_.empty() && results_ == nullptr && guards_.generators.empty()) {  // pure DE
+  if (pure_de_) {
     now_ = {next, 0};
     return;
   }
   const double t_next = resolution_.to_seconds(next);
-  double t0 = solver_ ? solver_->current_time() : resolution_.to_seconds(now_.time);
-  planned_step_ = 0;  // a plan for a restart after the last event that did not restart
-  while (t0 < t_next) {
-    // Without states time just advances, but by at most the step bound
-    // where guards or recorded signals vary in time (docs/semantics.md).
-    double t1 = t0 + step_bound_ < t_next - resolution_.seconds_per_tick() ? t0 + step_bound_ : t_next;
-    if (solver_) {  // one step; without states, time just advances
-      const StepResult r = step_solver(t_next);
-      if (!r.ok()) {
-        throw Failure{std::string("the ODE solver failed (") + ctde::to_string(r.status) + "): " + r.message,
-                      ""};
+  // Without states time just advances from the event, by at most the step
+  // bound where guards or recorded signals vary in time (docs/semantics.md).
+  // (A part without states is the whole part.)
+  if (Part& whole = parts_.front(); !whole.solver) {
+    whole.time = resolution_.to_seconds(now_.time);
+    update_frontier(whole);
+  }
+  double frontier = 0;
+  if (results_ != nullptr) rows_until_ = earliest_part(frontier).frontier;
+  bool stepped = false;
+  for (;;) {
+    Part& first = earliest_part(frontier);
+    if (first.pending) {  // a located crossing is the earliest: its part's generators fire there
+      const Tick te = first.pending->te;
+      bool fired = false;
+      for (Part& p : parts_) {
+        if (!p.pending || p.pending->te != te) continue;
+        fired = fire_pending(p) || fired;
+        update_frontier(p);
       }
-      t1 = r.t_reached;
-      load_solver_state();
+      if (fired) {
+        now_ = {te, 0};
+        record(now_);
+        return;
+      }
+      continue;  // the crossings were a few ulps later: no event, the steps up to te accepted
     }
-    evaluate_all(t1);
-    const std::optional<Tick> event = guards_.generators.empty() ? std::nullopt : check_step(t0, t1);
-    if (!std::exchange(interval_rows_done_, false))
-      record_interval_points(t0, t1, /*dense=*/solver_.has_value());
-    if (event) {
-      now_ = {*event, 0};
-      record(now_);
-      return;
-    }
-    const Tick previous = now_.time;
-    now_ = {t1 >= t_next ? next : resolution_.to_ticks(t1), 0};
-    if (t1 < t_next && now_.time >= next) {
-      throw Failure{
-          "the solver's step ended within one tick of the next event; the time "
-          "resolution is too coarse for this model",
-          ""};
-    }
-    // A row per step end, but one per tick: a step shorter than a tick
-    // (the first after a restart may be) leaves no row of its own.
-    if (t1 < t_next && now_.time > previous) record(now_);
-    // Actors that watch the steps may ask for an event at this step's end.
-    if (!step_watchers_.empty() && now_.time > previous && steps_completed(t1) && t1 < t_next) return;
-    if (progress_) progress_(t1, stats_);
-    stop_if_asked();
-    t0 = t1;
+    // Every part has passed the frontier that the last step reached.
+    if (std::exchange(stepped, false) && reached(first, frontier, next, t_next)) return;
+    if (frontier >= t_next) break;
+    step_part(first, t_next);
+    update_frontier(first);
+    stepped = true;
   }
   now_ = {next, 0};
   record(now_);
 }
 
-void Director::Impl::load_solver_state() {
-  const auto x = solver_->state();
-  std::copy(x.begin(), x.end(), b_.x_storage.begin());
-  b_.x = b_.x_storage.data();
+Director::Impl::Part& Director::Impl::earliest_part(double& frontier) {
+  Part* first = &parts_.front();
+  frontier = first->frontier;
+  for (std::size_t k = 1; k < parts_.size(); ++k) {
+    Part& p = parts_[k];
+    const double f = p.frontier;
+    if (f < frontier || (f == frontier && p.pending && !first->pending)) {
+      frontier = f;
+      first = &p;
+    }
+  }
+  return *first;
 }
 
-StepResult Director::Impl::step_solver(double t_limit) {
-  const double t0 = solver_->current_time();
+bool Director::Impl::reached(Part& p, double t1, Tick next, double t_next) {
+  rows_to(p, t1, /*dense=*/p.solver.has_value());
+  const Tick previous = now_.time;
+  now_ = {t1 >= t_next ? next : resolution_.to_ticks(t1), 0};
+  if (t1 < t_next && now_.time >= next) {
+    throw Failure{
+        "the solver's step ended within one tick of the next event; the time "
+        "resolution is too coarse for this model",
+        ""};
+  }
+  // A row per step end, but one per tick: a step shorter than a tick
+  // (the first after a restart may be) leaves no row of its own.
+  if (t1 < t_next && now_.time > previous) {
+    if (split_) {
+      if (results_ != nullptr) record_split(now_, t1);
+    } else {
+      record(now_);
+    }
+  }
+  // Actors that watch the steps may ask for an event at this step's end.
+  if (!step_watchers_.empty() && now_.time > previous && steps_completed(t1) && t1 < t_next) return true;
+  if (progress_) progress_(t1, stats_);
+  stop_if_asked();
+  return false;
+}
+
+StepResult Director::Impl::step_solver(Part& p, double t_limit) {
+  const double t0 = p.solver->current_time();
   rhs_failure_.seen = false;
   StepResult r;
   try {
-    r = solver_->step(t_limit);
+    r = p.solver->step(t_limit);
   } catch (const Failure&) {
     throw;
   } catch (const std::exception& e) {
@@ -198,17 +203,17 @@ StepResult Director::Impl::step_solver(double t_limit) {
   return r;
 }
 
-void Director::Impl::dense_state(double t, double* out) {
+void Director::Impl::dense_state(Part& p, double t, double* out) {
   rhs_failure_.seen = false;
   try {
-    solver_->dense_output(t, out);
+    p.solver->dense_output(t, out);
   } catch (const std::exception&) {
     if (rhs_failure_.seen) rhs_failed("inside the step's interpolant");
     throw;  // a misuse: the director asked outside the step
   }
 }
 
-void Director::Impl::record_interval_points(double t0, double t1, bool dense) {
+void Director::Impl::record_interval_points(Part& p, double t0, double t1, bool dense) {
   if (results_ == nullptr || !options_.output_interval) return;
   const double h = *options_.output_interval;
   // The grid start + k h: in ticks when h is a whole number of them (each
@@ -230,8 +235,10 @@ void Director::Impl::record_interval_points(double t0, double t1, bool dense) {
     const double t = time.seconds;
     if (t >= t1) break;
     if (t <= t0) continue;
-    if (dense) {
-      dense_state(t, dense_.data());
+    if (split_) {  // every part at t
+      row_state(t, dense ? nullptr : &p);
+    } else if (dense && p.solver) {  // the whole part, in the run's layout
+      dense_state(p, t, dense_.data());
       b_.x = dense_.data();
     }
     evaluate_all(t);
@@ -248,6 +255,23 @@ void Director::Impl::record_interval_points(double t0, double t1, bool dense) {
     }
   }
   if (recorded) evaluate_all(t1);  // the outputs at the step's end again
+}
+
+void Director::Impl::record_split(Tag tag, double t) {
+  row_state(t, nullptr);
+  evaluate_all(t);
+  b_.x = b_.x_storage.data();
+  record_values(RowTime::at_tick(tag.time, resolution_), tag.microstep);
+}
+
+void Director::Impl::row_state(double t, const Part* still) {
+  std::copy(b_.x_storage.begin(), b_.x_storage.end(), dense_.begin());
+  for (Part& p : parts_) {
+    if (p.touched || &p == still || (!p.pending && p.solver->current_time() == t)) continue;
+    dense_state(p, t, p.x.data());
+    for (std::size_t k = 0; k < p.x.size(); ++k) dense_[p.states[k].index()] = p.x[k];
+  }
+  b_.x = dense_.data();
 }
 
 void Director::Impl::restart_solver() {
@@ -268,7 +292,7 @@ void Director::Impl::restart_solver() {
   check_states(t);
   // After a located crossing the first step is the one planned after the
   // step that held it (the step cut at te would plan a shorter one).
-  if (solver_) solver_->reset(t, b_.x_storage.data(), std::exchange(planned_step_, 0.0));
+  for (const PartId k : touched_) restart_part(parts_[k.index()], t);
 }
 
 bool Director::Impl::steps_completed(double t1) {

@@ -5,11 +5,15 @@
 /// - director.cpp: the run loop, the services actors call (emit, fire_at,
 ///   ...), the DE phase, rows and the run's end;
 /// - director_layout.cpp: the flat buffers and the evaluation lists;
-/// - director_continuous.cpp: the right-hand side, the continuous phase,
-///   restarts after events;
+/// - director_parts.cpp: the parts of the continuous side (one whole part,
+///   or independent ones: director_parts_impl.hpp), each part's
+///   right-hand side, a part touched by an event;
+/// - director_continuous.cpp: the continuous phase (the part with the
+///   earliest frontier steps), rows inside steps, restarts after events;
 /// - director_state_events.cpp: the guards, the step the state-event
 ///   locator (domains/ct/event_locator.hpp) searches, ending the step at
-///   the crossing it finds and firing the generators there.
+///   the crossing it finds and firing the generators there, crossings made
+///   by events.
 
 #include <algorithm>
 #include <functional>
@@ -33,26 +37,10 @@ namespace ctde {
 
 class Director::Impl final : public DirectorServices {
  public:
+  /// Lays the model out (director_layout.cpp). @throws OptionError for an
+  /// atol list of the wrong length.
   Impl(const FlatModel& model, const RunOptions& options, std::string name, TraceWriter* trace,
-       ResultsSink* results)
-      : model_(model),
-        options_(options),
-        name_(std::move(name)),
-        trace_(trace),
-        results_(results),
-        resolution_(options.time_resolution),
-        start_(resolution_.to_ticks(options.start_time)),
-        stop_(resolution_.to_ticks(options.stop_time)) {
-    for (const FlatActor& actor : model_.actors) actor.actor->check_time_resolution(resolution_);
-    lay_out();
-    if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
-      throw OptionError("atol", "director option 'atol' lists " +
-                                    std::to_string(options_.atol_per_state.size()) +
-                                    " tolerances but the model has " + std::to_string(b_.x_storage.size()) +
-                                    " continuous states (give one number, or one per state in the order ctde "
-                                    "validate prints)");
-    }
-  }
+       ResultsSink* results);
 
   ProgressCallback progress_;
   StopCheck stop_check_;
@@ -120,42 +108,73 @@ class Director::Impl final : public DirectorServices {
   /// The outputs `program` computes, at time t.
   void evaluate(const RhsProgram& program, double t);
 
-  /// The right-hand side for the solver: outputs in schedule order, then
-  /// each stateful actor's derivatives. No allocation. A NaN or infinite
-  /// derivative, or an actor's failure on the way (an Expression giving
-  /// NaN), is noted in rhs_failure_ and returned as a recoverable failure
-  /// (1): at a trial stage of a step the solver tries a shorter step.
-  static int rhs(double t, const double* x, double* dxdt, void* user);
+  // ---- Parts: the continuous side as one part (a joined run) or several
+  // independent ones (a split run), each with its own solver and locator
+  // (director_parts_impl.hpp; docs/semantics.md, "Independent subsystems").
+  // Every procedure below works on a part; a joined run is the case of one.
 
-  /// The part of rhs() that the joined solver and each independent part
-  /// share, with b_.x the states to read: the outputs `inputs` computes,
-  /// then `program`'s actors' derivatives into dx (laid out as the run's
-  /// state vector). False when an actor failed on the way (noted at (t, x),
-  /// the solver's point). b_.x is the run's states again either way.
-  bool compute_derivatives(const RhsProgram& inputs, const RhsProgram& program, double t, double* dx,
-                           const double* x);
+  struct Part;
 
-  /// What rhs() failed on, for the run's error message.
+  /// After lay_out's lists: the parts (split when the continuous side falls
+  /// into independent parts and nothing asks for one integrator; else one
+  /// whole part), part_of_, and the kInPart flags (director_parts.cpp).
+  void lay_out_parts();
+  /// Per depth, the independent part of a split run (kNoPart: in none); or
+  /// nothing, when the run is not split (an option, or one part only).
+  [[nodiscard]] std::vector<PartId> split_parts() const;
+  /// Appends part `id` with the actors marked in `mine` (per depth): their
+  /// states, guards and evaluation programs; `whole` when it is every actor.
+  void make_part(PartId id, bool whole, const std::vector<std::uint8_t>& mine);
+  /// In initialize(): each part's solver at the start (`ode` with the run's
+  /// per-state tolerances, if any).
+  void start_parts(const OdeOptions& ode, double t);
+
+  /// The right-hand side of part `user` (a Part*) for its solver: outputs in
+  /// schedule order, then each stateful actor's derivatives. No allocation.
+  /// A NaN or infinite derivative, or an actor's failure on the way (an
+  /// Expression giving NaN), is noted in rhs_failure_ and returned as a
+  /// recoverable failure (1): at a trial stage of a step the solver tries a
+  /// shorter step.
+  static int part_rhs(double t, const double* x, double* dxdt, void* user);
+
+  /// The part of part_rhs() that reads the model, with b_.x the states to
+  /// read: p's derivatives' inputs, then its actors' derivatives into dx
+  /// (laid out as the run's state vector). False when an actor failed on the
+  /// way (noted at (t, x), x in p's layout). b_.x is the run's states again
+  /// either way.
+  bool compute_derivatives(const Part& p, double t, double* dx, const double* x);
+
+  /// b_.x <- the states `x` of part p (its solver's layout) over the run's;
+  /// a whole part's x is the run's layout already.
+  void place_states(const Part& p, const double* x);
+
+  /// Part p's states in its solver's layout, from the run's state vector
+  /// (a whole part's are that vector; a packed part's are gathered in p.x).
+  const double* part_state(Part& p);
+
+  /// What part_rhs() failed on, for the run's error message.
   struct RhsFailure {
     bool seen = false;
-    bool at_solution = false;  ///< at the solver's current state (not a trial stage)
+    bool at_solution = false;  ///< at its part's solver's current state (not a trial stage)
     double t = 0;
-    std::size_t state = 0;  ///< in the state vector
-    double value = 0;       ///< the derivative
-    double x = 0;           ///< the state's value there
-    Failure actor_error;    ///< an actor's own failure (then state, value and x are unset)
+    StateIndex state;     ///< in the run's state vector
+    double value = 0;     ///< the derivative
+    double x = 0;         ///< the state's value there
+    Failure actor_error;  ///< an actor's own failure (then state, value and x are unset)
   };
 
-  /// Notes in rhs_failure_ that rhs() failed at (t, x).
-  void note_rhs_failure(double t, const double* x);
+  /// Notes in rhs_failure_ that part p's right-hand side failed at (t, x)
+  /// (x in p's layout): at the solution when that is p's solver's state.
+  void note_rhs_failure(const Part& p, double t, const double* x);
   /// ... on the non-finite derivative `value` of state `state` (the run's
   /// numbering), whose value there was `x_value`.
-  void note_nonfinite_derivative(double t, const double* x, std::size_t state, double value, double x_value);
+  void note_nonfinite_derivative(const Part& p, double t, const double* x, StateIndex state, double value,
+                                 double x_value);
 
-  /// rhs() at a point of the solution (a step's end, the state after an
+  /// part_rhs() at a point of the solution (a step's end, the state after an
   /// event), for the director's own use: a non-finite derivative there stops
   /// the run.
-  void rhs_on_solution(double t, const double* x, double* dxdt);
+  void rhs_on_solution(Part& p, double t, const double* x, double* dxdt);
 
   /// Stops the run with the failure noted in rhs_failure_: for a non-finite
   /// derivative naming the actor, its state, the time and `where` it was met.
@@ -164,63 +183,84 @@ class Director::Impl final : public DirectorServices {
   /// The initial states must be finite.
   void check_states(double t);
 
-  /// Integrates from now to `next` (ticks), one solver step at a time; the
-  /// solver's stop time makes it land on `next` exactly. Records a row at
-  /// each step end and at each output_interval point inside the step. A
-  /// state event located inside ends the phase early, at the event (now_
-  /// is then (te, 0) and the generators' firings are queued there).
+  /// Integrates from now to `next` (ticks), always stepping the part with
+  /// the earliest frontier, never past `next` (a solver's stop time makes it
+  /// land on `next` exactly). Records a row at each step end and at each
+  /// output_interval point inside the step (rows: one part). A state event
+  /// located inside ends the phase early, at the event (now_ is then
+  /// (te, 0) and the generators' firings are queued there).
   void continuous_phase(Tick next);
 
-  /// x <- the solver's state at its current time.
-  void load_solver_state();
+  /// p.frontier <- its pending crossing's time, else its solver's (or its own).
+  void update_frontier(Part& p);
+
+  /// The part with the earliest frontier (a located crossing before a
+  /// solver's time at the same time).
+  [[nodiscard]] Part& earliest_part(double& frontier);
+
+  /// After the step of the part that reached `t1` (the earliest frontier
+  /// now): rows, now_, the step watchers, progress, the stop check. Returns
+  /// true when a step watcher asked for an event before `next`.
+  bool reached(Part& p, double t1, Tick next, double t_next);
+
+  /// The run's state <- p's solver's state at its current time; p's outputs at t.
+  void load_part(Part& p, double t);
 
   // ---- State events (docs/semantics.md, "State events"; the locator is
   // domains/ct/event_locator.hpp)
 
-  /// The step the locator searches, read from the model: the solver's last
-  /// step, the RHS, the guard actors (director_state_events.cpp).
+  /// The step the locator searches, read from the model: a part's last
+  /// step, its RHS, its guard actors (director_state_events.cpp).
   class Trajectory;
 
-  /// Every generator's guards at time t, from the outputs as they are now
-  /// (evaluate_all(t) first). A NaN or infinite guard stops the run.
-  void evaluate_guards(double t, std::span<double> g);
+  /// Part p's guards at time t (local numbering), from the outputs as they
+  /// are now. A NaN or infinite guard stops the run.
+  void evaluate_guards(const Part& p, double t, std::span<double> g);
 
-  /// The guards at time t for the states `x` (the actors they read evaluated
-  /// there); x is the run's state again afterwards.
-  void guards_at(double t, const double* x, std::span<double> g);
+  /// Part p's guards at time t for its states `x` (its solver's layout; the
+  /// actors they read evaluated there); b_.x is the run's state afterwards.
+  void guards_at(Part& p, double t, const double* x, std::span<double> g);
 
-  /// The guards at time t inside the last step, from the solver's dense
-  /// output (or exactly, without continuous states).
-  void guards_inside_step(double t, std::span<double> g);
+  /// Part p's guards at time t inside its last step, from its solver's
+  /// dense output (or exactly, without continuous states).
+  void guards_inside_step(Part& p, double t, std::span<double> g);
 
   /// "0", or the guard's name when its actor gives one.
   [[nodiscard]] std::string guard_label(GuardId guard) const;
 
-  /// After the tentative step [t0, t1] (state and outputs at t1): accepts it
-  /// when no guard crossed; otherwise locates the earliest crossing te on the
-  /// dense output and ends the step there: the solver rolls back to te on
-  /// its dense output (GetDky + Reset), or, with event_state "integrated",
-  /// integrates [t0, te] again, asking again until the crossing is at the
-  /// step's end; when te, a tick, is after t1 (a step that ends between two
-  /// ticks, crossed in its last fraction of a tick), the step goes on to te.
-  /// Returns the event's tick, with the solver, x and outputs at
-  /// te; or nothing, the step (perhaps shortened to t1) accepted.
-  std::optional<Tick> check_step(double t0, double& t1);
+  /// One step of part p towards t_next, and its guards checked over it:
+  /// none crossed, the step is accepted; else the earliest crossing te is
+  /// located on the step (with events "none": t1's tick) and becomes p's
+  /// pending crossing, fired when p's frontier is the earliest
+  /// (fire_pending). A crossing very early in the step, or any with
+  /// event_state "integrated", is integrated to again at once, asking again
+  /// until the crossing is at the step's end (p's step starts at the
+  /// earliest frontier now).
+  void step_part(Part& p, double t_next);
 
-  /// One solver step from its current time towards the event's time `te`
-  /// (check_step); returns the step's end. A solver failure fails the run.
-  double step_to_event(double te);
+  /// Part p at its pending crossing te, the earliest frontier: its step ends
+  /// at te: rolled back there on its dense output (GetDky + Reset), or, when
+  /// te, a tick, is after the step's end (a step that ends between two
+  /// ticks, crossed in its last fraction of a tick), stepped on to te. Rows
+  /// inside the step written while its interpolant is there. Returns true
+  /// when its generators fire at te (the guards crossed there); false when
+  /// the crossing was a few ulps of the interpolant later (the step, up to
+  /// te, accepted).
+  bool fire_pending(Part& p);
 
-  /// Queues the generators whose guards cross at the locator's end values
-  /// to fire at (te, 0) (or, for crossings made by a DE phase, at (te, n+1)),
-  /// with their crossings visible to fire() through context.crossing(i).
-  void fire_state_events(Tick te, const LocatedCrossing& found, double rejected_t1, int iterations = 0);
+  /// One solver step of p from its current time towards the event's time
+  /// `te`; returns the step's end. A solver failure fails the run.
+  double step_to_event(Part& p, double te);
+
+  /// Queues the generators of part p whose guards cross at its locator's
+  /// end values to fire at `tag`, with their crossings visible to fire()
+  /// through context.crossing(i).
+  void fire_part_events(Part& p, Tag tag, const LocatedCrossing& found, double rejected_t1, int iterations);
 
   /// The run's guard `guard` crossed (`c`) is an event at `tag`: marked
   /// crossed for its actor's fire(), counted, traced (`bracket`, `residual`,
   /// `iterations` and `rejected_t1` are what its search found: 0 for a
-  /// crossing made by a microstep) and its actor queued once. The joined
-  /// solver and the independent parts both report crossings through it.
+  /// crossing made by a microstep) and its actor queued once.
   void queue_crossing(GuardId guard, Crossing c, const Tag& tag, double bracket, double residual,
                       int iterations, double rejected_t1);
 
@@ -231,37 +271,72 @@ class Director::Impl final : public DirectorServices {
   /// At the start time: each guard's side.
   void start_guards();
 
-  /// After a DE phase at now_: guards that fired settle (EventLocator::settle,
-  /// using their slope along the new flow); guards that the phase itself made
-  /// cross (a Step into a detector, a reset across a level) fire at the next
+  /// A firing of actor a at now_ (split runs, kInPart): its part, the first
+  /// time, takes its state at now_ from its dense output and its guards'
+  /// sides there, and restarts at now_ after the phase.
+  void touch_part(ActorId a);
+
+  /// After a DE phase at now_, for each touched part: one behind restarts
+  /// at now_; guards that fired settle (EventLocator::settle, using their
+  /// slope along the new flow); guards that the phase itself made cross (a
+  /// Step into a detector, a reset across a level) fire at the next
   /// microstep. Returns true when it queued such firings.
   bool after_events();
 
-  /// guards_.slopes <- dg/dt at now_ along the flow: the guards at t + h on the
-  /// Euler prediction x + h f(t, x), against the locator's end values.
+  /// p.slopes <- dg/dt at now_ along the flow: p's guards at t + h on the
+  /// Euler prediction x + h f(t, x), against its locator's end values.
   /// Leaves x and the outputs at t.
-  void guard_slopes(double t);
+  void guard_slopes(Part& p, double t);
 
-  /// One solver step towards t_limit; a solver exception fails the run, and
-  /// so does a non-finite derivative the solver could not step around.
-  StepResult step_solver(double t_limit);
+  /// One step of p's solver towards t_limit; a solver exception fails the
+  /// run, and so does a non-finite derivative the solver could not step
+  /// around (on the solution, or at a trial stage).
+  StepResult step_solver(Part& p, double t_limit);
 
-  /// x(t) inside the last step from the solver's dense output (its
-  /// interpolant may evaluate the right-hand side: a failure there fails the run).
-  void dense_state(double t, double* out);
+  /// x(t) of part p inside its last step, in its solver's layout, from its
+  /// dense output (its interpolant may evaluate the right-hand side: a
+  /// failure there fails the run).
+  void dense_state(Part& p, double t, double* out);
 
   /// Rows at start + k * output_interval strictly inside (t0, t1), from the
-  /// solver's dense output (or, without states, from outputs at that time).
-  void record_interval_points(double t0, double t1, bool dense);
+  /// part's dense output (or, without states, from outputs at that time).
+  void record_interval_points(Part& p, double t0, double t1, bool dense);
+  /// The output_interval rows after rows_until_ and before t, from p's last
+  /// step (`dense`: from its interpolant); rows_until_ <- t.
+  void rows_to(Part& p, double t, bool dense) {
+    if (results_ == nullptr || !options_.output_interval || !(t > rows_until_)) return;
+    record_interval_points(p, rows_until_, t, dense);
+    rows_until_ = t;
+  }
 
-  /// After events changed continuous states: trace the resets and restart
-  /// the solver at (t, x+) — the same integrator.
+  /// After events changed continuous states or inputs: trace the resets and
+  /// restart every touched part at (t, x+) — the same integrator.
   void restart_solver();
+  /// Part p restarts at (t, its state in the run's).
+  void restart_part(Part& p, double t);
 
   /// A row at `tag` with the current values (and the tokens sent at tag.microstep - 1).
   void record(Tag tag) {
-    if (results_ != nullptr) record_values(RowTime::at_tick(tag.time, resolution_), tag.microstep);
+    if (results_ == nullptr) return;
+    if (split_) {
+      record_split(tag, resolution_.to_seconds(tag.time));
+      return;
+    }
+    record_values(RowTime::at_tick(tag.time, resolution_), tag.microstep);
   }
+
+  /// A split run's row at `tag` with every part's values at t (seconds; a
+  /// step end's row is at its tick with the values at the step's end, as
+  /// in a joined run): row_state(t), the outputs at t, the row.
+  void record_split(Tag tag, double t);
+
+  /// A split run's state at t in dense_, b_.x pointing at it: each part's
+  /// own state when it stands at t (touched at an event, or its solver at
+  /// t), else from its last step's dense output (which covers t: rows are
+  /// written at most at the earliest frontier, and every part's step
+  /// started at or before it). `still`, if not null, is a part whose
+  /// state did not change over its last step (one too short to integrate).
+  void row_state(double t, const Part* still);
 
   /// A row at (time, microstep): continuous values, and discrete ones sent at
   /// microstep - 1 of this time (absent otherwise).
@@ -315,15 +390,16 @@ class Director::Impl final : public DirectorServices {
   /// input holds its last token, 0 before the first), sent as tokens.
   void fire_function(ActorId a, double t);
 
-  /// After a microstep at now_: guards that did not fire in this DE phase
-  /// and that the microstep made cross fire at the next microstep (crossings
-  /// in superdense time), taking their new side at once. Every guard when
-  /// guards_.moved, else those of guards_.fired_generators.
+  /// After a microstep at now_: guards of the touched parts that did not
+  /// fire in this DE phase and that the microstep made cross fire at the
+  /// next microstep (crossings in superdense time), taking their new side at
+  /// once. Every guard of those parts when guards_.moved, else those of
+  /// guards_.fired_generators.
   void microstep_crossings();
 
-  /// The crossing check of microstep_crossings for guard `i` (its value
-  /// in the locator's end values).
-  void microstep_crossing(GuardId i, const Tag& tag, double t);
+  /// The crossing check of microstep_crossings for part p's guard `local`
+  /// (its value in p's locator's end values).
+  void microstep_crossing(Part& p, GuardId local, const Tag& tag, double t);
 
   /// After an accepted step ending at t1 (now_ its tick): asks the step
   /// watchers; those that want an event there are queued at (now_, 0).
@@ -347,42 +423,6 @@ class Director::Impl final : public DirectorServices {
   /// still due.
   [[noreturn]] void zeno(double t);
 
-  // ---- Independent parts (director_parts.cpp; docs/semantics.md,
-  // "Independent subsystems"): used only when the model splits (parts_).
-
-  struct SolverPart;  // director_parts_impl.hpp
-  struct Parts;
-  class PartTrajectory;
-  /// After lay_out: parts_ when the continuous side falls into independent
-  /// parts and nothing asks for one integrator; else nothing.
-  void lay_out_parts();
-  /// In initialize(): each part's solver at the start.
-  void start_parts(const OdeOptions& ode, double t);
-  /// continuous_phase() with parts: steps the part with the earliest
-  /// frontier until that is a located crossing or `next`.
-  void parts_phase(Tick next);
-  /// One step of part p towards t_next and the check of its guards over it.
-  void step_part(SolverPart& p, double t_next);
-  /// Part p at its pending crossing: the step cut there; returns true when
-  /// its generators fire at now_.
-  bool fire_pending(SolverPart& p);
-  /// A firing of actor a (depth) at now_: its part, the first time, takes
-  /// its state at now_ and its guards' sides there.
-  void touch_part(ActorId a);
-  /// The part's states at t (inside its last step) into the run's state.
-  void sync_part(SolverPart& p, double t);
-  /// The part's states from its solver into the run's state, outputs at t.
-  void load_part(SolverPart& p, double t);
-  void evaluate_part_guards(SolverPart& p, double t, std::span<double> g);
-  void part_guards_at(SolverPart& p, double t, const double* x, std::span<double> g);
-  void fire_part_events(SolverPart& p, Tag tag, const LocatedCrossing& found, double rejected_t1,
-                        int iterations);
-  void parts_microstep_crossings();
-  bool parts_after_events();
-  static int part_rhs(double t, const double* x, double* dxdt, void* user);
-  StepResult step_part_solver(SolverPart& p, double t_limit);
-  std::unique_ptr<Parts> parts_;
-
   /// The run's result and statistics; the trace's error and run_end lines.
   RunResult finish(RunStatus status, const std::string& message, const std::string& actor);
 
@@ -393,10 +433,9 @@ class Director::Impl final : public DirectorServices {
   ResultsSink* results_;
   std::vector<int> record_index_;        ///< per output port: its recorded column, or -1
   std::vector<Tag> recorded_token_tag_;  ///< per recorded signal: the tag of its last token
-  std::optional<OdeSolver> solver_;
-  std::vector<ActorId> stateful_;       ///< actors with continuous states
-  std::vector<ActorId> step_watchers_;  ///< actors with watches_steps()
-  std::vector<double> dense_;           ///< the interpolated state for output_interval rows
+  std::vector<ActorId> stateful_;        ///< actors with continuous states
+  std::vector<ActorId> step_watchers_;   ///< actors with watches_steps()
+  std::vector<double> dense_;            ///< the run's state inside a step, for output_interval rows
   std::vector<std::pair<ActorId, std::vector<double>>> changed_;  ///< states reset at this time
   bool states_changed_ = false;
   bool continuous_changed_ = false;  ///< an actor with continuous outputs fired
@@ -435,7 +474,7 @@ class Director::Impl final : public DirectorServices {
   /// The flags that describe the actor, not the current microstep.
   /// Has guards of its own (fixed).
   static constexpr Flags kGenerator = 256;
-  /// Belongs to an independent part (parts_): its firing touches the part (fixed).
+  /// Belongs to a part of a split run: its firing touches the part (fixed).
   static constexpr Flags kInPart = 512;
   static constexpr Flags kFixedFlags =
       kDrivesContinuous | kReadsTimed | kFunction | kMovesGuards | kGenerator | kInPart;
@@ -451,35 +490,40 @@ class Director::Impl final : public DirectorServices {
   static constexpr double kShortCut = 1e-6;
   /// Most redone steps for one state event before giving up.
   static constexpr int kMaxLocationRounds = 50;
-  /// The step the solver planned after the step that was cut at the last
-  /// located crossing: the first step after the event (restart_solver),
-  /// where the cut step would plan a shorter one. Not after a step
-  /// integrated again: there (a crossing very early in a long step) the
-  /// short redone step's plan resolves the next crossings better.
-  double planned_step_ = 0;
-  /// check_step wrote the output_interval rows of the step it cut.
-  bool interval_rows_done_ = false;
+  /// output_interval rows are written up to this time (in the current phase).
+  double rows_until_ = 0;
+  /// Two parts or more (a split run): the parts are touched by firings.
+  bool split_ = false;
+  /// Nothing continuous: no states, no outputs that change with time, no
+  /// guards, no rows; time jumps from event to event.
+  bool pure_de_ = false;
 
-  /// The guards of the state-event generators (see check_step), numbered
-  /// across actors in depth order, and what is known of them between events.
+  /// The guards of the state-event generators, numbered across actors in
+  /// depth order (each part's locator holds its own, step_part).
   struct Guards {
-    std::vector<ActorId> generators;        ///< actors with guards
-    std::vector<ActorId> owner;             ///< per guard (GuardId): its actor
-    EventLocator locator;                   ///< the crossing state and the search
-    std::vector<double> slopes;             ///< per guard: dg/dt after an event (guard_slopes)
-    std::vector<double> probe_x, probe_dx;  ///< for guard slopes after an event
+    std::vector<ActorId> generators;  ///< actors with guards
+    std::vector<ActorId> owner;       ///< per guard (GuardId): its actor
+    std::vector<GuardId> local;       ///< per guard: its number in its part
     /// A firing of this microstep may have moved any guard (microstep_crossings).
     bool moved = false;
     /// The generators that fired in this microstep (their own guards may
     /// have moved: a mode, a state of their own).
     std::vector<ActorId> fired_generators;
-    /// The locator's end values are the guards after the last microstep
-    /// (after_events need not evaluate them again).
+    /// The touched parts' locators' end values are their guards after the
+    /// last microstep (after_events need not evaluate them again).
     bool current = false;
   };
   Guards guards_;
   std::uint64_t extra_rhs_ = 0;  ///< RHS evaluations made by the director itself (searches, slopes)
-  RhsFailure rhs_failure_;       ///< the last non-finite derivative rhs() met
+  RhsFailure rhs_failure_;       ///< the last non-finite derivative part_rhs() met
+
+  /// The parts: one whole part (a joined run), or two or more (split).
+  /// Laid out once (a part's address is its solver's user data).
+  std::vector<Part> parts_;
+  std::vector<PartId> part_of_;  ///< per depth: its part (kNoPart: none; a joined run: 0)
+  std::vector<PartId> touched_;  ///< the parts at now_ that the events may change
+  std::vector<double> part_x_;   ///< run-sized scratch: a packed part's states in the run's layout
+  std::vector<double> part_dx_;  ///< run-sized scratch: its derivatives
 
   std::vector<FlatIndex> by_depth_;    ///< per depth (ActorId): the actor's index in the FlatModel
   std::vector<const Actor*> actors_;   ///< by depth
@@ -489,9 +533,6 @@ class Director::Impl final : public DirectorServices {
   std::vector<ActorId> guard_inputs_;  ///< what the guards read
   std::vector<ActorId> rhs_inputs_;    ///< what the derivatives read
   RhsProgram outputs_;                 ///< continuous_, compiled
-  RhsProgram rhs_outputs_;             ///< rhs_inputs_, compiled
-  RhsProgram guard_outputs_;           ///< guard_inputs_, compiled
-  RhsProgram derivatives_;             ///< the derivatives of stateful_
   std::vector<Flags> flags_;
 };
 

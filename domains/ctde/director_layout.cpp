@@ -1,12 +1,31 @@
 // The director's flat buffers and evaluation lists.
-#include "domains/ctde/continuous_parts.hpp"
-#include "domains/ctde/director_impl.hpp"
 #include "domains/ctde/director_parts_impl.hpp"
 
 #include <algorithm>
 #include <limits>
 
 namespace ctde {
+
+Director::Impl::Impl(const FlatModel& model, const RunOptions& options, std::string name, TraceWriter* trace,
+                     ResultsSink* results)
+    : model_(model),
+      options_(options),
+      name_(std::move(name)),
+      trace_(trace),
+      results_(results),
+      resolution_(options.time_resolution),
+      start_(resolution_.to_ticks(options.start_time)),
+      stop_(resolution_.to_ticks(options.stop_time)) {
+  for (const FlatActor& actor : model_.actors) actor.actor->check_time_resolution(resolution_);
+  lay_out();
+  if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
+    throw OptionError("atol", "director option 'atol' lists " +
+                                  std::to_string(options_.atol_per_state.size()) +
+                                  " tolerances but the model has " + std::to_string(b_.x_storage.size()) +
+                                  " continuous states (give one number, or one per state in the order ctde "
+                                  "validate prints)");
+  }
+}
 
 void Director::Impl::lay_out() {
   const auto n = static_cast<std::uint32_t>(model_.actors.size());
@@ -22,8 +41,6 @@ void Director::Impl::lay_out() {
   std::uint32_t token_size = 0;
   std::uint32_t inputs = 0;
   std::uint32_t outputs = 0;
-  std::vector<Crossing> directions;
-  std::vector<ZeroSide> zero_sides;
   for (ActorId d{0}; d.index() < n; ++d) {
     const FlatActor& actor = flat(d);
     actors_[d.index()] = actor.actor;
@@ -39,11 +56,7 @@ void Director::Impl::lay_out() {
       guards_.generators.push_back(d);
       flags_[d.index()] |= kGenerator;
     }
-    for (std::uint32_t i = 0; i < guards; ++i) {
-      guards_.owner.push_back(d);
-      directions.push_back(actor.actor->guard_direction(i));
-      zero_sides.push_back(actor.actor->guard_zero_side(i));
-    }
+    for (std::uint32_t i = 0; i < guards; ++i) guards_.owner.push_back(d);
     state_size += states;
     if (states > 0) stateful_.push_back(d);
     if (actor.actor->watches_steps()) step_watchers_.push_back(d);
@@ -99,15 +112,7 @@ void Director::Impl::lay_out() {
   b_.x_storage.assign(state_size, 0.0);
   b_.x = b_.x_storage.data();
   dense_.assign(state_size, 0.0);
-  const std::size_t guard_total = guards_.owner.size();
-  guards_.locator = EventLocator(std::move(directions), resolution_, options_.event_tolerance.value_or(0.0),
-                                 state_size, zero_sides);
-  b_.crossed.assign(guard_total, 0);
-  if (guard_total > 0) {
-    guards_.slopes.assign(guard_total, 0.0);
-    guards_.probe_x.assign(state_size, 0.0);
-    guards_.probe_dx.assign(state_size, 0.0);
-  }
+  b_.crossed.assign(guards_.owner.size(), 0);
   schedule_guards_and_outputs();
   // Who can move any guard when it fires (microstep_crossings): an actor
   // with continuous outputs, or the driver of a generator's discrete input.
@@ -142,15 +147,8 @@ void Director::Impl::lay_out() {
   }
   bound_steps();
   outputs_ = RhsProgram(RhsProgram::Part::kOutputs, continuous_, actors_, b_);
-  rhs_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, rhs_inputs_, actors_, b_);
-  guard_outputs_ = RhsProgram(RhsProgram::Part::kOutputs, guard_inputs_, actors_, b_);
-  derivatives_ = RhsProgram(RhsProgram::Part::kDerivatives, stateful_, actors_, b_);
   lay_out_parts();
-  if (parts_) {
-    for (std::uint32_t d = 0; d < n; ++d) {
-      if (parts_->part_of[d] != ContinuousParts::kNoPart) flags_[d] |= kInPart;
-    }
-  }
+  pure_de_ = b_.x_storage.empty() && continuous_.empty() && results_ == nullptr && guards_.generators.empty();
   if (results_ != nullptr) {
     record_index_.assign(outputs, -1);
     recorded_token_tag_.assign(results_->signals().size(), Tag{kNever, 0});

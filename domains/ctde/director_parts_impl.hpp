@@ -1,14 +1,19 @@
 #pragma once
-/// The director's independent parts (private: not installed): one
-/// integrator, one event locator and one right-hand-side program per part
-/// of the continuous side that shares no state, guard or continuous
-/// connection with another (director_parts.cpp; docs/semantics.md,
-/// "Independent subsystems").
+/// A part of the director's continuous side (private: not installed): one
+/// integrator, one event locator and one set of evaluation programs for
+/// states that share no guard and no continuous connection with any other
+/// part's (docs/semantics.md, "Independent subsystems"). A joined run is
+/// one part that holds every state in the run's order (`whole`); a split
+/// run has two parts or more, each with its states packed in its solver's
+/// vector. The director steps, locates, fires and restarts every part
+/// through the same procedures (director_continuous.cpp,
+/// director_state_events.cpp; the partition and the packing are
+/// director_parts.cpp).
 
-#include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "../../core/ids.hpp"
 #include "../../core/time.hpp"
 #include "../ct/event_locator.hpp"
 #include "../ct/ode_solver.hpp"
@@ -17,24 +22,34 @@
 
 namespace ctde {
 
-/// One part: its states (packed in its solver's vector), its guards, its
-/// programs, and where it stands. Movable, not copyable (its solver).
-struct Director::Impl::SolverPart {
+/// One part: its states, its guards, its programs, and where it stands.
+/// Movable, not copyable (its solver); its address is its solver's user
+/// data, so the director's list of parts never grows once laid out.
+struct Director::Impl::Part {
   Impl* impl = nullptr;
-  std::uint32_t id = 0;
-  std::vector<std::uint32_t> states;      ///< per packed state: its index in the run's state vector
-  std::vector<ActorId> generators;        ///< its actors with guards
-  std::vector<GuardId> guard_ids;         ///< per local guard: the run's guard
-  std::vector<std::uint32_t> guard_base;  ///< per generator: its first local guard
-  RhsProgram outputs;                     ///< its outputs that change with time
-  RhsProgram rhs_outputs;                 ///< those its derivatives read
-  RhsProgram guard_outputs;               ///< those its guards read
-  RhsProgram derivatives;                 ///< its stateful actors' derivatives
-  std::optional<OdeSolver> solver;
-  EventLocator locator;
-  std::vector<double> x;       ///< packed scratch: a state
-  std::vector<double> dx;      ///< packed scratch: derivatives
-  std::vector<double> slopes;  ///< per local guard: dg/dt after an event
+  PartId id;
+  /// Every state of the run, in the run's order (a joined run): the
+  /// solver's vector is the run's state vector, nothing is packed.
+  bool whole = false;
+  std::vector<StateIndex> states;  ///< per packed state: the run's state (empty when whole)
+  /// One of its actors with guards.
+  struct Generator {
+    ActorId actor;
+    GuardId base;  ///< its first guard in the part's numbering
+  };
+  std::vector<Generator> generators;  ///< in depth order
+  std::vector<GuardId> guard_ids;     ///< per local guard: the run's guard
+  RhsProgram outputs;                 ///< its outputs that change with time
+  RhsProgram rhs_outputs;             ///< those its derivatives read
+  RhsProgram guard_outputs;           ///< those its guards read
+  RhsProgram derivatives;             ///< its stateful actors' derivatives
+  std::optional<OdeSolver> solver;    ///< none without states: time only advances
+  EventLocator locator;               ///< its guards (local numbering)
+  std::vector<double> x;              ///< scratch: a state in the solver's layout
+  std::vector<double> dx;             ///< scratch: derivatives in the solver's layout
+  std::vector<double> slopes;         ///< per local guard: dg/dt after an event
+  double time = 0;                    ///< without a solver: where it stands
+  double step_start = 0;              ///< without a solver: its last step's start
   /// A located crossing not fired yet: the part's frontier is its tick.
   struct Pending {
     Tick te = 0;
@@ -43,26 +58,32 @@ struct Director::Impl::SolverPart {
     double rejected_t1 = 0;  ///< and end
     Tick after = 0;          ///< the step start's tick
     int iterations = 0;
-    double planned = 0;  ///< the step planned before the cut
+    double planned = 0;      ///< the step planned before the cut
+    bool located = true;     ///< false with events "none": fires at te, no cut
+    bool evaluated = false;  ///< the outputs are at te already (a step integrated to it)
   };
   std::optional<Pending> pending;
-  bool touched = false;  ///< at the current event time: synced, its locator at now
+  bool touched = false;  ///< at the current event time: at now_, in the director's touched_ list
+  bool behind = false;   ///< its state at now_ is from its dense output: it restarts at now_
   bool current = false;  ///< its locator's end values are its guards now
   double planned = 0;    ///< the first step after its next restart (0: the solver's plan)
 
-  /// Where the part stands: its pending crossing's time, else its solver's.
-  [[nodiscard]] double frontier(const TimeResolution& r) const {
-    return pending ? r.to_seconds(pending->te) : solver->current_time();
-  }
+  /// Where the part stands: its pending crossing's time, else its solver's
+  /// (or its own time): kept by Director::Impl::update_frontier whenever
+  /// one of those changes (the earliest is looked for before every step).
+  double frontier = 0;
+  /// Its last step's start and end.
+  [[nodiscard]] double last_step_start() const { return solver ? solver->last_step_start() : step_start; }
+  [[nodiscard]] double last_step_end() const { return solver ? solver->last_step_end() : time; }
 };
 
-/// Every part, and which part each actor belongs to.
-struct Director::Impl::Parts {
-  std::vector<SolverPart> list;
-  std::vector<std::uint32_t> part_of;  ///< per depth: its part, or ContinuousParts::kNoPart
-  std::vector<double> x;               ///< full-size scratch states for a part's evaluations
-  std::vector<double> dx;              ///< full-size scratch derivatives
-  std::vector<std::uint32_t> touched;  ///< parts touched at the current event time
-};
+inline void Director::Impl::place_states(const Part& p, const double* x) {
+  if (p.whole) {
+    b_.x = const_cast<double*>(x);  // read only: actors get states() as const
+    return;
+  }
+  for (std::size_t k = 0; k < p.states.size(); ++k) part_x_[p.states[k].index()] = x[k];
+  b_.x = part_x_.data();
+}
 
 }  // namespace ctde

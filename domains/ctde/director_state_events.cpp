@@ -13,10 +13,12 @@
 
 namespace ctde {
 
-void Director::Impl::evaluate_guards(double t, std::span<double> g) {
-  for (const ActorId d : guards_.generators) {
+void Director::Impl::evaluate_guards(const Part& p, double t, std::span<double> g) {
+  for (const Part::Generator& generator : p.generators) {
+    const ActorId d = generator.actor;
+    const GuardId base = generator.base;
     const Slice slice = b_.actors[d.index()].guards;
-    const std::span<double> out = g.subspan(slice.offset, slice.width);
+    const std::span<double> out = g.subspan(base.index(), slice.width);
     const ReadContext context(b_, this, d, now_, t);
     guarded(d, [&] { actors_[d.index()]->guards(context, out); });
     for (std::size_t i = 0; i < out.size(); ++i) {
@@ -31,42 +33,45 @@ void Director::Impl::evaluate_guards(double t, std::span<double> g) {
 
 class Director::Impl::Trajectory final : public StepTrajectory {
  public:
-  explicit Trajectory(Impl& impl) : impl_(impl) {}
+  Trajectory(Impl& impl, Part& part) : impl_(impl), part_(part) {}
 
-  [[nodiscard]] double start() const override { return impl_.solver_->last_step_start(); }
-  [[nodiscard]] double end() const override { return impl_.solver_->last_step_end(); }
+  [[nodiscard]] double start() const override { return part_.last_step_start(); }
+  [[nodiscard]] double end() const override { return part_.last_step_end(); }
   [[nodiscard]] std::span<const double> start_state() const override {
-    return impl_.solver_ ? impl_.solver_->last_step_start_state() : std::span<const double>();
+    return part_.solver ? part_.solver->last_step_start_state() : std::span<const double>();
   }
   [[nodiscard]] std::span<const double> end_state() const override {
-    return impl_.solver_ ? impl_.solver_->state() : std::span<const double>();
+    return part_.solver ? part_.solver->state() : std::span<const double>();
   }
   void derivatives(double t, std::span<const double> x, std::span<double> dxdt) override {
-    impl_.rhs_on_solution(t, x.data(), dxdt.data());
+    impl_.rhs_on_solution(part_, t, x.data(), dxdt.data());
     ++impl_.extra_rhs_;
   }
   void guards(double t, std::span<const double> x, std::span<double> g) override {
-    impl_.guards_at(t, x.data(), g);
+    impl_.guards_at(part_, t, x.data(), g);
   }
-  void guards_on_dense_output(double t, std::span<double> g) override { impl_.guards_inside_step(t, g); }
+  void guards_on_dense_output(double t, std::span<double> g) override {
+    impl_.guards_inside_step(part_, t, g);
+  }
 
  private:
   Impl& impl_;
+  Part& part_;
 };
 
-void Director::Impl::guards_inside_step(double t, std::span<double> g) {
-  if (!solver_) {
-    guards_at(t, b_.x_storage.data(), g);
+void Director::Impl::guards_inside_step(Part& p, double t, std::span<double> g) {
+  if (!p.solver) {
+    guards_at(p, t, b_.x_storage.data(), g);
     return;
   }
-  dense_state(t, dense_.data());
-  guards_at(t, dense_.data(), g);
+  dense_state(p, t, p.x.data());
+  guards_at(p, t, p.x.data(), g);
 }
 
-void Director::Impl::guards_at(double t, const double* x, std::span<double> g) {
-  b_.x = const_cast<double*>(x);  // read only: actors get states() as const
-  evaluate(guard_outputs_, t);
-  evaluate_guards(t, g);
+void Director::Impl::guards_at(Part& p, double t, const double* x, std::span<double> g) {
+  place_states(p, x);
+  evaluate(p.guard_outputs, t);
+  evaluate_guards(p, t, g);
   b_.x = b_.x_storage.data();
 }
 
@@ -77,104 +82,150 @@ std::string Director::Impl::guard_label(GuardId guard) const {
   return name.empty() ? std::to_string(index) : "'" + name + "'";
 }
 
-std::optional<Tick> Director::Impl::check_step(double t0, double& t1) {
-  evaluate_guards(t1, guards_.locator.end_values());
-  if (!guards_.locator.crossed()) {
-    guards_.locator.accept();
-    return std::nullopt;
+void Director::Impl::step_part(Part& p, double t_next) {
+  const double t0 = p.frontier;
+  double t1 = 0;
+  if (p.solver) {
+    const StepResult r = step_solver(p, t_next);
+    if (!r.ok()) {
+      throw Failure{std::string("the ODE solver failed (") + ctde::to_string(r.status) + "): " + r.message,
+                    ""};
+    }
+    t1 = r.t_reached;
+  } else {  // without states time just advances, by at most the step bound
+    t1 = t0 + step_bound_ < t_next - resolution_.seconds_per_tick() ? t0 + step_bound_ : t_next;
+    p.step_start = t0;
+    p.time = t1;
   }
-  if (options_.events == EventMode::kNone) {  // checked at step ends only, no location
-    const Tick te = std::max(resolution_.to_ticks(t1), now_.time + 1);
-    fire_state_events(te, {t0, t1, 0}, t1);
-    return te;
+  load_part(p, t1);
+  if (p.generators.empty()) return;
+  EventLocator& locator = p.locator;
+  evaluate_guards(p, t1, locator.end_values());
+  if (!locator.crossed()) {
+    locator.accept();
+    return;
+  }
+  const Tick after = resolution_.to_ticks(t0);
+  if (options_.events == EventMode::kNone) {  // checked at step ends only, no location: t1's tick
+    const Tick te = std::max(resolution_.to_ticks(t1), after + 1);
+    p.pending = Part::Pending{te, {t0, t1, 0}, t0, t1, after, 0, 0.0, /*located=*/false};
+    return;
   }
   const double rejected_t1 = t1;
-  const double planned = solver_ ? solver_->planned_step() : 0.0;
+  const double planned = p.solver ? p.solver->planned_step() : 0.0;
   int iterations = 0;
-  Trajectory trajectory(*this);
+  Trajectory trajectory(*this, p);
   for (int round = 0;; ++round) {
     if (round > kMaxLocationRounds) {
       throw Failure{"the state-event search did not settle between t = " + format_double(t0) + " and " +
                         format_double(t1) + " s (the guards disagree with the solver's steps)",
                     ""};
     }
-    const LocatedEvent located = guards_.locator.locate(trajectory, t0, t1, now_.time);
-    const LocatedCrossing& found = located.bracket;
-    iterations += found.iterations;
-    if (trace_ != nullptr)
-      trace_->step_reject(t0, t1, flat(guards_.owner[guards_.locator.first_located().index()]).path);
-    const Tick te = located.tick;
-    const double te_s = resolution_.to_seconds(te);
-    if (te_s == t1) {
-      evaluate_all(t1);  // the search left the outputs at its last trial time
-      fire_state_events(te, found, rejected_t1, iterations);
-      return te;
+    const LocatedEvent located = locator.locate(trajectory, t0, t1, after);
+    iterations += located.bracket.iterations;
+    if (trace_ != nullptr) {
+      trace_->step_reject(t0, t1,
+                          flat(guards_.owner[p.guard_ids[locator.first_located().index()].index()]).path);
     }
+    const double te_s = resolution_.to_seconds(located.tick);
+    p.pending = Part::Pending{located.tick, located.bracket, t0, rejected_t1, after, iterations, planned};
     // The interpolant's roundoff is a few ulps of the states over the whole
     // step: a crossing very early in a long step (a ball coming to rest,
-    // flights of 1e-8 s in steps of 0.5 s) is integrated again instead.
+    // flights of 1e-8 s in steps of 0.5 s) is integrated again instead, now,
+    // while this part's step starts at the earliest frontier (later, another
+    // part's event could fall inside the redone step's start).
     const bool integrate =
         options_.event_state == EventState::kIntegrated || te_s - t0 < kShortCut * (t1 - t0);
-    if (solver_ && te_s > t1) {
-      // The step ended between two ticks and the guards crossed in its last
-      // fraction of a tick: the first tick at which they have crossed is
-      // after the step's end, so there is nothing to cut or to integrate
-      // again. The solver goes on to that tick instead (less than a tick;
-      // with a coarse time resolution and a fixed step, maybe several steps),
-      // so that the state at the event is still the state at te.
-      record_interval_points(t0, t1, /*dense=*/true);  // while the interpolant is there
-      while (t1 < te_s) {
-        const double t_end = t1;
-        t1 = step_to_event(te_s);
-        // (a step too short to integrate has no interpolant: the state did not change)
-        record_interval_points(t_end, t1, /*dense=*/OdeSolver::resolves(t_end, t1));
-        stop_if_asked();  // steps shorter than a tick: as many as fit in one
-      }
-      interval_rows_done_ = true;
-      planned_step_ = std::min(planned, 4 * (te_s - t0));  // as after a cut, below
-    } else if (solver_ && integrate) {                     // integrate [t0, te] again: x(te) is a step's end
-      solver_->redo_to(t0);
-      t1 = step_to_event(te_s);
-      ++iterations;
-    } else {  // cut the step at te: x(te) from the dense output
-      if (solver_) {
-        record_interval_points(t0, te_s, /*dense=*/true);  // while the interpolant is there
-        interval_rows_done_ = true;
-        solver_->redo_to(te_s);
-        // The step after the event: as planned before the cut, but at most
-        // four times the part of the step before the event (how far apart the
-        // events are): the interpolant's roundoff grows with the step's
-        // span, and a step much longer than the events' spacing would
-        // only be cut again.
-        planned_step_ = std::min(planned, 4 * (te_s - t0));
-      }
-      t1 = te_s;
-    }
-    if (solver_) load_solver_state();
-    evaluate_all(t1);
-    evaluate_guards(t1, guards_.locator.end_values());
-    if (!guards_.locator.crossed()) {
-      if (t1 == te_s && (te == now_.time + 1 || !OdeSolver::resolves(t0, te_s))) {
+    if (!p.solver || te_s >= t1 || !integrate) return;  // fire_pending ends the step at te
+    p.solver->redo_to(t0);
+    t1 = step_to_event(p, te_s);
+    ++iterations;
+    p.pending->iterations = iterations;
+    load_part(p, t1);
+    evaluate_guards(p, t1, locator.end_values());
+    if (!locator.crossed()) {
+      if (t1 == te_s && (located.tick == after + 1 || !OdeSolver::resolves(t0, te_s))) {
         // The crossing is within a tick of the step's start, or closer to
         // it than the solver can integrate (a tick is a few ulps of t late
         // in a long run): the states cannot be told apart, and it fires
-        // here, as the search found it.
-        guards_.locator.take_located();
-        fire_state_events(te, found, rejected_t1, iterations);
-        return te;
+        // there, as the search found it.
+        locator.take_located();
+        p.pending->evaluated = true;
+        return;
       }
-      guards_.locator.accept();  // the crossing is later (by a few ulps of the interpolant): take [t0, t1]
-      planned_step_ = 0;         // no event: no restart
-      return std::nullopt;
+      locator.accept();  // the crossing is later (by a few ulps of the interpolant): take [t0, t1]
+      p.pending.reset();
+      return;
     }
-    if (t1 != te_s) continue;  // a shorter redone step that crossed already: search it
-    fire_state_events(te, found, rejected_t1, iterations);
-    return te;
+    if (t1 == te_s) {  // crossed at the redone step's end: fires there
+      p.pending->evaluated = true;
+      return;
+    }
+    // a shorter redone step that crossed already: search it
   }
 }
 
-double Director::Impl::step_to_event(double te) {
-  const StepResult r = step_solver(te);
+bool Director::Impl::fire_pending(Part& p) {
+  const Part::Pending pending = *p.pending;
+  p.pending.reset();
+  EventLocator& locator = p.locator;
+  const double te_s = resolution_.to_seconds(pending.te);
+  double t1 = p.last_step_end();
+  if (pending.located && te_s != t1) {
+    if (p.solver && te_s > t1) {
+      // The step ended between two ticks and the guards crossed in its last
+      // fraction of a tick: the first tick at which they have crossed is
+      // after the step's end, so there is nothing to cut. The solver goes on
+      // to that tick instead (less than a tick; with a coarse time
+      // resolution and a fixed step, maybe several steps), so that the
+      // state at the event is still the state at te.
+      rows_to(p, t1, /*dense=*/true);  // while the interpolant is there
+      while (t1 < te_s) {
+        const double t_end = t1;
+        t1 = step_to_event(p, te_s);
+        // (a step too short to integrate has no interpolant: the state did not change)
+        rows_to(p, t1, /*dense=*/OdeSolver::resolves(t_end, t1));
+        stop_if_asked();  // steps shorter than a tick: as many as fit in one
+      }
+    } else if (p.solver) {               // cut the step at te: x(te) from the dense output
+      rows_to(p, te_s, /*dense=*/true);  // while the interpolant is there
+      p.solver->redo_to(te_s);
+      t1 = te_s;
+    } else {
+      p.time = t1 = te_s;
+    }
+    // The step after the event: as planned before the cut, but at most four
+    // times the part of the step before the event (how far apart the events
+    // are): the interpolant's roundoff grows with the step's span, and a
+    // step much longer than the events' spacing would only be cut again.
+    if (p.solver) p.planned = std::min(pending.planned, 4 * (te_s - pending.t0));
+    load_part(p, t1);
+    evaluate_guards(p, t1, locator.end_values());
+    if (!locator.crossed()) {
+      if (pending.te == pending.after + 1 || !OdeSolver::resolves(pending.t0, te_s)) {
+        locator.take_located();  // within a tick of the step's start: fires as the search found it
+      } else {
+        locator.accept();  // the crossing is later (by a few ulps of the interpolant): take [t0, te]
+        p.planned = 0;     // no event: no restart
+        return false;
+      }
+    }
+  } else if (pending.located && (!pending.evaluated || split_)) {
+    // The search left the outputs at its last trial time (split: other
+    // parts' events or rows since then, at their times).
+    evaluate(p.outputs, t1);
+  }
+  fire_part_events(p, Tag{pending.te, 0}, pending.found, pending.rejected_t1, pending.iterations);
+  rows_to(p, t1, /*dense=*/p.solver.has_value());
+  if (!p.touched) {
+    p.touched = true;
+    touched_.push_back(p.id);
+  }
+  return true;
+}
+
+double Director::Impl::step_to_event(Part& p, double te) {
+  const StepResult r = step_solver(p, te);
   if (!r.ok()) {
     throw Failure{std::string("the ODE solver failed stepping to a state event (") +
                       ctde::to_string(r.status) + "): " + r.message,
@@ -183,16 +234,17 @@ double Director::Impl::step_to_event(double te) {
   return r.t_reached;
 }
 
-void Director::Impl::fire_state_events(Tick te, const LocatedCrossing& found, double rejected_t1,
-                                       int iterations) {
-  const Tag tag = te == now_.time ? Tag{te, now_.microstep + 1} : Tag{te, 0};
-  for (GuardId guard{0}; guard.index() < guards_.locator.size(); ++guard) {
-    const Crossing c = guards_.locator.event(guard);
+void Director::Impl::fire_part_events(Part& p, Tag tag, const LocatedCrossing& found, double rejected_t1,
+                                      int iterations) {
+  const Tick te = tag.time;
+  EventLocator& locator = p.locator;
+  for (GuardId local{0}; local.index() < locator.size(); ++local) {
+    const Crossing c = locator.event(local);
     if (c == Crossing::kNone) continue;
-    const EventRhythm rhythm = guards_.locator.fire(guard, te);
+    const GuardId guard = p.guard_ids[local.index()];
+    const EventRhythm rhythm = locator.fire(local, te);
     if (rhythm.kind != EventRhythm::Kind::kNormal) unresolved_events(guard, rhythm, te);
-    queue_crossing(guard, c, tag, found.tb - found.ta, guards_.locator.residual(guard), iterations,
-                   rejected_t1);
+    queue_crossing(guard, c, tag, found.tb - found.ta, locator.residual(local), iterations, rejected_t1);
   }
 }
 
@@ -233,52 +285,49 @@ void Director::Impl::unresolved_events(GuardId guard, const EventRhythm& rhythm,
 }
 
 void Director::Impl::start_guards() {
-  if (parts_) {
-    const double t = resolution_.to_seconds(now_.time);
-    for (SolverPart& p : parts_->list) {
-      evaluate_part_guards(p, t, p.locator.end_values());
-      p.locator.start();
-    }
-    return;
+  const double t = resolution_.to_seconds(now_.time);
+  for (Part& p : parts_) {
+    if (p.generators.empty()) continue;
+    evaluate_guards(p, t, p.locator.end_values());
+    p.locator.start();
   }
-  if (guards_.generators.empty()) return;
-  evaluate_guards(resolution_.to_seconds(now_.time), guards_.locator.end_values());
-  guards_.locator.start();
 }
 
 void Director::Impl::microstep_crossings() {
-  if (parts_) {
-    parts_microstep_crossings();
-    return;
-  }
   const double t = resolution_.to_seconds(now_.time);
   const Tag tag{now_.time, now_.microstep + 1};
-  const std::span<double> g = guards_.locator.end_values();
   if (guards_.moved) {
-    evaluate_guards(t, g);
+    for (const PartId k : touched_) {
+      Part& p = parts_[k.index()];
+      evaluate_guards(p, t, p.locator.end_values());
+      for (GuardId i{0}; i.index() < p.locator.size(); ++i) microstep_crossing(p, i, tag, t);
+    }
     guards_.current = true;  // after_events reads them
-    for (GuardId i{0}; i.index() < g.size(); ++i) microstep_crossing(i, tag, t);
   } else {  // only generators fired: their own guards (a detector firing at its crossing moves nothing)
     for (const ActorId d : guards_.fired_generators) {
+      Part& p = parts_[part_of_[d.index()].index()];
       const Slice slice = b_.actors[d.index()].guards;
+      const GuardId base = guards_.local[slice.offset];
       const ReadContext context(b_, this, d, now_, t);
-      guarded(d, [&] { actors_[d.index()]->guards(context, g.subspan(slice.offset, slice.width)); });
-      for (GuardId i{slice.offset}; i.value() < slice.offset + slice.width; ++i)
-        microstep_crossing(i, tag, t);
+      guarded(d, [&] {
+        actors_[d.index()]->guards(context, p.locator.end_values().subspan(base.index(), slice.width));
+      });
+      for (GuardId i = base; i.value() < base.value() + slice.width; ++i) microstep_crossing(p, i, tag, t);
     }
   }
   guards_.moved = false;
   guards_.fired_generators.clear();
 }
 
-void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t) {
+void Director::Impl::microstep_crossing(Part& p, GuardId local, const Tag& tag, double t) {
   // A guard that fired at a located crossing in this phase settles after
   // the phase (after_events): its event may take several microsteps.
-  if (guards_.locator.fired(guard)) return;
-  const std::size_t i = guard.index();
-  const double value = guards_.locator.end_values()[i];
+  EventLocator& locator = p.locator;
+  if (locator.fired(local)) return;
+  const GuardId guard = p.guard_ids[local.index()];
+  const double value = locator.end_values()[local.index()];
   if (!std::isfinite(value)) {
-    const ActorId d = guards_.owner[i];
+    const ActorId d = guards_.owner[guard.index()];
     throw Failure{flat(d).path + ": guard " + guard_label(guard) + " is " + format_double(value) +
                       " at t = " + format_double(t) + " s",
                   flat(d).path};
@@ -286,42 +335,59 @@ void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t)
   // Crossed by values that jumped at this microstep: an event of superdense
   // time, one per crossing (a level crossed and crossed back in two
   // microsteps is two events). The bound on microsteps ends a loop.
-  const Crossing c = guards_.locator.microstep_crossing(guard, now_.time);  // it takes its new side
+  const Crossing c = locator.microstep_crossing(local, now_.time);  // it takes its new side
   if (c == Crossing::kNone) return;
-  queue_crossing(guard, c, tag, 0.0, guards_.locator.residual(guard), 0, t);
+  queue_crossing(guard, c, tag, 0.0, locator.residual(local), 0, t);
 }
 
 bool Director::Impl::after_events() {
-  if (parts_) return parts_after_events();
-  if (guards_.generators.empty()) return false;
+  if (!split_ && guards_.generators.empty()) return false;  // nothing to settle
   const double t = resolution_.to_seconds(now_.time);
-  if (!std::exchange(guards_.current, false)) evaluate_guards(t, guards_.locator.end_values());
-  const bool slope_needed = guards_.locator.needs_slopes();
-  if (slope_needed) guard_slopes(t);
-  if (guards_.locator.settle(slope_needed ? std::span<const double>(guards_.slopes)
-                                          : std::span<const double>())) {
-    fire_state_events(now_.time, {t, t, 0}, t);
+  const bool current = std::exchange(guards_.current, false);
+  bool again = false;
+  for (const PartId k : touched_) {
+    Part& p = parts_[k.index()];
+    // A part that took its state at now_ from its dense output goes on from
+    // there (reset or not): its step ends here.
+    if (p.behind) restart_part(p, t);
+    if (p.generators.empty()) continue;
+    EventLocator& locator = p.locator;
+    if (!current) evaluate_guards(p, t, locator.end_values());
+    const bool slope_needed = locator.needs_slopes();
+    if (slope_needed) guard_slopes(p, t);
+    if (locator.settle(slope_needed ? std::span<const double>(p.slopes) : std::span<const double>())) {
+      fire_part_events(p, Tag{now_.time, now_.microstep + 1}, {t, t, 0}, t, 0);
+      again = true;
+    }
+  }
+  if (again) {
     ++now_.microstep;
     return true;
+  }
+  // The plan of a step cut at an event that did not restart its part is
+  // stale; the next phase starts with the solver's own.
+  for (const PartId k : touched_) parts_[k.index()].planned = 0;
+  if (split_) {  // (the whole part is always at now_)
+    for (const PartId k : touched_) parts_[k.index()].touched = false;
+    touched_.clear();
   }
   return false;
 }
 
-void Director::Impl::guard_slopes(double t) {
+void Director::Impl::guard_slopes(Part& p, double t) {
   const double h = 1e-7 * std::max(1.0, std::abs(t));
-  if (!b_.x_storage.empty()) {
-    rhs_on_solution(t, b_.x_storage.data(), guards_.probe_dx.data());
+  if (p.solver) {
+    const double* x = part_state(p);
+    rhs_on_solution(p, t, x, p.dx.data());
     ++extra_rhs_;
-    for (std::size_t k = 0; k < guards_.probe_x.size(); ++k)
-      guards_.probe_x[k] = b_.x_storage[k] + h * guards_.probe_dx[k];
-    b_.x = guards_.probe_x.data();
+    for (std::size_t k = 0; k < p.dx.size(); ++k) p.dx[k] = x[k] + h * p.dx[k];
+    guards_at(p, t + h, p.dx.data(), p.slopes);
+  } else {
+    guards_at(p, t + h, b_.x_storage.data(), p.slopes);
   }
-  evaluate_all(t + h);
-  evaluate_guards(t + h, guards_.slopes);
-  b_.x = b_.x_storage.data();
-  evaluate_all(t);
-  const std::span<const double> g = guards_.locator.end_values();
-  for (std::size_t i = 0; i < guards_.slopes.size(); ++i) guards_.slopes[i] = (guards_.slopes[i] - g[i]) / h;
+  evaluate(p.guard_outputs, t);
+  const std::span<const double> g = p.locator.end_values();
+  for (std::size_t i = 0; i < p.slopes.size(); ++i) p.slopes[i] = (p.slopes[i] - g[i]) / h;
 }
 
 }  // namespace ctde

@@ -117,6 +117,38 @@ TEST_CASE("a derivative that is NaN on the solution stops the run naming the act
   CHECK(run.lines.back()["status"] == "error");
 }
 
+TEST_CASE(
+    "a derivative that is NaN on a part's solution after its event is reported there in a split run too") {
+  // src: x' = 1 from 0 until x = 1, then x' = sqrt(-x): not finite at the
+  // state the event leaves. other: y' = -y, independent of it, so a split
+  // run gives src a part (and an integrator) of its own. The restarted
+  // step's first derivative is at that part's solution, not at a trial
+  // stage, in both runs.
+  const auto model = [](const std::string& subsystems) {
+    return R"json({"ctde": 1, "name": "nan_after_event", "director": {"stop_time": 3, "subsystems": ")json" +
+           subsystems + R"json("},
+      "actors": [
+        {"name": "other", "type": "ModalModel", "params": {
+          "outputs": {"y": "y"}, "states": {"y": 1}, "modes": {"ONLY": {"der": {"y": "-y"}}}}},
+        {"name": "src", "type": "ModalModel", "params": {
+          "outputs": {"x": "x"}, "states": {"x": 0}, "initial": "UP",
+          "modes": {"UP": {"der": {"x": 1}}, "DOWN": {"der": {"x": "sqrt(-x)"}}},
+          "transitions": [{"path": ["UP", "DOWN"], "guard": "x >= 1"}]}}]})json";
+  };
+  const Run split = run_model(model("split"));
+  const Run joined = run_model(model("joined"));
+  CHECK(split.result.stats.steps != joined.result.stats.steps);  // other's steps are not cut at src's event
+  for (const Run* run : {&split, &joined}) {
+    REQUIRE(run->result.status == RunStatus::kError);
+    CHECK(run->result.actor == "src");
+    CHECK(run->result.time == doctest::Approx(1.0).epsilon(1e-9));
+    CHECK(run->result.message.find("src: the derivative of its state 0 (= 1") != std::string::npos);
+    CHECK(run->result.message.find(" is nan at t = 1") != std::string::npos);
+    CHECK(run->result.message.find(", on the solution (at the step's start)") != std::string::npos);
+    CHECK(run->result.message.find("trial stage") == std::string::npos);
+  }
+}
+
 TEST_CASE("a solution that leaves the derivative's domain stops the run where it leaves it") {
   // x' = sqrt(1 - t): x = 1 + 2/3 (1 - (1 - t)^1.5) up to t = 1, and no derivative after.
   const Run run = run_model(R"json({"ctde": 1, "name": "nan_later", "director": {"stop_time": 2},

@@ -20,8 +20,9 @@ using namespace ctde::test;
 namespace {
 
 /// n balls in one model, ball i dropped from h0(i) with restitution e(i),
-/// sharing one gravity; no recorded signal.
-std::string balls(std::size_t n, const std::string& subsystems, double stop) {
+/// sharing one gravity; no recorded signal, or (`rows`) every height
+/// recorded with rows every 0.05 s.
+std::string balls(std::size_t n, const std::string& subsystems, double stop, bool rows = false) {
   nlohmann::json model = {
       {"ctde", 1},
       {"director", {{"stop_time", stop}, {"rtol", 1e-10}, {"atol", 1e-12}, {"subsystems", subsystems}}},
@@ -48,7 +49,9 @@ std::string balls(std::size_t n, const std::string& subsystems, double stop) {
              {"rebound" + k + ".out", "v" + k + ".reset"}}) {
       model["connections"].push_back({from, to});
     }
+    if (rows) model["record"].push_back("h" + k + ".out");
   }
+  if (rows) model["director"]["output_interval"] = 0.05;
   return model.dump();
 }
 
@@ -66,15 +69,15 @@ std::uint64_t steps(const Run& run) { return run.result.stats.steps; }
 
 }  // namespace
 
-TEST_CASE("the partition joins connected nodes and numbers the kept components in order") {
+TEST_CASE("the partition joins connected actors and numbers the kept components in order") {
   ContinuousParts parts(7);
-  parts.join(4, 1);
-  parts.join(2, 5);
-  parts.join(5, 6);
-  const std::vector<std::uint8_t> keep{0, 1, 0, 0, 0, 0, 1};  // node 0, 3 alone and not kept
-  const std::vector<std::uint32_t> number = parts.number(keep);
-  CHECK(number ==
-        std::vector<std::uint32_t>{ContinuousParts::kNoPart, 0, 1, ContinuousParts::kNoPart, 0, 1, 1});
+  parts.join(ActorId{4}, ActorId{1});
+  parts.join(ActorId{2}, ActorId{5});
+  parts.join(ActorId{5}, ActorId{6});
+  const std::vector<std::uint8_t> keep{0, 1, 0, 0, 0, 0, 1};  // actors 0, 3 alone and not kept
+  const std::vector<PartId> number = parts.number(keep);
+  constexpr PartId kNone = ContinuousParts::kNoPart;
+  CHECK(number == std::vector<PartId>{kNone, PartId{0}, PartId{1}, kNone, PartId{0}, PartId{1}, PartId{1}});
 }
 
 TEST_CASE("balls split into parts find the impacts of one integrator and of the closed form") {
@@ -161,6 +164,81 @@ TEST_CASE("a sampled controller on one of two plants: split and joined agree, an
   const auto ys = events_of(split, "y_sample");
   REQUIRE(ys.size() == 5);
   for (const auto& [t, y] : ys) CHECK(std::abs(y - std::exp(-t)) <= 1e-8);
+}
+
+TEST_CASE("a recorded run of 10 balls is split too: its rows are the joined run's and the closed form's") {
+  const std::size_t n = 10;
+  const double stop = 4;
+  const Run split = run_model(balls(n, "split", stop, /*rows=*/true));
+  const Run joined = run_model(balls(n, "joined", stop, /*rows=*/true));
+  REQUIRE(split.result.status == RunStatus::kOk);
+  REQUIRE(joined.result.status == RunStatus::kOk);
+  // Split as the run without rows is: the same steps, each ball its own.
+  CHECK(steps(split) == steps(run_model(balls(n, "split", stop))));
+  CHECK(steps(split) > steps(joined));
+  // The output_interval rows: the same times in both runs (k * 0.05 s at
+  // microstep 0), each ball's height the closed form's.
+  const auto grid = [](const Run& run) {
+    std::map<long, const Row*> rows;
+    for (const Row& row : run.rows) {
+      const double k = row.t / 0.05;
+      if (row.n == 0 && std::abs(k - std::round(k)) < 1e-9) rows[std::lround(k)] = &row;
+    }
+    return rows;
+  };
+  const auto a = grid(split);
+  const auto b = grid(joined);
+  std::vector<std::size_t> column;  // per ball: its height's column
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string name = "h";
+    name += std::to_string(i);
+    name += ".out";
+    column.push_back(split.column(name));
+  }
+  REQUIRE(a.size() == 81);  // 0, 0.05, ..., 4
+  REQUIRE(b.size() == a.size());
+  for (const auto& [k, row] : a) {
+    CAPTURE(row->t);
+    REQUIRE(b.count(k) == 1);
+    CHECK(b.at(k)->t == row->t);
+    for (std::size_t i = 0; i < n; ++i) {
+      CAPTURE(i);
+      const double h0 = 1.0 + 0.37 * static_cast<double>(i);
+      const double e = 0.95 - 0.03 * static_cast<double>(i);
+      const double expected = ball_height(h0, 9.81, e, row->t);
+      const std::size_t h = column[i];
+      CHECK(std::abs(row->values[h] - expected) <= 1e-8);
+      CHECK(std::abs(row->values[h] - b.at(k)->values[h]) <= 1e-8);
+    }
+  }
+  // The two sides of each impact: a row at (te, 0) and one at (te, 1), the
+  // ball on the ground on both, the same impacts as the joined run's.
+  const auto impacts = [](const Run& run) {
+    std::vector<double> times;
+    for (const Row& row : run.rows) {
+      if (row.n == 1) times.push_back(row.t);
+    }
+    return times;
+  };
+  const std::vector<double> ta = impacts(split);
+  const std::vector<double> tb = impacts(joined);
+  std::size_t located = 0;
+  for (const auto& [actor, times] : state_events(split)) located += times.size();
+  REQUIRE(ta.size() == located);
+  REQUIRE(tb.size() == ta.size());
+  for (std::size_t k = 0; k < ta.size(); ++k) CHECK(std::abs(ta[k] - tb[k]) <= 1e-9 * ta[k]);
+  for (const Row& row : split.rows) {
+    if (row.n != 1) continue;
+    double lowest = 1e9;
+    for (const std::size_t h : column) lowest = std::min(lowest, std::abs(row.values[h]));
+    CHECK(lowest <= 1e-9);  // the ball that landed
+  }
+  // Rows come in time order, each (t, n) once.
+  for (std::size_t k = 1; k < split.rows.size(); ++k) {
+    const Row& p = split.rows[k - 1];
+    const Row& q = split.rows[k];
+    CHECK((p.t < q.t || (p.t == q.t && p.n < q.n)));
+  }
 }
 
 TEST_CASE("subsystems \"split\" is the default, and the option takes two words") {

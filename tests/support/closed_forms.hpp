@@ -20,4 +20,22 @@ inline std::vector<double> impact_times(double h0, double g, double e, double un
   return times;
 }
 
+/// The height at time t of the same ball (impact_times): a parabola from
+/// h0 at rest, then after impact k a flight up from 0 at e^k g t1.
+inline double ball_height(double h0, double g, double e, double t) {
+  const double t1 = std::sqrt(2 * h0 / g);
+  if (t < t1) return h0 - 0.5 * g * t * t;
+  double impact = t1;
+  double v = g * t1;
+  while (true) {
+    v *= e;
+    const double flight = 2 * v / g;
+    if (t < impact + flight) {
+      const double s = t - impact;
+      return v * s - 0.5 * g * s * s;
+    }
+    impact += flight;
+  }
+}
+
 }  // namespace ctde::test
