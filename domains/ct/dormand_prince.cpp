@@ -58,6 +58,8 @@ constexpr double kH0Shrink = 0.2;  // after a recoverable failure of the estimat
 constexpr double kRecoverableShrink = 0.25;
 constexpr int kMaxRecoverableRetries = 10;
 
+constexpr double kStretch = 1.01;  // a step is stretched by at most 1 % to land on t_limit
+
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
 std::string number(double v) { return std::to_string(v); }
@@ -313,7 +315,11 @@ StepResult DormandPrince::step(double t_limit) {
   int retries = 0;
   for (;;) {
     double h = h_;
-    const bool lands = t_ + h >= t_limit || !OdeSolver::resolves(t_ + h, t_limit);
+    // A step that would end short of t_limit by less than 1 % of itself is
+    // stretched to land on it (as Hairer's DOPRI5 does): no sliver of a step
+    // is left before a stop time (the director refuses a step end within a
+    // tick of its next event).
+    const bool lands = t_ + kStretch * h >= t_limit || !OdeSolver::resolves(t_ + h, t_limit);
     if (lands) h = t_limit - t_;
     ++stats_.step_attempts;
     int stage = 0;
