@@ -48,7 +48,7 @@
 #include <string>
 #include <vector>
 
-#include "domains/ct/ode_solver.hpp"
+#include "ode_solver.hpp"
 
 namespace ctde {
 
