@@ -316,10 +316,11 @@ StepResult DormandPrince::step(double t_limit) {
   for (;;) {
     double h = h_;
     // A step that would end short of t_limit by less than 1 % of itself is
-    // stretched to land on it (as Hairer's DOPRI5 does): no sliver of a step
-    // is left before a stop time (the director refuses a step end within a
-    // tick of its next event).
-    const bool lands = t_ + kStretch * h >= t_limit || !OdeSolver::resolves(t_ + h, t_limit);
+    // stretched to land on it, where max_step allows (as Hairer's DOPRI5
+    // does): no sliver of a step is left before a stop time (the director
+    // refuses a step end within a tick of its next event).
+    const bool lands =
+        (t_ + kStretch * h >= t_limit && t_limit - t_ <= max_step_) || !OdeSolver::resolves(t_ + h, t_limit);
     if (lands) h = t_limit - t_;
     ++stats_.step_attempts;
     int stage = 0;

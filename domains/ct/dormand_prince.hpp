@@ -28,6 +28,9 @@
 ///     stop time and a tenth of every |x_i| / |f_i|, four refinements at most;
 ///   - reset() and redo_to() restart the controller as ARKODE's Reset does;
 ///     correct_state() keeps it.
+/// Not ARKODE's: a step that would end short of step()'s t_limit by less than 1 %
+/// of itself is stretched to land on it (within max_step), as Hairer's DOPRI5
+/// does, so that no sliver of a step is left before an event.
 ///
 /// Memory: one block of 12 n doubles at construction (state at t0 and t1, the trial
 /// state, seven stages, the weights, the tolerances); step() allocates nothing
