@@ -319,9 +319,14 @@ StepResult DormandPrince::step(double t_limit) {
     // stretched to land on it, where max_step allows (as Hairer's DOPRI5
     // does): no sliver of a step is left before a stop time (the director
     // refuses a step end within a tick of its next event).
-    const bool lands =
-        (t_ + kStretch * h >= t_limit && t_limit - t_ <= max_step_) || !OdeSolver::resolves(t_ + h, t_limit);
-    if (lands) h = t_limit - t_;
+    // Where max_step forbids the stretch, the rest is split in two equal steps.
+    const double rest = t_limit - t_;
+    bool lands = h >= rest || !OdeSolver::resolves(t_ + h, t_limit);
+    if (!lands && kStretch * h >= rest) {
+      lands = rest <= max_step_;
+      if (!lands) h = 0.5 * rest;
+    }
+    if (lands) h = rest;
     ++stats_.step_attempts;
     int stage = 0;
     const int code = attempt(h, stage);

@@ -29,8 +29,9 @@
 ///   - reset() and redo_to() restart the controller as ARKODE's Reset does;
 ///     correct_state() keeps it.
 /// Not ARKODE's: a step that would end short of step()'s t_limit by less than 1 %
-/// of itself is stretched to land on it (within max_step), as Hairer's DOPRI5
-/// does, so that no sliver of a step is left before an event.
+/// of itself is stretched to land on it, as Hairer's DOPRI5 does (where max_step
+/// forbids it, the rest is taken in two equal steps), so that no sliver of a step
+/// is left before an event.
 ///
 /// Memory: one block of 12 n doubles at construction (state at t0 and t1, the trial
 /// state, seven stages, the weights, the tolerances); step() allocates nothing
