@@ -24,21 +24,10 @@ namespace {
 // and the first unknown key reported is the first in the file.
 
 /// Director keys of the format (docs/model-format.md, "Director options").
-const std::vector<std::string> kDirectorKeys = {"start_time",
-                                                "stop_time",
-                                                "time_resolution",
-                                                "solver",
-                                                "rtol",
-                                                "atol",
-                                                "initial_step",
-                                                "min_step",
-                                                "max_step",
-                                                "max_microsteps",
-                                                "event_tolerance",
-                                                "events",
-                                                "event_state",
-                                                "output_interval",
-                                                "subsystems"};
+const std::vector<std::string> kDirectorKeys = {
+    "start_time", "stop_time",    "time_resolution", "solver",    "integrator",     "rtol",
+    "atol",       "initial_step", "min_step",        "max_step",  "max_microsteps", "event_tolerance",
+    "events",     "event_state",  "output_interval", "subsystems"};
 
 /// Reads a JSON document with nlohmann's (iterative) SAX parser, building
 /// it and checking its shape before anything walks it recursively: objects

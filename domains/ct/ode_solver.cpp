@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "domains/ct/dormand_prince.hpp"
 #include "domains/ct/vector_ops.hpp"
 
 static_assert(std::is_same_v<sunrealtype, double>,
@@ -466,7 +467,11 @@ OdeSolver::OdeSolver(const OdeProblem& problem, const OdeOptions& options, doubl
   }
   if (options.max_steps < 0) bad("max_steps must be >= 0 (0: no limit)");
 
-  s.create(t0, x0);
+  if (options.method == SolverKind::kErk45 && options.integrator == OdeIntegrator::kCtde) {
+    own_ = std::make_unique<DormandPrince>(problem, options, t0, x0);
+  } else {
+    s.create(t0, x0);
+  }
   s.t = t0;
   s.t0 = t0;
 }
@@ -476,6 +481,7 @@ OdeSolver::OdeSolver(OdeSolver&&) noexcept = default;
 OdeSolver& OdeSolver::operator=(OdeSolver&&) noexcept = default;
 
 StepResult OdeSolver::step(double t_limit) {
+  if (own_) return own_->step(t_limit);
   Impl& s = *impl_;
   if (t_limit == s.t) return StepResult{StepStatus::kReachedStop, s.t, 0, {}};
   if (!(t_limit > s.t)) {
@@ -559,6 +565,10 @@ StepResult OdeSolver::step(double t_limit) {
 }
 
 void OdeSolver::dense_output(double t, double* out) const {
+  if (own_) {
+    own_->dense_output(t, out);
+    return;
+  }
   const Impl& s = *impl_;
   const std::size_t bytes = s.n * sizeof(double);
   if (t == s.t) {
@@ -592,6 +602,7 @@ bool OdeSolver::resolves(double t0, double t1) {
 }
 
 double OdeSolver::planned_step() const {
+  if (own_) return own_->planned_step();
   const Impl& s = *impl_;
   sunrealtype planned = 0;
   if (CTDE_ARK(GetCurrentStep, s.erk, s.mem, &planned) < 0) return 0;
@@ -599,6 +610,10 @@ double OdeSolver::planned_step() const {
 }
 
 void OdeSolver::reset(double t, const double* x, double first_step) {
+  if (own_) {
+    own_->reset(t, x, first_step);
+    return;
+  }
   Impl& s = *impl_;
   if (!std::isfinite(t)) throw std::runtime_error("OdeSolver::reset: t must be finite");
   // The step ARKODE planned next, before Reset forgets it.
@@ -623,6 +638,10 @@ void OdeSolver::reset(double t, const double* x, double first_step) {
 }
 
 void OdeSolver::correct_state(const double* x) {
+  if (own_) {
+    own_->correct_state(x);
+    return;
+  }
   Impl& s = *impl_;
   std::memcpy(data(s.y[s.cur]), x, s.n * sizeof(double));
   s.reset_at(s.t, s.y[s.cur]);  // no SetInitStep: ARKODE keeps its next step size
@@ -632,6 +651,10 @@ void OdeSolver::correct_state(const double* x) {
 }
 
 void OdeSolver::redo_to(double te) {
+  if (own_) {
+    own_->redo_to(te);
+    return;
+  }
   Impl& s = *impl_;
   if (!(te >= s.t0 && te <= s.t)) {
     throw std::out_of_range("OdeSolver::redo_to: te = " + std::to_string(te) + " is outside the last step [" +
@@ -654,19 +677,24 @@ void OdeSolver::redo_to(double te) {
   s.interpolant = false;
 }
 
-double OdeSolver::current_time() const { return impl_->t; }
+double OdeSolver::current_time() const { return own_ ? own_->current_time() : impl_->t; }
 
-std::span<const double> OdeSolver::state() const { return {data(impl_->y[impl_->cur]), impl_->n}; }
+std::span<const double> OdeSolver::state() const {
+  if (own_) return own_->state();
+  return {data(impl_->y[impl_->cur]), impl_->n};
+}
 std::span<const double> OdeSolver::last_step_start_state() const {
+  if (own_) return own_->last_step_start_state();
   return {data(impl_->y[1 - impl_->cur]), impl_->n};
 }
 
-double OdeSolver::last_step_start() const { return impl_->t0; }
-double OdeSolver::last_step_end() const { return impl_->t; }
+double OdeSolver::last_step_start() const { return own_ ? own_->last_step_start() : impl_->t0; }
+double OdeSolver::last_step_end() const { return current_time(); }
 std::size_t OdeSolver::size() const { return impl_->n; }
 SolverKind OdeSolver::method() const { return impl_->options.method; }
 
 OdeStatistics OdeSolver::statistics() const {
+  if (own_) return own_->statistics();
   const Impl& s = *impl_;
   OdeStatistics st;
   void* mem = s.mem;

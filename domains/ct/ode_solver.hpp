@@ -1,8 +1,10 @@
 #pragma once
-/// The ODE solver wrapper over SUNDIALS ARKODE (docs/architecture.md; docs/semantics.md).
+/// The ODE solver: the project's own Dormand–Prince stepper for erk45, a wrapper over
+/// SUNDIALS ARKODE for every other method (docs/architecture.md; docs/semantics.md).
 ///
-/// One integrator per run: `OdeSolver` creates one ARKODE memory block for a state
-/// size n and a method, and keeps it until it is destroyed. The director drives it
+/// One integrator per run: `OdeSolver` creates one integrator for a state size n and
+/// a method (an ARKODE memory block, or a DormandPrince), and keeps it until it is
+/// destroyed. The director drives it
 /// one internal step at a time, never past the next event time:
 ///
 ///     solver.step(t_next)          one step [t0, t1] with t1 <= t_next; t1 == t_next
@@ -17,9 +19,12 @@
 ///
 /// Methods (`SolverKind`, domains/ct/solver_kind.hpp; the director option `solver`):
 ///
-/// | kind      | ARKODE                             | table                                               |
+/// | kind      | integrator                         | table                                               |
 /// |-----------|------------------------------------|-----------------------------------------------------|
-/// | erk45     | ERKStep, adaptive                  | ARKODE_DORMAND_PRINCE_7_4_5 (as ode45, SciPy RK45)  |
+/// | erk45     | DormandPrince (dormand_prince.hpp) | Dormand–Prince 5(4), FSAL, its own order-4 dense    |
+/// |           |   with OdeIntegrator::kCtde (the   |   output; ARKODE's error norm, PID controller, step |
+/// |           |   default); ARKODE ERKStep with    |   limits and first-step estimate (about its steps). |
+/// |           |   kArkode                          | ARKODE_DORMAND_PRINCE_7_4_5 (as ode45, SciPy RK45)  |
 /// | erk23     | ERKStep, adaptive                  | ARKODE_BOGACKI_SHAMPINE_4_2_3                       |
 /// | rk4-fixed | ERKStep, fixed step (SetFixedStep) | classical RK4 (ARKodeButcherTable_Create)           |
 /// | dirk      | ARKStep, implicit, dense Newton    | ARKODE_ESDIRK436L2SA_6_3_4 (L-stable, order 4)      |
@@ -42,7 +47,15 @@
 /// all of it as implicit (the safe choice for a right-hand side of unknown
 /// stiffness): it is then the ARK pair's implicit table alone.
 ///
-/// Right-hand-side path: ARKODE calls a static trampoline that unwraps the N_Vector
+/// The own stepper is there for speed (docs/performance.md, "A stepper of the
+/// project's own"): Debian's SUNDIALS is built -O0 and at small n its step logic was
+/// most of the time. It keeps this contract to the letter; the differences are the
+/// dense output (the method's own continuous extension, no f evaluation, where
+/// ARKODE's Hermite interpolant evaluates f once per call), StepResult::flag (0),
+/// and the messages (no ARKODE flag names). tests/ct/test_dormand_prince.cpp runs
+/// the same problems and failures on both.
+///
+/// Right-hand-side path (ARKODE): ARKODE calls a static trampoline that unwraps the N_Vector
 /// data pointers and calls the problem's function pointer. No heap allocation, no
 /// std::function, no virtual call.
 
@@ -86,11 +99,18 @@ struct OdeProblem {
   void* user = nullptr;  ///< passed unchanged to the functions
 };
 
+/// Who integrates erk45: the project's own Dormand–Prince stepper
+/// (dormand_prince.hpp, the default) or ARKODE's ERKStep with its Dormand–Prince
+/// table. Every other method is ARKODE's whatever this says. The director option
+/// `integrator` ("ctde" or "arkode").
+enum class OdeIntegrator { kCtde, kArkode };
+
 /// Integration options. Times in seconds. Copyable value type.
 struct OdeOptions {
   SolverKind method = SolverKind::kErk45;
-  double rtol = 1e-6;  ///< relative tolerance, >= 0
-  double atol = 1e-9;  ///< absolute tolerance for every state, >= 0
+  OdeIntegrator integrator = OdeIntegrator::kCtde;  ///< erk45 only: the project's stepper or ARKODE's
+  double rtol = 1e-6;                               ///< relative tolerance, >= 0
+  double atol = 1e-9;                               ///< absolute tolerance for every state, >= 0
   std::vector<double>
       atol_per_state;  ///< if not empty: one absolute tolerance per state (size n), replaces atol
   std::optional<double> initial_step;  ///< empty: ARKODE's estimate. rk4-fixed: the fixed step
@@ -145,6 +165,8 @@ struct OdeStatistics {
 /// One ARKODE integrator for one run. Not copyable; movable (the ARKODE memory and
 /// the callback data live behind a stable pointer). A moved-from solver may only be
 /// destroyed or assigned to.
+class DormandPrince;
+
 class OdeSolver {
  public:
   /// Creates and configures the integrator at (t0, x0), x0 of size problem.size.
@@ -170,13 +192,12 @@ class OdeSolver {
   /// problem function is rethrown. No heap allocation unless it fails.
   [[nodiscard]] StepResult step(double t_limit);
 
-  /// Writes x(t) (n values) to `out`, from ARKODE's interpolant of the last step
-  /// (GetDky, k = 0: ARKODE's default Hermite interpolant, of degree q - 1 for a
-  /// method of order q; above degree 3 it evaluates the right-hand side once more on
-  /// every call; its error can exceed the step's local error a few times on long
-  /// implicit steps).
-  /// At the step's ends the stored states are copied exactly. No allocation.
-  /// Pre: last_step_start() <= t <= last_step_end().
+  /// Writes x(t) (n values) to `out`, from the interpolant of the last step: erk45
+  /// with the own stepper, Dormand–Prince's continuous extension (order 4, no f
+  /// evaluation); otherwise ARKODE's (GetDky, k = 0: ARKODE's default Hermite interpolant, of degree q - 1
+  /// for a method of order q; above degree 3 it evaluates the right-hand side once more on every call; its
+  /// error can exceed the step's local error a few times on long implicit steps). At the step's ends the
+  /// stored states are copied exactly. No allocation. Pre: last_step_start() <= t <= last_step_end().
   /// @throws std::out_of_range if t is outside the last step, or strictly inside a
   ///         step that was reset or rolled back (only its ends are stored).
   void dense_output(double t, double* out) const;
@@ -232,7 +253,8 @@ class OdeSolver {
 
  private:
   struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Impl> impl_;          // the problem, the options; ARKODE's integrator unless own_
+  std::unique_ptr<DormandPrince> own_;  // erk45 with OdeIntegrator::kCtde: every call goes to it
 };
 
 }  // namespace ctde

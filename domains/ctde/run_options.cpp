@@ -14,6 +14,7 @@ namespace ctde {
 OdeOptions make_ode_options(const RunOptions& run) {
   OdeOptions options;
   options.method = run.solver;
+  options.integrator = run.integrator;
   options.rtol = run.rtol;
   options.atol = run.atol;
   options.atol_per_state = run.atol_per_state;
@@ -200,6 +201,9 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
     if (*s == a || *s == b) return *s == a;
     throw OptionError(key, option(key) + " must be \"" + a + "\" or \"" + b + "\", got \"" + *s + "\"");
   };
+  if (auto first = either("integrator", "ctde", "arkode")) {
+    options.integrator = *first ? OdeIntegrator::kCtde : OdeIntegrator::kArkode;
+  }
   if (auto first = either("events", "normal", "none")) {
     options.events = *first ? EventMode::kNormal : EventMode::kNone;
   }

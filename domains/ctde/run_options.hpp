@@ -33,6 +33,8 @@ struct RunOptions {
   double stop_time = 0.0;
   double time_resolution = 1e-12;
   SolverKind solver = SolverKind::kErk45;
+  /// erk45's integrator: the project's Dormand–Prince stepper or ARKODE's (OdeOptions::integrator).
+  OdeIntegrator integrator = OdeIntegrator::kCtde;
   double rtol = 1e-6;
   double atol = 1e-9;
   /// Per-state absolute tolerances (a list in the model file), in the order
@@ -79,7 +81,7 @@ class OptionError : public ModelError {
 /// over the model's parameters) over the defaults, then check()s them.
 /// @throws ModelError naming the option: a missing stop_time, stop_time not
 ///         after start_time, a non-positive tolerance or step, an unknown
-///         solver, events or event_state value, a time_resolution out of range.
+///         solver, integrator, events or event_state value, a time_resolution out of range.
 ///         With `file` (the model file's name) the errors are located at
 ///         the option: "model.json at /director/rtol: ...".
 [[nodiscard]] RunOptions make_run_options(const std::map<std::string, ParamValue>& director,

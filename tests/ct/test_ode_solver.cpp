@@ -465,7 +465,9 @@ TEST_CASE("an unrecoverable right-hand side failure is named by its ARKODE flag"
   FailAfter failure{0.0, -1};
   const OdeProblem problem{1, failing, nullptr, nullptr, &failure};
   const double x0 = 0.0;
-  OdeSolver solver(problem, options_for(SolverKind::kErk45), 0.0, {&x0, 1});
+  OdeOptions options = options_for(SolverKind::kErk45);
+  options.integrator = ctde::OdeIntegrator::kArkode;  // the project's stepper has no ARKODE flags
+  OdeSolver solver(problem, options, 0.0, {&x0, 1});
   const StepResult result = solver.step(1.0);
   CHECK(result.status == StepStatus::kRhsFailed);
   CHECK(result.message.find("ARK_") != std::string::npos);

@@ -1,0 +1,466 @@
+#include "domains/ct/dormand_prince.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace ctde {
+
+namespace {
+
+// Dormand and Prince (1980), RK5(4)7M: nodes, stage coefficients, the order-5
+// weights (also the last stage's row: first same as last) and the order-4 ones.
+constexpr std::array<double, 7> kC{0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0};
+constexpr double kA21 = 1.0 / 5;
+constexpr double kA31 = 3.0 / 40, kA32 = 9.0 / 40;
+constexpr double kA41 = 44.0 / 45, kA42 = -56.0 / 15, kA43 = 32.0 / 9;
+constexpr double kA51 = 19372.0 / 6561, kA52 = -25360.0 / 2187, kA53 = 64448.0 / 6561, kA54 = -212.0 / 729;
+constexpr double kA61 = 9017.0 / 3168, kA62 = -355.0 / 33, kA63 = 46732.0 / 5247, kA64 = 49.0 / 176,
+                 kA65 = -5103.0 / 18656;
+constexpr double kB1 = 35.0 / 384, kB3 = 500.0 / 1113, kB4 = 125.0 / 192, kB5 = -2187.0 / 6784,
+                 kB6 = 11.0 / 84;
+constexpr double kBh1 = 5179.0 / 57600, kBh3 = 7571.0 / 16695, kBh4 = 393.0 / 640, kBh5 = -92097.0 / 339200,
+                 kBh6 = 187.0 / 2100, kBh7 = 1.0 / 40;
+// The error estimate: order 5 less order 4.
+constexpr double kE1 = kB1 - kBh1, kE3 = kB3 - kBh3, kE4 = kB4 - kBh4, kE5 = kB5 - kBh5, kE6 = kB6 - kBh6,
+                 kE7 = -kBh7;
+// The continuous extension (Hairer, Nørsett and Wanner I, II.6, after Shampine):
+// x(t0 + θh) = x0 + θ(r2 + (1-θ)(r3 + θ(r4 + (1-θ) r5))), r2 = x1 - x0,
+// r3 = h k1 - r2, r4 = r2 - h k7 - r3, r5 = h Σ d_i k_i. Order 4 for every θ.
+constexpr double kD1 = -12715105075.0 / 11282082432, kD3 = 87487479700.0 / 32700410799,
+                 kD4 = -10690763975.0 / 1880347072, kD5 = 701980252875.0 / 199316789632,
+                 kD6 = -1453857185.0 / 822651844, kD7 = 69997945.0 / 29380423;
+
+// ARKODE 6.4's ERKStep defaults, as its diagnostics output (ERKStepSetDiagnostics)
+// shows them at work: a PI controller, not ARKStep's PID.
+constexpr double kK1 = 0.8, kK2 = 0.31;  // PI
+constexpr double kOrder = 4.0;           // the embedding's: the controller's exponent
+constexpr double kBias = 1.2;
+constexpr double kSafety = 0.99;
+constexpr double kGrowth = 20.0;
+constexpr double kFirstGrowth = 1e4;
+constexpr double kAfterFailures = 0.3;  // the most after small_nef error-test failures
+constexpr int kSmallNef = 2;
+constexpr int kMaxNef = 7;  // error-test failures in one step
+constexpr double kMinShrink = 0.1;
+constexpr double kKeepLow = 1.0, kKeepHigh = 1.5;  // h' in [h, 1.5 h]: h
+constexpr double kTiny = 1e-10;
+// ARKODE's initial step estimate.
+constexpr double kH0LowerFactor = 100.0;
+constexpr double kH0UpperFactor = 0.1;
+constexpr double kH0Bias = 0.5;
+constexpr int kH0Iterations = 4;
+constexpr double kH0Shrink = 0.2;  // after a recoverable failure of the estimate's evaluation
+// OdeSolver's rule for a recoverable failure at a stage (ode_solver.hpp).
+constexpr double kRecoverableShrink = 0.25;
+constexpr int kMaxRecoverableRetries = 10;
+
+constexpr double kStretch = 1.01;  // a step is stretched by at most 1 % to land on t_limit
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+std::string number(double v) { return std::to_string(v); }
+
+}  // namespace
+
+DormandPrince::DormandPrince(const OdeProblem& problem, const OdeOptions& options, double t0,
+                             std::span<const double> x0)
+    : problem_(problem),
+      rtol_(options.rtol),
+      min_step_(options.min_step.value_or(0.0)),
+      max_step_(options.max_step.value_or(std::numeric_limits<double>::infinity())),
+      first_step_(options.initial_step.value_or(0.0)),
+      max_steps_(options.max_steps),
+      n_(problem.size),
+      storage_(12 * problem.size, 0.0),
+      t_(t0),
+      t0_(t0) {
+  double* p = storage_.data();
+  const auto take = [&] {
+    double* block = p;
+    p += n_;
+    return block;
+  };
+  y0_ = take();
+  y_ = take();
+  ynew_ = take();
+  for (double*& k : k_) k = take();
+  weights_ = take();
+  atol_ = take();
+  std::copy(x0.begin(), x0.end(), y0_);
+  std::copy(x0.begin(), x0.end(), y_);
+  if (options.atol_per_state.empty()) {
+    std::fill(atol_, atol_ + n_, options.atol);
+  } else {
+    std::copy(options.atol_per_state.begin(), options.atol_per_state.end(), atol_);
+  }
+  restart_controller();
+}
+
+int DormandPrince::rhs(double t, const double* x, double* dxdt) {
+  ++stats_.rhs_evals;
+  return problem_.rhs(t, x, dxdt, problem_.user);
+}
+
+void DormandPrince::restart_controller() {
+  e1_ = 1.0;
+  etamax_ = kFirstGrowth;
+}
+
+bool DormandPrince::set_weights() {
+  const double* __restrict y = y_;
+  const double* __restrict atol = atol_;
+  double* __restrict w = weights_;
+  double smallest = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < n_; ++i) {
+    const double scale = rtol_ * std::abs(y[i]) + atol[i];
+    smallest = std::min(smallest, scale);
+    w[i] = 1.0 / scale;
+  }
+  weights_valid_ = smallest > 0;  // NaN fails too
+  return weights_valid_;
+}
+
+int DormandPrince::attempt(double h, int& stage) {
+  const std::size_t n = n_;
+  const double t = t_;
+  const double* __restrict y = y_;
+  const double* __restrict k1 = k_[0];
+  double* __restrict k2 = k_[1];
+  double* __restrict k3 = k_[2];
+  double* __restrict k4 = k_[3];
+  double* __restrict k5 = k_[4];
+  double* __restrict k6 = k_[5];
+  double* __restrict k7 = k_[6];
+  double* __restrict x = ynew_;  // the stages' arguments, then the trial state
+  int code = 0;
+  const auto eval = [&](int s, double* __restrict out) {
+    stage = s;
+    code = rhs(t + kC[static_cast<std::size_t>(s)] * h, x, out);
+    return code == 0;
+  };
+  for (std::size_t i = 0; i < n; ++i) x[i] = y[i] + h * (kA21 * k1[i]);
+  if (!eval(1, k2)) return code;
+  for (std::size_t i = 0; i < n; ++i) x[i] = y[i] + h * (kA31 * k1[i] + kA32 * k2[i]);
+  if (!eval(2, k3)) return code;
+  for (std::size_t i = 0; i < n; ++i) x[i] = y[i] + h * (kA41 * k1[i] + kA42 * k2[i] + kA43 * k3[i]);
+  if (!eval(3, k4)) return code;
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = y[i] + h * (kA51 * k1[i] + kA52 * k2[i] + kA53 * k3[i] + kA54 * k4[i]);
+  }
+  if (!eval(4, k5)) return code;
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = y[i] + h * (kA61 * k1[i] + kA62 * k2[i] + kA63 * k3[i] + kA64 * k4[i] + kA65 * k5[i]);
+  }
+  if (!eval(5, k6)) return code;
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = y[i] + h * (kB1 * k1[i] + kB3 * k3[i] + kB4 * k4[i] + kB5 * k5[i] + kB6 * k6[i]);
+  }
+  (void)eval(6, k7);  // at t + h: the next step's first stage
+  return code;
+}
+
+double DormandPrince::error_norm(double h) const {
+  const double* __restrict k1 = k_[0];
+  const double* __restrict k3 = k_[2];
+  const double* __restrict k4 = k_[3];
+  const double* __restrict k5 = k_[4];
+  const double* __restrict k6 = k_[5];
+  const double* __restrict k7 = k_[6];
+  const double* __restrict w = weights_;
+  double sum = 0;
+  for (std::size_t i = 0; i < n_; ++i) {
+    const double e = h * (kE1 * k1[i] + kE3 * k3[i] + kE4 * k4[i] + kE5 * k5[i] + kE6 * k6[i] + kE7 * k7[i]);
+    sum += (e * w[i]) * (e * w[i]);
+  }
+  return std::sqrt(sum / static_cast<double>(n_));
+}
+
+double DormandPrince::controller(double h, double dsm) const {
+  const double e0 = std::max(kBias * dsm, kTiny);
+  double h_new = h * std::pow(e0, -kK1 / kOrder) * std::pow(std::max(e1_, kTiny), kK2 / kOrder);
+  h_new *= kSafety;
+  h_new = std::min(h_new, etamax_ * h);
+  h_new = std::max(h_new, kMinShrink * h);
+  if (h_new > h * kKeepLow * (1 - kEps) && h_new < h * kKeepHigh * (1 + kEps)) h_new = h;
+  double eta = h_new / h;
+  eta = std::max(eta, min_step_ / h);
+  eta /= std::max(1.0, h * eta / max_step_);
+  return eta;
+}
+
+double DormandPrince::initial_step(double t_limit, int& code) {
+  code = 0;
+  const double tdist = t_limit - t_;
+  const double tround = kEps * std::max(std::abs(t_), std::abs(t_limit));
+  const double lower = kH0LowerFactor * tround;
+  // At most a tenth of the way to t_limit, and a step of forward Euler changing no
+  // state by more than a tenth of itself (plus its absolute tolerance).
+  double upper_inverse = 0;
+  for (std::size_t i = 0; i < n_; ++i) {
+    const double room = kH0UpperFactor * std::abs(y_[i]) + 1.0 / weights_[i];
+    upper_inverse = std::max(upper_inverse, std::abs(k_[0][i]) / room);
+  }
+  double upper = kH0UpperFactor * tdist;
+  if (upper * upper_inverse > 1) upper = 1.0 / upper_inverse;
+  double hg = std::sqrt(lower * upper);
+  if (upper < lower) return hg;
+
+  // |x''| along f by a difference quotient over hg; h from |h² x'' / 2| = 1.
+  const auto second_derivative = [&](double step, double& norm) {
+    for (std::size_t i = 0; i < n_; ++i) ynew_[i] = y_[i] + step * k_[0][i];
+    const int result = rhs(t_ + step, ynew_, k_[1]);
+    if (result != 0) return result;
+    double sum = 0;
+    for (std::size_t i = 0; i < n_; ++i) {
+      const double v = (k_[1][i] - k_[0][i]) / step * weights_[i];
+      sum += v * v;
+    }
+    norm = std::sqrt(sum / static_cast<double>(n_));
+    return 0;
+  };
+  double h_new = hg;
+  double h_safe = hg;  // the last hg whose evaluation succeeded
+  for (int pass = 1; pass <= kH0Iterations; ++pass) {
+    double norm = 0;
+    bool evaluated = false;
+    for (int tries = 0; tries < kH0Iterations; ++tries) {
+      code = second_derivative(hg, norm);
+      if (code < 0) return 0;
+      if (code == 0) {
+        evaluated = true;
+        break;
+      }
+      hg *= kH0Shrink;
+    }
+    if (!evaluated) {
+      if (pass <= 2) return 0;  // code > 0: the estimate failed
+      code = 0;
+      h_new = h_safe;
+      break;
+    }
+    h_safe = hg;
+    h_new = norm * upper * upper > 2 ? std::sqrt(2 / norm) : std::sqrt(hg * upper);
+    if (pass == kH0Iterations) break;
+    const double ratio = h_new / hg;
+    if (ratio > 0.5 && ratio < 2) break;
+    if (pass > 1 && ratio > 2) {
+      h_new = hg;
+      break;
+    }
+    hg = h_new;
+  }
+  return std::clamp(kH0Bias * h_new, lower, upper);
+}
+
+StepResult DormandPrince::failure(StepStatus status, std::string message) const {
+  return StepResult{status, t_, 0, std::move(message)};
+}
+
+StepResult DormandPrince::rhs_failure(int code, double t_fail, int retries) const {
+  StepResult result =
+      failure(StepStatus::kRhsFailed, std::string("the right-hand side failed (") +
+                                          (code > 0 ? "recoverably" : "unrecoverably") + ", " +
+                                          std::to_string(code) + ") at t = " + number(t_fail) + ", after " +
+                                          std::to_string(retries) + " shorter steps");
+  result.recoverable_retries = code > 0 ? retries : 0;
+  return result;
+}
+
+StepResult DormandPrince::step(double t_limit) {
+  if (t_limit == t_) return StepResult{StepStatus::kReachedStop, t_, 0, {}};
+  if (!(t_limit > t_)) {
+    return failure(StepStatus::kFailed,
+                   "t_limit " + number(t_limit) + " is not after the current time " + number(t_));
+  }
+  if (max_steps_ > 0 && steps_without_stop_ >= max_steps_) {
+    return failure(StepStatus::kTooMuchWork, std::to_string(steps_without_stop_) +
+                                                 " steps (max_steps) without reaching t = " +
+                                                 number(t_limit) + "; is the problem stiff? (try dirk)");
+  }
+  if (!OdeSolver::resolves(t_, t_limit)) {  // advance the time only
+    std::memcpy(y0_, y_, n_ * sizeof(double));
+    t0_ = t_;
+    t_ = t_limit;
+    hlast_ = 0;
+    interpolant_ = false;
+    have_f0_ = false;  // f may depend on t
+    steps_without_stop_ = 0;
+    return StepResult{StepStatus::kReachedStop, t_limit, 0, {}};
+  }
+  if (!weights_valid_ && !set_weights()) {
+    return failure(StepStatus::kFailed, "an error weight 1 / (rtol |x_i| + atol_i) at t = " + number(t_) +
+                                            " is not finite and positive (a state 0 with atol 0, or NaN)");
+  }
+  if (!have_f0_) {
+    const int code = rhs(t_, y_, k_[0]);
+    if (code != 0) return rhs_failure(code, t_, 0);  // at the step's start: final
+    have_f0_ = true;
+  }
+  if (h_ <= 0) {
+    double h = first_step_;
+    if (h <= 0) {
+      int code = 0;
+      h = initial_step(t_limit, code);
+      if (code != 0) return rhs_failure(code, t_, 0);
+    }
+    h_ = std::min(std::max(h, min_step_), max_step_);
+  }
+
+  interpolant_ = false;  // the attempts overwrite the last step's stages
+  int error_failures = 0;
+  int retries = 0;
+  for (;;) {
+    double h = h_;
+    // A step that would end short of t_limit by less than 1 % of itself is
+    // stretched to land on it, where max_step allows (as Hairer's DOPRI5
+    // does): no sliver of a step is left before a stop time (the director
+    // refuses a step end within a tick of its next event).
+    // Where max_step forbids the stretch, the rest is split in two equal steps.
+    const double rest = t_limit - t_;
+    bool lands = h >= rest || !OdeSolver::resolves(t_ + h, t_limit);
+    if (!lands && kStretch * h >= rest) {
+      lands = rest <= max_step_;
+      if (!lands) h = 0.5 * rest;
+    }
+    if (lands) h = rest;
+    ++stats_.step_attempts;
+    int stage = 0;
+    const int code = attempt(h, stage);
+    if (code < 0) return rhs_failure(code, t_ + kC[static_cast<std::size_t>(stage)] * h, retries);
+    if (code > 0) {
+      const double shorter = kRecoverableShrink * kC[static_cast<std::size_t>(stage)] * h;
+      if (retries == kMaxRecoverableRetries || !OdeSolver::resolves(t_, t_ + shorter)) {
+        return rhs_failure(code, t_ + kC[static_cast<std::size_t>(stage)] * h, retries);
+      }
+      ++retries;
+      h_ = shorter;
+      continue;
+    }
+    const double dsm = error_norm(h);
+    const double eta = controller(h, dsm);
+    if (dsm <= 1.0) {
+      // Accepted: x(t0) <- x(t1) <- trial; the last stage is the next step's first,
+      // and the old first stage (k_[6] after the swap) stays for the dense output.
+      std::swap(y0_, y_);
+      std::swap(y_, ynew_);
+      std::swap(k_[0], k_[6]);
+      t0_ = t_;
+      t_ = lands ? t_limit : t_ + h;
+      hlast_ = h;
+      h_ = h * eta;
+      e1_ = kBias * dsm;
+      etamax_ = kGrowth;
+      weights_valid_ = false;
+      interpolant_ = true;
+      ++stats_.steps;
+      if (lands) {
+        steps_without_stop_ = 0;
+        return StepResult{StepStatus::kReachedStop, t_limit, 0, {}};
+      }
+      ++steps_without_stop_;
+      return StepResult{StepStatus::kOk, t_, 0, {}};
+    }
+    ++stats_.error_test_failures;
+    ++error_failures;
+    if (error_failures == kMaxNef || h <= min_step_ * (1 + kEps)) {
+      return failure(StepStatus::kStepTooSmall, "the error test failed " + std::to_string(error_failures) +
+                                                    " times in one step at t = " + number(t_) +
+                                                    " (last step size " + number(h) + ", error norm " +
+                                                    number(dsm) + ")");
+    }
+    etamax_ = 1.0;
+    h_ = std::max(h * (error_failures >= kSmallNef ? std::min(eta, kAfterFailures) : eta), min_step_);
+  }
+}
+
+void DormandPrince::dense_output(double t, double* out) const {
+  const std::size_t bytes = n_ * sizeof(double);
+  if (t == t_) {
+    std::memcpy(out, y_, bytes);
+    return;
+  }
+  if (t == t0_) {
+    std::memcpy(out, y0_, bytes);
+    return;
+  }
+  if (!interpolant_ || !(t >= t0_ && t <= t_)) {
+    throw std::out_of_range(
+        "OdeSolver::dense_output: t = " + number(t) +
+        (interpolant_ ? " is outside the last step [" : " is inside [") + number(t0_) + ", " + number(t_) +
+        "]" + (interpolant_ ? "" : ", which was reset, rolled back or failed: only its ends are stored"));
+  }
+  const double h = hlast_;
+  const double theta = (t - t0_) / h;
+  const double one_less = 1.0 - theta;
+  const double* __restrict x0 = y0_;
+  const double* __restrict x1 = y_;
+  const double* __restrict k1 = k_[6];  // the step's first stage (swapped at acceptance)
+  const double* __restrict k3 = k_[2];
+  const double* __restrict k4 = k_[3];
+  const double* __restrict k5 = k_[4];
+  const double* __restrict k6 = k_[5];
+  const double* __restrict k7 = k_[0];
+  double* __restrict x = out;
+  for (std::size_t i = 0; i < n_; ++i) {
+    const double r2 = x1[i] - x0[i];
+    const double r3 = h * k1[i] - r2;
+    const double r4 = r2 - h * k7[i] - r3;
+    const double r5 = h * (kD1 * k1[i] + kD3 * k3[i] + kD4 * k4[i] + kD5 * k5[i] + kD6 * k6[i] + kD7 * k7[i]);
+    x[i] = x0[i] + theta * (r2 + one_less * (r3 + theta * (r4 + one_less * r5)));
+  }
+}
+
+void DormandPrince::reset(double t, const double* x, double first_step) {
+  if (!std::isfinite(t)) throw std::runtime_error("OdeSolver::reset: t must be finite");
+  // The first step: the one asked for, else the one planned (the error test
+  // shrinks it if the event changed the dynamics), else the user's or an estimate.
+  if (first_step > 0) h_ = std::min(std::max(first_step, min_step_), max_step_);
+  std::memcpy(y_, x, n_ * sizeof(double));
+  std::memcpy(y0_, x, n_ * sizeof(double));
+  t_ = t;
+  t0_ = t;
+  hlast_ = 0;
+  have_f0_ = false;
+  weights_valid_ = false;
+  interpolant_ = false;
+  steps_without_stop_ = 0;
+  restart_controller();
+}
+
+void DormandPrince::correct_state(const double* x) {
+  std::memcpy(y_, x, n_ * sizeof(double));
+  std::memcpy(y0_, x, n_ * sizeof(double));
+  t0_ = t_;
+  hlast_ = 0;
+  have_f0_ = false;
+  weights_valid_ = false;
+  interpolant_ = false;
+}
+
+void DormandPrince::redo_to(double te) {
+  if (!(te >= t0_ && te <= t_)) {
+    throw std::out_of_range("OdeSolver::redo_to: te = " + number(te) + " is outside the last step [" +
+                            number(t0_) + ", " + number(t_) + "]");
+  }
+  if (te == t_) return;
+  if (te != t0_ && !interpolant_) {
+    throw std::out_of_range("OdeSolver::redo_to: te = " + number(te) +
+                            " is inside a step that was already reset or rolled back");
+  }
+  // x(te) into the trial buffer, then it becomes x(t1); x(t0) stays.
+  dense_output(te, ynew_);
+  std::swap(y_, ynew_);
+  h_ = t_ - t0_;  // the rolled-back step's size: a step to any te inside it is one step
+  t_ = te;
+  hlast_ = 0;
+  have_f0_ = false;
+  weights_valid_ = false;
+  interpolant_ = false;
+  restart_controller();
+}
+
+}  // namespace ctde

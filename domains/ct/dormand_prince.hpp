@@ -1,0 +1,133 @@
+#pragma once
+/// The project's own Dormand–Prince 5(4) stepper (docs/architecture.md; issue 21):
+/// erk45 behind OdeSolver, without SUNDIALS. OdeSolver forwards every call to it
+/// when the method is erk45 and OdeOptions::integrator is kCtde (the default); the
+/// contract is OdeSolver's (ode_solver.hpp), and this header says only how it is met.
+///
+/// The method: Dormand and Prince's RK5(4)7M (J. Comput. Appl. Math. 6, 1980), the
+/// 7-stage tableau whose last stage is f(t1, x1) (first same as last: 6 new
+/// right-hand-side evaluations per step), advancing with the order-5 weights.
+/// Dense output: the method's own continuous extension of order 4 (Shampine 1986;
+/// Hairer, Nørsett and Wanner I, II.6), a polynomial in the step's stages: no
+/// extra evaluation, nothing computed unless asked.
+///
+/// What it copies from ARKODE 6.4's ERKStep defaults, so that both take about the
+/// same steps (tests/ct/test_dormand_prince.cpp compares them):
+///   - the error test: the weighted RMS norm of the embedded error estimate,
+///     weights 1 / (rtol |x_i(t0)| + atol_i) from the step's start, accepted at <= 1;
+///   - ERKStep's PI controller on the embedding's order 4: h' = 0.99 h e0^(-0.8/4)
+///     e1^(0.31/4), e = 1.2 × the norm (e0 this attempt's, e1 the last accepted
+///     step's; at least 1e-10), h' within [0.1 h, 20 h] (10^4 h after a first step,
+///     h after a rejected one), kept at h when in [h, 1.5 h], within [min_step,
+///     max_step]. (ARKStep's default is a PID controller; ERKStep's, read from its
+///     diagnostics output, is this one.);
+///   - after the second error-test failure in one step at most 0.3 h; the 7th, or
+///     one at min_step, fails the step (kStepTooSmall);
+///   - the first step (none given): ARKODE's estimate, h0 = 0.5 (2 / |x''|)^(1/2)
+///     with |x''| a difference quotient along f, at most a tenth of the way to the
+///     stop time and a tenth of every |x_i| / |f_i|, four refinements at most;
+///   - reset() and redo_to() restart the controller as ARKODE's Reset does;
+///     correct_state() keeps it.
+/// Not ARKODE's: a step that would end short of step()'s t_limit by less than 1 %
+/// of itself is stretched to land on it, as Hairer's DOPRI5 does (where max_step
+/// forbids it, the rest is taken in two equal steps), so that no sliver of a step
+/// is left before an event.
+///
+/// Memory: one block of 12 n doubles at construction (state at t0 and t1, the trial
+/// state, seven stages, the weights, the tolerances); step() allocates nothing
+/// unless it fails (the message). Every vector loop is a plain loop over restrict
+/// pointers, which the compiler vectorizes.
+///
+/// A right-hand side's failure (RhsFunction's convention): < 0 fails the step; > 0
+/// at a stage retries the step from its start with a quarter of that stage's
+/// offset (t_s - t0), at most 10 times in a row (OdeSolver's rule, as its ARKODE
+/// path does it), > 0 at the step's start fails it. An exception thrown by the
+/// right-hand side leaves the stepper at its last good state and propagates.
+///
+/// Not copyable, not movable (OdeSolver holds it behind a pointer).
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ode_solver.hpp"
+
+namespace ctde {
+
+class DormandPrince {
+ public:
+  /// Pre: the problem and options were checked by OdeSolver (method erk45).
+  DormandPrince(const OdeProblem& problem, const OdeOptions& options, double t0, std::span<const double> x0);
+  DormandPrince(const DormandPrince&) = delete;
+  DormandPrince& operator=(const DormandPrince&) = delete;
+  DormandPrince(DormandPrince&&) = delete;
+  DormandPrince& operator=(DormandPrince&&) = delete;
+  ~DormandPrince() = default;
+
+  [[nodiscard]] StepResult step(double t_limit);             ///< OdeSolver::step
+  void dense_output(double t, double* out) const;            ///< OdeSolver::dense_output
+  void reset(double t, const double* x, double first_step);  ///< OdeSolver::reset
+  void correct_state(const double* x);                       ///< OdeSolver::correct_state
+  void redo_to(double te);                                   ///< OdeSolver::redo_to
+  [[nodiscard]] double planned_step() const { return h_; }   ///< 0 before the first step
+
+  [[nodiscard]] double current_time() const { return t_; }
+  [[nodiscard]] std::span<const double> state() const { return {y_, n_}; }
+  [[nodiscard]] std::span<const double> last_step_start_state() const { return {y0_, n_}; }
+  [[nodiscard]] double last_step_start() const { return t0_; }
+  [[nodiscard]] OdeStatistics statistics() const { return stats_; }
+
+ private:
+  // One attempt of a step of size h from (t_, y_): the trial state in ynew_ and the
+  // stages 2..7 in k_[1..6]. Returns 0, or the right-hand side's failure code with
+  // the failing stage's index in `stage`.
+  int attempt(double h, int& stage);
+  [[nodiscard]] double error_norm(double h) const;
+  // ARKODE's step-size factor for the next attempt after a step of size h with
+  // error norm dsm (see the header comment).
+  [[nodiscard]] double controller(double h, double dsm) const;
+  // Error weights from y_; false if one is not finite and positive (atol 0, x 0).
+  bool set_weights();
+  // ARKODE's first step estimate toward t_limit (f(t_, y_) in k_[0]); 0 and a
+  // failure code in `code` if the right-hand side failed.
+  double initial_step(double t_limit, int& code);
+  int rhs(double t, const double* x, double* dxdt);
+  void restart_controller();
+  [[nodiscard]] StepResult failure(StepStatus status, std::string message) const;
+  [[nodiscard]] StepResult rhs_failure(int code, double t_fail, int retries) const;
+
+  OdeProblem problem_;
+  double rtol_;
+  double min_step_;
+  double max_step_;
+  double first_step_;  // the user's initial_step, 0 if none
+  long max_steps_;
+  std::size_t n_;
+
+  std::vector<double> storage_;  // 12 n doubles, allocated once
+  double* y0_;                   // x(t0)
+  double* y_;                    // x(t1) == x(t_)
+  double* ynew_;                 // trial state
+  std::array<double*, 7> k_{};   // stages; k_[0] == f(t_, y_) when have_f0_
+  double* weights_;
+  double* atol_;
+
+  double t_;
+  double t0_;
+  double h_ = 0;      // the step to try next (0: none yet)
+  double hlast_ = 0;  // the size of the last step [t0_, t_]
+  bool have_f0_ = false;
+  bool weights_valid_ = false;
+  bool interpolant_ = false;  // the stages of [t0_, t_] are kept (k_[6] is its first)
+  long steps_without_stop_ = 0;
+
+  // controller state: the biased error of the last accepted step, the growth limit
+  double e1_ = 1;
+  double etamax_ = 0;
+
+  OdeStatistics stats_;
+};
+
+}  // namespace ctde
