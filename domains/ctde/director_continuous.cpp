@@ -288,7 +288,7 @@ bool Director::Impl::steps_completed(double t1) {
   return asked;
 }
 
-void Director::Impl::watch_events(EventSide side) {
+void Director::Impl::tell_step_watchers(EventSide side) {
   const double t = resolution_.to_seconds(now_.time);
   for (const ActorId d : step_watchers_) {
     FireContext context(b_, this, d, now_, t);

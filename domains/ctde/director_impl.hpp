@@ -235,7 +235,9 @@ class Director::Impl final : public DirectorServices {
   /// using their slope along the new flow); guards that the phase itself made
   /// cross (a Step into a detector, a reset across a level) fire at the next
   /// microstep. Returns true when it queued such firings.
-  bool after_events();
+  /// Inline: once per event time, and most event-heavy models have no guard.
+  bool after_events() { return (parts_ || !guards_.generators.empty()) && settle_guards(); }
+  bool settle_guards();
 
   /// guards_.slopes <- dg/dt at now_ along the flow: the guards at t + h on the
   /// Euler prediction x + h f(t, x), against the locator's end values.
@@ -331,8 +333,12 @@ class Director::Impl final : public DirectorServices {
   bool steps_completed(double t1);
 
   /// At a time with events (and at the start): the step watchers'
-  /// at_events(), before the first microstep or after the last one.
-  void watch_events(EventSide side);
+  /// at_events(), before the first microstep or after the last one. Inline:
+  /// twice per event time, and most models have no watcher.
+  void watch_events(EventSide side) {
+    if (!step_watchers_.empty()) tell_step_watchers(side);
+  }
+  void tell_step_watchers(EventSide side);
 
   /// The step bound (step_bound_) from the actors that drive the guards
   /// and, without output_interval rows, the recorded signals.

@@ -291,9 +291,8 @@ void Director::Impl::microstep_crossing(GuardId guard, const Tag& tag, double t)
   queue_crossing(guard, c, tag, 0.0, guards_.locator.residual(guard), 0, t);
 }
 
-bool Director::Impl::after_events() {
+bool Director::Impl::settle_guards() {
   if (parts_) return parts_after_events();
-  if (guards_.generators.empty()) return false;
   const double t = resolution_.to_seconds(now_.time);
   if (!std::exchange(guards_.current, false)) evaluate_guards(t, guards_.locator.end_values());
   const bool slope_needed = guards_.locator.needs_slopes();
