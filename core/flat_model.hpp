@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "actor.hpp"
+#include "ids.hpp"
 #include "port.hpp"
 
 namespace ctde {
@@ -32,7 +33,7 @@ struct FlatActor {
   std::vector<std::optional<PortRef>> drivers;  ///< per input: the output driving it
   std::vector<std::string> driver_locations;    ///< per input: where that connection was written
   std::vector<std::vector<PortRef>> receivers;  ///< per output: the inputs it drives
-  std::uint32_t depth = 0;                      ///< position in the topological order of all zero-delay edges
+  ActorId depth;  ///< its position in the topological order of all zero-delay edges
 };
 
 /// The flattened, validated model. Indices are stable for one validation.
@@ -40,12 +41,14 @@ struct FlatActor {
 struct FlatModel {
   std::vector<FlatActor> actors;  ///< in definition order (depth-first through composites)
   /// Continuous actors in evaluation order (topological order of direct feedthrough).
-  std::vector<std::uint32_t> continuous_schedule;
+  std::vector<FlatIndex> continuous_schedule;
   /// Discrete actors in firing-depth order.
-  std::vector<std::uint32_t> discrete_schedule;
+  std::vector<FlatIndex> discrete_schedule;
 
   /// The index of the actor with full path `path`, if any.
-  [[nodiscard]] std::optional<std::uint32_t> find(const std::string& path) const;
+  [[nodiscard]] std::optional<FlatIndex> find(const std::string& path) const;
+  /// The actor at `index`. Precondition: index < actors.size().
+  [[nodiscard]] const FlatActor& operator[](FlatIndex index) const { return actors[index.index()]; }
 };
 
 }  // namespace ctde

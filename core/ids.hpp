@@ -54,5 +54,8 @@ using FlatIndex = Id<struct FlatIndexKind>;
 using SignalIndex = Id<struct SignalIndexKind>;
 /// An element of the run's continuous state vector x (and of dx/dt).
 using StateIndex = Id<struct StateIndexKind>;
+/// An element of RunBuffers::tokens_now and tokens_next (the tokens on
+/// every discrete input, one double each).
+using TokenIndex = Id<struct TokenIndexKind>;
 
 }  // namespace ctde

@@ -325,19 +325,19 @@ void schedule(FlatModel& model) {
   for (std::uint32_t depth = 0; depth < order.size(); ++depth) {
     const auto a = static_cast<std::uint32_t>(order[depth]);
     FlatActor& actor = model.actors[a];
-    actor.depth = depth;
+    actor.depth = ActorId{depth};
     const int in_loop = loop_of(a);
     if (in_loop < 0) {
-      if (is_continuous(actor)) model.continuous_schedule.push_back(a);
+      if (is_continuous(actor)) model.continuous_schedule.push_back(FlatIndex{a});
     } else if (const PortOrderedLoop& ordered = port_ordered[static_cast<std::size_t>(in_loop)];
                ordered.chain.front() == a) {
       // A loop ordered by ports: its whole evaluation sequence, at its first actor.
       for (const std::uint32_t b : ordered.sequence) {
-        if (is_continuous(model.actors[b])) model.continuous_schedule.push_back(b);
+        if (is_continuous(model.actors[b])) model.continuous_schedule.push_back(FlatIndex{b});
       }
     }
     if (has(actor.output_kinds, PortKind::kDiscrete) || has(actor.input_kinds, PortKind::kDiscrete)) {
-      model.discrete_schedule.push_back(a);
+      model.discrete_schedule.push_back(FlatIndex{a});
     }
   }
 }

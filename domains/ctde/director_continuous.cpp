@@ -42,8 +42,8 @@ bool Director::Impl::compute_derivatives(const RhsProgram& inputs, const RhsProg
   try {
     evaluate(inputs, t);
     program.run_derivatives(b_, dx, [&](ActorId d) {
-      const Slice slice = b_.actors[d.index()].states;
-      const std::span<double> out(dx + slice.offset, slice.width);
+      const StateSlice slice = b_.actors[d.index()].states;
+      const std::span<double> out(dx + slice.offset.index(), slice.width);
       const ReadContext context(b_, this, d, now_, t);
       guarded(d, [&] { actors_[d.index()]->derivatives(context, out); });
     });
@@ -92,9 +92,9 @@ void Director::Impl::rhs_failed(const std::string& where) const {
   }
   ActorId owner = stateful_.front();
   for (const ActorId d : stateful_) {
-    if (b_.actors[d.index()].states.offset <= failure.state) owner = d;
+    if (b_.actors[d.index()].states.offset.index() <= failure.state) owner = d;
   }
-  const std::size_t index = failure.state - b_.actors[owner.index()].states.offset;
+  const std::size_t index = failure.state - b_.actors[owner.index()].states.offset.index();
   throw Failure{flat(owner).path + ": the derivative of its state " + std::to_string(index) +
                     " (= " + format_double(failure.x) + ") is " + format_double(failure.value) +
                     " at t = " + format_double(failure.t) + " s, " + where,
@@ -103,11 +103,12 @@ void Director::Impl::rhs_failed(const std::string& where) const {
 
 void Director::Impl::check_states(double t) {
   for (const ActorId d : stateful_) {
-    const Slice slice = b_.actors[d.index()].states;
+    const StateSlice slice = b_.actors[d.index()].states;
     for (std::uint32_t i = 0; i < slice.width; ++i) {
-      if (!std::isfinite(b_.x[slice.offset + i])) {
-        throw Failure{flat(d).path + ": a continuous state is " + format_double(b_.x[slice.offset + i]) +
-                          " at t = " + format_double(t) + " s",
+      if (!std::isfinite(b_.x[slice.offset.index() + i])) {
+        throw Failure{flat(d).path + ": a continuous state is " +
+                          format_double(b_.x[slice.offset.index() + i]) + " at t = " + format_double(t) +
+                          " s",
                       flat(d).path};
       }
     }
@@ -257,8 +258,8 @@ void Director::Impl::restart_solver() {
   const double t = resolution_.to_seconds(now_.time);
   for (auto& [actor, before] : changed_) {
     flags_[actor.index()] &= static_cast<Flags>(~kStatesChanging);
-    const Slice slice = b_.actors[actor.index()].states;
-    const std::span<const double> after(b_.x + slice.offset, slice.width);
+    const StateSlice slice = b_.actors[actor.index()].states;
+    const std::span<const double> after(b_.x + slice.offset.index(), slice.width);
     // An actor that asked for its states but wrote back what was there (a
     // reset to the current value) changed nothing: only real changes are traced.
     if (trace_ != nullptr && !std::equal(before.begin(), before.end(), after.begin())) {

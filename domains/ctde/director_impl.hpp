@@ -412,7 +412,7 @@ class Director::Impl final : public DirectorServices {
   double step_bound_ = 0;
   /// Discrete inputs driven by constant outputs: a value present at every
   /// tag (input port, the driver's value slice).
-  std::vector<std::pair<InputId, Slice>> constant_inputs_;
+  std::vector<std::pair<InputId, SignalSlice>> constant_inputs_;
   TimeResolution resolution_;
   Tick start_;
   Tick stop_;

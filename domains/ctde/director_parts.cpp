@@ -55,8 +55,8 @@ void Director::Impl::lay_out_parts() {
       if (!actor.drivers[i]) continue;
       const FlatActor& driver = model_.actors[actor.drivers[i]->actor];
       if (driver.mode == TimeMode::kConstant) continue;  // the same value for every part
-      if (actor.input_kinds[i] == PortKind::kContinuous || timed_[driver.depth] != 0)
-        graph.join(d.value(), driver.depth);
+      if (actor.input_kinds[i] == PortKind::kContinuous || timed_[driver.depth.index()] != 0)
+        graph.join(d.value(), driver.depth.value());
     }
   }
   std::vector<std::uint8_t> has_states(n, 0);
@@ -85,17 +85,17 @@ void Director::Impl::lay_out_parts() {
     p.id = k;
     const std::vector<ActorId> stateful = in_part(stateful_, parts.part_of, k);
     for (const ActorId d : stateful) {
-      const Slice slice = b_.actors[d.index()].states;
-      for (std::uint32_t i = 0; i < slice.width; ++i) p.states.push_back(slice.offset + i);
+      const StateSlice slice = b_.actors[d.index()].states;
+      for (std::uint32_t i = 0; i < slice.width; ++i) p.states.push_back(slice.at(i).value());
     }
     p.generators = in_part(guards_.generators, parts.part_of, k);
     std::vector<Crossing> directions;
     std::vector<ZeroSide> zero_sides;
     for (const ActorId d : p.generators) {
-      const Slice slice = b_.actors[d.index()].guards;
+      const GuardSlice slice = b_.actors[d.index()].guards;
       p.guard_base.push_back(static_cast<std::uint32_t>(p.guard_ids.size()));
       for (std::uint32_t i = 0; i < slice.width; ++i) {
-        p.guard_ids.push_back(GuardId{slice.offset + i});
+        p.guard_ids.push_back(slice.at(i));
         directions.push_back(actors_[d.index()]->guard_direction(i));
         zero_sides.push_back(actors_[d.index()]->guard_zero_side(i));
       }
@@ -189,15 +189,14 @@ void Director::Impl::sync_part(SolverPart& p, double t) {
 void Director::Impl::evaluate_part_guards(SolverPart& p, double t, std::span<double> g) {
   for (std::size_t k = 0; k < p.generators.size(); ++k) {
     const ActorId d = p.generators[k];
-    const Slice slice = b_.actors[d.index()].guards;
+    const GuardSlice slice = b_.actors[d.index()].guards;
     const std::span<double> out = g.subspan(p.guard_base[k], slice.width);
     const ReadContext context(b_, this, d, now_, t);
     guarded(d, [&] { actors_[d.index()]->guards(context, out); });
     for (std::size_t i = 0; i < out.size(); ++i) {
       if (!std::isfinite(out[i])) {
-        throw Failure{flat(d).path + ": guard " +
-                          guard_label(GuardId{slice.offset + static_cast<std::uint32_t>(i)}) + " is " +
-                          format_double(out[i]) + " at t = " + format_double(t) + " s",
+        throw Failure{flat(d).path + ": guard " + guard_label(slice.at(static_cast<std::uint32_t>(i))) +
+                          " is " + format_double(out[i]) + " at t = " + format_double(t) + " s",
                       flat(d).path};
       }
     }

@@ -15,14 +15,14 @@ namespace ctde {
 
 void Director::Impl::evaluate_guards(double t, std::span<double> g) {
   for (const ActorId d : guards_.generators) {
-    const Slice slice = b_.actors[d.index()].guards;
-    const std::span<double> out = g.subspan(slice.offset, slice.width);
+    const GuardSlice slice = b_.actors[d.index()].guards;
+    const std::span<double> out = g.subspan(slice.offset.index(), slice.width);
     const ReadContext context(b_, this, d, now_, t);
     guarded(d, [&] { actors_[d.index()]->guards(context, out); });
     for (std::size_t i = 0; i < out.size(); ++i) {
       if (!std::isfinite(out[i])) {
-        throw Failure{flat(d).path + ": guard " + guard_label(GuardId::at(slice.offset + i)) + " is " +
-                          format_double(out[i]) + " at t = " + format_double(t) + " s",
+        throw Failure{flat(d).path + ": guard " + guard_label(slice.at(static_cast<std::uint32_t>(i))) +
+                          " is " + format_double(out[i]) + " at t = " + format_double(t) + " s",
                       flat(d).path};
       }
     }
@@ -72,7 +72,7 @@ void Director::Impl::guards_at(double t, const double* x, std::span<double> g) {
 
 std::string Director::Impl::guard_label(GuardId guard) const {
   const ActorId d = guards_.owner[guard.index()];
-  const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset;
+  const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset.index();
   std::string name = actors_[d.index()]->guard_name(index);
   return name.empty() ? std::to_string(index) : "'" + name + "'";
 }
@@ -202,7 +202,7 @@ void Director::Impl::queue_crossing(GuardId guard, Crossing c, const Tag& tag, d
   b_.crossed[guard.index()] = static_cast<std::uint8_t>(c);
   ++stats_.state_events;
   if (trace_ != nullptr) {
-    const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset;
+    const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset.index();
     const std::string name = actors_[d.index()]->guard_name(index);
     trace_->state_event(
         tag, {flat(d).path, name, index, to_string(c), bracket, residual, iterations, rejected_t1});
@@ -260,11 +260,10 @@ void Director::Impl::microstep_crossings() {
     for (GuardId i{0}; i.index() < g.size(); ++i) microstep_crossing(i, tag, t);
   } else {  // only generators fired: their own guards (a detector firing at its crossing moves nothing)
     for (const ActorId d : guards_.fired_generators) {
-      const Slice slice = b_.actors[d.index()].guards;
+      const GuardSlice slice = b_.actors[d.index()].guards;
       const ReadContext context(b_, this, d, now_, t);
-      guarded(d, [&] { actors_[d.index()]->guards(context, g.subspan(slice.offset, slice.width)); });
-      for (GuardId i{slice.offset}; i.value() < slice.offset + slice.width; ++i)
-        microstep_crossing(i, tag, t);
+      guarded(d, [&] { actors_[d.index()]->guards(context, g.subspan(slice.offset.index(), slice.width)); });
+      for (GuardId i = slice.offset; i.index() < slice.past_end(); ++i) microstep_crossing(i, tag, t);
     }
   }
   guards_.moved = false;
