@@ -56,7 +56,7 @@ void Director::Impl::emit(ActorId actor, OutputPort output, std::span<const doub
                            " on a port of width " + std::to_string(value.width));
   }
   if (token.data() != b_.signals.data() + value.offset.index()) {  // fire_function sends the output itself
-    std::copy(token.begin(), token.end(), b_.signals.begin() + value.offset.index());
+    std::copy(token.begin(), token.end(), b_.signals.data() + value.offset.index());
   }
   ++stats_.events;
   if (!record_index_.empty() && record_index_[port.index()] >= 0) {
@@ -214,7 +214,7 @@ void Director::Impl::discrete_phase() {
       }
       if ((flags & kStateEvent) != 0) {
         const GuardSlice guards = b_.actors[a.index()].guards;
-        std::fill_n(b_.crossed.begin() + guards.offset.index(), guards.width, std::uint8_t{0});
+        std::fill_n(b_.crossed.data() + guards.offset.index(), guards.width, std::uint8_t{0});
       }
       flags_[a.index()] &= kStatesChanging | kFixedFlags;
       scheduler.end_firing();

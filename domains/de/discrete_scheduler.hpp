@@ -82,13 +82,13 @@ class DiscreteScheduler {
       const TokenSlice slot = b_.input_tokens[input.index()];
       const ActorId receiver = b_.input_owner[input.index()];
       if (in_microstep_ && receiver > current_) {  // fires later in this microstep
-        std::copy(token.begin(), token.end(), b_.tokens_now.begin() + slot.offset.index());
+        std::copy(token.begin(), token.end(), b_.tokens_now.data() + slot.offset.index());
         if (b_.present_now[input.index()] == kAbsent) present_now_list_.push_back(input);
         b_.present_now[input.index()] = kSentNow;
         schedule_now(receiver);
         continue;
       }
-      std::copy(token.begin(), token.end(), b_.tokens_next.begin() + slot.offset.index());
+      std::copy(token.begin(), token.end(), b_.tokens_next.data() + slot.offset.index());
       if (b_.present_next[input.index()] == kAbsent) {
         b_.present_next[input.index()] = kSentBefore;  // seen from the next microstep
         present_next_list_.push_back(input);

@@ -153,11 +153,11 @@ class Bench {
 
   void set_input(std::size_t i, const Values& value) {
     REQUIRE(value.size() == b.inputs[i].width);
-    std::copy(value.begin(), value.end(), b.signals.begin() + b.inputs[i].offset.index());
+    std::copy(value.begin(), value.end(), b.signals.data() + b.inputs[i].offset.index());
   }
   void give_token(std::size_t i, const Values& token) {
     REQUIRE(token.size() == b.input_tokens[i].width);
-    std::copy(token.begin(), token.end(), b.tokens_now.begin() + b.input_tokens[i].offset.index());
+    std::copy(token.begin(), token.end(), b.tokens_now.data() + b.input_tokens[i].offset.index());
     b.present_now[i] = 1;
   }
   void set_states(const Values& x) {
