@@ -96,7 +96,7 @@ Json model_json(const Model& model, const std::string& path, const RunSetup& set
     for (const ParamSlot& slot : a.actor->parameters()) params[slot.name] = param_json(slot.resolved);
     actors.push_back({{"path", a.path},
                       {"type", a.actor->type()},
-                      {"depth", a.depth},
+                      {"depth", a.depth.value()},
                       {"time_mode", to_string(a.mode)},
                       {"inputs", ports_json(a.actor->inputs(), a.input_widths, a.input_kinds)},
                       {"outputs", ports_json(a.actor->outputs(), a.output_widths, a.output_kinds)},
@@ -107,9 +107,9 @@ Json model_json(const Model& model, const std::string& path, const RunSetup& set
     }
     offset += n;
   }
-  const auto names = [&flat](const std::vector<std::uint32_t>& schedule) {
+  const auto names = [&flat](const std::vector<FlatIndex>& schedule) {
     Json list = Json::array();
-    for (const auto i : schedule) list.push_back(flat.actors[i].path);
+    for (const FlatIndex i : schedule) list.push_back(flat[i].path);
     return list;
   };
   return {{"model", model.name()},
@@ -135,7 +135,7 @@ void validate_command(const std::string& path, const ParameterOverrides& overrid
 
   // Evaluation order: every actor by its depth (the topological order).
   std::vector<std::uint32_t> order(flat.actors.size());
-  for (std::uint32_t i = 0; i < order.size(); ++i) order[flat.actors[i].depth] = i;
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[flat.actors[i].depth.index()] = i;
   if (json) {
     out << model_json(model, path, setup, order).dump(2) << "\n";
     return;
@@ -156,14 +156,14 @@ void validate_command(const std::string& path, const ParameterOverrides& overrid
       << "inputs -> outputs\n";
   for (const std::uint32_t index : order) {
     const FlatActor& a = flat.actors[index];
-    out << std::left << std::setw(6) << a.depth << std::setw(static_cast<int>(path_width) + 2) << a.path
-        << std::setw(static_cast<int>(type_width) + 2) << a.actor->type() << std::setw(12)
+    out << std::left << std::setw(6) << a.depth.value() << std::setw(static_cast<int>(path_width) + 2)
+        << a.path << std::setw(static_cast<int>(type_width) + 2) << a.actor->type() << std::setw(12)
         << to_string(a.mode) << ports(a.actor->inputs(), a.input_widths, a.input_kinds) << " -> "
         << ports(a.actor->outputs(), a.output_widths, a.output_kinds) << "\n";
   }
-  const auto names = [&flat](const std::vector<std::uint32_t>& schedule) {
+  const auto names = [&flat](const std::vector<FlatIndex>& schedule) {
     std::string text;
-    for (const auto i : schedule) text += (text.empty() ? "" : ", ") + flat.actors[i].path;
+    for (const FlatIndex i : schedule) text += (text.empty() ? "" : ", ") + flat[i].path;
     return text.empty() ? std::string("(none)") : text;
   };
   out << "continuous schedule: " << names(flat.continuous_schedule) << "\n";

@@ -84,17 +84,15 @@ class ReadContext {
 
   /// The current value of input `in` (its driver's output; zeros when unconnected).
   [[nodiscard]] std::span<const double> input(InputPort in) const {
-    const Slice s = b_->inputs[b_->actors[actor_.index()].first_input + in.index];
-    return {b_->signals.data() + s.offset, s.width};
+    return b_->inputs[b_->actors[actor_.index()].input(in.index).index()].in(b_->signals.data());
   }
   /// The width of output `out`.
   [[nodiscard]] std::size_t width(OutputPort out) const {
-    return b_->outputs[b_->actors[actor_.index()].first_output + out.index].width;
+    return b_->outputs[b_->actors[actor_.index()].output(out.index).index()].width;
   }
   /// The actor's continuous states.
   [[nodiscard]] std::span<const double> states() const {
-    const Slice s = b_->actors[actor_.index()].states;
-    return {b_->x + s.offset, s.width};
+    return b_->actors[actor_.index()].states.in(static_cast<const double*>(b_->x));
   }
   /// The actor's run state, made by make_state(). Outside initialize(),
   /// fire() and the step hooks (step_completed(), at_events(): a history of
@@ -132,8 +130,7 @@ class EvalContext : public ReadContext {
   /// The value of output `out`, to be written.
   [[nodiscard]] std::span<double> output(OutputPort out) {
     RunBuffers& b = buffers();
-    const Slice s = b.outputs[b.actors[actor().index()].first_output + out.index];
-    return {b.signals.data() + s.offset, s.width};
+    return b.outputs[b.actors[actor().index()].output(out.index).index()].in(b.signals.data());
   }
 };
 
@@ -177,16 +174,16 @@ class FireContext : public StepContext {
   [[nodiscard]] std::span<const double> token(InputPort in) const {
     assert(has_token(in));
     const RunBuffers& b = buffers();
-    const Slice s = b.input_tokens[b.actors[actor().index()].first_input + in.index];
-    return {b.tokens_now.data() + s.offset, s.width};
+    return b.input_tokens[b.actors[actor().index()].input(in.index).index()].in(
+        static_cast<const double*>(b.tokens_now.data()));
   }
   /// How guard `i` of a state-event generator crossed at this firing
   /// (kRising or kFalling), or kNone: it did not.
   [[nodiscard]] Crossing crossing(std::size_t i) const {
     const RunBuffers& b = buffers();
-    const Slice s = b.actors[actor().index()].guards;
+    const GuardSlice s = b.actors[actor().index()].guards;
     assert(i < s.width);
-    return static_cast<Crossing>(b.crossed[s.offset + i]);
+    return static_cast<Crossing>(b.crossed[s.at(static_cast<std::uint32_t>(i)).index()]);
   }
 
   /// Sends a token on discrete output `out` (delivered at the next microstep).
@@ -207,8 +204,7 @@ class FireContext : public StepContext {
   [[nodiscard]] std::span<double> mutable_states() {
     if (director() != nullptr) director()->states_changing(actor());
     RunBuffers& b = buffers();
-    const Slice s = b.actors[actor().index()].states;
-    return {b.x + s.offset, s.width};
+    return b.actors[actor().index()].states.in(b.x);
   }
   /// A buffer of `width` doubles for building a token to emit (valid until
   /// the next call to scratch(); width at most the widest port).
@@ -221,7 +217,7 @@ class FireContext : public StepContext {
  private:
   [[nodiscard]] std::uint8_t presence(InputPort in) const {
     const RunBuffers& b = buffers();
-    return b.present_now[b.actors[actor().index()].first_input + in.index];
+    return b.present_now[b.actors[actor().index()].input(in.index).index()];
   }
 
   bool time_event_;

@@ -228,9 +228,9 @@ bool schedule_acyclic(FlatModel& model) {
   for (std::uint32_t depth = 0; depth < n; ++depth) {
     const std::uint32_t a = order[keys[depth].position];
     FlatActor& actor = model.actors[a];
-    actor.depth = depth;
-    if (in_continuous_schedule(actor)) model.continuous_schedule.push_back(a);
-    if (in_discrete_schedule(actor)) model.discrete_schedule.push_back(a);
+    actor.depth = ActorId{depth};
+    if (in_continuous_schedule(actor)) model.continuous_schedule.push_back(FlatIndex{a});
+    if (in_discrete_schedule(actor)) model.discrete_schedule.push_back(FlatIndex{a});
   }
   return true;
 }

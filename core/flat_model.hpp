@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "actor.hpp"
+#include "ids.hpp"
 #include "port.hpp"
 
 namespace ctde {
@@ -35,7 +36,7 @@ struct FlatActor {
   /// location in the Model: valid while the Model's connections are unchanged).
   std::vector<std::string_view> driver_locations;
   std::vector<std::vector<PortRef>> receivers;  ///< per output: the inputs it drives
-  std::uint32_t depth = 0;                      ///< position in the topological order of all zero-delay edges
+  ActorId depth;  ///< its position in the topological order of all zero-delay edges
 };
 
 /// The flattened, validated model. Indices are stable for one validation.
@@ -43,12 +44,14 @@ struct FlatActor {
 struct FlatModel {
   std::vector<FlatActor> actors;  ///< in definition order (depth-first through composites)
   /// Continuous actors in evaluation order (topological order of direct feedthrough).
-  std::vector<std::uint32_t> continuous_schedule;
+  std::vector<FlatIndex> continuous_schedule;
   /// Discrete actors in firing-depth order.
-  std::vector<std::uint32_t> discrete_schedule;
+  std::vector<FlatIndex> discrete_schedule;
 
   /// The index of the actor with full path `path`, if any.
-  [[nodiscard]] std::optional<std::uint32_t> find(const std::string& path) const;
+  [[nodiscard]] std::optional<FlatIndex> find(const std::string& path) const;
+  /// The actor at `index`. Precondition: index < actors.size().
+  [[nodiscard]] const FlatActor& operator[](FlatIndex index) const { return actors[index.index()]; }
 };
 
 }  // namespace ctde

@@ -57,5 +57,8 @@ using StateIndex = Id<struct StateIndexKind>;
 /// An independent part of the continuous side (one integrator each),
 /// numbered in the order of its first actor by depth.
 using PartId = Id<struct PartIdKind>;
+/// An element of RunBuffers::tokens_now and tokens_next (the tokens on
+/// every discrete input, one double each).
+using TokenIndex = Id<struct TokenIndexKind>;
 
 }  // namespace ctde

@@ -322,18 +322,18 @@ void schedule_on_graphs(FlatModel& model) {
   for (std::uint32_t depth = 0; depth < order.size(); ++depth) {
     const auto a = static_cast<std::uint32_t>(order[depth]);
     FlatActor& actor = model.actors[a];
-    actor.depth = depth;
+    actor.depth = ActorId{depth};
     const int in_loop = loop_of(a);
     if (in_loop < 0) {
-      if (in_continuous_schedule(actor)) model.continuous_schedule.push_back(a);
+      if (in_continuous_schedule(actor)) model.continuous_schedule.push_back(FlatIndex{a});
     } else if (const PortOrderedLoop& ordered = port_ordered[static_cast<std::size_t>(in_loop)];
                ordered.chain.front() == a) {
       // A loop ordered by ports: its whole evaluation sequence, at its first actor.
       for (const std::uint32_t b : ordered.sequence) {
-        if (in_continuous_schedule(model.actors[b])) model.continuous_schedule.push_back(b);
+        if (in_continuous_schedule(model.actors[b])) model.continuous_schedule.push_back(FlatIndex{b});
       }
     }
-    if (in_discrete_schedule(actor)) model.discrete_schedule.push_back(a);
+    if (in_discrete_schedule(actor)) model.discrete_schedule.push_back(FlatIndex{a});
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "ids.hpp"
@@ -21,11 +22,29 @@ class ActorState {
   ActorState& operator=(const ActorState&) = delete;
 };
 
-/// A slice of a buffer. Copyable value type.
+/// Consecutive elements of one buffer: `offset` is the first, of kind Index
+/// (SignalSlice: of RunBuffers::signals, StateSlice: of x, GuardSlice: of
+/// crossed and the guard set, TokenSlice: of tokens_now and tokens_next).
+/// Copyable value type.
+template <class Index>
 struct Slice {
-  std::uint32_t offset = 0;
+  Index offset;
   std::uint32_t width = 0;
+
+  /// Element `i` of the slice. Precondition: i < width.
+  [[nodiscard]] Index at(std::uint32_t i) const { return Index{offset.value() + i}; }
+  /// One past the last element, as an index.
+  [[nodiscard]] std::size_t past_end() const { return offset.index() + width; }
+  /// The slice's values in `buffer`, the buffer of its kind.
+  template <class T>
+  [[nodiscard]] std::span<T> in(T* buffer) const {
+    return {buffer + offset.index(), width};
+  }
 };
+using SignalSlice = Slice<SignalIndex>;
+using StateSlice = Slice<StateIndex>;
+using GuardSlice = Slice<GuardId>;
+using TokenSlice = Slice<TokenIndex>;
 
 /// What a discrete input holds at the current microstep (RunBuffers::present_now).
 enum Presence : std::uint8_t {
@@ -37,10 +56,19 @@ enum Presence : std::uint8_t {
 
 /// Where each actor's ports and states live. Copyable value type.
 struct ActorSlots {
-  std::uint32_t first_input = 0;   ///< index into RunBuffers::inputs
-  std::uint32_t first_output = 0;  ///< index into RunBuffers::outputs
-  Slice states;                    ///< continuous states in RunBuffers::x / dx
-  Slice guards;                    ///< state-event guards in RunBuffers::crossed
+  InputId first_input;    ///< its first input port (RunBuffers::inputs)
+  OutputId first_output;  ///< its first output port (RunBuffers::outputs)
+  StateSlice states;      ///< continuous states in RunBuffers::x / dx
+  GuardSlice guards;      ///< state-event guards in RunBuffers::crossed
+
+  /// Its input port `i` (an index among its own inputs).
+  [[nodiscard]] InputId input(std::size_t i) const {
+    return InputId{first_input.value() + static_cast<std::uint32_t>(i)};
+  }
+  /// Its output port `o` (an index among its own outputs).
+  [[nodiscard]] OutputId output(std::size_t o) const {
+    return OutputId{first_output.value() + static_cast<std::uint32_t>(o)};
+  }
 };
 
 /// Everything an actor reads or writes during a run, in flat arrays.
@@ -48,10 +76,10 @@ struct ActorSlots {
 struct RunBuffers {
   // ---- layout (fixed after initialization)
   std::vector<ActorSlots> actors;
-  std::vector<Slice> outputs;                  ///< output ports: value slice in `signals`
-  std::vector<Slice> inputs;                   ///< input ports: the driver's value slice in `signals`
-                                               ///< (a zero slice when unconnected)
-  std::vector<Slice> input_tokens;             ///< input ports: token slice in tokens_now/tokens_next
+  std::vector<SignalSlice> outputs;            ///< output ports (by OutputId): value slice in `signals`
+  std::vector<SignalSlice> inputs;             ///< input ports (by InputId): the driver's value slice in
+                                               ///< `signals` (a zero slice when unconnected)
+  std::vector<TokenSlice> input_tokens;        ///< input ports: token slice in tokens_now/tokens_next
   std::vector<std::uint32_t> receivers_begin;  ///< per output: range in `receivers`
   std::vector<InputId> receivers;              ///< the discrete inputs each output drives
   std::vector<ActorId> input_owner;            ///< per input port: its actor

@@ -11,9 +11,9 @@
 
 namespace ctde {
 
-std::optional<std::uint32_t> FlatModel::find(const std::string& path) const {
-  for (std::uint32_t i = 0; i < actors.size(); ++i) {
-    if (actors[i].path == path) return i;
+std::optional<FlatIndex> FlatModel::find(const std::string& path) const {
+  for (FlatIndex i{0}; i.index() < actors.size(); ++i) {
+    if (actors[i.index()].path == path) return i;
   }
   return std::nullopt;
 }

@@ -48,14 +48,14 @@ RunResult Director::Impl::run() {
 }
 
 void Director::Impl::emit(ActorId actor, OutputPort output, std::span<const double> token) {
-  const OutputId port{b_.actors[actor.index()].first_output + static_cast<std::uint32_t>(output.index)};
-  const Slice value = b_.outputs[port.index()];
+  const OutputId port = b_.actors[actor.index()].output(output.index);
+  const SignalSlice value = b_.outputs[port.index()];
   if (token.size() != value.width) {
     throw std::logic_error(flat(actor).path + " sent a token of width " + std::to_string(token.size()) +
                            " on a port of width " + std::to_string(value.width));
   }
-  if (token.data() != b_.signals.data() + value.offset) {  // fire_function sends the output itself
-    std::copy(token.begin(), token.end(), b_.signals.begin() + value.offset);
+  if (token.data() != b_.signals.data() + value.offset.index()) {  // fire_function sends the output itself
+    std::copy(token.begin(), token.end(), b_.signals.data() + value.offset.index());
   }
   ++stats_.events;
   if (!record_index_.empty() && record_index_[port.index()] >= 0) {
@@ -99,8 +99,9 @@ void Director::Impl::trace_line(ActorId actor, std::string_view kind, std::span<
 void Director::Impl::states_changing(ActorId actor) {
   if (!initialized_ || (flags_[actor.index()] & kStatesChanging) != 0) return;
   flags_[actor.index()] |= kStatesChanging;
-  const Slice slice = b_.actors[actor.index()].states;
-  changed_.push_back({actor, std::vector<double>(b_.x + slice.offset, b_.x + slice.offset + slice.width)});
+  const StateSlice slice = b_.actors[actor.index()].states;
+  changed_.push_back(
+      {actor, std::vector<double>(b_.x + slice.offset.index(), b_.x + slice.offset.index() + slice.width)});
   states_changed_ = true;
 }
 
@@ -117,7 +118,8 @@ void Director::Impl::initialize() {
   // they fire once, at the start tag, when it appears (as for any input
   // that changes), and never again because of it.
   for (const auto& [input, value] : constant_inputs_) {
-    scheduler_.present_always(input, std::span<const double>(b_.signals.data() + value.offset, value.width));
+    scheduler_.present_always(input,
+                              std::span<const double>(b_.signals.data() + value.offset.index(), value.width));
   }
   initialized_ = true;
   if (!b_.x_storage.empty()) {
@@ -128,8 +130,8 @@ void Director::Impl::initialize() {
         std::vector<double> atol(b_.x_storage.size(), options_.atol);
         bool changed = false;
         for (const ActorId d : stateful_) {
-          const Slice slice = b_.actors[d.index()].states;
-          const std::span<double> mine(atol.data() + slice.offset, slice.width);
+          const StateSlice slice = b_.actors[d.index()].states;
+          const std::span<double> mine(atol.data() + slice.offset.index(), slice.width);
           guarded(d, [&] { actors_[d.index()]->state_tolerances(mine); });
           changed =
               changed || std::any_of(mine.begin(), mine.end(), [&](double v) { return v != options_.atol; });
@@ -155,8 +157,9 @@ void Director::Impl::record_values(const RowTime& time, std::uint32_t microstep)
   results_->begin_row(time, microstep);
   for (std::size_t i = 0; i < signals.size(); ++i) {
     const RecordedSignal& s = signals[i];
-    const Slice slot = b_.outputs[b_.actors[model_.actors[s.actor].depth].first_output + s.port];
-    const std::span<const double> value(b_.signals.data() + slot.offset, slot.width);
+    const SignalSlice slot =
+        b_.outputs[b_.actors[model_.actors[s.actor].depth.index()].output(s.port).index()];
+    const std::span<const double> value(b_.signals.data() + slot.offset.index(), slot.width);
     // A discrete signal has a value only on the row after the microstep that sent it.
     const bool present =
         !s.discrete || (recorded_token_tag_[i] == Tag{now_.time, microstep} && microstep > 0);
@@ -201,8 +204,8 @@ void Director::Impl::discrete_phase() {
         fire_special(a, flags, context);
       }
       if ((flags & kStateEvent) != 0) {
-        const Slice guards = b_.actors[a.index()].guards;
-        std::fill_n(b_.crossed.begin() + guards.offset, guards.width, std::uint8_t{0});
+        const GuardSlice guards = b_.actors[a.index()].guards;
+        std::fill_n(b_.crossed.data() + guards.offset.index(), guards.width, std::uint8_t{0});
       }
       flags_[a.index()] &= kStatesChanging | kFixedFlags;
       scheduler.end_firing();

@@ -24,8 +24,8 @@ bool Director::Impl::compute_derivatives(const Part& p, double t, double* dx, co
   try {
     evaluate(p.rhs_outputs, t);
     p.derivatives.run_derivatives(b_, dx, [&](ActorId d) {
-      const Slice slice = b_.actors[d.index()].states;
-      const std::span<double> out(dx + slice.offset, slice.width);
+      const StateSlice slice = b_.actors[d.index()].states;
+      const std::span<double> out(dx + slice.offset.index(), slice.width);
       const ReadContext context(b_, this, d, now_, t);
       guarded(d, [&] { actors_[d.index()]->derivatives(context, out); });
     });
@@ -74,9 +74,9 @@ void Director::Impl::rhs_failed(const std::string& where) const {
   }
   ActorId owner = stateful_.front();
   for (const ActorId d : stateful_) {
-    if (b_.actors[d.index()].states.offset <= failure.state.value()) owner = d;
+    if (b_.actors[d.index()].states.offset.index() <= failure.state.value()) owner = d;
   }
-  const std::size_t index = failure.state.value() - b_.actors[owner.index()].states.offset;
+  const std::size_t index = failure.state.value() - b_.actors[owner.index()].states.offset.index();
   throw Failure{flat(owner).path + ": the derivative of its state " + std::to_string(index) +
                     " (= " + format_double(failure.x) + ") is " + format_double(failure.value) +
                     " at t = " + format_double(failure.t) + " s, " + where,
@@ -85,11 +85,12 @@ void Director::Impl::rhs_failed(const std::string& where) const {
 
 void Director::Impl::check_states(double t) {
   for (const ActorId d : stateful_) {
-    const Slice slice = b_.actors[d.index()].states;
+    const StateSlice slice = b_.actors[d.index()].states;
     for (std::uint32_t i = 0; i < slice.width; ++i) {
-      if (!std::isfinite(b_.x[slice.offset + i])) {
-        throw Failure{flat(d).path + ": a continuous state is " + format_double(b_.x[slice.offset + i]) +
-                          " at t = " + format_double(t) + " s",
+      if (!std::isfinite(b_.x[slice.offset.index() + i])) {
+        throw Failure{flat(d).path + ": a continuous state is " +
+                          format_double(b_.x[slice.offset.index() + i]) + " at t = " + format_double(t) +
+                          " s",
                       flat(d).path};
       }
     }
@@ -156,14 +157,16 @@ Director::Impl::Part& Director::Impl::earliest_part(double& frontier) {
 
 bool Director::Impl::reached(Part& p, double t1, Tick next, double t_next) {
   rows_to(p, t1, /*dense=*/p.solver.has_value());
+  if (t1 < t_next && resolution_.to_ticks(t1) >= next) {
+    // The step ended less than half a tick before t_next: its end is
+    // t_next's tick. A restart at an event's tick with the step the solver
+    // planned to reach t_next from the step's end before rounding lands
+    // there, by the rounding. The next step, a sliver, ends at t_next: the
+    // row and the step watchers' question are at its end.
+    return false;
+  }
   const Tick previous = now_.time;
   now_ = {t1 >= t_next ? next : resolution_.to_ticks(t1), 0};
-  if (t1 < t_next && now_.time >= next) {
-    throw Failure{
-        "the solver's step ended within one tick of the next event; the time "
-        "resolution is too coarse for this model",
-        ""};
-  }
   // A row per step end, but one per tick: a step shorter than a tick
   // (the first after a restart may be) leaves no row of its own.
   if (t1 < t_next && now_.time > previous) {
@@ -278,8 +281,8 @@ void Director::Impl::restart_solver() {
   const double t = resolution_.to_seconds(now_.time);
   for (auto& [actor, before] : changed_) {
     flags_[actor.index()] &= static_cast<Flags>(~kStatesChanging);
-    const Slice slice = b_.actors[actor.index()].states;
-    const std::span<const double> after(b_.x + slice.offset, slice.width);
+    const StateSlice slice = b_.actors[actor.index()].states;
+    const std::span<const double> after(b_.x + slice.offset.index(), slice.width);
     // An actor that asked for its states but wrote back what was there (a
     // reset to the current value) changed nothing: only real changes are traced.
     if (trace_ != nullptr && !std::equal(before.begin(), before.end(), after.begin())) {
@@ -309,7 +312,7 @@ bool Director::Impl::steps_completed(double t1) {
   return asked;
 }
 
-void Director::Impl::watch_events(EventSide side) {
+void Director::Impl::tell_step_watchers(EventSide side) {
   const double t = resolution_.to_seconds(now_.time);
   for (const ActorId d : step_watchers_) {
     FireContext context(b_, this, d, now_, t);

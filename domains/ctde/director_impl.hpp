@@ -281,7 +281,9 @@ class Director::Impl final : public DirectorServices {
   /// slope along the new flow); guards that the phase itself made cross (a
   /// Step into a detector, a reset across a level) fire at the next
   /// microstep. Returns true when it queued such firings.
-  bool after_events();
+  /// Inline: once per event time, and most event-heavy models have no guard.
+  bool after_events() { return (split_ || !guards_.generators.empty()) && settle_guards(); }
+  bool settle_guards();
 
   /// p.slopes <- dg/dt at now_ along the flow: p's guards at t + h on the
   /// Euler prediction x + h f(t, x), against its locator's end values.
@@ -407,8 +409,12 @@ class Director::Impl final : public DirectorServices {
   bool steps_completed(double t1);
 
   /// At a time with events (and at the start): the step watchers'
-  /// at_events(), before the first microstep or after the last one.
-  void watch_events(EventSide side);
+  /// at_events(), before the first microstep or after the last one. Inline:
+  /// twice per event time, and most models have no watcher.
+  void watch_events(EventSide side) {
+    if (!step_watchers_.empty()) tell_step_watchers(side);
+  }
+  void tell_step_watchers(EventSide side);
 
   /// The step bound (step_bound_) from the actors that drive the guards
   /// and, without output_interval rows, the recorded signals.
@@ -445,7 +451,7 @@ class Director::Impl final : public DirectorServices {
   double step_bound_ = 0;
   /// Discrete inputs driven by constant outputs: a value present at every
   /// tag (input port, the driver's value slice).
-  std::vector<std::pair<InputId, Slice>> constant_inputs_;
+  std::vector<std::pair<InputId, SignalSlice>> constant_inputs_;
   TimeResolution resolution_;
   Tick start_;
   Tick stop_;

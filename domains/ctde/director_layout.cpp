@@ -33,7 +33,7 @@ void Director::Impl::lay_out() {
   flags_.assign(n, 0);
   prefetch_ahead_ = n >= kPrefetchActors;
   scheduler_.lay_out(n, /*open_early=*/prefetch_ahead_);
-  for (FlatIndex a{0}; a.index() < n; ++a) by_depth_[model_.actors[a.index()].depth] = a;
+  for (FlatIndex a{0}; a.index() < n; ++a) by_depth_[model_.actors[a.index()].depth.index()] = a;
   actors_.resize(n);
   b_.actors.resize(n);
   std::uint32_t signal_size = 0;
@@ -49,9 +49,9 @@ void Director::Impl::lay_out() {
       flags_[d.index()] = kDrivesContinuous;
     }
     const auto states = static_cast<std::uint32_t>(actor.actor->state_size());
-    b_.actors[d.index()].states = {state_size, states};
+    b_.actors[d.index()].states = {StateIndex{state_size}, states};
     const auto guards = static_cast<std::uint32_t>(actor.actor->guard_count());
-    b_.actors[d.index()].guards = {static_cast<std::uint32_t>(guards_.owner.size()), guards};
+    b_.actors[d.index()].guards = {GuardId::at(guards_.owner.size()), guards};
     if (guards > 0) {
       guards_.generators.push_back(d);
       flags_[d.index()] |= kGenerator;
@@ -60,16 +60,16 @@ void Director::Impl::lay_out() {
     state_size += states;
     if (states > 0) stateful_.push_back(d);
     if (actor.actor->watches_steps()) step_watchers_.push_back(d);
-    b_.actors[d.index()].first_input = inputs;
-    b_.actors[d.index()].first_output = outputs;
+    b_.actors[d.index()].first_input = InputId{inputs};
+    b_.actors[d.index()].first_output = OutputId{outputs};
     for (const int w : actor.output_widths) {
-      b_.outputs.push_back({signal_size, static_cast<std::uint32_t>(w)});
+      b_.outputs.push_back({SignalIndex{signal_size}, static_cast<std::uint32_t>(w)});
       signal_size += static_cast<std::uint32_t>(w);
       ++outputs;
     }
     for (std::size_t i = 0; i < actor.input_widths.size(); ++i) {
       const auto w = static_cast<std::uint32_t>(actor.input_widths[i]);
-      b_.input_tokens.push_back({token_size, w});
+      b_.input_tokens.push_back({TokenIndex{token_size}, w});
       b_.input_owner.push_back(d);
       token_size += w;
       ++inputs;
@@ -77,24 +77,24 @@ void Director::Impl::lay_out() {
   }
   // Unconnected inputs read a slice of zeros at the end of the signals.
   std::uint32_t widest = 1;
-  for (const Slice& s : b_.input_tokens) widest = std::max(widest, s.width);
+  for (const TokenSlice& s : b_.input_tokens) widest = std::max(widest, s.width);
   const std::uint32_t zeros = signal_size;
   signal_size += widest;
   b_.signals.assign(signal_size, 0.0);
-  for (const Slice& s : b_.outputs) widest = std::max(widest, s.width);
+  for (const SignalSlice& s : b_.outputs) widest = std::max(widest, s.width);
   b_.scratch.assign(widest, 0.0);
   b_.inputs.resize(inputs);
   std::vector<std::vector<InputId>> receivers(outputs);  // per output: the discrete inputs it drives
   for (ActorId d{0}; d.index() < n; ++d) {
     const FlatActor& actor = flat(d);
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
-      const InputId input{b_.actors[d.index()].first_input + static_cast<std::uint32_t>(i)};
+      const InputId input = b_.actors[d.index()].input(i);
       if (!actor.drivers[i]) {
-        b_.inputs[input.index()] = {zeros, static_cast<std::uint32_t>(actor.input_widths[i])};
+        b_.inputs[input.index()] = {SignalIndex{zeros}, static_cast<std::uint32_t>(actor.input_widths[i])};
         continue;
       }
-      const ActorId driver{model_.actors[actor.drivers[i]->actor].depth};
-      const OutputId output{b_.actors[driver.index()].first_output + actor.drivers[i]->port};
+      const ActorId driver = model_.actors[actor.drivers[i]->actor].depth;
+      const OutputId output = b_.actors[driver.index()].output(actor.drivers[i]->port);
       b_.inputs[input.index()] = b_.outputs[output.index()];
       if (actor.input_kinds[i] == PortKind::kDiscrete) receivers[output.index()].push_back(input);
     }
@@ -120,7 +120,7 @@ void Director::Impl::lay_out() {
     const FlatActor& generator = flat(g);
     for (std::size_t i = 0; i < generator.drivers.size(); ++i) {
       if (generator.drivers[i] && generator.input_kinds[i] == PortKind::kDiscrete) {
-        flags_[model_.actors[generator.drivers[i]->actor].depth] |= kMovesGuards;
+        flags_[model_.actors[generator.drivers[i]->actor].depth.index()] |= kMovesGuards;
       }
     }
   }
@@ -138,9 +138,9 @@ void Director::Impl::lay_out() {
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i]) continue;
       const FlatActor& driver = model_.actors[actor.drivers[i]->actor];
-      if (timed_[driver.depth] != 0) flags_[d.index()] |= kReadsTimed;
+      if (timed_[driver.depth.index()] != 0) flags_[d.index()] |= kReadsTimed;
       if (driver.mode == TimeMode::kConstant && actor.input_kinds[i] == PortKind::kDiscrete) {
-        const InputId input{b_.actors[d.index()].first_input + static_cast<std::uint32_t>(i)};
+        const InputId input = b_.actors[d.index()].input(i);
         constant_inputs_.emplace_back(input, b_.inputs[input.index()]);
       }
     }
@@ -154,7 +154,7 @@ void Director::Impl::lay_out() {
     recorded_token_tag_.assign(results_->signals().size(), Tag{kNever, 0});
     for (std::size_t i = 0; i < results_->signals().size(); ++i) {
       const RecordedSignal& s = results_->signals()[i];
-      const OutputId port{b_.actors[model_.actors[s.actor].depth].first_output + s.port};
+      const OutputId port = b_.actors[model_.actors[s.actor].depth.index()].output(s.port);
       record_index_[port.index()] = static_cast<int>(i);
     }
   }
@@ -162,9 +162,9 @@ void Director::Impl::lay_out() {
 
 void Director::Impl::schedule_guards_and_outputs() {
   timed_.assign(actors_.size(), 0);
-  for (const std::uint32_t a : model_.continuous_schedule) {  // FlatModel indices (core/flat_model.hpp)
-    const FlatActor& actor = model_.actors[a];
-    const ActorId d{actor.depth};
+  for (const FlatIndex a : model_.continuous_schedule) {
+    const FlatActor& actor = model_[a];
+    const ActorId d = actor.depth;
     at_start_.push_back(d);
     if (actor.mode == TimeMode::kConstant || (flags_[d.index()] & kDrivesContinuous) == 0) continue;
     continuous_.push_back(d);
@@ -182,7 +182,7 @@ std::vector<ActorId> Director::Impl::upstream(const std::vector<ActorId>& seeds,
     const FlatActor& actor = flat(d);
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i] || (!all_inputs && !actor.actor->feeds_through(i))) continue;
-      const ActorId u{model_.actors[actor.drivers[i]->actor].depth};
+      const ActorId u = model_.actors[actor.drivers[i]->actor].depth;
       if (timed_[u.index()] == 0 || reached[u.index()] != 0) continue;
       reached[u.index()] = 1;
       work.push_back(u);
@@ -214,8 +214,7 @@ void Director::Impl::bound_steps() {
     if (actors_[d.index()]->bounds_every_step()) seeds.push_back(d);
   }
   if (results_ != nullptr && !options_.output_interval) {
-    for (const RecordedSignal& s : results_->signals())
-      seeds.push_back(ActorId{model_.actors[s.actor].depth});
+    for (const RecordedSignal& s : results_->signals()) seeds.push_back(model_.actors[s.actor].depth);
   }
   step_bound_ = std::numeric_limits<double>::infinity();
   for (const ActorId d : upstream(seeds, /*with_seeds=*/true)) {

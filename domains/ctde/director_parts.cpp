@@ -83,8 +83,8 @@ std::vector<PartId> Director::Impl::split_parts() const {
       if (!actor.drivers[i]) continue;
       const FlatActor& driver = model_.actors[actor.drivers[i]->actor];
       if (driver.mode == TimeMode::kConstant) continue;  // the same value for every part
-      if (actor.input_kinds[i] == PortKind::kContinuous || timed_[driver.depth] != 0)
-        graph.join(d, ActorId{driver.depth});
+      if (actor.input_kinds[i] == PortKind::kContinuous || timed_[driver.depth.index()] != 0)
+        graph.join(d, driver.depth);
     }
   }
   std::vector<std::uint8_t> has_states(n, 0);
@@ -111,19 +111,19 @@ void Director::Impl::make_part(PartId id, bool whole, const std::vector<std::uin
   const std::vector<ActorId> stateful = in_part(stateful_, mine);
   if (!whole) {
     for (const ActorId d : stateful) {
-      const Slice slice = b_.actors[d.index()].states;
-      for (std::uint32_t i = 0; i < slice.width; ++i) p.states.push_back(StateIndex{slice.offset + i});
+      const StateSlice slice = b_.actors[d.index()].states;
+      for (std::uint32_t i = 0; i < slice.width; ++i) p.states.push_back(slice.at(i));
     }
   }
   const std::size_t size = whole ? b_.x_storage.size() : p.states.size();
   std::vector<Crossing> directions;
   std::vector<ZeroSide> zero_sides;
   for (const ActorId d : in_part(guards_.generators, mine)) {
-    const Slice slice = b_.actors[d.index()].guards;
+    const GuardSlice slice = b_.actors[d.index()].guards;
     p.generators.push_back({d, GuardId::at(p.guard_ids.size())});
     for (std::uint32_t i = 0; i < slice.width; ++i) {
-      guards_.local[slice.offset + i] = GuardId::at(p.guard_ids.size());
-      p.guard_ids.push_back(GuardId{slice.offset + i});
+      guards_.local[slice.at(i).index()] = GuardId::at(p.guard_ids.size());
+      p.guard_ids.push_back(slice.at(i));
       directions.push_back(actors_[d.index()]->guard_direction(i));
       zero_sides.push_back(actors_[d.index()]->guard_zero_side(i));
     }

@@ -17,14 +17,14 @@ void Director::Impl::evaluate_guards(const Part& p, double t, std::span<double> 
   for (const Part::Generator& generator : p.generators) {
     const ActorId d = generator.actor;
     const GuardId base = generator.base;
-    const Slice slice = b_.actors[d.index()].guards;
+    const GuardSlice slice = b_.actors[d.index()].guards;
     const std::span<double> out = g.subspan(base.index(), slice.width);
     const ReadContext context(b_, this, d, now_, t);
     guarded(d, [&] { actors_[d.index()]->guards(context, out); });
     for (std::size_t i = 0; i < out.size(); ++i) {
       if (!std::isfinite(out[i])) {
-        throw Failure{flat(d).path + ": guard " + guard_label(GuardId::at(slice.offset + i)) + " is " +
-                          format_double(out[i]) + " at t = " + format_double(t) + " s",
+        throw Failure{flat(d).path + ": guard " + guard_label(slice.at(static_cast<std::uint32_t>(i))) +
+                          " is " + format_double(out[i]) + " at t = " + format_double(t) + " s",
                       flat(d).path};
       }
     }
@@ -77,7 +77,7 @@ void Director::Impl::guards_at(Part& p, double t, const double* x, std::span<dou
 
 std::string Director::Impl::guard_label(GuardId guard) const {
   const ActorId d = guards_.owner[guard.index()];
-  const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset;
+  const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset.index();
   std::string name = actors_[d.index()]->guard_name(index);
   return name.empty() ? std::to_string(index) : "'" + name + "'";
 }
@@ -254,7 +254,7 @@ void Director::Impl::queue_crossing(GuardId guard, Crossing c, const Tag& tag, d
   b_.crossed[guard.index()] = static_cast<std::uint8_t>(c);
   ++stats_.state_events;
   if (trace_ != nullptr) {
-    const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset;
+    const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset.index();
     const std::string name = actors_[d.index()]->guard_name(index);
     trace_->state_event(
         tag, {flat(d).path, name, index, to_string(c), bracket, residual, iterations, rejected_t1});
@@ -306,8 +306,8 @@ void Director::Impl::microstep_crossings() {
   } else {  // only generators fired: their own guards (a detector firing at its crossing moves nothing)
     for (const ActorId d : guards_.fired_generators) {
       Part& p = parts_[part_of_[d.index()].index()];
-      const Slice slice = b_.actors[d.index()].guards;
-      const GuardId base = guards_.local[slice.offset];
+      const GuardSlice slice = b_.actors[d.index()].guards;
+      const GuardId base = guards_.local[slice.offset.index()];
       const ReadContext context(b_, this, d, now_, t);
       guarded(d, [&] {
         actors_[d.index()]->guards(context, p.locator.end_values().subspan(base.index(), slice.width));
@@ -340,8 +340,7 @@ void Director::Impl::microstep_crossing(Part& p, GuardId local, const Tag& tag, 
   queue_crossing(guard, c, tag, 0.0, locator.residual(local), 0, t);
 }
 
-bool Director::Impl::after_events() {
-  if (!split_ && guards_.generators.empty()) return false;  // nothing to settle
+bool Director::Impl::settle_guards() {
   const double t = resolution_.to_seconds(now_.time);
   const bool current = std::exchange(guards_.current, false);
   bool again = false;

@@ -26,9 +26,9 @@ Kernel::Output output_form(ActorId d, const Actor& actor, const Kernel& kernel, 
   if (kernel.output == Kernel::Output::kVirtual || actor.outputs().size() != 1)
     return Kernel::Output::kVirtual;
   const ActorSlots& slots = b.actors[d.index()];
-  const Slice out = b.outputs[slots.first_output];
+  const SignalSlice out = b.outputs[slots.first_output.index()];
   const std::size_t n_inputs = actor.inputs().size();
-  const auto input = [&](std::size_t i) { return b.inputs[slots.first_input + i]; };
+  const auto input = [&](std::size_t i) { return b.inputs[slots.input(i).index()]; };
   switch (kernel.output) {
     case Kernel::Output::kVirtual:
       break;
@@ -57,24 +57,24 @@ void for_each_read(const Planned& p, const Actor& actor, const RunBuffers& b, F&
   std::size_t n = actor.inputs().size();
   if (p.form == Kernel::Output::kState) n = 0;
   if (p.form == Kernel::Output::kScale) n = 1;
-  for (std::size_t i = 0; i < n; ++i) f(b.inputs[slots.first_input + i]);
+  for (std::size_t i = 0; i < n; ++i) f(b.inputs[slots.input(i).index()]);
 }
 
 template <class F>
 void for_each_write(const Planned& p, const Actor& actor, const RunBuffers& b, F&& f) {
   const ActorSlots& slots = b.actors[p.depth.index()];
-  for (std::size_t o = 0; o < actor.outputs().size(); ++o) f(b.outputs[slots.first_output + o]);
+  for (std::size_t o = 0; o < actor.outputs().size(); ++o) f(b.outputs[slots.output(o).index()]);
 }
 
 std::size_t signal_count(const RunBuffers& b) {
   std::size_t n = 0;
-  for (const Slice& s : b.outputs) n = std::max<std::size_t>(n, std::size_t{s.offset} + s.width);
-  for (const Slice& s : b.inputs) n = std::max<std::size_t>(n, std::size_t{s.offset} + s.width);
+  for (const SignalSlice& s : b.outputs) n = std::max(n, s.past_end());
+  for (const SignalSlice& s : b.inputs) n = std::max(n, s.past_end());
   return n;
 }
 
 /// The signal element `j` of slice `s` (of RunBuffers::signals).
-SignalIndex signal(Slice s, std::uint32_t j) { return SignalIndex{s.offset + j}; }
+SignalIndex signal(SignalSlice s, std::uint32_t j) { return s.at(j); }
 
 }  // namespace
 
@@ -106,21 +106,21 @@ void RhsProgram::compile_outputs(std::span<const ActorId> depths, std::span<cons
     kernels[i] = actor.kernel();
     p.form = output_form(p.depth, actor, kernels[i], b);
     Level level = 0;
-    for_each_read(p, actor, b, [&](Slice s) {
-      for (std::size_t o = s.offset; o < s.offset + s.width; ++o) {
+    for_each_read(p, actor, b, [&](SignalSlice s) {
+      for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) {
         if (written_at[o] != kNone) level = std::max(level, written_at[o]);
       }
     });
-    for_each_write(p, actor, b, [&](Slice s) {
-      for (std::size_t o = s.offset; o < s.offset + s.width; ++o) level = std::max(level, read_at[o]);
+    for_each_write(p, actor, b, [&](SignalSlice s) {
+      for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) level = std::max(level, read_at[o]);
     });
     p.level = level;
-    for_each_read(p, actor, b, [&](Slice s) {
-      for (std::size_t o = s.offset; o < s.offset + s.width; ++o)
+    for_each_read(p, actor, b, [&](SignalSlice s) {
+      for (std::size_t o = s.offset.index(); o < s.past_end(); ++o)
         read_at[o] = std::max(read_at[o], level + 1);
     });
-    for_each_write(p, actor, b, [&](Slice s) {
-      for (std::size_t o = s.offset; o < s.offset + s.width; ++o) written_at[o] = level + 1;
+    for_each_write(p, actor, b, [&](SignalSlice s) {
+      for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) written_at[o] = level + 1;
     });
     n_levels = std::max(n_levels, level + 1);
   }
@@ -135,26 +135,27 @@ void RhsProgram::compile_outputs(std::span<const ActorId> depths, std::span<cons
   for (const PlanIndex i : by_level) level_end[plan[i].level] += 1;
   for (std::size_t k = 1; k < n_levels; ++k) level_end[k] += level_end[k - 1];
 
-  const auto out_of = [&](PlanIndex i) { return b.outputs[b.actors[plan[i].depth.index()].first_output]; };
+  const auto out_of = [&](PlanIndex i) {
+    return b.outputs[b.actors[plan[i].depth.index()].first_output.index()];
+  };
   const auto in_of = [&](PlanIndex i, std::size_t k) {
-    return b.inputs[b.actors[plan[i].depth.index()].first_input + k];
+    return b.inputs[b.actors[plan[i].depth.index()].input(k).index()];
   };
   const auto terms = [&](PlanIndex i) { return kernels[i].weights.size(); };
   // The operations of each kind for actor i; j is an element of its output.
   const auto add_copies = [&](PlanIndex i) {
-    const Slice out = out_of(i);
+    const SignalSlice out = out_of(i);
     const Slice states = b.actors[plan[i].depth.index()].states;
-    for (std::uint32_t j = 0; j < out.width; ++j)
-      copies_.push_back({signal(out, j), StateIndex{states.offset + j}});
+    for (std::uint32_t j = 0; j < out.width; ++j) copies_.push_back({signal(out, j), states.at(j)});
   };
   const auto add_scales = [&](PlanIndex i) {
-    const Slice out = out_of(i);
+    const SignalSlice out = out_of(i);
     for (std::uint32_t j = 0; j < out.width; ++j) {
       scales_.push_back({signal(out, j), signal(in_of(i, 0), j), kernels[i].gain});
     }
   };
   const auto add_sums_of = [&]<std::size_t N>(std::vector<SumOf<N>>& ops, PlanIndex i) {
-    const Slice out = out_of(i);
+    const SignalSlice out = out_of(i);
     for (std::uint32_t j = 0; j < out.width; ++j) {
       SumOf<N> op{signal(out, j), {}, {}};
       for (std::size_t t = 0; t < N; ++t) {
@@ -165,7 +166,7 @@ void RhsProgram::compile_outputs(std::span<const ActorId> depths, std::span<cons
     }
   };
   const auto add_sums = [&](PlanIndex i) {
-    const Slice out = out_of(i);
+    const SignalSlice out = out_of(i);
     const std::span<const double> weights = kernels[i].weights;
     for (std::uint32_t j = 0; j < out.width; ++j) {
       sums_.push_back(
@@ -220,10 +221,10 @@ void RhsProgram::compile_derivatives(std::span<const ActorId> depths, std::span<
     const Kernel kernel = actor.kernel();
     const ActorSlots& slots = b.actors[d.index()];
     if (kernel.derivatives == Kernel::Derivatives::kInput && !actor.inputs().empty() &&
-        b.inputs[slots.first_input].width == slots.states.width) {
-      const Slice in = b.inputs[slots.first_input];
+        b.inputs[slots.first_input.index()].width == slots.states.width) {
+      const SignalSlice in = b.inputs[slots.first_input.index()];
       for (std::uint32_t j = 0; j < in.width; ++j)
-        input_copies_.push_back({StateIndex{slots.states.offset + j}, signal(in, j)});
+        input_copies_.push_back({slots.states.at(j), signal(in, j)});
     } else {
       calls_.push_back(d);
     }

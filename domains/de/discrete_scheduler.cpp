@@ -4,9 +4,9 @@
 namespace ctde {
 
 void DiscreteScheduler::present_always(InputId input, std::span<const double> value) {
-  const Slice slot = b_.input_tokens[input.index()];
+  const TokenSlice slot = b_.input_tokens[input.index()];
   for (auto* tokens : {&b_.tokens_now, &b_.tokens_next}) {
-    std::copy(value.begin(), value.end(), tokens->begin() + slot.offset);
+    std::copy(value.begin(), value.end(), tokens->data() + slot.offset.index());
   }
   b_.present_now[input.index()] = kConstantValue;
   b_.present_next[input.index()] = kConstantValue;

@@ -79,16 +79,16 @@ class DiscreteScheduler {
     // r: a position in b_.receivers (the inputs port p drives).
     for (std::size_t r = b_.receivers_begin[p]; r < b_.receivers_begin[p + 1]; ++r) {
       const InputId input = b_.receivers[r];
-      const Slice slot = b_.input_tokens[input.index()];
+      const TokenSlice slot = b_.input_tokens[input.index()];
       const ActorId receiver = b_.input_owner[input.index()];
       if (in_microstep_ && receiver > current_) {  // fires later in this microstep
-        std::copy(token.begin(), token.end(), b_.tokens_now.begin() + slot.offset);
+        std::copy(token.begin(), token.end(), b_.tokens_now.data() + slot.offset.index());
         if (b_.present_now[input.index()] == kAbsent) present_now_list_.push_back(input);
         b_.present_now[input.index()] = kSentNow;
         schedule_now(receiver);
         continue;
       }
-      std::copy(token.begin(), token.end(), b_.tokens_next.begin() + slot.offset);
+      std::copy(token.begin(), token.end(), b_.tokens_next.data() + slot.offset.index());
       if (b_.present_next[input.index()] == kAbsent) {
         b_.present_next[input.index()] = kSentBefore;  // seen from the next microstep
         present_next_list_.push_back(input);

@@ -296,20 +296,33 @@ TEST_CASE("a loop through a Model Exchange FMU's direct feedthrough is an algebr
 }
 
 TEST_CASE("a step event asked by fmi2CompletedIntegratorStep is served at that step's end") {
-  const auto run =
-      run_model(fmu_model("step_event", "", R"("stop_time": 2)", R"("a.x", "a.at", "a.resets")"));
-  REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
-  const auto& last = run.rows.back();
-  const double at = last.values[run.column("a.at")];
-  CHECK(last.values[run.column("a.resets")] == 1);
-  CHECK(at >= 0.5);
-  CHECK(at < 2);
-  // x' = 1, reset to 0 at `at`: x(2) = 2 - at.
-  CHECK(last.values[run.column("a.x")] == doctest::Approx(2 - at).epsilon(1e-9));
-  // The event is at a step end, which the FMU saw accepted: the time_event line.
-  const std::vector<double> resets = reset_times(run, "a");
-  REQUIRE(resets.size() == 1);
-  CHECK(resets[0] == doctest::Approx(at).epsilon(1e-12));
+  // On ARKODE with stop time 1 the event's tick is earlier than its step's
+  // end, and the restarted solver's first step ends less than half a tick
+  // before 1 (the director takes the sliver). The project's stepper
+  // stretches the step that would stop just short of 1 to reach it, so
+  // there the event may be at the stop time itself.
+  for (const std::string integrator : {"arkode", "ctde"}) {
+    for (const double stop : {1.0, 2.0}) {
+      CAPTURE(integrator);
+      CAPTURE(stop);
+      const auto run = run_model(
+          fmu_model("step_event", "",
+                    R"("stop_time": )" + std::to_string(stop) + R"(, "integrator": ")" + integrator + R"(")",
+                    R"("a.x", "a.at", "a.resets")"));
+      REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+      const auto& last = run.rows.back();
+      const double at = last.values[run.column("a.at")];
+      CHECK(last.values[run.column("a.resets")] == 1);
+      CHECK(at >= 0.5);
+      CHECK(at <= stop);
+      // x' = 1, reset to 0 at `at`: x(stop) = stop - at.
+      CHECK(last.values[run.column("a.x")] == doctest::Approx(stop - at).epsilon(1e-9));
+      // The event is at a step end, which the FMU saw accepted: the time_event line.
+      const std::vector<double> resets = reset_times(run, "a");
+      REQUIRE(resets.size() == 1);
+      CHECK(resets[0] == doctest::Approx(at).epsilon(1e-12));
+    }
+  }
 }
 
 TEST_CASE("fmi2Discard from the derivatives at trial points is recovered: the solver steps shorter") {

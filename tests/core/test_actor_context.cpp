@@ -106,10 +106,10 @@ static_assert(sizeof(EvalContext) == sizeof(ReadContext));
 TEST_CASE("a context reads and writes the ports its handles name") {
   // One actor: outputs a (width 1) and b (width 2), inputs u (width 2) and v (width 1).
   RunBuffers b;
-  b.actors.push_back(ActorSlots{0, 0, Slice{0, 1}, Slice{}});
-  b.outputs = {{0, 1}, {1, 2}};
-  b.inputs = {{3, 2}, {5, 1}};
-  b.input_tokens = {{0, 2}, {2, 1}};
+  b.actors.push_back(ActorSlots{InputId{0}, OutputId{0}, StateSlice{StateIndex{0}, 1}, GuardSlice{}});
+  b.outputs = {{SignalIndex{0}, 1}, {SignalIndex{1}, 2}};
+  b.inputs = {{SignalIndex{3}, 2}, {SignalIndex{5}, 1}};
+  b.input_tokens = {{TokenIndex{0}, 2}, {TokenIndex{2}, 1}};
   b.signals = {0, 0, 0, 7, 8, 9};
   b.tokens_now = {0, 0, 4};
   b.present_now = {kAbsent, kSentBefore};

@@ -42,8 +42,8 @@ TEST_CASE("a good model file loads with its parameters, director options and rec
   const FlatModel flat = validate(model);
   CHECK(flat.actors.size() == 6);
   CHECK(model.parameters().value("h0").values[0] == 10.0);
-  CHECK(flat.actors[*flat.find("rebound")].mode == TimeMode::kDiscrete);
-  CHECK(flat.actors[*flat.find("gravity")].mode == TimeMode::kConstant);
+  CHECK(flat[*flat.find("rebound")].mode == TimeMode::kDiscrete);
+  CHECK(flat[*flat.find("gravity")].mode == TimeMode::kConstant);
 }
 
 TEST_CASE("overrides replace model parameters before evaluation") {
@@ -144,7 +144,7 @@ TEST_CASE("a time_mode in the file overrides resolution, and a bad one is locate
     {"name": "n", "type": "Counter"}],
     "connections": [["c.out", "g.in"], ["g.out", "n.in"]]})");
   const FlatModel flat = validate(model);
-  CHECK(flat.actors[*flat.find("g")].mode == TimeMode::kDiscrete);
+  CHECK(flat[*flat.find("g")].mode == TimeMode::kDiscrete);
   CHECK(model_file_error(R"({"ctde": 1, "actors": [{"name": "g", "type": "Gain", "time_mode": "fast"}]})") ==
         "test.json at /actors/0/time_mode: time_mode must be \"continuous\" or \"discrete\", got \"fast\"");
 }
@@ -162,7 +162,7 @@ TEST_CASE("composites nest networks with exported ports") {
   const FlatModel flat = validate(model);
   CHECK(flat.actors.size() == 4);
   CHECK(flat.find("plant.int"));
-  CHECK(flat.actors[*flat.find("obs")].drivers[0]->actor == *flat.find("plant.int"));
+  CHECK(flat[*flat.find("obs")].drivers[0]->actor == flat.find("plant.int")->value());
 }
 
 TEST_CASE("TimeTable files are read relative to the model file") {

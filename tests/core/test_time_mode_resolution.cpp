@@ -13,7 +13,7 @@ namespace {
 TimeMode mode_of(const FlatModel& flat, const std::string& path) {
   const auto index = flat.find(path);
   REQUIRE(index);
-  return flat.actors[*index].mode;
+  return flat[*index].mode;
 }
 
 }  // namespace

@@ -132,8 +132,8 @@ TEST_CASE("AnIntegratorBreaksTheLoop") {
   const FlatModel flat = validate(model);
   // x has no feedthrough: it is evaluated first, then the gain.
   REQUIRE(flat.continuous_schedule.size() == 2);
-  CHECK(flat.actors[flat.continuous_schedule[0]].path == "x");
-  CHECK(flat.actors[flat.continuous_schedule[1]].path == "k");
+  CHECK(flat[flat.continuous_schedule[0]].path == "x");
+  CHECK(flat[flat.continuous_schedule[1]].path == "k");
 }
 
 TEST_CASE("CausalityLoopAmongDiscreteActorsListsTheCycle") {
@@ -228,9 +228,9 @@ TEST_CASE("CompositePortsConnectThroughToInnerActors") {
   const auto v = flat.find("plant.v");
   REQUIRE(damping);
   REQUIRE(v);
-  REQUIRE(flat.actors[*damping].drivers[0]);
-  CHECK(flat.actors[*damping].drivers[0]->actor == *v);
-  CHECK(flat.actors[*damping].mode == TimeMode::kContinuous);
+  REQUIRE(flat[*damping].drivers[0]);
+  CHECK(flat[*damping].drivers[0]->actor == v->value());
+  CHECK(flat[*damping].mode == TimeMode::kContinuous);
 }
 
 TEST_CASE("EndpointReachingInsideACompositeUsesTheDottedPath") {

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "core/actor_context.hpp"
+#include "core/columnar_results.hpp"
 #include "core/model.hpp"
+#include "core/recorded_signal.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
 
@@ -37,6 +39,32 @@ class StepWatcher final : public Actor {
   OutputPort out_;
   std::vector<double>& fired_;
   std::vector<double>& steps_;
+};
+
+/// x' = 1 from 0; at the first accepted step end with x > 0.5 it asks for
+/// an event, where it resets x to 0 (the solver restarts at the event's
+/// tick) and notes the time.
+class ResetAtStep final : public Actor {
+ public:
+  ResetAtStep(std::string name, std::vector<double>& fired)
+      : Actor(std::move(name), "ResetAtStep", TimeMode::kContinuous), fired_(fired) {
+    out_ = declare_output("out", PortKind::kContinuous, 1);
+  }
+  [[nodiscard]] std::size_t state_size() const override { return 1; }
+  void evaluate(EvalContext& context) const override { context.output(out_)[0] = context.states()[0]; }
+  void derivatives(const ReadContext& /*context*/, std::span<double> dx) const override { dx[0] = 1; }
+  [[nodiscard]] bool watches_steps() const override { return true; }
+  [[nodiscard]] bool step_completed(StepContext& context) const override {
+    return fired_.empty() && context.states()[0] > 0.5;
+  }
+  void fire(FireContext& context) const override {
+    fired_.push_back(context.time());
+    context.mutable_states()[0] = 0;
+  }
+
+ private:
+  OutputPort out_;
+  std::vector<double>& fired_;
 };
 
 /// x' = −x from 1 (its states' scale given by `atol`).
@@ -107,4 +135,36 @@ TEST_CASE("hooks: an actor's state tolerances reach the solver") {
   const RunResult bad = run_decay(-1);
   CHECK(bad.status == RunStatus::kError);
   CHECK(bad.message.find("an actor gave a state tolerance of -1") != std::string::npos);
+}
+
+TEST_CASE(
+    "hooks: a restart at a step event's tick whose first step ends less than half a tick before the stop "
+    "time reaches the stop time") {
+  // The event is at the tick nearest the step's end; the solver restarts
+  // there with the step it had planned from the step's end, cut to reach the
+  // stop time. Where the tick is earlier than the step's end, that step ends
+  // short of the stop time by less than half a tick. Over these stop times
+  // some events round down and some up (1 and 1.5 down); with the default
+  // steps (x' = 1: each step much longer than the last) the planned step
+  // passes each stop.
+  for (const double stop : {0.8, 1.0, 1.1, 1.2, 1.5, 2.0, 3.0}) {
+    CAPTURE(stop);
+    std::vector<double> fired;
+    Model model("reset");
+    model.add<ResetAtStep>("w", fired);
+    const FlatModel flat = validate(model);
+    RunOptions options;
+    options.stop_time = stop;
+    ColumnarResults rows(resolve_record(flat, {"w.out"}));
+    Director director(flat, options, "reset", nullptr, &rows);
+    const RunResult result = director.run();
+    REQUIRE_MESSAGE(result.status == RunStatus::kOk, result.message);
+    REQUIRE(fired.size() == 1);
+    CHECK(fired[0] > 0.5);
+    CHECK(fired[0] <= stop);
+    // x = t - fired[0] after the reset, to the end.
+    REQUIRE(rows.rows() > 0);
+    CHECK(rows.time().back() == stop);
+    CHECK(rows.column("w.out").back() == doctest::Approx(stop - fired[0]).epsilon(1e-12));
+  }
 }

@@ -110,9 +110,11 @@ TEST_CASE("the program uses a kernel where the widths fit and a virtual call els
   scope.resolve();
   x.resolve_parameters(scope);
   k.resolve_parameters(scope);
-  b.actors = {ActorSlots{0, 0, Slice{0, 2}, Slice{}}, ActorSlots{3, 1, Slice{}, Slice{}}};
-  b.outputs = {Slice{0, 2}, Slice{2, 1}};
-  b.inputs = {Slice{2, 2}, Slice{}, Slice{}, Slice{0, 2}};  // x: in, reset, impulse; k: in
+  b.actors = {ActorSlots{InputId{0}, OutputId{0}, StateSlice{StateIndex{0}, 2}, {}},
+              ActorSlots{InputId{3}, OutputId{1}, {}, {}}};
+  b.outputs = {SignalSlice{SignalIndex{0}, 2}, SignalSlice{SignalIndex{2}, 1}};
+  b.inputs = {SignalSlice{SignalIndex{2}, 2}, SignalSlice{}, SignalSlice{},
+              SignalSlice{SignalIndex{0}, 2}};  // x: in, reset, impulse; k: in
   const std::vector<const Actor*> actors{&x, &k};
   const std::vector<ActorId> depths{ActorId{0}, ActorId{1}};
   const RhsProgram outputs(RhsProgram::Part::kOutputs, depths, actors, b);
@@ -226,10 +228,17 @@ TEST_CASE("the program runs in levels that keep every dependency of the schedule
   scope.resolve();
   for (Actor* a : std::initializer_list<Actor*>{&x, &k1, &k2, &k3}) a->resolve_parameters(scope);
   RunBuffers b;
-  b.actors = {ActorSlots{0, 0, Slice{0, 1}, Slice{}}, ActorSlots{3, 1, Slice{}, Slice{}},
-              ActorSlots{4, 2, Slice{}, Slice{}}, ActorSlots{5, 3, Slice{}, Slice{}}};
-  b.outputs = {Slice{0, 1}, Slice{1, 1}, Slice{2, 1}, Slice{3, 1}};
-  b.inputs = {Slice{}, Slice{}, Slice{}, Slice{0, 1}, Slice{1, 1}, Slice{0, 1}};  // x: 3 unconnected
+  b.actors = {ActorSlots{InputId{0}, OutputId{0}, StateSlice{StateIndex{0}, 1}, {}},
+              ActorSlots{InputId{3}, OutputId{1}, {}, {}}, ActorSlots{InputId{4}, OutputId{2}, {}, {}},
+              ActorSlots{InputId{5}, OutputId{3}, {}, {}}};
+  b.outputs = {SignalSlice{SignalIndex{0}, 1}, SignalSlice{SignalIndex{1}, 1}, SignalSlice{SignalIndex{2}, 1},
+               SignalSlice{SignalIndex{3}, 1}};
+  b.inputs = {SignalSlice{},
+              SignalSlice{},
+              SignalSlice{},
+              SignalSlice{SignalIndex{0}, 1},
+              SignalSlice{SignalIndex{1}, 1},
+              SignalSlice{SignalIndex{0}, 1}};  // x: 3 unconnected
   const std::vector<const Actor*> actors{&x, &k1, &k2, &k3};
   std::vector<double> state{1.5};
   b.x = state.data();

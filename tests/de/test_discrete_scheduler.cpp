@@ -24,7 +24,7 @@ RunBuffers line_buffers(std::uint32_t actors, const std::vector<std::vector<std:
     for (const std::uint32_t r : receivers[a]) {
       const auto input = static_cast<std::uint32_t>(b.input_owner.size());
       b.input_owner.emplace_back(r);
-      b.input_tokens.push_back({input, 1});
+      b.input_tokens.push_back({ctde::TokenIndex{input}, 1});
       b.receivers.emplace_back(input);
     }
     b.receivers_begin.push_back(static_cast<std::uint32_t>(b.receivers.size()));

@@ -72,18 +72,19 @@ class Bench {
     scope.resolve();
     actor.resolve_parameters(scope);
     const auto state_count = static_cast<std::uint32_t>(actor.state_size());
-    b.actors.push_back(ActorSlots{0, 0, Slice{0, state_count}, Slice{}});
+    b.actors.push_back(
+        ActorSlots{InputId{0}, OutputId{0}, StateSlice{StateIndex{0}, state_count}, GuardSlice{}});
     std::uint32_t offset = 0;
     std::uint32_t widest = 1;
     for (const std::uint32_t w : output_widths) {
-      b.outputs.push_back({offset, w});
+      b.outputs.push_back({SignalIndex{offset}, w});
       offset += w;
       widest = std::max(widest, w);
     }
     std::uint32_t token_offset = 0;
     for (const std::uint32_t w : input_widths) {
-      b.inputs.push_back({offset, w});
-      b.input_tokens.push_back({token_offset, w});
+      b.inputs.push_back({SignalIndex{offset}, w});
+      b.input_tokens.push_back({TokenIndex{token_offset}, w});
       offset += w;
       token_offset += w;
       widest = std::max(widest, w);
@@ -152,11 +153,11 @@ class Bench {
 
   void set_input(std::size_t i, const Values& value) {
     REQUIRE(value.size() == b.inputs[i].width);
-    std::copy(value.begin(), value.end(), b.signals.begin() + b.inputs[i].offset);
+    std::copy(value.begin(), value.end(), b.signals.data() + b.inputs[i].offset.index());
   }
   void give_token(std::size_t i, const Values& token) {
     REQUIRE(token.size() == b.input_tokens[i].width);
-    std::copy(token.begin(), token.end(), b.tokens_now.begin() + b.input_tokens[i].offset);
+    std::copy(token.begin(), token.end(), b.tokens_now.data() + b.input_tokens[i].offset.index());
     b.present_now[i] = 1;
   }
   void set_states(const Values& x) {
@@ -164,8 +165,8 @@ class Bench {
     std::copy(x.begin(), x.end(), b.x_storage.begin());
   }
   [[nodiscard]] Values out(std::size_t o = 0) const {
-    const Slice s = b.outputs[o];
-    return {b.signals.begin() + s.offset, b.signals.begin() + s.offset + s.width};
+    const std::span<const double> s = b.outputs[o].in(b.signals.data());
+    return {s.begin(), s.end()};
   }
   [[nodiscard]] Values states() const { return b.x_storage; }
 
