@@ -33,23 +33,12 @@
 
 #include "bench/best_of.hpp"
 #include "bench/ct/ct_models.hpp"
+#include "domains/ct/dormand_prince_tableau.hpp"
 
 namespace {
 
-// Dormand and Prince (1980), the tableau of RK5(4)7M.
-constexpr std::array<double, 7> kC{0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0};
-constexpr double kA21 = 1.0 / 5;
-constexpr double kA31 = 3.0 / 40, kA32 = 9.0 / 40;
-constexpr double kA41 = 44.0 / 45, kA42 = -56.0 / 15, kA43 = 32.0 / 9;
-constexpr double kA51 = 19372.0 / 6561, kA52 = -25360.0 / 2187, kA53 = 64448.0 / 6561, kA54 = -212.0 / 729;
-constexpr double kA61 = 9017.0 / 3168, kA62 = -355.0 / 33, kA63 = 46732.0 / 5247, kA64 = 49.0 / 176,
-                 kA65 = -5103.0 / 18656;
-// The 5th-order weights (the 7th stage's row: first same as last).
-constexpr double kB1 = 35.0 / 384, kB3 = 500.0 / 1113, kB4 = 125.0 / 192, kB5 = -2187.0 / 6784,
-                 kB6 = 11.0 / 84;
-// The 5th-order weights less the 4th-order ones.
-constexpr double kE1 = 71.0 / 57600, kE3 = -71.0 / 16695, kE4 = 71.0 / 1920, kE5 = -17253.0 / 339200,
-                 kE6 = 22.0 / 525, kE7 = -1.0 / 40;
+// Dormand and Prince (1980), the tableau of RK5(4)7M (the stepper's own copy).
+using namespace ctde::dp5;
 
 // ARKODE's default controller and limits.
 constexpr double kK1 = 0.58, kK2 = 0.21, kK3 = 0.1;

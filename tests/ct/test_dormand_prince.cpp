@@ -12,6 +12,7 @@
 #include <string>
 
 #include "domains/ct/ode_solver.hpp"
+#include "support/ode_helpers.hpp"
 
 using ctde::OdeIntegrator;
 using ctde::OdeOptions;
@@ -21,6 +22,7 @@ using ctde::RhsFunction;
 using ctde::SolverKind;
 using ctde::StepResult;
 using ctde::StepStatus;
+using ctde::test::advance;
 
 namespace doctest {
 template <>
@@ -69,14 +71,6 @@ OdeOptions options_for(OdeIntegrator integrator, double rtol = 1e-6, double atol
 
 OdeSolver make(RhsFunction rhs, std::span<const double> x0, const OdeOptions& options, void* user = nullptr) {
   return OdeSolver(OdeProblem{x0.size(), rhs, nullptr, nullptr, user}, options, 0.0, x0);
-}
-
-StepResult advance(OdeSolver& solver, double t_limit) {
-  StepResult result;
-  do {
-    result = solver.step(t_limit);
-  } while (result.status == StepStatus::kOk);
-  return result;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "domains/ct/ode_solver.hpp"
+#include "support/ode_helpers.hpp"
 
 using ctde::OdeOptions;
 using ctde::OdeProblem;
@@ -18,6 +19,7 @@ using ctde::RhsFunction;
 using ctde::SolverKind;
 using ctde::StepResult;
 using ctde::StepStatus;
+using ctde::test::advance;
 
 // Failures name the method (CAPTURE(kind)).
 namespace doctest {
@@ -123,15 +125,6 @@ double error_bound(const OdeOptions& options) {
 OdeSolver scalar_solver(RhsFunction rhs, const OdeOptions& options, double x0, double t0 = 0.0) {
   const OdeProblem problem{1, rhs, nullptr, nullptr, nullptr};
   return OdeSolver(problem, options, t0, {&x0, 1});
-}
-
-// Steps until t_limit (or a failure); returns the last result.
-StepResult advance(OdeSolver& solver, double t_limit) {
-  StepResult result;
-  do {
-    result = solver.step(t_limit);
-  } while (result.status == StepStatus::kOk);
-  return result;
 }
 
 }  // namespace
