@@ -36,14 +36,21 @@ void StateSpace::evaluate(EvalContext& context) const {
 }
 
 void StateSpace::derivatives(const ReadContext& context, std::span<double> dxdt) const {
-  const auto x = context.states();
-  const auto u = context.input(in_);
-  const auto a = vector(a_);
-  const auto b = vector(b_);
-  for (std::size_t r = 0; r < n_; ++r) {
+  // Sizes and rows in locals: a store to dxdt might alias the members, and
+  // the compiler would load them again after every row. The same terms in
+  // the same order as before.
+  const std::size_t n = n_;
+  const std::size_t m = m_;
+  const double* x = context.states().data();
+  const double* u = context.input(in_).data();
+  const double* a = vector(a_).data();
+  const double* b = vector(b_).data();
+  for (std::size_t r = 0; r < n; ++r) {
+    const double* a_row = a + r * n;
+    const double* b_row = b + r * m;
     double sum = 0.0;
-    for (std::size_t j = 0; j < n_; ++j) sum += a[r * n_ + j] * x[j];
-    for (std::size_t k = 0; k < m_; ++k) sum += b[r * m_ + k] * u[k];
+    for (std::size_t j = 0; j < n; ++j) sum += a_row[j] * x[j];
+    for (std::size_t k = 0; k < m; ++k) sum += b_row[k] * u[k];
     dxdt[r] = sum;
   }
 }
