@@ -35,9 +35,6 @@ constexpr double kH0UpperFactor = 0.1;
 constexpr double kH0Bias = 0.5;
 constexpr int kH0Iterations = 4;
 constexpr double kH0Shrink = 0.2;  // after a recoverable failure of the estimate's evaluation
-// OdeSolver's rule for a recoverable failure at a stage (ode_solver.hpp).
-constexpr double kRecoverableShrink = 0.25;
-constexpr int kMaxRecoverableRetries = 10;
 
 constexpr double kStretch = 1.01;  // a step is stretched by at most 1 % to land on t_limit
 
@@ -54,7 +51,6 @@ DormandPrince::DormandPrince(const OdeProblem& problem, const OdeOptions& option
       min_step_(options.min_step.value_or(0.0)),
       max_step_(options.max_step.value_or(std::numeric_limits<double>::infinity())),
       first_step_(options.initial_step.value_or(0.0)),
-      max_steps_(options.max_steps),
       n_(problem.size),
       storage_(12 * problem.size, 0.0),
       t_(t0),
@@ -252,16 +248,7 @@ StepResult DormandPrince::rhs_failure(int code, double t_fail, int retries) cons
 }
 
 StepResult DormandPrince::step(double t_limit) {
-  if (t_limit == t_) return StepResult{StepStatus::kReachedStop, t_, 0, {}};
-  if (!(t_limit > t_)) {
-    return failure(StepStatus::kFailed,
-                   "t_limit " + number(t_limit) + " is not after the current time " + number(t_));
-  }
-  if (max_steps_ > 0 && steps_without_stop_ >= max_steps_) {
-    return failure(StepStatus::kTooMuchWork, std::to_string(steps_without_stop_) +
-                                                 " steps (max_steps) without reaching t = " +
-                                                 number(t_limit) + "; is the problem stiff? (try dirk)");
-  }
+  // OdeSolver::step checked t_limit > t_ and max_steps, and counts the steps.
   if (!OdeSolver::resolves(t_, t_limit)) {  // advance the time only
     std::memcpy(y0_, y_, n_ * sizeof(double));
     t0_ = t_;
@@ -269,7 +256,6 @@ StepResult DormandPrince::step(double t_limit) {
     hlast_ = 0;
     interpolant_ = false;
     have_f0_ = false;  // f may depend on t
-    steps_without_stop_ = 0;
     return StepResult{StepStatus::kReachedStop, t_limit, 0, {}};
   }
   if (!weights_valid_ && !set_weights()) {
@@ -298,8 +284,7 @@ StepResult DormandPrince::step(double t_limit) {
     double h = h_;
     // A step that would end short of t_limit by less than 1 % of itself is
     // stretched to land on it, where max_step allows (as Hairer's DOPRI5
-    // does): no sliver of a step is left before a stop time (the director
-    // refuses a step end within a tick of its next event).
+    // does): no sliver of a step is left before a stop time.
     // Where max_step forbids the stretch, the rest is split in two equal steps.
     const double rest = t_limit - t_;
     bool lands = h >= rest || !OdeSolver::resolves(t_ + h, t_limit);
@@ -313,8 +298,8 @@ StepResult DormandPrince::step(double t_limit) {
     const int code = attempt(h, stage);
     if (code < 0) return rhs_failure(code, t_ + kC[static_cast<std::size_t>(stage)] * h, retries);
     if (code > 0) {
-      const double shorter = kRecoverableShrink * kC[static_cast<std::size_t>(stage)] * h;
-      if (retries == kMaxRecoverableRetries || !OdeSolver::resolves(t_, t_ + shorter)) {
+      const double shorter = OdeSolver::kRecoverableShrink * kC[static_cast<std::size_t>(stage)] * h;
+      if (retries == OdeSolver::kMaxRecoverableRetries || !OdeSolver::resolves(t_, t_ + shorter)) {
         return rhs_failure(code, t_ + kC[static_cast<std::size_t>(stage)] * h, retries);
       }
       ++retries;
@@ -338,11 +323,7 @@ StepResult DormandPrince::step(double t_limit) {
       weights_valid_ = false;
       interpolant_ = true;
       ++stats_.steps;
-      if (lands) {
-        steps_without_stop_ = 0;
-        return StepResult{StepStatus::kReachedStop, t_limit, 0, {}};
-      }
-      ++steps_without_stop_;
+      if (lands) return StepResult{StepStatus::kReachedStop, t_limit, 0, {}};
       return StepResult{StepStatus::kOk, t_, 0, {}};
     }
     ++stats_.error_test_failures;
@@ -408,7 +389,6 @@ void DormandPrince::reset(double t, const double* x, double first_step) {
   have_f0_ = false;
   weights_valid_ = false;
   interpolant_ = false;
-  steps_without_stop_ = 0;
   restart_controller();
 }
 

@@ -103,7 +103,6 @@ class DormandPrince {
   double min_step_;
   double max_step_;
   double first_step_;  // the user's initial_step, 0 if none
-  long max_steps_;
   std::size_t n_;
 
   std::vector<double> storage_;  // 12 n doubles, allocated once
@@ -121,7 +120,6 @@ class DormandPrince {
   bool have_f0_ = false;
   bool weights_valid_ = false;
   bool interpolant_ = false;  // the stages of [t0_, t_] are kept (k_[6] is its first)
-  long steps_without_stop_ = 0;
 
   // controller state: the biased error of the last accepted step, the growth limit
   double e1_ = 1;

@@ -97,13 +97,6 @@ StepStatus classify(int flag) {
 // the N_VGetArrayPointer call through the vector's operation table.
 double* data(N_Vector v) { return NV_DATA_S(v); }
 
-// A step whose right-hand side failed recoverably at a stage is tried again
-// with this fraction of the stage's offset from the step's start, at most
-// this many times in a row (ARKODE's own limit on convergence failures in one
-// step, maxncf, is 10; its step reduction after one, etacf, 0.25).
-constexpr double kRecoverableShrink = 0.25;
-constexpr int kMaxRecoverableRetries = 10;
-
 // Relative change of gamma = h·a_ii above which ARKStep sets up the Newton matrix
 // again: any change (ARKODE needs a value > 0; 0 means its default, 0.2).
 constexpr double kDeltaGammaMax = 1e-12;
@@ -149,7 +142,6 @@ struct OdeSolver::Impl {
   double t = 0.0;            // current time == t1
   double t0 = 0.0;           // start of the last step
   bool interpolant = false;  // GetDky valid on [t0, t1] (a real step, not reset or redo)
-  long steps_without_stop = 0;
 
   std::array<char, 512> arkode_message{};  // ARKODE's last error message
   std::exception_ptr callback_error;       // thrown by a problem function
@@ -481,19 +473,32 @@ OdeSolver::OdeSolver(OdeSolver&&) noexcept = default;
 OdeSolver& OdeSolver::operator=(OdeSolver&&) noexcept = default;
 
 StepResult OdeSolver::step(double t_limit) {
-  if (own_) return own_->step(t_limit);
+  // The contract's checks and the count of steps for max_steps, the same
+  // for both integrators.
+  const double t = current_time();
+  if (t_limit == t) return StepResult{StepStatus::kReachedStop, t, 0, {}};
+  if (!(t_limit > t)) {
+    return StepResult{
+        StepStatus::kFailed, t, 0,
+        "t_limit " + std::to_string(t_limit) + " is not after the current time " + std::to_string(t)};
+  }
+  const long max_steps = impl_->options.max_steps;
+  if (max_steps > 0 && steps_without_stop_ >= max_steps) {
+    return StepResult{StepStatus::kTooMuchWork, t, 0,
+                      std::to_string(steps_without_stop_) + " steps (max_steps) without reaching t = " +
+                          std::to_string(t_limit) + "; is the problem stiff? (try dirk)"};
+  }
+  StepResult result = own_ ? own_->step(t_limit) : arkode_step(t_limit);
+  if (result.status == StepStatus::kReachedStop) {
+    steps_without_stop_ = 0;
+  } else if (result.status == StepStatus::kOk) {
+    ++steps_without_stop_;
+  }
+  return result;
+}
+
+StepResult OdeSolver::arkode_step(double t_limit) {
   Impl& s = *impl_;
-  if (t_limit == s.t) return StepResult{StepStatus::kReachedStop, s.t, 0, {}};
-  if (!(t_limit > s.t)) {
-    return s.failure(
-        StepStatus::kFailed, 0,
-        "t_limit " + std::to_string(t_limit) + " is not after the current time " + std::to_string(s.t));
-  }
-  if (s.options.max_steps > 0 && s.steps_without_stop >= s.options.max_steps) {
-    return s.failure(StepStatus::kTooMuchWork, 0,
-                     std::to_string(s.steps_without_stop) + " steps (max_steps) without reaching t = " +
-                         std::to_string(t_limit) + "; is the problem stiff? (try dirk)");
-  }
   const double t_start = s.t;
   const int next = 1 - s.cur;
 
@@ -506,7 +511,6 @@ StepResult OdeSolver::step(double t_limit) {
     s.t0 = t_start;
     s.t = t_limit;
     s.interpolant = false;
-    s.steps_without_stop = 0;
     return StepResult{StepStatus::kReachedStop, t_limit, ARK_TSTOP_RETURN, {}};
   }
 
@@ -538,8 +542,8 @@ StepResult OdeSolver::step(double t_limit) {
     // lies inside its step). A failure at the step's start (the solution
     // itself), after kMaxRecoverableRetries, below a step the solver can
     // integrate, or with a fixed step is final.
-    const double shorter = kRecoverableShrink * (s.recoverable_failure_time - t_start);
-    if (retries == kMaxRecoverableRetries || !resolves(t_start, t_start + shorter) ||
+    const double shorter = OdeSolver::kRecoverableShrink * (s.recoverable_failure_time - t_start);
+    if (retries == OdeSolver::kMaxRecoverableRetries || !resolves(t_start, t_start + shorter) ||
         s.options.method == SolverKind::kRk4Fixed) {
       StepResult result = s.failure(StepStatus::kRhsFailed, flag,
                                     flag_name(flag) + ": the right-hand side failed (recoverably) at t = " +
@@ -556,11 +560,9 @@ StepResult OdeSolver::step(double t_limit) {
   s.interpolant = true;
   if (flag == ARK_TSTOP_RETURN) {
     s.t = t_limit;  // exactly: the director's time events land on their tick
-    s.steps_without_stop = 0;
     return StepResult{StepStatus::kReachedStop, t_limit, flag, {}};
   }
   s.t = t_returned;
-  ++s.steps_without_stop;
   return StepResult{StepStatus::kOk, t_returned, flag, {}};
 }
 
@@ -612,6 +614,7 @@ double OdeSolver::planned_step() const {
 void OdeSolver::reset(double t, const double* x, double first_step) {
   if (own_) {
     own_->reset(t, x, first_step);
+    steps_without_stop_ = 0;
     return;
   }
   Impl& s = *impl_;
@@ -634,7 +637,7 @@ void OdeSolver::reset(double t, const double* x, double first_step) {
   s.t = t;
   s.t0 = t;
   s.interpolant = false;
-  s.steps_without_stop = 0;
+  steps_without_stop_ = 0;
 }
 
 void OdeSolver::correct_state(const double* x) {

@@ -169,6 +169,14 @@ class DormandPrince;
 
 class OdeSolver {
  public:
+  /// A step whose right-hand side failed recoverably at a stage is tried
+  /// again with this fraction of the stage's offset from the step's start,
+  /// at most kMaxRecoverableRetries times in a row (ARKODE's own limit on
+  /// convergence failures in one step, maxncf, is 10; its step reduction
+  /// after one, etacf, 0.25). The same rule for both integrators.
+  static constexpr double kRecoverableShrink = 0.25;
+  static constexpr int kMaxRecoverableRetries = 10;
+
   /// Creates and configures the integrator at (t0, x0), x0 of size problem.size.
   /// @throws std::runtime_error naming the problem: size 0, x0 of the wrong size, a
   ///         missing rhs, rhs_implicit with a method other than ark-imex, negative or
@@ -255,6 +263,10 @@ class OdeSolver {
   struct Impl;
   std::unique_ptr<Impl> impl_;          // the problem, the options; ARKODE's integrator unless own_
   std::unique_ptr<DormandPrince> own_;  // erk45 with OdeIntegrator::kCtde: every call goes to it
+  long steps_without_stop_ = 0;         // steps since the last stop time or reset (max_steps)
+
+  /// step() on ARKODE, after its checks.
+  [[nodiscard]] StepResult arkode_step(double t_limit);
 };
 
 }  // namespace ctde
