@@ -58,11 +58,13 @@ struct StateSpace {
     b[kN - 1] = 1.0;  // u pushes the last mass
   }
 
+  // The terms in the StateSpace actor's order (A x, then B u), so that the
+  // floor, given ctde's steps, computes ctde's numbers.
   void derivatives(double /*t*/, const double* x, double* d) const {
     for (int i = 0; i < kN; ++i) {
-      double sum = b[static_cast<std::size_t>(i)] * u;
+      double sum = 0.0;
       for (int j = 0; j < kN; ++j) sum += a[static_cast<std::size_t>(i * kN + j)] * x[j];
-      d[i] = sum;
+      d[i] = sum + b[static_cast<std::size_t>(i)] * u;
     }
   }
 };
