@@ -1,9 +1,11 @@
 #pragma once
 /// The `StateSpace` actor (what it computes: kInfo.summary). Its matrices
 /// and widths: LinearSystem. The input feeds the output directly only when D
-/// is not zero.
+/// is not zero. A | B and C are packed at configure() for the products
+/// (RowBlocks: the same sums as row by row, several rows at a time).
 
 #include "linear_system.hpp"
+#include "row_blocks.hpp"
 
 namespace ctde {
 
@@ -26,6 +28,10 @@ class StateSpace : public LinearSystem {
 
  protected:
   void configure(const ParameterScope& scope) override;
+
+ private:
+  RowBlocks derivative_rows_;  ///< [A B]: x' = A x + B u
+  RowBlocks output_rows_;      ///< C: y = C x (+ D u, row by row)
 };
 
 }  // namespace ctde

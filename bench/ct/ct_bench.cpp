@@ -154,7 +154,7 @@ void bench(const char* name, ctde::Model model, int repeats) {
     checksum = sink.sum();
   }
   std::printf(
-      "impl=ctde model=%s actors=%zu wall_s=%.6f steps=%llu rhs_evals=%llu checksum=%.12g status=%s\n", name,
+      "impl=ctde model=%s actors=%zu wall_s=%.6f steps=%llu rhs_evals=%llu checksum=%.17g status=%s\n", name,
       flat.actors.size(), best, static_cast<unsigned long long>(result.stats.steps),
       static_cast<unsigned long long>(result.stats.rhs_evals), checksum, ctde::to_string(result.status));
 }

@@ -9,7 +9,7 @@
 //               (what a StateSpace actor computes). x = (p1..p4, v1..v4).
 //   chain1000   1000 unit masses in a line between two walls, each joined to
 //               its neighbours (or the wall) by a spring k = 1 and a damper
-//               c = 0.1; mass 1 driven by the force sin(t). x = (p, v).
+//               c = 0.1; mass 1 driven by the force sin(t). x = (p1, v1, p2, v2, ...).
 //
 // Both start at x(0) = 0 and run on t in [0, 100] at rtol 1e-6, atol 1e-9.
 // Also the command line of the two baselines, `[statespace|chain1000|all] [repeats]`.
@@ -58,11 +58,13 @@ struct StateSpace {
     b[kN - 1] = 1.0;  // u pushes the last mass
   }
 
+  // The terms in the StateSpace actor's order (A x, then B u), so that the
+  // floor, given ctde's steps, computes ctde's numbers.
   void derivatives(double /*t*/, const double* x, double* d) const {
     for (int i = 0; i < kN; ++i) {
-      double sum = b[static_cast<std::size_t>(i)] * u;
+      double sum = 0.0;
       for (int j = 0; j < kN; ++j) sum += a[static_cast<std::size_t>(i * kN + j)] * x[j];
-      d[i] = sum;
+      d[i] = sum + b[static_cast<std::size_t>(i)] * u;
     }
   }
 };
@@ -71,20 +73,22 @@ struct Chain {
   static constexpr int kMasses = 1000;
   static constexpr int kN = 2 * kMasses;
 
+  // x = (p1, v1, p2, v2, ...): ctde's order of the states (the two Integrators
+  // of each mass in turn), so that the error norm adds the same terms in the
+  // same order as ctde's and the floor takes ctde's steps. Each derivative is
+  // the expression ctde's actors compute, term for term.
   static void derivatives(double t, const double* x, double* d) {
-    const double* p = x;
-    const double* v = x + kMasses;
-    double* dp = d;
-    double* dv = d + kMasses;
     for (int i = 0; i < kMasses; ++i) {
-      const double p_left = i > 0 ? p[i - 1] : 0.0;  // walls at both ends
-      const double v_left = i > 0 ? v[i - 1] : 0.0;
-      const double p_right = i + 1 < kMasses ? p[i + 1] : 0.0;
-      const double v_right = i + 1 < kMasses ? v[i + 1] : 0.0;
-      dp[i] = v[i];
-      dv[i] = kSpring * (p_left - 2.0 * p[i] + p_right) + kDamper * (v_left - 2.0 * v[i] + v_right);
+      const double p = x[2 * i];
+      const double v = x[2 * i + 1];
+      const double p_left = i > 0 ? x[2 * i - 2] : 0.0;  // walls at both ends
+      const double v_left = i > 0 ? x[2 * i - 1] : 0.0;
+      const double p_right = i + 1 < kMasses ? x[2 * i + 2] : 0.0;
+      const double v_right = i + 1 < kMasses ? x[2 * i + 3] : 0.0;
+      d[2 * i] = v;
+      d[2 * i + 1] = kSpring * (p_left - 2.0 * p + p_right) + kDamper * (v_left - 2.0 * v + v_right);
     }
-    dv[0] += std::sin(t);
+    d[1] += std::sin(t);
   }
 };
 

@@ -4,19 +4,19 @@
 // is quoted against it (docs/performance.md): what is left above it is the
 // cost of the solver library and of the framework, not of the arithmetic.
 //
-// It does what ARKODE's ERKStep does with ARKODE_DORMAND_PRINCE_7_4_5 and its
-// defaults, so that it takes about the same steps:
+// It takes the steps of the project's stepper (domains/ct/dormand_prince.cpp),
+// which are ARKODE's ERKStep's with ARKODE_DORMAND_PRINCE_7_4_5 and its
+// defaults, running the stepper's own step-size code
+// (domains/ct/dormand_prince_controller.hpp):
 //   - the 7-stage tableau with the first-same-as-last stage (6 new RHS
-//     evaluations per accepted step);
+//     evaluations per attempt), each stage's combination written as the
+//     stepper writes it (the same roundings);
 //   - the error estimate's weighted RMS norm, weights 1 / (rtol |y_n| + atol)
 //     from the solution at the start of the step; a step is accepted when the
 //     norm is at most 1;
-//   - ARKODE's default step controller (PID: k1 = 0.58, k2 = 0.21, k3 = 0.1 on
-//     the embedding's order 4, the error biased by 1.5, safety 0.96, growth at
-//     most 20 per step (10^4 after the first), at most 0.3 after a failed step);
-//   - a first step from the estimate h = 0.5 (1 / max(|f0|_w, |f'0|_w))^(1/2)
-//     type (Hairer, Nørsett and Wanner's rule), as cheap as ARKODE's;
-//   - the step cut to land on t = 100 exactly.
+//   - ERKStep's PI controller and limits, ARKODE's first-step estimate and the
+//     stepper's landing on t = 100 (dp5::StepController, dp5::first_step,
+//     dp5::kStretch).
 //
 //   dp5_floor [statespace|chain1000|all] [repeats]
 // Prints one line per model: model=… n=… wall_s=… steps=… rhs_evals=…
@@ -27,27 +27,27 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "bench/best_of.hpp"
 #include "bench/ct/ct_models.hpp"
+#include "domains/ct/dormand_prince_controller.hpp"
 #include "domains/ct/dormand_prince_tableau.hpp"
 
 namespace {
 
-// Dormand and Prince (1980), the tableau of RK5(4)7M (the stepper's own copy).
+// Dormand and Prince (1980), the tableau of RK5(4)7M, and the step-size rules:
+// the stepper's own code.
 using namespace ctde::dp5;
 
-// ARKODE's default controller and limits.
-constexpr double kK1 = 0.58, kK2 = 0.21, kK3 = 0.1;
-constexpr double kOrder = 4.0;  // the embedding's
-constexpr double kBias = 1.5;
-constexpr double kSafety = 0.96;
-constexpr double kGrowth = 20.0;
-constexpr double kFirstGrowth = 1e4;
-constexpr double kAfterFailure = 0.3;
+// OdeSolver::resolves (the floor does not link the library): t1 is a step away from t0.
+bool resolves(double t0, double t1) {
+  constexpr double kEps = std::numeric_limits<double>::epsilon();
+  return t1 - t0 > 4.0 * kEps * std::max(std::abs(t0), std::abs(t1));
+}
 
 struct Run : TimedRun {
   long rejected = 0;
@@ -66,34 +66,24 @@ Run integrate(const F& f, int n, double rtol, double atol) {
   const auto rhs = [&](double t, const double* x, double* d) {
     f(t, x, d);
     ++run.rhs_evals;
+    return 0;
   };
   const auto weights = [&](const std::vector<double>& at) {
     for (std::size_t i = 0; i < un; ++i) w[i] = 1.0 / (rtol * std::abs(at[i]) + atol);
-  };
-  const auto norm = [&](const std::vector<double>& v) {
-    double sum = 0;
-    for (std::size_t i = 0; i < un; ++i) sum += (v[i] * w[i]) * (v[i] * w[i]);
-    return std::sqrt(sum / static_cast<double>(n));
   };
 
   double t = ct_models::kT0;
   rhs(t, y.data(), k[0].data());
   weights(y);
-  // First step: h0 from |f0|, then refined by the second derivative's size.
-  double d1 = norm(k[0]);
-  double h = d1 > 1e-5 ? 0.01 / d1 : 1e-6;
-  for (std::size_t i = 0; i < un; ++i) tmp[i] = y[i] + h * k[0][i];
-  rhs(t + h, tmp.data(), k[1].data());
-  for (std::size_t i = 0; i < un; ++i) tmp[i] = (k[1][i] - k[0][i]) / h;
-  const double d2 = norm(tmp);
-  const double size = std::max(d1, d2);
-  const double h1 = size <= 1e-15 ? std::max(1e-6, h * 1e-3) : std::pow(0.01 / size, 1.0 / 5.0);
-  h = std::min(100 * h, h1);
-
-  double e1 = 1.0, e2 = 1.0;  // the last two accepted steps' biased errors
-  bool first = true;
+  int code = 0;
+  double h = first_step(t, ct_models::kTEnd, un, y.data(), k[0].data(), w.data(), tmp.data(), k[1].data(),
+                        rhs, code);
+  StepController controller(0.0, std::numeric_limits<double>::infinity());
+  int failures = 0;  // error-test failures in this step
   while (t < ct_models::kTEnd) {
-    if (t + h > ct_models::kTEnd) h = ct_models::kTEnd - t;
+    // Land on kTEnd as the stepper does (max_step unbounded).
+    const double rest = ct_models::kTEnd - t;
+    if (h >= rest || !resolves(t + h, ct_models::kTEnd) || kStretch * h >= rest) h = rest;
     const double* y0 = y.data();
     const double* s0 = k[0].data();
     double* s1 = k[1].data();
@@ -103,7 +93,7 @@ Run integrate(const F& f, int n, double rtol, double atol) {
     double* s5 = k[5].data();
     double* s6 = k[6].data();
     double* x = tmp.data();
-    for (std::size_t i = 0; i < un; ++i) x[i] = y0[i] + h * kA21 * s0[i];
+    for (std::size_t i = 0; i < un; ++i) x[i] = y0[i] + h * (kA21 * s0[i]);
     rhs(t + kC[1] * h, x, s1);
     for (std::size_t i = 0; i < un; ++i) x[i] = y0[i] + h * (kA31 * s0[i] + kA32 * s1[i]);
     rhs(t + kC[2] * h, x, s2);
@@ -129,22 +119,25 @@ Run integrate(const F& f, int n, double rtol, double atol) {
       sum += (err * w[i]) * (err * w[i]);
     }
     const double dsm = std::sqrt(sum / static_cast<double>(n));
-    const double e0 = std::max(kBias * dsm, 1e-10);
+    const double eta = controller.eta(h, dsm);
     if (dsm <= 1.0) {
-      t = t + h;
+      t = h == rest ? ct_models::kTEnd : t + h;
       y.swap(ynew);
       k[0].swap(k[6]);  // first same as last
       weights(y);
       ++run.steps;
-      const double eta =
-          kSafety * std::pow(e0, -kK1 / kOrder) * std::pow(e1, kK2 / kOrder) * std::pow(e2, -kK3 / kOrder);
-      h *= std::min(eta, first ? kFirstGrowth : kGrowth);
-      e2 = e1;
-      e1 = e0;
-      first = false;
+      h *= eta;
+      controller.accepted(dsm);
+      failures = 0;
     } else {
       ++run.rejected;
-      h *= std::min(kSafety * std::pow(e0, -1.0 / kOrder), kAfterFailure);
+      ++failures;
+      if (controller.gives_up(h, failures)) {
+        std::fprintf(stderr, "dp5_floor: the error test failed %d times in one step at t = %g\n", failures,
+                     t);
+        std::exit(1);
+      }
+      h = controller.after_failure(h, eta, failures);
     }
   }
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -155,7 +148,7 @@ Run integrate(const F& f, int n, double rtol, double atol) {
 template <class F>
 void bench(const char* model, const F& f, int n, int repeats) {
   const Run best = best_of<Run>(repeats, [&] { return integrate(f, n, ct_models::kRtol, ct_models::kAtol); });
-  std::printf("model=%s n=%d wall_s=%.6f steps=%ld rhs_evals=%ld rejected=%ld checksum=%.12g repeats=%d\n",
+  std::printf("model=%s n=%d wall_s=%.6f steps=%ld rhs_evals=%ld rejected=%ld checksum=%.17g repeats=%d\n",
               model, n, best.wall_s, best.steps, best.rhs_evals, best.rejected, best.checksum, repeats);
 }
 

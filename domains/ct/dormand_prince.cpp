@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "domains/ct/dormand_prince_controller.hpp"
 #include "domains/ct/dormand_prince_tableau.hpp"
 
 namespace ctde {
@@ -14,31 +15,6 @@ namespace ctde {
 namespace {
 
 using namespace dp5;  // the tableau's names
-
-// ARKODE 6.4's ERKStep defaults, as its diagnostics output (ERKStepSetDiagnostics)
-// shows them at work: a PI controller, not ARKStep's PID.
-constexpr double kK1 = 0.8, kK2 = 0.31;  // PI
-constexpr double kOrder = 4.0;           // the embedding's: the controller's exponent
-constexpr double kBias = 1.2;
-constexpr double kSafety = 0.99;
-constexpr double kGrowth = 20.0;
-constexpr double kFirstGrowth = 1e4;
-constexpr double kAfterFailures = 0.3;  // the most after small_nef error-test failures
-constexpr int kSmallNef = 2;
-constexpr int kMaxNef = 7;  // error-test failures in one step
-constexpr double kMinShrink = 0.1;
-constexpr double kKeepLow = 1.0, kKeepHigh = 1.5;  // h' in [h, 1.5 h]: h
-constexpr double kTiny = 1e-10;
-// ARKODE's initial step estimate.
-constexpr double kH0LowerFactor = 100.0;
-constexpr double kH0UpperFactor = 0.1;
-constexpr double kH0Bias = 0.5;
-constexpr int kH0Iterations = 4;
-constexpr double kH0Shrink = 0.2;  // after a recoverable failure of the estimate's evaluation
-
-constexpr double kStretch = 1.01;  // a step is stretched by at most 1 % to land on t_limit
-
-constexpr double kEps = std::numeric_limits<double>::epsilon();
 
 std::string number(double v) { return std::to_string(v); }
 
@@ -54,7 +30,8 @@ DormandPrince::DormandPrince(const OdeProblem& problem, const OdeOptions& option
       n_(problem.size),
       storage_(12 * problem.size, 0.0),
       t_(t0),
-      t0_(t0) {
+      t0_(t0),
+      controller_(min_step_, max_step_) {
   double* p = storage_.data();
   const auto take = [&] {
     double* block = p;
@@ -74,17 +51,11 @@ DormandPrince::DormandPrince(const OdeProblem& problem, const OdeOptions& option
   } else {
     std::copy(options.atol_per_state.begin(), options.atol_per_state.end(), atol_);
   }
-  restart_controller();
 }
 
 int DormandPrince::rhs(double t, const double* x, double* dxdt) {
   ++stats_.rhs_evals;
   return problem_.rhs(t, x, dxdt, problem_.user);
-}
-
-void DormandPrince::restart_controller() {
-  e1_ = 1.0;
-  etamax_ = kFirstGrowth;
 }
 
 bool DormandPrince::set_weights() {
@@ -156,83 +127,6 @@ double DormandPrince::error_norm(double h) const {
   return std::sqrt(sum / static_cast<double>(n_));
 }
 
-double DormandPrince::controller(double h, double dsm) const {
-  const double e0 = std::max(kBias * dsm, kTiny);
-  double h_new = h * std::pow(e0, -kK1 / kOrder) * std::pow(std::max(e1_, kTiny), kK2 / kOrder);
-  h_new *= kSafety;
-  h_new = std::min(h_new, etamax_ * h);
-  h_new = std::max(h_new, kMinShrink * h);
-  if (h_new > h * kKeepLow * (1 - kEps) && h_new < h * kKeepHigh * (1 + kEps)) h_new = h;
-  double eta = h_new / h;
-  eta = std::max(eta, min_step_ / h);
-  eta /= std::max(1.0, h * eta / max_step_);
-  return eta;
-}
-
-double DormandPrince::initial_step(double t_limit, int& code) {
-  code = 0;
-  const double tdist = t_limit - t_;
-  const double tround = kEps * std::max(std::abs(t_), std::abs(t_limit));
-  const double lower = kH0LowerFactor * tround;
-  // At most a tenth of the way to t_limit, and a step of forward Euler changing no
-  // state by more than a tenth of itself (plus its absolute tolerance).
-  double upper_inverse = 0;
-  for (std::size_t i = 0; i < n_; ++i) {
-    const double room = kH0UpperFactor * std::abs(y_[i]) + 1.0 / weights_[i];
-    upper_inverse = std::max(upper_inverse, std::abs(k_[0][i]) / room);
-  }
-  double upper = kH0UpperFactor * tdist;
-  if (upper * upper_inverse > 1) upper = 1.0 / upper_inverse;
-  double hg = std::sqrt(lower * upper);
-  if (upper < lower) return hg;
-
-  // |x''| along f by a difference quotient over hg; h from |h² x'' / 2| = 1.
-  const auto second_derivative = [&](double step, double& norm) {
-    for (std::size_t i = 0; i < n_; ++i) ynew_[i] = y_[i] + step * k_[0][i];
-    const int result = rhs(t_ + step, ynew_, k_[1]);
-    if (result != 0) return result;
-    double sum = 0;
-    for (std::size_t i = 0; i < n_; ++i) {
-      const double v = (k_[1][i] - k_[0][i]) / step * weights_[i];
-      sum += v * v;
-    }
-    norm = std::sqrt(sum / static_cast<double>(n_));
-    return 0;
-  };
-  double h_new = hg;
-  double h_safe = hg;  // the last hg whose evaluation succeeded
-  for (int pass = 1; pass <= kH0Iterations; ++pass) {
-    double norm = 0;
-    bool evaluated = false;
-    for (int tries = 0; tries < kH0Iterations; ++tries) {
-      code = second_derivative(hg, norm);
-      if (code < 0) return 0;
-      if (code == 0) {
-        evaluated = true;
-        break;
-      }
-      hg *= kH0Shrink;
-    }
-    if (!evaluated) {
-      if (pass <= 2) return 0;  // code > 0: the estimate failed
-      code = 0;
-      h_new = h_safe;
-      break;
-    }
-    h_safe = hg;
-    h_new = norm * upper * upper > 2 ? std::sqrt(2 / norm) : std::sqrt(hg * upper);
-    if (pass == kH0Iterations) break;
-    const double ratio = h_new / hg;
-    if (ratio > 0.5 && ratio < 2) break;
-    if (pass > 1 && ratio > 2) {
-      h_new = hg;
-      break;
-    }
-    hg = h_new;
-  }
-  return std::clamp(kH0Bias * h_new, lower, upper);
-}
-
 StepResult DormandPrince::failure(StepStatus status, std::string message) const {
   return StepResult{status, t_, 0, std::move(message)};
 }
@@ -271,7 +165,9 @@ StepResult DormandPrince::step(double t_limit) {
     double h = first_step_;
     if (h <= 0) {
       int code = 0;
-      h = initial_step(t_limit, code);
+      h = dp5::first_step(
+          t_, t_limit, n_, y_, k_[0], weights_, ynew_, k_[1],
+          [this](double t, const double* x, double* dxdt) { return rhs(t, x, dxdt); }, code);
       if (code != 0) return rhs_failure(code, t_, 0);
     }
     h_ = std::min(std::max(h, min_step_), max_step_);
@@ -307,7 +203,7 @@ StepResult DormandPrince::step(double t_limit) {
       continue;
     }
     const double dsm = error_norm(h);
-    const double eta = controller(h, dsm);
+    const double eta = controller_.eta(h, dsm);
     if (dsm <= 1.0) {
       // Accepted: x(t0) <- x(t1) <- trial; the last stage is the next step's first,
       // and the old first stage (k_[6] after the swap) stays for the dense output.
@@ -318,8 +214,7 @@ StepResult DormandPrince::step(double t_limit) {
       t_ = lands ? t_limit : t_ + h;
       hlast_ = h;
       h_ = h * eta;
-      e1_ = kBias * dsm;
-      etamax_ = kGrowth;
+      controller_.accepted(dsm);
       weights_valid_ = false;
       interpolant_ = true;
       ++stats_.steps;
@@ -328,14 +223,13 @@ StepResult DormandPrince::step(double t_limit) {
     }
     ++stats_.error_test_failures;
     ++error_failures;
-    if (error_failures == kMaxNef || h <= min_step_ * (1 + kEps)) {
+    if (controller_.gives_up(h, error_failures)) {
       return failure(StepStatus::kStepTooSmall, "the error test failed " + std::to_string(error_failures) +
                                                     " times in one step at t = " + number(t_) +
                                                     " (last step size " + number(h) + ", error norm " +
                                                     number(dsm) + ")");
     }
-    etamax_ = 1.0;
-    h_ = std::max(h * (error_failures >= kSmallNef ? std::min(eta, kAfterFailures) : eta), min_step_);
+    h_ = controller_.after_failure(h, eta, error_failures);
   }
 }
 
@@ -389,7 +283,7 @@ void DormandPrince::reset(double t, const double* x, double first_step) {
   have_f0_ = false;
   weights_valid_ = false;
   interpolant_ = false;
-  restart_controller();
+  controller_.restart();
 }
 
 void DormandPrince::correct_state(const double* x) {
@@ -421,7 +315,7 @@ void DormandPrince::redo_to(double te) {
   have_f0_ = false;
   weights_valid_ = false;
   interpolant_ = false;
-  restart_controller();
+  controller_.restart();
 }
 
 }  // namespace ctde

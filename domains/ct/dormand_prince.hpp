@@ -15,17 +15,9 @@
 /// same steps (tests/ct/test_dormand_prince.cpp compares them):
 ///   - the error test: the weighted RMS norm of the embedded error estimate,
 ///     weights 1 / (rtol |x_i(t0)| + atol_i) from the step's start, accepted at <= 1;
-///   - ERKStep's PI controller on the embedding's order 4: h' = 0.99 h e0^(-0.8/4)
-///     e1^(0.31/4), e = 1.2 × the norm (e0 this attempt's, e1 the last accepted
-///     step's; at least 1e-10), h' within [0.1 h, 20 h] (10^4 h after a first step,
-///     h after a rejected one), kept at h when in [h, 1.5 h], within [min_step,
-///     max_step]. (ARKStep's default is a PID controller; ERKStep's, read from its
-///     diagnostics output, is this one.);
-///   - after the second error-test failure in one step at most 0.3 h; the 7th, or
-///     one at min_step, fails the step (kStepTooSmall);
-///   - the first step (none given): ARKODE's estimate, h0 = 0.5 (2 / |x''|)^(1/2)
-///     with |x''| a difference quotient along f, at most a tenth of the way to the
-///     stop time and a tenth of every |x_i| / |f_i|, four refinements at most;
+///   - ERKStep's PI controller on the embedding's order 4 with ERKStep's limits, and
+///     ARKODE's first-step estimate (none given): dormand_prince_controller.hpp,
+///     the code the benchmarks' floor (bench/ct/dp5_floor.cpp) runs too;
 ///   - reset() and redo_to() restart the controller as ARKODE's Reset does;
 ///     correct_state() keeps it.
 /// Not ARKODE's: a step that would end short of step()'s t_limit by less than 1 %
@@ -52,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "dormand_prince_controller.hpp"
 #include "ode_solver.hpp"
 
 namespace ctde {
@@ -85,16 +78,9 @@ class DormandPrince {
   // the failing stage's index in `stage`.
   int attempt(double h, int& stage);
   [[nodiscard]] double error_norm(double h) const;
-  // ARKODE's step-size factor for the next attempt after a step of size h with
-  // error norm dsm (see the header comment).
-  [[nodiscard]] double controller(double h, double dsm) const;
   // Error weights from y_; false if one is not finite and positive (atol 0, x 0).
   bool set_weights();
-  // ARKODE's first step estimate toward t_limit (f(t_, y_) in k_[0]); 0 and a
-  // failure code in `code` if the right-hand side failed.
-  double initial_step(double t_limit, int& code);
   int rhs(double t, const double* x, double* dxdt);
-  void restart_controller();
   [[nodiscard]] StepResult failure(StepStatus status, std::string message) const;
   [[nodiscard]] StepResult rhs_failure(int code, double t_fail, int retries) const;
 
@@ -121,9 +107,7 @@ class DormandPrince {
   bool weights_valid_ = false;
   bool interpolant_ = false;  // the stages of [t0_, t_] are kept (k_[6] is its first)
 
-  // controller state: the biased error of the last accepted step, the growth limit
-  double e1_ = 1;
-  double etamax_ = 0;
+  dp5::StepController controller_;  // ERKStep's, shared with the benchmarks' floor
 
   OdeStatistics stats_;
 };

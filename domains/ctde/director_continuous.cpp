@@ -22,7 +22,7 @@ void Director::Impl::evaluate(const RhsProgram& program, double t) {
 
 bool Director::Impl::compute_derivatives(const Part& p, double t, double* dx, const double* x) {
   try {
-    evaluate(p.rhs_outputs, t);
+    if (p.reads_outputs) evaluate(p.rhs_outputs, t);
     p.derivatives.run_derivatives(b_, dx, [&](ActorId d) {
       const StateSlice slice = b_.actors[d.index()].states;
       const std::span<double> out(dx + slice.offset.index(), slice.width);

@@ -131,7 +131,9 @@ void Director::Impl::make_part(PartId id, bool whole, const std::vector<std::uin
   p.locator = EventLocator(std::move(directions), resolution_, options_.event_tolerance.value_or(0.0), size,
                            zero_sides);
   p.outputs = RhsProgram(RhsProgram::Part::kOutputs, in_part(continuous_, mine), actors_, b_);
-  p.rhs_outputs = RhsProgram(RhsProgram::Part::kOutputs, in_part(rhs_inputs_, mine), actors_, b_);
+  const std::vector<ActorId> rhs_inputs = in_part(rhs_inputs_, mine);
+  p.rhs_outputs = RhsProgram(RhsProgram::Part::kOutputs, rhs_inputs, actors_, b_);
+  p.reads_outputs = !rhs_inputs.empty();
   p.guard_outputs = RhsProgram(RhsProgram::Part::kOutputs, in_part(guard_inputs_, mine), actors_, b_);
   p.derivatives = RhsProgram(RhsProgram::Part::kDerivatives, stateful, actors_, b_);
   p.x.assign(size, 0.0);

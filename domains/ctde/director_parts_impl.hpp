@@ -41,15 +41,16 @@ struct Director::Impl::Part {
   std::vector<GuardId> guard_ids;     ///< per local guard: the run's guard
   RhsProgram outputs;                 ///< its outputs that change with time
   RhsProgram rhs_outputs;             ///< those its derivatives read
-  RhsProgram guard_outputs;           ///< those its guards read
-  RhsProgram derivatives;             ///< its stateful actors' derivatives
-  std::optional<OdeSolver> solver;    ///< none without states: time only advances
-  EventLocator locator;               ///< its guards (local numbering)
-  std::vector<double> x;              ///< scratch: a state in the solver's layout
-  std::vector<double> dx;             ///< scratch: derivatives in the solver's layout
-  std::vector<double> slopes;         ///< per local guard: dg/dt after an event
-  double time = 0;                    ///< without a solver: where it stands
-  double step_start = 0;              ///< without a solver: its last step's start
+  bool reads_outputs = false;  ///< rhs_outputs has actors (else it is skipped: a call less per evaluation)
+  RhsProgram guard_outputs;    ///< those its guards read
+  RhsProgram derivatives;      ///< its stateful actors' derivatives
+  std::optional<OdeSolver> solver;  ///< none without states: time only advances
+  EventLocator locator;             ///< its guards (local numbering)
+  std::vector<double> x;            ///< scratch: a state in the solver's layout
+  std::vector<double> dx;           ///< scratch: derivatives in the solver's layout
+  std::vector<double> slopes;       ///< per local guard: dg/dt after an event
+  double time = 0;                  ///< without a solver: where it stands
+  double step_start = 0;            ///< without a solver: its last step's start
   /// A located crossing not fired yet: the part's frontier is its tick.
   struct Pending {
     Tick te = 0;

@@ -106,6 +106,41 @@ TEST_CASE("StateSpace: D = 0 (the scalar) means no feedthrough; initial broadcas
   check_close(bench.derivatives(), {-2 + 1, 2 - 4 - 3});
 }
 
+TEST_CASE("StateSpace: six states, two inputs, three outputs give the row-by-row sums exactly") {
+  // Two blocks of rows, the second partial (actors/continuous/row_blocks.hpp):
+  // the same sums, in the same order, as a plain loop over the rows.
+  constexpr std::size_t kN = 6, kM = 2, kP = 3;
+  std::vector<double> a(kN * kN), b(kN * kM), c(kP * kN);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    a[i] = std::pow(-1.7, static_cast<double>(i % 13)) / static_cast<double>(i + 1);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = 3.0 / static_cast<double>(i + 2);
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = std::pow(1.3, static_cast<double>(i)) - 2.0;
+  StateSpace ss("ss");
+  ss.set_parameter("A", Matrix{kN, kN, a});
+  ss.set_parameter("B", Matrix{kN, kM, b});
+  ss.set_parameter("C", Matrix{kP, kN, c});
+  Bench bench(ss, {kM}, {kP});
+  bench.initialize();
+  const Values x{0.1, -2.5, 1e3, 7.25, -1e-3, 0.333};
+  const Values u{1.5, -0.75};
+  bench.set_states(x);
+  bench.set_input(0, u);
+  Values y(kP), dx(kN);
+  for (std::size_t r = 0; r < kP; ++r) {
+    double sum = 0.0;
+    for (std::size_t j = 0; j < kN; ++j) sum += c[r * kN + j] * x[j];
+    y[r] = sum;
+  }
+  for (std::size_t r = 0; r < kN; ++r) {
+    double sum = 0.0;
+    for (std::size_t j = 0; j < kN; ++j) sum += a[r * kN + j] * x[j];
+    for (std::size_t k = 0; k < kM; ++k) sum += b[r * kM + k] * u[k];
+    dx[r] = sum;
+  }
+  CHECK(bench.evaluate(0.0) == y);
+  CHECK(bench.derivatives() == dx);
+}
+
 TEST_CASE("TransferFunction: 1/(s^2 + 3s + 2) in controllable canonical form") {
   TransferFunction tf("tf");
   tf.set_parameter("num", Values{1});
