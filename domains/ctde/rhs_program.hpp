@@ -4,7 +4,11 @@
 ///
 /// Actors that offer a built-in kernel (core/kernel.hpp: an integrator's
 /// output is its state, a gain scales, a sum adds with weights) become
-/// scalar operations over buffer offsets, one per element of their output;
+/// scalar operations over buffer offsets, one per element of their output,
+/// and consecutive operations of one kind whose offsets step evenly (the
+/// elements of a wide port; the same actors repeated along a network, laid
+/// out in depth order) are merged into runs: one loop over strided, or
+/// contiguous, arrays per run;
 /// every other actor stays a call back to the director for its virtual
 /// evaluate() or derivatives(). The program is cut into levels: an actor's
 /// level is one more than that of every actor before it in the schedule
@@ -51,39 +55,11 @@ class RhsProgram {
   /// evaluates the actors without a kernel.
   template <class Call>
   void run_outputs(RunBuffers& b, Call&& call) const {
-    double* s = b.signals.data();
-    const double* x = b.x;
     for (const Segment& seg : segments_) {
-      switch (seg.op) {
-        case Op::kCopy:
-          for (OpIndex i = seg.begin; i < seg.end; ++i) s[copies_[i].to.index()] = x[copies_[i].from.index()];
-          break;
-        case Op::kScale:
-          for (OpIndex i = seg.begin; i < seg.end; ++i)
-            s[scales_[i].to.index()] = scales_[i].gain * s[scales_[i].from.index()];
-          break;
-        case Op::kSum2:
-          run_sums(s, sums2_, seg.begin, seg.end);
-          break;
-        case Op::kSum3:
-          run_sums(s, sums3_, seg.begin, seg.end);
-          break;
-        case Op::kSum4:
-          run_sums(s, sums4_, seg.begin, seg.end);
-          break;
-        case Op::kSum:
-          for (OpIndex i = seg.begin; i < seg.end; ++i) {
-            const Sum& op = sums_[i];
-            double sum = 0.0;
-            for (OpIndex k = op.first; k < op.first + op.count; ++k) {
-              sum += terms_[k].weight * s[terms_[k].from.index()];
-            }
-            s[op.to.index()] = sum;
-          }
-          break;
-        case Op::kCall:
-          for (OpIndex i = seg.begin; i < seg.end; ++i) call(calls_[i]);
-          break;
+      if (seg.op == Op::kCall) {
+        for (OpIndex i = seg.begin; i < seg.end; ++i) call(calls_[i]);
+      } else {
+        run_kernels(seg, b.signals.data(), b.x);
       }
     }
   }
@@ -91,8 +67,7 @@ class RhsProgram {
   /// The derivatives: writes dxdt; `call(ActorId)` runs the actors without a kernel.
   template <class Call>
   void run_derivatives(const RunBuffers& b, double* dxdt, Call&& call) const {
-    const double* s = b.signals.data();
-    for (const InputCopy& op : input_copies_) dxdt[op.to.index()] = s[op.from.index()];
+    run_input_copies(b.signals.data(), dxdt);
     for (const ActorId d : calls_) call(d);
   }
 
@@ -102,6 +77,7 @@ class RhsProgram {
     std::size_t copies = 0;      ///< outputs: state elements; derivatives: input elements
     std::size_t scales = 0;      ///< output elements scaled
     std::size_t sums = 0;        ///< output elements summed (of 2, 3, 4 or any other number of terms)
+    std::size_t runs = 0;        ///< the kernel operations the elements above are merged into
     std::vector<ActorId> calls;  ///< the actors called virtually (in run order)
   };
   [[nodiscard]] Shape shape() const;
@@ -112,38 +88,35 @@ class RhsProgram {
   /// of the loops of run_outputs, never mixed with the indices above.
   using OpIndex = std::uint32_t;
 
+  /// A run of `count` element operations of one form: operation k writes
+  /// element `to` + k `to_stride` from elements `from[i]` + k `from_stride[i]`
+  /// (consecutive operations of a level whose indices step evenly, as the
+  /// elements of a wide port or the same actor repeated along a network,
+  /// merged at compile time). `unit`: every stride is 1 (contiguous arrays).
+  /// A single operation is a run of one, its strides 0.
+  template <class To, class From, std::size_t N>
+  struct Run {
+    To to;
+    std::array<From, N> from;
+    OpIndex count = 1;
+    bool unit = false;
+    std::int32_t to_stride = 0;
+    std::array<std::int32_t, N> from_stride{};
+  };
   /// Outputs: signal `to` <- state `from`.
-  struct StateCopy {
-    SignalIndex to;
-    StateIndex from;
-  };
+  using StateCopy = Run<SignalIndex, StateIndex, 1>;
   /// Derivatives: dxdt `to` <- signal `from`.
-  struct InputCopy {
-    StateIndex to;
-    SignalIndex from;
+  using InputCopy = Run<StateIndex, SignalIndex, 1>;
+  /// signal `to` <- gain * signal `from`, operation k's gain gains_[gain + k].
+  struct Scale : Run<SignalIndex, SignalIndex, 1> {
+    OpIndex gain = 0;
   };
-  /// signal `to` <- gain * signal `from`.
-  struct Scale {
-    SignalIndex to;
-    SignalIndex from;
-    double gain;
-  };
-  /// signal `to` <- the sum of its N terms, in order, from 0 (as Sum::evaluate).
+  /// signal `to` <- the sum of its N terms, in order, from 0 (as Sum::evaluate);
+  /// one set of weights for the whole run.
   template <std::size_t N>
-  struct SumOf {
-    SignalIndex to;
-    std::array<SignalIndex, N> from;
-    std::array<double, N> weight;
+  struct SumOf : Run<SignalIndex, SignalIndex, N> {
+    std::array<double, N> weight{};
   };
-  template <std::size_t N>
-  static void run_sums(double* s, const std::vector<SumOf<N>>& ops, OpIndex begin, OpIndex end) {
-    for (OpIndex i = begin; i < end; ++i) {
-      const SumOf<N>& op = ops[i];
-      double sum = 0.0;
-      for (std::size_t k = 0; k < N; ++k) sum += op.weight[k] * s[op.from[k].index()];
-      s[op.to.index()] = sum;
-    }
-  }
   /// signal `to` <- the sum of terms_[first, first + count) (other numbers of terms).
   struct Sum {
     SignalIndex to;
@@ -162,6 +135,22 @@ class RhsProgram {
     OpIndex end;
   };
 
+  /// The kernel operations of `seg` (not kCall), over signals `s` and states `x`.
+  void run_kernels(const Segment& seg, double* s, const double* x) const;
+  /// dxdt from the signals `s`: the derivatives' input copies.
+  void run_input_copies(const double* s, double* dxdt) const;
+  template <std::size_t N>
+  static void run_sums(double* s, const std::vector<SumOf<N>>& ops, OpIndex begin, OpIndex end);
+  /// Whether `op` continues `run` (its strides fixed by its second
+  /// operation); extends the run when it does.
+  template <class To, class From, std::size_t N>
+  static bool extend(Run<To, From, N>& run, const Run<To, From, N>& op);
+  /// Merges the operations ops[begin, end) into runs, in place: each
+  /// operation continues the run before it when `same(run, op)` and its
+  /// indices step on evenly.
+  template <class R, class Same>
+  static void merge_runs(std::vector<R>& ops, std::size_t begin, Same&& same);
+
   void compile_outputs(std::span<const ActorId> depths, std::span<const Actor* const> actors,
                        const RunBuffers& b);
   void compile_derivatives(std::span<const ActorId> depths, std::span<const Actor* const> actors,
@@ -172,6 +161,7 @@ class RhsProgram {
   std::vector<StateCopy> copies_;        ///< outputs
   std::vector<InputCopy> input_copies_;  ///< derivatives
   std::vector<Scale> scales_;
+  std::vector<double> gains_;  ///< the scales' gains, one per element
   std::vector<SumOf<2>> sums2_;
   std::vector<SumOf<3>> sums3_;
   std::vector<SumOf<4>> sums4_;

@@ -263,3 +263,130 @@ TEST_CASE("the program runs in levels that keep every dependency of the schedule
     CHECK(b.signals[0] == 1.5);
   }
 }
+
+namespace {
+/// A line of `masses` unit masses between two walls, each tied to its
+/// neighbours by springs 1 and dampers 0.1, the first driven by sin t: per
+/// mass two integrators, two sums, two gains and one more sum (as
+/// bench/ct's chain1000). Records every output but the drive's.
+template <class I, class G, class S>
+std::string run_chain(int masses) {
+  Model model("chain");
+  const auto name = [](const char* prefix, int i) {
+    std::string text = prefix;
+    text += std::to_string(i);
+    return text;
+  };
+  for (int i = 0; i < masses; ++i) {
+    model.add<I>(name("p", i));
+    model.add<I>(name("v", i)).set_parameter("initial", 0.1 * i);
+    std::string signs = "--";
+    if (i > 0) signs += "+";
+    if (i + 1 < masses) signs += "+";
+    model.add<S>(name("ps", i)).set_parameter("signs", signs);
+    model.add<S>(name("vs", i)).set_parameter("signs", signs);
+    model.add<G>(name("k", i)).set_parameter("k", 1.0);
+    model.add<G>(name("c", i)).set_parameter("k", 0.1);
+    model.add<S>(name("a", i)).set_parameter("signs", std::string(i == 0 ? "+++" : "++"));
+  }
+  model.add<Sine>("drive");
+  for (int i = 0; i < masses; ++i) {
+    for (const char* kind : {"p", "v"}) {
+      const std::string sum = name((std::string(kind) + "s").c_str(), i);
+      const std::string self = name(kind, i);
+      model.connect(self + ".out", sum + ".in0");
+      model.connect(self + ".out", sum + ".in1");
+      int next = 2;
+      if (i > 0) model.connect(name(kind, i - 1) + ".out", sum + ".in" + std::to_string(next++));
+      if (i + 1 < masses) model.connect(name(kind, i + 1) + ".out", sum + ".in" + std::to_string(next));
+    }
+    model.connect(name("ps", i) + ".out", name("k", i) + ".in");
+    model.connect(name("vs", i) + ".out", name("c", i) + ".in");
+    model.connect(name("k", i) + ".out", name("a", i) + ".in0");
+    model.connect(name("c", i) + ".out", name("a", i) + ".in1");
+    if (i == 0) model.connect("drive.out", "a0.in2");
+    model.connect(name("a", i) + ".out", name("v", i) + ".in");
+    model.connect(name("v", i) + ".out", name("p", i) + ".in");
+  }
+  for (const char* kind : {"p", "v", "ps", "vs", "k", "c", "a"}) {
+    for (int i = 0; i < masses; ++i) model.record().push_back(name(kind, i) + ".out");
+  }
+  std::string csv;
+  const RunResult result = run_recorded(model, 10, 0.5, csv);
+  REQUIRE(result.status == RunStatus::kOk);
+  return csv;
+}
+}  // namespace
+
+TEST_CASE(
+    "a network of repeated actors, run as merged kernels, gives the results of their virtual calls, bit for "
+    "bit") {
+  const std::string fast = run_chain<Integrator, Gain, Sum>(12);
+  const std::string slow = run_chain<PlainIntegrator, PlainGain, PlainSum>(12);
+  CHECK(fast.size() > 10000);
+  CHECK(fast == slow);
+}
+
+TEST_CASE("operations whose indices step evenly merge into runs, strided or contiguous") {
+  // x0..x2: integrators (states 0..2, signals 0..2); g_i = k_i x_(2-i)
+  // (signals 3..5: read backwards); s_i = g_i - x0 for i < 2, s2 = -g2 + x0
+  // (signals 6..8: x0 read by all three; s2's other weights end the run);
+  // x_i' = s_i.
+  Integrator x0("x0");
+  Integrator x1("x1");
+  Integrator x2("x2");
+  Gain g0("g0");
+  Gain g1("g1");
+  Gain g2("g2");
+  Sum s0("s0");
+  Sum s1("s1");
+  Sum s2("s2");
+  g0.set_parameter("k", 2.0);
+  g1.set_parameter("k", 3.0);
+  g2.set_parameter("k", -1.0);
+  s0.set_parameter("signs", std::string("+-"));
+  s1.set_parameter("signs", std::string("+-"));
+  s2.set_parameter("signs", std::string("-+"));
+  ParameterScope scope;
+  scope.resolve();
+  const std::vector<Actor*> all{&x0, &x1, &x2, &g0, &g1, &g2, &s0, &s1, &s2};
+  for (Actor* a : all) a->resolve_parameters(scope);
+  RunBuffers b;
+  // Inputs: each integrator in, reset, impulse (0..8); the gains 9..11; the sums two each (12..17).
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    b.actors.push_back(ActorSlots{InputId{3 * i}, OutputId{i}, StateSlice{StateIndex{i}, 1}, {}});
+  }
+  for (std::uint32_t i = 0; i < 3; ++i)
+    b.actors.push_back(ActorSlots{InputId{9 + i}, OutputId{3 + i}, {}, {}});
+  for (std::uint32_t i = 0; i < 3; ++i)
+    b.actors.push_back(ActorSlots{InputId{12 + 2 * i}, OutputId{6 + i}, {}, {}});
+  for (std::uint32_t o = 0; o < 9; ++o) b.outputs.push_back(SignalSlice{SignalIndex{o}, 1});
+  const auto sig = [](std::uint32_t i) { return SignalSlice{SignalIndex{i}, 1}; };
+  b.inputs = {sig(6), {},     {},     sig(7), {},     {},    sig(8), {}, {},  // integrators
+              sig(2), sig(1), sig(0),                                         // gains
+              sig(3), sig(0), sig(4), sig(0), sig(5), sig(0)};                // sums
+  std::vector<const Actor*> actors(all.begin(), all.end());
+  std::vector<ActorId> depths;
+  for (std::uint32_t d = 0; d < 9; ++d) depths.push_back(ActorId{d});
+  const RhsProgram outputs(RhsProgram::Part::kOutputs, depths, actors, b);
+  const RhsProgram::Shape shape = outputs.shape();
+  CHECK(shape.levels == 3);
+  CHECK(shape.copies == 3);
+  CHECK(shape.scales == 3);
+  CHECK(shape.sums == 3);
+  CHECK(shape.runs == 4);  // the copies, the scales, s0 and s1, s2
+  CHECK(shape.calls.empty());
+  const RhsProgram derivatives(RhsProgram::Part::kDerivatives,
+                               std::vector<ActorId>{ActorId{0}, ActorId{1}, ActorId{2}}, actors, b);
+  CHECK(derivatives.shape().copies == 3);
+  CHECK(derivatives.shape().runs == 1);
+
+  std::vector<double> state{1.5, -2.0, 0.25};
+  b.x = state.data();
+  b.signals.assign(9, 0.0);
+  outputs.run_outputs(b, [](ActorId) { FAIL("no virtual call expected"); });
+  CHECK(b.signals == std::vector<double>{1.5, -2.0, 0.25, 0.5, -6.0, -1.5, -1.0, -7.5, 3.0});
+  std::vector<double> dx(3, 0.0);
+  derivatives.run_derivatives(b, dx.data(), [](ActorId) { FAIL("no virtual call expected"); });
+  CHECK(dx == std::vector<double>{-1.0, -7.5, 3.0});
+}
