@@ -96,54 +96,8 @@ bool continues(Index first, std::int32_t stride, std::uint32_t count, Index next
   return std::int64_t{next.value()} == std::int64_t{first.value()} + std::int64_t{stride} * count;
 }
 
-/// Element k < count of a run: `base[k * stride]`, or `base[k]` when every
-/// stride of the run is 1 (contiguous arrays, which the compiler vectorizes).
-using Stride = std::ptrdiff_t;
-
-void copy_kernel(double* out, Stride so, const double* in, Stride si, std::uint32_t count, bool unit) {
-  if (unit) {
-    for (std::uint32_t k = 0; k < count; ++k) out[k] = in[k];
-  } else {
-#pragma GCC unroll 4
-    for (std::uint32_t k = 0; k < count; ++k) out[k * so] = in[k * si];
-  }
-}
-
-void scale_kernel(double* out, Stride so, const double* in, Stride si, const double* gain,
-                  std::uint32_t count, bool unit) {
-  if (unit) {
-    for (std::uint32_t k = 0; k < count; ++k) out[k] = gain[k] * in[k];
-  } else {
-#pragma GCC unroll 4
-    for (std::uint32_t k = 0; k < count; ++k) out[k * so] = gain[k] * in[k * si];
-  }
-}
-
-/// The sum of N terms in order from 0, as Sum::evaluate adds them.
-template <std::size_t N>
-void sum_kernel(double* out, Stride so, const std::array<const double*, N>& in,
-                const std::array<Stride, N>& si, const std::array<double, N>& w, std::uint32_t count,
-                bool unit) {
-  if (unit) {
-    for (std::uint32_t k = 0; k < count; ++k) {
-      double sum = 0.0;
-      for (std::size_t t = 0; t < N; ++t) sum += w[t] * in[t][k];
-      out[k] = sum;
-    }
-  } else {
-#pragma GCC unroll 4
-    for (std::uint32_t k = 0; k < count; ++k) {
-      double sum = 0.0;
-      for (std::size_t t = 0; t < N; ++t) sum += w[t] * in[t][k * si[t]];
-      out[k * so] = sum;
-    }
-  }
-}
-
 }  // namespace
 
-/// Whether `op` continues `run` (its strides fixed by its second
-/// operation); extends the run when it does.
 template <class To, class From, std::size_t N>
 bool RhsProgram::extend(Run<To, From, N>& run, const Run<To, From, N>& op) {
   if (run.count == 1) {
@@ -167,18 +121,22 @@ bool RhsProgram::extend(Run<To, From, N>& run, const Run<To, From, N>& op) {
 
 template <class R, class Same>
 void RhsProgram::merge_runs(std::vector<R>& ops, std::size_t begin, Same&& same) {
+  // In place: what is kept never passes what is read.
   std::size_t kept = begin;
-  for (std::size_t i = begin; i < ops.size(); ++i) {
-    if (kept > begin && same(ops[kept - 1], ops[i]) && extend(ops[kept - 1], ops[i])) continue;
-    ops[kept++] = ops[i];
+  for (std::size_t i = begin; i < ops.size();) {
+    R run = ops[i];
+    std::size_t j = i + 1;
+    while (j < ops.size() && same(run, ops[j]) && extend(run, ops[j])) ++j;
+    if (j - i >= kMinRun) {
+      run.unit = run.to_stride == 1 && std::all_of(run.from_stride.begin(), run.from_stride.end(),
+                                                   [](std::int32_t d) { return d == 1; });
+      ops[kept++] = run;
+    } else {
+      for (std::size_t m = i; m < j; ++m) ops[kept++] = ops[m];
+    }
+    i = j;
   }
   ops.resize(kept);
-  for (std::size_t i = begin; i < kept; ++i) {
-    R& run = ops[i];
-    run.unit =
-        run.count > 1 && run.to_stride == 1 &&
-        std::all_of(run.from_stride.begin(), run.from_stride.end(), [](std::int32_t d) { return d == 1; });
-  }
 }
 
 RhsProgram::RhsProgram(Part part, std::span<const ActorId> depths, std::span<const Actor* const> actors,
@@ -302,14 +260,23 @@ void RhsProgram::compile_outputs(std::span<const ActorId> depths, std::span<cons
   // Level by level, one segment per kind of operation present in the level.
   n_levels_ = n_levels;
   for (std::size_t k = 0, first = 0; k < n_levels; first = level_end[k], ++k) {
-    const auto segment = [&](Op op, auto& ops, const auto& wanted, const auto& add, const auto& same) {
+    // The operations of the level's actors that `wanted` picks, added to
+    // `ops`; a segment of `op` over what was added (after merging, for the
+    // kinds that merge into runs).
+    const auto collect = [&](auto& ops, const auto& wanted, const auto& add) {
       const std::size_t begin = ops.size();
       for (std::size_t j = first; j < level_end[k]; ++j) {
         if (wanted(by_level[j])) add(by_level[j]);
       }
+      return begin;
+    };
+    const auto close = [&](Op op, std::size_t begin, std::size_t end) {
+      if (end > begin) segments_.push_back({op, static_cast<OpIndex>(begin), static_cast<OpIndex>(end)});
+    };
+    const auto merged = [&](Op op, auto& ops, const auto& wanted, const auto& add, const auto& same) {
+      const std::size_t begin = collect(ops, wanted, add);
       merge_runs(ops, begin, same);
-      if (ops.size() > begin)
-        segments_.push_back({op, static_cast<OpIndex>(begin), static_cast<OpIndex>(ops.size())});
+      close(op, begin, ops.size());
     };
     const auto form_is = [&](Kernel::Output form) {
       return [&, form](PlanIndex i) { return plan[i].form == form; };
@@ -317,32 +284,25 @@ void RhsProgram::compile_outputs(std::span<const ActorId> depths, std::span<cons
     const auto sum_of = [&](std::size_t n) {
       return [&, n](PlanIndex i) { return plan[i].form == Kernel::Output::kWeightedSum && terms(i) == n; };
     };
-    segment(Op::kCopy, copies_, form_is(Kernel::Output::kState), add_copies, any);
-    segment(Op::kScale, scales_, form_is(Kernel::Output::kScale), add_scales, any);
-    segment(
+    merged(Op::kCopy, copies_, form_is(Kernel::Output::kState), add_copies, any);
+    merged(Op::kScale, scales_, form_is(Kernel::Output::kScale), add_scales, any);
+    merged(
         Op::kSum2, sums2_, sum_of(2), [&](PlanIndex i) { add_sums_of(sums2_, i); }, same_weights);
-    segment(
+    merged(
         Op::kSum3, sums3_, sum_of(3), [&](PlanIndex i) { add_sums_of(sums3_, i); }, same_weights);
-    segment(
+    merged(
         Op::kSum4, sums4_, sum_of(4), [&](PlanIndex i) { add_sums_of(sums4_, i); }, same_weights);
     // Sums of other numbers of terms and virtual calls: one operation each.
-    const auto one_each = [&](Op op, std::size_t& size_before, std::size_t size_after) {
-      if (size_after > size_before) {
-        segments_.push_back({op, static_cast<OpIndex>(size_before), static_cast<OpIndex>(size_after)});
-      }
-    };
-    std::size_t before = sums_.size();
-    for (std::size_t j = first; j < level_end[k]; ++j) {
-      const PlanIndex i = by_level[j];
-      if (plan[i].form == Kernel::Output::kWeightedSum && (terms(i) < 2 || terms(i) > 4)) add_sums(i);
-    }
-    one_each(Op::kSum, before, sums_.size());
-    before = calls_.size();
-    for (std::size_t j = first; j < level_end[k]; ++j) {
-      const PlanIndex i = by_level[j];
-      if (plan[i].form == Kernel::Output::kVirtual) calls_.push_back(plan[i].depth);
-    }
-    one_each(Op::kCall, before, calls_.size());
+    const std::size_t sums_begin = collect(
+        sums_,
+        [&](PlanIndex i) {
+          return plan[i].form == Kernel::Output::kWeightedSum && (terms(i) < 2 || terms(i) > 4);
+        },
+        add_sums);
+    close(Op::kSum, sums_begin, sums_.size());
+    const std::size_t calls_begin = collect(calls_, form_is(Kernel::Output::kVirtual),
+                                            [&](PlanIndex i) { calls_.push_back(plan[i].depth); });
+    close(Op::kCall, calls_begin, calls_.size());
   }
 }
 
@@ -374,66 +334,55 @@ void RhsProgram::compile_derivatives(std::span<const ActorId> depths, std::span<
   merge_runs(input_copies_, 0, [](const auto&, const auto&) { return true; });
 }
 
-void RhsProgram::run_kernels(const Segment& seg, double* s, const double* x) const {
-  // Pointers to a run's first elements, its strides as pointer steps.
-  const auto at = [](auto* base, auto index) { return base + index.index(); };
-  switch (seg.op) {
-    case Op::kCopy:
-      for (OpIndex i = seg.begin; i < seg.end; ++i) {
-        const StateCopy& op = copies_[i];
-        copy_kernel(at(s, op.to), op.to_stride, at(x, op.from[0]), op.from_stride[0], op.count, op.unit);
-      }
-      break;
-    case Op::kScale:
-      for (OpIndex i = seg.begin; i < seg.end; ++i) {
-        const Scale& op = scales_[i];
-        scale_kernel(at(s, op.to), op.to_stride, at(s, op.from[0]), op.from_stride[0],
-                     gains_.data() + op.gain, op.count, op.unit);
-      }
-      break;
-    case Op::kSum2:
-      run_sums(s, sums2_, seg.begin, seg.end);
-      break;
-    case Op::kSum3:
-      run_sums(s, sums3_, seg.begin, seg.end);
-      break;
-    case Op::kSum4:
-      run_sums(s, sums4_, seg.begin, seg.end);
-      break;
-    case Op::kSum:
-      for (OpIndex i = seg.begin; i < seg.end; ++i) {
-        const Sum& op = sums_[i];
-        double sum = 0.0;
-        for (OpIndex k = op.first; k < op.first + op.count; ++k)
-          sum += terms_[k].weight * s[terms_[k].from.index()];
-        s[op.to.index()] = sum;
-      }
-      break;
-    case Op::kCall:
-      break;
+void RhsProgram::copy_run(double* out, Stride so, const double* in, Stride si, OpIndex count, bool unit) {
+  if (unit) {
+    for (OpIndex k = 0; k < count; ++k) out[k] = in[k];
+  } else {
+#pragma GCC unroll 4
+    for (OpIndex k = 0; k < count; ++k) out[k * so] = in[k * si];
   }
 }
 
+void RhsProgram::scale_run(double* out, Stride so, const double* in, Stride si, const double* gain,
+                           OpIndex count, bool unit) {
+  if (unit) {
+    for (OpIndex k = 0; k < count; ++k) out[k] = gain[k] * in[k];
+  } else {
+#pragma GCC unroll 4
+    for (OpIndex k = 0; k < count; ++k) out[k * so] = gain[k] * in[k * si];
+  }
+}
+
+/// The sum of N terms in order from 0, as Sum::evaluate adds them.
 template <std::size_t N>
-void RhsProgram::run_sums(double* s, const std::vector<SumOf<N>>& ops, OpIndex begin, OpIndex end) {
-  for (OpIndex i = begin; i < end; ++i) {
-    const SumOf<N>& op = ops[i];
-    std::array<const double*, N> in{};
-    std::array<Stride, N> strides{};
-    for (std::size_t t = 0; t < N; ++t) {
-      in[t] = s + op.from[t].index();
-      strides[t] = op.from_stride[t];
+void RhsProgram::sum_run(double* out, Stride so, const std::array<const double*, N>& in,
+                         const std::array<Stride, N>& si, const std::array<double, N>& w, OpIndex count,
+                         bool unit) {
+  if (unit) {
+    for (OpIndex k = 0; k < count; ++k) {
+      double sum = 0.0;
+      for (std::size_t t = 0; t < N; ++t) sum += w[t] * in[t][k];
+      out[k] = sum;
     }
-    sum_kernel<N>(s + op.to.index(), op.to_stride, in, strides, op.weight, op.count, op.unit);
+  } else {
+#pragma GCC unroll 4
+    for (OpIndex k = 0; k < count; ++k) {
+      double sum = 0.0;
+      for (std::size_t t = 0; t < N; ++t) sum += w[t] * in[t][k * si[t]];
+      out[k * so] = sum;
+    }
   }
 }
 
-void RhsProgram::run_input_copies(const double* s, double* dxdt) const {
-  for (const InputCopy& op : input_copies_) {
-    copy_kernel(dxdt + op.to.index(), op.to_stride, s + op.from[0].index(), op.from_stride[0], op.count,
-                op.unit);
-  }
-}
+template void RhsProgram::sum_run<2>(double*, Stride, const std::array<const double*, 2>&,
+                                     const std::array<Stride, 2>&, const std::array<double, 2>&, OpIndex,
+                                     bool);
+template void RhsProgram::sum_run<3>(double*, Stride, const std::array<const double*, 3>&,
+                                     const std::array<Stride, 3>&, const std::array<double, 3>&, OpIndex,
+                                     bool);
+template void RhsProgram::sum_run<4>(double*, Stride, const std::array<const double*, 4>&,
+                                     const std::array<Stride, 4>&, const std::array<double, 4>&, OpIndex,
+                                     bool);
 
 RhsProgram::Shape RhsProgram::shape() const {
   const auto elements = [](const auto& ops) {

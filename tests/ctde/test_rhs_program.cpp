@@ -3,6 +3,8 @@
 // evaluate() and derivatives() compute, and are used where the widths fit.
 #include <doctest/doctest.h>
 
+#include <array>
+#include <memory>
 #include <sstream>
 
 #include "actors/continuous/integrator.hpp"
@@ -265,6 +267,13 @@ TEST_CASE("the program runs in levels that keep every dependency of the schedule
 }
 
 namespace {
+/// `prefix` followed by the number `i`.
+std::string indexed(const char* prefix, int i) {
+  std::string text = prefix;
+  text += std::to_string(i);
+  return text;
+}
+
 /// A line of `masses` unit masses between two walls, each tied to its
 /// neighbours by springs 1 and dampers 0.1, the first driven by sin t: per
 /// mass two integrators, two sums, two gains and one more sum (as
@@ -272,11 +281,7 @@ namespace {
 template <class I, class G, class S>
 std::string run_chain(int masses) {
   Model model("chain");
-  const auto name = [](const char* prefix, int i) {
-    std::string text = prefix;
-    text += std::to_string(i);
-    return text;
-  };
+  const auto name = [](const char* prefix, int i) { return indexed(prefix, i); };
   for (int i = 0; i < masses; ++i) {
     model.add<I>(name("p", i));
     model.add<I>(name("v", i)).set_parameter("initial", 0.1 * i);
@@ -328,65 +333,79 @@ TEST_CASE(
 }
 
 TEST_CASE("operations whose indices step evenly merge into runs, strided or contiguous") {
-  // x0..x2: integrators (states 0..2, signals 0..2); g_i = k_i x_(2-i)
-  // (signals 3..5: read backwards); s_i = g_i - x0 for i < 2, s2 = -g2 + x0
-  // (signals 6..8: x0 read by all three; s2's other weights end the run);
+  // x0..x4: integrators (states 0..4, signals 0..4); g_i = k_i x_(4-i)
+  // (signals 5..9: read backwards); s_i = g_i - x0 for i < 4, s4 = -g4 + x0
+  // (signals 10..14: x0 read by all; s4's other weights end the run);
   // x_i' = s_i.
-  Integrator x0("x0");
-  Integrator x1("x1");
-  Integrator x2("x2");
-  Gain g0("g0");
-  Gain g1("g1");
-  Gain g2("g2");
-  Sum s0("s0");
-  Sum s1("s1");
-  Sum s2("s2");
-  g0.set_parameter("k", 2.0);
-  g1.set_parameter("k", 3.0);
-  g2.set_parameter("k", -1.0);
-  s0.set_parameter("signs", std::string("+-"));
-  s1.set_parameter("signs", std::string("+-"));
-  s2.set_parameter("signs", std::string("-+"));
+  constexpr std::uint32_t kN = 5;
+  std::vector<std::unique_ptr<Actor>> owned;
+  for (std::uint32_t i = 0; i < kN; ++i)
+    owned.push_back(std::make_unique<Integrator>(indexed("x", static_cast<int>(i))));
+  const std::array<double, kN> gains{2.0, 3.0, -1.0, 0.5, 4.0};
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    owned.push_back(std::make_unique<Gain>(indexed("g", static_cast<int>(i))));
+    owned.back()->set_parameter("k", gains[i]);
+  }
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    owned.push_back(std::make_unique<Sum>(indexed("s", static_cast<int>(i))));
+    owned.back()->set_parameter("signs", std::string(i + 1 < kN ? "+-" : "-+"));
+  }
   ParameterScope scope;
   scope.resolve();
-  const std::vector<Actor*> all{&x0, &x1, &x2, &g0, &g1, &g2, &s0, &s1, &s2};
-  for (Actor* a : all) a->resolve_parameters(scope);
-  RunBuffers b;
-  // Inputs: each integrator in, reset, impulse (0..8); the gains 9..11; the sums two each (12..17).
-  for (std::uint32_t i = 0; i < 3; ++i) {
-    b.actors.push_back(ActorSlots{InputId{3 * i}, OutputId{i}, StateSlice{StateIndex{i}, 1}, {}});
+  std::vector<const Actor*> actors;
+  for (const auto& a : owned) {
+    a->resolve_parameters(scope);
+    actors.push_back(a.get());
   }
-  for (std::uint32_t i = 0; i < 3; ++i)
-    b.actors.push_back(ActorSlots{InputId{9 + i}, OutputId{3 + i}, {}, {}});
-  for (std::uint32_t i = 0; i < 3; ++i)
-    b.actors.push_back(ActorSlots{InputId{12 + 2 * i}, OutputId{6 + i}, {}, {}});
-  for (std::uint32_t o = 0; o < 9; ++o) b.outputs.push_back(SignalSlice{SignalIndex{o}, 1});
+  RunBuffers b;
+  // Inputs: each integrator's in, reset, impulse (0..14); the gains' (15..19);
+  // the sums' two each (20..29).
   const auto sig = [](std::uint32_t i) { return SignalSlice{SignalIndex{i}, 1}; };
-  b.inputs = {sig(6), {},     {},     sig(7), {},     {},    sig(8), {}, {},  // integrators
-              sig(2), sig(1), sig(0),                                         // gains
-              sig(3), sig(0), sig(4), sig(0), sig(5), sig(0)};                // sums
-  std::vector<const Actor*> actors(all.begin(), all.end());
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    b.actors.push_back(ActorSlots{InputId{3 * i}, OutputId{i}, StateSlice{StateIndex{i}, 1}, {}});
+    b.inputs.insert(b.inputs.end(), {sig(2 * kN + i), {}, {}});
+  }
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    b.actors.push_back(ActorSlots{InputId{3 * kN + i}, OutputId{kN + i}, {}, {}});
+    b.inputs.push_back(sig(kN - 1 - i));
+  }
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    b.actors.push_back(ActorSlots{InputId{4 * kN + 2 * i}, OutputId{2 * kN + i}, {}, {}});
+    b.inputs.insert(b.inputs.end(), {sig(kN + i), sig(0)});
+  }
+  for (std::uint32_t o = 0; o < 3 * kN; ++o) b.outputs.push_back(sig(o));
   std::vector<ActorId> depths;
-  for (std::uint32_t d = 0; d < 9; ++d) depths.push_back(ActorId{d});
+  for (std::uint32_t d = 0; d < 3 * kN; ++d) depths.push_back(ActorId{d});
   const RhsProgram outputs(RhsProgram::Part::kOutputs, depths, actors, b);
   const RhsProgram::Shape shape = outputs.shape();
   CHECK(shape.levels == 3);
-  CHECK(shape.copies == 3);
-  CHECK(shape.scales == 3);
-  CHECK(shape.sums == 3);
-  CHECK(shape.runs == 4);  // the copies, the scales, s0 and s1, s2
+  CHECK(shape.copies == kN);
+  CHECK(shape.scales == kN);
+  CHECK(shape.sums == kN);
+  CHECK(shape.runs == 4);  // the copies, the scales, s0..s3, s4
   CHECK(shape.calls.empty());
-  const RhsProgram derivatives(RhsProgram::Part::kDerivatives,
-                               std::vector<ActorId>{ActorId{0}, ActorId{1}, ActorId{2}}, actors, b);
-  CHECK(derivatives.shape().copies == 3);
+  const std::vector<ActorId> stateful(depths.begin(), depths.begin() + kN);
+  const RhsProgram derivatives(RhsProgram::Part::kDerivatives, stateful, actors, b);
+  CHECK(derivatives.shape().copies == kN);
   CHECK(derivatives.shape().runs == 1);
 
-  std::vector<double> state{1.5, -2.0, 0.25};
+  std::vector<double> state{1.5, -2.0, 0.25, 4.0, -0.5};
   b.x = state.data();
-  b.signals.assign(9, 0.0);
+  b.signals.assign(3 * kN, 0.0);
   outputs.run_outputs(b, [](ActorId) { FAIL("no virtual call expected"); });
-  CHECK(b.signals == std::vector<double>{1.5, -2.0, 0.25, 0.5, -6.0, -1.5, -1.0, -7.5, 3.0});
-  std::vector<double> dx(3, 0.0);
+  const std::vector<double> sums{-2.5, 10.5, -1.75, -2.5, -4.5};
+  std::vector<double> expected = state;
+  expected.insert(expected.end(), {-1.0, 12.0, -0.25, -1.0, 6.0});
+  expected.insert(expected.end(), sums.begin(), sums.end());
+  CHECK(b.signals == expected);
+  std::vector<double> dx(kN, 0.0);
   derivatives.run_derivatives(b, dx.data(), [](ActorId) { FAIL("no virtual call expected"); });
-  CHECK(dx == std::vector<double>{-1.0, -7.5, 3.0});
+  CHECK(dx == sums);
+
+  SUBCASE("fewer operations than a run's minimum stay single") {
+    const std::vector<ActorId> three(depths.begin(), depths.begin() + 3);
+    const RhsProgram short_outputs(RhsProgram::Part::kOutputs, three, actors, b);
+    CHECK(short_outputs.shape().copies == 3);
+    CHECK(short_outputs.shape().runs == 3);
+  }
 }
