@@ -1,6 +1,9 @@
 #include "domains/ctde/rhs_program.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <limits>
 
 namespace ctde {
 
@@ -76,7 +79,65 @@ std::size_t signal_count(const RunBuffers& b) {
 /// The signal element `j` of slice `s` (of RunBuffers::signals).
 SignalIndex signal(SignalSlice s, std::uint32_t j) { return s.at(j); }
 
+/// The step from element `a` to element `b` of one buffer, when it fits a
+/// run's stride.
+template <class Index>
+bool step_between(Index a, Index b, std::int32_t& step) {
+  const std::int64_t d = std::int64_t{b.value()} - std::int64_t{a.value()};
+  if (d < std::numeric_limits<std::int32_t>::min() || d > std::numeric_limits<std::int32_t>::max())
+    return false;
+  step = static_cast<std::int32_t>(d);
+  return true;
+}
+
+/// Whether element `next` is element `first` moved `count` strides on.
+template <class Index>
+bool continues(Index first, std::int32_t stride, std::uint32_t count, Index next) {
+  return std::int64_t{next.value()} == std::int64_t{first.value()} + std::int64_t{stride} * count;
+}
+
 }  // namespace
+
+template <class To, class From, std::size_t N>
+bool RhsProgram::extend(Run<To, From, N>& run, const Run<To, From, N>& op) {
+  if (run.count == 1) {
+    Run<To, From, N> two = run;
+    if (!step_between(run.to, op.to, two.to_stride) || two.to_stride == 0) return false;
+    for (std::size_t i = 0; i < N; ++i) {
+      if (!step_between(run.from[i], op.from[i], two.from_stride[i])) return false;
+    }
+    two.count = 2;
+    run = two;
+    return true;
+  }
+  if (run.count == std::numeric_limits<OpIndex>::max()) return false;
+  if (!continues(run.to, run.to_stride, run.count, op.to)) return false;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (!continues(run.from[i], run.from_stride[i], run.count, op.from[i])) return false;
+  }
+  ++run.count;
+  return true;
+}
+
+template <class R, class Same>
+void RhsProgram::merge_runs(std::vector<R>& ops, std::size_t begin, Same&& same) {
+  // In place: what is kept never passes what is read.
+  std::size_t kept = begin;
+  for (std::size_t i = begin; i < ops.size();) {
+    R run = ops[i];
+    std::size_t j = i + 1;
+    while (j < ops.size() && same(run, ops[j]) && extend(run, ops[j])) ++j;
+    if (j - i >= kMinRun) {
+      run.unit = run.to_stride == 1 && std::all_of(run.from_stride.begin(), run.from_stride.end(),
+                                                   [](std::int32_t d) { return d == 1; });
+      ops[kept++] = run;
+    } else {
+      for (std::size_t m = i; m < j; ++m) ops[kept++] = ops[m];
+    }
+    i = j;
+  }
+  ops.resize(kept);
+}
 
 RhsProgram::RhsProgram(Part part, std::span<const ActorId> depths, std::span<const Actor* const> actors,
                        const RunBuffers& b) {
@@ -142,22 +203,34 @@ void RhsProgram::compile_outputs(std::span<const ActorId> depths, std::span<cons
     return b.inputs[b.actors[plan[i].depth.index()].input(k).index()];
   };
   const auto terms = [&](PlanIndex i) { return kernels[i].weights.size(); };
-  // The operations of each kind for actor i; j is an element of its output.
+  // The operations of each kind for actor i, one per element j of its
+  // output; merged into runs level by level below.
   const auto add_copies = [&](PlanIndex i) {
     const SignalSlice out = out_of(i);
     const Slice states = b.actors[plan[i].depth.index()].states;
-    for (std::uint32_t j = 0; j < out.width; ++j) copies_.push_back({signal(out, j), states.at(j)});
+    for (std::uint32_t j = 0; j < out.width; ++j) {
+      StateCopy op;
+      op.to = signal(out, j);
+      op.from[0] = states.at(j);
+      copies_.push_back(op);
+    }
   };
   const auto add_scales = [&](PlanIndex i) {
     const SignalSlice out = out_of(i);
     for (std::uint32_t j = 0; j < out.width; ++j) {
-      scales_.push_back({signal(out, j), signal(in_of(i, 0), j), kernels[i].gain});
+      Scale op;
+      op.to = signal(out, j);
+      op.from[0] = signal(in_of(i, 0), j);
+      op.gain = static_cast<OpIndex>(gains_.size());
+      gains_.push_back(kernels[i].gain);
+      scales_.push_back(op);
     }
   };
   const auto add_sums_of = [&]<std::size_t N>(std::vector<SumOf<N>>& ops, PlanIndex i) {
     const SignalSlice out = out_of(i);
     for (std::uint32_t j = 0; j < out.width; ++j) {
-      SumOf<N> op{signal(out, j), {}, {}};
+      SumOf<N> op;
+      op.to = signal(out, j);
       for (std::size_t t = 0; t < N; ++t) {
         op.from[t] = signal(in_of(i, t), j);
         op.weight[t] = kernels[i].weights[t];
@@ -174,16 +247,36 @@ void RhsProgram::compile_outputs(std::span<const ActorId> depths, std::span<cons
       for (std::size_t t = 0; t < weights.size(); ++t) terms_.push_back({signal(in_of(i, t), j), weights[t]});
     }
   };
+  // Which operations may share a run: any copies or scales (each scale has
+  // its own gain in gains_), sums with the same weights (bit for bit).
+  const auto any = [](const auto&, const auto&) { return true; };
+  const auto same_weights = [](const auto& run, const auto& op) {
+    for (std::size_t t = 0; t < run.weight.size(); ++t) {
+      if (std::bit_cast<std::uint64_t>(run.weight[t]) != std::bit_cast<std::uint64_t>(op.weight[t]))
+        return false;
+    }
+    return true;
+  };
   // Level by level, one segment per kind of operation present in the level.
   n_levels_ = n_levels;
   for (std::size_t k = 0, first = 0; k < n_levels; first = level_end[k], ++k) {
-    const auto segment = [&](Op op, const auto& size, const auto& wanted, const auto& add) {
-      const auto begin = static_cast<OpIndex>(size());
+    // The operations of the level's actors that `wanted` picks, added to
+    // `ops`; a segment of `op` over what was added (after merging, for the
+    // kinds that merge into runs).
+    const auto collect = [&](auto& ops, const auto& wanted, const auto& add) {
+      const std::size_t begin = ops.size();
       for (std::size_t j = first; j < level_end[k]; ++j) {
         if (wanted(by_level[j])) add(by_level[j]);
       }
-      const auto end = static_cast<OpIndex>(size());
-      if (end > begin) segments_.push_back({op, begin, end});
+      return begin;
+    };
+    const auto close = [&](Op op, std::size_t begin, std::size_t end) {
+      if (end > begin) segments_.push_back({op, static_cast<OpIndex>(begin), static_cast<OpIndex>(end)});
+    };
+    const auto merged = [&](Op op, auto& ops, const auto& wanted, const auto& add, const auto& same) {
+      const std::size_t begin = collect(ops, wanted, add);
+      merge_runs(ops, begin, same);
+      close(op, begin, ops.size());
     };
     const auto form_is = [&](Kernel::Output form) {
       return [&, form](PlanIndex i) { return plan[i].form == form; };
@@ -191,31 +284,33 @@ void RhsProgram::compile_outputs(std::span<const ActorId> depths, std::span<cons
     const auto sum_of = [&](std::size_t n) {
       return [&, n](PlanIndex i) { return plan[i].form == Kernel::Output::kWeightedSum && terms(i) == n; };
     };
-    segment(
-        Op::kCopy, [&] { return copies_.size(); }, form_is(Kernel::Output::kState), add_copies);
-    segment(
-        Op::kScale, [&] { return scales_.size(); }, form_is(Kernel::Output::kScale), add_scales);
-    segment(
-        Op::kSum2, [&] { return sums2_.size(); }, sum_of(2), [&](PlanIndex i) { add_sums_of(sums2_, i); });
-    segment(
-        Op::kSum3, [&] { return sums3_.size(); }, sum_of(3), [&](PlanIndex i) { add_sums_of(sums3_, i); });
-    segment(
-        Op::kSum4, [&] { return sums4_.size(); }, sum_of(4), [&](PlanIndex i) { add_sums_of(sums4_, i); });
-    segment(
-        Op::kSum, [&] { return sums_.size(); },
+    merged(Op::kCopy, copies_, form_is(Kernel::Output::kState), add_copies, any);
+    merged(Op::kScale, scales_, form_is(Kernel::Output::kScale), add_scales, any);
+    merged(
+        Op::kSum2, sums2_, sum_of(2), [&](PlanIndex i) { add_sums_of(sums2_, i); }, same_weights);
+    merged(
+        Op::kSum3, sums3_, sum_of(3), [&](PlanIndex i) { add_sums_of(sums3_, i); }, same_weights);
+    merged(
+        Op::kSum4, sums4_, sum_of(4), [&](PlanIndex i) { add_sums_of(sums4_, i); }, same_weights);
+    // Sums of other numbers of terms and virtual calls: one operation each.
+    const std::size_t sums_begin = collect(
+        sums_,
         [&](PlanIndex i) {
           return plan[i].form == Kernel::Output::kWeightedSum && (terms(i) < 2 || terms(i) > 4);
         },
         add_sums);
-    segment(
-        Op::kCall, [&] { return calls_.size(); }, form_is(Kernel::Output::kVirtual),
-        [&](PlanIndex i) { calls_.push_back(plan[i].depth); });
+    close(Op::kSum, sums_begin, sums_.size());
+    const std::size_t calls_begin = collect(calls_, form_is(Kernel::Output::kVirtual),
+                                            [&](PlanIndex i) { calls_.push_back(plan[i].depth); });
+    close(Op::kCall, calls_begin, calls_.size());
   }
 }
 
 void RhsProgram::compile_derivatives(std::span<const ActorId> depths, std::span<const Actor* const> actors,
                                      const RunBuffers& b) {
-  // Derivatives write only dx/dt: no order among them matters.
+  // Derivatives write only dx/dt, each element once, and read only signals:
+  // no order among them matters. In the order of the signals they read, so
+  // that integrators fed along a network in depth order form runs.
   for (const ActorId d : depths) {
     const Actor& actor = *actors[d.index()];
     const Kernel kernel = actor.kernel();
@@ -223,17 +318,85 @@ void RhsProgram::compile_derivatives(std::span<const ActorId> depths, std::span<
     if (kernel.derivatives == Kernel::Derivatives::kInput && !actor.inputs().empty() &&
         b.inputs[slots.first_input.index()].width == slots.states.width) {
       const SignalSlice in = b.inputs[slots.first_input.index()];
-      for (std::uint32_t j = 0; j < in.width; ++j)
-        input_copies_.push_back({slots.states.at(j), signal(in, j)});
+      for (std::uint32_t j = 0; j < in.width; ++j) {
+        InputCopy op;
+        op.to = slots.states.at(j);
+        op.from[0] = signal(in, j);
+        input_copies_.push_back(op);
+      }
     } else {
       calls_.push_back(d);
     }
   }
+  std::stable_sort(input_copies_.begin(), input_copies_.end(), [](const InputCopy& l, const InputCopy& r) {
+    return l.from[0] < r.from[0] || (l.from[0] == r.from[0] && l.to < r.to);
+  });
+  merge_runs(input_copies_, 0, [](const auto&, const auto&) { return true; });
 }
 
+void RhsProgram::copy_run(double* out, Stride so, const double* in, Stride si, OpIndex count, bool unit) {
+  if (unit) {
+    for (OpIndex k = 0; k < count; ++k) out[k] = in[k];
+  } else {
+#pragma GCC unroll 4
+    for (OpIndex k = 0; k < count; ++k) out[k * so] = in[k * si];
+  }
+}
+
+void RhsProgram::scale_run(double* out, Stride so, const double* in, Stride si, const double* gain,
+                           OpIndex count, bool unit) {
+  if (unit) {
+    for (OpIndex k = 0; k < count; ++k) out[k] = gain[k] * in[k];
+  } else {
+#pragma GCC unroll 4
+    for (OpIndex k = 0; k < count; ++k) out[k * so] = gain[k] * in[k * si];
+  }
+}
+
+/// The sum of N terms in order from 0, as Sum::evaluate adds them.
+template <std::size_t N>
+void RhsProgram::sum_run(double* out, Stride so, const std::array<const double*, N>& in,
+                         const std::array<Stride, N>& si, const std::array<double, N>& w, OpIndex count,
+                         bool unit) {
+  if (unit) {
+    for (OpIndex k = 0; k < count; ++k) {
+      double sum = 0.0;
+      for (std::size_t t = 0; t < N; ++t) sum += w[t] * in[t][k];
+      out[k] = sum;
+    }
+  } else {
+#pragma GCC unroll 4
+    for (OpIndex k = 0; k < count; ++k) {
+      double sum = 0.0;
+      for (std::size_t t = 0; t < N; ++t) sum += w[t] * in[t][k * si[t]];
+      out[k * so] = sum;
+    }
+  }
+}
+
+template void RhsProgram::sum_run<2>(double*, Stride, const std::array<const double*, 2>&,
+                                     const std::array<Stride, 2>&, const std::array<double, 2>&, OpIndex,
+                                     bool);
+template void RhsProgram::sum_run<3>(double*, Stride, const std::array<const double*, 3>&,
+                                     const std::array<Stride, 3>&, const std::array<double, 3>&, OpIndex,
+                                     bool);
+template void RhsProgram::sum_run<4>(double*, Stride, const std::array<const double*, 4>&,
+                                     const std::array<Stride, 4>&, const std::array<double, 4>&, OpIndex,
+                                     bool);
+
 RhsProgram::Shape RhsProgram::shape() const {
-  return Shape{n_levels_, copies_.size() + input_copies_.size(), scales_.size(),
-               sums2_.size() + sums3_.size() + sums4_.size() + sums_.size(), calls_};
+  const auto elements = [](const auto& ops) {
+    std::size_t n = 0;
+    for (const auto& op : ops) n += op.count;
+    return n;
+  };
+  return Shape{n_levels_,
+               elements(copies_) + elements(input_copies_),
+               elements(scales_),
+               elements(sums2_) + elements(sums3_) + elements(sums4_) + sums_.size(),
+               copies_.size() + input_copies_.size() + scales_.size() + sums2_.size() + sums3_.size() +
+                   sums4_.size() + sums_.size(),
+               calls_};
 }
 
 }  // namespace ctde

@@ -3,6 +3,8 @@
 // evaluate() and derivatives() compute, and are used where the widths fit.
 #include <doctest/doctest.h>
 
+#include <array>
+#include <memory>
 #include <sstream>
 
 #include "actors/continuous/integrator.hpp"
@@ -261,5 +263,149 @@ TEST_CASE("the program runs in levels that keep every dependency of the schedule
     program.run_outputs(b, [](ActorId) {});
     CHECK(b.signals[1] == 10.0);
     CHECK(b.signals[0] == 1.5);
+  }
+}
+
+namespace {
+/// `prefix` followed by the number `i`.
+std::string indexed(const char* prefix, int i) {
+  std::string text = prefix;
+  text += std::to_string(i);
+  return text;
+}
+
+/// A line of `masses` unit masses between two walls, each tied to its
+/// neighbours by springs 1 and dampers 0.1, the first driven by sin t: per
+/// mass two integrators, two sums, two gains and one more sum (as
+/// bench/ct's chain1000). Records every output but the drive's.
+template <class I, class G, class S>
+std::string run_chain(int masses) {
+  Model model("chain");
+  const auto name = [](const char* prefix, int i) { return indexed(prefix, i); };
+  for (int i = 0; i < masses; ++i) {
+    model.add<I>(name("p", i));
+    model.add<I>(name("v", i)).set_parameter("initial", 0.1 * i);
+    std::string signs = "--";
+    if (i > 0) signs += "+";
+    if (i + 1 < masses) signs += "+";
+    model.add<S>(name("ps", i)).set_parameter("signs", signs);
+    model.add<S>(name("vs", i)).set_parameter("signs", signs);
+    model.add<G>(name("k", i)).set_parameter("k", 1.0);
+    model.add<G>(name("c", i)).set_parameter("k", 0.1);
+    model.add<S>(name("a", i)).set_parameter("signs", std::string(i == 0 ? "+++" : "++"));
+  }
+  model.add<Sine>("drive");
+  for (int i = 0; i < masses; ++i) {
+    for (const char* kind : {"p", "v"}) {
+      const std::string sum = name((std::string(kind) + "s").c_str(), i);
+      const std::string self = name(kind, i);
+      model.connect(self + ".out", sum + ".in0");
+      model.connect(self + ".out", sum + ".in1");
+      int next = 2;
+      if (i > 0) model.connect(name(kind, i - 1) + ".out", sum + ".in" + std::to_string(next++));
+      if (i + 1 < masses) model.connect(name(kind, i + 1) + ".out", sum + ".in" + std::to_string(next));
+    }
+    model.connect(name("ps", i) + ".out", name("k", i) + ".in");
+    model.connect(name("vs", i) + ".out", name("c", i) + ".in");
+    model.connect(name("k", i) + ".out", name("a", i) + ".in0");
+    model.connect(name("c", i) + ".out", name("a", i) + ".in1");
+    if (i == 0) model.connect("drive.out", "a0.in2");
+    model.connect(name("a", i) + ".out", name("v", i) + ".in");
+    model.connect(name("v", i) + ".out", name("p", i) + ".in");
+  }
+  for (const char* kind : {"p", "v", "ps", "vs", "k", "c", "a"}) {
+    for (int i = 0; i < masses; ++i) model.record().push_back(name(kind, i) + ".out");
+  }
+  std::string csv;
+  const RunResult result = run_recorded(model, 10, 0.5, csv);
+  REQUIRE(result.status == RunStatus::kOk);
+  return csv;
+}
+}  // namespace
+
+TEST_CASE(
+    "a network of repeated actors, run as merged kernels, gives the results of their virtual calls, bit for "
+    "bit") {
+  const std::string fast = run_chain<Integrator, Gain, Sum>(12);
+  const std::string slow = run_chain<PlainIntegrator, PlainGain, PlainSum>(12);
+  CHECK(fast.size() > 10000);
+  CHECK(fast == slow);
+}
+
+TEST_CASE("operations whose indices step evenly merge into runs, strided or contiguous") {
+  // x0..x4: integrators (states 0..4, signals 0..4); g_i = k_i x_(4-i)
+  // (signals 5..9: read backwards); s_i = g_i - x0 for i < 4, s4 = -g4 + x0
+  // (signals 10..14: x0 read by all; s4's other weights end the run);
+  // x_i' = s_i.
+  constexpr std::uint32_t kN = 5;
+  std::vector<std::unique_ptr<Actor>> owned;
+  for (std::uint32_t i = 0; i < kN; ++i)
+    owned.push_back(std::make_unique<Integrator>(indexed("x", static_cast<int>(i))));
+  const std::array<double, kN> gains{2.0, 3.0, -1.0, 0.5, 4.0};
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    owned.push_back(std::make_unique<Gain>(indexed("g", static_cast<int>(i))));
+    owned.back()->set_parameter("k", gains[i]);
+  }
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    owned.push_back(std::make_unique<Sum>(indexed("s", static_cast<int>(i))));
+    owned.back()->set_parameter("signs", std::string(i + 1 < kN ? "+-" : "-+"));
+  }
+  ParameterScope scope;
+  scope.resolve();
+  std::vector<const Actor*> actors;
+  for (const auto& a : owned) {
+    a->resolve_parameters(scope);
+    actors.push_back(a.get());
+  }
+  RunBuffers b;
+  // Inputs: each integrator's in, reset, impulse (0..14); the gains' (15..19);
+  // the sums' two each (20..29).
+  const auto sig = [](std::uint32_t i) { return SignalSlice{SignalIndex{i}, 1}; };
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    b.actors.push_back(ActorSlots{InputId{3 * i}, OutputId{i}, StateSlice{StateIndex{i}, 1}, {}});
+    b.inputs.insert(b.inputs.end(), {sig(2 * kN + i), {}, {}});
+  }
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    b.actors.push_back(ActorSlots{InputId{3 * kN + i}, OutputId{kN + i}, {}, {}});
+    b.inputs.push_back(sig(kN - 1 - i));
+  }
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    b.actors.push_back(ActorSlots{InputId{4 * kN + 2 * i}, OutputId{2 * kN + i}, {}, {}});
+    b.inputs.insert(b.inputs.end(), {sig(kN + i), sig(0)});
+  }
+  for (std::uint32_t o = 0; o < 3 * kN; ++o) b.outputs.push_back(sig(o));
+  std::vector<ActorId> depths;
+  for (std::uint32_t d = 0; d < 3 * kN; ++d) depths.push_back(ActorId{d});
+  const RhsProgram outputs(RhsProgram::Part::kOutputs, depths, actors, b);
+  const RhsProgram::Shape shape = outputs.shape();
+  CHECK(shape.levels == 3);
+  CHECK(shape.copies == kN);
+  CHECK(shape.scales == kN);
+  CHECK(shape.sums == kN);
+  CHECK(shape.runs == 4);  // the copies, the scales, s0..s3, s4
+  CHECK(shape.calls.empty());
+  const std::vector<ActorId> stateful(depths.begin(), depths.begin() + kN);
+  const RhsProgram derivatives(RhsProgram::Part::kDerivatives, stateful, actors, b);
+  CHECK(derivatives.shape().copies == kN);
+  CHECK(derivatives.shape().runs == 1);
+
+  std::vector<double> state{1.5, -2.0, 0.25, 4.0, -0.5};
+  b.x = state.data();
+  b.signals.assign(3 * kN, 0.0);
+  outputs.run_outputs(b, [](ActorId) { FAIL("no virtual call expected"); });
+  const std::vector<double> sums{-2.5, 10.5, -1.75, -2.5, -4.5};
+  std::vector<double> expected = state;
+  expected.insert(expected.end(), {-1.0, 12.0, -0.25, -1.0, 6.0});
+  expected.insert(expected.end(), sums.begin(), sums.end());
+  CHECK(b.signals == expected);
+  std::vector<double> dx(kN, 0.0);
+  derivatives.run_derivatives(b, dx.data(), [](ActorId) { FAIL("no virtual call expected"); });
+  CHECK(dx == sums);
+
+  SUBCASE("fewer operations than a run's minimum stay single") {
+    const std::vector<ActorId> three(depths.begin(), depths.begin() + 3);
+    const RhsProgram short_outputs(RhsProgram::Part::kOutputs, three, actors, b);
+    CHECK(short_outputs.shape().copies == 3);
+    CHECK(short_outputs.shape().runs == 3);
   }
 }
