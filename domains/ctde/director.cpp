@@ -187,27 +187,18 @@ void Director::Impl::discrete_phase() {
     DueActor due;
     while (scheduler.next_due(now_, due)) {
       const ActorId a = due.actor;
-      bool time_event = false;
-      if (due.from_queue) {
-        if (prefetch_ahead_) prefetch_ahead();         // the slot is open: the top is the next event
-        if ((flags_[a.index()] & kStateEvent) == 0) {  // a state event was traced where it was located
-          time_event = true;
+      if (due.from_queue && prefetch_ahead_) prefetch_ahead();  // the slot is open: the top is the next event
+      const FiringEntry entry = firing_table_.at(a);
+      if (entry.plain()) {  // most firings in event-heavy models: fire() alone, never a state event
+        if (due.from_queue) {
           ++stats_.time_events;
           if (trace_ != nullptr) trace_->time_event(now_, flat(a).path);
         }
-      }
-      const Flags flags = flags_[a.index()];
-      FireContext context(b_, this, a, now_, t, time_event);
-      if ((flags & kSpecial) == 0) {  // most firings in event-heavy models
-        guarded(a, [&] { actors_[a.index()]->fire(context); });
+        FireContext context(b_, this, a, now_, t, due.from_queue);
+        guarded(a, [&] { entry.actor()->fire(context); });
       } else {
-        fire_special(a, flags, context);
+        fire_flagged(a, due.from_queue, t);
       }
-      if ((flags & kStateEvent) != 0) {
-        const GuardSlice guards = b_.actors[a.index()].guards;
-        std::fill_n(b_.crossed.data() + guards.offset.index(), guards.width, std::uint8_t{0});
-      }
-      flags_[a.index()] &= kStatesChanging | kFixedFlags;
       scheduler.end_firing();
     }
     scheduler.end_microstep();
@@ -222,6 +213,27 @@ void Director::Impl::discrete_phase() {
     stop_if_asked();  // a phase may go on for max_microsteps (up to 1e9)
     ++now_.microstep;
   }
+}
+
+void Director::Impl::fire_flagged(ActorId a, bool from_queue, double t) {
+  bool time_event = false;
+  if (from_queue && (flags_[a.index()] & kStateEvent) == 0) {  // a state event was traced where it was located
+    time_event = true;
+    ++stats_.time_events;
+    if (trace_ != nullptr) trace_->time_event(now_, flat(a).path);
+  }
+  const Flags flags = flags_[a.index()];
+  FireContext context(b_, this, a, now_, t, time_event);
+  if ((flags & kSpecial) == 0) {
+    guarded(a, [&] { actors_[a.index()]->fire(context); });
+  } else {
+    fire_special(a, flags, context);
+  }
+  if ((flags & kStateEvent) != 0) {
+    const GuardSlice guards = b_.actors[a.index()].guards;
+    std::fill_n(b_.crossed.data() + guards.offset.index(), guards.width, std::uint8_t{0});
+  }
+  flags_[a.index()] &= kStatesChanging | kFixedFlags;
 }
 
 void Director::Impl::fire_special(ActorId a, Flags flags, FireContext& context) {

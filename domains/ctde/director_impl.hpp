@@ -31,6 +31,7 @@
 #include "../ct/ode_solver.hpp"
 #include "../de/discrete_scheduler.hpp"
 #include "director.hpp"
+#include "firing_table.hpp"
 #include "rhs_program.hpp"
 
 namespace ctde {
@@ -366,7 +367,7 @@ class Director::Impl final : public DirectorServices {
   /// one: two lines of its actor object are loaded (the vtable pointer, and
   /// the subclass's first members, right after the base class; loading the
   /// whole base too was slower: more lines evicted); the one after is among
-  /// the top's children: their entries in actors_.
+  /// the top's children: their entries in firing_table_.
   /// Inline, and marked: GCC removes calls to a function that only prefetches.
   /// Called only in models with many actors (prefetch_ahead_): a small model
   /// stays in cache, and the lookahead would only cost instructions.
@@ -374,13 +375,18 @@ class Director::Impl final : public DirectorServices {
     const std::span<const Event> h = scheduler_.pending();
     const std::size_t n = h.size();
     if (n <= 1) return;
-    const auto* actor = reinterpret_cast<const char*>(actors_[h[0].depth().index()]);
+    const auto* actor = reinterpret_cast<const char*>(firing_table_.at(h[0].depth()).actor());
     __builtin_prefetch(actor);                  // the vtable pointer
     __builtin_prefetch(actor + sizeof(Actor));  // the subclass's first members
     for (std::size_t c = 1; c < std::min(n, EventQueue::kArity + 1); ++c) {
-      __builtin_prefetch(&actors_[h[c].depth().index()]);
+      __builtin_prefetch(firing_table_.address(h[c].depth()));
     }
   }
+
+  /// Fires actor `a` whose firing is not plain (FiringTable): it may serve
+  /// a state event (`from_queue`: it was served from the queue), or ask for
+  /// fire_special(); t: now_ in seconds.
+  void fire_flagged(ActorId a, bool from_queue, double t);
 
   /// Fires actor `a` whose flags ask for more than its fire(): the
   /// evaluation of stale outputs before it reads them, the director's own
@@ -540,6 +546,9 @@ class Director::Impl final : public DirectorServices {
   std::vector<ActorId> rhs_inputs_;    ///< what the derivatives read
   RhsProgram outputs_;                 ///< continuous_, compiled
   std::vector<Flags> flags_;
+  /// Per depth: the actor and whether its firing is plain, in one word
+  /// (what the discrete phase reads first; built from flags_'s fixed flags).
+  FiringTable firing_table_;
 };
 
 }  // namespace ctde
