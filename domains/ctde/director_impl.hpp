@@ -383,10 +383,57 @@ class Director::Impl final : public DirectorServices {
     }
   }
 
-  /// Fires actor `a` whose firing is not plain (FiringTable): it may serve
-  /// a state event (`from_queue`: it was served from the queue), or ask for
+  /// Fires the actor of `due` at now_ (t in seconds): a plain firing
+  /// (FiringTable) here, any other in fire_flagged(). Then the event it
+  /// served leaves the queue unless its firing scheduled one in its place.
+  /// Inline: every firing of the DE phase.
+  __attribute__((always_inline)) void fire(const DueActor& due, double t) {
+    const ActorId a = due.actor;
+    if (due.from_queue && prefetch_ahead_) prefetch_ahead();  // the slot is open: the top is the next event
+    const FiringEntry entry = firing_table_.at(a);
+    if (entry.plain()) {  // most firings in event-heavy models: fire() alone, never a state event
+      fire_plain(a, entry.actor(), due.from_queue, t);
+    } else {
+      fire_flagged(a, due.from_queue, t);
+    }
+    scheduler_.end_firing();
+  }
+
+  /// A plain firing of `actor` (depth a) at now_, t in seconds;
+  /// `time_event`: served from the queue.
+  __attribute__((always_inline)) void fire_plain(ActorId a, const Actor* actor, bool time_event, double t) {
+    if (time_event) {
+      ++stats_.time_events;
+      if (trace_ != nullptr) trace_->time_event(now_, flat(a).path);
+    }
+    FireContext context(b_, this, a, now_, t, time_event);
+    guarded(a, [&] { actor->fire(context); });
+  }
+
+  /// Fires actor `a` whose firing is not plain: it may serve a state event
+  /// (`from_queue`: it was served from the queue), or ask for
   /// fire_special(); t: now_ in seconds.
   void fire_flagged(ActorId a, bool from_queue, double t);
+
+  /// Fires the actors still due at the microstep now_ (t: its time in
+  /// seconds), in depth order.
+  void fire_due(double t);
+
+  /// Every actor due at microstep now_ has fired: its end (outputs
+  /// refreshed, a row, the crossings it made). Returns true, now_ at the
+  /// next microstep, when anything is due there; false when the phase is
+  /// over (or the run stops).
+  bool end_microstep(double t);
+
+  /// The run loop's shortcut for pure-DE models without step watchers
+  /// (lone_events_): while the next phase, at (t, 0), starts with a plain
+  /// firing of the event queued there and no token is due, runs it and
+  /// jumps to the next event time: what the general loop does, without the
+  /// steps such a model skips anyway. Returns true when the run is over
+  /// (stopped, or the phase at the stop time done); false when the general
+  /// loop must take the phase at now_ (the test lone_events_give_the_
+  /// general_loop's trace, tests/ctde, compares the two).
+  bool lone_events();
 
   /// Fires actor `a` whose flags ask for more than its fire(): the
   /// evaluation of stale outputs before it reads them, the director's own
@@ -509,6 +556,9 @@ class Director::Impl final : public DirectorServices {
   /// Nothing continuous: no states, no outputs that change with time, no
   /// guards, no rows; time jumps from event to event.
   bool pure_de_ = false;
+  /// Pure DE without step watchers: the run loop takes the lone_events()
+  /// shortcut (a split run is never pure DE: it has continuous parts).
+  bool lone_events_ = false;
 
   /// The guards of the state-event generators, numbered across actors in
   /// depth order (each part's locator holds its own, step_part).

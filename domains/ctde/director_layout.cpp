@@ -156,6 +156,7 @@ void Director::Impl::lay_out() {
     firing_table_.set(d, actors_[d.index()], (flags_[d.index()] & kSpecial) == 0);
   }
   pure_de_ = b_.x_storage.empty() && continuous_.empty() && results_ == nullptr && guards_.generators.empty();
+  lone_events_ = pure_de_ && step_watchers_.empty() && !split_;
   if (results_ != nullptr) {
     record_index_.assign(outputs, -1);
     recorded_token_tag_.assign(results_->signals().size(), Tag{kNever, 0});
