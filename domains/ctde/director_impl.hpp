@@ -378,9 +378,15 @@ class Director::Impl final : public DirectorServices {
     const auto* actor = reinterpret_cast<const char*>(firing_table_.at(h[0].depth()).actor());
     __builtin_prefetch(actor);                  // the vtable pointer
     __builtin_prefetch(actor + sizeof(Actor));  // the subclass's first members
-    for (std::size_t c = 1; c < std::min(n, EventQueue::kArity + 1); ++c) {
-      __builtin_prefetch(firing_table_.address(h[c].depth()));
+    if (n > EventQueue::kArity) {               // a full group of children (the common case), unrolled
+      static_assert(EventQueue::kArity == 4);
+      __builtin_prefetch(firing_table_.address(h[1].depth()));
+      __builtin_prefetch(firing_table_.address(h[2].depth()));
+      __builtin_prefetch(firing_table_.address(h[3].depth()));
+      __builtin_prefetch(firing_table_.address(h[4].depth()));
+      return;
     }
+    for (std::size_t c = 1; c < n; ++c) __builtin_prefetch(firing_table_.address(h[c].depth()));
   }
 
   /// Fires the actor of `due` at now_ (t in seconds): a plain firing
