@@ -22,6 +22,7 @@ RunResult Director::Impl::run() {
     record(now_);
     watch_events(EventSide::kBefore);  // the start values, before any event at the start
     while (!stop_requested_) {
+      if (lone_events_ && lone_events()) break;
       if (scheduler_.due_at(now_.time)) {
         if (now_.microstep == 0 && now_.time != start_) watch_events(EventSide::kBefore);
         discrete_phase();
@@ -178,50 +179,95 @@ void Director::Impl::discrete_phase() {
   while (true) {
     if (!scheduler.begin_microstep(now_)) return;
     if (now_.microstep >= static_cast<std::uint64_t>(options_.max_microsteps)) zeno(t);
-    // Fire in depth order (the scheduler merges the time events of (t, n)
-    // and the actors with tokens). A token sent to a deeper actor joins this
-    // microstep; any other waits for the next one. A fire_at of the actor
-    // being served takes its event's place (ServedEvent: one sift instead of
-    // two). New events are all later than (t, n).
     guards_.current = false;
-    DueActor due;
-    while (scheduler.next_due(now_, due)) {
-      const ActorId a = due.actor;
-      bool time_event = false;
-      if (due.from_queue) {
-        if (prefetch_ahead_) prefetch_ahead();         // the slot is open: the top is the next event
-        if ((flags_[a.index()] & kStateEvent) == 0) {  // a state event was traced where it was located
-          time_event = true;
-          ++stats_.time_events;
-          if (trace_ != nullptr) trace_->time_event(now_, flat(a).path);
-        }
-      }
-      const Flags flags = flags_[a.index()];
-      FireContext context(b_, this, a, now_, t, time_event);
-      if ((flags & kSpecial) == 0) {  // most firings in event-heavy models
-        guarded(a, [&] { actors_[a.index()]->fire(context); });
-      } else {
-        fire_special(a, flags, context);
-      }
-      if ((flags & kStateEvent) != 0) {
-        const GuardSlice guards = b_.actors[a.index()].guards;
-        std::fill_n(b_.crossed.data() + guards.offset.index(), guards.width, std::uint8_t{0});
-      }
-      flags_[a.index()] &= kStatesChanging | kFixedFlags;
-      scheduler.end_firing();
-    }
-    scheduler.end_microstep();
-    // What the firings changed is visible after microstep n: continuous
-    // outputs are evaluated again, and a row records that side at (t, n+1).
-    if (scheduler.refresh_due()) evaluate_all(t);
-    record(Tag{now_.time, now_.microstep + 1});
-    if (stop_requested_) return;
-    if (guards_.moved || !guards_.fired_generators.empty()) microstep_crossings();
-    // Nothing sent and nothing queued for the next microstep: the phase is over.
-    if (!scheduler.due_after(now_)) return;
-    stop_if_asked();  // a phase may go on for max_microsteps (up to 1e9)
-    ++now_.microstep;
+    fire_due(t);
+    if (!end_microstep(t)) return;
   }
+}
+
+void Director::Impl::fire_due(double t) {
+  // Fire in depth order (the scheduler merges the time events of (t, n)
+  // and the actors with tokens). A token sent to a deeper actor joins this
+  // microstep; any other waits for the next one. A fire_at of the actor
+  // being served takes its event's place (ServedEvent: one sift instead of
+  // two). New events are all later than (t, n).
+  DueActor due;
+  while (scheduler_.next_due(now_, due)) fire(due, t);
+}
+
+bool Director::Impl::end_microstep(double t) {
+  scheduler_.end_microstep();
+  // What the firings changed is visible after microstep n: continuous
+  // outputs are evaluated again, and a row records that side at (t, n+1).
+  if (scheduler_.refresh_due()) evaluate_all(t);
+  record(Tag{now_.time, now_.microstep + 1});
+  if (stop_requested_) return false;
+  if (guards_.moved || !guards_.fired_generators.empty()) microstep_crossings();
+  // Nothing sent and nothing queued for the next microstep: the phase is over.
+  if (!scheduler_.due_after(now_)) return false;
+  stop_if_asked();  // a phase may go on for max_microsteps (up to 1e9)
+  ++now_.microstep;
+  return true;
+}
+
+bool Director::Impl::lone_events() {
+  DiscreteScheduler& scheduler = scheduler_;
+  // Each pass is the general loop's (run(): the phase, then what follows
+  // it) for a phase at (t, 0) that starts with a plain firing of the
+  // queued event there, without the steps a pure-DE model without step
+  // watchers skips anyway (the watchers, the guards after events, the
+  // continuous phase, which is a jump to the next event time).
+  while (scheduler.lone_event(now_)) {
+    const FiringEntry entry = firing_table_.at(scheduler.top_actor());
+    if (!entry.plain()) return false;
+    const double t = resolution_.to_seconds(now_.time);
+    // The phase's first microstep, (t, 0), below max_microsteps (at least 1).
+    guards_.current = false;
+    const ActorId a = scheduler.serve_lone(now_);
+    if (prefetch_ahead_) prefetch_ahead();  // the slot is open: the top is the next event
+    fire_plain(a, entry.actor(), true, t);
+    scheduler.end_firing();
+    if (scheduler.quiet_after(now_)) {
+      // Nothing else is due at t: the microstep's end (end_microstep) with
+      // what cannot apply left out: no guards in a pure-DE model, and a
+      // stop request ends the phase here either way.
+      scheduler.end_microstep();
+      if (scheduler.refresh_due()) evaluate_all(t);
+      record(Tag{now_.time, 1});
+    } else {
+      fire_due(t);                             // anything its firing made due at (t, 0)
+      if (end_microstep(t)) discrete_phase();  // the phase goes on at (t, 1)
+    }
+    if (progress_) progress_(t, stats_);
+    if (stop_requested_) return true;
+    stop_if_asked();
+    if (states_changed_ || continuous_changed_) restart_solver();
+    if (now_.time >= stop_) return true;
+    now_ = {scheduler.next_time(stop_), 0};
+  }
+  return false;
+}
+
+void Director::Impl::fire_flagged(ActorId a, bool from_queue, double t) {
+  bool time_event = false;
+  if (from_queue &&
+      (flags_[a.index()] & kStateEvent) == 0) {  // a state event was traced where it was located
+    time_event = true;
+    ++stats_.time_events;
+    if (trace_ != nullptr) trace_->time_event(now_, flat(a).path);
+  }
+  const Flags flags = flags_[a.index()];
+  FireContext context(b_, this, a, now_, t, time_event);
+  if ((flags & kSpecial) == 0) {
+    guarded(a, [&] { actors_[a.index()]->fire(context); });
+  } else {
+    fire_special(a, flags, context);
+  }
+  if ((flags & kStateEvent) != 0) {
+    const GuardSlice guards = b_.actors[a.index()].guards;
+    std::fill_n(b_.crossed.data() + guards.offset.index(), guards.width, std::uint8_t{0});
+  }
+  flags_[a.index()] &= kStatesChanging | kFixedFlags;
 }
 
 void Director::Impl::fire_special(ActorId a, Flags flags, FireContext& context) {

@@ -31,6 +31,7 @@
 #include "../ct/ode_solver.hpp"
 #include "../de/discrete_scheduler.hpp"
 #include "director.hpp"
+#include "firing_table.hpp"
 #include "rhs_program.hpp"
 
 namespace ctde {
@@ -366,7 +367,7 @@ class Director::Impl final : public DirectorServices {
   /// one: two lines of its actor object are loaded (the vtable pointer, and
   /// the subclass's first members, right after the base class; loading the
   /// whole base too was slower: more lines evicted); the one after is among
-  /// the top's children: their entries in actors_.
+  /// the top's children: their entries in firing_table_.
   /// Inline, and marked: GCC removes calls to a function that only prefetches.
   /// Called only in models with many actors (prefetch_ahead_): a small model
   /// stays in cache, and the lookahead would only cost instructions.
@@ -374,13 +375,71 @@ class Director::Impl final : public DirectorServices {
     const std::span<const Event> h = scheduler_.pending();
     const std::size_t n = h.size();
     if (n <= 1) return;
-    const auto* actor = reinterpret_cast<const char*>(actors_[h[0].depth().index()]);
+    const auto* actor = reinterpret_cast<const char*>(firing_table_.at(h[0].depth()).actor());
     __builtin_prefetch(actor);                  // the vtable pointer
     __builtin_prefetch(actor + sizeof(Actor));  // the subclass's first members
-    for (std::size_t c = 1; c < std::min(n, EventQueue::kArity + 1); ++c) {
-      __builtin_prefetch(&actors_[h[c].depth().index()]);
+    if (n > EventQueue::kArity) {               // a full group of children (the common case), unrolled
+      static_assert(EventQueue::kArity == 4);
+      __builtin_prefetch(firing_table_.address(h[1].depth()));
+      __builtin_prefetch(firing_table_.address(h[2].depth()));
+      __builtin_prefetch(firing_table_.address(h[3].depth()));
+      __builtin_prefetch(firing_table_.address(h[4].depth()));
+      return;
     }
+    for (std::size_t c = 1; c < n; ++c) __builtin_prefetch(firing_table_.address(h[c].depth()));
   }
+
+  /// Fires the actor of `due` at now_ (t in seconds): a plain firing
+  /// (FiringTable) here, any other in fire_flagged(). Then the event it
+  /// served leaves the queue unless its firing scheduled one in its place.
+  /// Inline: every firing of the DE phase.
+  __attribute__((always_inline)) void fire(const DueActor& due, double t) {
+    const ActorId a = due.actor;
+    if (due.from_queue && prefetch_ahead_) prefetch_ahead();  // the slot is open: the top is the next event
+    const FiringEntry entry = firing_table_.at(a);
+    if (entry.plain()) {  // most firings in event-heavy models: fire() alone, never a state event
+      fire_plain(a, entry.actor(), due.from_queue, t);
+    } else {
+      fire_flagged(a, due.from_queue, t);
+    }
+    scheduler_.end_firing();
+  }
+
+  /// A plain firing of `actor` (depth a) at now_, t in seconds;
+  /// `time_event`: served from the queue.
+  __attribute__((always_inline)) void fire_plain(ActorId a, const Actor* actor, bool time_event, double t) {
+    if (time_event) {
+      ++stats_.time_events;
+      if (trace_ != nullptr) trace_->time_event(now_, flat(a).path);
+    }
+    FireContext context(b_, this, a, now_, t, time_event);
+    guarded(a, [&] { actor->fire(context); });
+  }
+
+  /// Fires actor `a` whose firing is not plain: it may serve a state event
+  /// (`from_queue`: it was served from the queue), or ask for
+  /// fire_special(); t: now_ in seconds.
+  void fire_flagged(ActorId a, bool from_queue, double t);
+
+  /// Fires the actors still due at the microstep now_ (t: its time in
+  /// seconds), in depth order.
+  void fire_due(double t);
+
+  /// Every actor due at microstep now_ has fired: its end (outputs
+  /// refreshed, a row, the crossings it made). Returns true, now_ at the
+  /// next microstep, when anything is due there; false when the phase is
+  /// over (or the run stops).
+  bool end_microstep(double t);
+
+  /// The run loop's shortcut for pure-DE models without step watchers
+  /// (lone_events_): while the next phase, at (t, 0), starts with a plain
+  /// firing of the event queued there and no token is due, runs it and
+  /// jumps to the next event time: what the general loop does, without the
+  /// steps such a model skips anyway. Returns true when the run is over
+  /// (stopped, or the phase at the stop time done); false when the general
+  /// loop must take the phase at now_ (the test lone_events_give_the_
+  /// general_loop's trace, tests/ctde, compares the two).
+  bool lone_events();
 
   /// Fires actor `a` whose flags ask for more than its fire(): the
   /// evaluation of stale outputs before it reads them, the director's own
@@ -503,6 +562,9 @@ class Director::Impl final : public DirectorServices {
   /// Nothing continuous: no states, no outputs that change with time, no
   /// guards, no rows; time jumps from event to event.
   bool pure_de_ = false;
+  /// Pure DE without step watchers: the run loop takes the lone_events()
+  /// shortcut (a split run is never pure DE: it has continuous parts).
+  bool lone_events_ = false;
 
   /// The guards of the state-event generators, numbered across actors in
   /// depth order (each part's locator holds its own, step_part).
@@ -540,6 +602,9 @@ class Director::Impl final : public DirectorServices {
   std::vector<ActorId> rhs_inputs_;    ///< what the derivatives read
   RhsProgram outputs_;                 ///< continuous_, compiled
   std::vector<Flags> flags_;
+  /// Per depth: the actor and whether its firing is plain, in one word
+  /// (what the discrete phase reads first; built from flags_'s fixed flags).
+  FiringTable firing_table_;
 };
 
 }  // namespace ctde

@@ -148,7 +148,15 @@ void Director::Impl::lay_out() {
   bound_steps();
   outputs_ = RhsProgram(RhsProgram::Part::kOutputs, continuous_, actors_, b_);
   lay_out_parts();
+  // The fixed flags are all set now. Only a generator serves state events
+  // (kStateEvent), and generators are special: a plain firing never has one.
+  static_assert((kSpecial & kGenerator) != 0);
+  firing_table_.lay_out(n);
+  for (ActorId d{0}; d.index() < n; ++d) {
+    firing_table_.set(d, actors_[d.index()], (flags_[d.index()] & kSpecial) == 0);
+  }
   pure_de_ = b_.x_storage.empty() && continuous_.empty() && results_ == nullptr && guards_.generators.empty();
+  lone_events_ = pure_de_ && step_watchers_.empty() && !split_;
   if (results_ != nullptr) {
     record_index_.assign(outputs, -1);
     recorded_token_tag_.assign(results_->signals().size(), Tag{kNever, 0});

@@ -18,6 +18,7 @@
 /// is inline and allocates nothing once the vectors have grown.
 
 #include <algorithm>
+#include <cassert>
 #include <functional>
 #include <span>
 #include <utility>
@@ -151,6 +152,35 @@ class DiscreteScheduler {
   /// True when anything is due at time `t` before the continuous phase may
   /// go on: a queued event at t, or tokens for the next microstep.
   [[nodiscard]] bool due_at(Tick t) const { return queued_at(t) || !fire_next_.empty(); }
+
+  /// True when the queued event at `now` is all that is due there: no
+  /// token for this microstep or the next, nothing else firing. Then
+  /// begin_microstep(now) and next_due(now, ...) serve it (top_actor()).
+  [[nodiscard]] bool lone_event(Tag now) const {
+    return firing_.empty() && fire_next_.empty() && present_now_list_.empty() && present_next_list_.empty() &&
+           queued_now(now);
+  }
+  /// The actor of the next queued event. Precondition: an event is queued.
+  [[nodiscard]] ActorId top_actor() const { return queue_.peek().depth(); }
+  /// begin_microstep(now) and next_due(now, ...) in one when
+  /// lone_event(now): serves the queued event at `now` and returns its actor.
+  ActorId serve_lone(Tag now) {
+    (void)now;
+    assert(lone_event(now));
+    in_microstep_ = true;
+    const ActorId top = queue_.peek().depth();
+    served_.begin();
+    DueActor due;
+    take(top, true, due);
+    return top;
+  }
+  /// After the firing of a lone event at `now` (and end_firing): true when
+  /// nothing else is due at its time, at this microstep or the next (no
+  /// token, no event queued at that time).
+  [[nodiscard]] bool quiet_after(Tag now) const {
+    return firing_.empty() && fire_next_.empty() && present_next_list_.empty() &&
+           (queue_.empty() || queue_.peek().time() != now.time);
+  }
 
   /// The actors due at `now` (tokens, and the queued event there), in depth
   /// order: for naming them when a run ends there.

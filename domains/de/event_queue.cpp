@@ -2,16 +2,6 @@
 
 namespace ctde {
 
-void EventQueue::insert(Event event) {
-  if (has_open_) {
-    fill_open(event);
-    return;
-  }
-  const std::size_t i = heap_.size();
-  heap_.push_back(event);
-  sift_up(i, event);
-}
-
 void EventQueue::remove_top() {
   const Event last = heap_.back();
   heap_.pop_back();
@@ -65,11 +55,6 @@ void EventQueue::sift_up(std::size_t i, Event event) {
 void EventQueue::open_top() {
   open_ = descend_from_top();
   has_open_ = true;
-}
-
-void EventQueue::fill_open(Event event) {
-  has_open_ = false;
-  sift_up(open_, event);
 }
 
 void EventQueue::close_open() {

@@ -87,8 +87,18 @@ class EventQueue {
     return best;
   }
 
-  /// Adds `event` (into the open slot if there is one). O(log n).
-  void insert(Event event);
+  /// Adds `event` (into the open slot if there is one). O(log n). Inline:
+  /// every hold firing ends here.
+  void insert(Event event) {
+    if (has_open_) {
+      has_open_ = false;
+      sift_up(open_, event);
+      return;
+    }
+    const std::size_t i = heap_.size();
+    heap_.push_back(event);
+    sift_up(i, event);
+  }
   /// The next event in order. Precondition: !empty().
   [[nodiscard]] const Event& peek() const { return heap_.front(); }
   /// Removes the next event. Precondition: !empty(). O(log n).
@@ -122,7 +132,6 @@ class EventQueue {
   void reserve(std::size_t n) { heap_.reserve(n); }
 
  private:
-  void fill_open(Event event);
   void remove_top();
   void sift_down_from_top(Event moved);
   /// Moves the hole at the top down to a leaf (Floyd); returns the leaf.

@@ -3,10 +3,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "actors/builtin_actors.hpp"
 #include "core/actor_context.hpp"
+#include "core/csv_results.hpp"
+#include "core/recorded_signal.hpp"
+#include "core/trace.hpp"
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
@@ -223,4 +231,114 @@ TEST_CASE("an actor of a large model failing while its event is served ends the 
   CHECK(std::is_sorted(firings.times.begin(), firings.times.end()));
   CHECK(firings.times.back() == result.tag.time);
   CHECK(firings.count[4316] == 19);  // period 0.001 s: at 0.001 ... 0.019 s, failed at 0.02 s
+}
+
+namespace {
+/// A run's trace and the times its progress callback saw.
+struct Seen {
+  RunResult result;
+  std::string trace;
+  std::vector<double> progress;
+};
+
+/// Runs `flat` with a trace; `with_results`: recording every signal too. A
+/// model with nothing continuous and no results sink takes the director's
+/// pure-DE shortcut (Director::Impl::lone_events); recording results makes
+/// the same model run through the general loop, with the same trace.
+Seen run_traced(const FlatModel& flat, const RunOptions& options, bool with_results) {
+  Seen seen;
+  std::ostringstream out;
+  std::ostringstream csv;
+  {
+    TraceWriter trace(out);
+    std::vector<std::string> record;
+    for (const FlatActor& actor : flat.actors) {
+      for (const PortSpec& port : actor.actor->outputs()) record.push_back(actor.path + "." + port.name);
+    }
+    CsvResults results(csv, resolve_record(flat, record));
+    Director director(flat, options, "shortcut", &trace, with_results ? &results : nullptr);
+    director.set_progress([&](double t, const RunStatistics&) { seen.progress.push_back(t); });
+    seen.result = director.run();
+  }
+  seen.trace = out.str();
+  return seen;
+}
+
+/// The shortcut and the general loop on `flat`: the same trace, statistics,
+/// end and progress calls. `reset` runs before each run (the actors' own
+/// records).
+void check_shortcut(
+    const FlatModel& flat, const RunOptions& options, const std::function<void()>& reset = [] {}) {
+  reset();
+  const Seen shortcut = run_traced(flat, options, false);
+  reset();
+  const Seen general = run_traced(flat, options, true);
+  CHECK(shortcut.result.status == general.result.status);
+  CHECK(shortcut.result.tag.time == general.result.tag.time);
+  CHECK(shortcut.result.tag.microstep == general.result.tag.microstep);
+  CHECK(shortcut.result.stats.events == general.result.stats.events);
+  CHECK(shortcut.result.stats.time_events == general.result.stats.time_events);
+  // Progress after every phase; recording results, also at the end of the
+  // continuous phase that leads to it (at the same time).
+  std::vector<double> phases = general.progress;
+  phases.erase(std::unique(phases.begin(), phases.end()), phases.end());
+  CHECK(shortcut.progress.size() > 40);  // a phase at each of many event times
+  CHECK(shortcut.progress == phases);
+  CHECK(shortcut.trace == general.trace);
+}
+}  // namespace
+
+TEST_CASE("a pure-DE model runs the same with and without the director's lone-event shortcut") {
+  // Phases of every kind: a lone clock whose tokens go nowhere (the
+  // shortcut's case), tokens to deeper actors in the same microstep (a
+  // clock into a Server), tokens kept for microstep 1 (Merge), a fire_at
+  // of the current time (a TimeDelay of 0), and a run that ends on a Stop
+  // or at its stop time.
+  for (const bool stop : {false, true}) {
+    CAPTURE(stop);
+    const std::string text = std::string(R"({"ctde": 1, "director": {"stop_time": 60},
+      "actors": [
+        {"name": "alone", "type": "PoissonClock", "params": {"mean_interval": 0.3, "seed": 3}},
+        {"name": "arrivals", "type": "PoissonClock", "params": {"mean_interval": 1, "seed": 7}},
+        {"name": "server", "type": "Server", "params": {"service_time": 0.9}},
+        {"name": "done", "type": "Counter"},
+        {"name": "a", "type": "DiscreteClock", "params": {"period": 5, "values": [10]}},
+        {"name": "b", "type": "DiscreteClock", "params": {"period": 5, "values": [20]}},
+        {"name": "merge", "type": "Merge"},
+        {"name": "count", "type": "Counter"},
+        {"name": "kick", "type": "SingleEvent", "params": {"time": 20.5}},
+        {"name": "echo", "type": "TimeDelay", "params": {"delay": 0}},
+        {"name": "echoed", "type": "Counter"},
+        {"name": "halt", "type": "SingleEvent", "params": {"time": )") +
+                             (stop ? "40" : "1e3") + R"(}},
+        {"name": "stop", "type": "Stop"}],
+      "connections": [["arrivals.out", "server.in"], ["server.out", "done.in"],
+        ["a.out", "merge.in0"], ["b.out", "merge.in1"], ["merge.out", "count.in"],
+        ["kick.out", "echo.in"], ["echo.out", "echoed.in"], ["halt.out", "stop.in"]]})";
+    Model model = load_model_text(text, "test.json", builtin_actors());
+    const FlatModel flat = validate(model);
+    const RunOptions options = make_run_options(model.director(), model.parameters());
+    const Seen seen = run_traced(flat, options, false);
+    CHECK(seen.result.status == (stop ? RunStatus::kStopped : RunStatus::kOk));
+    CHECK(seen.trace.find(R"("n":1)") != std::string::npos);  // microstep 1 was reached
+    CHECK(seen.result.stats.time_events > 150);
+    check_shortcut(flat, options);
+  }
+}
+
+TEST_CASE("a large pure-DE model runs the same with and without the lone-event shortcut") {
+  // 5000 actors: events served with their heap slot open, the next actor
+  // prefetched (Director::Impl::prefetch_ahead).
+  constexpr std::size_t kActors = 5000;
+  Firings firings;
+  Model model("many");
+  for (std::size_t k = 0; k < kActors; ++k)
+    model.add<Periodic>(name_of(k), k, period_of(k), limit_of(k), firings);
+  const FlatModel flat = validate(model);
+  RunOptions options;
+  options.stop_time = 0.05;
+  check_shortcut(flat, options, [&] {
+    firings.count.assign(kActors, 0);
+    firings.times.clear();
+  });
 }
