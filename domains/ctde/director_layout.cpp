@@ -93,7 +93,7 @@ void Director::Impl::lay_out() {
         b_.inputs[input.index()] = {SignalIndex{zeros}, static_cast<std::uint32_t>(actor.input_widths[i])};
         continue;
       }
-      const ActorId driver = model_.actors[actor.drivers[i]->actor.index()].depth;
+      const ActorId driver = model_[actor.drivers[i]->actor].depth;
       const OutputId output = b_.actors[driver.index()].output(actor.drivers[i]->port);
       b_.inputs[input.index()] = b_.outputs[output.index()];
       if (actor.input_kinds[i] == PortKind::kDiscrete) receivers[output.index()].push_back(input);
@@ -120,7 +120,7 @@ void Director::Impl::lay_out() {
     const FlatActor& generator = flat(g);
     for (std::size_t i = 0; i < generator.drivers.size(); ++i) {
       if (generator.drivers[i] && generator.input_kinds[i] == PortKind::kDiscrete) {
-        flags_[model_.actors[generator.drivers[i]->actor.index()].depth.index()] |= kMovesGuards;
+        flags_[model_[generator.drivers[i]->actor].depth.index()] |= kMovesGuards;
       }
     }
   }
@@ -137,7 +137,7 @@ void Director::Impl::lay_out() {
     }
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i]) continue;
-      const FlatActor& driver = model_.actors[actor.drivers[i]->actor.index()];
+      const FlatActor& driver = model_[actor.drivers[i]->actor];
       if (timed_[driver.depth.index()] != 0) flags_[d.index()] |= kReadsTimed;
       if (driver.mode == TimeMode::kConstant && actor.input_kinds[i] == PortKind::kDiscrete) {
         const InputId input = b_.actors[d.index()].input(i);
@@ -182,7 +182,7 @@ std::vector<ActorId> Director::Impl::upstream(const std::vector<ActorId>& seeds,
     const FlatActor& actor = flat(d);
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i] || (!all_inputs && !actor.actor->feeds_through(i))) continue;
-      const ActorId u = model_.actors[actor.drivers[i]->actor.index()].depth;
+      const ActorId u = model_[actor.drivers[i]->actor].depth;
       if (timed_[u.index()] == 0 || reached[u.index()] != 0) continue;
       reached[u.index()] = 1;
       work.push_back(u);
