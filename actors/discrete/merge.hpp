@@ -14,7 +14,6 @@ class Merge : public Actor {
       .summary =
           "Every token on any of `inputs` inputs goes out; simultaneous tokens go out in input order, one "
           "microstep apart.",
-      .sample_params = R"({"inputs": 2})",
   };
 
   explicit Merge(std::string name);

@@ -12,7 +12,7 @@ class MinMax : public Actor {
       .type = "MinMax",
       .family = "math",
       .summary = "The element-wise minimum (\"min\") or maximum (\"max\") of `inputs` inputs of equal width.",
-      .sample_params = R"({"mode": "max", "inputs": 2})",
+      .sample_params = R"({"mode": "max"})",
   };
 
   explicit MinMax(std::string name);

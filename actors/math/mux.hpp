@@ -12,7 +12,6 @@ class Mux : public Actor {
       .type = "Mux",
       .family = "math",
       .summary = "One vector of in0, in1, ..., in{inputs-1} (scalars or vectors) one after the other.",
-      .sample_params = R"({"inputs": 2})",
   };
 
   explicit Mux(std::string name);
