@@ -1,12 +1,12 @@
 #pragma once
 /// The `MinMax` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/fan_in.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class MinMax : public Actor {
+class MinMax : public FanIn {
  public:
   static constexpr ActorInfo kInfo{
       .type = "MinMax",
@@ -22,9 +22,7 @@ class MinMax : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  OutputPort out_;
   ParamHandle mode_;
-  ParamHandle inputs_;
 };
 
 }  // namespace ctde

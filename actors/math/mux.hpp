@@ -1,12 +1,12 @@
 #pragma once
 /// The `Mux` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/fan_in.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Mux : public Actor {
+class Mux : public FanIn {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Mux",
@@ -18,13 +18,6 @@ class Mux : public Actor {
   void evaluate(EvalContext& context) const override;
   [[nodiscard]] int infer_output_width(std::size_t output, std::span<const int> input_widths) const override;
   void check_widths(std::span<const int> input_widths, std::span<const int> output_widths) const override;
-
- protected:
-  void configure(const ParameterScope& scope) override;
-
- private:
-  OutputPort out_;
-  ParamHandle inputs_;
 };
 
 }  // namespace ctde
