@@ -1,7 +1,12 @@
 #pragma once
-/// The shared base of the actors with the numbered inputs in0..in{N-1}, N
-/// the parameter `inputs` (default 2), and one output `out`: `Mux` and
-/// `MinMax` (polymorphic), `Merge` (discrete).
+/// The shared base of the actors with the numbered inputs in0..in{N-1} and
+/// one output `out`, N given by a parameter: the number `inputs` (default
+/// 2) for `Mux` and `MinMax` (polymorphic) and `Merge` (discrete), or one
+/// input per character of a string of two operators for `Sum` (`signs`,
+/// '+' and '-') and `Product` (`ops`, '*' and '/').
+
+#include <string>
+#include <string_view>
 
 #include "../../core/actor.hpp"
 
@@ -14,14 +19,25 @@ class FanIn : public Actor {
   /// its ports: polymorphic for kUnresolved, discrete for kDiscrete.
   /// Precondition: `mode` is kUnresolved or kDiscrete.
   FanIn(std::string name, const ActorInfo& info, TimeMode mode);
-  /// Declares the `inputs` inputs. An actor that checks more calls it.
-  /// @throws ModelError naming `inputs` when it is not a whole number from 1 to 1000.
+  /// A polymorphic actor with one input per character of the string
+  /// parameter `operators` (default `default_operators`), each one of the
+  /// two characters of `alphabet`. Declares `out` and the parameter.
+  FanIn(std::string name, const ActorInfo& info, std::string operators, std::string_view alphabet,
+        const char* default_operators);
+
+  /// Declares the inputs. An actor that checks more calls it.
+  /// @throws ModelError naming the parameter: `inputs` not a whole number
+  ///         from 1 to 1000, or the operators empty or not of the alphabet.
   void configure(const ParameterScope& scope) override;
+
+  /// The operators, one per input (the second form; after configure()).
+  [[nodiscard]] const std::string& operators() const { return text(count_); }
 
   OutputPort out_;
 
  private:
-  ParamHandle inputs_;
+  ParamHandle count_;          ///< `inputs`, or the operators
+  std::string_view alphabet_;  ///< the operators' two characters; empty: `inputs`
 };
 
 }  // namespace ctde
