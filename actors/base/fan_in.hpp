@@ -20,9 +20,9 @@ class FanIn : public Actor {
   /// Precondition: `mode` is kUnresolved or kDiscrete.
   FanIn(std::string name, const ActorInfo& info, TimeMode mode);
   /// A polymorphic actor with one input per character of the string
-  /// parameter `operators` (default `default_operators`), each one of the
+  /// parameter named `parameter` (default `default_operators`), each one of the
   /// two characters of `alphabet`. Declares `out` and the parameter.
-  FanIn(std::string name, const ActorInfo& info, std::string operators, std::string_view alphabet,
+  FanIn(std::string name, const ActorInfo& info, std::string parameter, std::string_view alphabet,
         const char* default_operators);
 
   /// Declares the inputs. An actor that checks more calls it.
