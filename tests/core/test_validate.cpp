@@ -228,7 +228,7 @@ TEST_CASE("CompositePortsConnectThroughToInnerActors") {
   REQUIRE(damping);
   REQUIRE(v);
   REQUIRE(flat[*damping].drivers[0]);
-  CHECK(flat[*damping].drivers[0]->actor == v->value());
+  CHECK(flat[*damping].drivers[0]->actor == *v);
   CHECK(flat[*damping].mode == TimeMode::kContinuous);
 }
 
