@@ -106,9 +106,9 @@ Graph build_graph(const FlatModel& model) {
         EdgeInfo info;
         info.kind = from.output_kinds[o];
         info.from_port = from.actor->outputs()[o].name;
-        info.to_port = model.actors[to.actor].actor->inputs()[to.port].name;
+        info.to_port = model[to.actor].actor->inputs()[to.port].name;
         info.width = from.output_widths[o];
-        boost::add_edge(i, to.actor, info, graph);
+        boost::add_edge(i, to.actor.value(), info, graph);
       }
     }
   }

@@ -157,7 +157,7 @@ bool schedule_acyclic(FlatModel& model) {
     for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
       if (!target.drivers[p]) continue;
       if (target.actor->feeds_through(p)) {
-        zero_delay.add(target.drivers[p]->actor);
+        zero_delay.add(target.drivers[p]->actor.value());
       } else {
         discrete_orders = discrete_orders || orders_discrete(target, p);
       }
@@ -174,7 +174,7 @@ bool schedule_acyclic(FlatModel& model) {
     for (std::uint32_t to = 0; to < n; ++to) {
       all.next_actor();
       for (const auto& driver : model.actors[to].drivers) {
-        if (driver) all.add(driver->actor);
+        if (driver) all.add(driver->actor.value());
       }
     }
     all.finish();
@@ -185,8 +185,8 @@ bool schedule_acyclic(FlatModel& model) {
       ordering.next_actor();
       for (const std::uint32_t from : zero_delay.of(to)) ordering.add(from);
       for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
-        if (orders_discrete(target, p) && loop[target.drivers[p]->actor] != loop[to])
-          ordering.add(target.drivers[p]->actor);
+        if (orders_discrete(target, p) && loop[target.drivers[p]->actor.index()] != loop[to])
+          ordering.add(target.drivers[p]->actor.value());
       }
     }
     ordering.finish();

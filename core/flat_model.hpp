@@ -15,8 +15,8 @@ namespace ctde {
 
 /// An output or input of a leaf actor in the flattened model. Copyable value type.
 struct PortRef {
-  std::uint32_t actor = 0;  ///< index into FlatModel::actors
-  std::uint32_t port = 0;   ///< index into that actor's inputs or outputs
+  FlatIndex actor;         ///< its actor, in FlatModel::actors
+  std::uint32_t port = 0;  ///< index into that actor's inputs or outputs
 
   friend bool operator==(const PortRef&, const PortRef&) = default;
 };

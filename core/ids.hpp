@@ -60,5 +60,8 @@ using PartId = Id<struct PartIdKind>;
 /// An element of RunBuffers::tokens_now and tokens_next (the tokens on
 /// every discrete input, one double each).
 using TokenIndex = Id<struct TokenIndexKind>;
+/// An element of RunBuffers::receivers (the discrete inputs driven by the
+/// outputs, output by output).
+using ReceiverIndex = Id<struct ReceiverIndexKind>;
 
 }  // namespace ctde

@@ -114,13 +114,14 @@ PortOrderedLoop order_by_ports(const FlatModel& model, const std::vector<std::ui
     const FlatActor& target = model.actors[to];
     for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
       const auto& driver = target.drivers[p];
-      if (!driver || component[driver->actor] != c || !target.actor->feeds_through(p)) continue;
-      const bool continuous = model.actors[driver->actor].output_kinds[driver->port] != PortKind::kDiscrete &&
+      if (!driver || component[driver->actor.index()] != c || !target.actor->feeds_through(p)) continue;
+      const bool continuous = model[driver->actor].output_kinds[driver->port] != PortKind::kDiscrete &&
                               target.input_kinds[p] != PortKind::kDiscrete;
       discrete = discrete || !continuous;
       for (std::uint32_t o = 0; o < target.output_kinds.size(); ++o) {
         if (target.actor->feeds_through(p, o)) {
-          boost::add_edge(node_of(driver->actor, driver->port), node_of(to, o), continuous ? 0 : 1, ports);
+          boost::add_edge(node_of(driver->actor.value(), driver->port), node_of(to, o), continuous ? 0 : 1,
+                          ports);
         }
       }
     }
@@ -190,9 +191,9 @@ void schedule_on_graphs(FlatModel& model) {
     for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
       if (!target.drivers[p] || !target.actor->feeds_through(p)) continue;
       const PortRef& from = *target.drivers[p];
-      const bool continuous = model.actors[from.actor].output_kinds[from.port] != PortKind::kDiscrete &&
+      const bool continuous = model[from.actor].output_kinds[from.port] != PortKind::kDiscrete &&
                               target.input_kinds[p] != PortKind::kDiscrete;
-      boost::add_edge(from.actor, to, continuous ? 0 : 1, zero_delay);
+      boost::add_edge(from.actor.value(), to, continuous ? 0 : 1, zero_delay);
     }
   }
 
@@ -248,7 +249,7 @@ void schedule_on_graphs(FlatModel& model) {
   FeedthroughGraph all(n);
   for (std::uint32_t to = 0; to < n; ++to) {
     for (const auto& driver : model.actors[to].drivers) {
-      if (driver) boost::add_edge(driver->actor, to, 0, all);
+      if (driver) boost::add_edge(driver->actor.value(), to, 0, all);
     }
   }
   std::vector<int> loop(n);
@@ -280,7 +281,7 @@ void schedule_on_graphs(FlatModel& model) {
           target.input_kinds[p] != PortKind::kDiscrete) {
         continue;
       }
-      const std::uint32_t from = target.drivers[p]->actor;
+      const std::uint32_t from = target.drivers[p]->actor.value();
       if (loop[from] != loop[to]) boost::add_edge(from, to, 1, ordering);
     }
   }

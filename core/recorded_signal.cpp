@@ -10,8 +10,10 @@ namespace ctde {
 
 std::vector<RecordedSignal> resolve_record(const FlatModel& model, const std::vector<std::string>& record) {
   std::vector<RecordedSignal> out;
-  std::unordered_map<std::string_view, std::uint32_t> by_path;  // one pass, not a scan per endpoint
-  for (std::uint32_t i = 0; i < model.actors.size(); ++i) by_path.emplace(model.actors[i].path, i);
+  std::unordered_map<std::string_view, FlatIndex> by_path;  // one pass, not a scan per endpoint
+  for (std::size_t i = 0; i < model.actors.size(); ++i) {
+    by_path.emplace(model.actors[i].path, FlatIndex::at(i));
+  }
   std::unordered_map<std::string_view, std::size_t> listed;  // entry -> its index
   for (std::size_t index = 0; index < record.size(); ++index) {
     const std::string& endpoint = record[index];
@@ -24,18 +26,17 @@ std::vector<RecordedSignal> resolve_record(const FlatModel& model, const std::ve
       throw ModelError("record: '" + endpoint + "' is not of the form actor.port");
     }
     const auto found = by_path.find(std::string_view(endpoint).substr(0, dot));
-    const std::optional<std::uint32_t> actor =
-        found == by_path.end() ? std::nullopt : std::optional<std::uint32_t>(found->second);
-    if (!actor) {
+    if (found == by_path.end()) {
       throw ModelError("record: there is no actor '" + endpoint.substr(0, dot) + "' (in '" + endpoint + "')");
     }
-    const FlatActor& a = model.actors[*actor];
+    const FlatIndex actor = found->second;
+    const FlatActor& a = model[actor];
     const auto port = a.actor->find_output(endpoint.substr(dot + 1));
     if (!port) {
       throw ModelError("record: " + a.actor->describe() + " has no output '" + endpoint.substr(dot + 1) +
                        "'");
     }
-    out.push_back({endpoint, *actor, static_cast<std::uint32_t>(*port),
+    out.push_back({endpoint, actor, static_cast<std::uint32_t>(*port),
                    static_cast<std::uint32_t>(a.output_widths[*port]),
                    a.output_kinds[*port] == PortKind::kDiscrete});
   }

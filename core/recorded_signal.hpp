@@ -13,9 +13,9 @@ namespace ctde {
 
 /// One recorded output port. Copyable value type.
 struct RecordedSignal {
-  std::string name;         ///< "actor.port"
-  std::uint32_t actor = 0;  ///< index in the FlatModel
-  std::uint32_t port = 0;   ///< output index
+  std::string name;        ///< "actor.port"
+  FlatIndex actor;         ///< its actor in the FlatModel
+  std::uint32_t port = 0;  ///< output index
   std::uint32_t width = 1;
   bool discrete = false;
 };

@@ -76,13 +76,14 @@ struct ActorSlots {
 struct RunBuffers {
   // ---- layout (fixed after initialization)
   std::vector<ActorSlots> actors;
-  std::vector<SignalSlice> outputs;            ///< output ports (by OutputId): value slice in `signals`
-  std::vector<SignalSlice> inputs;             ///< input ports (by InputId): the driver's value slice in
-                                               ///< `signals` (a zero slice when unconnected)
-  std::vector<TokenSlice> input_tokens;        ///< input ports: token slice in tokens_now/tokens_next
-  std::vector<std::uint32_t> receivers_begin;  ///< per output: range in `receivers`
-  std::vector<InputId> receivers;              ///< the discrete inputs each output drives
-  std::vector<ActorId> input_owner;            ///< per input port: its actor
+  std::vector<SignalSlice> outputs;      ///< output ports (by OutputId): value slice in `signals`
+  std::vector<SignalSlice> inputs;       ///< input ports (by InputId): the driver's value slice in
+                                         ///< `signals` (a zero slice when unconnected)
+  std::vector<TokenSlice> input_tokens;  ///< input ports: token slice in tokens_now/tokens_next
+  std::vector<ReceiverIndex>
+      receivers_begin;  ///< per output, and one past the last: where its range in `receivers` begins
+  std::vector<InputId> receivers;    ///< the discrete inputs each output drives
+  std::vector<ActorId> input_owner;  ///< per input port: its actor
 
   // ---- values
   std::vector<double> signals;            ///< every output's current value (continuous) or last token

@@ -41,7 +41,7 @@ class Resolver {
  private:
   /// The kind of signal on output `ref` as far as it is known now; kPolymorphic = not yet.
   PortKind driver_kind(const PortRef& ref) const {
-    const FlatActor& driver = model_.actors[ref.actor];
+    const FlatActor& driver = model_[ref.actor];
     const PortKind declared = driver.actor->outputs()[ref.port].kind;
     if (declared != PortKind::kPolymorphic) return declared;
     return driver.mode == TimeMode::kUnresolved ? PortKind::kPolymorphic : kind_of(driver.mode);
@@ -68,9 +68,9 @@ class Resolver {
       actor.mode = mode;
       for (const auto& receivers : actor.receivers) {
         for (const PortRef& r : receivers) {
-          if (model_.actors[r.actor].mode == TimeMode::kUnresolved && queued[r.actor] == 0) {
-            work.push_back(r.actor);
-            queued[r.actor] = 1;
+          if (model_[r.actor].mode == TimeMode::kUnresolved && queued[r.actor.index()] == 0) {
+            work.push_back(r.actor.value());
+            queued[r.actor.index()] = 1;
           }
         }
       }
@@ -132,7 +132,7 @@ class Resolver {
       for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
         if (!actor.drivers[i]) continue;
         const PortRef& from = *actor.drivers[i];
-        const FlatActor& driver = model_.actors[from.actor];
+        const FlatActor& driver = model_[from.actor];
         const PortKind out = driver.output_kinds[from.port];
         const PortKind in = actor.input_kinds[i];
         if (out == PortKind::kConstant || in == PortKind::kConstant || out == in) continue;

@@ -146,7 +146,7 @@ class Flattener {
         if (exported.name == port) return output_endpoint(inner, exported.inner.front());
       }
     } else if (const auto index = actor->find_output(port)) {
-      return {flat_index(end), static_cast<std::uint32_t>(*index)};
+      return {FlatIndex{flat_index(end)}, static_cast<std::uint32_t>(*index)};
     }
     if (actor->find_input(port)) {
       throw ModelError("'" + actor->path() + "." + std::string(port) +
@@ -169,7 +169,7 @@ class Flattener {
         return;
       }
     } else if (const auto index = actor->find_input(port)) {
-      out.push_back({flat_index(end), static_cast<std::uint32_t>(*index)});
+      out.push_back({FlatIndex{flat_index(end)}, static_cast<std::uint32_t>(*index)});
       return;
     }
     if (actor->find_output(port)) {
@@ -181,10 +181,10 @@ class Flattener {
   }
 
   void connect(const PortRef& from, const PortRef& to, const std::string& location) {
-    FlatActor& target = flat_.actors[to.actor];
+    FlatActor& target = flat_.actors[to.actor.index()];
     auto& driver = target.drivers[to.port];
     const auto name = [this](const PortRef& ref, bool output) {
-      const FlatActor& a = flat_.actors[ref.actor];
+      const FlatActor& a = flat_.actors[ref.actor.index()];
       const auto& ports = output ? a.actor->outputs() : a.actor->inputs();
       return a.path + "." + ports[ref.port].name;
     };
@@ -196,7 +196,7 @@ class Flattener {
     }
     driver = from;
     target.driver_locations[to.port] = location;
-    flat_.actors[from.actor].receivers[from.port].push_back(to);
+    flat_.actors[from.actor.index()].receivers[from.port].push_back(to);
   }
 
   static constexpr std::uint32_t kNotLeaf = std::numeric_limits<std::uint32_t>::max();

@@ -75,11 +75,11 @@ class WidthInference {
       const int width = actor.output_widths[o];
       if (width == kInferredWidth) continue;
       for (const PortRef& r : actor.receivers[o]) {
-        FlatActor& receiver = model_.actors[r.actor];
+        FlatActor& receiver = model_.actors[r.actor.index()];
         if (receiver.actor->inputs()[r.port].width != kInferredWidth) continue;
         if (receiver.input_widths[r.port] == width) continue;
         receiver.input_widths[r.port] = width;
-        enqueue(r.actor);
+        enqueue(r.actor.value());
       }
     }
   }
@@ -89,7 +89,7 @@ class WidthInference {
     for (std::size_t p = 0; p < actor.drivers.size(); ++p) {
       if (!actor.drivers[p]) continue;
       const PortRef& from = *actor.drivers[p];
-      const FlatActor& driver = model_.actors[from.actor];
+      const FlatActor& driver = model_[from.actor];
       const int out = driver.output_widths[from.port];
       const int in = actor.input_widths[p];
       if (out != in) {

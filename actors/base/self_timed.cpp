@@ -34,11 +34,19 @@ void SelfTimed::request(FireContext& context, Tick tick) const {
   if (tick != kNever && tick <= last_tick(context)) context.fire_at(tick);
 }
 
-void SelfTimed::initialize(FireContext& context) const { request(context, first(context)); }
+std::unique_ptr<ActorState> SelfTimed::make_state() const { return std::make_unique<State>(); }
+
+void SelfTimed::initialize(FireContext& context) const {
+  context.state<State>().sent = 0;
+  request(context, time_of(context, 0));
+}
 
 void SelfTimed::fire(FireContext& context) const {
   if (!context.time_event()) return;
-  request(context, at_event(context));
+  auto& state = context.state<State>();
+  send(context, state.sent);
+  ++state.sent;
+  request(context, time_of(context, state.sent));
 }
 
 }  // namespace ctde

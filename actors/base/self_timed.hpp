@@ -13,21 +13,29 @@ namespace ctde {
 /// Not copyable, not movable (see Actor).
 class SelfTimed : public Actor {
  public:
-  /// Asks for the first event (first()), when it is due at all.
+  /// The run state SelfTimed keeps; a derived actor's own run state extends
+  /// it. Not copyable, not movable (see ActorState).
+  struct State : ActorState {
+    std::uint64_t sent = 0;  ///< the events sent so far: the next is event `sent`
+  };
+
+  /// A State.
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  /// Asks for event 0 at time_of(0), when it is due at all.
   void initialize(FireContext& context) const final;
-  /// At its own time events only: the event's token (at_event()), then the
-  /// request for the next event, when it is due at all.
+  /// At its own time events only: event k's token (send()), then the
+  /// request for event k + 1 at time_of(k + 1), when it is due at all.
   void fire(FireContext& context) const final;
 
  protected:
   /// Declares the discrete output `out` of `width`.
   SelfTimed(std::string name, const ActorInfo& info, TimeMode mode, int width);
 
-  /// At the start: resets the run state; the first event's tick (kNever: none).
-  [[nodiscard]] virtual Tick first(FireContext& context) const = 0;
-  /// At each of its events: sends the token on `out`, advances the run
-  /// state; the next event's tick (kNever: none).
-  [[nodiscard]] virtual Tick at_event(FireContext& context) const = 0;
+  /// The tick of event k (kNever: none), asked for k = 0, 1, ... in order,
+  /// once each (at the start, then after event k - 1 was sent).
+  [[nodiscard]] virtual Tick time_of(FireContext& context, std::uint64_t k) const = 0;
+  /// Sends event k's token on `out`.
+  virtual void send(FireContext& context, std::uint64_t k) const = 0;
   /// The last tick an event may have (default: the run's stop tick).
   [[nodiscard]] virtual Tick last_tick(const ReadContext& context) const;
   /// start + offset + k * period in ticks (`period` in seconds, at its

@@ -16,7 +16,6 @@ class FirstOrderHold : public Hold {
       .summary =
           "A discrete-to-continuous converter: the output extrapolates linearly from the last two tokens "
           "received (`initial` before the first).",
-      .sample_params = R"({"initial": 0})",
   };
 
   explicit FirstOrderHold(std::string name);

@@ -23,35 +23,18 @@ void PeriodicSampler::configure(const ParameterScope& scope) {
   if (!(scalar(offset_) >= 0)) fail(offset_, "must be >= 0");
 }
 
-namespace {
-/// The index of the next sample.
-struct SamplerState final : ActorState {
-  std::uint64_t k = 0;
-};
-}  // namespace
-
-std::unique_ptr<ActorState> PeriodicSampler::make_state() const { return std::make_unique<SamplerState>(); }
-
-Tick PeriodicSampler::sample_time(const ReadContext& context, std::uint64_t k) const {
+Tick PeriodicSampler::time_of(FireContext& context, std::uint64_t k) const {
   const TimeResolution& r = context.resolution();
   const double offset = scalar(offset_);
   if (!std::isfinite(offset) || offset >= 0.5 * r.horizon()) return kNever;
   return periodic_tick(context, scalar(period_), r.to_ticks(offset), k);
 }
 
-Tick PeriodicSampler::first(FireContext& context) const {
-  context.state<SamplerState>().k = 0;
-  return sample_time(context, 0);
-}
-
-Tick PeriodicSampler::at_event(FireContext& context) const {
-  auto& state = context.state<SamplerState>();
+void PeriodicSampler::send(FireContext& context, std::uint64_t /*k*/) const {
   const auto in = context.input(in_);
   const auto token = context.scratch(in.size());
   std::copy(in.begin(), in.end(), token.begin());
   context.emit(out_, token);
-  ++state.k;
-  return sample_time(context, state.k);
 }
 
 void PeriodicSampler::check_times(const TimeResolution& resolution) const {

@@ -20,19 +20,15 @@ class PeriodicSampler : public SelfTimed {
 
   explicit PeriodicSampler(std::string name);
 
-  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
-
  protected:
   void configure(const ParameterScope& scope) override;
   void check_times(const TimeResolution& resolution) const override;
-  [[nodiscard]] Tick first(FireContext& context) const override;
-  [[nodiscard]] Tick at_event(FireContext& context) const override;
+  /// The time of sample `k`, in ticks (kNever when it does not fit).
+  [[nodiscard]] Tick time_of(FireContext& context, std::uint64_t k) const override;
+  void send(FireContext& context, std::uint64_t k) const override;
 
  private:
   InputPort in_;
-  /// The time of sample `k`, in ticks (kNever when it does not fit).
-  [[nodiscard]] Tick sample_time(const ReadContext& context, std::uint64_t k) const;
-
   ParamHandle period_;
   ParamHandle offset_;
 };

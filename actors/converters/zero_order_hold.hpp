@@ -15,7 +15,6 @@ class ZeroOrderHold : public Hold {
       .summary =
           "A discrete-to-continuous converter: the output holds the last token received (`initial` before "
           "the first; scalar or of the input's width).",
-      .sample_params = R"({"initial": 0})",
   };
 
   explicit ZeroOrderHold(std::string name);

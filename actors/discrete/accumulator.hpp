@@ -12,7 +12,6 @@ class Accumulator : public InitialValueActor {
       .type = "Accumulator",
       .family = "discrete",
       .summary = "The running sum of the tokens received, starting from `initial`.",
-      .sample_params = R"({"initial": 0})",
   };
 
   explicit Accumulator(std::string name);

@@ -7,15 +7,7 @@
 
 namespace ctde {
 
-Merge::Merge(std::string name) : Actor(std::move(name), kInfo, TimeMode::kDiscrete) {
-  out_ = declare_output("out", PortKind::kDiscrete);
-  inputs_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);
-}
-
-void Merge::configure(const ParameterScope& scope) {
-  (void)scope;
-  declare_numbered_inputs(port_count(inputs_), PortKind::kDiscrete);
-}
+Merge::Merge(std::string name) : FanIn(std::move(name), kInfo, TimeMode::kDiscrete) {}
 
 namespace {
 /// Tokens that arrived together and wait for their microstep.

@@ -1,12 +1,12 @@
 #pragma once
 /// The `Merge` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/fan_in.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Merge : public Actor {
+class Merge : public FanIn {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Merge",
@@ -14,19 +14,11 @@ class Merge : public Actor {
       .summary =
           "Every token on any of `inputs` inputs goes out; simultaneous tokens go out in input order, one "
           "microstep apart.",
-      .sample_params = R"({"inputs": 2})",
   };
 
   explicit Merge(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;
-
- protected:
-  void configure(const ParameterScope& scope) override;
-
- private:
-  OutputPort out_;
-  ParamHandle inputs_;
 };
 
 }  // namespace ctde

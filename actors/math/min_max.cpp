@@ -6,18 +6,15 @@
 
 namespace ctde {
 
-MinMax::MinMax(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
-  out_ = declare_output("out", PortKind::kPolymorphic);
+MinMax::MinMax(std::string name) : FanIn(std::move(name), kInfo, TimeMode::kUnresolved) {
   mode_ = declare_parameter("mode", ParamKind::kString, "min");
-  inputs_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);
 }
 
 void MinMax::configure(const ParameterScope& scope) {
-  (void)scope;
   if (text(mode_) != "min" && text(mode_) != "max") {
     fail(mode_, "must be \"min\" or \"max\", got \"" + text(mode_) + "\"");
   }
-  declare_numbered_inputs(port_count(inputs_), PortKind::kPolymorphic);
+  FanIn::configure(scope);
 }
 
 void MinMax::evaluate(EvalContext& context) const {

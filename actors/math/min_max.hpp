@@ -1,18 +1,18 @@
 #pragma once
 /// The `MinMax` actor (what it computes: kInfo.summary).
 
-#include "../../core/actor.hpp"
+#include "../base/fan_in.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class MinMax : public Actor {
+class MinMax : public FanIn {
  public:
   static constexpr ActorInfo kInfo{
       .type = "MinMax",
       .family = "math",
       .summary = "The element-wise minimum (\"min\") or maximum (\"max\") of `inputs` inputs of equal width.",
-      .sample_params = R"({"mode": "max", "inputs": 2})",
+      .sample_params = R"({"mode": "max"})",
   };
 
   explicit MinMax(std::string name);
@@ -22,9 +22,7 @@ class MinMax : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  OutputPort out_;
   ParamHandle mode_;
-  ParamHandle inputs_;
 };
 
 }  // namespace ctde

@@ -7,15 +7,7 @@
 
 namespace ctde {
 
-Mux::Mux(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
-  out_ = declare_output("out", PortKind::kPolymorphic);
-  inputs_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);
-}
-
-void Mux::configure(const ParameterScope& scope) {
-  (void)scope;
-  declare_numbered_inputs(port_count(inputs_), PortKind::kPolymorphic);
-}
+Mux::Mux(std::string name) : FanIn(std::move(name), kInfo, TimeMode::kUnresolved) {}
 
 int Mux::infer_output_width(std::size_t /*output*/, std::span<const int> input_widths) const {
   int sum = 0;

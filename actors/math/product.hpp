@@ -2,12 +2,12 @@
 /// The `Product` actor (what it computes: kInfo.summary). All inputs have the
 /// same width.
 
-#include "../../core/actor.hpp"
+#include "../base/fan_in.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Product : public Actor {
+class Product : public FanIn {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Product",
@@ -20,13 +20,6 @@ class Product : public Actor {
 
   explicit Product(std::string name);
   void evaluate(EvalContext& context) const override;
-
- protected:
-  void configure(const ParameterScope& scope) override;
-
- private:
-  OutputPort out_;
-  ParamHandle ops_;
 };
 
 }  // namespace ctde

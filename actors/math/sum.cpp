@@ -6,20 +6,12 @@
 
 namespace ctde {
 
-Sum::Sum(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnresolved) {
-  out_ = declare_output("out", PortKind::kPolymorphic);
-  signs_ = declare_parameter("signs", ParamKind::kString, "++");
-}
+Sum::Sum(std::string name) : FanIn(std::move(name), kInfo, "signs", "+-", "++") {}
 
 void Sum::configure(const ParameterScope& scope) {
-  (void)scope;
-  const std::string& signs = text(signs_);
-  if (signs.empty() || signs.find_first_not_of("+-") != std::string::npos) {
-    fail(signs_, "must be a non-empty string of '+' and '-', got \"" + signs + "\"");
-  }
-  declare_numbered_inputs(signs.size(), PortKind::kPolymorphic);
+  FanIn::configure(scope);
   weights_.clear();
-  for (const char c : signs) weights_.push_back(c == '-' ? -1.0 : 1.0);
+  for (const char c : operators()) weights_.push_back(c == '-' ? -1.0 : 1.0);
   for (std::size_t i = 0; i < weights_.size() && i < near_weights_.size(); ++i)
     near_weights_[i] = weights_[i];
 }

@@ -5,12 +5,12 @@
 #include <array>
 #include <vector>
 
-#include "../../core/actor.hpp"
+#include "../base/fan_in.hpp"
 
 namespace ctde {
 
 /// Not copyable, not movable (see Actor).
-class Sum : public Actor {
+class Sum : public FanIn {
  public:
   static constexpr ActorInfo kInfo{
       .type = "Sum",
@@ -27,8 +27,6 @@ class Sum : public Actor {
   void configure(const ParameterScope& scope) override;
 
  private:
-  OutputPort out_;
-  ParamHandle signs_;
   std::vector<double> weights_;           ///< +1 or -1 per input (from signs, in configure)
   std::array<double, 8> near_weights_{};  ///< the first 8 weights, kept in the actor itself
 };

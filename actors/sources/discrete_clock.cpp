@@ -32,16 +32,6 @@ void DiscreteClock::configure(const ParameterScope& scope) {
   if (std::isnan(scalar(stop_time_))) fail(stop_time_, "must be a time in seconds or \"inf\", got NaN");
 }
 
-namespace {
-/// Which offset fires next, and in which period.
-struct ClockState final : ActorState {
-  std::uint64_t period_index = 0;
-  std::size_t offset_index = 0;
-};
-}  // namespace
-
-std::unique_ptr<ActorState> DiscreteClock::make_state() const { return std::make_unique<ClockState>(); }
-
 Tick DiscreteClock::next_time(const ReadContext& context, std::uint64_t period_index,
                               std::size_t offset_index) const {
   const TimeResolution& r = context.resolution();
@@ -58,16 +48,13 @@ Tick DiscreteClock::last_tick(const ReadContext& context) const {
   return context.resolution().to_ticks_clamped(scalar(stop_time_));
 }
 
-Tick DiscreteClock::first(FireContext& context) const { return next_time(context, 0, 0); }
+Tick DiscreteClock::time_of(FireContext& context, std::uint64_t k) const {
+  const std::size_t n = vector(offsets_).size();
+  return next_time(context, k / n, static_cast<std::size_t>(k % n));
+}
 
-Tick DiscreteClock::at_event(FireContext& context) const {
-  auto& state = context.state<ClockState>();
-  context.emit(out_, vector(values_)[state.offset_index]);
-  if (++state.offset_index == vector(offsets_).size()) {
-    state.offset_index = 0;
-    ++state.period_index;
-  }
-  return next_time(context, state.period_index, state.offset_index);
+void DiscreteClock::send(FireContext& context, std::uint64_t k) const {
+  context.emit(out_, vector(values_)[static_cast<std::size_t>(k % vector(values_).size())]);
 }
 
 void DiscreteClock::check_times(const TimeResolution& resolution) const {

@@ -18,13 +18,13 @@ class DiscreteClock : public SelfTimed {
   };
 
   explicit DiscreteClock(std::string name);
-  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
 
  protected:
   void configure(const ParameterScope& scope) override;
   void check_times(const TimeResolution& resolution) const override;
-  [[nodiscard]] Tick first(FireContext& context) const override;
-  [[nodiscard]] Tick at_event(FireContext& context) const override;
+  /// Event k is offset k mod n of period k / n, n offsets.
+  [[nodiscard]] Tick time_of(FireContext& context, std::uint64_t k) const override;
+  void send(FireContext& context, std::uint64_t k) const override;
   /// The last tick at which an event may be sent (kNever: none).
   [[nodiscard]] Tick last_tick(const ReadContext& context) const override;
 

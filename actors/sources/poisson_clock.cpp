@@ -27,7 +27,7 @@ void PoissonClock::configure(const ParameterScope& scope) {
 }
 
 namespace {
-struct PoissonState final : ActorState {
+struct PoissonState final : SelfTimed::State {
   explicit PoissonState(std::uint64_t seed) : generator(seed) {}
   std::mt19937_64 generator;
 };
@@ -37,7 +37,7 @@ std::unique_ptr<ActorState> PoissonClock::make_state() const {
   return std::make_unique<PoissonState>(static_cast<std::uint64_t>(scalar(seed_)));
 }
 
-Tick PoissonClock::draw_next(FireContext& context) const {
+Tick PoissonClock::time_of(FireContext& context, std::uint64_t /*k*/) const {
   auto& state = context.state<PoissonState>();
   std::exponential_distribution<double> interval(1.0 / scalar(mean_));
   const Tick dt = std::max<Tick>(1, context.resolution().to_ticks(interval(state.generator)));
@@ -46,12 +46,7 @@ Tick PoissonClock::draw_next(FireContext& context) const {
   return now + dt;
 }
 
-Tick PoissonClock::first(FireContext& context) const { return draw_next(context); }
-
-Tick PoissonClock::at_event(FireContext& context) const {
-  context.emit(out_, 1.0);
-  return draw_next(context);
-}
+void PoissonClock::send(FireContext& context, std::uint64_t /*k*/) const { context.emit(out_, 1.0); }
 
 void PoissonClock::check_times(const TimeResolution& resolution) const {
   // Intervals are drawn, then rounded to ticks: a mean below 100 ticks

@@ -24,12 +24,11 @@ class PoissonClock : public SelfTimed {
  protected:
   void configure(const ParameterScope& scope) override;
   void check_times(const TimeResolution& resolution) const override;
-  [[nodiscard]] Tick first(FireContext& context) const override;
-  [[nodiscard]] Tick at_event(FireContext& context) const override;
+  /// An exponential interval after now (kNever: beyond the stop time).
+  [[nodiscard]] Tick time_of(FireContext& context, std::uint64_t k) const override;
+  void send(FireContext& context, std::uint64_t k) const override;
 
  private:
-  /// The tick an exponential interval after now (kNever: beyond the stop time).
-  [[nodiscard]] Tick draw_next(FireContext& context) const;
   ParamHandle mean_;
   ParamHandle seed_;
 };

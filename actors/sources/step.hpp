@@ -16,7 +16,7 @@ class Step : public SwitchedSource {
       .type = "Step",
       .family = "sources",
       .summary = "`before` until `time`, `after` from `time` on.",
-      .sample_params = R"({"time": 0.5, "before": 0, "after": 1})",
+      .sample_params = R"({"time": 0.5})",
   };
 
   explicit Step(std::string name);

@@ -158,8 +158,7 @@ void Director::Impl::record_values(const RowTime& time, std::uint32_t microstep)
   results_->begin_row(time, microstep);
   for (std::size_t i = 0; i < signals.size(); ++i) {
     const RecordedSignal& s = signals[i];
-    const SignalSlice slot =
-        b_.outputs[b_.actors[model_.actors[s.actor].depth.index()].output(s.port).index()];
+    const SignalSlice slot = b_.outputs[b_.actors[model_[s.actor].depth.index()].output(s.port).index()];
     const std::span<const double> value(b_.signals.data() + slot.offset.index(), slot.width);
     // A discrete signal has a value only on the row after the microstep that sent it.
     const bool present =

@@ -93,16 +93,16 @@ void Director::Impl::lay_out() {
         b_.inputs[input.index()] = {SignalIndex{zeros}, static_cast<std::uint32_t>(actor.input_widths[i])};
         continue;
       }
-      const ActorId driver = model_.actors[actor.drivers[i]->actor].depth;
+      const ActorId driver = model_[actor.drivers[i]->actor].depth;
       const OutputId output = b_.actors[driver.index()].output(actor.drivers[i]->port);
       b_.inputs[input.index()] = b_.outputs[output.index()];
       if (actor.input_kinds[i] == PortKind::kDiscrete) receivers[output.index()].push_back(input);
     }
   }
-  b_.receivers_begin.assign(1, 0);
+  b_.receivers_begin.assign(1, ReceiverIndex{0});
   for (const auto& list : receivers) {
     b_.receivers.insert(b_.receivers.end(), list.begin(), list.end());
-    b_.receivers_begin.push_back(static_cast<std::uint32_t>(b_.receivers.size()));
+    b_.receivers_begin.push_back(ReceiverIndex::at(b_.receivers.size()));
   }
   b_.tokens_now.assign(token_size, 0.0);
   b_.tokens_next.assign(token_size, 0.0);
@@ -120,7 +120,7 @@ void Director::Impl::lay_out() {
     const FlatActor& generator = flat(g);
     for (std::size_t i = 0; i < generator.drivers.size(); ++i) {
       if (generator.drivers[i] && generator.input_kinds[i] == PortKind::kDiscrete) {
-        flags_[model_.actors[generator.drivers[i]->actor].depth.index()] |= kMovesGuards;
+        flags_[model_[generator.drivers[i]->actor].depth.index()] |= kMovesGuards;
       }
     }
   }
@@ -137,7 +137,7 @@ void Director::Impl::lay_out() {
     }
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i]) continue;
-      const FlatActor& driver = model_.actors[actor.drivers[i]->actor];
+      const FlatActor& driver = model_[actor.drivers[i]->actor];
       if (timed_[driver.depth.index()] != 0) flags_[d.index()] |= kReadsTimed;
       if (driver.mode == TimeMode::kConstant && actor.input_kinds[i] == PortKind::kDiscrete) {
         const InputId input = b_.actors[d.index()].input(i);
@@ -162,7 +162,7 @@ void Director::Impl::lay_out() {
     recorded_token_tag_.assign(results_->signals().size(), Tag{kNever, 0});
     for (std::size_t i = 0; i < results_->signals().size(); ++i) {
       const RecordedSignal& s = results_->signals()[i];
-      const OutputId port = b_.actors[model_.actors[s.actor].depth.index()].output(s.port);
+      const OutputId port = b_.actors[model_[s.actor].depth.index()].output(s.port);
       record_index_[port.index()] = static_cast<int>(i);
     }
   }
@@ -190,7 +190,7 @@ std::vector<ActorId> Director::Impl::upstream(const std::vector<ActorId>& seeds,
     const FlatActor& actor = flat(d);
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i] || (!all_inputs && !actor.actor->feeds_through(i))) continue;
-      const ActorId u = model_.actors[actor.drivers[i]->actor].depth;
+      const ActorId u = model_[actor.drivers[i]->actor].depth;
       if (timed_[u.index()] == 0 || reached[u.index()] != 0) continue;
       reached[u.index()] = 1;
       work.push_back(u);
@@ -222,7 +222,7 @@ void Director::Impl::bound_steps() {
     if (actors_[d.index()]->bounds_every_step()) seeds.push_back(d);
   }
   if (results_ != nullptr && !options_.output_interval) {
-    for (const RecordedSignal& s : results_->signals()) seeds.push_back(model_.actors[s.actor].depth);
+    for (const RecordedSignal& s : results_->signals()) seeds.push_back(model_[s.actor].depth);
   }
   step_bound_ = std::numeric_limits<double>::infinity();
   for (const ActorId d : upstream(seeds, /*with_seeds=*/true)) {

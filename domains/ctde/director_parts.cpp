@@ -81,7 +81,7 @@ std::vector<PartId> Director::Impl::split_parts() const {
     const FlatActor& actor = flat(d);
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i]) continue;
-      const FlatActor& driver = model_.actors[actor.drivers[i]->actor];
+      const FlatActor& driver = model_[actor.drivers[i]->actor];
       if (driver.mode == TimeMode::kConstant) continue;  // the same value for every part
       if (actor.input_kinds[i] == PortKind::kContinuous || timed_[driver.depth.index()] != 0)
         graph.join(d, driver.depth);

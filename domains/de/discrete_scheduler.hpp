@@ -77,9 +77,8 @@ class DiscreteScheduler {
   /// order; any other sees it at the next microstep.
   void send(OutputId port, std::span<const double> token) {
     const std::size_t p = port.index();
-    // r: a position in b_.receivers (the inputs port p drives).
-    for (std::size_t r = b_.receivers_begin[p]; r < b_.receivers_begin[p + 1]; ++r) {
-      const InputId input = b_.receivers[r];
+    for (ReceiverIndex r = b_.receivers_begin[p]; r < b_.receivers_begin[p + 1]; ++r) {
+      const InputId input = b_.receivers[r.index()];
       const TokenSlice slot = b_.input_tokens[input.index()];
       const ActorId receiver = b_.input_owner[input.index()];
       if (in_microstep_ && receiver > current_) {  // fires later in this microstep

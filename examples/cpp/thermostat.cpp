@@ -21,10 +21,11 @@
 class Room : public ctde::Actor {
  public:
   // Who the type is, written once: the constructor and register_actor<Room>() read it.
-  static constexpr ctde::ActorInfo kInfo{.type = "Room",
-                                         .family = "user",
-                                         .summary = "A heated room: T' = k (ambient - T) + rate u.",
-                                         .sample_params = R"({"k": 0.5, "initial": 15})"};
+  static constexpr ctde::ActorInfo kInfo{
+      .type = "Room",
+      .family = "user",
+      .summary = "A heated room: T' = k (ambient - T) + rate u.",
+  };
 
   explicit Room(std::string name) : Actor(std::move(name), kInfo, ctde::TimeMode::kContinuous) {
     heater_ = declare_input("heater", ctde::PortKind::kContinuous, 1);
@@ -68,7 +69,7 @@ class Thermostat : public ctde::Actor {
       .type = "Thermostat",
       .family = "user",
       .summary = "Sends 0 when T rises through `high`, 1 when it falls through `low`.",
-      .sample_params = R"({"low": 19, "high": 21})"};
+  };
 
   explicit Thermostat(std::string name) : Actor(std::move(name), kInfo, ctde::TimeMode::kHybrid) {
     in_ = declare_input("in", ctde::PortKind::kContinuous, 1);

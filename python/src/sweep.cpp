@@ -65,7 +65,7 @@ py::tuple unpack(const py::object& self) {
     if (s.values.size() != rows * s.width) {
       throw std::runtime_error("the run record's signal '" + s.name + "' does not have one value per row");
     }
-    const RecordedSignal signal{s.name, 0, 0, s.width, s.discrete};
+    const RecordedSignal signal{s.name, FlatIndex{}, 0, s.width, s.discrete};
     for (std::uint32_t i = 0; i < s.width; ++i) {
       names.push_back(column_name(signal, i));
       if (s.discrete) discrete.push_back(names.back());

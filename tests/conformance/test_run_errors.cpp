@@ -56,20 +56,29 @@ std::string sign_chart_integrator(const std::string& event_state, const std::str
     "record": ["x.out"]})";
 }
 
-/// The run of a sign chart ends with the Zeno error at t = 1 s (within the
-/// kZenoEvents + 1 events, 64 ticks apart at most, that make it).
-void check_zeno_at_one_second(const std::string& model) {
+/// Runs a sign chart, which must end with the error `what` ("Zeno
+/// behaviour", "chattering") of its guard at t = 1 s (within the
+/// kZenoEvents + 1 events, 64 ticks apart at most, that make it), the trace's
+/// last line saying so.
+Run run_to_error_at_one_second(const std::string& model, const std::string& what) {
   Run run;
   REQUIRE_NOTHROW(run = run_model(model));
   REQUIRE(run.result.status == RunStatus::kError);
   CHECK(run.result.actor == "sgn");
-  CHECK(run.result.message.find("Zeno behaviour: sgn (ModalModel), guard '") != std::string::npos);
+  CHECK(run.result.message.find(what + ": sgn (ModalModel), guard '") != std::string::npos);
   CHECK(run.result.time >= 1.0);
   CHECK(run.result.time <= 1.0 + 9 * 64e-12);
+  REQUIRE(!run.lines.empty());
+  CHECK(run.lines.back()["status"] == "error");
+  return run;
+}
+
+/// The run of a sign chart ends with the Zeno error at t = 1 s.
+void check_zeno_at_one_second(const std::string& model) {
+  const Run run = run_to_error_at_one_second(model, "Zeno behaviour");
   REQUIRE(run.lines.size() >= 2);
   CHECK(run.lines[run.lines.size() - 2]["kind"] == "error");
   CHECK(run.lines.back()["kind"] == "run_end");
-  CHECK(run.lines.back()["status"] == "error");
   // Up to the error, x follows |1 - t| to the solver's tolerance.
   const std::size_t x = run.columns.size() - 1;
   for (const Row& row : run.rows) CHECK(row.values[x] == doctest::Approx(std::abs(1 - row.t)).epsilon(1e-6));
@@ -89,14 +98,7 @@ TEST_CASE("a chattering sign chart ends with the Zeno error, the event state int
 
 TEST_CASE("a chattering sign chart whose state lands on zero exactly ends with the chattering error") {
   for (const std::string& model : {sign_chart("integrated"), sign_chart_integrator("integrated")}) {
-    Run run;
-    REQUIRE_NOTHROW(run = run_model(model));
-    REQUIRE(run.result.status == RunStatus::kError);
-    CHECK(run.result.actor == "sgn");
-    CHECK(run.result.message.find("chattering: sgn (ModalModel), guard '") != std::string::npos);
-    CHECK(run.result.time >= 1.0);
-    CHECK(run.result.time <= 1.0 + 9 * 64e-12);
-    CHECK(run.lines.back()["status"] == "error");
+    run_to_error_at_one_second(model, "chattering");
   }
 }
 

@@ -117,7 +117,7 @@ ColumnarResults check_same_as_csv(Model& model, std::size_t expected_discrete_co
 }  // namespace
 
 TEST_CASE("ColumnarResults keeps a vector per element, NaN where a discrete signal is absent") {
-  ColumnarResults results({{"x.out", 0, 0, 1, false}, {"s.out", 1, 0, 2, true}});
+  ColumnarResults results({{"x.out", FlatIndex{0}, 0, 1, false}, {"s.out", FlatIndex{1}, 0, 2, true}});
   CHECK(results.columns() == 3);
   CHECK(results.names() == std::vector<std::string>{"x.out", "s.out[0]", "s.out[1]"});
   CHECK(results.rows() == 0);

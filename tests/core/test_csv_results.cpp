@@ -15,7 +15,9 @@ using namespace ctde;
 TEST_CASE("CsvResults writes a header of one column per element and a line per row") {
   std::ostringstream out;
   {
-    CsvResults results(out, {{"x.out", 0, 0, 1, false}, {"v.out", 1, 0, 2, false}, {"s.out", 2, 0, 2, true}});
+    CsvResults results(out, {{"x.out", FlatIndex{0}, 0, 1, false},
+                             {"v.out", FlatIndex{1}, 0, 2, false},
+                             {"s.out", FlatIndex{2}, 0, 2, true}});
     CHECK(results.signals().size() == 3);
     const std::array<double, 1> x{0.1};
     const std::array<double, 2> v{-2.5, 1e-12};

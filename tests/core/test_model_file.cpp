@@ -162,7 +162,7 @@ TEST_CASE("composites nest networks with exported ports") {
   const FlatModel flat = validate(model);
   CHECK(flat.actors.size() == 4);
   CHECK(flat.find("plant.int"));
-  CHECK(flat[*flat.find("obs")].drivers[0]->actor == flat.find("plant.int")->value());
+  CHECK(flat[*flat.find("obs")].drivers[0]->actor == *flat.find("plant.int"));
 }
 
 TEST_CASE("TimeTable files are read relative to the model file") {

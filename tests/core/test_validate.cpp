@@ -206,8 +206,7 @@ TEST_CASE("ConnectionFromAnInputIsRejected") {
 
 TEST_CASE("ParameterCheckOfAnActorNamesIt") {
   Model model;
-  auto& sum = model.add<Sum>("s");
-  sum.set_parameter("signs", "+*");
+  model.add<Sum>("s").set_parameter("signs", "+*");
   CHECK(validation_error(model) ==
         "actor 's' (Sum), parameter 'signs': must be a non-empty string of '+' and '-', got \"+*\"");
 }
@@ -229,7 +228,7 @@ TEST_CASE("CompositePortsConnectThroughToInnerActors") {
   REQUIRE(damping);
   REQUIRE(v);
   REQUIRE(flat[*damping].drivers[0]);
-  CHECK(flat[*damping].drivers[0]->actor == v->value());
+  CHECK(flat[*damping].drivers[0]->actor == *v);
   CHECK(flat[*damping].mode == TimeMode::kContinuous);
 }
 

@@ -14,15 +14,8 @@
 #include "domains/ct/ode_solver.hpp"
 #include "support/ode_helpers.hpp"
 
-using ctde::OdeIntegrator;
-using ctde::OdeOptions;
-using ctde::OdeProblem;
-using ctde::OdeSolver;
-using ctde::RhsFunction;
-using ctde::SolverKind;
-using ctde::StepResult;
-using ctde::StepStatus;
-using ctde::test::advance;
+using namespace ctde;
+using namespace ctde::test;
 
 namespace doctest {
 template <>
@@ -37,17 +30,6 @@ namespace {
 
 constexpr std::array kBoth{OdeIntegrator::kCtde, OdeIntegrator::kArkode};
 
-// x' = -x: x(t) = x0 e^{-t}
-int decay(double /*t*/, const double* x, double* dxdt, void* /*user*/) {
-  dxdt[0] = -x[0];
-  return 0;
-}
-// (x, v)' = (v, -x) from (1, 0): x = cos t, v = -sin t
-int oscillator(double /*t*/, const double* x, double* dxdt, void* /*user*/) {
-  dxdt[0] = x[1];
-  dxdt[1] = -x[0];
-  return 0;
-}
 // x' = cos(t) x: x(t) = e^{sin t} (time-dependent, every stage's time matters)
 int periodic_growth(double t, const double* x, double* dxdt, void* /*user*/) {
   dxdt[0] = std::cos(t) * x[0];
@@ -269,33 +251,6 @@ TEST_CASE("reset, correct_state and redo_to set the next Dormand-Prince step as 
   REQUIRE(solver.step(100.0).status == StepStatus::kOk);
   CHECK(solver.last_step_end() - solver.last_step_start() == doctest::Approx(1e-4));
 }
-
-namespace {
-
-struct FailAfter {
-  double t_fail;
-  int code;
-};
-// x' = 1 - x until t_fail, then the failure code
-int failing(double t, const double* x, double* dxdt, void* user) {
-  const auto* failure = static_cast<const FailAfter*>(user);
-  if (t > failure->t_fail) return failure->code;
-  dxdt[0] = 1.0 - x[0];
-  return 0;
-}
-// x' = -x, defined for x >= 0 only
-int decay_positive(double /*t*/, const double* x, double* dxdt, void* /*user*/) {
-  if (x[0] < 0) return 1;
-  dxdt[0] = -x[0];
-  return 0;
-}
-int throwing(double t, const double* x, double* dxdt, void* /*user*/) {
-  if (t > 0.5) throw std::runtime_error("derivative of actor plant.spring is NaN");
-  dxdt[0] = -x[0];
-  return 0;
-}
-
-}  // namespace
 
 TEST_CASE("a right-hand side's failures give the same status on both integrators") {
   for (OdeIntegrator integrator : kBoth) {

@@ -12,14 +12,8 @@
 #include "domains/ct/ode_solver.hpp"
 #include "support/ode_helpers.hpp"
 
-using ctde::OdeOptions;
-using ctde::OdeProblem;
-using ctde::OdeSolver;
-using ctde::RhsFunction;
-using ctde::SolverKind;
-using ctde::StepResult;
-using ctde::StepStatus;
-using ctde::test::advance;
+using namespace ctde;
+using namespace ctde::test;
 
 // Failures name the method (CAPTURE(kind)).
 namespace doctest {
@@ -49,18 +43,6 @@ int relaxation_implicit_part(double /*t*/, const double* x, double* dxdt, void* 
 }
 double relaxation_exact(double t) { return 1.0 - std::exp(-t); }
 
-// x' = -x
-int decay(double /*t*/, const double* x, double* dxdt, void* /*user*/) {
-  dxdt[0] = -x[0];
-  return 0;
-}
-
-// x'' = -x as (x, v): energy (x² + v²) / 2 is constant, period 2π
-int oscillator(double /*t*/, const double* x, double* dxdt, void* /*user*/) {
-  dxdt[0] = x[1];
-  dxdt[1] = -x[0];
-  return 0;
-}
 double energy(std::span<const double> x) { return 0.5 * (x[0] * x[0] + x[1] * x[1]); }
 
 // Robertson's stiff chemical kinetics (Hairer & Wanner II; the CVODE example
@@ -81,23 +63,6 @@ int robertson_jacobian(double /*t*/, const double* y, const double* /*fy*/, doub
   at(1, 0) = 0.04;
   at(1, 1) = -1.0e4 * y[2] - 6.0e7 * y[1];
   at(1, 2) = -1.0e4 * y[1];
-  return 0;
-}
-
-// Fails (returns `code`) once t passes a threshold given through the user pointer.
-struct FailAfter {
-  double t_fail;
-  int code;
-};
-int failing(double t, const double* x, double* dxdt, void* user) {
-  const auto* failure = static_cast<const FailAfter*>(user);
-  if (t > failure->t_fail) return failure->code;
-  dxdt[0] = 1.0 - x[0];
-  return 0;
-}
-int throwing(double t, const double* x, double* dxdt, void* /*user*/) {
-  if (t > 0.5) throw std::runtime_error("derivative of actor plant.spring is NaN");
-  dxdt[0] = -x[0];
   return 0;
 }
 
@@ -429,16 +394,6 @@ TEST_CASE("a right-hand side that fails gives a failure status and a usable solv
     }
   }
 }
-
-namespace {
-// x' = -x, defined for x >= 0 only (a recoverable failure below): the solution
-// from x = 1 never leaves the domain, the stages of long steps do.
-int decay_positive(double /*t*/, const double* x, double* dxdt, void* /*user*/) {
-  if (x[0] < 0) return 1;
-  dxdt[0] = -x[0];
-  return 0;
-}
-}  // namespace
 
 TEST_CASE("a recoverable failure at a trial stage only is stepped around with shorter steps") {
   for (SolverKind kind : {SolverKind::kErk45, SolverKind::kErk23, SolverKind::kRkf45, SolverKind::kDirk}) {

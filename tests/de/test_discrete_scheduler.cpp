@@ -19,7 +19,7 @@ namespace {
 /// scalar input of each actor in receivers[k] (one input per edge).
 RunBuffers line_buffers(std::uint32_t actors, const std::vector<std::vector<std::uint32_t>>& receivers) {
   RunBuffers b;
-  b.receivers_begin.push_back(0);
+  b.receivers_begin.emplace_back(0);
   for (std::uint32_t a = 0; a < actors; ++a) {
     for (const std::uint32_t r : receivers[a]) {
       const auto input = static_cast<std::uint32_t>(b.input_owner.size());
@@ -27,7 +27,7 @@ RunBuffers line_buffers(std::uint32_t actors, const std::vector<std::vector<std:
       b.input_tokens.push_back({ctde::TokenIndex{input}, 1});
       b.receivers.emplace_back(input);
     }
-    b.receivers_begin.push_back(static_cast<std::uint32_t>(b.receivers.size()));
+    b.receivers_begin.push_back(ctde::ReceiverIndex::at(b.receivers.size()));
   }
   const std::size_t inputs = b.input_owner.size();
   b.tokens_now.assign(inputs, 0.0);

@@ -12,7 +12,8 @@ using ctde::results::RunRecord;
 namespace {
 
 RunRecord sample_record() {
-  ctde::ColumnarResults rows({{"h.out", 0, 0, 1, false}, {"x.out", 1, 0, 2, true}});
+  ctde::ColumnarResults rows(
+      {{"h.out", ctde::FlatIndex{0}, 0, 1, false}, {"x.out", ctde::FlatIndex{1}, 0, 2, true}});
   const std::array<double, 1> h{{2.5}};
   const std::array<double, 2> x{{1, 2}};
   rows.begin_row(ctde::RowTime::between_ticks(0), 0);
