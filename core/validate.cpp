@@ -11,13 +11,6 @@
 
 namespace ctde {
 
-std::optional<FlatIndex> FlatModel::find(const std::string& path) const {
-  for (FlatIndex i{0}; i.index() < actors.size(); ++i) {
-    if (actors[i.index()].path == path) return i;
-  }
-  return std::nullopt;
-}
-
 namespace {
 
 /// Binds the connections of every composite to leaf ports.
@@ -38,11 +31,69 @@ class Flattener {
       FlatActor entry;
       entry.actor = child.get();
       entry.path = child->path();
-      entry.drivers.resize(child->inputs().size());
-      entry.driver_locations.resize(child->inputs().size());
-      entry.receivers.resize(child->outputs().size());
       index[c] = static_cast<std::uint32_t>(flat_.actors.size());
       flat_.actors.push_back(std::move(entry));
+    }
+  }
+
+  /// Once every actor is collected (its ports configured): the port arrays,
+  /// and each actor's runs of them.
+  void lay_out_ports() {
+    std::size_t inputs = 0;
+    std::size_t outputs = 0;
+    for (const auto& actor : flat_.actors) {
+      inputs += actor.actor->inputs().size();
+      outputs += actor.actor->outputs().size();
+    }
+    FlatPortArrays& ports = flat_.ports;
+    ports.input_kinds.assign(inputs, PortKind::kPolymorphic);
+    ports.input_widths.assign(inputs, kInferredWidth);
+    ports.drivers.assign(inputs, std::nullopt);
+    ports.driver_locations.assign(inputs, std::string_view());
+    ports.output_kinds.assign(outputs, PortKind::kPolymorphic);
+    ports.output_widths.assign(outputs, kInferredWidth);
+    ports.receivers_begin.assign(outputs + 1, 0);
+    std::size_t in = 0;
+    std::size_t out = 0;
+    for (auto& actor : flat_.actors) {
+      const std::size_t n_in = actor.actor->inputs().size();
+      const std::size_t n_out = actor.actor->outputs().size();
+      actor.input_kinds = {ports.input_kinds.data() + in, n_in};
+      actor.input_widths = {ports.input_widths.data() + in, n_in};
+      actor.drivers = {ports.drivers.data() + in, n_in};
+      actor.driver_locations = {ports.driver_locations.data() + in, n_in};
+      actor.output_kinds = {ports.output_kinds.data() + out, n_out};
+      actor.output_widths = {ports.output_widths.data() + out, n_out};
+      actor.receivers = ReceiverLists(ports.receivers_begin.data() + out, n_out, nullptr);
+      in += n_in;
+      out += n_out;
+    }
+  }
+
+  /// Once every connection is bound: each output's receivers, in the order
+  /// the connections were bound (a counting sort of the bound inputs by the
+  /// output driving them).
+  void lay_out_receivers() {
+    FlatPortArrays& ports = flat_.ports;
+    const auto output_of = [this, &ports](const PortRef& input) {
+      const PortRef& from = *flat_.actors[input.actor].drivers[input.port];
+      return static_cast<std::size_t>(flat_.actors[from.actor].output_kinds.data() -
+                                      ports.output_kinds.data()) +
+             from.port;
+    };
+    for (const PortRef& input : bound_) ++ports.receivers_begin[output_of(input) + 1];
+    for (std::size_t o = 1; o < ports.receivers_begin.size(); ++o) {
+      ports.receivers_begin[o] += ports.receivers_begin[o - 1];
+    }
+    ports.receivers.resize(bound_.size());
+    std::vector<std::uint32_t> next(ports.receivers_begin.begin(), ports.receivers_begin.end() - 1);
+    for (const PortRef& input : bound_) ports.receivers[next[output_of(input)]++] = input;
+    std::vector<PortRef>().swap(bound_);
+    std::size_t out = 0;
+    for (auto& actor : flat_.actors) {
+      actor.receivers =
+          ReceiverLists(ports.receivers_begin.data() + out, actor.receivers.size(), ports.receivers.data());
+      out += actor.receivers.size();
     }
   }
 
@@ -196,7 +247,7 @@ class Flattener {
     }
     driver = from;
     target.driver_locations[to.port] = location;
-    flat_.actors[from.actor].receivers[from.port].push_back(to);
+    bound_.push_back(to);
   }
 
   static constexpr std::uint32_t kNotLeaf = std::numeric_limits<std::uint32_t>::max();
@@ -206,6 +257,7 @@ class Flattener {
   std::unordered_map<const Composite*, std::vector<std::uint32_t>> index_;
   mutable const Composite* last_holder_ = nullptr;  ///< the composite of the last lookup
   mutable const std::vector<std::uint32_t>* last_index_ = nullptr;
+  std::vector<PortRef> bound_;  ///< the inputs bound, in the connections' order
 };
 
 }  // namespace
@@ -216,7 +268,9 @@ FlatModel flatten(Model& model) {
   flat.actors.reserve(model.top().children().size());
   Flattener flattener(flat);
   flattener.collect(model.top(), model.parameters());
+  flattener.lay_out_ports();
   flattener.bind(model.top());
+  flattener.lay_out_receivers();
   flattener.check_unconnected();
   return flat;
 }
