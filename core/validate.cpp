@@ -1,5 +1,6 @@
 #include "core/validate.hpp"
 
+#include <array>
 #include <limits>
 #include <string_view>
 #include <unordered_map>
@@ -98,7 +99,11 @@ class Flattener {
   }
 
   void bind(const Composite& composite) {
-    for (const auto& connection : composite.connections()) {
+    const auto& connections = composite.connections();
+    Prefetcher ahead(composite);
+    for (std::size_t c = 0; c < connections.size(); ++c) {
+      ahead.step(connections, c);
+      const Connection& connection = connections[c];
       try {
         const PortRef from = output_endpoint(composite, connection.from);
         std::vector<PortRef> to;
@@ -133,6 +138,48 @@ class Flattener {
     const std::string prefix = composite.parent() == nullptr ? "" : composite.path() + ".";
     return "'" + prefix + endpoint + "'";
   }
+
+  /// Brings the children that the connections a few places ahead name into
+  /// the cache, in three steps kAhead connections apart (a large model's
+  /// lookups jump across memory: the index's slot, the child's pointer, the
+  /// child itself, each a miss that the next step needs).
+  class Prefetcher {
+   public:
+    explicit Prefetcher(const Composite& composite) : composite_(composite) {}
+
+    /// Before binding connection c.
+    void step(const std::vector<Connection>& connections, std::size_t c) {
+      if (c + 3 * kAhead < connections.size()) {
+        Hashes& h = ring_[(c + 3 * kAhead) % kRing];
+        h.from = composite_.prefetch_slot(first_name(connections[c + 3 * kAhead].from));
+        h.to = composite_.prefetch_slot(first_name(connections[c + 3 * kAhead].to));
+      }
+      if (c + 2 * kAhead < connections.size() && c + 2 * kAhead >= 3 * kAhead) {
+        const Hashes& h = ring_[(c + 2 * kAhead) % kRing];
+        composite_.prefetch_pointer(h.from);
+        composite_.prefetch_pointer(h.to);
+      }
+      if (c + kAhead < connections.size() && c + kAhead >= 3 * kAhead) {
+        const Hashes& h = ring_[(c + kAhead) % kRing];
+        composite_.prefetch_child(h.from);
+        composite_.prefetch_child(h.to);
+      }
+    }
+
+   private:
+    static constexpr std::size_t kAhead = 4;
+    static constexpr std::size_t kRing = 4 * kAhead;
+    struct Hashes {
+      std::uint32_t from = 0;
+      std::uint32_t to = 0;
+    };
+    static std::string_view first_name(std::string_view endpoint) {
+      return endpoint.substr(0, endpoint.find('.'));
+    }
+
+    const Composite& composite_;
+    std::array<Hashes, kRing> ring_{};
+  };
 
   /// Where an endpoint leads: the actor, the composite holding it and its
   /// position there, and the port's name.
