@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
@@ -32,8 +33,8 @@ char kind_letter(PortKind kind) {
 }
 
 /// "in[2]C reset[2]D" — each port with its width and resolved kind.
-std::string ports(const std::vector<PortSpec>& specs, const std::vector<int>& widths,
-                  const std::vector<PortKind>& kinds) {
+std::string ports(const std::vector<PortSpec>& specs, std::span<const int> widths,
+                  std::span<const PortKind> kinds) {
   if (specs.empty()) return "-";
   std::string out;
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -70,8 +71,8 @@ Json param_json(const ResolvedParam& p) {
   return nullptr;
 }
 
-Json ports_json(const std::vector<PortSpec>& specs, const std::vector<int>& widths,
-                const std::vector<PortKind>& kinds) {
+Json ports_json(const std::vector<PortSpec>& specs, std::span<const int> widths,
+                std::span<const PortKind> kinds) {
   Json out = Json::array();
   for (std::size_t i = 0; i < specs.size(); ++i) {
     out.push_back({{"name", specs[i].name}, {"width", widths[i]}, {"kind", to_string(kinds[i])}});

@@ -25,10 +25,14 @@ const std::string* interned_type(std::string_view type) {
 }  // namespace
 
 Actor::Actor(std::string name, std::string_view type, TimeMode mode)
-    : name_(std::move(name)), type_(interned_type(type)), declared_mode_(mode) {}
+    : name_(std::move(name)),
+      type_(interned_type(type)),
+      declared_mode_(mode),
+      inputs_(empty_port_list()),
+      outputs_(empty_port_list()) {}
 
 Actor::Actor(std::string name, const ActorInfo& info, TimeMode mode)
-    : name_(std::move(name)), type_(interned_type(info.type)), declared_mode_(mode) {}
+    : Actor(std::move(name), info.type, mode) {}
 
 Actor::~Actor() = default;
 
@@ -72,24 +76,30 @@ std::optional<std::size_t> find_port(const std::vector<PortSpec>& ports, std::st
 }
 }  // namespace
 
-std::optional<std::size_t> Actor::find_input(std::string_view name) const { return find_port(inputs_, name); }
+std::optional<std::size_t> Actor::find_input(std::string_view name) const {
+  return find_port(*inputs_, name);
+}
 std::optional<std::size_t> Actor::find_output(std::string_view name) const {
-  return find_port(outputs_, name);
+  return find_port(*outputs_, name);
 }
 
 InputPort Actor::declare_input(std::string name, PortKind kind, int width, bool optional) {
-  inputs_.push_back({std::move(name), PortDirection::kInput, kind, width, optional});
-  return InputPort{inputs_.size() - 1};
+  inputs_ = with_port(*inputs_, {std::move(name), PortDirection::kInput, kind, width, optional});
+  return InputPort{inputs_->size() - 1};
 }
 
 OutputPort Actor::declare_output(std::string name, PortKind kind, int width) {
-  outputs_.push_back({std::move(name), PortDirection::kOutput, kind, width, false});
-  return OutputPort{outputs_.size() - 1};
+  outputs_ = with_port(*outputs_, {std::move(name), PortDirection::kOutput, kind, width, false});
+  return OutputPort{outputs_->size() - 1};
 }
 
 void Actor::declare_numbered_inputs(std::size_t count, PortKind kind) {
-  inputs_.clear();
-  for (std::size_t i = 0; i < count; ++i) declare_input("in" + std::to_string(i), kind);
+  PortList ports;
+  ports.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    ports.push_back({"in" + std::to_string(i), PortDirection::kInput, kind, kInferredWidth, false});
+  }
+  inputs_ = intern_port_list(std::move(ports));
 }
 
 std::size_t Actor::port_count(ParamHandle p) const {
@@ -173,7 +183,7 @@ bool Actor::feeds_through(std::size_t in, std::size_t out) const {
 bool Actor::feeds_through(std::size_t in) const {
   switch (feedthrough_) {
     case Feedthrough::kAll:
-      return !outputs_.empty();
+      return !outputs_->empty();
     case Feedthrough::kNone:
       return false;
     case Feedthrough::kListed:
@@ -191,10 +201,28 @@ void Actor::set_feedthrough(const std::vector<std::pair<InputPort, OutputPort>>&
   for (const auto& [in, out] : pairs) feedthrough_pairs_.emplace_back(in.index, out.index);
 }
 
-void Actor::set_width(InputPort port, int width) { inputs_.at(port.index).width = width; }
-void Actor::set_width(OutputPort port, int width) { outputs_.at(port.index).width = width; }
-void Actor::set_kind(InputPort port, PortKind kind) { inputs_.at(port.index).kind = kind; }
-void Actor::set_kind(OutputPort port, PortKind kind) { outputs_.at(port.index).kind = kind; }
+namespace {
+/// The one copy of `list` with port `index` changed by `change` (the list itself when unchanged).
+template <class Change>
+const PortList* changed(const PortList* list, std::size_t index, Change change) {
+  PortList copy(*list);
+  change(copy.at(index));
+  return intern_port_list(std::move(copy));
+}
+}  // namespace
+
+void Actor::set_width(InputPort port, int width) {
+  inputs_ = changed(inputs_, port.index, [width](PortSpec& p) { p.width = width; });
+}
+void Actor::set_width(OutputPort port, int width) {
+  outputs_ = changed(outputs_, port.index, [width](PortSpec& p) { p.width = width; });
+}
+void Actor::set_kind(InputPort port, PortKind kind) {
+  inputs_ = changed(inputs_, port.index, [kind](PortSpec& p) { p.kind = kind; });
+}
+void Actor::set_kind(OutputPort port, PortKind kind) {
+  outputs_ = changed(outputs_, port.index, [kind](PortSpec& p) { p.kind = kind; });
+}
 
 void Actor::set_declared_mode(TimeMode mode) {
   assert(mode != TimeMode::kUnresolved && declared_mode_ != TimeMode::kUnresolved);
@@ -212,13 +240,13 @@ int Actor::infer_output_width(std::size_t /*output*/, std::span<const int> input
 void Actor::check_widths(std::span<const int> input_widths, std::span<const int> /*outputs*/) const {
   std::optional<std::size_t> first;
   for (std::size_t i = 0; i < input_widths.size(); ++i) {
-    if (inputs_[i].width != kInferredWidth) continue;  // fixed widths are checked per connection
+    if ((*inputs_)[i].width != kInferredWidth) continue;  // fixed widths are checked per connection
     if (!first) {
       first = i;
     } else if (input_widths[i] != input_widths[*first]) {
-      throw ModelError("width mismatch in " + describe() + ": input '" + inputs_[*first].name +
+      throw ModelError("width mismatch in " + describe() + ": input '" + (*inputs_)[*first].name +
                        "' has width " + std::to_string(input_widths[*first]) + " but input '" +
-                       inputs_[i].name + "' has width " + std::to_string(input_widths[i]));
+                       (*inputs_)[i].name + "' has width " + std::to_string(input_widths[i]));
     }
   }
 }

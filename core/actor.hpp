@@ -18,6 +18,7 @@
 #include "kernel.hpp"
 #include "param.hpp"
 #include "port.hpp"
+#include "port_list.hpp"
 #include "run_buffers.hpp"
 #include "time.hpp"
 
@@ -94,8 +95,10 @@ class Actor {
   /// @throws ModelError if the actor is not polymorphic or `mode` is neither.
   void set_time_mode(TimeMode mode);
 
-  [[nodiscard]] const std::vector<PortSpec>& inputs() const { return inputs_; }
-  [[nodiscard]] const std::vector<PortSpec>& outputs() const { return outputs_; }
+  /// The declared ports (shared with every actor that declares the same
+  /// ones, core/port_list.hpp: compare them by value, not by address).
+  [[nodiscard]] const std::vector<PortSpec>& inputs() const { return *inputs_; }
+  [[nodiscard]] const std::vector<PortSpec>& outputs() const { return *outputs_; }
   [[nodiscard]] std::optional<std::size_t> find_input(std::string_view name) const;
   [[nodiscard]] std::optional<std::size_t> find_output(std::string_view name) const;
 
@@ -306,11 +309,11 @@ class Actor {
   /// in0..in{n-1}; a modal model's ports). Other ports use the handles
   /// their declarations return.
   [[nodiscard]] InputPort input_port(std::size_t i) const {
-    assert(i < inputs_.size());
+    assert(i < inputs_->size());
     return InputPort{i};
   }
   [[nodiscard]] OutputPort output_port(std::size_t o) const {
-    assert(o < outputs_.size());
+    assert(o < outputs_->size());
     return OutputPort{o};
   }
 
@@ -353,8 +356,8 @@ class Actor {
   Composite* parent_ = nullptr;
   TimeMode declared_mode_;
   std::optional<TimeMode> mode_override_;
-  std::vector<PortSpec> inputs_;
-  std::vector<PortSpec> outputs_;
+  const PortList* inputs_;  ///< interned: shared by the actors that declare the same ports
+  const PortList* outputs_;
   std::vector<ParamSlot> params_;
   Feedthrough feedthrough_ = Feedthrough::kAll;
   std::vector<std::pair<std::size_t, std::size_t>> feedthrough_pairs_;

@@ -130,7 +130,7 @@ bool orders_discrete(const FlatActor& target, std::uint32_t p) {
 }  // namespace
 
 bool in_continuous_schedule(const FlatActor& actor) {
-  const auto has = [](const std::vector<PortKind>& kinds, PortKind kind) {
+  const auto has = [](std::span<const PortKind> kinds, PortKind kind) {
     return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
   };
   return actor.mode != TimeMode::kDiscrete &&
@@ -139,7 +139,7 @@ bool in_continuous_schedule(const FlatActor& actor) {
 }
 
 bool in_discrete_schedule(const FlatActor& actor) {
-  const auto has = [](const std::vector<PortKind>& kinds, PortKind kind) {
+  const auto has = [](std::span<const PortKind> kinds, PortKind kind) {
     return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
   };
   return has(actor.output_kinds, PortKind::kDiscrete) || has(actor.input_kinds, PortKind::kDiscrete);

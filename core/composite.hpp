@@ -68,6 +68,17 @@ class Composite : public Actor {
   [[nodiscard]] Actor* find_child(std::string_view name) const;
   /// The position in children() of the child called `name`, if any.
   [[nodiscard]] std::optional<std::size_t> find_child_index(std::string_view name) const;
+  /// Hints for a find_child_index(name) to come in a large composite (whose
+  /// lookups miss the cache), three steps a few lookups apart, each using
+  /// what the one before brought in: the index's slot (returns the name's
+  /// hash), the child's pointer, the child. They change nothing.
+  [[nodiscard]] std::uint32_t prefetch_slot(std::string_view name) const { return index_.prefetch(name); }
+  void prefetch_pointer(std::uint32_t hash) const {
+    if (const auto i = index_.likely(hash)) __builtin_prefetch(&children_[*i]);
+  }
+  void prefetch_child(std::uint32_t hash) const {
+    if (const auto i = index_.likely(hash)) __builtin_prefetch(children_[*i].get());
+  }
 
   [[nodiscard]] bool is_composite() const override { return true; }
 

@@ -2,6 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -41,7 +45,7 @@ const std::vector<std::string> kDirectorKeys = {
 class CheckedReader {
  public:
   static constexpr int kMaxDepth = 64;
-  static constexpr std::size_t kMembers = 4;
+  static constexpr std::size_t kMembers = 3;  ///< an actor's name, type and params
 
   static Json parse(const std::string& text, std::string file) {
     CheckedReader reader(std::move(file));
@@ -58,13 +62,20 @@ class CheckedReader {
   bool string(Json::string_t& v) { return value(std::move(v)); }
   bool binary(Json::binary_t& v) { return value(std::move(v)); }
   bool start_object(std::size_t /*size*/) {
-    // Room for an actor's members: a vector of (const key, value) pairs
-    // grows by copying them.
+    // An element of an array (an actor) gets room for an actor's members: a
+    // vector of (const key, value) pairs grows by copying them. A member's
+    // object (an actor's "params") grows as it is read: it often holds one
+    // member, and the whole document is held at once.
     Json object = Json::object();
-    object.get_ref<Json::object_t&>().reserve(kMembers);
+    if (frames_.empty() || frames_.back().array) object.get_ref<Json::object_t&>().reserve(kMembers);
     return open(std::move(object));
   }
-  bool start_array(std::size_t /*size*/) { return open(Json::array()); }
+  bool start_array(std::size_t /*size*/) {
+    // Room for a connection's pair.
+    Json array = Json::array();
+    array.get_ref<Json::array_t&>().reserve(2);
+    return open(std::move(array));
+  }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
   bool key(Json::string_t& k) {
@@ -484,6 +495,19 @@ std::pair<std::size_t, std::size_t> out_of_range_number(const std::string& text)
   return {std::string::npos, 0};
 }
 
+/// After a large document is released: the whole pages it leaves free
+/// inside the heap go back to the system (glibc keeps them otherwise, and the
+/// document of a million actors is most of a gigabyte, freed piece by piece
+/// between the actors built in its place).
+void return_free_pages(std::size_t text_size) {
+#if defined(__GLIBC__)
+  constexpr std::size_t kLargeText = std::size_t{16} << 20;
+  if (text_size >= kLargeText) malloc_trim(0);
+#else
+  (void)text_size;
+#endif
+}
+
 }  // namespace
 
 Model load_model_text(const std::string& text, const std::string& file, const ActorRegistry& registry,
@@ -511,7 +535,10 @@ Model load_model_text(const std::string& text, const std::string& file, const Ac
     throw ModelError(text.substr(at, length) + " is beyond a double's range (write \"inf\" for infinity)")
         .located(file + ":" + std::to_string(line) + ":" + std::to_string(column));
   }
-  return Loader(file, folder, registry).load(root, overrides);
+  Model model = Loader(file, folder, registry).load(root, overrides);
+  root = Json();
+  return_free_pages(text.size());
+  return model;
 }
 
 Model load_model_file(const std::string& path, const ActorRegistry& registry,
@@ -521,7 +548,9 @@ Model load_model_file(const std::string& path, const ActorRegistry& registry,
   std::ostringstream buffer;
   buffer << in.rdbuf();
   const std::string folder = std::filesystem::path(path).parent_path().string();
-  return load_model_text(buffer.str(), path, registry, overrides, folder.empty() ? "." : folder);
+  // The buffer's text moved out, not copied: a large model's file is held once.
+  const std::string text = std::move(buffer).str();
+  return load_model_text(text, path, registry, overrides, folder.empty() ? "." : folder);
 }
 
 }  // namespace ctde

@@ -28,6 +28,24 @@ class NameIndex {
     return std::nullopt;
   }
 
+  /// For a find(name) to come, in a large index whose slots miss the cache:
+  /// asks for the slot its search starts at, and returns the name's hash.
+  [[nodiscard]] std::uint32_t prefetch(std::string_view name) const {
+    const auto hash = hash_of(name);
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & mask()]);
+    return hash;
+  }
+
+  /// The position in the first slot of hash `hash`: what find() will most
+  /// likely compare first (for prefetching the name), if any.
+  [[nodiscard]] std::optional<std::uint32_t> likely(std::uint32_t hash) const {
+    if (slots_.empty()) return std::nullopt;
+    for (std::size_t s = hash & mask(); slots_[s].position != 0; s = (s + 1) & mask()) {
+      if (slots_[s].hash == hash) return slots_[s].position - 1;
+    }
+    return std::nullopt;
+  }
+
   /// Adds `name` at `position`. Precondition: find(name) is empty.
   void insert(std::string_view name, std::uint32_t position) {
     if (2 * (size_ + 1) > slots_.size()) grow();

@@ -1,6 +1,7 @@
 #include "core/time_mode_resolution.hpp"
 
 #include <deque>
+#include <span>
 
 #include "core/error.hpp"
 
@@ -66,8 +67,8 @@ class Resolver {
       const auto mode = decide(actor);
       if (mode == TimeMode::kUnresolved) continue;
       actor.mode = mode;
-      for (const auto& receivers : actor.receivers) {
-        for (const PortRef& r : receivers) {
+      for (std::size_t o = 0; o < actor.receivers.size(); ++o) {
+        for (const PortRef& r : actor.receivers[o]) {
           if (model_[r.actor].mode == TimeMode::kUnresolved && queued[r.actor.index()] == 0) {
             work.push_back(r.actor.value());
             queued[r.actor.index()] = 1;
@@ -104,8 +105,7 @@ class Resolver {
   }
 
   static void assign_port_kinds(FlatActor& actor) {
-    const auto resolve = [&actor](const std::vector<PortSpec>& ports, std::vector<PortKind>& kinds) {
-      kinds.resize(ports.size());
+    const auto resolve = [&actor](const std::vector<PortSpec>& ports, std::span<PortKind> kinds) {
       for (std::size_t i = 0; i < ports.size(); ++i) {
         kinds[i] = ports[i].kind == PortKind::kPolymorphic ? kind_of(actor.mode) : ports[i].kind;
       }

@@ -1,5 +1,6 @@
 #include "core/validate.hpp"
 
+#include <array>
 #include <limits>
 #include <string_view>
 #include <unordered_map>
@@ -10,13 +11,6 @@
 #include "core/width_inference.hpp"
 
 namespace ctde {
-
-std::optional<FlatIndex> FlatModel::find(const std::string& path) const {
-  for (FlatIndex i{0}; i.index() < actors.size(); ++i) {
-    if (actors[i.index()].path == path) return i;
-  }
-  return std::nullopt;
-}
 
 namespace {
 
@@ -38,16 +32,78 @@ class Flattener {
       FlatActor entry;
       entry.actor = child.get();
       entry.path = child->path();
-      entry.drivers.resize(child->inputs().size());
-      entry.driver_locations.resize(child->inputs().size());
-      entry.receivers.resize(child->outputs().size());
       index[c] = static_cast<std::uint32_t>(flat_.actors.size());
       flat_.actors.push_back(std::move(entry));
     }
   }
 
+  /// Once every actor is collected (its ports configured): the port arrays,
+  /// and each actor's runs of them.
+  void lay_out_ports() {
+    std::size_t inputs = 0;
+    std::size_t outputs = 0;
+    for (const auto& actor : flat_.actors) {
+      inputs += actor.actor->inputs().size();
+      outputs += actor.actor->outputs().size();
+    }
+    FlatPortArrays& ports = flat_.ports;
+    ports.input_kinds.assign(inputs, PortKind::kPolymorphic);
+    ports.input_widths.assign(inputs, kInferredWidth);
+    ports.drivers.assign(inputs, std::nullopt);
+    ports.driver_locations.assign(inputs, std::string_view());
+    ports.output_kinds.assign(outputs, PortKind::kPolymorphic);
+    ports.output_widths.assign(outputs, kInferredWidth);
+    ports.receivers_begin.assign(outputs + 1, 0);
+    std::size_t in = 0;
+    std::size_t out = 0;
+    for (auto& actor : flat_.actors) {
+      const std::size_t n_in = actor.actor->inputs().size();
+      const std::size_t n_out = actor.actor->outputs().size();
+      actor.input_kinds = {ports.input_kinds.data() + in, n_in};
+      actor.input_widths = {ports.input_widths.data() + in, n_in};
+      actor.drivers = {ports.drivers.data() + in, n_in};
+      actor.driver_locations = {ports.driver_locations.data() + in, n_in};
+      actor.output_kinds = {ports.output_kinds.data() + out, n_out};
+      actor.output_widths = {ports.output_widths.data() + out, n_out};
+      actor.receivers = ReceiverLists(ports.receivers_begin.data() + out, n_out, nullptr);
+      in += n_in;
+      out += n_out;
+    }
+  }
+
+  /// Once every connection is bound: each output's receivers, in the order
+  /// the connections were bound (a counting sort of the bound inputs by the
+  /// output driving them).
+  void lay_out_receivers() {
+    FlatPortArrays& ports = flat_.ports;
+    const auto output_of = [this, &ports](const PortRef& input) {
+      const PortRef& from = *flat_.actors[input.actor.index()].drivers[input.port];
+      return static_cast<std::size_t>(flat_.actors[from.actor.index()].output_kinds.data() -
+                                      ports.output_kinds.data()) +
+             from.port;
+    };
+    for (const PortRef& input : bound_) ++ports.receivers_begin[output_of(input) + 1];
+    for (std::size_t o = 1; o < ports.receivers_begin.size(); ++o) {
+      ports.receivers_begin[o] += ports.receivers_begin[o - 1];
+    }
+    ports.receivers.resize(bound_.size());
+    std::vector<std::uint32_t> next(ports.receivers_begin.begin(), ports.receivers_begin.end() - 1);
+    for (const PortRef& input : bound_) ports.receivers[next[output_of(input)]++] = input;
+    std::vector<PortRef>().swap(bound_);
+    std::size_t out = 0;
+    for (auto& actor : flat_.actors) {
+      actor.receivers =
+          ReceiverLists(ports.receivers_begin.data() + out, actor.receivers.size(), ports.receivers.data());
+      out += actor.receivers.size();
+    }
+  }
+
   void bind(const Composite& composite) {
-    for (const auto& connection : composite.connections()) {
+    const auto& connections = composite.connections();
+    Prefetcher ahead(composite);
+    for (std::size_t c = 0; c < connections.size(); ++c) {
+      ahead.step(connections, c);
+      const Connection& connection = connections[c];
       try {
         const PortRef from = output_endpoint(composite, connection.from);
         std::vector<PortRef> to;
@@ -82,6 +138,48 @@ class Flattener {
     const std::string prefix = composite.parent() == nullptr ? "" : composite.path() + ".";
     return "'" + prefix + endpoint + "'";
   }
+
+  /// Brings the children that the connections a few places ahead name into
+  /// the cache, in three steps kAhead connections apart (a large model's
+  /// lookups jump across memory: the index's slot, the child's pointer, the
+  /// child itself, each a miss that the next step needs).
+  class Prefetcher {
+   public:
+    explicit Prefetcher(const Composite& composite) : composite_(composite) {}
+
+    /// Before binding connection c.
+    void step(const std::vector<Connection>& connections, std::size_t c) {
+      if (c + 3 * kAhead < connections.size()) {
+        Hashes& h = ring_[(c + 3 * kAhead) % kRing];
+        h.from = composite_.prefetch_slot(first_name(connections[c + 3 * kAhead].from));
+        h.to = composite_.prefetch_slot(first_name(connections[c + 3 * kAhead].to));
+      }
+      if (c + 2 * kAhead < connections.size() && c + 2 * kAhead >= 3 * kAhead) {
+        const Hashes& h = ring_[(c + 2 * kAhead) % kRing];
+        composite_.prefetch_pointer(h.from);
+        composite_.prefetch_pointer(h.to);
+      }
+      if (c + kAhead < connections.size() && c + kAhead >= 3 * kAhead) {
+        const Hashes& h = ring_[(c + kAhead) % kRing];
+        composite_.prefetch_child(h.from);
+        composite_.prefetch_child(h.to);
+      }
+    }
+
+   private:
+    static constexpr std::size_t kAhead = 4;
+    static constexpr std::size_t kRing = 4 * kAhead;
+    struct Hashes {
+      std::uint32_t from = 0;
+      std::uint32_t to = 0;
+    };
+    static std::string_view first_name(std::string_view endpoint) {
+      return endpoint.substr(0, endpoint.find('.'));
+    }
+
+    const Composite& composite_;
+    std::array<Hashes, kRing> ring_{};
+  };
 
   /// Where an endpoint leads: the actor, the composite holding it and its
   /// position there, and the port's name.
@@ -196,7 +294,7 @@ class Flattener {
     }
     driver = from;
     target.driver_locations[to.port] = location;
-    flat_.actors[from.actor.index()].receivers[from.port].push_back(to);
+    bound_.push_back(to);
   }
 
   static constexpr std::uint32_t kNotLeaf = std::numeric_limits<std::uint32_t>::max();
@@ -206,6 +304,7 @@ class Flattener {
   std::unordered_map<const Composite*, std::vector<std::uint32_t>> index_;
   mutable const Composite* last_holder_ = nullptr;  ///< the composite of the last lookup
   mutable const std::vector<std::uint32_t>* last_index_ = nullptr;
+  std::vector<PortRef> bound_;  ///< the inputs bound, in the connections' order
 };
 
 }  // namespace
@@ -216,7 +315,9 @@ FlatModel flatten(Model& model) {
   flat.actors.reserve(model.top().children().size());
   Flattener flattener(flat);
   flattener.collect(model.top(), model.parameters());
+  flattener.lay_out_ports();
   flattener.bind(model.top());
+  flattener.lay_out_receivers();
   flattener.check_unconnected();
   return flat;
 }

@@ -15,10 +15,10 @@ class WidthInference {
   void run() {
     for (std::uint32_t i = 0; i < model_.actors.size(); ++i) {
       FlatActor& actor = model_.actors[i];
-      actor.input_widths.reserve(actor.actor->inputs().size());
-      actor.output_widths.reserve(actor.actor->outputs().size());
-      for (const auto& spec : actor.actor->inputs()) actor.input_widths.push_back(spec.width);
-      for (const auto& spec : actor.actor->outputs()) actor.output_widths.push_back(spec.width);
+      const auto& inputs = actor.actor->inputs();
+      const auto& outputs = actor.actor->outputs();
+      for (std::size_t p = 0; p < inputs.size(); ++p) actor.input_widths[p] = inputs[p].width;
+      for (std::size_t o = 0; o < outputs.size(); ++o) actor.output_widths[o] = outputs[o].width;
     }
     for (std::uint32_t i = 0; i < model_.actors.size(); ++i) {
       publish(i);
