@@ -14,6 +14,7 @@
 #include <sstream>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -33,6 +34,40 @@ const std::vector<std::string> kDirectorKeys = {
     "atol",       "initial_step", "min_step",        "max_step",  "max_microsteps", "event_tolerance",
     "events",     "event_state",  "output_interval", "subsystems"};
 
+/// The model's own connections (the root's "connections"), each a pair of
+/// two strings, kept as text as the reader closes them: in the document a
+/// pair is about 190 bytes (the array, its two elements, two heap strings),
+/// here its text and two offsets. The document keeps a null in its place.
+/// Pairs of any other shape stay in the document, for the loader's message.
+class PackedPairs {
+ public:
+  /// Adds element `index`'s pair.
+  void add(std::size_t index, const std::string& from, const std::string& to) {
+    if (packed_.size() <= index) packed_.resize(index + 1, false);
+    packed_[index] = true;
+    text_ += from;
+    ends_.push_back(text_.size());
+    text_ += to;
+    ends_.push_back(text_.size());
+  }
+  /// True when element `index` was packed.
+  [[nodiscard]] bool has(std::size_t index) const { return index < packed_.size() && packed_[index]; }
+  /// The next pair, in the order they were added (the loader reads them in order).
+  std::pair<std::string, std::string> next() {
+    const std::size_t start = next_ == 0 ? 0 : ends_[next_ - 1];
+    std::pair<std::string, std::string> out(text_.substr(start, ends_[next_] - start),
+                                            text_.substr(ends_[next_], ends_[next_ + 1] - ends_[next_]));
+    next_ += 2;
+    return out;
+  }
+
+ private:
+  std::string text_;
+  std::vector<std::size_t> ends_;  ///< where each pair's from and to end in text_
+  std::vector<bool> packed_;       ///< by element: packed here (else in the document)
+  std::size_t next_ = 0;           ///< the next pair's from, in ends_
+};
+
 /// Reads a JSON document with nlohmann's (iterative) SAX parser, building
 /// it and checking its shape before anything walks it recursively: objects
 /// and arrays nest at most kMaxDepth deep (nlohmann's dump and our readers
@@ -47,8 +82,9 @@ class CheckedReader {
   static constexpr int kMaxDepth = 64;
   static constexpr std::size_t kMembers = 3;  ///< an actor's name, type and params
 
-  static Json parse(const std::string& text, std::string file) {
-    CheckedReader reader(std::move(file));
+  /// With `pairs`, the root's connections that are pairs of strings go there.
+  static Json parse(const std::string& text, std::string file, PackedPairs* pairs = nullptr) {
+    CheckedReader reader(std::move(file), pairs);
     Json::sax_parse(text, &reader);
     return std::move(reader.root_);
   }
@@ -95,7 +131,7 @@ class CheckedReader {
   }
 
  private:
-  explicit CheckedReader(std::string file) : file_(std::move(file)) {}
+  CheckedReader(std::string file, PackedPairs* pairs) : file_(std::move(file)), pairs_(pairs) {}
 
   struct Frame {
     Json* node = nullptr;
@@ -165,9 +201,24 @@ class CheckedReader {
   }
 
   bool close() {
+    if (pairs_ != nullptr && frames_.size() == 3) pack_connection();
     frames_.pop_back();
     if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
     return true;
+  }
+
+  /// When the array closing is an element of the root's "connections" and
+  /// a pair of strings: its strings go to pairs_, a null takes its place.
+  void pack_connection() {
+    const Frame& root = frames_[0];
+    const Frame& connections = frames_[1];
+    const Frame& pair = frames_[2];
+    if (root.array || !connections.array || !pair.array || root.key() != "connections") return;
+    auto& items = pair.node->get_ref<Json::array_t&>();
+    if (items.size() != 2 || !items[0].is_string() || !items[1].is_string()) return;
+    pairs_->add(connections.index, items[0].get_ref<const std::string&>(),
+                items[1].get_ref<const std::string&>());
+    *pair.node = nullptr;
   }
 
   /// The JSON pointer of the value being read; `key`, when given, is a key
@@ -184,6 +235,7 @@ class CheckedReader {
   }
 
   std::string file_;
+  PackedPairs* pairs_;  ///< or null: every value in the document
   Json root_;
   std::vector<Frame> frames_;
 };
@@ -198,7 +250,8 @@ class Loader {
   /// Builds the model; each actor's part of `document` is released once
   /// the actor is built (large models: the document and the actors are not
   /// both held whole).
-  Model load(Json& document, const ParameterOverrides& overrides) {
+  /// `pairs`: the root's connections the reader packed (a null in the document for each).
+  Model load(Json& document, const ParameterOverrides& overrides, PackedPairs& pairs) {
     const JsonCursor root(document, file_ + " at ");
     root.expect_object();
     root.check_keys(
@@ -245,7 +298,7 @@ class Loader {
       });
     }
     if (!root.has("actors")) root.fail("missing \"actors\": a model needs at least one actor");
-    load_network(root, document, model.top());
+    load_network(root, document, model.top(), &pairs);
     if (root.has("record")) {
       const JsonCursor record = root["record"];
       if (!record.value().is_array()) record.fail("must be an array of \"actor.port\" strings");
@@ -289,8 +342,9 @@ class Loader {
     }
   }
 
-  /// `json` is `node`'s value, whose actors are released as they are built.
-  void load_network(const JsonCursor& node, Json& json, Composite& composite) {
+  /// `json` is `node`'s value, whose actors are released as they are built;
+  /// `pairs`, the root's only: its connections packed by the reader.
+  void load_network(const JsonCursor& node, Json& json, Composite& composite, PackedPairs* pairs = nullptr) {
     const JsonCursor actors = node["actors"];
     if (!actors.value().is_array()) actors.fail("must be an array of actors");
     if (actors.size() == 0) actors.fail("is empty: a model (and a composite) needs at least one actor");
@@ -308,6 +362,11 @@ class Loader {
       Json& written_pairs = json.at("connections");
       for (std::size_t i = 0; i < connections.size(); ++i) {
         const JsonCursor pair = connections[i];
+        if (pairs != nullptr && pairs->has(i)) {
+          auto [from, to] = pairs->next();
+          composite.connect(std::move(from), std::move(to), pair.location());
+          continue;
+        }
         Json& p = written_pairs[i];
         if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_string()) {
           pair.fail("a connection is [\"actor.out\", \"actor.in\"], got " + pair.show());
@@ -513,8 +572,9 @@ void return_free_pages(std::size_t text_size) {
 Model load_model_text(const std::string& text, const std::string& file, const ActorRegistry& registry,
                       const ParameterOverrides& overrides, const std::string& folder) {
   Json root;
+  auto pairs = std::make_unique<PackedPairs>();
   try {
-    root = CheckedReader::parse(text, file);
+    root = CheckedReader::parse(text, file, pairs.get());
   } catch (const Json::parse_error& e) {
     const auto [line, column] = line_column(text, e.byte);
     std::string what = e.what();
@@ -535,8 +595,9 @@ Model load_model_text(const std::string& text, const std::string& file, const Ac
     throw ModelError(text.substr(at, length) + " is beyond a double's range (write \"inf\" for infinity)")
         .located(file + ":" + std::to_string(line) + ":" + std::to_string(column));
   }
-  Model model = Loader(file, folder, registry).load(root, overrides);
+  Model model = Loader(file, folder, registry).load(root, overrides, *pairs);
   root = Json();
+  pairs.reset();
   return_free_pages(text.size());
   return model;
 }

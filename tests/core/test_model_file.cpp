@@ -103,6 +103,36 @@ TEST_CASE("a connection error gives the JSON path of the connection") {
                      "two drivers") == 0);
 }
 
+TEST_CASE("connections are read as written, whatever their place in the file") {
+  // The reader keeps the model's pairs of strings aside while it parses
+  // (large models); a composite's connections and a pair of another shape
+  // stay in the document. Each must come out the same.
+  const std::string text = R"({"connections": [["a.out", "g.in"], ["g.out", "sub.in"]], "ctde": 1,
+    "actors": [
+      {"name": "a", "type": "Constant", "params": {"value": 1}},
+      {"name": "g", "type": "Gain", "params": {"k": 2}},
+      {"name": "sub", "type": "Composite", "inputs": {"in": "x.in"},
+       "actors": [{"name": "x", "type": "Integrator"}], "connections": []}]})";
+  const Model model = load_model_text(text, "test.json", builtin_actors());
+  const auto& connections = model.top().connections();
+  REQUIRE(connections.size() == 2);
+  CHECK(connections[0].from == "a.out");
+  CHECK(connections[0].to == "g.in");
+  CHECK(connections[0].location == "test.json at /connections/0");
+  CHECK(connections[1].from == "g.out");
+  CHECK(connections[1].to == "sub.in");
+  CHECK(connections[1].location == "test.json at /connections/1");
+  // A bad pair after good ones, and good ones after it: the bad one's message.
+  CHECK(model_file_error(
+            R"({"ctde": 1, "actors": [{"name": "a", "type": "Clock"}, {"name": "b", "type": "Gain"}],
+    "connections": [["a.out", "b.in"], ["a.out", 3], ["a.out", "b.in"]]})") ==
+        "test.json at /connections/1: a connection is [\"actor.out\", \"actor.in\"], got [\"a.out\",3]");
+  CHECK(
+      model_file_error(R"({"ctde": 1, "actors": [{"name": "a", "type": "Clock"}],
+    "connections": [["a.out", "a.in"], {"from": "a.out"}]})") ==
+      "test.json at /connections/1: a connection is [\"actor.out\", \"actor.in\"], got {\"from\":\"a.out\"}");
+}
+
 TEST_CASE("unknown keys are rejected with the keys that are allowed") {
   CHECK(model_file_error(R"({"ctde": 1, "actors": [], "actor": []})")
             .find("test.json at /actor: unknown key 'actor'") == 0);
