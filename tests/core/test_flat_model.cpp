@@ -34,9 +34,7 @@ Model variadic_model() {
   return model;
 }
 
-PortRef port(const FlatModel& flat, const char* actor, std::uint32_t p) {
-  return {*flat.find(actor), p};
-}
+PortRef port(const FlatModel& flat, const char* actor, std::uint32_t p) { return {*flat.find(actor), p}; }
 
 /// Every actor's runs are as long as its ports, one after the other in each array.
 void check_runs(const FlatModel& flat) {
