@@ -69,10 +69,10 @@ class EventQueue {
   [[nodiscard]] static bool before(const Event& a, const Event& b) { return key(a) < key(b); }
   /// The position of the first of the smallest of h[first], ...,
   /// h[first + kGroup - 1] in the queue's order, their keys compared packed:
-  /// the minimum's key stays in registers and the comparisons do not branch.
-  /// The sift's scan of a full group of children (kGroup = kArity); the
-  /// benchmark's heaps of other arities scan with it too
-  /// (bench/de/heap_variants.cpp).
+  /// the minimum's key stays in registers. The benchmark's heaps scan with
+  /// it (bench/de/heap_variants.cpp); the library's sift selects on masks
+  /// (smallest_of_four, event_queue.cpp), as GCC branches on this loop
+  /// (docs/performance.md, "Discrete events").
   template <std::size_t kGroup>
   [[nodiscard]] static std::size_t smallest_of_group(const Event* h, std::size_t first) {
     std::size_t best = first;

@@ -2,8 +2,12 @@
 // through ServedEvent), and agreement with a reference.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <map>
+#include <queue>
 #include <random>
+#include <tuple>
+#include <vector>
 
 #include "domains/de/event_queue.hpp"
 #include "domains/de/served_event.hpp"
@@ -126,6 +130,52 @@ TEST_CASE("random inserts, pops, replaces and open slots agree with an ordered r
     REQUIRE(key(q.peek()) == reference.begin()->first);
     q.pop();
     reference.erase(reference.begin());
+  }
+  CHECK(q.empty());
+}
+
+TEST_CASE("a deep queue of ties in time and microstep serves in the order of a std::priority_queue") {
+  // Thousands pending, so that almost every step down the heap scans a full
+  // group of four children (the branch-free scan); times drawn from a few
+  // values, so that groups tie on time and on microstep and the depth
+  // decides. The reference orders (time, microstep, depth) tuples.
+  using Order = std::tuple<ctde::Tick, std::uint32_t, std::uint32_t>;
+  const auto order = [](const Event& e) { return Order{e.time(), e.tag().microstep, e.depth().value()}; };
+  std::mt19937_64 rng(77);
+  const auto draw = [&](ctde::Tick after) {
+    return Event::at(Tag{after + static_cast<ctde::Tick>(rng() % 4), static_cast<std::uint32_t>(rng() % 2)},
+                     ActorId{static_cast<std::uint32_t>(rng() % 4000)});
+  };
+  EventQueue q;
+  std::priority_queue<Order, std::vector<Order>, std::greater<>> reference;
+  for (int i = 0; i < 5000; ++i) {
+    const Event e = draw(0);
+    q.insert(e);
+    reference.push(order(e));
+  }
+  for (int step = 0; step < 60000; ++step) {
+    REQUIRE(order(q.peek()) == reference.top());
+    const ctde::Tick now = q.peek().time();
+    reference.pop();
+    const Event next = draw(now + 1);
+    switch (step % 3) {
+      case 0:  // the hold operation in halves (large models)
+        q.open_top();
+        q.insert(next);
+        break;
+      case 1:  // whole (small models)
+        q.replace_top(next);
+        break;
+      default:  // a pop and a push
+        q.pop();
+        q.insert(next);
+    }
+    reference.push(order(next));
+  }
+  while (!reference.empty()) {
+    REQUIRE(order(q.peek()) == reference.top());
+    q.pop();
+    reference.pop();
   }
   CHECK(q.empty());
 }
