@@ -368,7 +368,7 @@ class Loader {
       Json& written_pairs = json.at("connections");
       const LocationTable::Pattern connection_at = locations_.add(connections.location() + "/");
       for (std::size_t i = 0; i < connections.size(); ++i) {
-        const JsonCursor pair = connections[i];
+        // (A cursor, and its location's text, only for a message.)
         if (pairs != nullptr && pairs->has(i)) {
           auto [from, to] = pairs->next();
           composite.connect(std::move(from), std::move(to), locations_.at(connection_at, i));
@@ -376,6 +376,7 @@ class Loader {
         }
         Json& p = written_pairs[i];
         if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_string()) {
+          const JsonCursor pair = connections[i];
           pair.fail("a connection is [\"actor.out\", \"actor.in\"], got " + pair.show());
         }
         composite.connect(std::move(p[0].get_ref<std::string&>()), std::move(p[1].get_ref<std::string&>()),

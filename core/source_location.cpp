@@ -46,7 +46,8 @@ SourceLocation::SourceLocation(SourceLocation&& other) noexcept
     : table_(std::exchange(other.table_, nullptr)), pattern_(other.pattern_), index_(other.index_) {}
 
 SourceLocation& SourceLocation::operator=(const SourceLocation& other) noexcept {
-  if (other.table_ != nullptr) other.table_->acquire();  // first: `other` may be this
+  if (this == &other) return *this;
+  if (other.table_ != nullptr) other.table_->acquire();
   if (table_ != nullptr) table_->release();
   table_ = other.table_;
   pattern_ = other.pattern_;

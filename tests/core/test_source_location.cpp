@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/json_cursor.hpp"
 #include "core/model_file.hpp"
+#include "support/model_helpers.hpp"
 
 using namespace ctde;
 
@@ -137,4 +138,24 @@ TEST_CASE("the loader's locations read as the JSON cursor's at the same values")
   CHECK(sub.children()[1]->parameters()[0].location == inner["actors"][1]["params"]["initial"].location());
   CHECK(sub.connections()[0].location == inner["connections"][0].location());
   CHECK(sub.exported_inputs()[0].location == inner["inputs"]["in"].location());
+}
+
+TEST_CASE("locations given as text in C++ head the messages they locate") {
+  // The authoring API takes a location as text, as before it was compact.
+  Model model;
+  Actor& constant = ctde::test::add(model, "Constant", "c");
+  constant.set_location(std::string("plant.cpp, the constant"));
+  constant.set_parameter("value", ParamValue("1 +"), "plant.cpp, line 12");
+  CHECK(ctde::test::validation_error(model).rfind(
+            "plant.cpp, line 12: actor 'c' (Constant), parameter 'value'", 0) == 0);
+  constant.set_parameter("value", 1.0);  // no location: the actor's own
+  Actor& gain = ctde::test::add(model, "Gain", "g");
+  gain.set_location("plant.cpp, the gain");
+  CHECK(ctde::test::validation_error(model) ==
+        "plant.cpp, the gain: unconnected input 'g.in' of actor 'g' (Gain): every input needs a driver");
+  model.top().connect("c.out", "g.nothing", "plant.cpp, line 20");
+  CHECK(ctde::test::validation_error(model).rfind("plant.cpp, line 20: connection 'c.out' -> 'g.nothing': ",
+                                                  0) == 0);
+  CHECK_THROWS_WITH_AS(model.top().add(builtin_actors().make("Gain", "g"), std::string("plant.cpp, line 30")),
+                       "plant.cpp, line 30: duplicate actor name: 'g' is defined twice", ModelError);
 }
