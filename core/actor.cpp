@@ -120,7 +120,7 @@ ParamHandle Actor::declare_optional_parameter(std::string name, ParamKind kind) 
   return {params_.size() - 1};
 }
 
-void Actor::set_parameter(const std::string& name, ParamValue value, std::string location) {
+void Actor::set_parameter(const std::string& name, ParamValue value, SourceLocation location) {
   for (auto& slot : params_) {
     if (slot.name == name) {
       slot.value = std::move(value);

@@ -20,6 +20,7 @@
 #include "port.hpp"
 #include "port_list.hpp"
 #include "run_buffers.hpp"
+#include "source_location.hpp"
 #include "time.hpp"
 
 namespace ctde {
@@ -66,7 +67,7 @@ struct ParamSlot {
   ParamKind kind = ParamKind::kScalar;
   std::optional<ParamValue> value;  ///< as written, or the default; empty = required and missing
   ResolvedParam resolved;           ///< after resolve_parameters()
-  std::string location;             ///< where the value was written (JSON location), or empty
+  SourceLocation location;          ///< where the value was written (JSON location), or empty
   bool optional = false;            ///< may stay unset (then `resolved` is empty)
 };
 
@@ -105,7 +106,7 @@ class Actor {
   /// Sets a parameter's value as written.
   /// @throws ModelError naming the actor and listing the known parameters
   ///         when `name` is not declared.
-  void set_parameter(const std::string& name, ParamValue value, std::string location = "");
+  void set_parameter(const std::string& name, ParamValue value, SourceLocation location = {});
   [[nodiscard]] const std::vector<ParamSlot>& parameters() const { return params_; }
 
   /// Evaluates every parameter in `scope`, then calls configure().
@@ -259,8 +260,8 @@ class Actor {
 
   /// Where the actor was written (a JSON location), or empty; errors about
   /// the actor carry it.
-  [[nodiscard]] const std::string& location() const { return location_; }
-  void set_location(std::string location) { location_ = std::move(location); }
+  [[nodiscard]] const SourceLocation& location() const { return location_; }
+  void set_location(SourceLocation location) { location_ = std::move(location); }
 
  protected:
   /// @param info the type's identity (`kInfo`); the actor's type() is info.type.
@@ -352,7 +353,7 @@ class Actor {
 
   std::string name_;
   const std::string* type_;  ///< one copy per type name, shared by its actors
-  std::string location_;
+  SourceLocation location_;
   Composite* parent_ = nullptr;
   TimeMode declared_mode_;
   std::optional<TimeMode> mode_override_;

@@ -14,17 +14,16 @@ bool is_valid_name(std::string_view name) {
 
 Composite::Composite(std::string name) : Actor(std::move(name), "Composite", TimeMode::kHybrid) {}
 
-Actor& Composite::add(std::unique_ptr<Actor> child, const std::string& location) {
-  const std::string where = location.empty() ? "" : location;
+Actor& Composite::add(std::unique_ptr<Actor> child, const SourceLocation& location) {
   if (!is_valid_name(child->name())) {
     throw ModelError("actor name '" + child->name() + "' in " +
                      (parent() == nullptr && name().empty() ? std::string("the model") : describe()) +
                      " is not valid (it must be non-empty, without dots or spaces)")
-        .located(where);
+        .located(location);
   }
   if (find_child_index(child->name())) {
     child->parent_ = this;
-    throw ModelError("duplicate actor name: '" + child->path() + "' is defined twice").located(where);
+    throw ModelError("duplicate actor name: '" + child->path() + "' is defined twice").located(location);
   }
   child->parent_ = this;
   children_.push_back(std::move(child));
@@ -46,11 +45,11 @@ void Composite::reserve(std::size_t children, std::size_t connections) {
   connections_.reserve(connections);
 }
 
-void Composite::connect(std::string from, std::string to, std::string location) {
+void Composite::connect(std::string from, std::string to, SourceLocation location) {
   connections_.push_back({std::move(from), std::move(to), std::move(location)});
 }
 
-void Composite::export_input(std::string name, std::vector<std::string> inner, std::string location) {
+void Composite::export_input(std::string name, std::vector<std::string> inner, SourceLocation location) {
   if (find_input(name) || find_output(name)) {
     throw ModelError(describe() + " exports port '" + name + "' twice").located(location);
   }
@@ -58,7 +57,7 @@ void Composite::export_input(std::string name, std::vector<std::string> inner, s
   exported_inputs_.push_back({std::move(name), std::move(inner), std::move(location)});
 }
 
-void Composite::export_output(std::string name, std::string inner, std::string location) {
+void Composite::export_output(std::string name, std::string inner, SourceLocation location) {
   if (find_input(name) || find_output(name)) {
     throw ModelError(describe() + " exports port '" + name + "' twice").located(location);
   }

@@ -10,6 +10,7 @@
 
 #include "actor.hpp"
 #include "name_index.hpp"
+#include "source_location.hpp"
 
 namespace ctde {
 
@@ -20,7 +21,7 @@ namespace ctde {
 struct Connection {
   std::string from;
   std::string to;
-  std::string location;
+  SourceLocation location;
 };
 
 /// An exported port of a composite: its name and the inner endpoints it stands
@@ -28,7 +29,7 @@ struct Connection {
 struct ExportedPort {
   std::string name;
   std::vector<std::string> inner;
-  std::string location;
+  SourceLocation location;
 };
 
 /// A network of child actors. The director works on the flattened network; the
@@ -47,18 +48,18 @@ class Composite : public Actor {
     return ref;
   }
   /// Adds a child. @throws ModelError when the name is taken or invalid.
-  Actor& add(std::unique_ptr<Actor> child, const std::string& location = "");
+  Actor& add(std::unique_ptr<Actor> child, const SourceLocation& location = {});
 
   /// Makes room for `children` children and `connections` connections in
   /// all (a loader that knows them: no growth while a large model is read).
   void reserve(std::size_t children, std::size_t connections);
 
   /// Connects output endpoint `from` to input endpoint `to` (checked at validation).
-  void connect(std::string from, std::string to, std::string location = "");
+  void connect(std::string from, std::string to, SourceLocation location = {});
   /// Makes inner input endpoint(s) reachable as this composite's input `name`.
-  void export_input(std::string name, std::vector<std::string> inner, std::string location = "");
+  void export_input(std::string name, std::vector<std::string> inner, SourceLocation location = {});
   /// Makes an inner output endpoint reachable as this composite's output `name`.
-  void export_output(std::string name, std::string inner, std::string location = "");
+  void export_output(std::string name, std::string inner, SourceLocation location = {});
 
   [[nodiscard]] const std::vector<std::unique_ptr<Actor>>& children() const { return children_; }
   [[nodiscard]] const std::vector<Connection>& connections() const { return connections_; }

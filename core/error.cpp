@@ -11,6 +11,6 @@ ModelError::ModelError(std::string message, std::string location)
       message_(std::move(message)),
       location_(std::move(location)) {}
 
-ModelError ModelError::located(const std::string& location) const { return {message_, location}; }
+ModelError ModelError::located(const SourceLocation& location) const { return {message_, location.text()}; }
 
 }  // namespace ctde

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "source_location.hpp"
+
 namespace ctde {
 
 /// A mistake in a model (bad parameter, unconnected input, type or width
@@ -22,8 +24,9 @@ class ModelError : public std::runtime_error {
   /// The file location, or empty for models built in C++.
   [[nodiscard]] const std::string& location() const { return location_; }
 
-  /// A copy of this error with `location` prepended to the message.
-  [[nodiscard]] ModelError located(const std::string& location) const;
+  /// A copy of this error with `location` prepended to the message (none
+  /// when `location` is empty).
+  [[nodiscard]] ModelError located(const SourceLocation& location) const;
 
  private:
   ModelError(std::string message, std::string location);

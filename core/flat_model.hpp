@@ -59,9 +59,9 @@ struct FlatActor {
   std::span<int> input_widths;
   std::span<int> output_widths;
   std::span<std::optional<PortRef>> drivers;  ///< per input: the output driving it
-  /// Per input: where its connection was written (views the Connection's
-  /// location in the Model: valid while the Model's connections are unchanged).
-  std::span<std::string_view> driver_locations;
+  /// Per input: where its connection was written (the Connection's location,
+  /// which shares its table with the Model's: 16 bytes, no text).
+  std::span<SourceLocation> driver_locations;
   ReceiverLists receivers;  ///< per output: the inputs it drives
   ActorId depth;            ///< its position in the topological order of all zero-delay edges
 };
@@ -73,7 +73,7 @@ struct FlatPortArrays {
   std::vector<PortKind> input_kinds;
   std::vector<int> input_widths;
   std::vector<std::optional<PortRef>> drivers;
-  std::vector<std::string_view> driver_locations;
+  std::vector<SourceLocation> driver_locations;
   std::vector<PortKind> output_kinds;
   std::vector<int> output_widths;
   std::vector<std::uint32_t> receivers_begin;  ///< per output (and one past the last): its row in `receivers`

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -19,6 +20,7 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "core/json_cursor.hpp"
+#include "core/source_location.hpp"
 
 namespace ctde {
 
@@ -241,7 +243,10 @@ class CheckedReader {
 };
 
 /// Builds a Model from parsed JSON; every value is read through a
-/// JsonCursor, which names its location in messages.
+/// JsonCursor, which names its location in messages. The locations the
+/// model keeps (each actor's, parameter's and connection's) are made from
+/// one LocationTable: a pattern per array ("model.json at /actors/") and per
+/// parameter name, and an index.
 class Loader {
  public:
   Loader(std::string file, std::string folder, const ActorRegistry& registry)
@@ -352,27 +357,30 @@ class Loader {
         node.has("connections") && node["connections"].value().is_array() ? node["connections"].size() : 0;
     composite.reserve(actors.size(), connection_count);
     Json& written_actors = json.at("actors");
+    const LocationTable::Pattern actor_at = locations_.add(actors.location() + "/");
     for (std::size_t i = 0; i < actors.size(); ++i) {
-      load_actor(actors[i], written_actors[i], composite);
+      load_actor(actors[i], written_actors[i], composite, {actor_at, i});
       written_actors[i] = Json();  // built: nothing reads it again
     }
     if (node.has("connections")) {
       const JsonCursor connections = node["connections"];
       if (!connections.value().is_array()) connections.fail("must be an array of [from, to] pairs");
       Json& written_pairs = json.at("connections");
+      const LocationTable::Pattern connection_at = locations_.add(connections.location() + "/");
       for (std::size_t i = 0; i < connections.size(); ++i) {
-        const JsonCursor pair = connections[i];
+        // (A cursor, and its location's text, only for a message.)
         if (pairs != nullptr && pairs->has(i)) {
           auto [from, to] = pairs->next();
-          composite.connect(std::move(from), std::move(to), pair.location());
+          composite.connect(std::move(from), std::move(to), locations_.at(connection_at, i));
           continue;
         }
         Json& p = written_pairs[i];
         if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_string()) {
+          const JsonCursor pair = connections[i];
           pair.fail("a connection is [\"actor.out\", \"actor.in\"], got " + pair.show());
         }
         composite.connect(std::move(p[0].get_ref<std::string&>()), std::move(p[1].get_ref<std::string&>()),
-                          pair.location());
+                          locations_.at(connection_at, i));
         p = Json();  // read: nothing reads it again
       }
     }
@@ -384,7 +392,14 @@ class Loader {
     return value.is_string() ? value.get_ref<const std::string&>() : node[key].string();
   }
 
-  void load_actor(const JsonCursor& node, Json& json, Composite& composite) {
+  /// Where an actor was written: element `index` of its array, whose pattern is `array`.
+  struct ActorPlace {
+    LocationTable::Pattern array;
+    std::size_t index;
+  };
+
+  /// `node` is element `place.index` of its composite's actors.
+  void load_actor(const JsonCursor& node, Json& json, Composite& composite, ActorPlace place) {
     static const std::vector<std::string> kCompositeKeys = {"name",   "type",    "actors",     "connections",
                                                             "inputs", "outputs", "description"};
     static const std::vector<std::string> kActorKeys = {"name", "type", "params", "time_mode", "description"};
@@ -406,7 +421,7 @@ class Loader {
         throw e.located(node["type"].location());
       }
     }
-    actor->set_location(node.location());
+    actor->set_location(locations_.at(place.array, place.index));
     // The name's location only for the error add() then reports.
     const bool refused = !is_valid_name(name) || composite.find_child_index(name).has_value();
     Actor& added = composite.add(std::move(actor), refused ? node["name"].location() : std::string());
@@ -431,7 +446,8 @@ class Loader {
           ParamValue param = !kind || *kind == ParamKind::kStructure
                                  ? ParamValue(value.value())
                                  : file_relative(added, key, param_value(value));
-          added.set_parameter(key, std::move(param), value.location());
+          added.set_parameter(key, std::move(param),
+                              locations_.at(parameter_pattern(place.array, key), place.index));
         } catch (const ModelError& e) {
           throw e.located(value.location());
         }
@@ -481,6 +497,14 @@ class Loader {
     }
   }
 
+  /// The pattern of parameter `key` of the actors of array `actors`:
+  /// ("model.json at /actors/", "/params/key"), added once.
+  LocationTable::Pattern parameter_pattern(LocationTable::Pattern actors, const std::string& key) {
+    auto [it, added] = parameter_patterns_.try_emplace({actors, key}, 0);
+    if (added) it->second = locations_.add(locations_.head(actors), "/params/" + json_pointer_token(key));
+    return it->second;
+  }
+
   /// The kind of parameter `key` of `actor`, or nothing when it has none. A
   /// structured parameter (ParamKind::kStructure) gets its JSON value,
   /// nested objects and all.
@@ -504,6 +528,9 @@ class Loader {
   }
 
   static constexpr int kMaxNesting = 64;
+  LocationTable locations_;
+  /// Parameter patterns by (the actors' array pattern, the parameter's name).
+  std::map<std::pair<LocationTable::Pattern, std::string>, LocationTable::Pattern> parameter_patterns_;
   std::string file_;
   std::string folder_;
   const ActorRegistry& registry_;

@@ -71,7 +71,7 @@ std::pair<std::string, bool> describe_cycle(const FlatModel& model, const Feedth
 [[noreturn]] void throw_loop(const FlatModel& model, std::uint32_t first, const std::string& names,
                              bool continuous) {
   // Located at the loop's first actor, where the model file wrote it.
-  const std::string& where = model.actors[first].actor->location();
+  const SourceLocation& where = model.actors[first].actor->location();
   const auto located = [&where](const ModelError& e) { return where.empty() ? e : e.located(where); };
   if (continuous) {
     throw located(ModelError("algebraic loop among direct-feedthrough continuous actors: " + names +

@@ -50,7 +50,7 @@ class Flattener {
     ports.input_kinds.assign(inputs, PortKind::kPolymorphic);
     ports.input_widths.assign(inputs, kInferredWidth);
     ports.drivers.assign(inputs, std::nullopt);
-    ports.driver_locations.assign(inputs, std::string_view());
+    ports.driver_locations.assign(inputs, SourceLocation());
     ports.output_kinds.assign(outputs, PortKind::kPolymorphic);
     ports.output_widths.assign(outputs, kInferredWidth);
     ports.receivers_begin.assign(outputs + 1, 0);
@@ -278,7 +278,7 @@ class Flattener {
                      "' (its inputs: " + port_list(actor->inputs()) + ")");
   }
 
-  void connect(const PortRef& from, const PortRef& to, const std::string& location) {
+  void connect(const PortRef& from, const PortRef& to, const SourceLocation& location) {
     FlatActor& target = flat_.actors[to.actor.index()];
     auto& driver = target.drivers[to.port];
     const auto name = [this](const PortRef& ref, bool output) {

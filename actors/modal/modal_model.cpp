@@ -497,12 +497,13 @@ void ModalModel::read_chart_from_parameters() {
   for (const ParamHandle p : structure_params_) {
     if (!is_set(p)) continue;
     const ParamSlot& slot = parameters()[p.index];
-    const std::string location = slot.location.empty() ? "parameter '" + slot.name + "' at " : slot.location;
+    const std::string location =
+        slot.location.empty() ? "parameter '" + slot.name + "' at " : slot.location.text();
     read_chart_part(chart_, slot.name, JsonCursor(structure(p), location).prefixed(describe()));
   }
   if (initial_param_ && is_set(*initial_param_)) {
     chart_.initial = text(*initial_param_);
-    chart_.initial_location = parameters()[initial_param_->index].location;
+    chart_.initial_location = parameters()[initial_param_->index].location.text();
   }
 }
 
