@@ -21,7 +21,7 @@ FanIn::FanIn(std::string name, const ActorInfo& info, std::string parameter, std
     : Actor(std::move(name), info, TimeMode::kUnresolved), alphabet_(alphabet) {
   assert(alphabet.size() == 2);
   out_ = declare_output("out", PortKind::kPolymorphic);
-  count_ = declare_parameter(std::move(parameter), ParamKind::kString, default_operators);
+  count_ = declare_parameter(parameter, ParamKind::kString, default_operators);
 }
 
 void FanIn::configure(const ParameterScope& /*scope*/) {

@@ -68,7 +68,7 @@ std::string port_row(const PortSpec& port, const std::string& shown_name) {
 
 std::string param_row(const ParamSlot& slot) {
   std::string row = "| `";
-  row += slot.name;
+  row += slot.name.str();
   row += "` | ";
   row += to_string(slot.kind);
   row += " | ";
