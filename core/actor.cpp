@@ -97,12 +97,13 @@ std::size_t Actor::port_count(ParamHandle p) const {
 
 ParamHandle Actor::declare_parameter(std::string_view name, ParamKind kind,
                                      std::optional<ParamValue> default_value) {
-  params_.push_back({InternedName(name), kind, std::move(default_value), ResolvedParam(kind), {}, false});
+  params_.push_back(
+      {InternedName(name), kind, WrittenParam(std::move(default_value)), ResolvedParam(kind), {}, false});
   return {params_.size() - 1};
 }
 
 ParamHandle Actor::declare_optional_parameter(std::string_view name, ParamKind kind) {
-  params_.push_back({InternedName(name), kind, std::nullopt, ResolvedParam(kind), {}, true});
+  params_.push_back({InternedName(name), kind, WrittenParam(), ResolvedParam(kind), {}, true});
   return {params_.size() - 1};
 }
 
@@ -131,16 +132,20 @@ void Actor::resolve_parameters(const ParameterScope& scope) {
           .located(location_);
     }
     // Plain numbers and strings need no evaluation (and no message text).
-    const ParamValue& value = *slot.value;
+    const WrittenParam& written = slot.value;
     const bool text_kind = slot.kind == ParamKind::kString || slot.kind == ParamKind::kFile;
-    if (value.kind() == ParamValue::Kind::kNumber && !text_kind && slot.kind != ParamKind::kStructure) {
-      slot.resolved = ResolvedParam::number(slot.kind, value.number());
+    if (written.kind() == ParamValue::Kind::kNumber && !text_kind && slot.kind != ParamKind::kStructure) {
+      slot.resolved = ResolvedParam::number(slot.kind, written.number());
       continue;
     }
-    if (value.kind() == ParamValue::Kind::kText && text_kind) {
-      slot.resolved = ResolvedParam::text_value(slot.kind, value.text());
+    if (written.kind() == ParamValue::Kind::kText && text_kind) {
+      slot.resolved = ResolvedParam::text_value(slot.kind, std::string(written.text()));
       continue;
     }
+    // A value held inline (an expression) is read through a copy, without a heap block.
+    const ParamValue* boxed = written.boxed();
+    const ParamValue copy = boxed == nullptr ? written.get() : ParamValue(0.0);
+    const ParamValue& value = boxed == nullptr ? copy : *boxed;
     try {
       slot.resolved = scope.evaluate(value, slot.kind, describe() + ", parameter '" + slot.name.str() + "'");
     } catch (const ModelError& e) {

@@ -22,6 +22,7 @@
 #include "port_list.hpp"
 #include "run_buffers.hpp"
 #include "time.hpp"
+#include "written_param.hpp"
 
 namespace ctde {
 
@@ -62,15 +63,15 @@ struct ParamHandle {
 };
 
 /// A declared parameter, its value as written and its evaluated value: a
-/// scalar written as a number or a short expression is held in the slot,
-/// without a heap block (ResolvedParam). Copyable.
+/// scalar written as a number or a short expression is held in the slot
+/// (WrittenParam, ResolvedParam), without a heap block. Copyable.
 struct ParamSlot {
   InternedName name;  ///< held once for the process, shared by every actor that declares it
   ParamKind kind = ParamKind::kScalar;
-  std::optional<ParamValue> value;  ///< as written, or the default; empty = required and missing
-  ResolvedParam resolved;           ///< after resolve_parameters()
-  std::string location;             ///< where the value was written (JSON location), or empty
-  bool optional = false;            ///< may stay unset (then `resolved` is empty)
+  WrittenParam value;      ///< as written, or the default; empty = required and missing
+  ResolvedParam resolved;  ///< after resolve_parameters()
+  std::string location;    ///< where the value was written (JSON location), or empty
+  bool optional = false;   ///< may stay unset (then `resolved` is empty)
 };
 
 /// Base of every actor. Not copyable, not movable (ports and parents refer to it).

@@ -71,20 +71,26 @@ TEST_CASE("every kind of parameter reads back as set") {
   CHECK(a.structure_of(a.chart)["modes"][1] == "off");
   CHECK_FALSE(a.set(a.limit));
   CHECK(a.parameters()[a.limit.index].resolved.is_unset());
-  CHECK(a.parameters()[a.k.index].value->text() == "gain * 0.5");  // as written, kept
+  CHECK(a.parameters()[a.k.index].value.text() == "gain * 0.5");  // as written, kept
 }
 
 TEST_CASE("a scalar's slot holds its value without a block of its own") {
   EveryKind a("a");
   (void)resolved_scope(a);
   const ParamSlot& k = a.parameters()[a.k.index];
-  const auto* begin = reinterpret_cast<const char*>(&k);
-  const auto* value = reinterpret_cast<const char*>(k.resolved.values().data());
-  CHECK((value >= begin && value < begin + sizeof(ParamSlot)));
-  // The name is one pointer, the resolved value 16 bytes: a scalar's slot is
-  // its written value, its location and a few words (224 bytes before).
-  CHECK(sizeof(ParamSlot) <= sizeof(void*) * 2 + sizeof(std::optional<ParamValue>) + sizeof(ResolvedParam) +
-                                 sizeof(std::string) + sizeof(void*));
+  const auto in_slot = [&k](const void* p) {
+    const auto* begin = reinterpret_cast<const char*>(&k);
+    const auto* at = static_cast<const char*>(p);
+    return at >= begin && at < begin + sizeof(ParamSlot);
+  };
+  CHECK(in_slot(k.resolved.values().data()));  // 2.0
+  CHECK(k.value.boxed() == nullptr);           // "gain * 0.5"
+  CHECK(in_slot(k.value.text().data()));
+  // The name is one pointer, the written and the resolved values 16 bytes
+  // each: a scalar's slot is those, its location and two words (224 bytes
+  // and a block before).
+  CHECK(sizeof(ParamSlot) <=
+        3 * sizeof(void*) + sizeof(WrittenParam) + sizeof(ResolvedParam) + sizeof(std::string));
 }
 
 TEST_CASE("actors that declare the same parameter share its name") {

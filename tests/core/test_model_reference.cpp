@@ -74,7 +74,7 @@ std::string param_row(const ParamSlot& slot) {
   row += " | ";
   if (slot.value) {
     row += '`';
-    row += slot.value->to_string();
+    row += slot.value.get().to_string();
     row += '`';
   } else {
     row += slot.optional ? "optional" : "required";
