@@ -62,15 +62,17 @@ void WrittenParam::clear() {
   bytes_ = {};
 }
 
+// The block's address is copied as bytes (sizeof(void*): the size of a pointer to an object on
+// every platform ctde builds on).
 void WrittenParam::set_boxed(ParamValue* value) {
-  std::memcpy(bytes_.data(), &value, sizeof value);
+  std::memcpy(bytes_.data(), &value, sizeof(void*));
   bytes_[kTag] = static_cast<char>(Form::kBoxed);
 }
 
 const ParamValue* WrittenParam::boxed() const {
   if (form() != Form::kBoxed) return nullptr;
   const ParamValue* value = nullptr;
-  std::memcpy(&value, bytes_.data(), sizeof value);
+  std::memcpy(&value, bytes_.data(), sizeof(void*));
   return value;
 }
 

@@ -16,7 +16,7 @@ FanIn::FanIn(std::string name, const ActorInfo& info, TimeMode mode) : Actor(std
   count_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);
 }
 
-FanIn::FanIn(std::string name, const ActorInfo& info, std::string parameter, std::string_view alphabet,
+FanIn::FanIn(std::string name, const ActorInfo& info, std::string_view parameter, std::string_view alphabet,
              const char* default_operators)
     : Actor(std::move(name), info, TimeMode::kUnresolved), alphabet_(alphabet) {
   assert(alphabet.size() == 2);
