@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -46,7 +47,7 @@ std::string bracketed(const std::vector<std::string>& items, const std::string& 
   return out;
 }
 
-std::vector<std::string> numbers(const std::vector<double>& values, std::size_t from, std::size_t count) {
+std::vector<std::string> numbers(std::span<const double> values, std::size_t from, std::size_t count) {
   std::vector<std::string> out;
   out.reserve(count);
   for (std::size_t i = from; i < from + count; ++i) out.push_back(format_double(values[i]));
@@ -116,33 +117,34 @@ std::string dot_quoted(std::string_view text) {
 }
 
 std::string short_value(const ResolvedParam& value) {
-  const bool matrix_or_vector = value.kind == ParamKind::kVector || value.kind == ParamKind::kMatrix;
-  if (matrix_or_vector && value.values.size() == 1) return format_double(value.values[0]);  // as written: `2`
-  switch (value.kind) {
+  const std::span<const double> values = value.values();
+  const bool matrix_or_vector = value.kind() == ParamKind::kVector || value.kind() == ParamKind::kMatrix;
+  if (matrix_or_vector && values.size() == 1) return format_double(values[0]);  // as written: `2`
+  switch (value.kind()) {
     case ParamKind::kScalar:
-      return value.values.empty() ? "(unset)" : format_double(value.values[0]);
+      return values.empty() ? "(unset)" : format_double(values[0]);
     case ParamKind::kVector: {
       std::string more = "... (";
-      add(more, {std::to_string(value.values.size()), " values)"});
-      return bracketed(numbers(value.values, 0, value.values.size()), more);
+      add(more, {std::to_string(values.size()), " values)"});
+      return bracketed(numbers(values, 0, values.size()), more);
     }
     case ParamKind::kMatrix: {
       std::vector<std::string> rows;
-      for (std::size_t r = 0; r < value.rows; ++r) {
-        rows.push_back(bracketed(numbers(value.values, r * value.cols, value.cols), "..."));
+      for (std::size_t r = 0; r < value.rows(); ++r) {
+        rows.push_back(bracketed(numbers(values, r * value.cols(), value.cols()), "..."));
       }
       std::string more = "... (";
-      add(more, {std::to_string(value.rows), "x", std::to_string(value.cols), ")"});
+      add(more, {std::to_string(value.rows()), "x", std::to_string(value.cols()), ")"});
       return bracketed(rows, more);
     }
     case ParamKind::kString:
     case ParamKind::kFile: {
       std::string out = "\"";
-      add(out, {value.text, "\""});
+      add(out, {value.text(), "\""});
       return out;
     }
     case ParamKind::kStructure:
-      return value.json ? cut(value.json->dump(), kLongValue) : "(unset)";
+      return value.json() ? cut(value.json()->dump(), kLongValue) : "(unset)";
   }
   return "";
 }
@@ -160,10 +162,8 @@ std::string actor_tooltip(const Actor& actor, const std::string& path) {
     return out;
   }
   for (const ParamSlot& slot : actor.parameters()) {
-    if (slot.optional && slot.resolved.values.empty() && slot.resolved.text.empty() && !slot.resolved.json) {
-      continue;  // an optional parameter left unset
-    }
-    add(out, {"\n", slot.name, " = ", short_value(slot.resolved)});
+    if (slot.resolved.is_unset()) continue;  // an optional parameter left unset
+    add(out, {"\n", slot.name.str(), " = ", short_value(slot.resolved)});
   }
   return out;
 }

@@ -49,24 +49,25 @@ using Json = nlohmann::ordered_json;
 /// An evaluated parameter as JSON: a number, a list, a list of rows, a
 /// text, the structure itself; null when an optional one is unset.
 Json param_json(const ResolvedParam& p) {
-  switch (p.kind) {
+  const std::span<const double> values = p.values();
+  switch (p.kind()) {
     case ParamKind::kScalar:
-      return p.values.empty() ? Json(nullptr) : Json(p.values[0]);
+      return values.empty() ? Json(nullptr) : Json(values[0]);
     case ParamKind::kVector:
-      return p.values;
+      return std::vector<double>(values.begin(), values.end());
     case ParamKind::kMatrix: {
       Json rows = Json::array();
-      for (std::size_t r = 0; r < p.rows && p.cols > 0; ++r) {
-        rows.push_back(std::vector<double>(p.values.begin() + static_cast<std::ptrdiff_t>(r * p.cols),
-                                           p.values.begin() + static_cast<std::ptrdiff_t>((r + 1) * p.cols)));
+      for (std::size_t r = 0; r < p.rows() && p.cols() > 0; ++r) {
+        const auto row = values.subspan(r * p.cols(), p.cols());
+        rows.push_back(std::vector<double>(row.begin(), row.end()));
       }
       return rows;
     }
     case ParamKind::kString:
     case ParamKind::kFile:
-      return p.text;
+      return p.text();
     case ParamKind::kStructure:
-      return p.json ? *p.json : Json(nullptr);
+      return p.json() ? *p.json() : Json(nullptr);
   }
   return nullptr;
 }
@@ -94,7 +95,7 @@ Json model_json(const Model& model, const std::string& path, const RunSetup& set
   for (const std::uint32_t index : order) {
     const FlatActor& a = flat.actors[index];
     Json params = Json::object();
-    for (const ParamSlot& slot : a.actor->parameters()) params[slot.name] = param_json(slot.resolved);
+    for (const ParamSlot& slot : a.actor->parameters()) params[slot.name.str()] = param_json(slot.resolved);
     actors.push_back({{"path", a.path},
                       {"type", a.actor->type()},
                       {"depth", a.depth.value()},

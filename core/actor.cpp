@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <mutex>
-#include <set>
 
 #include "core/composite.hpp"
 #include "core/error.hpp"
@@ -12,21 +10,9 @@
 
 namespace ctde {
 
-namespace {
-/// The one copy of type name `type`, kept for the process's life (a model
-/// of a million actors holds a few type names, not a million copies).
-const std::string* interned_type(std::string_view type) {
-  static std::mutex mutex;
-  static std::set<std::string, std::less<>> names;
-  const std::lock_guard lock(mutex);
-  const auto known = names.find(type);
-  return known != names.end() ? &*known : &*names.emplace(type).first;
-}
-}  // namespace
-
 Actor::Actor(std::string name, std::string_view type, TimeMode mode)
     : name_(std::move(name)),
-      type_(interned_type(type)),
+      type_(type),
       declared_mode_(mode),
       inputs_(empty_port_list()),
       outputs_(empty_port_list()) {}
@@ -54,7 +40,7 @@ std::string Actor::path() const {
   return parent_->path() + "." + name_;
 }
 
-std::string Actor::describe() const { return "actor '" + path() + "' (" + *type_ + ")"; }
+std::string Actor::describe() const { return "actor '" + path() + "' (" + type_.str() + ")"; }
 
 void Actor::set_time_mode(TimeMode mode) {
   if (declared_mode_ != TimeMode::kUnresolved) {
@@ -109,14 +95,15 @@ std::size_t Actor::port_count(ParamHandle p) const {
   return static_cast<std::size_t>(count);
 }
 
-ParamHandle Actor::declare_parameter(std::string name, ParamKind kind,
+ParamHandle Actor::declare_parameter(std::string_view name, ParamKind kind,
                                      std::optional<ParamValue> default_value) {
-  params_.push_back({std::move(name), kind, std::move(default_value), {}, {}, false});
+  params_.push_back(
+      {InternedName(name), kind, WrittenParam(std::move(default_value)), ResolvedParam(kind), {}, false});
   return {params_.size() - 1};
 }
 
-ParamHandle Actor::declare_optional_parameter(std::string name, ParamKind kind) {
-  params_.push_back({std::move(name), kind, std::nullopt, {}, {}, true});
+ParamHandle Actor::declare_optional_parameter(std::string_view name, ParamKind kind) {
+  params_.push_back({InternedName(name), kind, WrittenParam(), ResolvedParam(kind), {}, true});
   return {params_.size() - 1};
 }
 
@@ -129,7 +116,7 @@ void Actor::set_parameter(const std::string& name, ParamValue value, SourceLocat
     }
   }
   std::string known;
-  for (const auto& slot : params_) known += (known.empty() ? "" : ", ") + slot.name;
+  for (const auto& slot : params_) known += (known.empty() ? "" : ", ") + slot.name.str();
   throw ModelError(describe() + " has no parameter '" + name + "'" +
                    (known.empty() ? " (it takes none)" : " (its parameters: " + known + ")"));
 }
@@ -137,25 +124,30 @@ void Actor::set_parameter(const std::string& name, ParamValue value, SourceLocat
 void Actor::resolve_parameters(const ParameterScope& scope) {
   for (auto& slot : params_) {
     if (!slot.value && slot.optional) {
-      slot.resolved = ResolvedParam{slot.kind, {}, 0, 0, {}, {}};
+      slot.resolved = ResolvedParam(slot.kind);
       continue;
     }
     if (!slot.value) {
-      throw ModelError(describe() + ": required parameter '" + slot.name + "' is not set").located(location_);
+      throw ModelError(describe() + ": required parameter '" + slot.name.str() + "' is not set")
+          .located(location_);
     }
     // Plain numbers and strings need no evaluation (and no message text).
-    const ParamValue& value = *slot.value;
+    const WrittenParam& written = slot.value;
     const bool text_kind = slot.kind == ParamKind::kString || slot.kind == ParamKind::kFile;
-    if (value.kind() == ParamValue::Kind::kNumber && !text_kind && slot.kind != ParamKind::kStructure) {
-      slot.resolved = ResolvedParam{slot.kind, {value.number()}, 1, 1, {}, {}};
+    if (written.kind() == ParamValue::Kind::kNumber && !text_kind && slot.kind != ParamKind::kStructure) {
+      slot.resolved = ResolvedParam::number(slot.kind, written.number());
       continue;
     }
-    if (value.kind() == ParamValue::Kind::kText && text_kind) {
-      slot.resolved = ResolvedParam{slot.kind, {}, 1, 1, value.text(), {}};
+    if (written.kind() == ParamValue::Kind::kText && text_kind) {
+      slot.resolved = ResolvedParam::text_value(slot.kind, std::string(written.text()));
       continue;
     }
+    // A value held inline (an expression) is read through a copy, without a heap block.
+    const ParamValue* boxed = written.boxed();
+    const ParamValue copy = boxed == nullptr ? written.get() : ParamValue(0.0);
+    const ParamValue& value = boxed == nullptr ? copy : *boxed;
     try {
-      slot.resolved = scope.evaluate(value, slot.kind, describe() + ", parameter '" + slot.name + "'");
+      slot.resolved = scope.evaluate(value, slot.kind, describe() + ", parameter '" + slot.name.str() + "'");
     } catch (const ModelError& e) {
       throw e.located(slot.location.empty() ? location_ : slot.location);
     }
@@ -252,15 +244,16 @@ void Actor::check_widths(std::span<const int> input_widths, std::span<const int>
 }
 
 Matrix Actor::matrix(ParamHandle p) const {
-  const auto& r = params_.at(p.index).resolved;
-  return {r.rows, r.cols, r.values};
+  const ResolvedParam& r = params_.at(p.index).resolved;
+  const std::span<const double> values = r.values();
+  return {r.rows(), r.cols(), {values.begin(), values.end()}};
 }
 bool Actor::is_set(ParamHandle p) const { return params_.at(p.index).value.has_value(); }
 
 void Actor::fail(const std::string& message) const { throw ModelError(describe() + ": " + message); }
 
 void Actor::fail(ParamHandle p, const std::string& message) const {
-  throw ModelError(describe() + ", parameter '" + params_.at(p.index).name + "': " + message);
+  throw ModelError(describe() + ", parameter '" + params_.at(p.index).name.str() + "': " + message);
 }
 
 double Actor::max_step() const { return std::numeric_limits<double>::infinity(); }

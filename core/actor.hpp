@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "crossing.hpp"
+#include "interned_name.hpp"
 #include "kernel.hpp"
 #include "param.hpp"
 #include "port.hpp"
@@ -22,6 +23,7 @@
 #include "run_buffers.hpp"
 #include "source_location.hpp"
 #include "time.hpp"
+#include "written_param.hpp"
 
 namespace ctde {
 
@@ -61,14 +63,16 @@ struct ParamHandle {
   std::size_t index = 0;
 };
 
-/// A declared parameter, its value as written and its evaluated value. Copyable.
+/// A declared parameter, its value as written and its evaluated value: a
+/// scalar written as a number or a short expression is held in the slot
+/// (WrittenParam, ResolvedParam), without a heap block. Copyable.
 struct ParamSlot {
-  std::string name;
+  InternedName name;  ///< held once for the process, shared by every actor that declares it
   ParamKind kind = ParamKind::kScalar;
-  std::optional<ParamValue> value;  ///< as written, or the default; empty = required and missing
-  ResolvedParam resolved;           ///< after resolve_parameters()
-  SourceLocation location;          ///< where the value was written (JSON location), or empty
-  bool optional = false;            ///< may stay unset (then `resolved` is empty)
+  WrittenParam value;       ///< as written, or the default; empty = required and missing
+  ResolvedParam resolved;   ///< after resolve_parameters()
+  SourceLocation location;  ///< where the value was written (JSON location), or empty
+  bool optional = false;    ///< may stay unset (then `resolved` is empty)
 };
 
 /// Base of every actor. Not copyable, not movable (ports and parents refer to it).
@@ -83,7 +87,7 @@ class Actor {
   /// The actor's own name (no dots).
   [[nodiscard]] const std::string& name() const { return name_; }
   /// The registered type name ("Gain").
-  [[nodiscard]] const std::string& type() const { return *type_; }
+  [[nodiscard]] const std::string& type() const { return type_.str(); }
   /// The full dotted path from the model's top ("plant.spring").
   [[nodiscard]] std::string path() const;
   [[nodiscard]] const Composite* parent() const { return parent_; }
@@ -272,7 +276,7 @@ class Actor {
   InputPort declare_input(std::string name, PortKind kind, int width = kInferredWidth, bool optional = false);
   OutputPort declare_output(std::string name, PortKind kind, int width = kInferredWidth);
   /// A parameter without a default that may stay unset (see is_set()).
-  ParamHandle declare_optional_parameter(std::string name, ParamKind kind);
+  ParamHandle declare_optional_parameter(std::string_view name, ParamKind kind);
   /// Makes the inputs exactly in0..in{count-1} of `kind` (for configure():
   /// idempotent). Only for actors whose inputs are all numbered.
   void declare_numbered_inputs(std::size_t count, PortKind kind);
@@ -281,7 +285,7 @@ class Actor {
   /// @throws ModelError naming `p` when it is not one.
   [[nodiscard]] std::size_t port_count(ParamHandle p) const;
   /// @param default_value empty: the parameter is required.
-  ParamHandle declare_parameter(std::string name, ParamKind kind,
+  ParamHandle declare_parameter(std::string_view name, ParamKind kind,
                                 std::optional<ParamValue> default_value = std::nullopt);
 
   /// Called once the parameters are evaluated: declare parameter-dependent
@@ -319,16 +323,16 @@ class Actor {
   }
 
   // Parameter values after resolve_parameters() (inline: run-time calls read them).
-  [[nodiscard]] double scalar(ParamHandle p) const { return params_[p.index].resolved.values[0]; }
+  [[nodiscard]] double scalar(ParamHandle p) const { return params_[p.index].resolved.scalar(); }
   [[nodiscard]] std::span<const double> vector(ParamHandle p) const {
-    return params_[p.index].resolved.values;
+    return params_[p.index].resolved.values();
   }
   [[nodiscard]] Matrix matrix(ParamHandle p) const;
-  [[nodiscard]] const std::string& text(ParamHandle p) const { return params_[p.index].resolved.text; }
+  [[nodiscard]] const std::string& text(ParamHandle p) const { return params_[p.index].resolved.text(); }
   /// A structured parameter's JSON value (read it with a JsonCursor at the
   /// parameter's location, core/json_cursor.hpp). Precondition: is_set(p).
   [[nodiscard]] const nlohmann::ordered_json& structure(ParamHandle p) const {
-    return *params_[p.index].resolved.json;
+    return *params_[p.index].resolved.json();
   }
   [[nodiscard]] bool is_set(ParamHandle p) const;
 
@@ -352,7 +356,7 @@ class Actor {
   enum class Feedthrough { kAll, kNone, kListed };
 
   std::string name_;
-  const std::string* type_;  ///< one copy per type name, shared by its actors
+  InternedName type_;  ///< one copy per type name, shared by its actors
   SourceLocation location_;
   Composite* parent_ = nullptr;
   TimeMode declared_mode_;

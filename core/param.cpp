@@ -80,24 +80,6 @@ std::string ParamValue::to_string() const {
   return {};
 }
 
-std::string_view to_string(ParamKind kind) {
-  switch (kind) {
-    case ParamKind::kScalar:
-      return "scalar";
-    case ParamKind::kVector:
-      return "vector";
-    case ParamKind::kMatrix:
-      return "matrix";
-    case ParamKind::kString:
-      return "string";
-    case ParamKind::kFile:
-      return "file";
-    case ParamKind::kStructure:
-      return "structure";
-  }
-  return "?";
-}
-
 // ---------------------------------------------------------------- helpers
 
 namespace {
@@ -159,19 +141,12 @@ const char* kind_name(ParamKind kind) {
 /// (from C++) parsed once.
 ResolvedParam structure(const ParamValue& value, const std::string& what) {
   using Json = nlohmann::ordered_json;
-  ResolvedParam out;
-  out.kind = ParamKind::kStructure;
-  if (value.kind() == ParamValue::Kind::kJson) {
-    out.json = value.json();
-  } else {
-    // JSON text from C++; a number or a list written as a ParamValue reads as its JSON text.
-    const std::string text = value.kind() == ParamValue::Kind::kText ? value.text() : value.to_string();
-    Json parsed = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (parsed.is_discarded()) throw ModelError(what + " is not a JSON value: " + shorten_for_message(text));
-    out.json = std::make_shared<const Json>(std::move(parsed));
-  }
-  out.text = out.json->dump(-1, ' ', false, Json::error_handler_t::replace);
-  return out;
+  if (value.kind() == ParamValue::Kind::kJson) return ResolvedParam::structure(value.json());
+  // JSON text from C++; a number or a list written as a ParamValue reads as its JSON text.
+  const std::string text = value.kind() == ParamValue::Kind::kText ? value.text() : value.to_string();
+  Json parsed = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) throw ModelError(what + " is not a JSON value: " + shorten_for_message(text));
+  return ResolvedParam::structure(std::make_shared<const Json>(std::move(parsed)));
 }
 
 }  // namespace
@@ -273,7 +248,7 @@ void ParameterScope::resolve() {
       const bool nested = !raw.items().empty() && raw.items()[0].kind() == ParamValue::Kind::kList;
       kind = nested ? ParamKind::kMatrix : ParamKind::kVector;
     } else if (raw.kind() == ParamValue::Kind::kText && raw_.contains(raw.text())) {
-      kind = resolved_.at(raw.text()).kind;
+      kind = resolved_.at(raw.text()).kind();
     }
     ResolvedParam value;
     try {
@@ -281,7 +256,7 @@ void ParameterScope::resolve() {
     } catch (const ModelError& e) {
       throw locate(e, name);
     }
-    if (value.kind == ParamKind::kScalar) p.storage[name] = value.values[0];
+    if (value.kind() == ParamKind::kScalar) p.storage[name] = value.scalar();
     resolved_.emplace(name, std::move(value));
     stack.pop_back();
   };
@@ -298,7 +273,7 @@ double ParameterScope::evaluate_scalar(const std::string& expression, const std:
     throw ModelError(what + ": " + expression + " is beyond a double's range (write \"inf\" for infinity)");
   }
   const auto it = resolved_.find(expression);
-  if (it != resolved_.end() && it->second.kind == ParamKind::kScalar) return it->second.values[0];
+  if (it != resolved_.end() && it->second.kind() == ParamKind::kScalar) return it->second.scalar();
   const bool cacheable = resolved_.size() == raw_.size();  // every parameter is final
   if (cacheable) {
     const auto hit = parser_->cache.find(expression);
@@ -310,9 +285,9 @@ double ParameterScope::evaluate_scalar(const std::string& expression, const std:
     // A NaN from a variable means it refers to a vector or matrix parameter.
     for (const auto& var : CompiledExpression::names_in(expression, what)) {
       const auto r = resolved_.find(var);
-      if (r != resolved_.end() && r->second.kind != ParamKind::kScalar) {
+      if (r != resolved_.end() && r->second.kind() != ParamKind::kScalar) {
         throw ModelError(what + ": '" + var + "' in expression \"" + expression + "\" is " +
-                         kind_name(r->second.kind) + "; only numbers can be used in expressions");
+                         kind_name(r->second.kind()) + "; only numbers can be used in expressions");
       }
     }
     throw ModelError(what + ": expression \"" + expression + "\" evaluates to NaN");
@@ -337,8 +312,6 @@ std::vector<std::string> ParameterScope::check_expression(const std::string& exp
 
 ResolvedParam ParameterScope::evaluate(const ParamValue& value, ParamKind kind,
                                        const std::string& what) const {
-  ResolvedParam out;
-  out.kind = kind;
   auto mismatch = [&](const std::string& got) {
     return ModelError(what + " must be " + kind_name(kind) + ", got " + got + " " + value.to_string());
   };
@@ -352,34 +325,25 @@ ResolvedParam ParameterScope::evaluate(const ParamValue& value, ParamKind kind,
   if (value.kind() == ParamValue::Kind::kJson) throw mismatch("a structured value");
   if (kind == ParamKind::kString || kind == ParamKind::kFile) {
     if (value.kind() != ParamValue::Kind::kText) throw mismatch("the value");
-    out.text = value.text();
-    return out;
+    return ResolvedParam::text_value(kind, value.text());
   }
   // A text that names a vector or matrix parameter stands for all of it.
   if (value.kind() == ParamValue::Kind::kText) {
     const auto it = resolved_.find(value.text());
-    if (it != resolved_.end() && it->second.kind != ParamKind::kScalar) {
+    if (it != resolved_.end() && it->second.kind() != ParamKind::kScalar) {
       const ResolvedParam& named = it->second;
-      if (kind == ParamKind::kScalar) throw mismatch(std::string(kind_name(named.kind)));
-      if (kind == ParamKind::kVector && named.kind == ParamKind::kMatrix && named.rows != 1 &&
-          named.cols != 1) {
+      if (kind == ParamKind::kScalar) throw mismatch(std::string(kind_name(named.kind())));
+      if (kind == ParamKind::kVector && named.kind() == ParamKind::kMatrix && named.rows() != 1 &&
+          named.cols() != 1) {
         throw mismatch("a matrix");
       }
-      out = named;
-      out.kind = kind;
-      if (kind == ParamKind::kVector) out.rows = out.cols = 1;
-      if (kind == ParamKind::kMatrix && named.kind == ParamKind::kVector) {
-        out.rows = 1;
-        out.cols = named.values.size();
-      }
-      return out;
+      return named.as(kind);
     }
   }
   switch (value.kind()) {
     case ParamValue::Kind::kNumber:
     case ParamValue::Kind::kText:
-      out.values.push_back(scalar_of(value));
-      return out;
+      return ResolvedParam::number(kind, scalar_of(value));
     case ParamValue::Kind::kList:
       break;
     case ParamValue::Kind::kJson:  // refused above
@@ -388,24 +352,25 @@ ResolvedParam ParameterScope::evaluate(const ParamValue& value, ParamKind kind,
   if (kind == ParamKind::kScalar) throw mismatch("a list");
   const auto& items = value.items();
   if (items.empty()) throw ModelError(what + " must not be an empty list");
+  std::vector<double> values;
   const bool nested = items[0].kind() == ParamValue::Kind::kList;
   if (!nested) {
-    for (const auto& item : items) out.values.push_back(scalar_of(item));
-    out.rows = 1;
-    out.cols = items.size();
-    return out;
+    values.reserve(items.size());
+    for (const auto& item : items) values.push_back(scalar_of(item));
+    return ResolvedParam::numbers(kind, std::move(values), 1, items.size());
   }
   if (kind == ParamKind::kVector) throw mismatch("a matrix");
-  out.rows = items.size();
-  out.cols = items[0].items().size();
-  for (std::size_t r = 0; r < items.size(); ++r) {
-    if (items[r].kind() != ParamValue::Kind::kList || items[r].items().size() != out.cols) {
-      throw ModelError(what + ": matrix row " + std::to_string(r) + " does not have " +
-                       std::to_string(out.cols) + " columns like row 0");
+  const std::size_t rows = items.size();
+  const std::size_t cols = items[0].items().size();
+  values.reserve(rows * cols);
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (items[r].kind() != ParamValue::Kind::kList || items[r].items().size() != cols) {
+      throw ModelError(what + ": matrix row " + std::to_string(r) + " does not have " + std::to_string(cols) +
+                       " columns like row 0");
     }
-    for (const auto& item : items[r].items()) out.values.push_back(scalar_of(item));
+    for (const auto& item : items[r].items()) values.push_back(scalar_of(item));
   }
-  return out;
+  return ResolvedParam::numbers(kind, std::move(values), rows, cols);
 }
 
 }  // namespace ctde

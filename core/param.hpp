@@ -11,6 +11,8 @@
 #include <variant>
 #include <vector>
 
+#include "resolved_param.hpp"
+
 namespace ctde {
 
 /// A dense row-major matrix. Copyable value type.
@@ -57,34 +59,6 @@ class ParamValue {
   /// One of them, in the order of Kind (40 bytes: a million actors' parameters fit).
   std::variant<double, std::string, std::vector<ParamValue>, std::shared_ptr<const nlohmann::ordered_json>>
       value_;
-};
-
-/// What a declared parameter must evaluate to.
-enum class ParamKind {
-  kScalar,  ///< one number
-  kVector,  ///< one or more numbers (a scalar is a vector of one)
-  kMatrix,  ///< rows of numbers (a scalar is 1x1, a flat list one row)
-  kString,  ///< a literal string, not evaluated ("rising", "+-+")
-  kFile,    ///< a file name; in model files, relative to the model file's folder
-  /// Structured configuration (a mode chart's modes, transitions...): a JSON
-  /// value, not evaluated; the actor reads it (ResolvedParam::json, through a
-  /// JsonCursor). In model files the parameter's JSON value as written
-  /// (objects, arrays, numbers, strings), parsed once with its keys in the
-  /// file's order; set from C++, a JSON value or its text.
-  kStructure,
-};
-
-/// "scalar", "vector", "matrix", "string", "file", "structure".
-[[nodiscard]] std::string_view to_string(ParamKind kind);
-
-/// An evaluated parameter. Copyable value type.
-struct ResolvedParam {
-  ParamKind kind = ParamKind::kScalar;
-  std::vector<double> values;                          ///< scalar: one value; vector: all; matrix: row-major
-  std::size_t rows = 1;                                ///< for matrices
-  std::size_t cols = 1;                                ///< for matrices
-  std::string text;                                    ///< for strings (and a structure's JSON text)
-  std::shared_ptr<const nlohmann::ordered_json> json;  ///< for structures: the parsed value
 };
 
 /// True when `text` is a number literal beyond a double's range ("1e999";

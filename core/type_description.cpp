@@ -110,9 +110,9 @@ std::string describe_type(const ActorRegistry& registry, const std::string& type
   for (const auto& port : declared->outputs()) outputs.push_back(port_json(port));
   json parameters = json::array();
   for (const auto& slot : declared->parameters()) {
-    parameters.push_back({{"name", slot.name},
+    parameters.push_back({{"name", slot.name.str()},
                           {"kind", to_string(slot.kind)},
-                          {"default", slot.value ? to_json(*slot.value) : json(nullptr)},
+                          {"default", slot.value ? to_json(slot.value.get()) : json(nullptr)},
                           {"required", !slot.value && !slot.optional}});
   }
   out["inputs"] = std::move(inputs);

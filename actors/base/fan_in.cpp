@@ -16,12 +16,12 @@ FanIn::FanIn(std::string name, const ActorInfo& info, TimeMode mode) : Actor(std
   count_ = declare_parameter("inputs", ParamKind::kScalar, 2.0);
 }
 
-FanIn::FanIn(std::string name, const ActorInfo& info, std::string parameter, std::string_view alphabet,
+FanIn::FanIn(std::string name, const ActorInfo& info, std::string_view parameter, std::string_view alphabet,
              const char* default_operators)
     : Actor(std::move(name), info, TimeMode::kUnresolved), alphabet_(alphabet) {
   assert(alphabet.size() == 2);
   out_ = declare_output("out", PortKind::kPolymorphic);
-  count_ = declare_parameter(std::move(parameter), ParamKind::kString, default_operators);
+  count_ = declare_parameter(parameter, ParamKind::kString, default_operators);
 }
 
 void FanIn::configure(const ParameterScope& /*scope*/) {

@@ -22,7 +22,7 @@ class FanIn : public Actor {
   /// A polymorphic actor with one input per character of the string
   /// parameter named `parameter` (default `default_operators`), each one of the
   /// two characters of `alphabet`. Declares `out` and the parameter.
-  FanIn(std::string name, const ActorInfo& info, std::string parameter, std::string_view alphabet,
+  FanIn(std::string name, const ActorInfo& info, std::string_view parameter, std::string_view alphabet,
         const char* default_operators);
 
   /// Declares the inputs. An actor that checks more calls it.

@@ -8,11 +8,11 @@
 
 namespace ctde {
 
-TokenDelay::TokenDelay(std::string name, const ActorInfo& info, std::string parameter,
+TokenDelay::TokenDelay(std::string name, const ActorInfo& info, std::string_view parameter,
                        std::optional<double> default_value, bool whole_ticks)
     : UnaryActor(std::move(name), info, TimeMode::kDiscrete), whole_ticks_(whole_ticks) {
-  duration_ = default_value ? declare_parameter(std::move(parameter), ParamKind::kScalar, *default_value)
-                            : declare_optional_parameter(std::move(parameter), ParamKind::kScalar);
+  duration_ = default_value ? declare_parameter(parameter, ParamKind::kScalar, *default_value)
+                            : declare_optional_parameter(parameter, ParamKind::kScalar);
   set_feedthrough(false);
 }
 

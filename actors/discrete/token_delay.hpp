@@ -6,6 +6,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "../base/unary_actor.hpp"
 
@@ -20,7 +21,7 @@ class TokenDelay : public UnaryActor {
   /// @param default_value its default; empty: it may stay unset.
   /// @param whole_ticks the duration must be a whole number of ticks
   ///        (check_times()), else it is rounded to the nearest tick.
-  TokenDelay(std::string name, const ActorInfo& info, std::string parameter,
+  TokenDelay(std::string name, const ActorInfo& info, std::string_view parameter,
              std::optional<double> default_value, bool whole_ticks);
 
   /// The duration, when set, must be finite and >= 0.

@@ -41,10 +41,10 @@ void Expression::configure(const ParameterScope& scope) {
   for (const auto& name : used) {
     if (std::find(locals.begin(), locals.end(), name) != locals.end()) continue;
     const ResolvedParam& value = scope.value(name);
-    if (value.kind != ParamKind::kScalar) {
+    if (value.kind() != ParamKind::kScalar) {
       fail(expr_, "'" + name + "' is not a number; only numbers can be used in expressions");
     }
-    constants_.emplace_back(name, value.values[0]);
+    constants_.emplace_back(name, value.scalar());
   }
 }
 

@@ -138,8 +138,8 @@ class ModalModel::Compiler {
   void define_model_parameters() {
     for (const auto& [name, raw] : scope_.definitions()) {
       const ResolvedParam& value = scope_.value(name);
-      if (value.kind == ParamKind::kScalar && value.values.size() == 1) {
-        compiler_.define_constant(name, value.values[0]);
+      if (value.kind() == ParamKind::kScalar && value.values().size() == 1) {
+        compiler_.define_constant(name, value.scalar());
       } else {
         compiler_.define_unusable(name,
                                   "is a vector or matrix parameter; only numbers can be used in expressions");
@@ -498,8 +498,8 @@ void ModalModel::read_chart_from_parameters() {
     if (!is_set(p)) continue;
     const ParamSlot& slot = parameters()[p.index];
     const std::string location =
-        slot.location.empty() ? "parameter '" + slot.name + "' at " : slot.location.text();
-    read_chart_part(chart_, slot.name, JsonCursor(structure(p), location).prefixed(describe()));
+        slot.location.empty() ? "parameter '" + slot.name.str() + "' at " : slot.location.text();
+    read_chart_part(chart_, slot.name.str(), JsonCursor(structure(p), location).prefixed(describe()));
   }
   if (initial_param_ && is_set(*initial_param_)) {
     chart_.initial = text(*initial_param_);

@@ -124,7 +124,7 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
     const auto it = director.find(key);
     if (it == director.end()) return std::nullopt;
     try {
-      return scope.evaluate(it->second, ParamKind::kScalar, option(key)).values[0];
+      return scope.evaluate(it->second, ParamKind::kScalar, option(key)).scalar();
     } catch (const OptionError&) {
       throw;
     } catch (const ModelError& e) {
@@ -135,7 +135,7 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
     const auto it = director.find(key);
     if (it == director.end()) return std::nullopt;
     try {
-      return scope.evaluate(it->second, ParamKind::kString, option(key)).text;
+      return scope.evaluate(it->second, ParamKind::kString, option(key)).text();
     } catch (const ModelError& e) {
       throw OptionError(key, e.message());
     }
@@ -176,10 +176,11 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
     } catch (const ModelError& e) {
       throw OptionError("atol", e.message());
     }
-    if (atol.values.size() == 1) {
-      options.atol = atol.values[0];
+    const std::span<const double> values = atol.values();
+    if (values.size() == 1) {
+      options.atol = values[0];
     } else {
-      options.atol_per_state = atol.values;
+      options.atol_per_state.assign(values.begin(), values.end());
     }
   }
   if (auto v = number("initial_step")) options.initial_step = *v;

@@ -70,11 +70,11 @@ TEST_CASE("a structured parameter is the same value whether given as JSON or as 
   const ctde::ResolvedParam from_text =
       scope.evaluate(ctde::ParamValue(R"json({"b": [1, {"c": "x"}], "a": 2})json"),
                      ctde::ParamKind::kStructure, "parameter 'p'");
-  REQUIRE(from_json.json);
-  REQUIRE(from_text.json);
-  CHECK(*from_json.json == *from_text.json);
-  CHECK(from_json.json->begin().key() == "b");  // the written order is kept
-  CHECK(from_json.text == from_text.text);
+  REQUIRE(from_json.json());
+  REQUIRE(from_text.json());
+  CHECK(*from_json.json() == *from_text.json());
+  CHECK(from_json.json()->begin().key() == "b");  // the written order is kept
+  CHECK(from_json.text() == from_text.text());
   CHECK_THROWS_WITH_AS(
       (void)scope.evaluate(ctde::ParamValue("{\"a\": "), ctde::ParamKind::kStructure, "parameter 'p'"),
       "parameter 'p' is not a JSON value: {\"a\": ", ModelError);

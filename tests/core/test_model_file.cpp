@@ -41,7 +41,7 @@ TEST_CASE("a good model file loads with its parameters, director options and rec
   CHECK(model.record() == std::vector<std::string>{"h.out", "v.out"});
   const FlatModel flat = validate(model);
   CHECK(flat.actors.size() == 6);
-  CHECK(model.parameters().value("h0").values[0] == 10.0);
+  CHECK(model.parameters().value("h0").scalar() == 10.0);
   CHECK(flat[*flat.find("rebound")].mode == TimeMode::kDiscrete);
   CHECK(flat[*flat.find("gravity")].mode == TimeMode::kConstant);
 }
@@ -49,8 +49,8 @@ TEST_CASE("a good model file loads with its parameters, director options and rec
 TEST_CASE("overrides replace model parameters before evaluation") {
   Model model = load_model_text(kBall, "ball.json", builtin_actors(), {{"h0", "4"}, {"e", "0.5 * 2"}});
   (void)validate(model);
-  CHECK(model.parameters().value("h0").values[0] == 4.0);
-  CHECK(model.parameters().value("e").values[0] == 1.0);
+  CHECK(model.parameters().value("h0").scalar() == 4.0);
+  CHECK(model.parameters().value("e").scalar() == 1.0);
   CHECK_THROWS_WITH_AS(
       (void)load_model_text(kBall, "ball.json", builtin_actors(), {{"mass", "1"}}),
       doctest::Contains("--set mass=1: the model has no parameter 'mass' (its parameters: e, g, h0)"),

@@ -68,13 +68,13 @@ std::string port_row(const PortSpec& port, const std::string& shown_name) {
 
 std::string param_row(const ParamSlot& slot) {
   std::string row = "| `";
-  row += slot.name;
+  row += slot.name.str();
   row += "` | ";
   row += to_string(slot.kind);
   row += " | ";
   if (slot.value) {
     row += '`';
-    row += slot.value->to_string();
+    row += slot.value.get().to_string();
     row += '`';
   } else {
     row += slot.optional ? "optional" : "required";
