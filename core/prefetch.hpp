@@ -14,10 +14,9 @@ namespace ctde {
 inline constexpr std::size_t kPrefetchAhead = 8;
 
 /// Asks the cache for the first `lines` 64-byte lines of the object at `p`
-/// (nullptr: nothing). Changes nothing the program can observe.
-/// It is a macro-free inline function; the caller's loop must keep it (GCC
-/// drops calls of a function that only prefetches when it is not inlined:
-/// it is always_inline).
+/// (nullptr: nothing). Changes nothing the program can observe. Always
+/// inlined: GCC takes a function that does nothing but prefetch, seen on
+/// its own, for one without effects and drops its calls.
 [[gnu::always_inline]] inline void prefetch_object(const void* p, std::size_t lines = 3) {
   if (p == nullptr) return;
   const char* bytes = static_cast<const char*>(p);
