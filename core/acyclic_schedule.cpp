@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include "core/prefetch.hpp"
+
 namespace ctde {
 
 namespace {
@@ -17,7 +19,11 @@ namespace {
 /// were added (compressed rows: 4 bytes an actor and 4 an edge).
 class Drivers {
  public:
-  explicit Drivers(std::size_t actors) { first_.reserve(actors + 1); }
+  /// `edges`: at most that many edges will be added (reserved: no copy as they grow).
+  Drivers(std::size_t actors, std::size_t edges) {
+    first_.reserve(actors + 1);
+    from_.reserve(edges);
+  }
 
   /// Starts the next actor's row.
   void next_actor() { first_.push_back(static_cast<std::uint32_t>(from_.size())); }
@@ -149,9 +155,11 @@ bool schedule_acyclic(FlatModel& model) {
   const std::size_t n = model.actors.size();
 
   // The zero-delay graph (connections into feedthrough inputs) as drivers.
-  Drivers zero_delay(n);
+  const std::size_t inputs = model.ports.drivers.size();  // at most one edge each
+  Drivers zero_delay(n, inputs);
   bool discrete_orders = false;  // a discrete input without feedthrough is driven
   for (std::uint32_t to = 0; to < n; ++to) {
+    if (to + kPrefetchAhead < n) prefetch_object(model.actors[to + kPrefetchAhead].actor);
     const FlatActor& target = model.actors[to];
     zero_delay.next_actor();
     for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
@@ -170,7 +178,7 @@ bool schedule_acyclic(FlatModel& model) {
   // As schedule(): the receiver of a discrete input without feedthrough
   // after its sender, unless the connection closes a loop of the whole graph.
   if (discrete_orders) {
-    Drivers all(n);
+    Drivers all(n, inputs);
     for (std::uint32_t to = 0; to < n; ++to) {
       all.next_actor();
       for (const auto& driver : model.actors[to].drivers) {
@@ -179,7 +187,7 @@ bool schedule_acyclic(FlatModel& model) {
     }
     all.finish();
     const std::vector<std::uint32_t> loop = strong_components(all);
-    Drivers ordering(n);
+    Drivers ordering(n, inputs);
     for (std::uint32_t to = 0; to < n; ++to) {
       const FlatActor& target = model.actors[to];
       ordering.next_actor();
@@ -197,26 +205,39 @@ bool schedule_acyclic(FlatModel& model) {
   const Drivers& ordering = zero_delay;
 
   // Levels (the longest path from a source), then each level by type name,
-  // ties in the order above: schedule()'s order, sorted on numbers.
-  std::vector<std::uint32_t> level(n, 0);
-  for (const std::uint32_t actor : order) {
-    for (const std::uint32_t driver : ordering.of(actor))
-      level[actor] = std::max(level[actor], level[driver] + 1);
-  }
-  std::map<std::string_view, std::uint32_t> type_rank;
-  for (const FlatActor& actor : model.actors) type_rank.emplace(actor.actor->type(), 0);
-  std::uint32_t rank = 0;
-  for (auto& [type, r] : type_rank) r = rank++;
+  // ties in the order above: schedule()'s order, sorted on numbers. The
+  // keys are made per actor, in the actors' order (the type's rank read
+  // where the actor objects come one after the other), then sorted.
   struct Key {
     std::uint32_t level;
     std::uint32_t type;
-    std::uint32_t position;
+    std::uint32_t position;  ///< in `order`
   };
-  std::vector<Key> keys(n);
+  std::vector<Key> keys(n, Key{0, 0, 0});
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t actor = order[i];
-    keys[i] = {level[actor], type_rank.find(model.actors[actor].actor->type())->second, i};
+    keys[actor].position = i;
+    for (const std::uint32_t driver : ordering.of(actor))
+      keys[actor].level = std::max(keys[actor].level, keys[driver].level + 1);
   }
+  // Each type name numbered as first met (actors of one type share its
+  // name's copy: most actors are the type before), then by rank of name.
+  std::map<std::string_view, std::uint32_t> seen;
+  const std::string* last_type = nullptr;
+  std::uint32_t last_id = 0;
+  for (std::uint32_t a = 0; a < n; ++a) {
+    if (a + kPrefetchAhead < n) prefetch_object(model.actors[a + kPrefetchAhead].actor);
+    const std::string& type = model.actors[a].actor->type();
+    if (&type != last_type) {
+      last_type = &type;
+      last_id = seen.emplace(type, static_cast<std::uint32_t>(seen.size())).first->second;
+    }
+    keys[a].type = last_id;
+  }
+  std::vector<std::uint32_t> rank_of(seen.size());
+  std::uint32_t rank = 0;
+  for (const auto& [type, id] : seen) rank_of[id] = rank++;
+  for (Key& key : keys) key.type = rank_of[key.type];
   std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
     if (a.level != b.level) return a.level < b.level;
     if (a.type != b.type) return a.type < b.type;
@@ -226,6 +247,8 @@ bool schedule_acyclic(FlatModel& model) {
   model.continuous_schedule.clear();
   model.discrete_schedule.clear();
   for (std::uint32_t depth = 0; depth < n; ++depth) {
+    if (depth + kPrefetchAhead < n)
+      prefetch_object(&model.actors[order[keys[depth + kPrefetchAhead].position]]);
     const std::uint32_t a = order[keys[depth].position];
     FlatActor& actor = model.actors[a];
     actor.depth = ActorId{depth};

@@ -4,6 +4,8 @@
 #include <span>
 
 #include "core/error.hpp"
+#include "core/port_offsets.hpp"
+#include "core/prefetch.hpp"
 
 namespace ctde {
 
@@ -23,29 +25,54 @@ PortKind kind_of(TimeMode mode) {
 
 class Resolver {
  public:
-  explicit Resolver(FlatModel& model) : model_(model) {}
+  explicit Resolver(FlatModel& model)
+      : model_(model),
+        offsets_(model),
+        modes_(model.actors.size()),
+        declared_kinds_(model.ports.output_kinds.size()) {}
 
   void run() {
-    for (auto& actor : model_.actors) {
-      actor.mode = actor.actor->mode_override().value_or(actor.actor->declared_mode());
+    for (std::uint32_t i = 0; i < model_.actors.size(); ++i) {
+      ahead(i);
+      FlatActor& actor = model_.actors[i];
+      set_mode(i, actor.actor->mode_override().value_or(actor.actor->declared_mode()));
+      const std::vector<PortSpec>& outputs = actor.actor->outputs();
+      for (std::size_t o = 0; o < outputs.size(); ++o) {
+        declared_kinds_[offsets_.output({FlatIndex{i}, static_cast<std::uint32_t>(o)})] = outputs[o].kind;
+      }
     }
     fold_constants();
     rule_one();
-    for (auto& actor : model_.actors) {
-      if (actor.mode == TimeMode::kUnresolved) actor.mode = TimeMode::kContinuous;  // rule 2
+    for (std::uint32_t i = 0; i < model_.actors.size(); ++i) {
+      if (modes_[i] == TimeMode::kUnresolved) set_mode(i, TimeMode::kContinuous);  // rule 2
     }
-    for (auto& actor : model_.actors) assign_port_kinds(actor);
-    for (auto& actor : model_.actors) sample_inputs(actor);
+    for (std::uint32_t i = 0; i < model_.actors.size(); ++i) {  // one pass: the actor objects are far apart
+      ahead(i);
+      assign_port_kinds(model_.actors[i]);
+      sample_inputs(model_.actors[i]);
+    }
     check_connections();
   }
 
  private:
+  /// In a pass in the actors' order, before actor i: asks for the actor object kPrefetchAhead places on.
+  void ahead(std::size_t i) const {
+    if (i + kPrefetchAhead < model_.actors.size()) prefetch_object(model_.actors[i + kPrefetchAhead].actor);
+  }
+
+  /// Actor i's mode, in its FlatActor and in the compact copy.
+  void set_mode(std::uint32_t i, TimeMode mode) {
+    model_.actors[i].mode = mode;
+    modes_[i] = mode;
+  }
+
   /// The kind of signal on output `ref` as far as it is known now; kPolymorphic = not yet.
+  /// (Read from the compact arrays: the driver's FlatActor is a cache miss away.)
   PortKind driver_kind(const PortRef& ref) const {
-    const FlatActor& driver = model_[ref.actor];
-    const PortKind declared = driver.actor->outputs()[ref.port].kind;
+    const PortKind declared = declared_kinds_[offsets_.output(ref)];
     if (declared != PortKind::kPolymorphic) return declared;
-    return driver.mode == TimeMode::kUnresolved ? PortKind::kPolymorphic : kind_of(driver.mode);
+    const TimeMode mode = modes_[ref.actor.index()];
+    return mode == TimeMode::kUnresolved ? PortKind::kPolymorphic : kind_of(mode);
   }
 
   template <class Decide>
@@ -53,7 +80,7 @@ class Resolver {
     std::deque<std::uint32_t> work;
     std::vector<char> queued(model_.actors.size(), 0);
     for (std::uint32_t i = 0; i < model_.actors.size(); ++i) {
-      if (model_.actors[i].mode == TimeMode::kUnresolved) {
+      if (modes_[i] == TimeMode::kUnresolved) {
         work.push_back(i);
         queued[i] = 1;
       }
@@ -62,14 +89,14 @@ class Resolver {
       const std::uint32_t i = work.front();
       work.pop_front();
       queued[i] = 0;
-      FlatActor& actor = model_.actors[i];
-      if (actor.mode != TimeMode::kUnresolved) continue;
+      if (modes_[i] != TimeMode::kUnresolved) continue;
+      const FlatActor& actor = model_.actors[i];
       const auto mode = decide(actor);
       if (mode == TimeMode::kUnresolved) continue;
-      actor.mode = mode;
+      set_mode(i, mode);
       for (std::size_t o = 0; o < actor.receivers.size(); ++o) {
         for (const PortRef& r : actor.receivers[o]) {
-          if (model_[r.actor].mode == TimeMode::kUnresolved && queued[r.actor.index()] == 0) {
+          if (modes_[r.actor.index()] == TimeMode::kUnresolved && queued[r.actor.index()] == 0) {
             work.push_back(r.actor.value());
             queued[r.actor.index()] = 1;
           }
@@ -132,10 +159,10 @@ class Resolver {
       for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
         if (!actor.drivers[i]) continue;
         const PortRef& from = *actor.drivers[i];
-        const FlatActor& driver = model_[from.actor];
-        const PortKind out = driver.output_kinds[from.port];
+        const PortKind out = model_.ports.output_kinds[offsets_.output(from)];
         const PortKind in = actor.input_kinds[i];
         if (out == PortKind::kConstant || in == PortKind::kConstant || out == in) continue;
+        const FlatActor& driver = model_[from.actor];
         const std::string out_name = driver.path + "." + driver.actor->outputs()[from.port].name;
         const std::string in_name = actor.path + "." + actor.actor->inputs()[i].name;
         const bool c_to_d = out == PortKind::kContinuous;
@@ -162,6 +189,9 @@ class Resolver {
   }
 
   FlatModel& model_;
+  PortOffsets offsets_;
+  std::vector<TimeMode> modes_;           ///< per actor: its mode so far (as its FlatActor's)
+  std::vector<PortKind> declared_kinds_;  ///< per output of the port arrays: its declared kind
 };
 
 }  // namespace

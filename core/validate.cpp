@@ -7,6 +7,8 @@
 
 #include "core/error.hpp"
 #include "core/model_graph.hpp"
+#include "core/port_offsets.hpp"
+#include "core/prefetch.hpp"
 #include "core/time_mode_resolution.hpp"
 #include "core/width_inference.hpp"
 
@@ -21,9 +23,12 @@ class Flattener {
 
   void collect(const Composite& composite, const ParameterScope& scope) {
     std::vector<std::uint32_t>& index = index_[&composite];  // node-stable while children add theirs
-    index.assign(composite.children().size(), kNotLeaf);
-    for (std::size_t c = 0; c < composite.children().size(); ++c) {
-      const auto& child = composite.children()[c];
+    const auto& children = composite.children();
+    index.assign(children.size(), kNotLeaf);
+    for (std::size_t c = 0; c < children.size(); ++c) {
+      // The children lie apart in the heap: ask for the one a few places on.
+      if (c + kPrefetchAhead < children.size()) prefetch_object(children[c + kPrefetchAhead].get());
+      const auto& child = children[c];
       child->resolve_parameters(scope);
       if (child->is_composite()) {
         collect(static_cast<const Composite&>(*child), scope);
@@ -34,6 +39,10 @@ class Flattener {
       entry.path = child->path();
       index[c] = static_cast<std::uint32_t>(flat_.actors.size());
       flat_.actors.push_back(std::move(entry));
+      // Its ports are configured now (resolve_parameters): counted here,
+      // so that lay_out_ports need not visit the actor objects again.
+      port_counts_.push_back({static_cast<std::uint32_t>(child->inputs().size()),
+                              static_cast<std::uint32_t>(child->outputs().size())});
     }
   }
 
@@ -42,9 +51,9 @@ class Flattener {
   void lay_out_ports() {
     std::size_t inputs = 0;
     std::size_t outputs = 0;
-    for (const auto& actor : flat_.actors) {
-      inputs += actor.actor->inputs().size();
-      outputs += actor.actor->outputs().size();
+    for (const PortCounts& counts : port_counts_) {
+      inputs += counts.inputs;
+      outputs += counts.outputs;
     }
     FlatPortArrays& ports = flat_.ports;
     ports.input_kinds.assign(inputs, PortKind::kPolymorphic);
@@ -56,9 +65,10 @@ class Flattener {
     ports.receivers_begin.assign(outputs + 1, 0);
     std::size_t in = 0;
     std::size_t out = 0;
-    for (auto& actor : flat_.actors) {
-      const std::size_t n_in = actor.actor->inputs().size();
-      const std::size_t n_out = actor.actor->outputs().size();
+    for (std::size_t a = 0; a < flat_.actors.size(); ++a) {
+      FlatActor& actor = flat_.actors[a];
+      const std::size_t n_in = port_counts_[a].inputs;
+      const std::size_t n_out = port_counts_[a].outputs;
       actor.input_kinds = {ports.input_kinds.data() + in, n_in};
       actor.input_widths = {ports.input_widths.data() + in, n_in};
       actor.drivers = {ports.drivers.data() + in, n_in};
@@ -69,6 +79,7 @@ class Flattener {
       in += n_in;
       out += n_out;
     }
+    std::vector<PortCounts>().swap(port_counts_);
   }
 
   /// Once every connection is bound: each output's receivers, in the order
@@ -76,11 +87,9 @@ class Flattener {
   /// output driving them).
   void lay_out_receivers() {
     FlatPortArrays& ports = flat_.ports;
-    const auto output_of = [this, &ports](const PortRef& input) {
-      const PortRef& from = *flat_.actors[input.actor.index()].drivers[input.port];
-      return static_cast<std::size_t>(flat_.actors[from.actor.index()].output_kinds.data() -
-                                      ports.output_kinds.data()) +
-             from.port;
+    const PortOffsets offsets(flat_);  // the drivers' outputs without their FlatActors
+    const auto output_of = [&offsets, &ports](const PortRef& input) {
+      return offsets.output(*ports.drivers[offsets.input(input)]);
     };
     for (const PortRef& input : bound_) ++ports.receivers_begin[output_of(input) + 1];
     for (std::size_t o = 1; o < ports.receivers_begin.size(); ++o) {
@@ -100,7 +109,7 @@ class Flattener {
 
   void bind(const Composite& composite) {
     const auto& connections = composite.connections();
-    Prefetcher ahead(composite);
+    Prefetcher ahead(composite, index_.at(&composite));
     for (std::size_t c = 0; c < connections.size(); ++c) {
       ahead.step(connections, c);
       const Connection& connection = connections[c];
@@ -142,10 +151,12 @@ class Flattener {
   /// Brings the children that the connections a few places ahead name into
   /// the cache, in three steps kAhead connections apart (a large model's
   /// lookups jump across memory: the index's slot, the child's pointer, the
-  /// child itself, each a miss that the next step needs).
+  /// child itself and its flat index, each a miss that the next step needs).
   class Prefetcher {
    public:
-    explicit Prefetcher(const Composite& composite) : composite_(composite) {}
+    /// `flat_index`: the composite's children's indices in the flat model.
+    Prefetcher(const Composite& composite, const std::vector<std::uint32_t>& flat_index)
+        : composite_(composite), flat_index_(flat_index) {}
 
     /// Before binding connection c.
     void step(const std::vector<Connection>& connections, std::size_t c) {
@@ -156,13 +167,19 @@ class Flattener {
       }
       if (c + 2 * kAhead < connections.size() && c + 2 * kAhead >= 3 * kAhead) {
         const Hashes& h = ring_[(c + 2 * kAhead) % kRing];
-        composite_.prefetch_pointer(h.from);
-        composite_.prefetch_pointer(h.to);
+        for (const std::uint32_t hash : {h.from, h.to}) {
+          if (const auto i = composite_.likely_child_index(hash))
+            __builtin_prefetch(&composite_.children()[*i]);
+        }
       }
       if (c + kAhead < connections.size() && c + kAhead >= 3 * kAhead) {
         const Hashes& h = ring_[(c + kAhead) % kRing];
-        composite_.prefetch_child(h.from);
-        composite_.prefetch_child(h.to);
+        for (const std::uint32_t hash : {h.from, h.to}) {
+          if (const auto i = composite_.likely_child_index(hash)) {
+            prefetch_object(composite_.children()[*i].get());  // its name and port lists
+            __builtin_prefetch(&flat_index_[*i]);
+          }
+        }
       }
     }
 
@@ -178,6 +195,7 @@ class Flattener {
     }
 
     const Composite& composite_;
+    const std::vector<std::uint32_t>& flat_index_;
     std::array<Hashes, kRing> ring_{};
   };
 
@@ -299,12 +317,19 @@ class Flattener {
 
   static constexpr std::uint32_t kNotLeaf = std::numeric_limits<std::uint32_t>::max();
 
+  /// A leaf actor's numbers of inputs and outputs.
+  struct PortCounts {
+    std::uint32_t inputs = 0;
+    std::uint32_t outputs = 0;
+  };
+
   FlatModel& flat_;
   /// Per composite, per child: its index in the flat model (kNotLeaf for a composite).
   std::unordered_map<const Composite*, std::vector<std::uint32_t>> index_;
   mutable const Composite* last_holder_ = nullptr;  ///< the composite of the last lookup
   mutable const std::vector<std::uint32_t>* last_index_ = nullptr;
-  std::vector<PortRef> bound_;  ///< the inputs bound, in the connections' order
+  std::vector<PortRef> bound_;           ///< the inputs bound, in the connections' order
+  std::vector<PortCounts> port_counts_;  ///< per actor collected, until lay_out_ports
 };
 
 }  // namespace
