@@ -41,13 +41,7 @@ ResolvedParam& ResolvedParam::operator=(const ResolvedParam& other) {
 }
 
 ResolvedParam::ResolvedParam(ResolvedParam&& other) noexcept : kind_(other.kind_), form_(other.form_) {
-  if (form_ == Form::kBoxed) {
-    boxed_ = std::exchange(other.boxed_, nullptr);
-    other.form_ = Form::kUnset;
-    other.number_ = 0;
-  } else {
-    number_ = other.number_;
-  }
+  take_value(other);
 }
 
 ResolvedParam& ResolvedParam::operator=(ResolvedParam&& other) noexcept {
@@ -55,6 +49,11 @@ ResolvedParam& ResolvedParam::operator=(ResolvedParam&& other) noexcept {
   delete boxed();
   kind_ = other.kind_;
   form_ = other.form_;
+  take_value(other);
+  return *this;
+}
+
+void ResolvedParam::take_value(ResolvedParam& other) noexcept {
   if (form_ == Form::kBoxed) {
     boxed_ = std::exchange(other.boxed_, nullptr);
     other.form_ = Form::kUnset;
@@ -62,7 +61,6 @@ ResolvedParam& ResolvedParam::operator=(ResolvedParam&& other) noexcept {
   } else {
     number_ = other.number_;
   }
-  return *this;
 }
 
 ResolvedParam ResolvedParam::number(ParamKind kind, double value) {

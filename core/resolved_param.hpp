@@ -105,6 +105,8 @@ class ResolvedParam {
 
   ResolvedParam(ParamKind kind, Boxed boxed);
   [[nodiscard]] Boxed* boxed() const { return form_ == Form::kBoxed ? boxed_ : nullptr; }
+  /// Takes `other`'s value (form_ already copied from it); leaves it unset.
+  void take_value(ResolvedParam& other) noexcept;
 
   union {
     double number_ = 0;  ///< Form::kNumber
