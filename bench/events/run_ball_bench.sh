@@ -4,10 +4,11 @@
 # in one model, 1035 impacts) through ctde, written by hand on ARKODE ERKStep
 # with its rootfinding, and on scipy's solve_ivp(RK45) with terminal events; Dormand-Prince 5(4) everywhere, at
 # rtol 1e-10 atol 1e-12 and at rtol 1e-6 atol 1e-9. The C++ runs are
-# interleaved; compare the best of each. ARKODE runs three times: with its
+# interleaved; compare the best of each. ARKODE runs four times: with its
 # default dense output (as ctde uses it), with a cubic Hermite one
-# (interp_degree=3), and with fused vector operations (fused=1, as ctde's
-# solver wrapper enables them).
+# (interp_degree=3), with fused vector operations (fused=1), and with fused
+# operations and the project's vector operations (impl=arkode_project_ops,
+# as ctde's solver wrapper installs them).
 # A run that takes longer than TIMEOUT seconds (default 120; every run here
 # takes a few seconds at most) is reported as status=timeout and the script
 # goes on.
@@ -42,6 +43,8 @@ for ((i = 0; i < repeat; i++)); do
       run arkode "$model" "$rtol" "$atol" "$build/bench/handwritten_ball" "$model" 5 "$rtol" "$atol"
       run arkode "$model" "$rtol" "$atol" "$build/bench/handwritten_ball" "$model" 5 "$rtol" "$atol" 3
       FUSED=1 run arkode "$model" "$rtol" "$atol" "$build/bench/handwritten_ball" "$model" 5 "$rtol" "$atol"
+      OPS=project FUSED=1 run arkode_project_ops "$model" "$rtol" "$atol" \
+        "$build/bench/handwritten_ball" "$model" 5 "$rtol" "$atol"
     done
   done
 done
