@@ -10,6 +10,7 @@
 #include <cmath>
 #include <utility>
 
+#include "domains/ct/first_nonfinite.hpp"
 #include "domains/ctde/continuous_parts.hpp"
 #include "domains/ctde/director_parts_impl.hpp"
 
@@ -175,33 +176,25 @@ void Director::Impl::start_parts(const OdeOptions& ode, double t) {
 int Director::Impl::part_rhs(double t, const double* x, double* dxdt, void* user) {
   auto& p = *static_cast<Part*>(user);
   Impl& self = *p.impl;
+  const std::size_t n = p.whole ? p.x.size() : p.states.size();
   if (p.whole) {
     self.b_.x = const_cast<double*>(x);  // read only: actors get states() as const
     if (!self.compute_derivatives(p, t, dxdt, x)) return 1;
-    const std::size_t n = p.x.size();
-    for (std::size_t k = 0; k < n; ++k) {
-      if (std::isfinite(dxdt[k])) continue;
-      // Not an error yet: at a trial stage of a long step the state may have
-      // left the derivative's domain (a level overshot: sqrt of a depth a
-      // little below 0) where the solution never goes. The solver tries a
-      // shorter step; step_solver() reports it if that does not help.
-      self.note_nonfinite_derivative(p, t, x, StateIndex::at(k), dxdt[k], x[k]);
-      return 1;
-    }
-    return 0;
+  } else {
+    for (std::size_t k = 0; k < n; ++k) self.part_x_[p.states[k].index()] = x[k];
+    self.b_.x = self.part_x_.data();
+    if (!self.compute_derivatives(p, t, self.part_dx_.data(), x)) return 1;
+    const double* dx = self.part_dx_.data();
+    for (std::size_t k = 0; k < n; ++k) dxdt[k] = dx[p.states[k].index()];
   }
-  const std::size_t n = p.states.size();
-  for (std::size_t k = 0; k < n; ++k) self.part_x_[p.states[k].index()] = x[k];
-  self.b_.x = self.part_x_.data();
-  if (!self.compute_derivatives(p, t, self.part_dx_.data(), x)) return 1;
-  const double* dx = self.part_dx_.data();
-  for (std::size_t k = 0; k < n; ++k) {
-    dxdt[k] = dx[p.states[k].index()];
-    if (std::isfinite(dxdt[k])) continue;
-    self.note_nonfinite_derivative(p, t, x, p.states[k], dxdt[k], x[k]);
-    return 1;
-  }
-  return 0;
+  const std::size_t k = first_nonfinite({dxdt, n});
+  if (k == n) return 0;
+  // Not an error yet: at a trial stage of a long step the state may have
+  // left the derivative's domain (a level overshot: sqrt of a depth a
+  // little below 0) where the solution never goes. The solver tries a
+  // shorter step; step_solver() reports it if that does not help.
+  self.note_nonfinite_derivative(p, t, x, p.whole ? StateIndex::at(k) : p.states[k], dxdt[k], x[k]);
+  return 1;
 }
 
 void Director::Impl::load_part(Part& p, double t) {
