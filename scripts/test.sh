@@ -5,16 +5,24 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-scripts/setup.sh
 
-scripts/build.sh build/release
-ctest --test-dir build/release --output-on-failure
-scripts/lint.sh build/release
+# stage NAME COMMAND...: runs the command, then says how long it took (CI has a budget).
+stage() {
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  echo "test.sh: $name took $((SECONDS - start)) s"
+}
+
+stage setup scripts/setup.sh
+stage "release build" scripts/build.sh build/release
+stage "release tests" ctest --test-dir build/release --output-on-failure
+stage lint scripts/lint.sh build/release
 
 # The Python module is left out here: a sanitized extension needs the ASan
 # runtime preloaded into the interpreter (the release build tests it).
-scripts/build.sh build/asan -DCTDE_SANITIZE=ON -DCTDE_BUILD_BENCH=OFF -DCTDE_BUILD_PYTHON=OFF \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build/asan --output-on-failure
-echo "all tests passed (release and asan+ubsan)"
+stage "asan+ubsan build" scripts/build.sh build/asan -DCTDE_SANITIZE=ON -DCTDE_BUILD_BENCH=OFF \
+  -DCTDE_BUILD_PYTHON=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+stage "asan+ubsan tests" ctest --test-dir build/asan --output-on-failure
+echo "all tests passed (release and asan+ubsan) in $SECONDS s"
