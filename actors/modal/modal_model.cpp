@@ -1,9 +1,12 @@
 #include "actors/modal/modal_model.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
+#include <system_error>
 
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
@@ -28,10 +31,23 @@ bool is_identifier(const std::string& text) {
 /// element of the vector output p).
 std::string output_port_name(const std::string& output) { return output.substr(0, output.find('[')); }
 
-/// The element of a program output: 1 for "p[1]", 0 for a scalar "p".
-std::size_t output_element(const std::string& output) {
+/// The element of a program output: 1 for "p[1]", 0 for a scalar "p";
+/// none when what follows the port's name is not "[digits]" (a name as
+/// written, "x[", "x[a]").
+std::optional<std::size_t> output_element(const std::string& output) {
   const std::size_t at = output.find('[');
-  return at == std::string::npos ? 0 : std::stoul(output.substr(at + 1));
+  if (at == std::string::npos) return 0;
+  const char* first = output.data() + at + 1;
+  const char* last = output.data() + output.size();
+  std::size_t element = 0;
+  const auto [end, error] = std::from_chars(first, last, element);
+  if (error != std::errc() || end == first || end + 1 != last || *end != ']') return std::nullopt;
+  return element;
+}
+
+/// A chart's output is a port's name, or the element "p[k]" of the vector output p.
+bool is_output_name(const std::string& output) {
+  return is_identifier(output_port_name(output)) && output_element(output).has_value();
 }
 
 std::string quoted(std::string text) {
@@ -237,15 +253,13 @@ class ModalModel::Compiler {
   /// The outputs: the chart's, then those only modes name, in order.
   void define_outputs(const ModalChart& chart) {
     for (const ChartAssignment& out : chart.outputs) {
-      if (!is_identifier(output_port_name(out.name)))
-        fail(out.location, "output name '" + out.name + "' is not a valid port name");
+      if (!is_output_name(out.name)) fail(out.location, "output name '" + out.name + "' is not a valid port name");
       if (output_index(out.name)) fail(out.location, "output '" + out.name + "' is declared twice");
       program_.output_names.push_back(out.name);
     }
     for (const ChartMode& mode : chart.modes) {
       for (const ChartAssignment& out : mode.outputs) {
-        if (!is_identifier(output_port_name(out.name)))
-          fail(out.location, "output name '" + out.name + "' is not a valid port name");
+        if (!is_output_name(out.name)) fail(out.location, "output name '" + out.name + "' is not a valid port name");
         if (!output_index(out.name)) program_.output_names.push_back(out.name);
       }
     }
@@ -268,7 +282,7 @@ class ModalModel::Compiler {
         continue;
       }
       for (std::size_t k = 0; o < names.size() && output_port_name(names[o]) == port; ++k, ++o) {
-        if (names[o] == port || output_element(names[o]) != k) mismatch();
+        if (names[o] == port || *output_element(names[o]) != k) mismatch();
       }
     }
   }

@@ -217,6 +217,19 @@ TEST_CASE("a vector output's elements must agree between the chart's outputs and
         std::string::npos);
 }
 
+// Found by the loader's fuzzer: a name with a '[' not followed by "digits]"
+// reached std::stoul, whose exception ended the process.
+TEST_CASE("a ModalModel output's name is a port's name or p[k]; anything else is refused") {
+  for (const std::string name :
+       {"p[", "p[a]", "p[1", "p[]", "p[1]x", "p[-1]", "p[99999999999999999999999]", "[0]"}) {
+    CAPTURE(name);
+    const std::string model = R"({"ctde": 1, "actors": [{"name": "m", "type": "ModalModel", "params": {
+      "outputs": {")" + name + R"(": 1}, "modes": {"A": {}}, "initial": "A"}}]})";
+    CHECK(model_file_error(model).find("output name '" + name + "' is not a valid port name") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("a ModalModel's discrete input holds its last token: read by derivatives and guards") {
   // cmd: 0, then 2 from t = 0.5, 4 from t = 2. A: x' = cmd until x >= 1 (t = 1); B: x' = -cmd
   // until cmd >= 4 (a guard made true by a token: at (2, 1)); C: x' = 0. So x = 2 (t - 0.5) on
