@@ -227,6 +227,12 @@ TEST_CASE("a ModalModel output's name is a port's name or p[k]; anything else is
       "outputs": {")" + name + R"(": 1}, "modes": {"A": {}}, "initial": "A"}}]})";
     CHECK(model_file_error(model).find("output name '" + name + "' is not a valid port name") !=
           std::string::npos);
+    // The same name given by a mode only.
+    const std::string in_mode = R"({"ctde": 1, "actors": [{"name": "m", "type": "ModalModel", "params": {
+      "modes": {"A": {"outputs": {")" +
+                                name + R"(": 1}}}, "initial": "A"}}]})";
+    CHECK(model_file_error(in_mode).find("output name '" + name + "' is not a valid port name") !=
+          std::string::npos);
   }
 }
 
