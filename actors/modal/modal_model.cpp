@@ -253,13 +253,15 @@ class ModalModel::Compiler {
   /// The outputs: the chart's, then those only modes name, in order.
   void define_outputs(const ModalChart& chart) {
     for (const ChartAssignment& out : chart.outputs) {
-      if (!is_output_name(out.name)) fail(out.location, "output name '" + out.name + "' is not a valid port name");
+      if (!is_output_name(out.name))
+        fail(out.location, "output name '" + out.name + "' is not a valid port name");
       if (output_index(out.name)) fail(out.location, "output '" + out.name + "' is declared twice");
       program_.output_names.push_back(out.name);
     }
     for (const ChartMode& mode : chart.modes) {
       for (const ChartAssignment& out : mode.outputs) {
-        if (!is_output_name(out.name)) fail(out.location, "output name '" + out.name + "' is not a valid port name");
+        if (!is_output_name(out.name))
+          fail(out.location, "output name '" + out.name + "' is not a valid port name");
         if (!output_index(out.name)) program_.output_names.push_back(out.name);
       }
     }
