@@ -358,8 +358,9 @@ class Loader {
     composite.reserve(actors.size(), connection_count);
     Json& written_actors = json.at("actors");
     const LocationTable::Pattern actor_at = locations_.add(actors.location() + "/");
+    const LocationTable::Pattern name_at = locations_.add(actors.location() + "/", "/name");
     for (std::size_t i = 0; i < actors.size(); ++i) {
-      load_actor(actors[i], written_actors[i], composite, {actor_at, i});
+      load_actor(actors[i], written_actors[i], composite, {actor_at, name_at, i});
       written_actors[i] = Json();  // built: nothing reads it again
     }
     if (node.has("connections")) {
@@ -392,9 +393,11 @@ class Loader {
     return value.is_string() ? value.get_ref<const std::string&>() : node[key].string();
   }
 
-  /// Where an actor was written: element `index` of its array, whose pattern is `array`.
+  /// Where an actor was written: element `index` of its array, whose pattern
+  /// is `array` (and `name`, the pattern of its members "name").
   struct ActorPlace {
     LocationTable::Pattern array;
+    LocationTable::Pattern name;
     std::size_t index;
   };
 
@@ -422,9 +425,7 @@ class Loader {
       }
     }
     actor->set_location(locations_.at(place.array, place.index));
-    // The name's location only for the error add() then reports.
-    const bool refused = !is_valid_name(name) || composite.find_child_index(name).has_value();
-    Actor& added = composite.add(std::move(actor), refused ? node["name"].location() : std::string());
+    Actor& added = composite.add(std::move(actor), locations_.at(place.name, place.index));
     if (type == "Composite") {
       if (++nesting_ > kMaxNesting) {
         node.fail("composites nest deeper than " + std::to_string(kMaxNesting) + " levels");
