@@ -2,6 +2,8 @@
 
 #include <muParser.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -34,6 +36,12 @@ std::vector<std::string> engine_functions() {
   return {"sin",   "cos",   "tan",  "asin",  "acos", "atan",  "sinh", "cosh",  "tanh", "asinh",
           "acosh", "atanh", "log2", "log10", "log",  "ln",    "exp",  "sqrt",  "sign", "rint",
           "abs",   "min",   "max",  "sum",   "avg",  "floor", "ceil", "round", "mod"};
+}
+
+bool is_identifier(std::string_view text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) != 0) return false;
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
 }
 
 std::size_t find_assignment(std::string_view expression) {

@@ -24,6 +24,11 @@ namespace ctde {
 /// "Expressions", lists them; a test checks the list against it).
 [[nodiscard]] std::vector<std::string> engine_functions();
 
+/// True when `text` is a name an expression can read: letters, digits and
+/// '_', not starting with a digit (parameters, a chart's states, inputs,
+/// outputs and modes are named so).
+[[nodiscard]] bool is_identifier(std::string_view text);
+
 /// The position of an assignment ('=', '+=', ...) in an expression, or npos.
 [[nodiscard]] std::size_t find_assignment(std::string_view expression);
 

@@ -111,14 +111,6 @@ bool beyond_double_range(std::string_view text) {
 
 namespace {
 
-bool valid_identifier(const std::string& name) {
-  if (name.empty() || (std::isdigit(static_cast<unsigned char>(name[0])) != 0)) return false;
-  for (const char c : name) {
-    if ((std::isalnum(static_cast<unsigned char>(c)) == 0) && c != '_') return false;
-  }
-  return true;
-}
-
 const char* kind_name(ParamKind kind) {
   switch (kind) {
     case ParamKind::kScalar:
@@ -167,7 +159,7 @@ ParameterScope::ParameterScope(ParameterScope&&) noexcept = default;
 ParameterScope& ParameterScope::operator=(ParameterScope&&) noexcept = default;
 
 void ParameterScope::set(const std::string& name, ParamValue value, std::string location) {
-  if (!valid_identifier(name)) {
+  if (!is_identifier(name)) {
     throw ModelError("parameter name '" + name +
                      "' is not a valid identifier (letters, digits and _, not starting with a digit)");
   }

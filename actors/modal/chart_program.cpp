@@ -34,12 +34,6 @@ bool parse_number(const std::string& text, double& out) {
   return result.ec == std::errc() && result.ptr == last;
 }
 
-bool is_identifier(const std::string& text) {
-  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) != 0) return false;
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
-}
-
 const char* kind_name(std::uint8_t kind) {
   switch (kind) {
     case static_cast<std::uint8_t>(SymbolKind::kParameter):

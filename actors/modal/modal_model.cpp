@@ -10,6 +10,7 @@
 
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
+#include "core/expression_engine.hpp"
 #include "core/format.hpp"
 #include "core/json_cursor.hpp"
 
@@ -20,12 +21,6 @@ namespace {
 /// The parameters of a chart read from a model file, in the format's order.
 constexpr const char* kStructureKeys[] = {"inputs", "outputs",    "parameters", "assert",
                                           "states", "event_vars", "modes",      "transitions"};
-
-bool is_identifier(const std::string& text) {
-  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) != 0) return false;
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
-}
 
 /// The port of a program output: "p" for "p" (a scalar) and for "p[1]" (an
 /// element of the vector output p).

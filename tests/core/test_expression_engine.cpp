@@ -45,3 +45,8 @@ TEST_CASE("a name the engine does not know is an error naming it, not a function
   CompiledExpression expression;
   CHECK_THROWS_WITH_AS(expression.set("trunc(1.5)", "test"), doctest::Contains("trunc"), ModelError);
 }
+
+TEST_CASE("is_identifier: letters, digits and _, not starting with a digit") {
+  for (const char* name : {"k", "_", "_x1", "T_high", "a2b"}) CHECK(is_identifier(name));
+  for (const char* name : {"", "1a", "a.b", "a b", "p[0]", "a-b", "é"}) CHECK_FALSE(is_identifier(name));
+}
