@@ -20,8 +20,7 @@ models are those of cvode_klu_floor.cpp and scipy_bdf.py, plus a stiff hybrid on
                             Sampler taking y at t = 0.4 and 4e5 (a DiscreteClock's two time
                             events) for the values against the reference values in
                             cvode_klu_floor.cpp; rtol 1e-8, atol (1e-16, 1e-21, 1e-12) as
-                            there; time_resolution 1e-6 s (4e10 s at the default 1e-12 s
-                            is past the 2^63-tick horizon).
+                            there; time_resolution 1e-5 s (see below).
     thermal_rooms_N.json    a stiff hybrid thermal network: N rooms in a row, room i a
                             ModalModel room<i> (a thermostat with hysteresis, as
                             examples/models/thermostat.json) holding its temperature T:
@@ -38,8 +37,14 @@ models are those of cvode_klu_floor.cpp and scipy_bdf.py, plus a stiff hybrid on
                             (a scipy BDF simulation of the same equations). The coupling
                             makes the rooms act together: a stronger one, or a wider band,
                             settles into a fixed set of heaters on and few events. One day
-                            (86400 s), rtol 1e-6, atol 1e-6 (K); records rooms 0 and N/2
-                            (T and heating).
+                            (86400 s), rtol 1e-6, atol 1e-6 (K), time_resolution 1e-9 s;
+                            records rooms 0 and N/2 (T and heating).
+
+time_resolution: a tick no finer than the spacing of doubles at stop_time (ulp(86400 s)
+= 1.5e-11 s, ulp(4e10 s) = 7.6e-6 s). At the default 1e-12 s the thermal model's runs end
+in a false Zeno error near t = 2e4 s (erk45, dirk and bdf alike): adjacent ticks there
+are the same double, a located crossing's state is one ulp short of its guard, and the
+search finds it again and again. (4e10 s at 1e-12 s is also past the 2^63-tick horizon.)
 
 Every model's director `solver` is --solver (default "bdf"). Usage:
     /usr/bin/python3 bench/stiff/make_models.py OUT_DIR [--solver bdf]
@@ -159,7 +164,7 @@ def robertson(solver):
         "description": ("Robertson's chemical kinetics (3 species, stiff), y(0) = (1, 0, 0), to t = 4e10; "
                         "the sampler takes y at 0.4 and 4e5. Reference values: "
                         "bench/stiff/cvode_klu_floor.cpp (bench/stiff/make_models.py)."),
-        "director": {"stop_time": 4e10, "time_resolution": 1e-6, "rtol": 1e-8, "atol": [1e-16, 1e-21, 1e-12],
+        "director": {"stop_time": 4e10, "time_resolution": 1e-5, "rtol": 1e-8, "atol": [1e-16, 1e-21, 1e-12],
                      "solver": solver},
         "actors": [
             {"name": "rober", "type": "ModalModel", "params": {
@@ -256,7 +261,8 @@ def thermal_rooms(n, solver):
                         f"Eigenvalues (heaters off) spread over {decades:.1f} decades "
                         "(bench/stiff/make_models.py)."),
         "parameters": {k: v for k, v in p.items() if k not in ("C", "P_heat")},
-        "director": {"stop_time": 86400, "rtol": 1e-6, "atol": 1e-6, "solver": solver},
+        "director": {"stop_time": 86400, "time_resolution": 1e-9, "rtol": 1e-6, "atol": 1e-6,
+                     "solver": solver},
         "actors": actors,
         "connections": connections,
         "record": record,
