@@ -172,6 +172,17 @@ bool Actor::feeds_through(std::size_t in, std::size_t out) const {
   return true;
 }
 
+void Actor::local_jacobian(LocalJacobian& jacobian) const {
+  for (std::size_t o = 0; o < jacobian.outputs(); ++o) {
+    for (std::size_t k = 0; k < jacobian.inputs(); ++k) {
+      if (feeds_through(k, o)) jacobian.output_on_all_of_input(o, k);
+    }
+    jacobian.output_on_all_states(o);
+  }
+  for (std::size_t k = 0; k < jacobian.inputs(); ++k) jacobian.derivatives_on_all(k);
+  jacobian.derivatives_on_all_states();
+}
+
 bool Actor::feeds_through(std::size_t in) const {
   switch (feedthrough_) {
     case Feedthrough::kAll:

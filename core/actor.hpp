@@ -17,6 +17,7 @@
 #include "crossing.hpp"
 #include "interned_name.hpp"
 #include "kernel.hpp"
+#include "local_jacobian.hpp"
 #include "param.hpp"
 #include "port.hpp"
 #include "port_list.hpp"
@@ -227,6 +228,13 @@ class Actor {
   /// instead of the virtual calls on the right-hand-side path (core/kernel.hpp;
   /// default: none). It must compute exactly what those compute.
   [[nodiscard]] virtual Kernel kernel() const { return {}; }
+  /// Its local Jacobian (core/local_jacobian.hpp): which elements of its
+  /// continuous outputs and derivatives depend on which input elements and
+  /// states, with the values it knows as constants of the run. The default
+  /// declares every dependency, values unknown (always correct; only
+  /// finite differences then). An override must list every dependency its
+  /// evaluate() and derivatives() have, or the Jacobian misses it.
+  virtual void local_jacobian(LocalJacobian& jacobian) const;
 
   // ---- State-event generators (docs/semantics.md, "State events"): an actor with
   // guards g(t, x, u). The director locates the instant a guard crosses zero

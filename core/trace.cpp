@@ -215,6 +215,16 @@ void TraceWriter::step_reject(double t0, double t1, std::string_view by) {
   write(Line("step_reject").number("t0", t0).number("t1", t1).text("by", by).done());
 }
 
+void TraceWriter::solver(Tag tag, std::uint32_t part, std::string_view method, std::string_view linear_solver,
+                         std::string_view reason) {
+  write(Line("solver", tag, resolution_)
+            .integer("part", part)
+            .text("method", method)
+            .text_or_null("linear_solver", linear_solver)
+            .text("reason", reason)
+            .done());
+}
+
 void TraceWriter::reset(Tag tag, std::string_view actor, std::span<const double> before,
                         std::span<const double> after) {
   write(Line("reset", tag, resolution_)
@@ -226,7 +236,8 @@ void TraceWriter::reset(Tag tag, std::string_view actor, std::span<const double>
 
 bool is_director_trace_kind(std::string_view kind) {
   static constexpr std::string_view kKinds[] = {
-      "run_start", "time_event", "event", "step_reject", "state_event", "reset", "mode", "error", "run_end"};
+      "run_start", "time_event", "event",  "step_reject", "state_event",
+      "reset",     "mode",       "solver", "error",       "run_end"};
   return std::find(std::begin(kKinds), std::end(kKinds), kind) != std::end(kKinds);
 }
 

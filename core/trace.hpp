@@ -82,6 +82,11 @@ class TraceWriter {
   /// A modal model's transition: `via` is the instantaneous mode, empty for none (null).
   void mode(Tag tag, std::string_view actor, std::string_view from, std::string_view via,
             std::string_view to);
+  /// The integrator of independent part `part` (0 in a joined run): at the
+  /// start of an implicit method's run (its linear solver and why), and at
+  /// each switch of `auto` (the method it switched to and why).
+  void solver(Tag tag, std::uint32_t part, std::string_view method, std::string_view linear_solver,
+              std::string_view reason);
   /// Continuous states of `actor` changed at an event.
   void reset(Tag tag, std::string_view actor, std::span<const double> before, std::span<const double> after);
   /// A line of a kind `actor` defines (docs/trace-format.md, "Actors' own

@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config ccache   # ccache: rebuilds of unchanged sources are cache hits
   libboost-dev libboost-graph-dev     # model graph (Boost.Graph), event queue candidates (Boost.Heap)
-  libsundials-dev                     # ARKODE
+  libsundials-dev                     # ARKODE, CVODE (BDF) and the KLU linear solver module
+  libsuitesparse-dev                  # KLU, the sparse direct solver behind linear_solver "klu"
   libspdlog-dev libfmt-dev            # logging and the trace sink
   doctest-dev nlohmann-json3-dev libcli11-dev libmuparser-dev
   libsystemc-dev                      # the DE benchmark baseline

@@ -74,6 +74,15 @@ void Integrator::fire(FireContext& context) const {
   }
 }
 
+void Integrator::local_jacobian(LocalJacobian& jacobian) const {
+  // out = x, x' = in, element by element (in may be narrower: the rest 0).
+  const std::uint32_t states = jacobian.states();
+  for (std::uint32_t i = 0; i < states; ++i) {
+    if (i < jacobian.output_width(out_.index)) jacobian.output_state(out_.index, i, i, 1.0);
+    if (i < jacobian.input_width(in_.index)) jacobian.derivative_input(i, in_.index, i, 1.0);
+  }
+}
+
 Kernel Integrator::kernel() const { return {Kernel::Output::kState, Kernel::Derivatives::kInput, 1.0, {}}; }
 
 }  // namespace ctde

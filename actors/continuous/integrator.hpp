@@ -28,6 +28,7 @@ class Integrator : public UnaryActor {
   void initialize(FireContext& context) const override;
   void evaluate(EvalContext& context) const override;
   [[nodiscard]] Kernel kernel() const override;
+  void local_jacobian(LocalJacobian& jacobian) const override;
   void derivatives(const ReadContext& context, std::span<double> dxdt) const override;
   void fire(FireContext& context) const override;
 

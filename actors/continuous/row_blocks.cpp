@@ -26,6 +26,25 @@ RowBlocks::RowBlocks(std::span<const double> left, std::span<const double> right
                      std::size_t n, std::size_t m)
     : rows_(rows), n_(n), m_(m) {
   const std::size_t columns = n + m;
+  const std::size_t nonzeros = static_cast<std::size_t>(std::count_if(left.begin(), left.end(), [](double a) {
+                                 return a != 0.0;
+                               })) +
+                               static_cast<std::size_t>(
+                                   std::count_if(right.begin(), right.end(), [](double a) { return a != 0.0; }));
+  if (rows * columns >= kSparseMinEntries && nonzeros * kSparseDensity <= rows * columns) {
+    row_starts_.reserve(rows + 1);
+    for (std::size_t r = 0; r < rows; ++r) {
+      row_starts_.push_back(packed_.size());
+      for (std::size_t j = 0; j < columns; ++j) {
+        const double a = j < n ? left[r * n + j] : right[r * m + (j - n)];
+        if (a == 0.0) continue;
+        packed_.push_back(a);
+        columns_.push_back(j);
+      }
+    }
+    row_starts_.push_back(packed_.size());
+    return;
+  }
   const std::size_t blocks = (rows + kRows - 1) / kRows;
   packed_.assign(blocks * columns * kRows, 0.0);
   for (std::size_t r = 0; r < rows; ++r) {
@@ -36,6 +55,18 @@ RowBlocks::RowBlocks(std::span<const double> left, std::span<const double> right
 }
 
 void RowBlocks::multiply(const double* v, const double* w, double* y) const {
+  if (sparse()) {
+    const std::size_t n = n_;
+    for (std::size_t r = 0; r < rows_; ++r) {
+      double sum = 0.0;
+      for (std::size_t e = row_starts_[r]; e < row_starts_[r + 1]; ++e) {
+        const std::size_t j = columns_[e];
+        sum += packed_[e] * (j < n ? v[j] : w[j - n]);
+      }
+      y[r] = sum;
+    }
+    return;
+  }
   const std::size_t n = n_;
   const std::size_t m = m_;
   const std::size_t rows = rows_;

@@ -11,7 +11,12 @@
 ///
 /// Layout: blocks of kRows rows; within a block, column by column, the
 /// kRows entries of that column (rows past the last are zero and their
-/// results dropped). Copyable value type; multiply() allocates nothing.
+/// results dropped). A large, mostly zero matrix (at least kSparseMinEntries
+/// entries, at most one in kSparseDensity nonzero: a discretized PDE's
+/// tridiagonal A) is kept as compressed rows instead, and each row's sum
+/// skips its zero terms: for finite v and w the same value as the plain
+/// loop (adding a zero product to a sum leaves it as it is), at the cost of
+/// the nonzeros. Copyable value type; multiply() allocates nothing.
 
 #include <cstddef>
 #include <span>
@@ -22,6 +27,8 @@ namespace ctde {
 class RowBlocks {
  public:
   static constexpr std::size_t kRows = 4;  ///< rows computed together (measured best for n = 8)
+  static constexpr std::size_t kSparseMinEntries = 1024;
+  static constexpr std::size_t kSparseDensity = 8;
 
   RowBlocks() = default;
   /// Packs [left right]: `left` rows x `n` and `right` rows x `m`, both
@@ -35,9 +42,13 @@ class RowBlocks {
   void multiply(const double* v, const double* w, double* y) const;
 
   [[nodiscard]] std::size_t rows() const { return rows_; }
+  /// True when kept as compressed rows (see above).
+  [[nodiscard]] bool sparse() const { return !row_starts_.empty(); }
 
  private:
-  std::vector<double> packed_;  ///< ceil(rows / kRows) blocks of (n + m) x kRows
+  std::vector<double> packed_;  ///< ceil(rows / kRows) blocks of (n + m) x kRows; or the nonzeros
+  std::vector<std::size_t> row_starts_;  ///< sparse: per row, and one past the last, its first nonzero
+  std::vector<std::size_t> columns_;     ///< sparse: per nonzero, its column in [v w] (n + k for w[k])
   std::size_t rows_ = 0;
   std::size_t n_ = 0;
   std::size_t m_ = 0;

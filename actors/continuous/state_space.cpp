@@ -31,6 +31,28 @@ void StateSpace::evaluate(EvalContext& context) const {
   }
 }
 
+void StateSpace::local_jacobian(LocalJacobian& jacobian) const {
+  // The matrices' nonzeros, as they are: a zero of A is no dependency.
+  const auto a = vector(a_);
+  const auto b = vector(b_);
+  const auto c = vector(c_);
+  const auto add = [](std::size_t rows, std::size_t cols, std::span<const double> m, auto&& entry) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t k = 0; k < cols; ++k) {
+        if (m[r * cols + k] != 0.0)
+          entry(static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(k), m[r * cols + k]);
+      }
+    }
+  };
+  add(n_, n_, a, [&](std::uint32_t s, std::uint32_t r, double v) { jacobian.derivative_state(s, r, v); });
+  add(n_, m_, b, [&](std::uint32_t s, std::uint32_t j, double v) { jacobian.derivative_input(s, in_.index, j, v); });
+  add(p_, n_, c, [&](std::uint32_t i, std::uint32_t r, double v) { jacobian.output_state(out_.index, i, r, v); });
+  if (!zero_d_) {
+    add(p_, m_, vector(d_),
+        [&](std::uint32_t i, std::uint32_t j, double v) { jacobian.output_input(out_.index, i, in_.index, j, v); });
+  }
+}
+
 void StateSpace::derivatives(const ReadContext& context, std::span<double> dxdt) const {
   derivative_rows_.multiply(context.states().data(), context.input(in_).data(), dxdt.data());
 }

@@ -30,6 +30,22 @@ void Gain::apply(std::span<const double> u, std::span<double> y) const {
   }
 }
 
+void Gain::local_jacobian(LocalJacobian& jacobian) const {
+  const std::uint32_t rows = jacobian.output_width(out_.index);
+  const std::uint32_t cols = jacobian.input_width(in_.index);
+  if (scalar_) {
+    for (std::uint32_t i = 0; i < rows && i < cols; ++i) jacobian.output_input(out_.index, i, in_.index, i, k_scalar_);
+    return;
+  }
+  const auto k = vector(k_);
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    for (std::uint32_t c = 0; c < cols; ++c) {
+      const double v = k[r * cols + c];
+      if (v != 0.0) jacobian.output_input(out_.index, r, in_.index, c, v);
+    }
+  }
+}
+
 Kernel Gain::kernel() const {
   if (!scalar_) return {};
   return {Kernel::Output::kScale, Kernel::Derivatives::kVirtual, k_scalar_, {}};

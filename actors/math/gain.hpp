@@ -19,6 +19,7 @@ class Gain : public UnaryFunction {
 
   explicit Gain(std::string name);
   [[nodiscard]] Kernel kernel() const override;
+  void local_jacobian(LocalJacobian& jacobian) const override;
 
  protected:
   void apply(std::span<const double> u, std::span<double> y) const override;

@@ -33,6 +33,15 @@ void Sum::evaluate(EvalContext& context) const {
   }
 }
 
+void Sum::local_jacobian(LocalJacobian& jacobian) const {
+  const std::uint32_t width = jacobian.output_width(out_.index);
+  for (std::size_t k = 0; k < weights_.size(); ++k) {
+    for (std::uint32_t j = 0; j < width && j < jacobian.input_width(k); ++j) {
+      jacobian.output_input(out_.index, j, k, j, weights_[k]);
+    }
+  }
+}
+
 Kernel Sum::kernel() const {
   return {Kernel::Output::kWeightedSum, Kernel::Derivatives::kVirtual, 1.0, weights_};
 }

@@ -22,6 +22,7 @@ class Sum : public FanIn {
   explicit Sum(std::string name);
   void evaluate(EvalContext& context) const override;
   [[nodiscard]] Kernel kernel() const override;
+  void local_jacobian(LocalJacobian& jacobian) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

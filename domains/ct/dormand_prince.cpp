@@ -111,6 +111,28 @@ int DormandPrince::attempt(double h, int& stage) {
   return code;
 }
 
+double DormandPrince::lipschitz_quotient(double h) const {
+  // |k7 - k6| / |x7 - x6|: x7 = x1 (first same as last), x6 = the sixth
+  // stage's argument, x1 - x6 = h Σ (b_j - a6j) k_j.
+  const double* __restrict k1 = k_[0];
+  const double* __restrict k2 = k_[1];
+  const double* __restrict k3 = k_[2];
+  const double* __restrict k4 = k_[3];
+  const double* __restrict k5 = k_[4];
+  const double* __restrict k6 = k_[5];
+  const double* __restrict k7 = k_[6];
+  double num = 0;
+  double den = 0;
+  for (std::size_t i = 0; i < n_; ++i) {
+    const double dk = k7[i] - k6[i];
+    const double dx = h * ((kB1 - kA61) * k1[i] - kA62 * k2[i] + (kB3 - kA63) * k3[i] + (kB4 - kA64) * k4[i] +
+                           (kB5 - kA65) * k5[i] + kB6 * k6[i]);
+    num += dk * dk;
+    den += dx * dx;
+  }
+  return den > 0 ? std::sqrt(num / den) : 0.0;
+}
+
 double DormandPrince::error_norm(double h) const {
   const double* __restrict k1 = k_[0];
   const double* __restrict k3 = k_[2];
@@ -141,17 +163,17 @@ StepResult DormandPrince::rhs_failure(int code, double t_fail, int retries) cons
   return result;
 }
 
+void DormandPrince::advance_to(double t_limit) {
+  std::memcpy(y0_, y_, n_ * sizeof(double));
+  t0_ = t_;
+  t_ = t_limit;
+  hlast_ = 0;
+  interpolant_ = false;
+  have_f0_ = false;  // f may depend on t
+}
+
 StepResult DormandPrince::step(double t_limit) {
-  // OdeSolver::step checked t_limit > t_ and max_steps, and counts the steps.
-  if (!OdeSolver::resolves(t_, t_limit)) {  // advance the time only
-    std::memcpy(y0_, y_, n_ * sizeof(double));
-    t0_ = t_;
-    t_ = t_limit;
-    hlast_ = 0;
-    interpolant_ = false;
-    have_f0_ = false;  // f may depend on t
-    return StepResult{StepStatus::kReachedStop, t_limit, 0, {}};
-  }
+  // OdeSolver::step checked t_limit against t_ and max_steps, and counts the steps.
   if (!weights_valid_ && !set_weights()) {
     return failure(StepStatus::kFailed, "an error weight 1 / (rtol |x_i| + atol_i) at t = " + number(t_) +
                                             " is not finite and positive (a state 0 with atol 0, or NaN)");
@@ -205,6 +227,7 @@ StepResult DormandPrince::step(double t_limit) {
     const double dsm = error_norm(h);
     const double eta = controller_.eta(h, dsm);
     if (dsm <= 1.0) {
+      if (estimate_stiffness_) stiffness_ = h * lipschitz_quotient(h);
       // Accepted: x(t0) <- x(t1) <- trial; the last stage is the next step's first,
       // and the old first stage (k_[6] after the swap) stays for the dense output.
       std::swap(y0_, y_);
@@ -233,22 +256,7 @@ StepResult DormandPrince::step(double t_limit) {
   }
 }
 
-void DormandPrince::dense_output(double t, double* out) const {
-  const std::size_t bytes = n_ * sizeof(double);
-  if (t == t_) {
-    std::memcpy(out, y_, bytes);
-    return;
-  }
-  if (t == t0_) {
-    std::memcpy(out, y0_, bytes);
-    return;
-  }
-  if (!interpolant_ || !(t >= t0_ && t <= t_)) {
-    throw std::out_of_range(
-        "OdeSolver::dense_output: t = " + number(t) +
-        (interpolant_ ? " is outside the last step [" : " is inside [") + number(t0_) + ", " + number(t_) +
-        "]" + (interpolant_ ? "" : ", which was reset, rolled back or failed: only its ends are stored"));
-  }
+void DormandPrince::interpolate(double t, double* out) const {
   const double h = hlast_;
   const double theta = (t - t0_) / h;
   const double one_less = 1.0 - theta;
@@ -271,7 +279,6 @@ void DormandPrince::dense_output(double t, double* out) const {
 }
 
 void DormandPrince::reset(double t, const double* x, double first_step) {
-  if (!std::isfinite(t)) throw std::runtime_error("OdeSolver::reset: t must be finite");
   // The first step: the one asked for, else the one planned (the error test
   // shrinks it if the event changed the dynamics), else the user's or an estimate.
   if (first_step > 0) h_ = std::min(std::max(first_step, min_step_), max_step_);
@@ -297,17 +304,12 @@ void DormandPrince::correct_state(const double* x) {
 }
 
 void DormandPrince::redo_to(double te) {
-  if (!(te >= t0_ && te <= t_)) {
-    throw std::out_of_range("OdeSolver::redo_to: te = " + number(te) + " is outside the last step [" +
-                            number(t0_) + ", " + number(t_) + "]");
-  }
-  if (te == t_) return;
-  if (te != t0_ && !interpolant_) {
-    throw std::out_of_range("OdeSolver::redo_to: te = " + number(te) +
-                            " is inside a step that was already reset or rolled back");
-  }
   // x(te) into the trial buffer, then it becomes x(t1); x(t0) stays.
-  dense_output(te, ynew_);
+  if (te == t0_) {
+    std::memcpy(ynew_, y0_, n_ * sizeof(double));
+  } else {
+    interpolate(te, ynew_);
+  }
   std::swap(y_, ynew_);
   h_ = t_ - t0_;  // the rolled-back step's size: a step to any te inside it is one step
   t_ = te;

@@ -36,7 +36,7 @@
 /// path does it), > 0 at the step's start fails it. An exception thrown by the
 /// right-hand side leaves the stepper at its last good state and propagates.
 ///
-/// Not copyable, not movable (OdeSolver holds it behind a pointer).
+/// Not copyable, not movable (OdeSolver holds it behind a pointer; SolverBackend).
 
 #include <array>
 #include <cstddef>
@@ -46,31 +46,39 @@
 
 #include "dormand_prince_controller.hpp"
 #include "ode_solver.hpp"
+#include "solver_backend.hpp"
 
 namespace ctde {
 
-class DormandPrince {
+class DormandPrince final : public SolverBackend {
  public:
   /// Pre: the problem and options were checked by OdeSolver (method erk45).
   DormandPrince(const OdeProblem& problem, const OdeOptions& options, double t0, std::span<const double> x0);
-  DormandPrince(const DormandPrince&) = delete;
-  DormandPrince& operator=(const DormandPrince&) = delete;
-  DormandPrince(DormandPrince&&) = delete;
-  DormandPrince& operator=(DormandPrince&&) = delete;
-  ~DormandPrince() = default;
 
-  [[nodiscard]] StepResult step(double t_limit);             ///< OdeSolver::step
-  void dense_output(double t, double* out) const;            ///< OdeSolver::dense_output
-  void reset(double t, const double* x, double first_step);  ///< OdeSolver::reset
-  void correct_state(const double* x);                       ///< OdeSolver::correct_state
-  void redo_to(double te);                                   ///< OdeSolver::redo_to
-  [[nodiscard]] double planned_step() const { return h_; }   ///< 0 before the first step
+  [[nodiscard]] StepResult step(double t_limit) override;
+  void advance_to(double t_limit) override;
+  void interpolate(double t, double* out) const override;
+  void reset(double t, const double* x, double first_step) override;
+  void correct_state(const double* x) override;
+  void redo_to(double te) override;
+  [[nodiscard]] double planned_step() const override { return h_; }  ///< 0 before the first step
 
-  [[nodiscard]] double current_time() const { return t_; }
-  [[nodiscard]] std::span<const double> state() const { return {y_, n_}; }
-  [[nodiscard]] std::span<const double> last_step_start_state() const { return {y0_, n_}; }
-  [[nodiscard]] double last_step_start() const { return t0_; }
-  [[nodiscard]] OdeStatistics statistics() const { return stats_; }
+  [[nodiscard]] double current_time() const override { return t_; }
+  [[nodiscard]] std::span<const double> state() const override { return {y_, n_}; }
+  [[nodiscard]] std::span<const double> last_step_start_state() const override { return {y0_, n_}; }
+  [[nodiscard]] double last_step_start() const override { return t0_; }
+  [[nodiscard]] bool has_interpolant() const override { return interpolant_; }
+  [[nodiscard]] OdeStatistics statistics() const override { return stats_; }
+  [[nodiscard]] std::string method_now() const override { return "erk45"; }
+
+  /// Hairer's stiffness estimate of the last accepted step: h times the
+  /// Lipschitz quotient |f(x7) - f(x6)| / |x7 - x6| of its last two stages
+  /// (Hairer and Wanner II, IV.2, as DOPRI5's iasti); the method's stability
+  /// region ends near 3.3 on the negative real axis. 0 before a step.
+  [[nodiscard]] double stiffness_estimate() const { return stiffness_; }
+  /// Computes stiffness_estimate() at every accepted step (one pass over the
+  /// stages; off unless asked: the switching back end asks).
+  void estimate_stiffness(bool on) { estimate_stiffness_ = on; }
 
  private:
   // One attempt of a step of size h from (t_, y_): the trial state in ynew_ and the
@@ -78,6 +86,8 @@ class DormandPrince {
   // the failing stage's index in `stage`.
   int attempt(double h, int& stage);
   [[nodiscard]] double error_norm(double h) const;
+  // |f(x7) - f(x6)| / |x7 - x6| of the attempt just made (stiffness_estimate).
+  [[nodiscard]] double lipschitz_quotient(double h) const;
   // Error weights from y_; false if one is not finite and positive (atol 0, x 0).
   bool set_weights();
   int rhs(double t, const double* x, double* dxdt);
@@ -108,6 +118,8 @@ class DormandPrince {
   bool interpolant_ = false;  // the stages of [t0_, t_] are kept (k_[6] is its first)
 
   dp5::StepController controller_;  // ERKStep's, shared with the benchmarks' floor
+  double stiffness_ = 0;            // stiffness_estimate()
+  bool estimate_stiffness_ = false;
 
   OdeStatistics stats_;
 };

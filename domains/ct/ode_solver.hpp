@@ -30,6 +30,8 @@
 /// | dirk      | ARKStep, implicit, dense Newton    | ARKODE_ESDIRK436L2SA_6_3_4 (L-stable, order 4)      |
 /// | ark-imex  | ARKStep, explicit fE + implicit fI | ARKODE_ARK437L2SA_ERK_7_3_4 / _DIRK_7_3_4 (order 4) |
 /// | rkf45     | ERKStep, adaptive                  | ARKODE_FEHLBERG_6_4_5 (Fehlberg RK4(5))             |
+/// | bdf       | CVODE, BDF of order 1 to 5, Newton | variable order and step (as ode15s, LSODE, DASSL)   |
+/// | auto      | Dormand–Prince, switching to bdf   | stiffness detected and back (switching_backend.hpp) |
 ///
 /// The tables are named explicitly rather than taken from ARKODE's defaults, which
 /// changed in SUNDIALS 7.3 (to these implicit and IMEX tables): the method does not
@@ -40,10 +42,14 @@
 /// Fehlberg table advances with the order-5 weights and uses the order-4 embedding
 /// only for the error estimate (local extrapolation), unlike Fehlberg's original
 /// RKF45, which advanced with order 4; 6 stages, not first-same-as-last.
-/// dirk's table is also stiffly accurate. Implicit methods use a dense SUNMatrix
-/// with SUNLinSol_Dense and the problem's Jacobian, or ARKODE's finite-difference
-/// Jacobian when none is given; the Newton matrix is refactored whenever the step
-/// size changes (see ode_solver.cpp). ark-imex with a single right-hand side treats
+/// dirk's table is also stiffly accurate. Implicit methods (dirk, ark-imex, bdf,
+/// auto once stiff) solve their Newton systems with the linear solver of
+/// OdeOptions::linear_solver (linear_solver.hpp: dense, band, KLU sparse, or
+/// matrix-free GMRES; auto chooses from the Jacobian's structure), the
+/// Jacobian computed over OdeProblem::pattern (jacobian_evaluator.hpp: the
+/// known rows exactly, the others by finite differences over column groups),
+/// or the problem's own dense Jacobian function; ARKODE's Newton matrix is
+/// refactored whenever the step size changes (arkode_backend.cpp). ark-imex with a single right-hand side treats
 /// all of it as implicit (the safe choice for a right-hand side of unknown
 /// stiffness): it is then the ARK pair's implicit table alone.
 ///
@@ -55,7 +61,12 @@
 /// and the messages (no ARKODE flag names). tests/ct/test_dormand_prince.cpp runs
 /// the same problems and failures on both.
 ///
-/// Right-hand-side path (ARKODE): ARKODE calls a static trampoline that unwraps the N_Vector
+/// One contract, several back ends (solver_backend.hpp): OdeSolver checks the
+/// options, the arguments and the times once, and forwards to the back end
+/// of the method: DormandPrince (erk45 with kCtde), ArkodeBackend (every
+/// other Runge–Kutta method), CvodeBackend (bdf), SwitchingBackend (auto).
+///
+/// Right-hand-side path (SUNDIALS): the integrator calls a static trampoline that unwraps the N_Vector
 /// data pointers and calls the problem's function pointer. No heap allocation, no
 /// std::function, no virtual call.
 
@@ -64,11 +75,15 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "jacobian_pattern.hpp"
 #include "solver_kind.hpp"
 
 namespace ctde {
+
+class SolverBackend;
 
 /// Right-hand side x' = f(t, x): reads n states from `x`, writes n derivatives to
 /// `dxdt`. Returns 0 on success, > 0 for a recoverable failure (x is outside f's
@@ -95,8 +110,13 @@ struct OdeProblem {
   RhsFunction rhs = nullptr;           ///< f; for ark-imex the explicit (non-stiff) part fE
   RhsFunction rhs_implicit = nullptr;  ///< ark-imex only: the implicit (stiff) part fI, x' = fE + fI
   JacobianFunction jacobian =
-      nullptr;           ///< dirk / ark-imex: ∂f/∂x of the implicit part; null = finite differences
+      nullptr;  ///< implicit methods: ∂f/∂x (dense) of the implicit part; null = from `pattern`
   void* user = nullptr;  ///< passed unchanged to the functions
+  /// Implicit methods: the structure of ∂f/∂x and its known values (null:
+  /// dense, nothing known); the Jacobian is computed over it. Must outlive the solver.
+  const JacobianPattern* pattern = nullptr;
+  /// A state's name for messages ("tank.h[0]"), or null: "x[k]".
+  std::string (*state_name)(std::size_t k, void* user) = nullptr;
 };
 
 /// Who integrates erk45: the project's own Dormand–Prince stepper
@@ -109,6 +129,7 @@ enum class OdeIntegrator { kCtde, kArkode };
 struct OdeOptions {
   SolverKind method = SolverKind::kErk45;
   OdeIntegrator integrator = OdeIntegrator::kCtde;  ///< erk45 only: the project's stepper or ARKODE's
+  LinearSolverKind linear_solver = LinearSolverKind::kAuto;  ///< implicit methods' Newton systems
   double rtol = 1e-6;                               ///< relative tolerance, >= 0
   double atol = 1e-9;                               ///< absolute tolerance for every state, >= 0
   std::vector<double>
@@ -138,6 +159,10 @@ enum class StepStatus {
 /// Result of OdeSolver::step. On failure the solver is left at its last good state
 /// (current_time() == t_reached) and may be reset() and stepped again.
 struct StepResult {
+  StepResult() = default;
+  StepResult(StepStatus status_, double t_reached_, int flag_ = 0, std::string message_ = {})
+      : status(status_), t_reached(t_reached_), flag(flag_), message(std::move(message_)) {}
+
   StepStatus status = StepStatus::kOk;
   double t_reached =
       0.0;       ///< time of the state after the call (the step's t1, or the unchanged time on failure)
@@ -145,6 +170,9 @@ struct StepResult {
   std::string
       message;  ///< empty on success; on failure the flag name (*GetReturnFlagName) and ARKODE's message
   int recoverable_retries = 0;  ///< kRhsFailed after recoverable failures: the shorter steps tried
+  /// auto: this step's method differs from the previous step's; why ("bdf:
+  /// stiff, ..."). Empty otherwise (no allocation).
+  std::string method_switch;
 
   [[nodiscard]] bool ok() const { return status == StepStatus::kOk || status == StepStatus::kReachedStop; }
 };
@@ -160,13 +188,12 @@ struct OdeStatistics {
   long nonlinear_iterations = 0;     ///< implicit: Newton iterations
   long nonlinear_conv_failures = 0;  ///< implicit: Newton convergence failures
   long linear_setups = 0;            ///< implicit: linear solver setups (Newton matrix factorizations)
+  long method_switches = 0;          ///< auto: switches between the non-stiff method and bdf
 };
 
-/// One ARKODE integrator for one run. Not copyable; movable (the ARKODE memory and
-/// the callback data live behind a stable pointer). A moved-from solver may only be
-/// destroyed or assigned to.
-class DormandPrince;
-
+/// One integrator for one run. Not copyable; movable (the back end lives
+/// behind a stable pointer). A moved-from solver may only be destroyed or
+/// assigned to.
 class OdeSolver {
  public:
   /// A step whose right-hand side failed recoverably at a stage is tried
@@ -181,7 +208,9 @@ class OdeSolver {
   /// @throws std::runtime_error naming the problem: size 0, x0 of the wrong size, a
   ///         missing rhs, rhs_implicit with a method other than ark-imex, negative or
   ///         non-finite tolerances, atol_per_state of the wrong size, rk4-fixed
-  ///         without a step size, or any SUNDIALS set-up call failing (with its flag).
+  ///         without a step size, a pattern of the wrong size, a linear solver
+  ///         that does not fit (band or klu with the problem's dense Jacobian
+  ///         function), or any SUNDIALS set-up call failing (with its flag).
   OdeSolver(const OdeProblem& problem, const OdeOptions& options, double t0, std::span<const double> x0);
   ~OdeSolver();
   OdeSolver(OdeSolver&&) noexcept;
@@ -255,18 +284,25 @@ class OdeSolver {
   [[nodiscard]] double last_step_start() const;  ///< t0 of the last step
   [[nodiscard]] double last_step_end() const;    ///< t1 of the last step == current_time()
   [[nodiscard]] std::size_t size() const;
-  [[nodiscard]] SolverKind method() const;
-  /// Counters read from ARKODE. @throws std::runtime_error if a query fails.
+  [[nodiscard]] SolverKind method() const { return method_; }
+  /// The method stepping now: method()'s name, or for auto the one it runs.
+  [[nodiscard]] std::string method_now() const;
+  /// The Newton systems' linear solver ("dense", "band", "klu", "gmres"), "" for an explicit method.
+  [[nodiscard]] std::string linear_solver() const;
+  /// Counters read from the integrator. @throws std::runtime_error if a query fails.
   [[nodiscard]] OdeStatistics statistics() const;
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;          // the problem, the options; ARKODE's integrator unless own_
-  std::unique_ptr<DormandPrince> own_;  // erk45 with OdeIntegrator::kCtde: every call goes to it
-  long steps_without_stop_ = 0;         // steps since the last stop time or reset (max_steps)
-
-  /// step() on ARKODE, after its checks.
-  [[nodiscard]] StepResult arkode_step(double t_limit);
+  std::unique_ptr<SolverBackend> backend_;
+  SolverKind method_ = SolverKind::kErk45;
+  std::size_t n_ = 0;
+  long max_steps_ = 0;
+  long steps_without_stop_ = 0;  // steps since the last stop time or reset (max_steps)
 };
+
+/// The checks of OdeSolver's constructor on `problem` and `options`.
+/// @throws std::runtime_error naming what is wrong.
+void check_ode_problem(const OdeProblem& problem, const OdeOptions& options, double t0,
+                       std::span<const double> x0);
 
 }  // namespace ctde

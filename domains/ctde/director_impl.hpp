@@ -129,6 +129,14 @@ class Director::Impl final : public DirectorServices {
   /// In initialize(): each part's solver at the start (`ode` with the run's
   /// per-state tolerances, if any).
   void start_parts(const OdeOptions& ode, double t);
+  /// The structure of part p's Jacobian ∂f/∂x and its known values, from
+  /// each actor's local Jacobian along the connections
+  /// (director_jacobian.cpp; docs/semantics.md, "Jacobians").
+  [[nodiscard]] JacobianPattern jacobian_pattern(const Part& p) const;
+  /// A state's name in messages: "tank.h", "plant.x[2]" (an actor's state of several).
+  [[nodiscard]] std::string state_label(StateIndex state) const;
+  /// OdeProblem::state_name for part `user` (a Part*): its state k's label.
+  static std::string part_state_name(std::size_t k, void* user);
 
   /// The right-hand side of part `user` (a Part*) for its solver: outputs in
   /// schedule order, then each stateful actor's derivatives. No allocation.

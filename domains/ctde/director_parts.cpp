@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "domains/ct/first_nonfinite.hpp"
+#include "domains/ct/linear_solver.hpp"
 #include "domains/ctde/continuous_parts.hpp"
 #include "domains/ctde/director_parts_impl.hpp"
 
@@ -67,7 +68,8 @@ std::vector<PartId> Director::Impl::split_parts() const {
   // step bound. (A row takes each part's state at its time from the part's
   // dense output: row_state.)
   const bool plain_method = options_.solver == SolverKind::kErk45 || options_.solver == SolverKind::kErk23 ||
-                            options_.solver == SolverKind::kRkf45;
+                            options_.solver == SolverKind::kRkf45 || options_.solver == SolverKind::kBdf ||
+                            options_.solver == SolverKind::kAuto;
   if (options_.subsystems != Subsystems::kSplit || !plain_method || options_.events != EventMode::kNormal ||
       options_.event_state != EventState::kInterpolated || !step_watchers_.empty() ||
       std::isfinite(step_bound_) || stateful_.size() < 2) {
@@ -157,7 +159,12 @@ void Director::Impl::start_parts(const OdeOptions& ode, double t) {
     OdeProblem problem;
     problem.size = p.x.size();
     problem.rhs = &Impl::part_rhs;
+    problem.state_name = &Impl::part_state_name;
     problem.user = &p;
+    if (is_implicit(ode.method)) {
+      p.pattern.emplace(jacobian_pattern(p));
+      problem.pattern = &*p.pattern;
+    }
     if (p.whole) {
       p.solver.emplace(problem, ode, t, b_.x_storage);
       continue;
@@ -170,7 +177,41 @@ void Director::Impl::start_parts(const OdeOptions& ode, double t) {
     for (std::size_t k = 0; k < p.states.size(); ++k) p.x[k] = b_.x_storage[p.states[k].index()];
     p.solver.emplace(problem, mine, t, p.x);
   }
-  for (Part& p : parts_) update_frontier(p);
+  for (Part& p : parts_) {
+    update_frontier(p);
+    if (trace_ != nullptr && p.pattern) {
+      const JacobianPattern& j = *p.pattern;
+      const LinearSolverChoice choice = choose_linear_solver(ode.linear_solver, j);
+      std::string reason = "linear solver ";
+      reason += to_string(choice.kind);
+      reason += " (" + choice.reason + "); Jacobian ";
+      reason += std::to_string(j.nonzeros()) + " nonzeros, ";
+      reason += std::to_string(j.group_count()) + " column groups, ";
+      reason += std::to_string(j.size() - j.unknown_rows()) + " of " + std::to_string(j.size()) + " rows known";
+      trace_->solver(now_, p.id.value(), p.solver->method_now(), to_string(choice.kind), reason);
+    }
+  }
+}
+
+std::string Director::Impl::state_label(StateIndex state) const {
+  ActorId owner = stateful_.front();
+  for (const ActorId d : stateful_) {
+    if (b_.actors[d.index()].states.offset.index() <= state.index()) owner = d;
+  }
+  const StateSlice slice = b_.actors[owner.index()].states;
+  const std::size_t index = state.index() - slice.offset.index();
+  std::string label = flat(owner).path;
+  if (slice.width > 1) {
+    label += '[';
+    label += std::to_string(index);
+    label += ']';
+  }
+  return label;
+}
+
+std::string Director::Impl::part_state_name(std::size_t k, void* user) {
+  const auto& p = *static_cast<const Part*>(user);
+  return p.impl->state_label(p.whole ? StateIndex::at(k) : p.states[k]);
 }
 
 int Director::Impl::part_rhs(double t, const double* x, double* dxdt, void* user) {

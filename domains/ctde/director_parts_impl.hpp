@@ -45,6 +45,8 @@ struct Director::Impl::Part {
   RhsProgram guard_outputs;    ///< those its guards read
   RhsProgram derivatives;      ///< its stateful actors' derivatives
   std::optional<OdeSolver> solver;  ///< none without states: time only advances
+  /// An implicit method's: the structure of its ∂f/∂x (the solver points at it).
+  std::optional<JacobianPattern> pattern;
   EventLocator locator;             ///< its guards (local numbering)
   std::vector<double> x;            ///< scratch: a state in the solver's layout
   std::vector<double> dx;           ///< scratch: derivatives in the solver's layout

@@ -15,6 +15,7 @@ OdeOptions make_ode_options(const RunOptions& run) {
   OdeOptions options;
   options.method = run.solver;
   options.integrator = run.integrator;
+  options.linear_solver = run.linear_solver;
   options.rtol = run.rtol;
   options.atol = run.atol;
   options.atol_per_state = run.atol_per_state;
@@ -150,23 +151,22 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
   options.stop_time = *stop;
   if (auto v = number("time_resolution")) options.time_resolution = *v;
   if (auto s = text("solver")) {
-    if (*s == "erk45")
-      options.solver = SolverKind::kErk45;
-    else if (*s == "erk23")
-      options.solver = SolverKind::kErk23;
-    else if (*s == "rk4-fixed")
-      options.solver = SolverKind::kRk4Fixed;
-    else if (*s == "dirk")
-      options.solver = SolverKind::kDirk;
-    else if (*s == "ark-imex")
-      options.solver = SolverKind::kArkImex;
-    else if (*s == "rkf45")
-      options.solver = SolverKind::kRkf45;
-    else {
-      throw OptionError(
-          "solver", option("solver") +
-                        " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45; got \"" + *s + "\"");
+    const std::optional<SolverKind> kind = solver_kind(*s);
+    if (!kind) {
+      throw OptionError("solver", option("solver") +
+                                      " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45, bdf, auto; "
+                                      "got \"" +
+                                      *s + "\"");
     }
+    options.solver = *kind;
+  }
+  if (auto s = text("linear_solver")) {
+    const std::optional<LinearSolverKind> kind = linear_solver_kind(*s);
+    if (!kind) {
+      throw OptionError("linear_solver", option("linear_solver") +
+                                             " must be one of auto, dense, band, klu, gmres; got \"" + *s + "\"");
+    }
+    options.linear_solver = *kind;
   }
   if (auto v = number("rtol")) options.rtol = *v;
   if (const auto it = director.find("atol"); it != director.end()) {

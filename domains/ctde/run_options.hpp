@@ -35,6 +35,8 @@ struct RunOptions {
   SolverKind solver = SolverKind::kErk45;
   /// erk45's integrator: the project's Dormand–Prince stepper or ARKODE's (OdeOptions::integrator).
   OdeIntegrator integrator = OdeIntegrator::kCtde;
+  /// The implicit methods' Newton systems: chosen from the Jacobian's structure, or named.
+  LinearSolverKind linear_solver = LinearSolverKind::kAuto;
   double rtol = 1e-6;
   double atol = 1e-9;
   /// Per-state absolute tolerances (a list in the model file), in the order

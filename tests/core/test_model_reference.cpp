@@ -192,6 +192,7 @@ std::string director_default(const std::string& key) {
   }
   if (key == "output_interval") return optional(o.output_interval);
   if (key == "subsystems") return code(o.subsystems == Subsystems::kSplit ? "\"split\"" : "\"joined\"");
+  if (key == "linear_solver") return code(std::string("\"") + to_string(o.linear_solver) + "\"");
   if (key == "integrator") return code(o.integrator == OdeIntegrator::kCtde ? "\"ctde\"" : "\"arkode\"");
   return "? (unknown to director_default() in tests/core/test_model_reference.cpp)";
 }

@@ -4,12 +4,14 @@
 
 #include <map>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/param.hpp"
 #include "domains/ctde/run_options.hpp"
 
 using ctde::OdeOptions;
+using ctde::LinearSolverKind;
 using ctde::SolverKind;
 
 TEST_CASE("the model-file solver option accepts rkf45 and lists it among the choices") {
@@ -22,8 +24,31 @@ TEST_CASE("the model-file solver option accepts rkf45 and lists it among the cho
   CHECK(ctde::make_ode_options(run).method == SolverKind::kRkf45);
   director.insert_or_assign("solver", "rkf4");
   CHECK_THROWS_WITH_AS((void)ctde::make_run_options(director, scope),
-                       doctest::Contains("erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45; got \"rkf4\""),
+                       doctest::Contains("erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45, bdf, auto; got \"rkf4\""),
                        ctde::ModelError);
+}
+
+TEST_CASE("the solver option names bdf and auto, and linear_solver names the Newton systems' solver") {
+  ctde::ParameterScope scope;
+  scope.resolve();
+  for (const auto& [name, kind] : {std::pair{"bdf", SolverKind::kBdf}, std::pair{"auto", SolverKind::kAuto}}) {
+    const ctde::RunOptions run = ctde::make_run_options({{"stop_time", 1.0}, {"solver", name}}, scope);
+    CHECK(run.solver == kind);
+    CHECK(std::string(ctde::to_string(kind)) == name);
+  }
+  for (const auto& [name, kind] :
+       {std::pair{"auto", LinearSolverKind::kAuto}, std::pair{"dense", LinearSolverKind::kDense},
+        std::pair{"band", LinearSolverKind::kBand}, std::pair{"klu", LinearSolverKind::kKlu},
+        std::pair{"gmres", LinearSolverKind::kGmres}}) {
+    const ctde::RunOptions run = ctde::make_run_options({{"stop_time", 1.0}, {"linear_solver", name}}, scope);
+    CHECK(run.linear_solver == kind);
+    CHECK(ctde::make_ode_options(run).linear_solver == kind);
+    CHECK(std::string(ctde::to_string(kind)) == name);
+  }
+  CHECK(ctde::make_run_options({{"stop_time", 1.0}}, scope).linear_solver == LinearSolverKind::kAuto);
+  CHECK_THROWS_WITH_AS(
+      (void)ctde::make_run_options({{"stop_time", 1.0}, {"linear_solver", "lu"}}, scope),
+      "director option 'linear_solver' must be one of auto, dense, band, klu, gmres; got \"lu\"", ctde::ModelError);
 }
 
 TEST_CASE("run options give the solver options") {

@@ -1,0 +1,105 @@
+#include "domains/ct/jacobian_evaluator_impl.hpp"
+
+#include <sunmatrix/sunmatrix_band.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <nvector/nvector_serial.h>
+
+namespace ctde {
+
+JacobianEvaluator::JacobianEvaluator(const JacobianPattern& pattern, RhsFunction rhs, void* user,
+                                     Storage storage)
+    : pattern_(pattern),
+      rhs_(rhs),
+      user_(user),
+      storage_(storage),
+      shifted_(pattern.size()),
+      f_shifted_(pattern.size()),
+      increment_(pattern.size()) {}
+
+void JacobianEvaluator::set(SUNMatrix jac, std::size_t entry, std::size_t i, std::size_t j, double value) const {
+  switch (storage_) {
+    case Storage::kDense:
+      SUNDenseMatrix_Column(jac, static_cast<sunindextype>(j))[i] = value;
+      return;
+    case Storage::kBand:
+      SM_COLUMN_ELEMENT_B(SUNBandMatrix_Column(jac, static_cast<sunindextype>(j)), static_cast<sunindextype>(i),
+                          static_cast<sunindextype>(j)) = value;
+      return;
+    case Storage::kSparse:
+      SUNSparseMatrix_Data(jac)[entry] = value;
+      return;
+  }
+}
+
+int JacobianEvaluator::evaluate(double t, N_Vector x, N_Vector fx, SUNMatrix jac, N_Vector weights, double h) {
+  ++evaluations_;
+  const std::size_t n = pattern_.size();
+  const auto starts = pattern_.column_starts();
+  const auto rows = pattern_.row_indices();
+  const auto values = pattern_.values();
+  if (storage_ == Storage::kSparse) {  // the structure, every time: SUNMatZero clears it
+    sunindextype* pointers = SUNSparseMatrix_IndexPointers(jac);
+    sunindextype* indices = SUNSparseMatrix_IndexValues(jac);
+    for (std::size_t j = 0; j <= n; ++j) pointers[j] = static_cast<sunindextype>(starts[j]);
+    for (std::size_t k = 0; k < rows.size(); ++k) indices[k] = static_cast<sunindextype>(rows[k]);
+  } else {
+    SUNMatZero(jac);
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t k = starts[j]; k < starts[j + 1]; ++k) {
+      const double v = values[k];
+      if (std::isinf(v)) {  // a known value (NaN: unknown, computed below)
+        nonfinite_ = {rows[k], j, v};
+        return -1;
+      }
+      set(jac, k, rows[k], j, std::isnan(v) ? 0.0 : v);
+    }
+  }
+  if (pattern_.group_count() == 0) return 0;
+
+  const double* x0 = NV_DATA_S(x);
+  const double* f0 = NV_DATA_S(fx);
+  const double* w = NV_DATA_S(weights);
+  constexpr double kRoundoff = std::numeric_limits<double>::epsilon();
+  const double sqrt_roundoff = std::sqrt(kRoundoff);
+  double f_norm = 0;  // the weighted RMS norm of f
+  for (std::size_t i = 0; i < n; ++i) f_norm += (f0[i] * w[i]) * (f0[i] * w[i]);
+  f_norm = std::sqrt(f_norm / static_cast<double>(n));
+  const double min_increment =
+      f_norm != 0 ? 1000.0 * std::abs(h) * kRoundoff * static_cast<double>(n) * f_norm : 1.0;
+  std::copy(x0, x0 + n, shifted_.begin());
+  for (std::size_t g = 0; g < pattern_.group_count(); ++g) {
+    const auto columns = pattern_.group_columns(g);
+    for (const std::uint32_t j : columns) {
+      double inc = std::max(sqrt_roundoff * std::abs(x0[j]), min_increment / w[j]);
+      if (!(inc > 0)) inc = sqrt_roundoff;  // x_j = 0 with an infinite weight (atol 0)
+      shifted_[j] = x0[j] + inc;
+      increment_[j] = shifted_[j] - x0[j];
+    }
+    ++rhs_evals_;
+    const int code = rhs_(t, shifted_.data(), f_shifted_.data(), user_);
+    for (const std::uint32_t j : columns) shifted_[j] = x0[j];
+    if (code != 0) return code;
+    for (const std::uint32_t j : columns) {
+      for (std::size_t k = starts[j]; k < starts[j + 1]; ++k) {
+        const std::uint32_t i = rows[k];
+        if (pattern_.row_known(i)) continue;
+        const double d = (f_shifted_[i] - f0[i]) / increment_[j];
+        if (!std::isfinite(d)) {
+          nonfinite_ = {i, j, d};
+          return -1;
+        }
+        set(jac, k, i, j, d);
+      }
+    }
+  }
+  return 0;
+}
+
+}  // namespace ctde

@@ -1,0 +1,146 @@
+// The structure of a part's Jacobian ∂f/∂x from the model (docs/semantics.md,
+// "Jacobians"): each actor's local Jacobian (Actor::local_jacobian,
+// core/local_jacobian.hpp) composed along the connections, in schedule
+// order, so that a derivative's row names every state it reads through any
+// chain of feedthrough actors, vector widths included. The values travel
+// with the structure: an unknown local value (NaN) makes every entry it
+// touches unknown, and the rows that stay known are exact (a linear
+// right-hand side: its Jacobian is a constant of the run).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
+#include <vector>
+
+#include "domains/ctde/director_parts_impl.hpp"
+
+namespace ctde {
+
+namespace {
+
+constexpr std::uint32_t kNoRow = std::numeric_limits<std::uint32_t>::max();
+
+/// A sparse accumulator over n states: the sum of scaled rows, in the order
+/// the states were first touched.
+class RowAccumulator {
+ public:
+  explicit RowAccumulator(std::size_t n) : value_(n, 0.0), seen_(n, 0) {}
+  void add(std::uint32_t state, double v) {
+    if (seen_[state] != epoch_) {
+      seen_[state] = epoch_;
+      value_[state] = 0.0;
+      touched_.push_back(state);
+    }
+    value_[state] += v;
+  }
+  /// The row so far, sorted by state; then empty for the next one.
+  template <class Out>
+  void take(Out&& out) {
+    std::sort(touched_.begin(), touched_.end());
+    for (const std::uint32_t s : touched_) out(s, value_[s]);
+    touched_.clear();
+    ++epoch_;
+  }
+
+ private:
+  std::vector<double> value_;
+  std::vector<std::uint32_t> seen_;
+  std::vector<std::uint32_t> touched_;
+  std::uint32_t epoch_ = 1;
+};
+
+}  // namespace
+
+JacobianPattern Director::Impl::jacobian_pattern(const Part& p) const {
+  const std::size_t n = p.whole ? b_.x_storage.size() : p.states.size();
+  // The part's number of each of the run's states.
+  std::vector<std::uint32_t> local(b_.x_storage.size(), kNoRow);
+  for (std::size_t k = 0; k < n; ++k) {
+    local[p.whole ? k : p.states[k].index()] = static_cast<std::uint32_t>(k);
+  }
+  // Per signal element the program computes: its row over the part's
+  // states (compressed, in the order computed).
+  std::vector<std::uint32_t> row_of(b_.signals.size(), kNoRow);
+  std::vector<std::size_t> row_starts{0};
+  std::vector<std::uint32_t> row_states;
+  std::vector<double> row_values;
+  RowAccumulator acc(n);
+  std::vector<JacobianPattern::Entry> entries;
+
+  const auto local_jacobian = [&](ActorId d) {
+    const FlatActor& actor = flat(d);
+    std::vector<std::uint32_t> in_widths(actor.input_widths.size());
+    std::vector<std::uint32_t> out_widths(actor.output_widths.size());
+    const ActorSlots& slots = b_.actors[d.index()];
+    for (std::size_t k = 0; k < in_widths.size(); ++k) in_widths[k] = b_.inputs[slots.input(k).index()].width;
+    for (std::size_t o = 0; o < out_widths.size(); ++o) {
+      // A discrete output keeps its token's value during a step: no row.
+      out_widths[o] = actor.output_kinds[o] == PortKind::kContinuous ? b_.outputs[slots.output(o).index()].width : 0;
+    }
+    LocalJacobian jacobian(std::move(in_widths), std::move(out_widths), slots.states.width);
+    actors_[d.index()]->local_jacobian(jacobian);
+    std::vector<LocalJacobian::Entry> sorted(jacobian.entries().begin(), jacobian.entries().end());
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.row.kind, a.row.port, a.row.index) < std::tie(b.row.kind, b.row.port, b.row.index);
+    });
+    return sorted;
+  };
+  // Adds one local entry's contribution to the accumulated row.
+  const auto contribute = [&](ActorId d, const LocalJacobian::Entry& e) {
+    const ActorSlots& slots = b_.actors[d.index()];
+    if (e.column.kind == LocalJacobian::Kind::kState) {
+      if (e.column.index >= slots.states.width) return;
+      const std::uint32_t s = local[slots.states.at(e.column.index).index()];
+      if (s != kNoRow) acc.add(s, e.value);
+      return;
+    }
+    const SignalSlice in = b_.inputs[slots.input(e.column.port).index()];
+    if (e.column.index >= in.width) return;
+    const std::uint32_t r = row_of[in.at(e.column.index).index()];
+    if (r == kNoRow) return;  // not computed by the part: constant during a step
+    for (std::size_t k = row_starts[r]; k < row_starts[r + 1]; ++k) acc.add(row_states[k], e.value * row_values[k]);
+  };
+  // Runs of entries with the same row.
+  const auto by_row = [](const std::vector<LocalJacobian::Entry>& sorted, auto&& each_row) {
+    for (std::size_t e = 0; e < sorted.size();) {
+      std::size_t next = e;
+      while (next < sorted.size() && sorted[next].row.kind == sorted[e].row.kind &&
+             sorted[next].row.port == sorted[e].row.port && sorted[next].row.index == sorted[e].row.index)
+        ++next;
+      each_row(sorted[e].row, std::span<const LocalJacobian::Entry>(sorted.data() + e, next - e));
+      e = next;
+    }
+  };
+
+  const auto mine = [&](ActorId d) { return p.whole || part_of_[d.index()] == p.id; };
+  for (const ActorId d : rhs_inputs_) {
+    if (!mine(d)) continue;
+    const ActorSlots& slots = b_.actors[d.index()];
+    by_row(local_jacobian(d), [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
+      if (row.kind != LocalJacobian::Kind::kOutput) return;
+      const SignalSlice out = b_.outputs[slots.output(row.port).index()];
+      if (row.index >= out.width) return;
+      for (const auto& e : es) contribute(d, e);
+      row_of[out.at(row.index).index()] = static_cast<std::uint32_t>(row_starts.size() - 1);
+      acc.take([&](std::uint32_t s, double v) {
+        row_states.push_back(s);
+        row_values.push_back(v);
+      });
+      row_starts.push_back(row_states.size());
+    });
+  }
+  for (const ActorId d : stateful_) {
+    if (!mine(d)) continue;
+    const ActorSlots& slots = b_.actors[d.index()];
+    by_row(local_jacobian(d), [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
+      if (row.kind != LocalJacobian::Kind::kDerivative || row.index >= slots.states.width) return;
+      const std::uint32_t i = local[slots.states.at(row.index).index()];
+      if (i == kNoRow) return;
+      for (const auto& e : es) contribute(d, e);
+      acc.take([&](std::uint32_t s, double v) { entries.push_back({i, s, v}); });
+    });
+  }
+  return {n, std::move(entries)};
+}
+
+}  // namespace ctde
