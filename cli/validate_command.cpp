@@ -12,6 +12,7 @@
 #include "cli/plugins.hpp"
 #include "core/format.hpp"
 #include "core/validate.hpp"
+#include "domains/ctde/director.hpp"
 #include "domains/ctde/run_options.hpp"
 
 namespace ctde::cli {
@@ -82,6 +83,24 @@ Json ports_json(const std::vector<PortSpec>& specs, std::span<const int> widths,
 }
 
 /// The resolved model as JSON, actors in evaluation order.
+/// The Jacobian's structure as the implicit methods use it (docs/semantics.md, "Jacobians").
+Director::JacobianSummary jacobian_of(const RunSetup& setup) {
+  const Director director(setup.flat, setup.options, "validate");
+  return director.jacobian_summary();
+}
+
+Json jacobian_json(const RunSetup& setup) {
+  const Director::JacobianSummary j = jacobian_of(setup);
+  return {{"states", j.states},
+          {"nonzeros", j.nonzeros},
+          {"lower_bandwidth", j.lower_bandwidth},
+          {"upper_bandwidth", j.upper_bandwidth},
+          {"column_groups", j.column_groups},
+          {"known_rows", j.known_rows},
+          {"linear_solver", j.linear_solver},
+          {"linear_solver_reason", j.reason}};
+}
+
 Json model_json(const Model& model, const std::string& path, const RunSetup& setup,
                 const std::vector<std::uint32_t>& order) {
   const FlatModel& flat = setup.flat;
@@ -123,7 +142,8 @@ Json model_json(const Model& model, const std::string& path, const RunSetup& set
           {"actors", actors},
           {"continuous_schedule", names(flat.continuous_schedule)},
           {"discrete_schedule", names(flat.discrete_schedule)},
-          {"states", states}};
+          {"states", states},
+          {"jacobian", jacobian_json(setup)}};
 }
 
 }  // namespace
@@ -185,6 +205,14 @@ void validate_command(const std::string& path, const ParameterOverrides& overrid
     count += n;
   }
   out << "continuous states (" << count << "): " << (states.empty() ? "(none)" : states) << "\n";
+  if (count > 0) {
+    const Director::JacobianSummary j = jacobian_of(setup);
+    out << "jacobian: " << j.nonzeros << " nonzeros, half-bandwidths " << j.lower_bandwidth << "/"
+        << j.upper_bandwidth << ", " << j.column_groups << " column groups, " << j.known_rows << " of " << j.states
+        << " rows known; linear solver " << j.linear_solver;
+    if (!is_implicit(run.solver)) out << " (if an implicit solver runs it)";
+    out << "\n";
+  }
   out << "discrete schedule: " << names(flat.discrete_schedule) << "\n";
   // FMUs: the interface chosen, their states and event indicators (docs/fmi.md).
   for (const std::uint32_t index : order) {

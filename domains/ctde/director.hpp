@@ -66,6 +66,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "../../core/flat_model.hpp"
 #include "../../core/results_sink.hpp"
@@ -114,6 +115,22 @@ class Director {
   /// Runs from the start time to the stop time (or a Stop, or an error).
   /// Never throws for run-time failures: they are in the result.
   RunResult run();
+
+  /// The structure of the whole continuous side's Jacobian ∂f/∂x (every
+  /// state, in the order `ctde validate` prints), as the implicit methods
+  /// use it (docs/semantics.md, "Jacobians"), and the linear solver that
+  /// linear_solver "auto" would choose for it. Before or after run().
+  struct JacobianSummary {
+    std::size_t states = 0;
+    std::size_t nonzeros = 0;  ///< with the diagonal
+    std::size_t lower_bandwidth = 0;
+    std::size_t upper_bandwidth = 0;
+    std::size_t column_groups = 0;  ///< evaluations of f per finite-difference Jacobian
+    std::size_t known_rows = 0;     ///< rows whose values the actors give exactly
+    std::string linear_solver;      ///< the options' choice for it ("band", ...)
+    std::string reason;             ///< why
+  };
+  [[nodiscard]] JacobianSummary jacobian_summary() const;
 
  private:
   class Impl;

@@ -47,6 +47,8 @@ class Director::Impl final : public DirectorServices {
   StopCheck stop_check_;
 
   RunResult run();
+  /// Director::jacobian_summary (director_jacobian.cpp).
+  [[nodiscard]] JacobianSummary jacobian_summary() const;
 
   // ---- DirectorServices
 
@@ -132,7 +134,8 @@ class Director::Impl final : public DirectorServices {
   /// The structure of part p's Jacobian ∂f/∂x and its known values, from
   /// each actor's local Jacobian along the connections
   /// (director_jacobian.cpp; docs/semantics.md, "Jacobians").
-  [[nodiscard]] JacobianPattern jacobian_pattern(const Part& p) const;
+  /// Of the whole continuous side (every state, the run's order) when p is null.
+  [[nodiscard]] JacobianPattern jacobian_pattern(const Part* p) const;
   /// A state's name in messages: "tank.h", "plant.x[2]" (an actor's state of several).
   [[nodiscard]] std::string state_label(StateIndex state) const;
   /// OdeProblem::state_name for part `user` (a Part*): its state k's label.

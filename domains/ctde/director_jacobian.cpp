@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "domains/ct/linear_solver.hpp"
 #include "domains/ctde/director_parts_impl.hpp"
 
 namespace ctde {
@@ -51,12 +52,13 @@ class RowAccumulator {
 
 }  // namespace
 
-JacobianPattern Director::Impl::jacobian_pattern(const Part& p) const {
-  const std::size_t n = p.whole ? b_.x_storage.size() : p.states.size();
+JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
+  const bool whole = part == nullptr || part->whole;
+  const std::size_t n = whole ? b_.x_storage.size() : part->states.size();
   // The part's number of each of the run's states.
   std::vector<std::uint32_t> local(b_.x_storage.size(), kNoRow);
   for (std::size_t k = 0; k < n; ++k) {
-    local[p.whole ? k : p.states[k].index()] = static_cast<std::uint32_t>(k);
+    local[whole ? k : part->states[k].index()] = static_cast<std::uint32_t>(k);
   }
   // Per signal element the program computes: its row over the part's
   // states (compressed, in the order computed).
@@ -112,7 +114,7 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part& p) const {
     }
   };
 
-  const auto mine = [&](ActorId d) { return p.whole || part_of_[d.index()] == p.id; };
+  const auto mine = [&](ActorId d) { return whole || part_of_[d.index()] == part->id; };
   for (const ActorId d : rhs_inputs_) {
     if (!mine(d)) continue;
     const ActorSlots& slots = b_.actors[d.index()];
@@ -141,6 +143,17 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part& p) const {
     });
   }
   return {n, std::move(entries)};
+}
+
+Director::JacobianSummary Director::jacobian_summary() const { return impl_->jacobian_summary(); }
+
+Director::JacobianSummary Director::Impl::jacobian_summary() const {
+  const JacobianPattern j = jacobian_pattern(nullptr);
+  const LinearSolverChoice choice = choose_linear_solver(options_.linear_solver, j);
+  return {j.size(),         j.nonzeros(),
+          j.lower_bandwidth(), j.upper_bandwidth(),
+          j.group_count(),  j.size() - j.unknown_rows(),
+          to_string(choice.kind), choice.reason};
 }
 
 }  // namespace ctde

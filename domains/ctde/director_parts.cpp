@@ -162,7 +162,7 @@ void Director::Impl::start_parts(const OdeOptions& ode, double t) {
     problem.state_name = &Impl::part_state_name;
     problem.user = &p;
     if (is_implicit(ode.method)) {
-      p.pattern.emplace(jacobian_pattern(p));
+      p.pattern.emplace(jacobian_pattern(&p));
       problem.pattern = &*p.pattern;
     }
     if (p.whole) {
