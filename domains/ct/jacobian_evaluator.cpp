@@ -34,10 +34,27 @@ void JacobianEvaluator::set(SUNMatrix jac, std::size_t entry, std::size_t i, std
     case Storage::kSparse:
       SUNSparseMatrix_Data(jac)[entry] = value;
       return;
+    case Storage::kColumnMajor:
+      plain_[i + j * pattern_.size()] = value;
+      return;
   }
 }
 
 int JacobianEvaluator::evaluate(double t, N_Vector x, N_Vector fx, SUNMatrix jac, N_Vector weights, double h) {
+  return fill(t, NV_DATA_S(x), NV_DATA_S(fx), jac, NV_DATA_S(weights), h);
+}
+
+int JacobianEvaluator::evaluate(double t, const double* x, const double* fx, double* column_major) {
+  const std::size_t n = pattern_.size();
+  std::fill(column_major, column_major + n * n, 0.0);
+  plain_ = column_major;
+  const int code = fill(t, x, fx, nullptr, nullptr, 0.0);
+  plain_ = nullptr;
+  return code;
+}
+
+int JacobianEvaluator::fill(double t, const double* x0, const double* f0, SUNMatrix jac, const double* w,
+                            double h) {
   ++evaluations_;
   const std::size_t n = pattern_.size();
   const auto starts = pattern_.column_starts();
@@ -48,7 +65,7 @@ int JacobianEvaluator::evaluate(double t, N_Vector x, N_Vector fx, SUNMatrix jac
     sunindextype* indices = SUNSparseMatrix_IndexValues(jac);
     for (std::size_t j = 0; j <= n; ++j) pointers[j] = static_cast<sunindextype>(starts[j]);
     for (std::size_t k = 0; k < rows.size(); ++k) indices[k] = static_cast<sunindextype>(rows[k]);
-  } else {
+  } else if (storage_ != Storage::kColumnMajor) {
     SUNMatZero(jac);
   }
   for (std::size_t j = 0; j < n; ++j) {
@@ -63,21 +80,21 @@ int JacobianEvaluator::evaluate(double t, N_Vector x, N_Vector fx, SUNMatrix jac
   }
   if (pattern_.group_count() == 0) return 0;
 
-  const double* x0 = NV_DATA_S(x);
-  const double* f0 = NV_DATA_S(fx);
-  const double* w = NV_DATA_S(weights);
   constexpr double kRoundoff = std::numeric_limits<double>::epsilon();
   const double sqrt_roundoff = std::sqrt(kRoundoff);
   double f_norm = 0;  // the weighted RMS norm of f
-  for (std::size_t i = 0; i < n; ++i) f_norm += (f0[i] * w[i]) * (f0[i] * w[i]);
-  f_norm = std::sqrt(f_norm / static_cast<double>(n));
+  if (w != nullptr) {
+    for (std::size_t i = 0; i < n; ++i) f_norm += (f0[i] * w[i]) * (f0[i] * w[i]);
+    f_norm = std::sqrt(f_norm / static_cast<double>(n));
+  }
   const double min_increment =
       f_norm != 0 ? 1000.0 * std::abs(h) * kRoundoff * static_cast<double>(n) * f_norm : 1.0;
   std::copy(x0, x0 + n, shifted_.begin());
   for (std::size_t g = 0; g < pattern_.group_count(); ++g) {
     const auto columns = pattern_.group_columns(g);
     for (const std::uint32_t j : columns) {
-      double inc = std::max(sqrt_roundoff * std::abs(x0[j]), min_increment / w[j]);
+      double inc = w != nullptr ? std::max(sqrt_roundoff * std::abs(x0[j]), min_increment / w[j])
+                                : sqrt_roundoff * std::max(std::abs(x0[j]), 1.0);
       if (!(inc > 0)) inc = sqrt_roundoff;  // x_j = 0 with an infinite weight (atol 0)
       shifted_[j] = x0[j] + inc;
       increment_[j] = shifted_[j] - x0[j];

@@ -31,7 +31,7 @@ namespace ctde {
 class JacobianEvaluator {
  public:
   /// The matrix kinds it writes.
-  enum class Storage : std::uint8_t { kDense, kBand, kSparse };
+  enum class Storage : std::uint8_t { kDense, kBand, kSparse, kColumnMajor };
 
   /// Over `pattern` (which outlives it), for the right-hand side `rhs` of `problem`.
   JacobianEvaluator(const JacobianPattern& pattern, RhsFunction rhs, void* user, Storage storage);
@@ -44,6 +44,10 @@ class JacobianEvaluator {
   /// integrator's error weights, `h` its current step. Returns 0, or f's
   /// failure code, or -1 for a non-finite entry.
   int evaluate(double t, N_Vector x, N_Vector fx, SUNMatrix jac, N_Vector weights, double h);
+  /// The same into a plain n × n column-major array (Storage::kColumnMajor),
+  /// outside an integration: without error weights the increment of column
+  /// j is √u max(|x_j|, 1).
+  int evaluate(double t, const double* x, const double* fx, double* column_major);
 
   /// After evaluate() returned -1 for a non-finite entry: its row i, its
   /// column j and its value.
@@ -59,6 +63,9 @@ class JacobianEvaluator {
 
  private:
   void set(SUNMatrix jac, std::size_t entry, std::size_t i, std::size_t j, double value) const;
+  // Both evaluate()s: weights null for the plain increments.
+  int fill(double t, const double* x, const double* fx, SUNMatrix jac, const double* weights, double h);
+  double* plain_ = nullptr;  // Storage::kColumnMajor's target during fill()
 
   const JacobianPattern& pattern_;
   RhsFunction rhs_;

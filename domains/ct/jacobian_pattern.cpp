@@ -42,7 +42,12 @@ JacobianPattern::JacobianPattern(std::size_t n, std::vector<Entry> entries) : n_
   for (std::size_t k = 0; k < rows_.size(); ++k) {
     if (known_[rows_[k]] == 0) values_[k] = std::numeric_limits<double>::quiet_NaN();
   }
-  color();
+  std::vector<std::uint8_t> unknown(n, 0);
+  for (std::size_t i = 0; i < n; ++i) unknown[i] = known_[i] == 0 ? 1 : 0;
+  (void)color(unknown, group_starts_, group_columns_);
+  std::vector<std::size_t> starts;
+  std::vector<std::uint32_t> columns;
+  structural_groups_ = color(std::vector<std::uint8_t>(n, 1), starts, columns);
 }
 
 JacobianPattern JacobianPattern::dense(std::size_t n) {
@@ -54,28 +59,29 @@ JacobianPattern JacobianPattern::dense(std::size_t n) {
   return JacobianPattern(n, std::move(entries));
 }
 
-void JacobianPattern::color() {
-  group_starts_.clear();
-  group_columns_.clear();
-  if (unknown_rows_ == 0) return;
+std::size_t JacobianPattern::color(const std::vector<std::uint8_t>& rows_in, std::vector<std::size_t>& starts,
+                                   std::vector<std::uint32_t>& columns) const {
+  starts.clear();
+  columns.clear();
   const std::size_t n = n_;
-  // Rows -> columns (CSR) of the unknown rows: the columns that share a row
-  // with column j are those of j's unknown rows.
+  // Rows -> columns (CSR) of the rows colored over: the columns that share
+  // a row with column j are those of j's rows.
   std::vector<std::size_t> row_starts(n + 1, 0);
   for (const std::uint32_t i : rows_) {
-    if (known_[i] == 0) ++row_starts[i + 1];
+    if (rows_in[i] != 0) ++row_starts[i + 1];
   }
   for (std::size_t i = 0; i < n; ++i) row_starts[i + 1] += row_starts[i];
+  if (row_starts[n] == 0) return 0;
   std::vector<std::uint32_t> row_columns(row_starts[n]);
   std::vector<std::size_t> fill(row_starts.begin(), row_starts.end() - 1);
   for (std::uint32_t j = 0; j < n; ++j) {
     for (std::size_t k = starts_[j]; k < starts_[j + 1]; ++k) {
-      if (known_[rows_[k]] == 0) row_columns[fill[rows_[k]]++] = j;
+      if (rows_in[rows_[k]] != 0) row_columns[fill[rows_[k]]++] = j;
     }
   }
-  // The greedy pass costs the sum over unknown rows of their length
-  // squared: for nearly dense rows (where it would find about n groups
-  // anyway) each column is a group of its own.
+  // The greedy pass costs the sum over the rows of their length squared:
+  // for nearly dense rows (where it would find about n groups anyway) each
+  // column is a group of its own.
   double cost = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto length = static_cast<double>(row_starts[i + 1] - row_starts[i]);
@@ -83,31 +89,30 @@ void JacobianPattern::color() {
   }
   if (cost > kColoringBudget) {
     for (std::uint32_t j = 0; j < n; ++j) {
-      if (row_starts[n] == 0) break;
-      group_columns_.push_back(j);
-      group_starts_.push_back(group_columns_.size() - 1);
+      starts.push_back(columns.size());
+      columns.push_back(j);
     }
-    group_starts_.push_back(group_columns_.size());
-    return;
+    starts.push_back(columns.size());
+    return n;
   }
   // Greedy, in column order: the least group not used by a column that
-  // shares an unknown row. forbidden[g] == j + 1 marks g as used for j.
+  // shares a row. forbidden[g] == j + 1 marks g as used for j.
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::uint32_t> group(n, kNone);
   std::vector<std::size_t> forbidden;
   std::uint32_t groups = 0;
   for (std::uint32_t j = 0; j < n; ++j) {
-    bool in_unknown_row = false;
+    bool in_a_row = false;
     for (std::size_t k = starts_[j]; k < starts_[j + 1]; ++k) {
       const std::uint32_t i = rows_[k];
-      if (known_[i] != 0) continue;
-      in_unknown_row = true;
+      if (rows_in[i] == 0) continue;
+      in_a_row = true;
       for (std::size_t c = row_starts[i]; c < row_starts[i + 1]; ++c) {
         const std::uint32_t other = group[row_columns[c]];
         if (other != kNone) forbidden[other] = j + 1;
       }
     }
-    if (!in_unknown_row) continue;  // its column is all known
+    if (!in_a_row) continue;  // no row colored over reads it
     std::uint32_t g = 0;
     while (g < groups && forbidden[g] == j + 1) ++g;
     if (g == groups) {
@@ -116,16 +121,28 @@ void JacobianPattern::color() {
     }
     group[j] = g;
   }
-  group_starts_.assign(groups + 1, 0);
+  starts.assign(groups + 1, 0);
   for (const std::uint32_t g : group) {
-    if (g != kNone) ++group_starts_[g + 1];
+    if (g != kNone) ++starts[g + 1];
   }
-  for (std::size_t g = 0; g < groups; ++g) group_starts_[g + 1] += group_starts_[g];
-  group_columns_.resize(group_starts_[groups]);
-  std::vector<std::size_t> at(group_starts_.begin(), group_starts_.end() - 1);
+  for (std::size_t g = 0; g < groups; ++g) starts[g + 1] += starts[g];
+  columns.resize(starts[groups]);
+  std::vector<std::size_t> at(starts.begin(), starts.end() - 1);
   for (std::uint32_t j = 0; j < n; ++j) {
-    if (group[j] != kNone) group_columns_[at[group[j]]++] = j;
+    if (group[j] != kNone) columns[at[group[j]]++] = j;
   }
+  return groups;
+}
+
+JacobianPattern JacobianPattern::unknown_values() const {
+  std::vector<Entry> entries;
+  entries.reserve(rows_.size());
+  for (std::uint32_t j = 0; j < n_; ++j) {
+    for (std::size_t k = starts_[j]; k < starts_[j + 1]; ++k) {
+      entries.push_back({rows_[k], j, std::numeric_limits<double>::quiet_NaN()});
+    }
+  }
+  return {n_, std::move(entries)};
 }
 
 }  // namespace ctde

@@ -72,9 +72,17 @@ class JacobianPattern {
   [[nodiscard]] std::span<const std::uint32_t> group_columns(std::size_t g) const {
     return {group_columns_.data() + group_starts_[g], group_starts_[g + 1] - group_starts_[g]};
   }
+  /// The groups finite differences of every row would need (the structure's
+  /// own number, whatever is known: 3 for a tridiagonal J).
+  [[nodiscard]] std::size_t structural_group_count() const { return structural_groups_; }
+  /// The same structure with every value unknown (every row by differences).
+  [[nodiscard]] JacobianPattern unknown_values() const;
 
  private:
-  void color();
+  /// Colors the columns over the rows `rows_in` marks; the groups into
+  /// `starts` and `columns`. Returns the number of groups.
+  std::size_t color(const std::vector<std::uint8_t>& rows_in, std::vector<std::size_t>& starts,
+                    std::vector<std::uint32_t>& columns) const;
 
   std::size_t n_ = 0;
   std::vector<std::size_t> starts_;  // n + 1
@@ -86,6 +94,7 @@ class JacobianPattern {
   std::size_t upper_ = 0;
   std::vector<std::size_t> group_starts_;
   std::vector<std::uint32_t> group_columns_;
+  std::size_t structural_groups_ = 0;
 };
 
 }  // namespace ctde

@@ -67,6 +67,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "../../core/flat_model.hpp"
 #include "../../core/results_sink.hpp"
@@ -125,12 +126,21 @@ class Director {
     std::size_t nonzeros = 0;  ///< with the diagonal
     std::size_t lower_bandwidth = 0;
     std::size_t upper_bandwidth = 0;
-    std::size_t column_groups = 0;  ///< evaluations of f per finite-difference Jacobian
+    std::size_t column_groups = 0;  ///< evaluations of f for the whole Jacobian by differences
     std::size_t known_rows = 0;     ///< rows whose values the actors give exactly
     std::string linear_solver;      ///< the options' choice for it ("band", ...)
     std::string reason;             ///< why
   };
   [[nodiscard]] JacobianSummary jacobian_summary() const;
+
+  /// ∂f/∂x at the start state (after every actor's initialize()), n × n
+  /// column-major in the state order of `ctde validate`: the rows the actors
+  /// give exactly, the others by forward differences over the column groups
+  /// (with `finite_differences`, every row by differences), as the implicit
+  /// methods compute it. For linearization and for checking the actors'
+  /// local Jacobians. Instead of run(): the director cannot run after it.
+  /// @throws std::runtime_error when f fails or a value is not finite.
+  [[nodiscard]] std::vector<double> jacobian_at_start(bool finite_differences = false);
 
  private:
   class Impl;

@@ -49,6 +49,8 @@ class Director::Impl final : public DirectorServices {
   RunResult run();
   /// Director::jacobian_summary (director_jacobian.cpp).
   [[nodiscard]] JacobianSummary jacobian_summary() const;
+  /// Director::jacobian_at_start (director_jacobian.cpp).
+  [[nodiscard]] std::vector<double> jacobian_at_start(bool finite_differences);
 
   // ---- DirectorServices
 

@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 
+#include "domains/ct/jacobian_evaluator_impl.hpp"
 #include "domains/ct/linear_solver.hpp"
 #include "domains/ctde/director_parts_impl.hpp"
 
@@ -147,12 +149,41 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
 
 Director::JacobianSummary Director::jacobian_summary() const { return impl_->jacobian_summary(); }
 
+std::vector<double> Director::jacobian_at_start(bool finite_differences) {
+  return impl_->jacobian_at_start(finite_differences);
+}
+
+std::vector<double> Director::Impl::jacobian_at_start(bool finite_differences) {
+  initialize();
+  const std::size_t n = b_.x_storage.size();
+  std::vector<double> jacobian(n * n, 0.0);
+  const double t = resolution_.to_seconds(start_);
+  for (Part& p : parts_) {
+    if (p.x.empty()) continue;
+    const std::size_t m = p.x.size();
+    const JacobianPattern exact = jacobian_pattern(&p);
+    const JacobianPattern pattern = finite_differences ? exact.unknown_values() : exact;
+    JacobianEvaluator evaluator(pattern, &Impl::part_rhs, &p, JacobianEvaluator::Storage::kColumnMajor);
+    const std::vector<double> x(part_state(p), part_state(p) + m);
+    std::vector<double> fx(m);
+    std::vector<double> local(m * m);
+    if (part_rhs(t, x.data(), fx.data(), &p) != 0 || evaluator.evaluate(t, x.data(), fx.data(), local.data()) != 0) {
+      throw std::runtime_error("the Jacobian at the start could not be evaluated: f failed or a value is not finite");
+    }
+    const auto global = [&](std::size_t k) { return p.whole ? k : p.states[k].index(); };
+    for (std::size_t j = 0; j < m; ++j) {
+      for (std::size_t i = 0; i < m; ++i) jacobian[global(i) + global(j) * n] = local[i + j * m];
+    }
+  }
+  return jacobian;
+}
+
 Director::JacobianSummary Director::Impl::jacobian_summary() const {
   const JacobianPattern j = jacobian_pattern(nullptr);
   const LinearSolverChoice choice = choose_linear_solver(options_.linear_solver, j);
   return {j.size(),         j.nonzeros(),
           j.lower_bandwidth(), j.upper_bandwidth(),
-          j.group_count(),  j.size() - j.unknown_rows(),
+          j.structural_group_count(),  j.size() - j.unknown_rows(),
           to_string(choice.kind), choice.reason};
 }
 
