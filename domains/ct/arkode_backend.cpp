@@ -202,6 +202,9 @@ int ArkodeBackend::current_step(double& h) const {
 int ArkodeBackend::error_weights(N_Vector weights) const {
   return CTDE_ARK(GetErrWeights, erk_, mem_, weights);
 }
+int ArkodeBackend::local_errors(N_Vector errors) const {
+  return CTDE_ARK(GetEstLocalErrors, erk_, mem_, errors);
+}
 void ArkodeBackend::restore_fixed_step() {
   check(CTDE_ARK(SetFixedStep, erk_, mem_, fixed_step_size()), "SetFixedStep");
 }

@@ -24,6 +24,7 @@ class ArkodeBackend final : public SundialsBackend {
   int get_dky(double t, N_Vector out) const override;
   int current_step(double& h) const override;
   int error_weights(N_Vector weights) const override;
+  int local_errors(N_Vector errors) const override;
   [[nodiscard]] std::string flag_name(long flag) const override;
   [[nodiscard]] StepStatus classify(int flag) const override;
   [[nodiscard]] bool fixed_step() const override { return options_.method == SolverKind::kRk4Fixed; }

@@ -84,6 +84,8 @@ int CvodeBackend::current_step(double& h) const {
 }
 int CvodeBackend::error_weights(N_Vector weights) const { return CVodeGetErrWeights(mem_, weights); }
 
+int CvodeBackend::local_errors(N_Vector errors) const { return CVodeGetEstLocalErrors(mem_, errors); }
+
 int CvodeBackend::last_order() const {
   int order = 0;
   if (CVodeGetLastOrder(mem_, &order) < 0) return 0;

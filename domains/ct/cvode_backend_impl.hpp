@@ -29,6 +29,7 @@ class CvodeBackend final : public SundialsBackend {
   int get_dky(double t, N_Vector out) const override;
   int current_step(double& h) const override;
   int error_weights(N_Vector weights) const override;
+  int local_errors(N_Vector errors) const override;
   [[nodiscard]] std::string flag_name(long flag) const override;
   [[nodiscard]] StepStatus classify(int flag) const override;
   int attach_linear_solver(SUNMatrix matrix, SUNLinearSolver solver, bool jacobian) override;

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "domains/ct/vector_ops.hpp"
 
@@ -217,14 +218,41 @@ std::string SundialsBackend::state_name(std::size_t k) const {
   return "x[" + std::to_string(k) + "]";
 }
 
-std::string SundialsBackend::failure_detail(int /*flag*/) const {
+std::string SundialsBackend::largest_local_errors() const {
+  // In scratch vectors of the package's own (a failure path: allocation is fine).
+  N_Vector errors = N_VClone(y_[0]);
+  N_Vector weights = N_VClone(y_[0]);
+  std::string text;
+  if (errors != nullptr && weights != nullptr && local_errors(errors) >= 0 && error_weights(weights) >= 0) {
+    std::vector<std::pair<double, std::size_t>> ranked;
+    for (std::size_t k = 0; k < n_; ++k) {
+      const double e = std::abs(NV_DATA_S(errors)[k] * NV_DATA_S(weights)[k]);
+      if (e > 0) ranked.emplace_back(e, k);
+    }
+    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (std::size_t r = 0; r < ranked.size() && r < 3; ++r) {
+      char value[32];
+      std::snprintf(value, sizeof value, "%.3g", ranked[r].first);
+      if (!text.empty()) text += ", ";
+      text += state_name(ranked[r].second) + " (" + value + ")";
+    }
+  }
+  if (errors != nullptr) N_VDestroy(errors);
+  if (weights != nullptr) N_VDestroy(weights);
+  return text;
+}
+
+std::string SundialsBackend::failure_detail(int flag) const {
   std::string detail;
   if (jacobian_nonfinite_ && evaluator_) {
     const JacobianEvaluator::Nonfinite& e = evaluator_->nonfinite();
     char value[32];
     std::snprintf(value, sizeof value, "%g", e.value);
-    detail += "; the Jacobian has a non-finite entry at t = " + std::to_string(jacobian_time_) + ": d " +
-              state_name(e.row) + "' / d " + state_name(e.column) + " = " + value;
+    char time[32];
+    std::snprintf(time, sizeof time, "%.17g", jacobian_time_);
+    detail += "; the Jacobian has a non-finite entry at t = ";
+    detail += time;
+    detail += " s: d " + state_name(e.row) + "' / d " + state_name(e.column) + " = " + value;
   }
   if (linear_solver_ != nullptr && (linear_kind_ == LinearSolverKind::kDense ||
                                     linear_kind_ == LinearSolverKind::kBand)) {
@@ -234,6 +262,10 @@ std::string SundialsBackend::failure_detail(int /*flag*/) const {
       detail += "; the Newton matrix I - gamma J is singular (a zero pivot in the column of " +
                 state_name(static_cast<std::size_t>(last - 1)) + ")";
     }
+  }
+  if (classify(flag) == StepStatus::kStepTooSmall) {
+    const std::string states = largest_local_errors();
+    if (!states.empty()) detail += "; the largest weighted local errors of the last step: " + states;
   }
   if (!detail.empty() || linear_solver_ != nullptr) {
     detail += " [" + method_now() + ", linear solver " + to_string(linear_kind_) + "]";
@@ -258,7 +290,9 @@ StepResult SundialsBackend::step(double t_limit) {
     if (flag >= 0) break;
     // The integrator stays at its last good state (t, y_[cur_]); y_[next] holds scratch values.
     if (!recoverable_failure_ || jacobian_nonfinite_) {
-      return failure(classify(flag), flag, flag_name(flag) + ": " + message_.data() + failure_detail(flag));
+      std::string message = message_.data();
+      if (!message.empty() && message.back() == '.') message.pop_back();  // the detail follows
+      return failure(classify(flag), flag, flag_name(flag) + ": " + message + failure_detail(flag));
     }
     // The right-hand side refused a trial point (> 0: a state outside its
     // domain, as a stage of a long step overshooting a level). ARKODE's

@@ -68,6 +68,8 @@ class SundialsBackend : public SolverBackend {
   /// The step the integrator plans next (0 before the first).
   virtual int current_step(double& h) const = 0;
   virtual int error_weights(N_Vector weights) const = 0;
+  /// The local error estimates of the last step attempted.
+  virtual int local_errors(N_Vector errors) const = 0;
   [[nodiscard]] virtual std::string flag_name(long flag) const = 0;
   /// kOk, kReachedStop or the failure a flag means.
   [[nodiscard]] virtual StepStatus classify(int flag) const = 0;
@@ -125,6 +127,8 @@ class SundialsBackend : public SolverBackend {
   /// singular Newton matrix, its column), a non-finite Jacobian entry.
   [[nodiscard]] std::string failure_detail(int flag) const;
   [[nodiscard]] std::string state_name(std::size_t k) const;
+  /// "x (1.2e3), y (40)": the states whose weighted local errors are largest.
+  [[nodiscard]] std::string largest_local_errors() const;
   void restart(double time, N_Vector x, double first_step);
 
   std::array<char, 512> message_{};   // the package's last error message

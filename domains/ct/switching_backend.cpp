@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "domains/ct/cvode_backend_impl.hpp"
+#include "domains/ct/linear_solver.hpp"
 
 namespace ctde {
 
@@ -159,7 +160,12 @@ double SwitchingBackend::last_step_start() const { return active().last_step_sta
 bool SwitchingBackend::has_interpolant() const { return active().has_interpolant(); }
 std::span<const double> SwitchingBackend::state() const { return active().state(); }
 std::span<const double> SwitchingBackend::last_step_start_state() const { return active().last_step_start_state(); }
-std::string SwitchingBackend::linear_solver() const { return implicit_ ? implicit_->linear_solver() : ""; }
+std::string SwitchingBackend::linear_solver() const {
+  if (implicit_) return implicit_->linear_solver();
+  // bdf's, once it runs (the choice its back end will make).
+  if (problem_.pattern != nullptr) return to_string(choose_linear_solver(options_.linear_solver, *problem_.pattern).kind);
+  return to_string(options_.linear_solver == LinearSolverKind::kAuto ? LinearSolverKind::kDense : options_.linear_solver);
+}
 std::string SwitchingBackend::method_now() const { return stiff_ ? "bdf" : "erk45"; }
 
 OdeStatistics SwitchingBackend::statistics() const {

@@ -1,0 +1,193 @@
+// Stiff models through the director (issue 30): bdf and auto with state
+// events and resets, event times against closed forms, the same event
+// sequence as erk45, and the failures an implicit method can meet, each
+// named.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/format.hpp"
+#include "support/run_helpers.hpp"
+
+using namespace ctde;
+using ctde::test::run_model;
+
+namespace {
+
+struct Transition {
+  std::string actor;
+  std::string to;
+  double t = 0;
+};
+
+std::vector<Transition> transitions(const test::Run& run) {
+  std::vector<Transition> out;
+  for (const auto& line : run.lines) {
+    if (line["kind"] == "mode") out.push_back({line["actor"], line["to"], line["t"].get<double>()});
+  }
+  return out;
+}
+
+/// Rooms with thermostats (hysteresis between T_low and T_high) and
+/// different time constants, beside a fast state that only relaxes
+/// (x' = -1e4 (x - 1)): stiff as one system ("joined"), and every
+/// switching time has a closed form. Room r: T' = (T_out - T) / tau_r off,
+/// (T_heat - T) / tau_r on; it starts at T0 = 20, off.
+constexpr double kOut = 5;
+constexpr double kHeat = 40;
+constexpr double kLow = 18;
+constexpr double kHigh = 22;
+const std::vector<double> kTau = {2.0, 0.7, 3.5};
+
+std::string rooms_model(const std::string& solver, double rtol = 1e-12, double stop_time = 6) {
+  std::string actors = R"j({"name": "fast", "type": "Integrator", "params": {"initial": 0}},
+    {"name": "pull", "type": "Expression", "params": {"expr": "-1e4 * (in0 - 1)"}})j";
+  for (std::size_t r = 0; r < kTau.size(); ++r) {
+    actors += R"j(, {"name": "room)j" + std::to_string(r) + R"j(", "type": "ModalModel", "params": {
+      "outputs": {"T": "T"}, "states": {"T": 20},
+      "modes": {"OFF": {"der": {"T": "(5 - T) / )j" + std::to_string(kTau[r]) + R"j("}},
+                "ON": {"der": {"T": "(40 - T) / )j" + std::to_string(kTau[r]) + R"j("}}},
+      "initial": "OFF",
+      "transitions": [{"path": ["OFF", "ON"], "guard": "T <= 18"}, {"path": ["ON", "OFF"], "guard": "T >= 22"}]}})j";
+  }
+  return R"j({"ctde": 1, "director": {"stop_time": )j" + format_double(stop_time) + R"j(, "rtol": )j" +
+         format_double(rtol) + R"j(, "atol": 1e-12, "solver": ")j" + solver +
+         R"j(", "subsystems": "joined"}, "actors": [)j" + actors +
+         R"j(], "connections": [["fast.out", "pull.in0"], ["pull.out", "fast.in"]]})j";
+}
+
+/// Room r's switching times up to `stop`: off from 20 down to T_low, then
+/// on up to T_high and off down to T_low, alternately.
+std::vector<double> closed_form_switches(double tau, double stop) {
+  std::vector<double> times;
+  double t = tau * std::log((20 - kOut) / (kLow - kOut));
+  const double heat = tau * std::log((kHeat - kLow) / (kHeat - kHigh));
+  const double cool = tau * std::log((kHigh - kOut) / (kLow - kOut));
+  bool on = false;
+  while (t < stop) {
+    times.push_back(t);
+    on = !on;
+    t += on ? heat : cool;
+  }
+  return times;
+}
+
+}  // namespace
+
+// At rtol 1e-12 bdf's switching times drift from the closed form by about
+// 1e-10 s per switch of the fastest room (its global error): over 6 s they
+// stay within 1e-9 s; erk45, dirk and auto's own within a few 1e-12 s.
+TEST_CASE("stiff rooms with thermostats: every switching time to 1e-9 s with bdf, dirk and auto; erk45's sequence") {
+  const test::Run reference = run_model(rooms_model("erk45"));
+  REQUIRE(reference.result.status == RunStatus::kOk);
+  const std::vector<Transition> expected = transitions(reference);
+  for (const char* solver : {"bdf", "dirk", "auto"}) {
+    CAPTURE(std::string(solver));
+    const test::Run run = run_model(rooms_model(solver));
+    REQUIRE(run.result.status == RunStatus::kOk);
+    const std::vector<Transition> got = transitions(run);
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      CHECK(got[k].actor == expected[k].actor);
+      CHECK(got[k].to == expected[k].to);
+    }
+    for (std::size_t r = 0; r < kTau.size(); ++r) {
+      CAPTURE(r);
+      const std::vector<double> exact = closed_form_switches(kTau[r], 6);
+      std::vector<double> times;
+      for (const Transition& tr : got) {
+        if (tr.actor == "room" + std::to_string(r)) times.push_back(tr.t);
+      }
+      REQUIRE(times.size() == exact.size());
+      for (std::size_t k = 0; k < times.size(); ++k) CHECK(std::abs(times[k] - exact[k]) <= 1e-9);
+    }
+  }
+}
+
+TEST_CASE("bdf takes far fewer steps than erk45 on the stiff rooms, and the trace says which linear solver") {
+  const test::Run erk = run_model(rooms_model("erk45", 1e-6, 12));
+  const test::Run bdf = run_model(rooms_model("bdf", 1e-6, 12));
+  REQUIRE(erk.result.status == RunStatus::kOk);
+  REQUIRE(bdf.result.status == RunStatus::kOk);
+  MESSAGE("steps: erk45 " << erk.result.stats.steps << ", bdf " << bdf.result.stats.steps);
+  // erk45's steps are held to about 3.3 / 1e4 s by the fast state: 12 s
+  // needs over 30000 of them; bdf's follow the rooms.
+  CHECK(erk.result.stats.steps > 30000);
+  CHECK(bdf.result.stats.steps * 5 < erk.result.stats.steps);
+  bool said = false;
+  for (const auto& line : bdf.lines) {
+    if (line["kind"] != "solver") continue;
+    said = true;
+    CHECK(line["method"] == "bdf");
+    CHECK(line["linear_solver"] == "dense");
+    CHECK(line["reason"].get<std::string>().find("linear solver dense (4 states") == 0);
+  }
+  CHECK(said);
+}
+
+TEST_CASE("auto switches to bdf when the problem turns stiff and back when it calms, each switch traced") {
+  // x' = -k(t) (x - cos t) - sin t, x(0) = 1: x = cos t whatever k is; k is
+  // 1 outside [2, 4] and 1e5 inside (two Steps: time events, where the
+  // solver restarts).
+  const std::string text = R"j({"ctde": 1, "director": {"stop_time": 8, "rtol": 1e-8, "atol": 1e-10, "solver": "auto"},
+    "actors": [{"name": "up", "type": "Step", "params": {"time": 2, "before": 1, "after": 100000}},
+               {"name": "down", "type": "Step", "params": {"time": 4, "before": 0, "after": -99999}},
+               {"name": "k", "type": "Sum", "params": {"signs": "++"}},
+               {"name": "f", "type": "Expression", "params": {"expr": "-in0 * (in1 - cos(t)) - sin(t)", "inputs": 2}},
+               {"name": "x", "type": "Integrator", "params": {"initial": 1}}],
+    "connections": [["up.out", "k.in0"], ["down.out", "k.in1"], ["k.out", "f.in0"], ["x.out", "f.in1"],
+                    ["f.out", "x.in"]],
+    "record": ["x.out"]})j";
+  const test::Run run = run_model(text);
+  REQUIRE(run.result.status == RunStatus::kOk);
+  std::vector<std::pair<std::string, double>> switches;
+  for (const auto& line : run.lines) {
+    if (line["kind"] == "solver" && line["t"].get<double>() > 0)
+      switches.emplace_back(line["method"].get<std::string>(), line["t"].get<double>());
+  }
+  REQUIRE(switches.size() >= 2);
+  CHECK(switches[0].first == "bdf");
+  CHECK(switches[0].second > 2.0);
+  CHECK(switches[0].second < 2.5);
+  CHECK(switches[1].first == "erk45");
+  CHECK(switches[1].second > 4.0);
+  for (const auto& row : run.rows) CHECK(std::abs(row.values[0] - std::cos(row.t)) <= 1e-7);
+}
+
+TEST_CASE("an implicit method's failures end the run with the time, the method and the states") {
+  SUBCASE("a Jacobian with a non-finite entry") {
+    // f is finite at x = 1 (0), its difference quotient there is not.
+    const test::Run run = run_model(R"j({"ctde": 1, "director": {"stop_time": 1, "solver": "bdf"},
+      "actors": [{"name": "f", "type": "Expression", "params": {"expr": "1.7e308 * tanh((in0 - 1) * 1e20)"}},
+                 {"name": "x", "type": "Integrator", "params": {"initial": 1}}],
+      "connections": [["x.out", "f.in0"], ["f.out", "x.in"]]})j");
+    REQUIRE(run.result.status == RunStatus::kError);
+    CHECK(test::contains(run.result.message, "the Jacobian has a non-finite entry at t = "));
+    CHECK(test::contains(run.result.message, "d x' / d x = inf [bdf, linear solver dense]"));
+  }
+  SUBCASE("a singular Newton matrix") {
+    // J = 1e300 [[1, 1], [1, 1]]: I - gamma J rounds to a singular matrix.
+    const test::Run run = run_model(R"j({"ctde": 1, "director": {"stop_time": 1, "solver": "bdf"},
+      "actors": [{"name": "f", "type": "Expression", "params": {"expr": "1e300 * (in0 + in1)", "inputs": 2}},
+                 {"name": "x", "type": "Integrator", "params": {"initial": 0}},
+                 {"name": "y", "type": "Integrator", "params": {"initial": 0}}],
+      "connections": [["x.out", "f.in0"], ["y.out", "f.in1"], ["f.out", "x.in"], ["f.out", "y.in"]]})j");
+    REQUIRE(run.result.status == RunStatus::kError);
+    CHECK(test::contains(run.result.message, "at t=0 s"));
+    CHECK(test::contains(run.result.message, "the Newton matrix I - gamma J is singular (a zero pivot in the column of y) [bdf, linear solver dense]"));
+  }
+  SUBCASE("a Newton iteration that does not converge") {
+    // A relay: f jumps by 2e6 at x = 0.5, no step above min_step converges.
+    const test::Run run = run_model(R"j({"ctde": 1, "director": {"stop_time": 1, "solver": "bdf", "min_step": 1e-3},
+      "actors": [{"name": "f", "type": "Expression", "params": {"expr": "-1e6 * (in0 > 0.5 ? 1 : -1)"}},
+                 {"name": "x", "type": "Integrator", "params": {"initial": 1}}],
+      "connections": [["x.out", "f.in0"], ["f.out", "x.in"]]})j");
+    REQUIRE(run.result.status == RunStatus::kError);
+    CHECK(test::contains(run.result.message, "CV_CONV_FAILURE"));
+    CHECK(test::contains(run.result.message, "the largest weighted local errors of the last step: x ("));
+    CHECK(test::contains(run.result.message, "[bdf, linear solver dense]"));
+  }
+}
