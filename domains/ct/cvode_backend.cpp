@@ -9,6 +9,12 @@
 
 namespace ctde {
 
+namespace {
+
+constexpr int kMaxErrorTestFailures = 20;
+
+}  // namespace
+
 CvodeBackend::CvodeBackend(const OdeProblem& problem, const OdeOptions& options, double t0,
                            std::span<const double> x0)
     : SundialsBackend(problem, options, t0, x0) {
@@ -40,6 +46,11 @@ CvodeBackend::CvodeBackend(const OdeProblem& problem, const OdeOptions& options,
   // OdeSolver counts the steps toward max_steps; CVODE's own limit (per call
   // of CVode, here one step) stays out of the way.
   check(CVodeSetMaxNumSteps(mem_, -1), "CVodeSetMaxNumSteps");
+  // A restart after an event begins at order 1 with the first step given
+  // (or estimated): CVODE's 7 error-test failures per step, each cutting
+  // the step by at most 10, may not reach the step a fast transient after
+  // a switch needs (1e-9 s from 0.05 s: an RC node closing onto a source).
+  check(CVodeSetMaxErrTestFails(mem_, kMaxErrorTestFailures), "CVodeSetMaxErrTestFails");
   make_linear_solver();
 }
 

@@ -33,6 +33,7 @@ class CvodeBackend final : public SundialsBackend {
   [[nodiscard]] std::string flag_name(long flag) const override;
   [[nodiscard]] StepStatus classify(int flag) const override;
   int attach_linear_solver(SUNMatrix matrix, SUNLinearSolver solver, bool jacobian) override;
+  [[nodiscard]] bool reset_keeps_step() const override { return false; }
 
   /// CVODE's counters since its last (re)initialization (ReInit clears
   /// them; the linear solver's only at the first step after it).

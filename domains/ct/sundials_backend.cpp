@@ -371,7 +371,7 @@ void SundialsBackend::reset(double t, const double* x, double first_step) {
   // the event (the error test rejects and shrinks it if the event changed
   // the dynamics); without one (a reset before any step), the integrator's
   // estimate or the user's initial_step. rk4-fixed keeps its step.
-  const double planned = first_step > 0 ? first_step : planned_step();
+  const double planned = first_step > 0 ? first_step : reset_keeps_step() ? planned_step() : 0.0;
   std::memcpy(data(y_[cur_]), x, n_ * sizeof(double));
   restart(t, y_[cur_], planned > 0 ? planned : options_.initial_step.value_or(0.0));
   std::memcpy(data(y_[1 - cur_]), x, n_ * sizeof(double));

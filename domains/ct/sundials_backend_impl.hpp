@@ -73,6 +73,11 @@ class SundialsBackend : public SolverBackend {
   [[nodiscard]] virtual std::string flag_name(long flag) const = 0;
   /// kOk, kReachedStop or the failure a flag means.
   [[nodiscard]] virtual StepStatus classify(int flag) const = 0;
+  /// Whether reset() starts with the step planned before it (a one-step
+  /// method's step carries over a jump), or with the integrator's own
+  /// estimate (BDF restarts at order 1, where the planned step of a higher
+  /// order can be too long for the 7 error-test failures it may take).
+  [[nodiscard]] virtual bool reset_keeps_step() const { return true; }
   /// rk4-fixed: the step is fixed (reset keeps it; no shorter retry).
   [[nodiscard]] virtual bool fixed_step() const { return false; }
   virtual void restore_fixed_step() {}

@@ -191,3 +191,99 @@ TEST_CASE("an implicit method's failures end the run with the time, the method a
     CHECK(test::contains(run.result.message, "[bdf, linear solver dense]"));
   }
 }
+
+namespace {
+
+/// Two RC nodes behind an ideal switch to V = 1 (R0 = R1 = 1, C1 = 1e-4,
+/// C2 = 1, a leak R2 = 1 from node 2 to ground: time constants of about
+/// 5e-5 s and 0.7 s), the switch set every 0.1 s by a sampled relay on v2
+/// (closed while v2 < 0.3), held in between.
+std::string rc_model(const std::string& solver) {
+  return R"j({"ctde": 1, "name": "rc_switch",
+    "director": {"stop_time": 3, "rtol": 1e-10, "atol": 1e-12, "solver": ")j" +
+         solver + R"j("},
+    "actors": [
+      {"name": "clock", "type": "DiscreteClock", "params": {"period": 0.1}},
+      {"name": "sample", "type": "Sampler"},
+      {"name": "decide", "type": "Expression", "params": {"expr": "in0 < 0.3 ? 1 : 0"}},
+      {"name": "hold", "type": "ZeroOrderHold", "params": {"initial": 1}},
+      {"name": "i1", "type": "Expression", "params": {"expr": "((in1 - in0) - in2 * (in0 - 1)) / 1e-4", "inputs": 3}},
+      {"name": "i2", "type": "Expression", "params": {"expr": "in0 - 2 * in1", "inputs": 2}},
+      {"name": "v1", "type": "Integrator", "params": {"initial": 0}},
+      {"name": "v2", "type": "Integrator", "params": {"initial": 0}}],
+    "connections": [["clock.out", "sample.trigger"], ["v2.out", "sample.in"], ["sample.out", "decide.in0"],
+      ["decide.out", "hold.in"], ["v1.out", "i1.in0"], ["v2.out", "i1.in1"], ["hold.out", "i1.in2"],
+      ["v1.out", "i2.in0"], ["v2.out", "i2.in1"], ["i1.out", "v1.in"], ["i2.out", "v2.in"]],
+    "record": ["v2.out"]})j";
+}
+
+/// The circuit's closed form: on [t_k, t_k + 0.1) with the switch s, x' =
+/// A_s x + b_s is solved exactly, x(t + h) = e^(A h) (x - x*) + x*, e^(A h)
+/// by Sylvester's formula over A's two real eigenvalues. Returns v2 at
+/// t_k = 0.1 k and the decisions s_k.
+void rc_closed_form(int samples, std::vector<double>& v2, std::vector<int>& decisions) {
+  double x1 = 0;
+  double x2 = 0;
+  for (int k = 0; k < samples; ++k) {
+    v2.push_back(x2);
+    const int s = x2 < 0.3 ? 1 : 0;
+    decisions.push_back(s);
+    const double a11 = -(1 + s) / 1e-4;
+    const double a12 = 1 / 1e-4;
+    const double a21 = 1;
+    const double a22 = -2;
+    const double b1 = s / 1e-4;
+    // x* = -A^-1 b.
+    const double det = a11 * a22 - a12 * a21;
+    const double s1 = -(a22 * b1) / det;
+    const double s2 = (a21 * b1) / det;
+    const double tr = a11 + a22;
+    const double root = std::sqrt(tr * tr - 4 * det);
+    const double l1 = (tr + root) / 2;
+    const double l2 = (tr - root) / 2;
+    const double h = 0.1;
+    const double e1 = std::exp(l1 * h);
+    const double e2 = std::exp(l2 * h);
+    // e^(Ah) = (e1 (A - l2 I) - e2 (A - l1 I)) / (l1 - l2).
+    const double m11 = (e1 * (a11 - l2) - e2 * (a11 - l1)) / (l1 - l2);
+    const double m12 = (e1 * a12 - e2 * a12) / (l1 - l2);
+    const double m21 = (e1 * a21 - e2 * a21) / (l1 - l2);
+    const double m22 = (e1 * (a22 - l2) - e2 * (a22 - l1)) / (l1 - l2);
+    const double d1 = x1 - s1;
+    const double d2 = x2 - s2;
+    x1 = m11 * d1 + m12 * d2 + s1;
+    x2 = m21 * d1 + m22 * d2 + s2;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("an RC network switched by a sampled relay: the relay's decisions and v2 at each sample, closed form") {
+  std::vector<double> v2;
+  std::vector<int> decisions;
+  rc_closed_form(31, v2, decisions);  // t = 0, 0.1, ..., 3 (the stop time included)
+  // The relay opens and closes several times in 3 s.
+  int changes = 0;
+  for (std::size_t k = 1; k < decisions.size(); ++k) changes += decisions[k] != decisions[k - 1] ? 1 : 0;
+  REQUIRE(changes >= 4);
+  for (const char* solver : {"bdf", "auto", "dirk", "erk45"}) {
+    CAPTURE(std::string(solver));
+    const test::Run run = run_model(rc_model(solver));
+    REQUIRE(run.result.status == RunStatus::kOk);
+    const auto sent = test::events_of(run, "decide");
+    REQUIRE(sent.size() == decisions.size());
+    for (std::size_t k = 0; k < sent.size(); ++k) {
+      CHECK(sent[k].first == doctest::Approx(0.1 * static_cast<double>(k)).epsilon(1e-15));
+      CHECK(sent[k].second == decisions[k]);
+    }
+    // v2 on the first row at each sample time (the left side: what was sampled).
+    std::size_t k = 0;
+    for (const auto& row : run.rows) {
+      if (k < v2.size() && row.n == 0 && std::abs(row.t - 0.1 * static_cast<double>(k)) < 1e-12) {
+        CHECK(std::abs(row.values[0] - v2[k]) <= 1e-8);
+        ++k;
+      }
+    }
+    CHECK(k == v2.size());
+  }
+}
