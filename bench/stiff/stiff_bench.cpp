@@ -74,7 +74,9 @@ int main(int argc, char** argv) {
       checksum += v;
       if (c >= 4) continue;
       if (!last.empty()) last += ',';
-      last += std::to_string(v);
+      char text[32];
+      std::snprintf(text, sizeof text, "%.10g", v);
+      last += text;
     }
   }
   std::printf(

@@ -1,6 +1,5 @@
 #include "domains/ct/sundials_backend_impl.hpp"
 
-#include <sunlinsol/sunlinsol_band.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
 #include <sunlinsol/sunlinsol_spgmr.h>
@@ -16,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "domains/ct/band_solver_impl.hpp"
 #include "domains/ct/vector_ops.hpp"
 
 static_assert(std::is_same_v<sunrealtype, double>,
@@ -108,8 +108,9 @@ void SundialsBackend::make_linear_solver() {
       const auto upper = static_cast<sunindextype>(pattern->upper_bandwidth());
       matrix_ = SUNBandMatrix(n, upper, lower, ctx_);
       if (matrix_ == nullptr) fail_setup("SUNBandMatrix", 0);
-      linear_solver_ = SUNLinSol_Band(y_[cur_], matrix_, ctx_);
-      if (linear_solver_ == nullptr) fail_setup("SUNLinSol_Band", 0);
+      // The banded LU compiled here (band_solver_impl.hpp), not Debian's -O0 SUNLinSol_Band.
+      linear_solver_ = make_band_solver(n, ctx_);
+      if (linear_solver_ == nullptr) fail_setup("the band linear solver", 0);
       storage = JacobianEvaluator::Storage::kBand;
       break;
     }
