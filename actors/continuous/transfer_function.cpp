@@ -52,6 +52,22 @@ void TransferFunction::evaluate(EvalContext& context) const {
   context.output(out_)[0] = y;
 }
 
+void TransferFunction::local_jacobian(LocalJacobian& jacobian) const {
+  // The controllable canonical form: x_j' = x_(j+1), x_n' = u - sum a_i x_(n+1-i),
+  // y = sum c_i x_(n+1-i) + b0 u.
+  const auto n = static_cast<std::uint32_t>(den_norm_.size());
+  for (std::uint32_t i = 1; i <= n; ++i) {
+    if (out_coef_[i - 1] != 0.0) jacobian.output_state(out_.index, 0, n - i, out_coef_[i - 1]);
+  }
+  if (direct_ != 0.0) jacobian.output_input(out_.index, 0, in_.index, 0, direct_);
+  if (n == 0) return;
+  for (std::uint32_t j = 0; j + 1 < n; ++j) jacobian.derivative_state(j, j + 1, 1.0);
+  jacobian.derivative_input(n - 1, in_.index, 0, 1.0);
+  for (std::uint32_t i = 1; i <= n; ++i) {
+    if (den_norm_[i - 1] != 0.0) jacobian.derivative_state(n - 1, n - i, -den_norm_[i - 1]);
+  }
+}
+
 void TransferFunction::derivatives(const ReadContext& context, std::span<double> dxdt) const {
   const auto x = context.states();
   const std::size_t n = den_norm_.size();

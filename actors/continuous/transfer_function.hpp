@@ -34,6 +34,7 @@ class TransferFunction : public UnaryActor {
   void initialize(FireContext& context) const override;
   void evaluate(EvalContext& context) const override;
   void derivatives(const ReadContext& context, std::span<double> dxdt) const override;
+  void local_jacobian(LocalJacobian& jacobian) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

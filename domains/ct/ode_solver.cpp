@@ -214,6 +214,7 @@ double OdeSolver::last_step_end() const { return backend_->current_time(); }
 std::size_t OdeSolver::size() const { return n_; }
 std::string OdeSolver::method_now() const { return backend_->method_now(); }
 std::string OdeSolver::linear_solver() const { return backend_->linear_solver(); }
+const std::string& OdeSolver::method_switch() const { return backend_->method_switch(); }
 OdeStatistics OdeSolver::statistics() const { return backend_->statistics(); }
 
 }  // namespace ctde

@@ -170,9 +170,8 @@ struct StepResult {
   std::string
       message;  ///< empty on success; on failure the flag name (*GetReturnFlagName) and ARKODE's message
   int recoverable_retries = 0;  ///< kRhsFailed after recoverable failures: the shorter steps tried
-  /// auto: this step's method differs from the previous step's; why ("bdf:
-  /// stiff, ..."). Empty otherwise (no allocation).
-  std::string method_switch;
+  /// auto: after this step the method switches (OdeSolver::method_switch says to which and why).
+  bool switches_method = false;
 
   [[nodiscard]] bool ok() const { return status == StepStatus::kOk || status == StepStatus::kReachedStop; }
 };
@@ -287,6 +286,9 @@ class OdeSolver {
   [[nodiscard]] SolverKind method() const { return method_; }
   /// The method stepping now: method()'s name, or for auto the one it runs.
   [[nodiscard]] std::string method_now() const;
+  /// After a step with StepResult::switches_method: the method switched to
+  /// and why ("bdf: stiff (h |lambda| = ...)"); "" otherwise.
+  [[nodiscard]] const std::string& method_switch() const;
   /// The Newton systems' linear solver ("dense", "band", "klu", "gmres"), "" for an explicit method.
   [[nodiscard]] std::string linear_solver() const;
   /// Counters read from the integrator. @throws std::runtime_error if a query fails.

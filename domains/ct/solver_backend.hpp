@@ -60,6 +60,11 @@ class SolverBackend {
   [[nodiscard]] virtual std::string linear_solver() const { return {}; }
   /// The method stepping now: its own, or for auto the one it switched to.
   [[nodiscard]] virtual std::string method_now() const = 0;
+  /// The last switch announced (auto), "" for the others.
+  [[nodiscard]] virtual const std::string& method_switch() const {
+    static const std::string kNone;
+    return kNone;
+  }
 };
 
 }  // namespace ctde

@@ -72,11 +72,11 @@ StepResult SwitchingBackend::step(double t_limit) {
     switch_now(from.current_time(), from.state().data(), switch_step_);
   }
   StepResult result = active().step(t_limit);
-  if (result.ok()) result.method_switch = decide(result);
+  if (result.ok() && decide()) result.switches_method = true;
   return result;
 }
 
-std::string SwitchingBackend::decide(const StepResult& /*result*/) {
+bool SwitchingBackend::decide() {
   if (!stiff_) {
     const double estimate = explicit_->stiffness_estimate();
     if (estimate > kStiffBound) {
@@ -85,24 +85,26 @@ std::string SwitchingBackend::decide(const StepResult& /*result*/) {
     } else if (++calm_count_ >= kCalmSteps) {
       stiff_count_ = 0;
     }
-    if (stiff_count_ < kStiffSteps) return {};
+    if (stiff_count_ < kStiffSteps) return false;
     switch_pending_ = true;
     switch_step_ = explicit_->planned_step();
-    return "bdf: stiff (h |lambda| = " + number(estimate) + " > " + number(kStiffBound) + " for " +
-           std::to_string(kStiffSteps) + " steps of erk45)";
+    reason_ = "bdf: stiff (h |lambda| = " + number(estimate) + " > " + number(kStiffBound) + " for " +
+              std::to_string(kStiffSteps) + " steps of erk45)";
+    return true;
   }
-  if (++bdf_steps_ % kCheckEvery != 0) return {};
+  if (++bdf_steps_ % kCheckEvery != 0) return false;
   const double h = implicit_->planned_step();
   const double rho = spectral_radius();
   if (!(rho > 0) || h * rho >= kCalmBound) {
     calm_checks_ = 0;
-    return {};
+    return false;
   }
-  if (++calm_checks_ < 2) return {};
+  if (++calm_checks_ < 2) return false;
   switch_pending_ = true;
   switch_step_ = h;
-  return "erk45: not stiff (h rho(J) = " + number(h * rho) + " < " + number(kCalmBound) + " at the bdf step h = " +
-         number(h) + ")";
+  reason_ = "erk45: not stiff (h rho(J) = " + number(h * rho) + " < " + number(kCalmBound) +
+            " at the bdf step h = " + number(h) + ")";
+  return true;
 }
 
 double SwitchingBackend::spectral_radius() {

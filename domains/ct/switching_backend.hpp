@@ -18,7 +18,7 @@
 ///   within its stability region: it takes over, starting with h.
 ///
 /// A switch is announced by the step after which it happens
-/// (StepResult::method_switch, a trace line with its reason) and takes
+/// (StepResult::switches_method; method_switch() the reason, a trace line) and takes
 /// effect at the next step; resets, rollbacks and the dense output of the
 /// step just taken are the method's that took it.
 ///
@@ -64,11 +64,12 @@ class SwitchingBackend final : public SolverBackend {
   [[nodiscard]] OdeStatistics statistics() const override;
   [[nodiscard]] std::string linear_solver() const override;
   [[nodiscard]] std::string method_now() const override;
+  [[nodiscard]] const std::string& method_switch() const override { return reason_; }
 
  private:
   [[nodiscard]] SolverBackend& active() const;
-  /// After an accepted step: a switch to announce, or "".
-  std::string decide(const StepResult& result);
+  /// After an accepted step: true when a switch is announced (its reason in reason_).
+  bool decide();
   /// The switch announced by the last step, now: the other method restarts
   /// at the active one's state, with `first_step`.
   void switch_now(double t, const double* x, double first_step);
@@ -87,6 +88,7 @@ class SwitchingBackend final : public SolverBackend {
   int bdf_steps_ = 0;
   int calm_checks_ = 0;
   long switches_ = 0;
+  std::string reason_;  // the last switch announced
   long power_rhs_evals_ = 0;  // f evaluations of the spectral radius estimates
   std::vector<double> v_, w_, f0_, shifted_;  // the power iteration's vectors
 };

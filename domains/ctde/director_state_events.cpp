@@ -92,9 +92,10 @@ void Director::Impl::step_part(Part& p, double t_next) {
                     ""};
     }
     t1 = r.t_reached;
-    if (!r.method_switch.empty() && trace_ != nullptr) {
-      trace_->solver(Tag{resolution_.to_ticks(t1), 0}, p.id.value(), r.method_switch.substr(0, r.method_switch.find(':')),
-                     p.solver->linear_solver(), r.method_switch);
+    if (r.switches_method && trace_ != nullptr) {
+      const std::string& why = p.solver->method_switch();
+      trace_->solver(Tag{resolution_.to_ticks(t1), 0}, p.id.value(), why.substr(0, why.find(':')),
+                     p.solver->linear_solver(), why);
     }
   } else {  // without states time just advances, by at most the step bound
     t1 = t0 + step_bound_ < t_next - resolution_.seconds_per_tick() ? t0 + step_bound_ : t_next;

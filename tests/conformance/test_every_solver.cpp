@@ -74,6 +74,8 @@ TEST_CASE("conformance: every solver gives erk45's events, event times and value
       {{"solver", "bdf"}},
       {{"solver", "auto"}},
       {{"solver", "bdf"}, {"linear_solver", "gmres"}},
+      {{"solver", "bdf"}, {"event_state", "integrated"}},
+      {{"solver", "bdf"}, {"subsystems", "joined"}},
   };
   for (const char* name :
        {"bouncing_ball.json", "hard_stop.json", "sampled_pi.json", "spring_mass.json", "tank_queue.json",

@@ -4,6 +4,7 @@
 // differences.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <unistd.h>
@@ -255,4 +256,24 @@ TEST_CASE("ctde validate --json reports the Jacobian's structure and the linear 
   CHECK(j["known_rows"] == 40);
   CHECK(j["linear_solver"] == "band");
   CHECK(j["linear_solver_reason"] == "40 states, 118 nonzeros, half-bandwidths 1/1: banded");
+}
+
+TEST_CASE("a TransferFunction's exact Jacobian is its canonical form's, and differences agree") {
+  // y = (s^2 + 3) / (2 s^3 + 10 s^2 + 12 s + 4) u, u = x (an Integrator of 1),
+  // and a second one with equal degrees (a direct term) feeding z.
+  const std::string text = R"json({"ctde": 1, "director": {"stop_time": 1, "subsystems": "joined"},
+    "actors": [{"name": "one", "type": "Constant", "params": {"value": 1}},
+               {"name": "x", "type": "Integrator", "params": {"initial": 0.5}},
+               {"name": "tf", "type": "TransferFunction", "params": {"num": [1, 0, 3], "den": [2, 10, 12, 4]}},
+               {"name": "lead", "type": "TransferFunction", "params": {"num": [2, 1], "den": [1, 4]}},
+               {"name": "z", "type": "Integrator", "params": {"initial": 0}}],
+    "connections": [["one.out", "x.in"], ["x.out", "tf.in"], ["tf.out", "lead.in"], ["lead.out", "z.in"]]})json";
+  const auto j = summary(text);
+  CHECK(j.states == 6);
+  CHECK(j.known_rows == 6);
+  const std::vector<double> exact = jacobian(text, false);
+  check_close(jacobian(text, true), exact, 1e-7, 1e-9);
+  // The canonical form of tf (den / 2: a = 5, 6, 2): x3' = u - 5 x3 - 6 x2 - 2 x1.
+  CHECK(std::count(exact.begin(), exact.end(), -5.0) == 1);
+  CHECK(std::count(exact.begin(), exact.end(), -6.0) == 1);
 }

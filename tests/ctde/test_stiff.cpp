@@ -107,6 +107,28 @@ TEST_CASE("stiff rooms with thermostats: every switching time to 1e-9 s with bdf
   }
 }
 
+TEST_CASE("split into independent parts, bdf runs one CVODE per part and gives the joined run's switching times") {
+  // The rooms and the fast state share nothing: four parts, each its own
+  // integrator, Jacobian and linear solver line in the trace.
+  std::string split = rooms_model("bdf");
+  split.replace(split.find(R"("subsystems": "joined")"), 22, R"("subsystems": "split")");
+  const test::Run joined = run_model(rooms_model("bdf"));
+  const test::Run parts = run_model(split);
+  REQUIRE(parts.result.status == RunStatus::kOk);
+  std::vector<int> part_lines;
+  for (const auto& line : parts.lines) {
+    if (line["kind"] == "solver") part_lines.push_back(line["part"].get<int>());
+  }
+  CHECK(part_lines == std::vector<int>{0, 1, 2, 3});
+  const std::vector<Transition> a = transitions(joined);
+  const std::vector<Transition> b = transitions(parts);
+  REQUIRE(a.size() == b.size());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    CHECK(a[k].actor == b[k].actor);
+    CHECK(std::abs(a[k].t - b[k].t) <= 1e-9);
+  }
+}
+
 TEST_CASE("bdf takes far fewer steps than erk45 on the stiff rooms, and the trace says which linear solver") {
   const test::Run erk = run_model(rooms_model("erk45", 1e-6, 12));
   const test::Run bdf = run_model(rooms_model("bdf", 1e-6, 12));
