@@ -208,8 +208,8 @@ void validate_command(const std::string& path, const ParameterOverrides& overrid
   if (count > 0) {
     const Director::JacobianSummary j = jacobian_of(setup);
     out << "jacobian: " << j.nonzeros << " nonzeros, half-bandwidths " << j.lower_bandwidth << "/"
-        << j.upper_bandwidth << ", " << j.column_groups << " column groups, " << j.known_rows << " of " << j.states
-        << " rows known; linear solver " << j.linear_solver;
+        << j.upper_bandwidth << ", " << j.column_groups << " column groups, " << j.known_rows << " of "
+        << j.states << " rows known; linear solver " << j.linear_solver;
     if (!is_implicit(run.solver)) out << " (if an implicit solver runs it)";
     out << "\n";
   }

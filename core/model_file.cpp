@@ -31,10 +31,23 @@ namespace {
 // and the first unknown key reported is the first in the file.
 
 /// Director keys of the format (docs/model-format.md, "Director options").
-const std::vector<std::string> kDirectorKeys = {
-    "start_time", "stop_time",    "time_resolution", "solver",    "linear_solver",  "integrator",
-    "rtol",       "atol",         "initial_step",    "min_step",  "max_step",       "max_microsteps",
-    "event_tolerance", "events",  "event_state",     "output_interval", "subsystems"};
+const std::vector<std::string> kDirectorKeys = {"start_time",
+                                                "stop_time",
+                                                "time_resolution",
+                                                "solver",
+                                                "linear_solver",
+                                                "integrator",
+                                                "rtol",
+                                                "atol",
+                                                "initial_step",
+                                                "min_step",
+                                                "max_step",
+                                                "max_microsteps",
+                                                "event_tolerance",
+                                                "events",
+                                                "event_state",
+                                                "output_interval",
+                                                "subsystems"};
 
 /// The model's own connections (the root's "connections"), each a pair of
 /// two strings, kept as text as the reader closes them: in the document a

@@ -235,9 +235,9 @@ void TraceWriter::reset(Tag tag, std::string_view actor, std::span<const double>
 }
 
 bool is_director_trace_kind(std::string_view kind) {
-  static constexpr std::string_view kKinds[] = {
-      "run_start", "time_event", "event",  "step_reject", "state_event",
-      "reset",     "mode",       "solver", "error",       "run_end"};
+  static constexpr std::string_view kKinds[] = {"run_start",   "time_event", "event", "step_reject",
+                                                "state_event", "reset",      "mode",  "solver",
+                                                "error",       "run_end"};
   return std::find(std::begin(kKinds), std::end(kKinds), kind) != std::end(kKinds);
 }
 

@@ -26,11 +26,9 @@ RowBlocks::RowBlocks(std::span<const double> left, std::span<const double> right
                      std::size_t n, std::size_t m)
     : rows_(rows), n_(n), m_(m) {
   const std::size_t columns = n + m;
-  const std::size_t nonzeros = static_cast<std::size_t>(std::count_if(left.begin(), left.end(), [](double a) {
-                                 return a != 0.0;
-                               })) +
-                               static_cast<std::size_t>(
-                                   std::count_if(right.begin(), right.end(), [](double a) { return a != 0.0; }));
+  const std::size_t nonzeros =
+      static_cast<std::size_t>(std::count_if(left.begin(), left.end(), [](double a) { return a != 0.0; })) +
+      static_cast<std::size_t>(std::count_if(right.begin(), right.end(), [](double a) { return a != 0.0; }));
   if (rows * columns >= kSparseMinEntries && nonzeros * kSparseDensity <= rows * columns) {
     row_starts_.reserve(rows + 1);
     for (std::size_t r = 0; r < rows; ++r) {

@@ -46,7 +46,7 @@ class RowBlocks {
   [[nodiscard]] bool sparse() const { return !row_starts_.empty(); }
 
  private:
-  std::vector<double> packed_;  ///< ceil(rows / kRows) blocks of (n + m) x kRows; or the nonzeros
+  std::vector<double> packed_;           ///< ceil(rows / kRows) blocks of (n + m) x kRows; or the nonzeros
   std::vector<std::size_t> row_starts_;  ///< sparse: per row, and one past the last, its first nonzero
   std::vector<std::size_t> columns_;     ///< sparse: per nonzero, its column in [v w] (n + k for w[k])
   std::size_t rows_ = 0;

@@ -45,11 +45,14 @@ void StateSpace::local_jacobian(LocalJacobian& jacobian) const {
     }
   };
   add(n_, n_, a, [&](std::uint32_t s, std::uint32_t r, double v) { jacobian.derivative_state(s, r, v); });
-  add(n_, m_, b, [&](std::uint32_t s, std::uint32_t j, double v) { jacobian.derivative_input(s, in_.index, j, v); });
-  add(p_, n_, c, [&](std::uint32_t i, std::uint32_t r, double v) { jacobian.output_state(out_.index, i, r, v); });
+  add(n_, m_, b,
+      [&](std::uint32_t s, std::uint32_t j, double v) { jacobian.derivative_input(s, in_.index, j, v); });
+  add(p_, n_, c,
+      [&](std::uint32_t i, std::uint32_t r, double v) { jacobian.output_state(out_.index, i, r, v); });
   if (!zero_d_) {
-    add(p_, m_, vector(d_),
-        [&](std::uint32_t i, std::uint32_t j, double v) { jacobian.output_input(out_.index, i, in_.index, j, v); });
+    add(p_, m_, vector(d_), [&](std::uint32_t i, std::uint32_t j, double v) {
+      jacobian.output_input(out_.index, i, in_.index, j, v);
+    });
   }
 }
 

@@ -34,7 +34,8 @@ void Gain::local_jacobian(LocalJacobian& jacobian) const {
   const std::uint32_t rows = jacobian.output_width(out_.index);
   const std::uint32_t cols = jacobian.input_width(in_.index);
   if (scalar_) {
-    for (std::uint32_t i = 0; i < rows && i < cols; ++i) jacobian.output_input(out_.index, i, in_.index, i, k_scalar_);
+    for (std::uint32_t i = 0; i < rows && i < cols; ++i)
+      jacobian.output_input(out_.index, i, in_.index, i, k_scalar_);
     return;
   }
   const auto k = vector(k_);

@@ -83,7 +83,8 @@ int main(int argc, char** argv) {
       "impl=ctde model=%s solver=%s n=%zu wall_s=%.6f load_s=%.3f steps=%llu rhs_evals=%llu checksum=%.17g "
       "last=%s status=%s peak_mib=%.0f repeats=%d\n",
       model.name().c_str(), ctde::to_string(setup.options.solver), states, best, load_s,
-      static_cast<unsigned long long>(result.stats.steps), static_cast<unsigned long long>(result.stats.rhs_evals),
-      checksum, last.c_str(), ctde::to_string(result.status), peak_mib(), repeats);
+      static_cast<unsigned long long>(result.stats.steps),
+      static_cast<unsigned long long>(result.stats.rhs_evals), checksum, last.c_str(),
+      ctde::to_string(result.status), peak_mib(), repeats);
   return result.status == ctde::RunStatus::kOk ? 0 : 1;
 }

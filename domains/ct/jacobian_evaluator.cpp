@@ -22,14 +22,15 @@ JacobianEvaluator::JacobianEvaluator(const JacobianPattern& pattern, RhsFunction
       f_shifted_(pattern.size()),
       increment_(pattern.size()) {}
 
-void JacobianEvaluator::set(SUNMatrix jac, std::size_t entry, std::size_t i, std::size_t j, double value) const {
+void JacobianEvaluator::set(SUNMatrix jac, std::size_t entry, std::size_t i, std::size_t j,
+                            double value) const {
   switch (storage_) {
     case Storage::kDense:
       SUNDenseMatrix_Column(jac, static_cast<sunindextype>(j))[i] = value;
       return;
     case Storage::kBand:
-      SM_COLUMN_ELEMENT_B(SUNBandMatrix_Column(jac, static_cast<sunindextype>(j)), static_cast<sunindextype>(i),
-                          static_cast<sunindextype>(j)) = value;
+      SM_COLUMN_ELEMENT_B(SUNBandMatrix_Column(jac, static_cast<sunindextype>(j)),
+                          static_cast<sunindextype>(i), static_cast<sunindextype>(j)) = value;
       return;
     case Storage::kSparse:
       SUNSparseMatrix_Data(jac)[entry] = value;
@@ -40,7 +41,8 @@ void JacobianEvaluator::set(SUNMatrix jac, std::size_t entry, std::size_t i, std
   }
 }
 
-int JacobianEvaluator::evaluate(double t, N_Vector x, N_Vector fx, SUNMatrix jac, N_Vector weights, double h) {
+int JacobianEvaluator::evaluate(double t, N_Vector x, N_Vector fx, SUNMatrix jac, N_Vector weights,
+                                double h) {
   return fill(t, NV_DATA_S(x), NV_DATA_S(fx), jac, NV_DATA_S(weights), h);
 }
 

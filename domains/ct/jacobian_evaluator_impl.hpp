@@ -1,8 +1,8 @@
 #pragma once
-/// (Private: not installed, it includes SUNDIALS.) J = ∂f/∂x over a JacobianPattern, written into the SUNDIALS matrix of the
-/// Newton systems (dense, band or compressed sparse columns): the known rows
-/// copied, the others by forward differences over the pattern's column
-/// groups, one evaluation of f per group (docs/semantics.md, "Jacobians").
+/// (Private: not installed, it includes SUNDIALS.) J = ∂f/∂x over a JacobianPattern, written into the
+/// SUNDIALS matrix of the Newton systems (dense, band or compressed sparse columns): the known rows copied,
+/// the others by forward differences over the pattern's column groups, one evaluation of f per group
+/// (docs/semantics.md, "Jacobians").
 ///
 /// The increment of column j is SUNDIALS' own choice for its dense
 /// difference quotients: max(√u |x_j|, m / w_j), u the unit roundoff, w the

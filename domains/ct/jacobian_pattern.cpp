@@ -26,7 +26,8 @@ JacobianPattern::JacobianPattern(std::size_t n, std::vector<Entry> entries) : n_
     const Entry& first = entries[e];
     double value = 0;
     std::size_t next = e;
-    for (; next < entries.size() && entries[next].row == first.row && entries[next].column == first.column; ++next)
+    for (; next < entries.size() && entries[next].row == first.row && entries[next].column == first.column;
+         ++next)
       value += entries[next].value;  // NaN (unknown) stays NaN
     rows_.push_back(first.row);
     values_.push_back(value);

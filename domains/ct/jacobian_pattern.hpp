@@ -68,7 +68,9 @@ class JacobianPattern {
   /// The column groups: group_count() evaluations of f give every unknown
   /// row; columns of group g are group_columns(g). No column of a known-only
   /// structure is in a group.
-  [[nodiscard]] std::size_t group_count() const { return group_starts_.empty() ? 0 : group_starts_.size() - 1; }
+  [[nodiscard]] std::size_t group_count() const {
+    return group_starts_.empty() ? 0 : group_starts_.size() - 1;
+  }
   [[nodiscard]] std::span<const std::uint32_t> group_columns(std::size_t g) const {
     return {group_columns_.data() + group_starts_[g], group_starts_[g + 1] - group_starts_[g]};
   }

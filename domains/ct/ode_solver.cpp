@@ -167,10 +167,11 @@ void OdeSolver::dense_output(double t, double* out) const {
   }
   const bool inside = t >= t0 && t <= t1;
   if (!inside || !b.has_interpolant()) {
-    throw std::out_of_range("OdeSolver::dense_output: t = " + std::to_string(t) +
-                            (inside ? " is inside [" : " is outside the last step [") + std::to_string(t0) +
-                            ", " + std::to_string(t1) + "]" +
-                            (inside ? ", which was reset, rolled back or failed: only its ends are stored" : ""));
+    throw std::out_of_range(
+        "OdeSolver::dense_output: t = " + std::to_string(t) +
+        (inside ? " is inside [" : " is outside the last step [") + std::to_string(t0) + ", " +
+        std::to_string(t1) + "]" +
+        (inside ? ", which was reset, rolled back or failed: only its ends are stored" : ""));
   }
   b.interpolate(t, out);
 }

@@ -49,9 +49,9 @@
 /// Jacobian computed over OdeProblem::pattern (jacobian_evaluator.hpp: the
 /// known rows exactly, the others by finite differences over column groups),
 /// or the problem's own dense Jacobian function; ARKODE's Newton matrix is
-/// refactored whenever the step size changes (arkode_backend.cpp). ark-imex with a single right-hand side treats
-/// all of it as implicit (the safe choice for a right-hand side of unknown
-/// stiffness): it is then the ARK pair's implicit table alone.
+/// refactored whenever the step size changes (arkode_backend.cpp). ark-imex with a single right-hand side
+/// treats all of it as implicit (the safe choice for a right-hand side of unknown stiffness): it is then the
+/// ARK pair's implicit table alone.
 ///
 /// The own stepper is there for speed (docs/performance.md, "A stepper of the
 /// project's own"): Debian's SUNDIALS is built -O0 and at small n its step logic was
@@ -110,7 +110,7 @@ struct OdeProblem {
   RhsFunction rhs = nullptr;           ///< f; for ark-imex the explicit (non-stiff) part fE
   RhsFunction rhs_implicit = nullptr;  ///< ark-imex only: the implicit (stiff) part fI, x' = fE + fI
   JacobianFunction jacobian =
-      nullptr;  ///< implicit methods: ∂f/∂x (dense) of the implicit part; null = from `pattern`
+      nullptr;           ///< implicit methods: ∂f/∂x (dense) of the implicit part; null = from `pattern`
   void* user = nullptr;  ///< passed unchanged to the functions
   /// Implicit methods: the structure of ∂f/∂x and its known values (null:
   /// dense, nothing known); the Jacobian is computed over it. Must outlive the solver.
@@ -130,8 +130,8 @@ struct OdeOptions {
   SolverKind method = SolverKind::kErk45;
   OdeIntegrator integrator = OdeIntegrator::kCtde;  ///< erk45 only: the project's stepper or ARKODE's
   LinearSolverKind linear_solver = LinearSolverKind::kAuto;  ///< implicit methods' Newton systems
-  double rtol = 1e-6;                               ///< relative tolerance, >= 0
-  double atol = 1e-9;                               ///< absolute tolerance for every state, >= 0
+  double rtol = 1e-6;                                        ///< relative tolerance, >= 0
+  double atol = 1e-9;                                        ///< absolute tolerance for every state, >= 0
   std::vector<double>
       atol_per_state;  ///< if not empty: one absolute tolerance per state (size n), replaces atol
   std::optional<double> initial_step;  ///< empty: ARKODE's estimate. rk4-fixed: the fixed step

@@ -41,7 +41,7 @@ SundialsBackend::SundialsBackend(const OdeProblem& problem, const OdeOptions& op
   y_[1] = new_vector("N_VNew_Serial (state)");
   view_ = N_VNewEmpty_Serial(static_cast<sunindextype>(n_), ctx_);
   if (view_ == nullptr) fail_setup("N_VNewEmpty_Serial", 0);
-  use_project_vector_ops(view_);  // the integrator computes with views too (GetDky, Reset)
+  use_project_vector_ops(view_);                 // the integrator computes with views too (GetDky, Reset)
   std::copy(x0.begin(), x0.end(), data(y_[0]));  // x(t0) and x(t1) of the empty first "step"
   std::copy(x0.begin(), x0.end(), data(y_[1]));
 }
@@ -196,8 +196,9 @@ int SundialsBackend::jacobian(sunrealtype time, N_Vector x, N_Vector fx, SUNMatr
 }
 
 #if SUNDIALS_VERSION_MAJOR >= 7
-void SundialsBackend::error_handler(int /*line*/, const char* function, const char* /*file*/, const char* message,
-                                    SUNErrCode /*code*/, void* self, SUNContext /*ctx*/) {
+void SundialsBackend::error_handler(int /*line*/, const char* function, const char* /*file*/,
+                                    const char* message, SUNErrCode /*code*/, void* self,
+                                    SUNContext /*ctx*/) {
   static_cast<SundialsBackend*>(self)->keep_message(function, message);
 }
 #else
@@ -255,8 +256,8 @@ std::string SundialsBackend::failure_detail(int flag) const {
     detail += time;
     detail += " s: d " + state_name(e.row) + "' / d " + state_name(e.column) + " = " + value;
   }
-  if (linear_solver_ != nullptr && (linear_kind_ == LinearSolverKind::kDense ||
-                                    linear_kind_ == LinearSolverKind::kBand)) {
+  if (linear_solver_ != nullptr &&
+      (linear_kind_ == LinearSolverKind::kDense || linear_kind_ == LinearSolverKind::kBand)) {
     // The LU's last word: > 0 is the (1-based) column of a zero pivot.
     const sunindextype last = SUNLinSolLastFlag(linear_solver_);
     if (last > 0 && static_cast<std::size_t>(last) <= n_) {

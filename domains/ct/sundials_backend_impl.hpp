@@ -55,7 +55,8 @@ class SundialsBackend : public SolverBackend {
   [[nodiscard]] std::string method_now() const override { return to_string(options_.method); }
 
  protected:
-  SundialsBackend(const OdeProblem& problem, const OdeOptions& options, double t0, std::span<const double> x0);
+  SundialsBackend(const OdeProblem& problem, const OdeOptions& options, double t0,
+                  std::span<const double> x0);
 
   // -- the package's calls (the integrator is made by the derived class) ------
   /// One internal step toward t_limit with the stop time set there: the flag,
@@ -105,8 +106,8 @@ class SundialsBackend : public SolverBackend {
   static int jacobian(sunrealtype t, N_Vector x, N_Vector fx, SUNMatrix jac, void* self, N_Vector tmp1,
                       N_Vector tmp2, N_Vector tmp3);
 #if SUNDIALS_VERSION_MAJOR >= 7
-  static void error_handler(int line, const char* function, const char* file, const char* message, SUNErrCode code,
-                            void* self, SUNContext ctx);
+  static void error_handler(int line, const char* function, const char* file, const char* message,
+                            SUNErrCode code, void* self, SUNContext ctx);
 #else
   static void error_handler(int code, const char* module, const char* function, char* message, void* self);
 #endif
@@ -136,7 +137,7 @@ class SundialsBackend : public SolverBackend {
   [[nodiscard]] std::string largest_local_errors() const;
   void restart(double time, N_Vector x, double first_step);
 
-  std::array<char, 512> message_{};   // the package's last error message
+  std::array<char, 512> message_{};    // the package's last error message
   std::exception_ptr callback_error_;  // thrown by a problem function
   // A recoverable failure (a problem function returned > 0) during the last
   // step, and the time of the last such call (a stage's time).

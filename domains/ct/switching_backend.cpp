@@ -161,12 +161,16 @@ double SwitchingBackend::current_time() const { return active().current_time(); 
 double SwitchingBackend::last_step_start() const { return active().last_step_start(); }
 bool SwitchingBackend::has_interpolant() const { return active().has_interpolant(); }
 std::span<const double> SwitchingBackend::state() const { return active().state(); }
-std::span<const double> SwitchingBackend::last_step_start_state() const { return active().last_step_start_state(); }
+std::span<const double> SwitchingBackend::last_step_start_state() const {
+  return active().last_step_start_state();
+}
 std::string SwitchingBackend::linear_solver() const {
   if (implicit_) return implicit_->linear_solver();
   // bdf's, once it runs (the choice its back end will make).
-  if (problem_.pattern != nullptr) return to_string(choose_linear_solver(options_.linear_solver, *problem_.pattern).kind);
-  return to_string(options_.linear_solver == LinearSolverKind::kAuto ? LinearSolverKind::kDense : options_.linear_solver);
+  if (problem_.pattern != nullptr)
+    return to_string(choose_linear_solver(options_.linear_solver, *problem_.pattern).kind);
+  return to_string(options_.linear_solver == LinearSolverKind::kAuto ? LinearSolverKind::kDense
+                                                                     : options_.linear_solver);
 }
 std::string SwitchingBackend::method_now() const { return stiff_ ? "bdf" : "erk45"; }
 

@@ -46,7 +46,8 @@ class SwitchingBackend final : public SolverBackend {
   static constexpr double kCalmBound = 1.5;
 
   /// Pre: checked by OdeSolver. Starts with Dormand–Prince; CVODE is made at the first switch.
-  SwitchingBackend(const OdeProblem& problem, const OdeOptions& options, double t0, std::span<const double> x0);
+  SwitchingBackend(const OdeProblem& problem, const OdeOptions& options, double t0,
+                   std::span<const double> x0);
   ~SwitchingBackend() override;
 
   [[nodiscard]] StepResult step(double t_limit) override;
@@ -88,8 +89,8 @@ class SwitchingBackend final : public SolverBackend {
   int bdf_steps_ = 0;
   int calm_checks_ = 0;
   long switches_ = 0;
-  std::string reason_;  // the last switch announced
-  long power_rhs_evals_ = 0;  // f evaluations of the spectral radius estimates
+  std::string reason_;                        // the last switch announced
+  long power_rhs_evals_ = 0;                  // f evaluations of the spectral radius estimates
   std::vector<double> v_, w_, f0_, shifted_;  // the power iteration's vectors
 };
 

@@ -79,7 +79,8 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
     for (std::size_t k = 0; k < in_widths.size(); ++k) in_widths[k] = b_.inputs[slots.input(k).index()].width;
     for (std::size_t o = 0; o < out_widths.size(); ++o) {
       // A discrete output keeps its token's value during a step: no row.
-      out_widths[o] = actor.output_kinds[o] == PortKind::kContinuous ? b_.outputs[slots.output(o).index()].width : 0;
+      out_widths[o] =
+          actor.output_kinds[o] == PortKind::kContinuous ? b_.outputs[slots.output(o).index()].width : 0;
     }
     LocalJacobian jacobian(std::move(in_widths), std::move(out_widths), slots.states.width);
     actors_[d.index()]->local_jacobian(jacobian);
@@ -102,7 +103,8 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
     if (e.column.index >= in.width) return;
     const std::uint32_t r = row_of[in.at(e.column.index).index()];
     if (r == kNoRow) return;  // not computed by the part: constant during a step
-    for (std::size_t k = row_starts[r]; k < row_starts[r + 1]; ++k) acc.add(row_states[k], e.value * row_values[k]);
+    for (std::size_t k = row_starts[r]; k < row_starts[r + 1]; ++k)
+      acc.add(row_states[k], e.value * row_values[k]);
   };
   // Runs of entries with the same row.
   const auto by_row = [](const std::vector<LocalJacobian::Entry>& sorted, auto&& each_row) {
@@ -120,29 +122,31 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
   for (const ActorId d : rhs_inputs_) {
     if (!mine(d)) continue;
     const ActorSlots& slots = b_.actors[d.index()];
-    by_row(local_jacobian(d), [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
-      if (row.kind != LocalJacobian::Kind::kOutput) return;
-      const SignalSlice out = b_.outputs[slots.output(row.port).index()];
-      if (row.index >= out.width) return;
-      for (const auto& e : es) contribute(d, e);
-      row_of[out.at(row.index).index()] = static_cast<std::uint32_t>(row_starts.size() - 1);
-      acc.take([&](std::uint32_t s, double v) {
-        row_states.push_back(s);
-        row_values.push_back(v);
-      });
-      row_starts.push_back(row_states.size());
-    });
+    by_row(local_jacobian(d),
+           [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
+             if (row.kind != LocalJacobian::Kind::kOutput) return;
+             const SignalSlice out = b_.outputs[slots.output(row.port).index()];
+             if (row.index >= out.width) return;
+             for (const auto& e : es) contribute(d, e);
+             row_of[out.at(row.index).index()] = static_cast<std::uint32_t>(row_starts.size() - 1);
+             acc.take([&](std::uint32_t s, double v) {
+               row_states.push_back(s);
+               row_values.push_back(v);
+             });
+             row_starts.push_back(row_states.size());
+           });
   }
   for (const ActorId d : stateful_) {
     if (!mine(d)) continue;
     const ActorSlots& slots = b_.actors[d.index()];
-    by_row(local_jacobian(d), [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
-      if (row.kind != LocalJacobian::Kind::kDerivative || row.index >= slots.states.width) return;
-      const std::uint32_t i = local[slots.states.at(row.index).index()];
-      if (i == kNoRow) return;
-      for (const auto& e : es) contribute(d, e);
-      acc.take([&](std::uint32_t s, double v) { entries.push_back({i, s, v}); });
-    });
+    by_row(local_jacobian(d),
+           [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
+             if (row.kind != LocalJacobian::Kind::kDerivative || row.index >= slots.states.width) return;
+             const std::uint32_t i = local[slots.states.at(row.index).index()];
+             if (i == kNoRow) return;
+             for (const auto& e : es) contribute(d, e);
+             acc.take([&](std::uint32_t s, double v) { entries.push_back({i, s, v}); });
+           });
   }
   return {n, std::move(entries)};
 }
@@ -167,8 +171,10 @@ std::vector<double> Director::Impl::jacobian_at_start(bool finite_differences) {
     const std::vector<double> x(part_state(p), part_state(p) + m);
     std::vector<double> fx(m);
     std::vector<double> local(m * m);
-    if (part_rhs(t, x.data(), fx.data(), &p) != 0 || evaluator.evaluate(t, x.data(), fx.data(), local.data()) != 0) {
-      throw std::runtime_error("the Jacobian at the start could not be evaluated: f failed or a value is not finite");
+    if (part_rhs(t, x.data(), fx.data(), &p) != 0 ||
+        evaluator.evaluate(t, x.data(), fx.data(), local.data()) != 0) {
+      throw std::runtime_error(
+          "the Jacobian at the start could not be evaluated: f failed or a value is not finite");
     }
     const auto global = [&](std::size_t k) { return p.whole ? k : p.states[k].index(); };
     for (std::size_t j = 0; j < m; ++j) {
@@ -181,10 +187,14 @@ std::vector<double> Director::Impl::jacobian_at_start(bool finite_differences) {
 Director::JacobianSummary Director::Impl::jacobian_summary() const {
   const JacobianPattern j = jacobian_pattern(nullptr);
   const LinearSolverChoice choice = choose_linear_solver(options_.linear_solver, j);
-  return {j.size(),         j.nonzeros(),
-          j.lower_bandwidth(), j.upper_bandwidth(),
-          j.structural_group_count(),  j.size() - j.unknown_rows(),
-          to_string(choice.kind), choice.reason};
+  return {j.size(),
+          j.nonzeros(),
+          j.lower_bandwidth(),
+          j.upper_bandwidth(),
+          j.structural_group_count(),
+          j.size() - j.unknown_rows(),
+          to_string(choice.kind),
+          choice.reason};
 }
 
 }  // namespace ctde

@@ -47,12 +47,12 @@ struct Director::Impl::Part {
   std::optional<OdeSolver> solver;  ///< none without states: time only advances
   /// An implicit method's: the structure of its ∂f/∂x (the solver points at it).
   std::optional<JacobianPattern> pattern;
-  EventLocator locator;             ///< its guards (local numbering)
-  std::vector<double> x;            ///< scratch: a state in the solver's layout
-  std::vector<double> dx;           ///< scratch: derivatives in the solver's layout
-  std::vector<double> slopes;       ///< per local guard: dg/dt after an event
-  double time = 0;                  ///< without a solver: where it stands
-  double step_start = 0;            ///< without a solver: its last step's start
+  EventLocator locator;        ///< its guards (local numbering)
+  std::vector<double> x;       ///< scratch: a state in the solver's layout
+  std::vector<double> dx;      ///< scratch: derivatives in the solver's layout
+  std::vector<double> slopes;  ///< per local guard: dg/dt after an event
+  double time = 0;             ///< without a solver: where it stands
+  double step_start = 0;       ///< without a solver: its last step's start
   /// A located crossing not fired yet: the part's frontier is its tick.
   struct Pending {
     Tick te = 0;

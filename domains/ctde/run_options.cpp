@@ -153,18 +153,20 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
   if (auto s = text("solver")) {
     const std::optional<SolverKind> kind = solver_kind(*s);
     if (!kind) {
-      throw OptionError("solver", option("solver") +
-                                      " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45, bdf, auto; "
-                                      "got \"" +
-                                      *s + "\"");
+      throw OptionError("solver",
+                        option("solver") +
+                            " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45, bdf, auto; "
+                            "got \"" +
+                            *s + "\"");
     }
     options.solver = *kind;
   }
   if (auto s = text("linear_solver")) {
     const std::optional<LinearSolverKind> kind = linear_solver_kind(*s);
     if (!kind) {
-      throw OptionError("linear_solver", option("linear_solver") +
-                                             " must be one of auto, dense, band, klu, gmres; got \"" + *s + "\"");
+      throw OptionError(
+          "linear_solver",
+          option("linear_solver") + " must be one of auto, dense, band, klu, gmres; got \"" + *s + "\"");
     }
     options.linear_solver = *kind;
   }

@@ -77,9 +77,8 @@ TEST_CASE("conformance: every solver gives erk45's events, event times and value
       {{"solver", "bdf"}, {"event_state", "integrated"}},
       {{"solver", "bdf"}, {"subsystems", "joined"}},
   };
-  for (const char* name :
-       {"bouncing_ball.json", "hard_stop.json", "sampled_pi.json", "spring_mass.json", "tank_queue.json",
-        "thermostat.json"}) {
+  for (const char* name : {"bouncing_ball.json", "hard_stop.json", "sampled_pi.json", "spring_mass.json",
+                           "tank_queue.json", "thermostat.json"}) {
     CAPTURE(std::string(name));
     const std::string text = example(name);
     const Run reference = run_model(text);
@@ -115,7 +114,8 @@ TEST_CASE("conformance: every solver gives erk45's events, event times and value
         while (j < reference.rows.size() &&
                (reference.rows[j].t < row.t || (reference.rows[j].t == row.t && reference.rows[j].n < row.n)))
           ++j;
-        if (j == reference.rows.size() || reference.rows[j].t != row.t || reference.rows[j].n != row.n) continue;
+        if (j == reference.rows.size() || reference.rows[j].t != row.t || reference.rows[j].n != row.n)
+          continue;
         for (std::size_t c = 0; c < range.size(); ++c) {
           const double a = row.values[c];
           const double b = reference.rows[j].values[c];

@@ -49,7 +49,8 @@ TEST_CASE("the band solver solves random band systems, pivoting where the diagon
     std::vector<double> dense(static_cast<std::size_t>(n * n), 0.0);
     for (sunindextype j = 0; j < n; ++j) {
       double* col = SUNBandMatrix_Column(a, j);
-      for (sunindextype i = std::max<sunindextype>(0, j - mu); i <= std::min<sunindextype>(n - 1, j + ml); ++i) {
+      for (sunindextype i = std::max<sunindextype>(0, j - mu); i <= std::min<sunindextype>(n - 1, j + ml);
+           ++i) {
         const double v = i == j ? 1e-3 * value(random) : value(random);
         col[i - j] = v;
         dense[static_cast<std::size_t>(i + j * n)] = v;

@@ -66,9 +66,9 @@ int robertson_jacobian(double /*t*/, const double* y, const double* /*fy*/, doub
   return 0;
 }
 
-constexpr std::array kAllMethods{SolverKind::kErk45,   SolverKind::kErk23, SolverKind::kRk4Fixed,
-                                 SolverKind::kDirk,    SolverKind::kArkImex, SolverKind::kRkf45,
-                                 SolverKind::kBdf,     SolverKind::kAuto};
+constexpr std::array kAllMethods{SolverKind::kErk45, SolverKind::kErk23,   SolverKind::kRk4Fixed,
+                                 SolverKind::kDirk,  SolverKind::kArkImex, SolverKind::kRkf45,
+                                 SolverKind::kBdf,   SolverKind::kAuto};
 
 OdeOptions options_for(SolverKind kind, double rtol = 1e-6, double atol = 1e-9) {
   OdeOptions options;

@@ -4,10 +4,10 @@
 // differences.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -144,15 +144,17 @@ TEST_CASE("block-diagonal StateSpaces: as many column groups as the block size, 
     actors += R"({"name": "s)" + std::to_string(b) +
               R"(", "type": "StateSpace", "params": {"A": [[-1, 2, 0.5], [0.25, -3, 1], [4, -0.5, -2]],
                "B": [[0], [0], [0]], "C": [[1, 0, 0]], "initial": [1, 2, 3]}},
-              {"name": "u)" + std::to_string(b) + R"(", "type": "Constant", "params": {"value": 0}})";
+              {"name": "u)" +
+              std::to_string(b) + R"(", "type": "Constant", "params": {"value": 0}})";
   }
   std::string connections;
   for (int b = 0; b < 4; ++b) {
     if (b > 0) connections += ',';
     connections += "[\"u" + std::to_string(b) + ".out\", \"s" + std::to_string(b) + ".in\"]";
   }
-  const std::string text = R"({"ctde": 1, "director": {"stop_time": 1, "subsystems": "joined"}, "actors": [)" +
-                           actors + R"(], "connections": [)" + connections + "]}";
+  const std::string text =
+      R"({"ctde": 1, "director": {"stop_time": 1, "subsystems": "joined"}, "actors": [)" + actors +
+      R"(], "connections": [)" + connections + "]}";
   const auto j = summary(text);
   CHECK(j.states == 12);
   CHECK(j.nonzeros == 4 * 9);
@@ -196,9 +198,9 @@ TEST_CASE("a derivative reads a state through a chain of five feedthrough actors
   const double expected = (2 * u + std::cos(u)) * -1.5;
   for (const bool fd : {false, true}) {
     const std::vector<double> jac = jacobian(text, fd);
-    CHECK(jac[0] == 0.0);          // dx'/dx
-    CHECK(jac[2] == 0.0);          // dx'/dy
-    CHECK(jac[3] == 0.0);          // dy'/dy
+    CHECK(jac[0] == 0.0);  // dx'/dx
+    CHECK(jac[2] == 0.0);  // dx'/dy
+    CHECK(jac[3] == 0.0);  // dy'/dy
     CHECK(jac[1] == doctest::Approx(expected).epsilon(1e-7));
   }
 }

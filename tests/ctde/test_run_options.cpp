@@ -10,8 +10,8 @@
 #include "core/param.hpp"
 #include "domains/ctde/run_options.hpp"
 
-using ctde::OdeOptions;
 using ctde::LinearSolverKind;
+using ctde::OdeOptions;
 using ctde::SolverKind;
 
 TEST_CASE("the model-file solver option accepts rkf45 and lists it among the choices") {
@@ -23,15 +23,17 @@ TEST_CASE("the model-file solver option accepts rkf45 and lists it among the cho
   CHECK(std::string(ctde::to_string(SolverKind::kRkf45)) == "rkf45");
   CHECK(ctde::make_ode_options(run).method == SolverKind::kRkf45);
   director.insert_or_assign("solver", "rkf4");
-  CHECK_THROWS_WITH_AS((void)ctde::make_run_options(director, scope),
-                       doctest::Contains("erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45, bdf, auto; got \"rkf4\""),
-                       ctde::ModelError);
+  CHECK_THROWS_WITH_AS(
+      (void)ctde::make_run_options(director, scope),
+      doctest::Contains("erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45, bdf, auto; got \"rkf4\""),
+      ctde::ModelError);
 }
 
 TEST_CASE("the solver option names bdf and auto, and linear_solver names the Newton systems' solver") {
   ctde::ParameterScope scope;
   scope.resolve();
-  for (const auto& [name, kind] : {std::pair{"bdf", SolverKind::kBdf}, std::pair{"auto", SolverKind::kAuto}}) {
+  for (const auto& [name, kind] :
+       {std::pair{"bdf", SolverKind::kBdf}, std::pair{"auto", SolverKind::kAuto}}) {
     const ctde::RunOptions run = ctde::make_run_options({{"stop_time", 1.0}, {"solver", name}}, scope);
     CHECK(run.solver == kind);
     CHECK(std::string(ctde::to_string(kind)) == name);
@@ -48,7 +50,8 @@ TEST_CASE("the solver option names bdf and auto, and linear_solver names the New
   CHECK(ctde::make_run_options({{"stop_time", 1.0}}, scope).linear_solver == LinearSolverKind::kAuto);
   CHECK_THROWS_WITH_AS(
       (void)ctde::make_run_options({{"stop_time", 1.0}, {"linear_solver", "lu"}}, scope),
-      "director option 'linear_solver' must be one of auto, dense, band, klu, gmres; got \"lu\"", ctde::ModelError);
+      "director option 'linear_solver' must be one of auto, dense, band, klu, gmres; got \"lu\"",
+      ctde::ModelError);
 }
 
 TEST_CASE("run options give the solver options") {

@@ -48,8 +48,10 @@ std::string rooms_model(const std::string& solver, double rtol = 1e-12, double s
   for (std::size_t r = 0; r < kTau.size(); ++r) {
     actors += R"j(, {"name": "room)j" + std::to_string(r) + R"j(", "type": "ModalModel", "params": {
       "outputs": {"T": "T"}, "states": {"T": 20},
-      "modes": {"OFF": {"der": {"T": "(5 - T) / )j" + std::to_string(kTau[r]) + R"j("}},
-                "ON": {"der": {"T": "(40 - T) / )j" + std::to_string(kTau[r]) + R"j("}}},
+      "modes": {"OFF": {"der": {"T": "(5 - T) / )j" +
+              std::to_string(kTau[r]) + R"j("}},
+                "ON": {"der": {"T": "(40 - T) / )j" +
+              std::to_string(kTau[r]) + R"j("}}},
       "initial": "OFF",
       "transitions": [{"path": ["OFF", "ON"], "guard": "T <= 18"}, {"path": ["ON", "OFF"], "guard": "T >= 22"}]}})j";
   }
@@ -80,7 +82,9 @@ std::vector<double> closed_form_switches(double tau, double stop) {
 // At rtol 1e-12 bdf's switching times drift from the closed form by about
 // 1e-10 s per switch of the fastest room (its global error): over 6 s they
 // stay within 1e-9 s; erk45, dirk and auto's own within a few 1e-12 s.
-TEST_CASE("stiff rooms with thermostats: every switching time to 1e-9 s with bdf, dirk and auto; erk45's sequence") {
+TEST_CASE(
+    "stiff rooms with thermostats: every switching time to 1e-9 s with bdf, dirk and auto; erk45's "
+    "sequence") {
   const test::Run reference = run_model(rooms_model("erk45"));
   REQUIRE(reference.result.status == RunStatus::kOk);
   const std::vector<Transition> expected = transitions(reference);
@@ -107,7 +111,8 @@ TEST_CASE("stiff rooms with thermostats: every switching time to 1e-9 s with bdf
   }
 }
 
-TEST_CASE("split into independent parts, bdf runs one CVODE per part and gives the joined run's switching times") {
+TEST_CASE(
+    "split into independent parts, bdf runs one CVODE per part and gives the joined run's switching times") {
   // The rooms and the fast state share nothing: four parts, each its own
   // integrator, Jacobian and linear solver line in the trace.
   std::string split = rooms_model("bdf");
@@ -154,7 +159,8 @@ TEST_CASE("auto switches to bdf when the problem turns stiff and back when it ca
   // x' = -k(t) (x - cos t) - sin t, x(0) = 1: x = cos t whatever k is; k is
   // 1 outside [2, 4] and 1e5 inside (two Steps: time events, where the
   // solver restarts).
-  const std::string text = R"j({"ctde": 1, "director": {"stop_time": 8, "rtol": 1e-8, "atol": 1e-10, "solver": "auto"},
+  const std::string text =
+      R"j({"ctde": 1, "director": {"stop_time": 8, "rtol": 1e-8, "atol": 1e-10, "solver": "auto"},
     "actors": [{"name": "up", "type": "Step", "params": {"time": 2, "before": 1, "after": 100000}},
                {"name": "down", "type": "Step", "params": {"time": 4, "before": 0, "after": -99999}},
                {"name": "k", "type": "Sum", "params": {"signs": "++"}},
@@ -199,11 +205,14 @@ TEST_CASE("an implicit method's failures end the run with the time, the method a
       "connections": [["x.out", "f.in0"], ["y.out", "f.in1"], ["f.out", "x.in"], ["f.out", "y.in"]]})j");
     REQUIRE(run.result.status == RunStatus::kError);
     CHECK(test::contains(run.result.message, "at t=0 s"));
-    CHECK(test::contains(run.result.message, "the Newton matrix I - gamma J is singular (a zero pivot in the column of y) [bdf, linear solver dense]"));
+    CHECK(test::contains(run.result.message,
+                         "the Newton matrix I - gamma J is singular (a zero pivot in the column of y) [bdf, "
+                         "linear solver dense]"));
   }
   SUBCASE("a Newton iteration that does not converge") {
     // A relay: f jumps by 2e6 at x = 0.5, no step above min_step converges.
-    const test::Run run = run_model(R"j({"ctde": 1, "director": {"stop_time": 1, "solver": "bdf", "min_step": 1e-3},
+    const test::Run run =
+        run_model(R"j({"ctde": 1, "director": {"stop_time": 1, "solver": "bdf", "min_step": 1e-3},
       "actors": [{"name": "f", "type": "Expression", "params": {"expr": "-1e6 * (in0 > 0.5 ? 1 : -1)"}},
                  {"name": "x", "type": "Integrator", "params": {"initial": 1}}],
       "connections": [["x.out", "f.in0"], ["f.out", "x.in"]]})j");
@@ -280,7 +289,8 @@ void rc_closed_form(int samples, std::vector<double>& v2, std::vector<int>& deci
 
 }  // namespace
 
-TEST_CASE("an RC network switched by a sampled relay: the relay's decisions and v2 at each sample, closed form") {
+TEST_CASE(
+    "an RC network switched by a sampled relay: the relay's decisions and v2 at each sample, closed form") {
   std::vector<double> v2;
   std::vector<int> decisions;
   rc_closed_form(31, v2, decisions);  // t = 0, 0.1, ..., 3 (the stop time included)
