@@ -186,7 +186,7 @@ void Director::Impl::start_parts(const OdeOptions& ode, double t) {
       reason += to_string(choice.kind);
       reason += " (" + choice.reason + "); Jacobian ";
       reason += std::to_string(j.nonzeros()) + " nonzeros, ";
-      reason += std::to_string(j.group_count()) + " column groups, ";
+      reason += std::to_string(j.group_count()) + " evaluations of f per Jacobian, ";
       reason +=
           std::to_string(j.size() - j.unknown_rows()) + " of " + std::to_string(j.size()) + " rows known";
       trace_->solver(now_, p.id.value(), p.solver->method_now(), to_string(choice.kind), reason);
