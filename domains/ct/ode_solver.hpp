@@ -1,21 +1,22 @@
 #pragma once
-/// The ODE solver: the project's own Dormand–Prince stepper for erk45, a wrapper over
-/// SUNDIALS ARKODE for every other method (docs/architecture.md; docs/semantics.md).
+/// The ODE solver: the project's own Dormand–Prince stepper for erk45, SUNDIALS
+/// ARKODE for the other Runge–Kutta methods, CVODE for bdf, and a switch
+/// between the first and the last for auto (docs/architecture.md; docs/semantics.md).
 ///
 /// One integrator per run: `OdeSolver` creates one integrator for a state size n and
-/// a method (an ARKODE memory block, or a DormandPrince), and keeps it until it is
+/// a method (its back end: a DormandPrince, an ARKODE or CVODE memory block), and keeps it until it is
 /// destroyed. The director drives it
 /// one internal step at a time, never past the next event time:
 ///
 ///     solver.step(t_next)          one step [t0, t1] with t1 <= t_next; t1 == t_next
 ///                                  exactly when the step reached it (kReachedStop)
-///     solver.dense_output(t, x)    x(t) for t in [t0, t1], from ARKODE's interpolant
+///     solver.dense_output(t, x)    x(t) for t in [t0, t1], from the integrator's interpolant
 ///     solver.redo_to(te)           rollback: x(te) from the interpolant, then Reset at
 ///                                  (te, x(te)); the step is now [t0, te]
 ///     solver.reset(t, x⁺)          state reset at an event: Reset at (t, x⁺)
 ///
-/// A state reset is ARKODE's Reset, a rollback is GetDky + Reset: the integrator is
-/// never re-created, its counters and options survive both.
+/// A state reset is ARKODE's Reset or CVODE's ReInit, a rollback is GetDky + Reset
+/// (ReInit): the integrator is never re-created, its counters and options survive both.
 ///
 /// Methods (`SolverKind`, domains/ct/solver_kind.hpp; the director option `solver`):
 ///
@@ -46,7 +47,7 @@
 /// auto once stiff) solve their Newton systems with the linear solver of
 /// OdeOptions::linear_solver (linear_solver.hpp: dense, band, KLU sparse, or
 /// matrix-free GMRES; auto chooses from the Jacobian's structure), the
-/// Jacobian computed over OdeProblem::pattern (jacobian_evaluator.hpp: the
+/// Jacobian computed over OdeProblem::pattern (jacobian_evaluator_impl.hpp: the
 /// known rows exactly, the others by finite differences over column groups),
 /// or the problem's own dense Jacobian function; ARKODE's Newton matrix is
 /// refactored whenever the step size changes (arkode_backend.cpp). ark-imex with a single right-hand side
@@ -166,7 +167,7 @@ struct StepResult {
   StepStatus status = StepStatus::kOk;
   double t_reached =
       0.0;       ///< time of the state after the call (the step's t1, or the unchanged time on failure)
-  int flag = 0;  ///< ARKODE's return flag (ARK_SUCCESS, ARK_TSTOP_RETURN, ARK_*), 0 if not from ARKODE
+  int flag = 0;  ///< the SUNDIALS integrator's return flag (ARK_*, CV_*), 0 if not from SUNDIALS
   std::string
       message;  ///< empty on success; on failure the flag name (*GetReturnFlagName) and ARKODE's message
   int recoverable_retries = 0;  ///< kRhsFailed after recoverable failures: the shorter steps tried
