@@ -74,15 +74,7 @@ int CvodeBackend::evolve(double t_limit, N_Vector yout, double& t_reached) {
 }
 
 int CvodeBackend::reinit(double t, N_Vector y) {
-  const OdeStatistics before = counters();
-  carried_.steps += before.steps;
-  carried_.rhs_evals += before.rhs_evals;
-  carried_.error_test_failures += before.error_test_failures;
-  carried_.jacobian_rhs_evals += before.jacobian_rhs_evals;
-  carried_.jacobian_evals += before.jacobian_evals;
-  carried_.nonlinear_iterations += before.nonlinear_iterations;
-  carried_.nonlinear_conv_failures += before.nonlinear_conv_failures;
-  carried_.linear_setups += before.linear_setups;
+  carried_ += counters();
   return CVodeReInit(mem_, t, y);
 }
 int CvodeBackend::set_init_step(double h) { return CVodeSetInitStep(mem_, h); }
@@ -136,14 +128,8 @@ StepStatus CvodeBackend::classify(int flag) const {
 
 OdeStatistics CvodeBackend::statistics() const {
   OdeStatistics st = counters();
-  st.steps += carried_.steps;
-  st.rhs_evals += carried_.rhs_evals;
-  st.error_test_failures += carried_.error_test_failures;
-  st.jacobian_rhs_evals += carried_.jacobian_rhs_evals + jacobian_rhs_evals();
-  st.jacobian_evals += carried_.jacobian_evals;
-  st.nonlinear_iterations += carried_.nonlinear_iterations;
-  st.nonlinear_conv_failures += carried_.nonlinear_conv_failures;
-  st.linear_setups += carried_.linear_setups;
+  st += carried_;
+  st.jacobian_rhs_evals += jacobian_rhs_evals();
   st.step_attempts = st.steps + st.error_test_failures + st.nonlinear_conv_failures;
   return st;
 }

@@ -189,6 +189,21 @@ struct OdeStatistics {
   long nonlinear_conv_failures = 0;  ///< implicit: Newton convergence failures
   long linear_setups = 0;            ///< implicit: linear solver setups (Newton matrix factorizations)
   long method_switches = 0;          ///< auto: switches between the non-stiff method and bdf
+
+  /// Adds every counter of `other` (the integrations of another integrator, or of before a restart).
+  OdeStatistics& operator+=(const OdeStatistics& other) {
+    steps += other.steps;
+    step_attempts += other.step_attempts;
+    error_test_failures += other.error_test_failures;
+    rhs_evals += other.rhs_evals;
+    jacobian_rhs_evals += other.jacobian_rhs_evals;
+    jacobian_evals += other.jacobian_evals;
+    nonlinear_iterations += other.nonlinear_iterations;
+    nonlinear_conv_failures += other.nonlinear_conv_failures;
+    linear_setups += other.linear_setups;
+    method_switches += other.method_switches;
+    return *this;
+  }
 };
 
 /// One integrator for one run. Not copyable; movable (the back end lives

@@ -176,18 +176,7 @@ std::string SwitchingBackend::method_now() const { return stiff_ ? "bdf" : "erk4
 
 OdeStatistics SwitchingBackend::statistics() const {
   OdeStatistics st = explicit_->statistics();
-  if (implicit_) {
-    const OdeStatistics b = implicit_->statistics();
-    st.steps += b.steps;
-    st.step_attempts += b.step_attempts;
-    st.error_test_failures += b.error_test_failures;
-    st.rhs_evals += b.rhs_evals;
-    st.jacobian_rhs_evals += b.jacobian_rhs_evals;
-    st.jacobian_evals += b.jacobian_evals;
-    st.nonlinear_iterations += b.nonlinear_iterations;
-    st.nonlinear_conv_failures += b.nonlinear_conv_failures;
-    st.linear_setups += b.linear_setups;
-  }
+  if (implicit_) st += implicit_->statistics();
   st.rhs_evals += power_rhs_evals_;
   st.method_switches = switches_;
   return st;
