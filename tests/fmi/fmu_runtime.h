@@ -1,8 +1,10 @@
 /* The FMU side of FMI 2.0 for the test FMUs of tests/fmi/: our own C
  * declarations of the types the standard defines (written from the FMI 2.0
  * specification, as actors/fmi/fmi2_api.hpp on the importer's side) and the
- * interface between the generic runtime (fmu_runtime.c, which exports the
- * fmi2 functions) and one model (ball.c, stair.c...). */
+ * interface between the generic runtimes (fmu_runtime.c and fmu_runtime3.c,
+ * which export the fmi2 / fmi3 functions) and one model (ball.c,
+ * stair.c...). The runtimes follow the FMI state machine (fmu_rules.h): the
+ * model sees the instance's state in m->state. */
 #ifndef CTDE_TEST_FMU_RUNTIME_H
 #define CTDE_TEST_FMU_RUNTIME_H
 
@@ -39,6 +41,26 @@ typedef struct {
   fmi2Real nextEventTime;
 } fmi2EventInfo;
 
+/* The states of the FMI state machine an instance is in (m->state).
+ * FMU_STEP_MODE is FMI 2's stepComplete and FMI 3's Step Mode;
+ * FMU_STEP_IN_PROGRESS is the state inside fmi2DoStep / fmi3DoStep (a model
+ * computes its discrete outputs of a Co-Simulation step then);
+ * FMU_STEP_FAILED is FMI 2's stepFailed (after fmi2DoStep returned
+ * fmi2Discard); FMU_ERROR follows any call that returned an error. */
+typedef enum {
+  FMU_INSTANTIATED,
+  FMU_INITIALIZATION_MODE,
+  FMU_EVENT_MODE,
+  FMU_CONTINUOUS_TIME_MODE,
+  FMU_STEP_MODE,
+  FMU_STEP_IN_PROGRESS,
+  FMU_STEP_FAILED,
+  FMU_TERMINATED,
+  FMU_ERROR
+} FmuState;
+
+struct FmuDescription; /* fmu_rules.h */
+
 /* One instance: variables by value reference, in three arrays. */
 #define FMU_MAX_VARS 16
 typedef struct {
@@ -54,6 +76,18 @@ typedef struct {
   void* env3;  /* FMI 3: the importer's environment and log callback */
   void (*log3)(void*, int, const char*, const char*);
   char name[64];
+  /* The runtime's (fmu_rules.h): */
+  int state;       /* FmuState */
+  int event_calls; /* fmi2NewDiscreteStates / fmi3UpdateDiscreteStates calls in this Event Mode, counting
+                      the current one (model_event sees 1 at the first) */
+  int discrete_states_needed;  /* model_event sets it to ask for another event iteration */
+  int last_event_needed_more;  /* the last event iteration asked for another */
+  double start_time;           /* of the experiment */
+  int setup_done;              /* FMI 2: fmi2SetupExperiment was called */
+  double event_time;           /* FMI 3: the time of the last Event Mode (fmi3SetTime may not go before) */
+  double step_times[2];        /* FMI 3: the times of the last two fmi3CompletedIntegratorStep calls */
+  int steps_completed;         /* FMI 3: fmi3CompletedIntegratorStep calls since Continuous-Time Mode began */
+  struct FmuDescription* desc; /* the variables of modelDescription.xml */
 } Instance;
 
 /* The Real value references of continuous state k and of its derivative:
@@ -71,8 +105,10 @@ void model_initialize(Instance* m);             /* at fmi2ExitInitializationMode
  * fmi2Discard with m->message set. */
 fmi2Status model_compute(Instance* m);
 void model_indicators(Instance* m, double* z);
-/* An event at m->time: update the discrete state (and states); return 1
- * when the continuous states changed. */
+/* An event at m->time (fmi2NewDiscreteStates / fmi3UpdateDiscreteStates
+ * in Event Mode, and time events inside a Co-Simulation step): update the
+ * discrete state (and states); return 1 when the continuous states
+ * changed. Setting m->discrete_states_needed asks for another iteration. */
 int model_event(Instance* m);
 /* After an accepted integrator step: 1 asks for an event. */
 int model_step_done(Instance* m);

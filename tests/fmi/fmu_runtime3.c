@@ -1,18 +1,64 @@
-/* The generic FMU of fmu_runtime.c for FMI 3.0 Model Exchange: the same
- * models (ball.c, stair.c...) behind the FMI 3.0 functions, declared here
- * from the FMI 3.0 specification (our own declarations). */
+/* The generic FMU of fmu_runtime.c for FMI 3.0 (Model Exchange, and
+ * Co-Simulation without event mode): the same models (ball.c, stair.c...)
+ * behind the FMI 3.0 functions, declared here from the FMI 3.0
+ * specification (our own declarations), as strict as the standard
+ * (fmu_rules.h): it reads its modelDescription.xml at instantiation (beside
+ * the resource folder, a path; instantiation fails, naming the path, when
+ * it cannot) and refuses, with fmi3Error and an "error" log line
+ * "<function>: <why>" through the log callback, every call the FMI 3.0
+ * state machine forbids:
+ *   - a function in a state that does not allow it
+ *     (fmi3EnterInitializationMode only in Instantiated;
+ *     fmi3ExitInitializationMode only in Initialization Mode, to Event Mode
+ *     (ME) or Step Mode (CS); fmi3EnterEventMode, fmi3SetTime,
+ *     fmi3SetContinuousStates and fmi3CompletedIntegratorStep only in
+ *     Continuous-Time Mode; fmi3UpdateDiscreteStates in Event Mode;
+ *     fmi3EnterContinuousTimeMode in Event Mode after at least one
+ *     fmi3UpdateDiscreteStates, the last saying discreteStatesNeedUpdate
+ *     false; fmi3GetContinuousStateDerivatives, fmi3GetEventIndicators,
+ *     fmi3GetContinuousStates and fmi3GetNominalsOfContinuousStates in
+ *     Initialization, Event, Continuous-Time Mode and Terminated;
+ *     fmi3Get<Type> from Instantiated to Terminated; fmi3Terminate from
+ *     Event, Continuous-Time or Step Mode; fmi3DoStep in Step Mode; the
+ *     clock functions as fmu_clocks3.c says);
+ *   - a Model Exchange function on a Co-Simulation instance or the
+ *     reverse, an instance of an interface the XML does not declare, and
+ *     eventModeUsed (this FMU has no event mode in Co-Simulation);
+ *   - a value reference that is no variable, or a variable of another type
+ *     (fmi3GetInt64 and fmi3SetInt64 serve Int64 and Enumeration
+ *     variables), a variable fmi3Set<Type> may not set in the state (by its
+ *     causality, variability and initial: fmu_may_set; continuous-time
+ *     states in Event and Continuous-Time Mode too), and nValues other than
+ *     nValueReferences (no arrays here);
+ *   - array sizes that are not the model's numbers of states and event
+ *     indicators;
+ *   - fmi3SetTime before the start time, the last Event Mode or the second
+ *     last fmi3CompletedIntegratorStep;
+ *   - fmi3DoStep at a communication point that is not the FMU's time (the
+ *     start time, then the end of the last step, within 1e-12 relative) or
+ *     with a step size <= 0;
+ *   - a second live instance when the XML says
+ *     canBeInstantiatedOnlyOncePerProcess="true".
+ * After an error the instance is in the Error state: only fmi3FreeInstance
+ * and fmi3Reset are accepted. Value references: Float64 variables are the
+ * model's r[vr] (the independent variable is the FMU's time); Int32,
+ * Boolean, Enumeration and Clock variables are its i[vr - 100]. */
+#include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmu_rules.h"
 #include "fmu_runtime.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
 typedef unsigned int fmi3ValueReference;
 typedef enum { fmi3OK, fmi3Warning, fmi3Discard, fmi3Error, fmi3Fatal } fmi3Status;
-typedef void (*fmi3LogMessageCallback)(void* env, fmi3Status status, const char* category, const char* message);
+typedef void (*fmi3LogMessageCallback)(void* env, fmi3Status status, const char* category,
+                                       const char* message);
 
 static void report3(Instance* m, fmi3Status status, const char* category, const char* text) {
   if (m->log3 != NULL) m->log3(m->env3, (int)status, category, text);
@@ -22,115 +68,229 @@ void model_log(Instance* m, int status, const char* category, const char* text) 
   report3(m, (fmi3Status)status, category, text);
 }
 
+#define IN(s) FMU_IN(FMU_##s)
+/* Returns fmi3Error from the function unless `fn` is allowed now. */
+#define ALLOW(fn, interface, states)                                       \
+  do {                                                                     \
+    if (!fmu_allow((Instance*)c, fn, interface, states)) return fmi3Error; \
+  } while (0)
+/* Returns fmi3Error from the function after fmu_fail. */
+#define FAIL(m, fn, ...)          \
+  do {                            \
+    fmu_fail(m, fn, __VA_ARGS__); \
+    return fmi3Error;             \
+  } while (0)
+
 EXPORT const char* fmi3GetVersion(void) { return "3.0"; }
 
-EXPORT void* fmi3InstantiateModelExchange(const char* name, const char* token, const char* resources, bool visible,
-                                          bool logging, void* env, fmi3LogMessageCallback log) {
-  (void)visible;
-  (void)logging;
-  if (strcmp(token, FMU_GUID) != 0) {
-    char text[256];
-    snprintf(text, sizeof text, "wrong instantiation token %s, expected %s", token, FMU_GUID);
+static void* instantiate(const char* fn, const char* name, const char* token, const char* resources,
+                         int co_simulation, void* env, fmi3LogMessageCallback log) {
+  char text[1200];
+  if (name == NULL) name = "";
+  if (token == NULL || strcmp(token, FMU_GUID) != 0) {
+    snprintf(text, sizeof text, "wrong instantiation token %s, expected %s", token == NULL ? "(null)" : token,
+             FMU_GUID);
     if (log != NULL) log(env, fmi3Error, "error", text);
     return NULL;
   }
-  if (resources == NULL || strncmp(resources, "file://", 7) == 0) {
-    if (log != NULL) log(env, fmi3Error, "error", "the resource location must be a path, not a URI");
+  char why[1024];
+  FmuDescription* desc = fmu_open(resources, 1, co_simulation, why, sizeof why);
+  if (desc == NULL) {
+    snprintf(text, sizeof text, "%s: %s", fn, why);
+    if (log != NULL) log(env, fmi3Error, "error", text);
     return NULL;
   }
   Instance* m = (Instance*)calloc(1, sizeof(Instance));
+  if (m == NULL) {
+    free(desc);
+    return NULL;
+  }
   m->env3 = env;
   m->log3 = (void (*)(void*, int, const char*, const char*))log;
-  m->type = 0;
+  m->type = co_simulation;
+  m->desc = desc;
   snprintf(m->name, sizeof m->name, "%s", name);
-  model_defaults(m);
+  fmu_reset(m);
   return m;
 }
-EXPORT void fmi3FreeInstance(void* c) { free(c); }
-EXPORT fmi3Status fmi3EnterInitializationMode(void* c, bool tol_defined, double tol, double start, bool stop_defined,
-                                              double stop) {
-  (void)tol_defined; (void)tol; (void)stop_defined; (void)stop;
-  ((Instance*)c)->time = start;
+
+EXPORT void* fmi3InstantiateModelExchange(const char* name, const char* token, const char* resources,
+                                          bool visible, bool logging, void* env, fmi3LogMessageCallback log) {
+  (void)visible;
+  (void)logging;
+  return instantiate("fmi3InstantiateModelExchange", name, token, resources, 0, env, log);
+}
+EXPORT void fmi3FreeInstance(void* c) {
+  if (c == NULL) return;
+  fmu_close((Instance*)c);
+  free(c);
+}
+EXPORT fmi3Status fmi3Reset(void* c) {
+  if (c == NULL) return fmi3Error;
+  fmu_reset((Instance*)c);
+  return fmi3OK;
+}
+EXPORT fmi3Status fmi3EnterInitializationMode(void* c, bool tol_defined, double tol, double start,
+                                              bool stop_defined, double stop) {
+  Instance* m = (Instance*)c;
+  (void)tol_defined;
+  (void)tol;
+  ALLOW("fmi3EnterInitializationMode", FMU_ANY, IN(INSTANTIATED));
+  if (!isfinite(start)) FAIL(m, "fmi3EnterInitializationMode", "start time %g", start);
+  if (stop_defined && !(stop >= start)) {
+    FAIL(m, "fmi3EnterInitializationMode", "stop time %g is before the start time %g", stop, start);
+  }
+  m->start_time = start;
+  m->time = start;
+  m->state = FMU_INITIALIZATION_MODE;
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3ExitInitializationMode(void* c) {
-  model_initialize((Instance*)c);
+  Instance* m = (Instance*)c;
+  ALLOW("fmi3ExitInitializationMode", FMU_ANY, IN(INITIALIZATION_MODE));
+  model_initialize(m);
+  m->event_calls = 0;
+  m->last_event_needed_more = 0;
+  m->event_time = m->time;
+  m->state = m->type == 1 ? FMU_STEP_MODE : FMU_EVENT_MODE;
   return fmi3OK;
 }
-EXPORT fmi3Status fmi3EnterEventMode(void* c) { (void)c; return fmi3OK; }
-EXPORT fmi3Status fmi3Terminate(void* c) { (void)c; return fmi3OK; }
-
-static int bad_vr(Instance* m, const fmi3ValueReference vr[], size_t n, size_t n_values) {
-  for (size_t k = 0; k < n; ++k) {
-    if (vr[k] >= FMU_MAX_VARS) {
-      report3(m, fmi3Error, "error", "value reference out of range");
-      return 1;
-    }
-  }
-  if (n_values != n) {
-    report3(m, fmi3Error, "error", "nValues differs from nValueReferences (no arrays here)");
-    return 1;
-  }
-  return 0;
+EXPORT fmi3Status fmi3EnterEventMode(void* c) {
+  Instance* m = (Instance*)c;
+  ALLOW("fmi3EnterEventMode", FMU_ME, IN(CONTINUOUS_TIME_MODE));
+  m->event_calls = 0;
+  m->last_event_needed_more = 0;
+  m->event_time = m->time;
+  m->state = FMU_EVENT_MODE;
+  return fmi3OK;
+}
+EXPORT fmi3Status fmi3Terminate(void* c) {
+  ALLOW("fmi3Terminate", FMU_ANY, IN(EVENT_MODE) | IN(CONTINUOUS_TIME_MODE) | IN(STEP_MODE));
+  ((Instance*)c)->state = FMU_TERMINATED;
+  return fmi3OK;
 }
 
-/* Value references: Float64 variables are the model's r[vr]; Int32 and
- * Boolean variables are its i[vr - 100] (FMI 3 references are unique across types). */
-EXPORT fmi3Status fmi3GetFloat64(void* c, const fmi3ValueReference vr[], size_t n, double v[], size_t nv) {
-  Instance* m = (Instance*)c;
-  if (bad_vr(m, vr, n, nv)) return fmi3Error;
+/* ---- Variables */
+#define FLOAT64 FMU_TYPE(FMU_FLOAT64)
+#define INT32 FMU_TYPE(FMU_INT32)
+#define BOOLEAN FMU_TYPE(FMU_BOOLEAN)
+#define INT64 (FMU_TYPE(FMU_INT64) | FMU_TYPE(FMU_ENUMERATION))
+
+/* fmu_access, and that the variables fit the runtime's arrays (Float64 in
+ * r[vr], the others in i[vr - 100]) and there are as many values. */
+static int access3(Instance* m, const char* fn, int set, unsigned types, const fmi3ValueReference vr[],
+                   size_t n, size_t n_values) {
+  if (!fmu_access(m, fn, set, types, vr, n)) return 0;
+  if (n_values != n) {
+    return fmu_fail(m, fn, "nValues %zu differs from nValueReferences %zu (no arrays here)", n_values, n);
+  }
+  for (size_t k = 0; k < n; ++k) {
+    const FmuVar* v = fmu_variable(m, vr[k], types);
+    const int fits = types == FLOAT64 ? vr[k] < FMU_MAX_VARS || v->causality == FMU_INDEPENDENT
+                                      : vr[k] >= 100 && vr[k] < 100 + FMU_MAX_VARS;
+    if (!fits) return fmu_fail(m, fn, "variable %u ('%s') is outside the runtime's arrays", vr[k], v->name);
+  }
+  return 1;
+}
+
+/* Outputs computed from states and inputs (not in Instantiated, where Get returns start values). */
+static fmi3Status compute(Instance* m) {
+  if (m->state == FMU_INSTANTIATED) return fmi3OK;
   if (model_compute(m) != fmi2OK) {
     report3(m, fmi3Discard, "discard", m->message);
     return fmi3Discard;
   }
-  for (size_t k = 0; k < n; ++k) v[k] = m->r[vr[k]];
+  return fmi3OK;
+}
+
+EXPORT fmi3Status fmi3GetFloat64(void* c, const fmi3ValueReference vr[], size_t n, double v[], size_t nv) {
+  Instance* m = (Instance*)c;
+  if (!access3(m, "fmi3GetFloat64", 0, FLOAT64, vr, n, nv)) return fmi3Error;
+  const fmi3Status s = compute(m);
+  if (s != fmi3OK) return s;
+  for (size_t k = 0; k < n; ++k) {
+    v[k] = fmu_variable(m, vr[k], FLOAT64)->causality == FMU_INDEPENDENT ? m->time : m->r[vr[k]];
+  }
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetInt32(void* c, const fmi3ValueReference vr[], size_t n, int v[], size_t nv) {
   Instance* m = (Instance*)c;
-  (void)model_compute(m);
-  for (size_t k = 0; k < n; ++k) {
-    if (vr[k] < 100 || vr[k] >= 100 + FMU_MAX_VARS || nv != n) return fmi3Error;
-    v[k] = m->i[vr[k] - 100];
-  }
+  if (!access3(m, "fmi3GetInt32", 0, INT32, vr, n, nv)) return fmi3Error;
+  (void)compute(m);
+  for (size_t k = 0; k < n; ++k) v[k] = m->i[vr[k] - 100];
+  return fmi3OK;
+}
+EXPORT fmi3Status fmi3GetInt64(void* c, const fmi3ValueReference vr[], size_t n, int64_t v[], size_t nv) {
+  Instance* m = (Instance*)c;
+  if (!access3(m, "fmi3GetInt64", 0, INT64, vr, n, nv)) return fmi3Error;
+  (void)compute(m);
+  for (size_t k = 0; k < n; ++k) v[k] = m->i[vr[k] - 100];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetBoolean(void* c, const fmi3ValueReference vr[], size_t n, bool v[], size_t nv) {
   Instance* m = (Instance*)c;
-  (void)model_compute(m);
-  for (size_t k = 0; k < n; ++k) {
-    if (vr[k] < 100 || vr[k] >= 100 + FMU_MAX_VARS || nv != n) return fmi3Error;
-    v[k] = m->i[vr[k] - 100] != 0;
-  }
+  if (!access3(m, "fmi3GetBoolean", 0, BOOLEAN, vr, n, nv)) return fmi3Error;
+  (void)compute(m);
+  for (size_t k = 0; k < n; ++k) v[k] = m->i[vr[k] - 100] != 0;
   return fmi3OK;
 }
-EXPORT fmi3Status fmi3SetFloat64(void* c, const fmi3ValueReference vr[], size_t n, const double v[], size_t nv) {
+EXPORT fmi3Status fmi3SetFloat64(void* c, const fmi3ValueReference vr[], size_t n, const double v[],
+                                 size_t nv) {
   Instance* m = (Instance*)c;
-  if (bad_vr(m, vr, n, nv)) return fmi3Error;
+  if (!access3(m, "fmi3SetFloat64", 1, FLOAT64, vr, n, nv)) return fmi3Error;
   for (size_t k = 0; k < n; ++k) m->r[vr[k]] = v[k];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3SetInt32(void* c, const fmi3ValueReference vr[], size_t n, const int v[], size_t nv) {
   Instance* m = (Instance*)c;
-  for (size_t k = 0; k < n; ++k) {
-    if (vr[k] < 100 || vr[k] >= 100 + FMU_MAX_VARS || nv != n) return fmi3Error;
-    m->i[vr[k] - 100] = v[k];
-  }
+  if (!access3(m, "fmi3SetInt32", 1, INT32, vr, n, nv)) return fmi3Error;
+  for (size_t k = 0; k < n; ++k) m->i[vr[k] - 100] = v[k];
   return fmi3OK;
 }
-EXPORT fmi3Status fmi3SetBoolean(void* c, const fmi3ValueReference vr[], size_t n, const bool v[], size_t nv) {
+EXPORT fmi3Status fmi3SetInt64(void* c, const fmi3ValueReference vr[], size_t n, const int64_t v[],
+                               size_t nv) {
   Instance* m = (Instance*)c;
+  if (!access3(m, "fmi3SetInt64", 1, INT64, vr, n, nv)) return fmi3Error;
   for (size_t k = 0; k < n; ++k) {
-    if (vr[k] < 100 || vr[k] >= 100 + FMU_MAX_VARS || nv != n) return fmi3Error;
-    m->i[vr[k] - 100] = v[k] ? 1 : 0;
+    if (v[k] < INT32_MIN || v[k] > INT32_MAX) {
+      FAIL(m, "fmi3SetInt64", "value %lld of variable %u is beyond this runtime's 32 bits", (long long)v[k],
+           vr[k]);
+    }
   }
+  for (size_t k = 0; k < n; ++k) m->i[vr[k] - 100] = (int)v[k];
   return fmi3OK;
 }
-EXPORT fmi3Status fmi3UpdateDiscreteStates(void* c, bool* need_update, bool* terminate, bool* nominals_changed,
-                                           bool* values_changed, bool* next_defined, double* next) {
+EXPORT fmi3Status fmi3SetBoolean(void* c, const fmi3ValueReference vr[], size_t n, const bool v[],
+                                 size_t nv) {
   Instance* m = (Instance*)c;
+  if (!access3(m, "fmi3SetBoolean", 1, BOOLEAN, vr, n, nv)) return fmi3Error;
+  for (size_t k = 0; k < n; ++k) m->i[vr[k] - 100] = v[k] ? 1 : 0;
+  return fmi3OK;
+}
+
+/* ---- Model Exchange */
+
+/* An array argument of `n` values where the model has `want`. */
+static int sized(Instance* m, const char* fn, const void* array, size_t n, int want, const char* what) {
+  if (n != (size_t)want) return fmu_fail(m, fn, "%zu %s, but the model has %d", n, what, want);
+  if (n > 0 && array == NULL) return fmu_fail(m, fn, "a NULL array for %zu %s", n, what);
+  return 1;
+}
+
+EXPORT fmi3Status fmi3UpdateDiscreteStates(void* c, bool* need_update, bool* terminate,
+                                           bool* nominals_changed, bool* values_changed, bool* next_defined,
+                                           double* next) {
+  Instance* m = (Instance*)c;
+  ALLOW("fmi3UpdateDiscreteStates", FMU_ME, IN(EVENT_MODE));
+  if (need_update == NULL || terminate == NULL || nominals_changed == NULL || values_changed == NULL ||
+      next_defined == NULL || next == NULL) {
+    FAIL(m, "fmi3UpdateDiscreteStates", "NULL result arguments");
+  }
+  ++m->event_calls;
+  m->discrete_states_needed = 0;
   const int changed = model_event(m);
-  *need_update = false;
+  m->last_event_needed_more = m->discrete_states_needed != 0;
+  *need_update = m->discrete_states_needed != 0;
   *terminate = m->terminate != 0;
   *nominals_changed = false;
   *values_changed = changed != 0;
@@ -138,80 +298,166 @@ EXPORT fmi3Status fmi3UpdateDiscreteStates(void* c, bool* need_update, bool* ter
   *next = m->next_time;
   return fmi3OK;
 }
-EXPORT fmi3Status fmi3EnterContinuousTimeMode(void* c) { (void)c; return fmi3OK; }
+EXPORT fmi3Status fmi3EnterContinuousTimeMode(void* c) {
+  Instance* m = (Instance*)c;
+  ALLOW("fmi3EnterContinuousTimeMode", FMU_ME, IN(EVENT_MODE));
+  if (m->event_calls == 0) {
+    FAIL(m, "fmi3EnterContinuousTimeMode", "fmi3UpdateDiscreteStates was not called in this Event Mode");
+  }
+  if (m->last_event_needed_more) {
+    FAIL(m, "fmi3EnterContinuousTimeMode",
+         "the event iteration has not converged (the last fmi3UpdateDiscreteStates said "
+         "discreteStatesNeedUpdate)");
+  }
+  m->steps_completed = 0;
+  m->state = FMU_CONTINUOUS_TIME_MODE;
+  return fmi3OK;
+}
 EXPORT fmi3Status fmi3CompletedIntegratorStep(void* c, bool no_prior, bool* enter, bool* terminate) {
   Instance* m = (Instance*)c;
   (void)no_prior;
+  ALLOW("fmi3CompletedIntegratorStep", FMU_ME, IN(CONTINUOUS_TIME_MODE));
+  if (enter == NULL || terminate == NULL) FAIL(m, "fmi3CompletedIntegratorStep", "NULL result arguments");
+  m->step_times[0] = m->step_times[1];
+  m->step_times[1] = m->time;
+  ++m->steps_completed;
   *enter = model_step_done(m) != 0;
   *terminate = m->terminate != 0;
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3SetTime(void* c, double t) {
-  ((Instance*)c)->time = t;
+  Instance* m = (Instance*)c;
+  ALLOW("fmi3SetTime", FMU_ME, IN(CONTINUOUS_TIME_MODE));
+  if (!isfinite(t)) FAIL(m, "fmi3SetTime", "time %g", t);
+  /* not before the start, the last Event Mode or the second last completed integrator step */
+  double earliest = m->event_time > m->start_time ? m->event_time : m->start_time;
+  const char* what = m->event_time > m->start_time ? "the last Event Mode" : "the start time";
+  if (m->steps_completed >= 2 && m->step_times[0] > earliest) {
+    earliest = m->step_times[0];
+    what = "the second last fmi3CompletedIntegratorStep";
+  }
+  if (t < earliest - 1e-12 * fmax(fabs(t), fabs(earliest))) {
+    FAIL(m, "fmi3SetTime", "time %.17g is before %s at %.17g", t, what, earliest);
+  }
+  m->time = t;
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3SetContinuousStates(void* c, const double x[], size_t n) {
   Instance* m = (Instance*)c;
-  for (size_t k = 0; k < n && (int)k < model_nx; ++k) m->r[state_vr(k)] = x[k];
+  ALLOW("fmi3SetContinuousStates", FMU_ME, IN(CONTINUOUS_TIME_MODE));
+  if (!sized(m, "fmi3SetContinuousStates", x, n, model_nx, "states")) return fmi3Error;
+  for (size_t k = 0; k < n; ++k) m->r[state_vr(k)] = x[k];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetContinuousStateDerivatives(void* c, double dx[], size_t n) {
   Instance* m = (Instance*)c;
-  if (model_compute(m) != fmi2OK) {
-    report3(m, fmi3Discard, "discard", m->message);
-    return fmi3Discard;
-  }
-  for (size_t k = 0; k < n && (int)k < model_nx; ++k) dx[k] = m->r[der_vr(k)];
+  ALLOW("fmi3GetContinuousStateDerivatives", FMU_ME,
+        IN(INITIALIZATION_MODE) | IN(EVENT_MODE) | IN(CONTINUOUS_TIME_MODE) | IN(TERMINATED));
+  if (!sized(m, "fmi3GetContinuousStateDerivatives", dx, n, model_nx, "derivatives")) return fmi3Error;
+  const fmi3Status s = compute(m);
+  if (s != fmi3OK) return s;
+  for (size_t k = 0; k < n; ++k) dx[k] = m->r[der_vr(k)];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetEventIndicators(void* c, double z[], size_t n) {
   Instance* m = (Instance*)c;
-  if ((int)n != model_nz) return fmi3Error;
+  ALLOW("fmi3GetEventIndicators", FMU_ME,
+        IN(INITIALIZATION_MODE) | IN(EVENT_MODE) | IN(CONTINUOUS_TIME_MODE) | IN(TERMINATED));
+  if (!sized(m, "fmi3GetEventIndicators", z, n, model_nz, "event indicators")) return fmi3Error;
   if (n > 0) model_indicators(m, z);
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetContinuousStates(void* c, double x[], size_t n) {
   Instance* m = (Instance*)c;
-  for (size_t k = 0; k < n && (int)k < model_nx; ++k) x[k] = m->r[state_vr(k)];
+  ALLOW("fmi3GetContinuousStates", FMU_ME,
+        IN(INITIALIZATION_MODE) | IN(EVENT_MODE) | IN(CONTINUOUS_TIME_MODE) | IN(TERMINATED));
+  if (!sized(m, "fmi3GetContinuousStates", x, n, model_nx, "states")) return fmi3Error;
+  for (size_t k = 0; k < n; ++k) x[k] = m->r[state_vr(k)];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetNominalsOfContinuousStates(void* c, double x[], size_t n) {
-  (void)c;
+  Instance* m = (Instance*)c;
+  ALLOW("fmi3GetNominalsOfContinuousStates", FMU_ME,
+        IN(INITIALIZATION_MODE) | IN(EVENT_MODE) | IN(CONTINUOUS_TIME_MODE) | IN(TERMINATED));
+  if (!sized(m, "fmi3GetNominalsOfContinuousStates", x, n, model_nx, "states")) return fmi3Error;
   for (size_t k = 0; k < n; ++k) x[k] = 1.0;
   return fmi3OK;
 }
 
 /* ---- Co-Simulation (without event mode): Euler substeps, time events at their times. */
-EXPORT void* fmi3InstantiateCoSimulation(const char* name, const char* token, const char* resources, bool visible,
-                                         bool logging, bool event_mode_used, bool early_return_allowed,
-                                         const fmi3ValueReference required[], size_t n_required, void* env,
-                                         fmi3LogMessageCallback log, void* intermediate_update) {
-  (void)event_mode_used; (void)early_return_allowed; (void)required; (void)n_required; (void)intermediate_update;
-  Instance* m = (Instance*)fmi3InstantiateModelExchange(name, token, resources, visible, logging, env, log);
-  if (m != NULL) m->type = 1;
-  return m;
+EXPORT void* fmi3InstantiateCoSimulation(const char* name, const char* token, const char* resources,
+                                         bool visible, bool logging, bool event_mode_used,
+                                         bool early_return_allowed, const fmi3ValueReference required[],
+                                         size_t n_required, void* env, fmi3LogMessageCallback log,
+                                         void* intermediate_update) {
+  (void)visible;
+  (void)logging;
+  (void)early_return_allowed;
+  (void)required;
+  (void)intermediate_update;
+  if (event_mode_used || n_required > 0) {
+    if (log != NULL) {
+      log(env, fmi3Error, "error",
+          event_mode_used ? "fmi3InstantiateCoSimulation: eventModeUsed, but this FMU has no event mode "
+                            "(hasEventMode is not true)"
+                          : "fmi3InstantiateCoSimulation: requiredIntermediateVariables, but this FMU has no "
+                            "intermediate update");
+    }
+    return NULL;
+  }
+  return instantiate("fmi3InstantiateCoSimulation", name, token, resources, 1, env, log);
 }
+
+/* Whether communication point t is the FMU's time `now` (1e-12 relative). */
+static int same_time(double t, double now) { return fabs(t - now) <= 1e-12 * fmax(fabs(t), fabs(now)); }
+
 EXPORT fmi3Status fmi3DoStep(void* c, double t, double h, bool no_prior, bool* event_needed, bool* terminate,
                              bool* early_return, double* last_time) {
   Instance* m = (Instance*)c;
   (void)no_prior;
+  ALLOW("fmi3DoStep", FMU_CS, IN(STEP_MODE));
+  if (event_needed == NULL || terminate == NULL || early_return == NULL || last_time == NULL) {
+    FAIL(m, "fmi3DoStep", "NULL result arguments");
+  }
+  if (!same_time(t, m->time)) {
+    char ta[32], tb[32];
+    snprintf(ta, sizeof ta, "%.15g", t);
+    snprintf(tb, sizeof tb, "%.15g", m->time);
+    if (strcmp(ta, tb) == 0) {
+      snprintf(ta, sizeof ta, "%.17g", t);
+      snprintf(tb, sizeof tb, "%.17g", m->time);
+    }
+    FAIL(m, "fmi3DoStep", "communication point %s is not the FMU's time %s", ta, tb);
+  }
+  if (!(h > 0) || !isfinite(h)) FAIL(m, "fmi3DoStep", "communication step size %g is not > 0", h);
   const double end = t + h;
   const int substeps = 100;
+  m->state = FMU_STEP_IN_PROGRESS;
   m->time = t;
   for (int s = 0; s < substeps && !m->terminate; ++s) {
     double t1 = s + 1 == substeps ? end : t + h * (s + 1) / substeps;
     while (m->next_defined && m->next_time <= t1 + 1e-9 * (1 + (t1 < 0 ? -t1 : t1)) && !m->terminate) {
       m->time = m->next_time;
+      m->event_calls = 1;
+      m->discrete_states_needed = 0;
       (void)model_event(m);
     }
     if (model_nx > 0) {
       if (model_compute(m) != fmi2OK) {
         report3(m, fmi3Discard, "discard", m->message);
+        m->state = FMU_STEP_MODE;
         return fmi3Discard;
       }
-      for (int k = 0; k < model_nx; ++k) m->r[state_vr((size_t)k)] += (t1 - m->time) * m->r[der_vr((size_t)k)];
+      for (int k = 0; k < model_nx; ++k)
+        m->r[state_vr((size_t)k)] += (t1 - m->time) * m->r[der_vr((size_t)k)];
     }
     m->time = t1;
+  }
+  const fmi2Status s = model_compute(m); /* the outputs at the step's end */
+  m->state = FMU_STEP_MODE;
+  if (s != fmi2OK) {
+    report3(m, fmi3Discard, "discard", m->message);
+    return fmi3Discard;
   }
   *event_needed = false;
   *terminate = m->terminate != 0;
