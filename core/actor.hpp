@@ -118,6 +118,15 @@ class Actor {
   /// @throws ModelError naming the actor and the parameter.
   void resolve_parameters(const ParameterScope& scope);
 
+  /// Why `port`, a name the actor has no port of, cannot be connected
+  /// though the user may expect it (an FMU variable of a type ports do not
+  /// carry: "'label' is a String output: ..."), or empty: the usual "has no
+  /// input" message.
+  [[nodiscard]] virtual std::string unconnectable(std::string_view port) const {
+    (void)port;
+    return {};
+  }
+
   /// True when input `in` feeds output `out` directly (without state or delay).
   [[nodiscard]] bool feeds_through(std::size_t in, std::size_t out) const;
   /// True when input `in` feeds any output directly.
@@ -161,6 +170,13 @@ class Actor {
   /// and the run state, request time events. The director evaluates the
   /// continuous outputs after every actor is initialized.
   virtual void initialize(FireContext& context) const;
+  /// True for an actor whose initialize() reads its inputs (an FMU sets
+  /// them in its Initialization Mode). The director initializes such actors
+  /// after the others, one at a time in schedule order, each after the
+  /// continuous outputs were evaluated (its inputs' values at the start;
+  /// a constant's value is present on a discrete input). Until then its
+  /// evaluate() may be called on a run state initialize() has not seen.
+  [[nodiscard]] virtual bool initializes_from_inputs() const { return false; }
   /// Continuous and constant outputs from inputs, states and time
   /// (called in schedule order, on the RHS path: no allocation). Called
   /// where the outputs are read: in every RHS evaluation only when the

@@ -86,6 +86,11 @@ class ReadContext {
   [[nodiscard]] std::span<const double> input(InputPort in) const {
     return b_->inputs[b_->actors[actor_.index()].input(in.index).index()].in(b_->signals.data());
   }
+  /// True when input `in` has a driver (an optional input may have none).
+  [[nodiscard]] bool connected(InputPort in) const { return (flags(in) & 1U) == 0; }
+  /// True when input `in` resolved discrete (a polymorphic port of an actor
+  /// resolved discrete, or a declared discrete port).
+  [[nodiscard]] bool discrete(InputPort in) const { return (flags(in) & 2U) != 0; }
   /// The width of output `out`.
   [[nodiscard]] std::size_t width(OutputPort out) const {
     return b_->outputs[b_->actors[actor_.index()].output(out.index).index()].width;
@@ -114,6 +119,10 @@ class ReadContext {
   [[nodiscard]] DirectorServices* director() const { return director_; }
 
  private:
+  [[nodiscard]] std::uint8_t flags(InputPort in) const {
+    return b_->input_flags[b_->actors[actor_.index()].input(in.index).index()];
+  }
+
   RunBuffers* b_;
   DirectorServices* director_;
   ActorId actor_;

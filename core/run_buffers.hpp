@@ -84,6 +84,9 @@ struct RunBuffers {
       receivers_begin;  ///< per output, and one past the last: where its range in `receivers` begins
   std::vector<InputId> receivers;    ///< the discrete inputs each output drives
   std::vector<ActorId> input_owner;  ///< per input port: its actor
+  /// Per input port: 1 when unconnected (it reads the zero slice), 2 when
+  /// resolved discrete, 0 otherwise (ReadContext::connected(), discrete()).
+  std::vector<std::uint8_t> input_flags;
 
   // ---- values
   std::vector<double> signals;            ///< every output's current value (continuous) or last token

@@ -268,6 +268,8 @@ class Flattener {
       throw ModelError("'" + actor->path() + "." + std::string(port) +
                        "' is an input; a connection goes from an output to an input");
     }
+    if (const std::string why = actor->unconnectable(port); !why.empty())
+      throw ModelError(actor->describe() + ": " + why);
     throw ModelError(actor->describe() + " has no output '" + std::string(port) +
                      "' (its outputs: " + port_list(actor->outputs()) + ")");
   }
@@ -292,6 +294,8 @@ class Flattener {
       throw ModelError("'" + actor->path() + "." + std::string(port) +
                        "' is an output; a connection goes from an output to an input");
     }
+    if (const std::string why = actor->unconnectable(port); !why.empty())
+      throw ModelError(actor->describe() + ": " + why);
     throw ModelError(actor->describe() + " has no input '" + std::string(port) +
                      "' (its inputs: " + port_list(actor->inputs()) + ")");
   }

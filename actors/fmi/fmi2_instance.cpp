@@ -3,6 +3,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <vector>
 
 #include "actors/fmi/fmi3_adapter.hpp"
@@ -76,7 +77,10 @@ void Fmi2Instance::logger(fmi2::ComponentEnvironment env, fmi2::String instance_
 Fmi2Instance::Fmi2Instance(std::shared_ptr<Fmi2Library> library, const std::string& instance_name,
                            fmi2::Type type, const std::string& guid, const std::string& resource_uri,
                            bool once_per_process, std::string owner)
-    : library_(std::move(library)), owner_(std::move(owner)), type_(type) {
+    : library_(std::move(library)),
+      owner_(std::move(owner)),
+      kind_{library_->fmi3(), type == fmi2::Type::kModelExchange},
+      type_(type) {
   if (once_per_process && library_->live_instances().load() > 0) {
     throw RunError(owner_ + ": the FMU can be instantiated only once per process and already is");
   }
@@ -98,7 +102,9 @@ Fmi2Instance::Fmi2Instance(std::shared_ptr<Fmi2Library> library, const std::stri
 
 Fmi2Instance::~Fmi2Instance() {
   if (component_ != nullptr && !fatal_) {
-    if (initialized_ && !broken_) (void)f().terminate(component_);
+    // Terminate where the mode allows it: not after an error, not before initialization.
+    if (allowed(FmiCall::kTerminate, mode_, kind_) && mode_ != FmiMode::kInstantiated)
+      (void)f().terminate(component_);
     f().free_instance(component_);
   }
   if (counted_) --library_->live_instances();
@@ -125,11 +131,16 @@ bool Fmi2Instance::check(fmi2::Status status, const char* call) {
 }
 
 void Fmi2Instance::fail(fmi2::Status status, const char* call) {
-  if (status == fmi2::Status::kError || status == fmi2::Status::kDiscard)
-    broken_ = status == fmi2::Status::kError;
+  if (status == fmi2::Status::kError || status == fmi2::Status::kFatal) mode_ = FmiMode::kError;
   if (status == fmi2::Status::kFatal || status == fmi2::Status::kPending) fatal_ = true;
   throw RunError(owner_ + ": " + call_name(call) + " returned " + status_name(status) +
                  (last_message_.empty() ? std::string() : ": " + last_message_));
+}
+
+void Fmi2Instance::refuse(FmiCall call) const {
+  throw std::logic_error(owner_ + ": ctde called " + call_name(fmi2_name(call)) + " in " + to_string(mode_) +
+                         ", which FMI " + (kind_.fmi3 ? "3.0" : "2.0") +
+                         " does not allow (a bug in ctde: docs/fmi.md, \"Call sequence\")");
 }
 
 }  // namespace ctde

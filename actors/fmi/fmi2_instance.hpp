@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fmi2_library.hpp"
+#include "fmi_rules.hpp"
 
 namespace ctde {
 
@@ -42,6 +43,34 @@ class Fmi2Instance {
   [[nodiscard]] const Fmi2Functions& f() const { return library_->functions(); }
   [[nodiscard]] const Fmi2Library& library() const { return *library_; }
 
+  /// Makes the FMI call `make` (a callable returning its status) as
+  /// function `call`: checks first that the instance's mode allows it
+  /// (fmi_rules.hpp; std::logic_error, a bug in ctde, when not), then the
+  /// status as require(); after it the instance is in the call's next mode.
+  /// `name`: the FMI 2.0 name for messages when it is not the call's own
+  /// ("fmi2SetInteger" for kSetVariables).
+  template <class Make>
+  void call(FmiCall call, Make make, const char* name = nullptr) {
+    expect(call);
+    require(make(), name != nullptr ? name : fmi2_name(call));
+    if (leads_elsewhere(call)) mode_ = next_mode(call, mode_, kind_);
+  }
+  /// As call(), a Discard returned as false instead of thrown.
+  template <class Make>
+  [[nodiscard]] bool try_call(FmiCall call, Make make) {
+    expect(call);
+    const bool done = check(make(), fmi2_name(call));
+    if (done && leads_elsewhere(call)) mode_ = next_mode(call, mode_, kind_);
+    return done;
+  }
+  /// Throws std::logic_error when the instance's mode does not allow `call`.
+  void expect(FmiCall call) const {
+    if (!allowed(call, mode_, kind_)) refuse(call);
+  }
+  /// The mode the instance is in (fmi_rules.hpp).
+  [[nodiscard]] FmiMode mode() const { return mode_; }
+  [[nodiscard]] FmiKind kind() const { return kind_; }
+
   /// Checks a call's status: OK and Warning pass (true), Discard returns
   /// false, Error, Fatal and Pending throw a RunError naming the owner, the
   /// call and the last message the FMU logged. `call` is the FMI 2.0 name;
@@ -52,8 +81,6 @@ class Fmi2Instance {
     if (status == fmi2::Status::kOK) return;  // the hot path: no call
     if (!check(status, call)) fail(status, call);
   }
-  /// Marks the instance initialized (fmi2Terminate becomes due at the end).
-  void set_initialized() { initialized_ = true; }
 
   /// The name of FMI 2.0 function `fmi2_call` in this FMU's version (messages).
   [[nodiscard]] const char* call_name(const char* fmi2_call) const;
@@ -72,6 +99,12 @@ class Fmi2Instance {
   static void logger(fmi2::ComponentEnvironment env, fmi2::String instance_name, fmi2::Status status,
                      fmi2::String category, fmi2::String message, ...);
   [[noreturn]] void fail(fmi2::Status status, const char* call);
+  [[noreturn]] void refuse(FmiCall call) const;
+  static bool leads_elsewhere(FmiCall call) {
+    return call == FmiCall::kEnterInitializationMode || call == FmiCall::kExitInitializationMode ||
+           call == FmiCall::kEnterEventMode || call == FmiCall::kEnterContinuousTimeMode ||
+           call == FmiCall::kTerminate;
+  }
 
   std::shared_ptr<Fmi2Library> library_;
   fmi2::CallbackFunctions callbacks_{};
@@ -80,9 +113,9 @@ class Fmi2Instance {
   std::string last_message_;
   std::vector<LogEntry> log_;  ///< messages not yet taken
   std::size_t dropped_ = 0;    ///< messages not kept since the last take_log()
-  bool initialized_ = false;
-  bool broken_ = false;  ///< an Error or Fatal status: no fmi2Terminate
-  bool fatal_ = false;   ///< a Fatal status: no call at all
+  FmiKind kind_;
+  FmiMode mode_ = FmiMode::kInstantiated;
+  bool fatal_ = false;  ///< a Fatal status: no call at all
   bool counted_ = false;
   fmi2::Type type_ = fmi2::Type::kModelExchange;
 };

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstring>
+#include <fstream>
 
 #include "actors/fmi/fmi3_adapter.hpp"
 #include "core/error.hpp"
@@ -94,6 +95,50 @@ void look_up_shared(void* handle, const char* prefix, bool model_exchange, Funct
 
 }  // namespace
 
+std::string elf_mismatch(const std::filesystem::path& binary) {
+  std::ifstream in(binary, std::ios::binary);
+  std::array<unsigned char, 20> header{};
+  in.read(reinterpret_cast<char*>(header.data()), header.size());
+  if (in.gcount() < static_cast<std::streamsize>(header.size()) || header[0] != 0x7f || header[1] != 'E' ||
+      header[2] != 'L' || header[3] != 'F') {
+    return "it is not an ELF shared library (a Linux binary starts with the bytes 0x7f 'E' 'L' 'F')";
+  }
+  const bool big_endian = header[5] == 2;
+  const unsigned machine = big_endian ? (header[18] << 8U) | header[19] : header[18] | (header[19] << 8U);
+  const auto name = [](unsigned m) -> std::string {
+    switch (m) {
+      case 3:
+        return "x86 (32-bit)";
+      case 40:
+        return "ARM (32-bit)";
+      case 62:
+        return "x86-64";
+      case 183:
+        return "AArch64";
+      case 243:
+        return "RISC-V";
+      default:
+        return "ELF machine " + std::to_string(m);
+    }
+  };
+#if defined(__x86_64__)
+  constexpr unsigned kHere = 62;
+#elif defined(__aarch64__)
+  constexpr unsigned kHere = 183;
+#elif defined(__i386__)
+  constexpr unsigned kHere = 3;
+#else
+  constexpr unsigned kHere = 0;
+#endif
+  const unsigned bits = header[4] == 2 ? 64 : 32;
+  const unsigned here_bits = sizeof(void*) * 8;
+  if (kHere != 0 && (machine != kHere || bits != here_bits)) {
+    return "it is built for " + name(machine) + " (" + std::to_string(bits) + "-bit ELF, machine " +
+           std::to_string(machine) + "), and this machine runs " + name(kHere);
+  }
+  return {};
+}
+
 fmi2::Component Fmi2Library::instantiate(const std::string& instance_name, fmi2::Type type,
                                          const std::string& guid, const std::string& resource_uri,
                                          const fmi2::CallbackFunctions* callbacks) const {
@@ -113,7 +158,9 @@ Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchang
   handle_ = dlopen(binary.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle_ == nullptr) {
     const char* reason = dlerror();
-    throw ModelError(what + ": cannot load its binary: " + std::string(reason == nullptr ? "" : reason));
+    const std::string elf = elf_mismatch(binary);
+    throw ModelError(what + ": cannot load its binary " + binary.filename().string() + ": " +
+                     (elf.empty() ? std::string(reason == nullptr ? "" : reason) : elf));
   }
   try {
     if (fmi3_) {

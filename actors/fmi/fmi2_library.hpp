@@ -46,6 +46,12 @@ struct Fmi2Functions {
   fmi2::GetBooleanStatusFn get_boolean_status = nullptr;
 };
 
+/// Why `binary` cannot run on this machine, read from its ELF header: "it
+/// is built for AArch64 (64-bit ELF, machine 183), and this machine runs
+/// x86-64", or "it is not an ELF shared library"; empty when it is this
+/// machine's kind (dlopen's own message then says what is wrong).
+[[nodiscard]] std::string elf_mismatch(const std::filesystem::path& binary);
+
 /// A loaded binary. Not copyable, not movable (instances point into it).
 class Fmi2Library {
  public:

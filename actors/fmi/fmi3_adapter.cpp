@@ -3,6 +3,8 @@
 #include <cstring>
 #include <memory>
 
+#include "actors/fmi/fmu_archive.hpp"
+
 namespace ctde {
 
 namespace {
@@ -241,9 +243,7 @@ fmi2::Component fmi3_instantiate(const fmi3::Functions& functions, const std::st
   c->f = &functions;
   c->callbacks = *callbacks;
   c->name = instance_name;
-  const std::string scheme = "file://";
-  const std::string path =
-      resource_uri.rfind(scheme, 0) == 0 ? resource_uri.substr(scheme.size()) : resource_uri;
+  const std::string path = file_uri_path(resource_uri);
   if (type == fmi2::Type::kModelExchange) {
     c->instance = functions.instantiate_model_exchange(instance_name.c_str(), token.c_str(), path.c_str(),
                                                        false, false, c.get(), &log_message);

@@ -8,6 +8,7 @@
 
 #include "actors/fmi/fmi2_instance.hpp"
 #include "actors/fmi/fmi2_library.hpp"
+#include "actors/fmi/fmi_rules.hpp"
 #include "actors/fmi/fmu_archive.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -151,25 +152,41 @@ void FMU::load(const std::string& file) {
   std::ostringstream xml;
   xml << in.rdbuf();
   md_ = parse_model_description(xml.str(), archive_->describe());
-  resource_uri_ = "file://" + (archive_->folder() / "resources").string() + "/";
+  resource_uri_ = file_uri(archive_->folder() / "resources");
 }
 
+namespace {
+
+/// The type names of variables ports carry, for messages.
+bool has_port_type(const FmuVariable& var) {
+  return var.type == VariableType::kReal || var.type == VariableType::kInteger ||
+         var.type == VariableType::kBoolean || var.type == VariableType::kEnumeration;
+}
+
+}  // namespace
+
 void FMU::declare_ports() {
-  inputs_ = {};
+  continuous_inputs_ = {};
+  event_inputs_ = {};
   outputs_ = {};
+  output_starts_.clear();
+  unconnectable_.clear();
   std::vector<std::pair<std::string, std::string>> names;  // port, variable
   std::vector<std::size_t> input_variable;                 // per input port
-  std::vector<std::size_t> output_variable;                // per output port
   for (std::size_t v = 0; v < md_.variables.size(); ++v) {
     const FmuVariable& var = md_.variables[v];
     const bool input = var.causality == Causality::kInput;
     if (!input && var.causality != Causality::kOutput) continue;
     if (clocks_.owns(v) && !clocks_.has_port(v)) continue;  // a periodic input clock: ctde ticks it
-    if (!clocks_.owns(v) && (var.type == VariableType::kString || var.type == VariableType::kOther)) {
-      fail(archive_->describe() + ": " + (input ? "input" : "output") + " '" + var.name +
-           "' is of a type ctde's ports do not carry (they carry Real/Float64, Integer/Int32, Boolean)");
-    }
     const std::string port = fmu_port_name(var.name);
+    if (!clocks_.owns(v) && !has_port_type(var)) {
+      // Refused only when a connection needs it (unconnectable()).
+      unconnectable_.emplace_back(port, "'" + var.name + "' is " + (input ? "an input" : "an output") +
+                                            " of type " + var.type_name +
+                                            ", which ctde's ports do not carry (they carry Real, Integer, "
+                                            "Boolean and Enumeration; FMI 3 Float64, Int32 and Boolean)");
+      continue;
+    }
     for (const auto& [other_port, other_variable] : names) {
       if (other_port == port) {
         fail(archive_->describe() + ": variables '" + other_variable + "' and '" + var.name +
@@ -184,12 +201,16 @@ void FMU::declare_ports() {
                                   : declare_output(port, PortKind::kDiscrete, 1).index);
       continue;
     }
-    // Co-simulation: discrete outputs, inputs of their drivers' kind (read at the communication points).
+    const bool continuous = var.type == VariableType::kReal && var.variability == Variability::kContinuous;
     std::size_t index = 0;
     if (input) {
-      const PortKind kind = me_ ? PortKind::kContinuous : PortKind::kPolymorphic;
+      // Model Exchange: a discrete input changes only at events (a token);
+      // Co-Simulation: of its driver's kind, read at the communication points.
+      const PortKind kind = !me_         ? PortKind::kPolymorphic
+                            : continuous ? PortKind::kContinuous
+                                         : PortKind::kDiscrete;
       const auto found = find_input(port);
-      index = found ? *found : declare_input(port, kind, 1).index;
+      index = found ? *found : declare_input(port, kind, 1, /*optional=*/true).index;
       set_kind(InputPort(index), kind);
       input_variable.push_back(v);
     } else {
@@ -197,30 +218,37 @@ void FMU::declare_ports() {
       const auto found = find_output(port);
       index = found ? *found : declare_output(port, kind, 1).index;
       set_kind(OutputPort(index), kind);
-      output_variable.push_back(v);
+      if (output_starts_.size() <= index) output_starts_.resize(index + 1, 0.0);
+      output_starts_[index] = var.start.value_or(0.0);
     }
-    Ports& side = input ? inputs_ : outputs_;
+    Ports& side = !input ? outputs_ : (me_ && continuous) ? continuous_inputs_ : event_inputs_;
     PortGroup& group = var.type == VariableType::kReal      ? side.real
                        : var.type == VariableType::kBoolean ? side.boolean
                                                             : side.integer;
-    group.refs.push_back(var.value_reference);
-    group.ports.push_back(index);
+    group.add(var.value_reference, index, v);
   }
   // Direct feedthrough from <ModelStructure><Outputs>: dependencies absent = on everything.
   std::vector<std::pair<InputPort, OutputPort>> pairs;
   for (const FmuOutput& out : md_.outputs) {
     if (clocks_.owns(out.variable)) continue;  // discrete: no feedthrough declared
+    if (!has_port_type(md_.variables[out.variable])) continue;
     const auto o = find_output(fmu_port_name(md_.variables[out.variable].name));
     if (!o) continue;
-    for (std::size_t i = 0; i < input_variable.size(); ++i) {
+    for (const std::size_t in : input_variable) {
       const bool depends = !out.dependencies || std::find(out.dependencies->begin(), out.dependencies->end(),
-                                                          input_variable[i]) != out.dependencies->end();
+                                                          in) != out.dependencies->end();
       if (depends)
-        pairs.emplace_back(input_port(*find_input(fmu_port_name(md_.variables[input_variable[i]].name))),
-                           output_port(*o));
+        pairs.emplace_back(input_port(*find_input(fmu_port_name(md_.variables[in].name))), output_port(*o));
     }
   }
   set_feedthrough(pairs);
+}
+
+std::string FMU::unconnectable(std::string_view port) const {
+  for (const auto& [name, why] : unconnectable_) {
+    if (name == port) return why;
+  }
+  return {};
 }
 
 void FMU::read_starts() {
@@ -232,15 +260,16 @@ void FMU::read_starts() {
     const auto v = md_.find(name);
     if (!v) fail(start_, archive_->describe() + " has no variable named '" + name + "'");
     const FmuVariable& var = md_.variables[*v];
-    if (var.type == VariableType::kString || var.type == VariableType::kOther) {
-      fail(start_, "variable '" + name + "' is not a number (Real/Float64, Integer/Int32, Boolean)");
+    if (!has_port_type(var)) {
+      fail(start_,
+           "variable '" + name + "' is of type " + var.type_name +
+               ": ctde gives start values to Real, Integer, Boolean and Enumeration variables (FMI 3: "
+               "Float64, Int32, Boolean)");
     }
-    const bool settable =
-        var.causality == Causality::kParameter || var.causality == Causality::kInput ||
-        (var.start.has_value() && var.causality != Causality::kCalculatedParameter &&
-         var.causality != Causality::kIndependent && var.variability != Variability::kConstant);
-    if (!settable)
-      fail(start_, "variable '" + name + "' cannot be given a start value (no start in the FMU)");
+    // Start values are set before fmi2EnterInitializationMode (fmi_rules.hpp).
+    if (!may_set(var, FmiMode::kInstantiated))
+      fail(start_, "variable '" + name +
+                       "' cannot be given a start value: " + set_refusal(var, FmiMode::kInstantiated));
     double number = 0;
     if (value.is_boolean()) {
       number = value.get<bool>() ? 1.0 : 0.0;

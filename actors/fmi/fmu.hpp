@@ -2,24 +2,34 @@
 /// FMU: a Functional Mock-up Unit (FMI 2.0; FMI 3.0 through
 /// fmi3_adapter.hpp) as an actor (docs/fmi.md).
 ///
+/// Every call follows the FMI state machine (fmi_rules.hpp), checked call
+/// by call. Initialization: the start values, fmi2EnterInitializationMode,
+/// the connected inputs, fmi2ExitInitializationMode (the director
+/// initializes an FMU after the actors that drive it).
+///
 /// Model Exchange: the FMU's continuous states are the actor's states (the
 /// director's solver integrates them), its event indicators are the actor's
 /// guards, its nextEventTime a time event at exactly that time, and
-/// fmi2CompletedIntegratorStep is called after every accepted step. At an
-/// event the actor fires: fmi2EnterEventMode, the event iteration
-/// (fmi2NewDiscreteStates until no new discrete states are needed),
-/// fmi2EnterContinuousTimeMode, and the states the FMU changed become a
-/// reset of the actor's states.
+/// fmi2CompletedIntegratorStep is called after every accepted step. In
+/// Continuous-Time Mode only the time, the states and the continuous inputs
+/// are set. At an event the actor fires: time, states and continuous inputs
+/// (still in Continuous-Time Mode), fmi2EnterEventMode, the discrete inputs
+/// that received a token, the event iteration (fmi2NewDiscreteStates until
+/// no new discrete states are needed), fmi2EnterContinuousTimeMode, and the
+/// states the FMU changed become a reset of the actor's states.
 ///
 /// Co-Simulation: a discrete actor that fires every `communication_step`;
 /// at t_k it calls fmi2DoStep from t_{k-1} (with the inputs set then), sets
 /// the inputs at t_k and sends the outputs read then as tokens.
 ///
-/// Ports: one port of width 1 per variable of causality input or output,
-/// named after the variable (characters other than letters, digits and '_'
-/// become '_'): continuous for Model Exchange; for Co-Simulation discrete
-/// outputs and inputs of their drivers' kind. Direct feedthrough comes from
-/// ModelStructure.
+/// Ports: one port of width 1 per variable of causality input or output of
+/// a type ports carry (Real, Integer, Boolean, Enumeration; FMI 3 Float64,
+/// Int32, Boolean), named after the variable (characters other than
+/// letters, digits and '_' become '_'). Model Exchange: continuous Real
+/// inputs and every output continuous, the other inputs discrete;
+/// Co-Simulation: discrete outputs and inputs of their drivers' kind.
+/// Inputs are optional: an unconnected one keeps its start value. Direct
+/// feedthrough comes from ModelStructure.
 /// FMI 3 clocks and clocked variables are discrete ports (fmi3_clocks.hpp).
 
 #include <memory>
@@ -64,6 +74,10 @@ class FMU : public Actor {
   [[nodiscard]] std::size_t state_size() const override { return me_ ? md_.states.size() : 0; }
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void initialize(FireContext& context) const override;
+  /// Connected inputs are set in Initialization Mode.
+  [[nodiscard]] bool initializes_from_inputs() const override { return true; }
+  /// A variable of a type ports do not carry.
+  [[nodiscard]] std::string unconnectable(std::string_view port) const override;
   void evaluate(EvalContext& context) const override;
   void derivatives(const ReadContext& context, std::span<double> dxdt) const override;
   void state_tolerances(std::span<double> atol) const override;
@@ -85,11 +99,18 @@ class FMU : public Actor {
   void check_times(const TimeResolution& resolution) const override;
 
  private:
-  /// The ports of one FMI type, in one direction: value references and the
-  /// port index of each.
+  /// The ports of one FMI type, in one direction: the value reference, the
+  /// port index and the variable (index into the description) of each.
   struct PortGroup {
     std::vector<unsigned int> refs;
     std::vector<std::size_t> ports;
+    std::vector<std::size_t> variables;
+    void add(unsigned int ref, std::size_t port, std::size_t variable) {
+      refs.push_back(ref);
+      ports.push_back(port);
+      variables.push_back(variable);
+    }
+    [[nodiscard]] std::size_t size() const { return refs.size(); }
   };
   struct Ports {
     PortGroup real, integer, boolean;
@@ -100,8 +121,13 @@ class FMU : public Actor {
   void declare_ports();
   void read_starts();
   [[nodiscard]] std::unique_ptr<Fmi2Instance> instantiate(const std::string& instance_name) const;
-  void set_inputs(const ReadContext& context, RunState& run) const;
-  void set_continuous(const ReadContext& context, RunState& run) const;
+  /// Sets the inputs of `ports` that `take(port index)` selects (their values now).
+  template <class Take>
+  void set_inputs(const ReadContext& context, RunState& run, const Ports& ports, Take take) const;
+  /// Continuous-Time Mode: time `t`, the states, the continuous inputs.
+  void set_continuous(const ReadContext& context, RunState& run, double t) const;
+  /// Makes the instance and takes it through Initialization Mode.
+  void start_instance(FireContext& context, RunState& run) const;
   void read_outputs(RunState& run) const;
   /// Calls each(port index, value) for every output, from the values read last.
   template <class Each>
@@ -136,8 +162,16 @@ class FMU : public Actor {
   bool once_per_process_ = false;
   double communication_step_ = 0;
   std::string resource_uri_;
-  Ports inputs_;
+  /// The inputs set in every mode that sets inputs: continuous Real inputs
+  /// of Model Exchange (the only ones Continuous-Time Mode sets).
+  Ports continuous_inputs_;
+  /// The inputs set in Initialization, Event and Step Mode only: the others
+  /// of Model Exchange (discrete ports); every input of Co-Simulation.
+  Ports event_inputs_;
   Ports outputs_;
+  std::vector<double> output_starts_;  ///< per output port: its start value (before initialization)
+  /// Inputs and outputs without a port (a type ports do not carry): port name and why.
+  std::vector<std::pair<std::string, std::string>> unconnectable_;
   Fmi3Clocks clocks_;  ///< FMI 3 clocks and clocked variables: discrete ports
   /// Start values from the `start` parameter: variable index and value.
   std::vector<std::pair<std::size_t, double>> starts_;

@@ -74,11 +74,15 @@ FmuArchive::FmuArchive(const fs::path& fmu) : file_(fmu) {
     for (zip_int64_t i = 0; i < count; ++i) {
       const std::string name = zip_get_name(archive.get(), static_cast<zip_uint64_t>(i), 0);
       const fs::path target = folder_ / name;
-      if (name.back() == '/') {
-        fs::create_directories(target);
-        continue;
+      // A file and a folder of the same name (a file "binaries" and entries
+      // under "binaries/") cannot both be extracted: a bad FMU.
+      std::error_code made;
+      fs::create_directories(name.back() == '/' ? target : target.parent_path(), made);
+      if (made) {
+        throw ModelError(describe() + ": cannot extract entry '" + name + "' (" + made.message() +
+                         "): the archive holds a file where this entry needs a folder");
       }
-      fs::create_directories(target.parent_path());
+      if (name.back() == '/') continue;
       std::unique_ptr<zip_file_t, ZipFileCloser> in(
           zip_fopen_index(archive.get(), static_cast<zip_uint64_t>(i), 0));
       if (!in) throw ModelError(describe() + ": cannot read entry '" + name + "'");
@@ -102,6 +106,46 @@ FmuArchive::FmuArchive(const fs::path& fmu) : file_(fmu) {
 FmuArchive::~FmuArchive() {
   std::error_code ignored;
   fs::remove_all(folder_, ignored);
+}
+
+std::string file_uri(const std::filesystem::path& folder) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string uri = "file://";
+  for (const char c : folder.string()) {
+    const auto byte = static_cast<unsigned char>(c);
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    if (keep) {
+      uri += c;
+    } else {
+      uri += '%';
+      uri += kHex[byte >> 4U];
+      uri += kHex[byte & 15U];
+    }
+  }
+  if (uri.back() != '/') uri += '/';
+  return uri;
+}
+
+std::string file_uri_path(const std::string& uri) {
+  const std::string scheme = "file://";
+  if (uri.rfind(scheme, 0) != 0) return uri;
+  const auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  std::string path;
+  for (std::size_t i = scheme.size(); i < uri.size(); ++i) {
+    if (uri[i] == '%' && i + 2 < uri.size() && hex(uri[i + 1]) >= 0 && hex(uri[i + 2]) >= 0) {
+      path += static_cast<char>(hex(uri[i + 1]) * 16 + hex(uri[i + 2]));
+      i += 2;
+    } else {
+      path += uri[i];
+    }
+  }
+  return path;
 }
 
 }  // namespace ctde

@@ -38,6 +38,14 @@ class FmuArchive {
   std::filesystem::path folder_;
 };
 
+/// The file:// URI of `folder` (absolute), with every byte other than ASCII
+/// letters, digits, '-', '.', '_', '~' and '/' percent-encoded (RFC 3986:
+/// "a b%41" -> "a%20b%2541"), ending in '/'. FMI 2.0's resource location.
+[[nodiscard]] std::string file_uri(const std::filesystem::path& folder);
+/// The path of a file:// URI that file_uri() made (percent-decoded); other
+/// text is returned as it is. FMI 3.0 takes the resource location as a path.
+[[nodiscard]] std::string file_uri_path(const std::string& uri);
+
 /// True when `entry` (a zip entry name) is safe to extract below a folder:
 /// relative, without a ".." component, without a backslash or a drive letter.
 [[nodiscard]] bool is_safe_zip_entry(const std::string& entry);

@@ -2,6 +2,7 @@
 // Exchange (spec 3.2.3) and Co-Simulation (spec 4.2.4) mapped onto the
 // actor's calls. Buffers are made once in make_state(): the right-hand-side
 // path (evaluate, derivatives, guards) allocates nothing.
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -16,8 +17,15 @@ namespace ctde {
 /// The instance and its buffers, for one run.
 struct FMU::RunState final : ActorState {
   std::unique_ptr<Fmi2Instance> fmu;
-  std::vector<double> real_in, real_out, x;
-  std::vector<int> integer_in, integer_out, boolean_in, boolean_out;
+  /// The inputs of continuous_inputs_ and event_inputs_ that are connected
+  /// (an unconnected input keeps its start value: it is never set).
+  Ports continuous_in, event_in;
+  std::vector<char> seen;          ///< per input port: a token arrived (co-simulation: set from then on)
+  std::vector<unsigned int> refs;  ///< the value references of one Set call
+  std::vector<double> reals;
+  std::vector<int> ints;
+  std::vector<double> real_out, x;
+  std::vector<int> integer_out, boolean_out;
   Tick pending_tick = kNever;  ///< the time event asked for (nextEventTime), or kNever
   double pending_time = 0;     ///< ... at exactly this time in seconds
   bool terminate = false;      ///< fmi2CompletedIntegratorStep asked to terminate
@@ -36,56 +44,81 @@ constexpr int kMaxEventIterations = 1000;
 
 std::unique_ptr<ActorState> FMU::make_state() const {
   auto run = std::make_unique<RunState>();
-  run->real_in.resize(inputs_.real.refs.size());
-  run->integer_in.resize(inputs_.integer.refs.size());
-  run->boolean_in.resize(inputs_.boolean.refs.size());
-  run->real_out.resize(outputs_.real.refs.size());
-  run->integer_out.resize(outputs_.integer.refs.size());
-  run->boolean_out.resize(outputs_.boolean.refs.size());
+  std::size_t widest = 0;
+  for (const Ports* p : {&continuous_inputs_, &event_inputs_})
+    widest = std::max({widest, p->real.size(), p->integer.size(), p->boolean.size()});
+  run->refs.resize(widest);
+  run->reals.resize(widest);
+  run->ints.resize(widest);
+  run->seen.assign(inputs().size(), 0);
+  run->real_out.resize(outputs_.real.size());
+  run->integer_out.resize(outputs_.integer.size());
+  run->boolean_out.resize(outputs_.boolean.size());
   run->x.resize(state_size());
   run->clocks = clocks_.make_run();
   return run;
 }
 
-void FMU::set_inputs(const ReadContext& context, RunState& run) const {
+template <class Take>
+void FMU::set_inputs(const ReadContext& context, RunState& run, const Ports& ports, Take take) const {
   Fmi2Instance& fmu = *run.fmu;
-  if (!inputs_.real.refs.empty()) {
-    for (std::size_t k = 0; k < run.real_in.size(); ++k) {
-      run.real_in[k] = context.input(input_port(inputs_.real.ports[k]))[0];
-    }
-    fmu.require(
-        fmu.f().set_real(fmu.component(), inputs_.real.refs.data(), run.real_in.size(), run.real_in.data()),
-        "fmi2SetReal");
+  const auto& f = fmu.f();
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < ports.real.size(); ++k) {
+    const std::size_t port = ports.real.ports[k];
+    if (!take(port)) continue;
+    run.refs[n] = ports.real.refs[k];
+    run.reals[n++] = context.input(input_port(port))[0];
   }
-  if (!inputs_.integer.refs.empty()) {
-    for (std::size_t k = 0; k < run.integer_in.size(); ++k) {
-      run.integer_in[k] =
-          static_cast<int>(std::lround(context.input(input_port(inputs_.integer.ports[k]))[0]));
+  if (n > 0)
+    fmu.call(FmiCall::kSetVariables,
+             [&] { return f.set_real(fmu.component(), run.refs.data(), n, run.reals.data()); });
+  for (const bool boolean : {false, true}) {
+    const PortGroup& group = boolean ? ports.boolean : ports.integer;
+    n = 0;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      const std::size_t port = group.ports[k];
+      if (!take(port)) continue;
+      const double value = context.input(input_port(port))[0];
+      run.refs[n] = group.refs[k];
+      if (boolean) {
+        run.ints[n++] = value != 0.0 ? fmi2::kTrue : fmi2::kFalse;
+        continue;
+      }
+      // Integer and Enumeration: the nearest whole number, which must fit.
+      const double whole = std::nearbyint(value);
+      if (!(whole >= -2147483648.0 && whole <= 2147483647.0)) {
+        throw RunError(describe() + ": input '" + inputs()[port].name + "' is " + format_double(value) +
+                       ", outside the range of an FMI " + (fmu.kind().fmi3 ? "Int32" : "Integer") +
+                       " (-2147483648..2147483647)");
+      }
+      run.ints[n++] = static_cast<int>(whole);
     }
-    fmu.require(fmu.f().set_integer(fmu.component(), inputs_.integer.refs.data(), run.integer_in.size(),
-                                    run.integer_in.data()),
-                "fmi2SetInteger");
-  }
-  if (!inputs_.boolean.refs.empty()) {
-    for (std::size_t k = 0; k < run.boolean_in.size(); ++k) {
-      run.boolean_in[k] =
-          context.input(input_port(inputs_.boolean.ports[k]))[0] != 0.0 ? fmi2::kTrue : fmi2::kFalse;
+    if (n == 0) continue;
+    if (boolean) {
+      fmu.call(
+          FmiCall::kSetVariables,
+          [&] { return f.set_boolean(fmu.component(), run.refs.data(), n, run.ints.data()); },
+          "fmi2SetBoolean");
+    } else {
+      fmu.call(
+          FmiCall::kSetVariables,
+          [&] { return f.set_integer(fmu.component(), run.refs.data(), n, run.ints.data()); },
+          "fmi2SetInteger");
     }
-    fmu.require(fmu.f().set_boolean(fmu.component(), inputs_.boolean.refs.data(), run.boolean_in.size(),
-                                    run.boolean_in.data()),
-                "fmi2SetBoolean");
   }
 }
 
-void FMU::set_continuous(const ReadContext& context, RunState& run) const {
+void FMU::set_continuous(const ReadContext& context, RunState& run, double t) const {
   Fmi2Instance& fmu = *run.fmu;
-  fmu.require(fmu.f().set_time(fmu.component(), context.time()), "fmi2SetTime");
+  const auto& f = fmu.f();
+  fmu.call(FmiCall::kSetTime, [&] { return f.set_time(fmu.component(), t); });
   const std::span<const double> x = context.states();
   if (!x.empty()) {
-    fmu.require(fmu.f().set_continuous_states(fmu.component(), x.data(), x.size()),
-                "fmi2SetContinuousStates");
+    fmu.call(FmiCall::kSetContinuousStates,
+             [&] { return f.set_continuous_states(fmu.component(), x.data(), x.size()); });
   }
-  set_inputs(context, run);
+  set_inputs(context, run, run.continuous_in, [](std::size_t) { return true; });
 }
 
 template <class Each>
@@ -99,20 +132,29 @@ void FMU::for_each_output(const RunState& run, Each each) const {
 
 void FMU::read_outputs(RunState& run) const {
   Fmi2Instance& fmu = *run.fmu;
+  const auto& f = fmu.f();
   if (!run.real_out.empty()) {
-    fmu.require(fmu.f().get_real(fmu.component(), outputs_.real.refs.data(), run.real_out.size(),
-                                 run.real_out.data()),
-                "fmi2GetReal");
+    fmu.call(FmiCall::kGetVariables, [&] {
+      return f.get_real(fmu.component(), outputs_.real.refs.data(), run.real_out.size(), run.real_out.data());
+    });
   }
   if (!run.integer_out.empty()) {
-    fmu.require(fmu.f().get_integer(fmu.component(), outputs_.integer.refs.data(), run.integer_out.size(),
-                                    run.integer_out.data()),
-                "fmi2GetInteger");
+    fmu.call(
+        FmiCall::kGetVariables,
+        [&] {
+          return f.get_integer(fmu.component(), outputs_.integer.refs.data(), run.integer_out.size(),
+                               run.integer_out.data());
+        },
+        "fmi2GetInteger");
   }
   if (!run.boolean_out.empty()) {
-    fmu.require(fmu.f().get_boolean(fmu.component(), outputs_.boolean.refs.data(), run.boolean_out.size(),
-                                    run.boolean_out.data()),
-                "fmi2GetBoolean");
+    fmu.call(
+        FmiCall::kGetVariables,
+        [&] {
+          return f.get_boolean(fmu.component(), outputs_.boolean.refs.data(), run.boolean_out.size(),
+                               run.boolean_out.data());
+        },
+        "fmi2GetBoolean");
   }
 }
 
@@ -131,6 +173,19 @@ void FMU::with_log(StepContext& context, RunState& run, Call call) const {
 
 void FMU::initialize(FireContext& context) const {
   auto& run = context.state<RunState>();
+  // Only the connected inputs are ever set.
+  const auto connected = [&](const PortGroup& group) {
+    PortGroup kept;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      if (context.connected(input_port(group.ports[k])))
+        kept.add(group.refs[k], group.ports[k], group.variables[k]);
+    }
+    return kept;
+  };
+  for (auto [all, kept] :
+       {std::pair{&continuous_inputs_, &run.continuous_in}, std::pair{&event_inputs_, &run.event_in}}) {
+    *kept = {connected(all->real), connected(all->integer), connected(all->boolean)};
+  }
   run.fmu = instantiate(name());
   with_log(context, run, [&] { initialize_now(context, run); });
 }
@@ -167,25 +222,36 @@ void FMU::initialize_now(FireContext& context, RunState& run) const {
   const auto& f = fmu.f();
   const double start = context.time();
   const double stop = context.resolution().to_seconds(context.stop_tick());
-  fmu.require(f.setup_experiment(fmu.component(), fmi2::kFalse, 0.0, start, fmi2::kTrue, stop),
-              "fmi2SetupExperiment");
+  fmu.call(FmiCall::kSetupExperiment,
+           [&] { return f.setup_experiment(fmu.component(), fmi2::kFalse, 0.0, start, fmi2::kTrue, stop); });
+  // The `start` parameter's values (read_starts() checked that Instantiated allows them).
   for (const auto& [v, value] : starts_) {
     const FmuVariable& var = md_.variables[v];
     const unsigned int vr = var.value_reference;
     if (var.type == VariableType::kReal) {
-      fmu.require(f.set_real(fmu.component(), &vr, 1, &value), "fmi2SetReal");
+      fmu.call(FmiCall::kSetVariables, [&] { return f.set_real(fmu.component(), &vr, 1, &value); });
     } else if (var.type == VariableType::kBoolean) {
       const int b = value != 0.0 ? fmi2::kTrue : fmi2::kFalse;
-      fmu.require(f.set_boolean(fmu.component(), &vr, 1, &b), "fmi2SetBoolean");
+      fmu.call(
+          FmiCall::kSetVariables, [&] { return f.set_boolean(fmu.component(), &vr, 1, &b); },
+          "fmi2SetBoolean");
     } else {
       const int i = static_cast<int>(std::lround(value));
-      fmu.require(f.set_integer(fmu.component(), &vr, 1, &i), "fmi2SetInteger");
+      fmu.call(
+          FmiCall::kSetVariables, [&] { return f.set_integer(fmu.component(), &vr, 1, &i); },
+          "fmi2SetInteger");
     }
   }
-  fmu.require(f.enter_initialization_mode(fmu.component()), "fmi2EnterInitializationMode");
+  fmu.call(FmiCall::kEnterInitializationMode, [&] { return f.enter_initialization_mode(fmu.component()); });
+  // The connected inputs' values at the start: continuous signals, and the
+  // constants on discrete inputs (a discrete input without a token keeps its start value).
+  set_inputs(context, run, run.continuous_in, [](std::size_t) { return true; });
+  set_inputs(context, run, run.event_in, [&](std::size_t port) {
+    const InputPort in = input_port(port);
+    return !context.discrete(in) || context.has_token(in);
+  });
   if (clocks_.any()) clocks_.initialize(run.clocks, fmu, start, describe());
-  fmu.require(f.exit_initialization_mode(fmu.component()), "fmi2ExitInitializationMode");
-  fmu.set_initialized();
+  fmu.call(FmiCall::kExitInitializationMode, [&] { return f.exit_initialization_mode(fmu.component()); });
   if (me_) {
     // After initialization an ME FMU is in event mode: iterate, then go on in continuous time.
     event_iteration(context, run, true);
@@ -213,21 +279,25 @@ void FMU::event_iteration(FireContext& context, RunState& run, bool initial) con
     }
     if (clocks_.any()) clocks_.before_update(run.clocks, fmu);
     info = fmi2::EventInfo{};
-    fmu.require(f.new_discrete_states(fmu.component(), &info), "fmi2NewDiscreteStates");
+    fmu.call(FmiCall::kNewDiscreteStates, [&] { return f.new_discrete_states(fmu.component(), &info); });
     changed = changed || info.values_of_continuous_states_changed != fmi2::kFalse;
     if (info.terminate_simulation != fmi2::kFalse) break;
   }
-  fmu.require(f.enter_continuous_time_mode(fmu.component()), "fmi2EnterContinuousTimeMode");
-  if (clocks_.any()) clocks_.send(context, run.clocks);
-  if (info.terminate_simulation != fmi2::kFalse || run.terminate) context.request_stop();
-  run.terminate = false;
   // At the start the states are always read: they are the initial states.
   if ((changed || initial) && !run.x.empty()) {
-    fmu.require(f.get_continuous_states(fmu.component(), run.x.data(), run.x.size()),
-                "fmi2GetContinuousStates");
+    fmu.call(FmiCall::kGetContinuousStates,
+             [&] { return f.get_continuous_states(fmu.component(), run.x.data(), run.x.size()); });
     const std::span<double> x = context.mutable_states();
     std::copy(run.x.begin(), run.x.end(), x.begin());
   }
+  if (info.terminate_simulation != fmi2::kFalse || run.terminate) {
+    context.request_stop();  // in Event Mode: fmi2Terminate follows (Fmi2Instance's destructor)
+  } else {
+    fmu.call(FmiCall::kEnterContinuousTimeMode,
+             [&] { return f.enter_continuous_time_mode(fmu.component()); });
+  }
+  if (clocks_.any()) clocks_.send(context, run.clocks);
+  run.terminate = false;
   schedule(context, run, info.next_event_time_defined != fmi2::kFalse, info.next_event_time);
 }
 
@@ -247,10 +317,19 @@ void FMU::schedule(FireContext& context, RunState& run, bool defined, double nex
 
 void FMU::communicate(FireContext& context, RunState& run) const {
   const Tick now = context.tag().time;
+  // A discrete input is set from its first token on (before it, the FMU keeps its start value).
+  for (const PortGroup* group : {&run.event_in.real, &run.event_in.integer, &run.event_in.boolean}) {
+    for (const std::size_t port : group->ports) {
+      if (context.has_token(input_port(port))) run.seen[port] = 1;
+    }
+  }
+  const auto take = [&](std::size_t port) {
+    return !context.discrete(input_port(port)) || run.seen[port] != 0;
+  };
   if (now == run.cs_tick) {
     // Tokens at a later microstep of this communication point: the inputs
     // change at it, and so do the outputs that feed through from them.
-    set_inputs(context, run);
+    set_inputs(context, run, run.event_in, take);
     read_outputs(run);
     publish(context, run, /*feedthrough_only=*/true);
     return;
@@ -261,6 +340,7 @@ void FMU::communicate(FireContext& context, RunState& run) const {
   const double t = context.time();
   if (t > run.cs_time) {
     Fmi2Instance& fmu = *run.fmu;
+    fmu.expect(FmiCall::kDoStep);
     const fmi2::Status status = fmu.f().do_step(fmu.component(), run.cs_time, t - run.cs_time, fmi2::kTrue);
     if (status == fmi2::Status::kDiscard && terminated(run)) {
       context.request_stop();  // the FMU ended the simulation: no outputs at this point
@@ -270,7 +350,7 @@ void FMU::communicate(FireContext& context, RunState& run) const {
   }
   run.cs_time = t;
   run.cs_tick = now;
-  set_inputs(context, run);
+  set_inputs(context, run, run.event_in, take);
   read_outputs(run);
   publish(context, run, /*feedthrough_only=*/false);
   const Tick next = now + context.resolution().to_ticks(communication_step_);
@@ -299,13 +379,13 @@ void FMU::fire_now(FireContext& context, RunState& run) const {
     t = run.pending_time;
     run.pending_tick = kNever;
   }
-  fmu.require(f.enter_event_mode(fmu.component()), "fmi2EnterEventMode");
-  fmu.require(f.set_time(fmu.component(), t), "fmi2SetTime");
-  const std::span<const double> x = context.states();
-  if (!x.empty()) {
-    fmu.require(f.set_continuous_states(fmu.component(), x.data(), x.size()), "fmi2SetContinuousStates");
-  }
-  set_inputs(context, run);
+  if (fmu.mode() != FmiMode::kContinuousTime) return;  // terminated at an earlier event of this tag
+  // Still in Continuous-Time Mode: the time, states and continuous inputs
+  // at the event; then, in Event Mode, the discrete inputs that changed.
+  set_continuous(context, run, t);
+  fmu.call(FmiCall::kEnterEventMode, [&] { return f.enter_event_mode(fmu.component()); });
+  set_inputs(context, run, run.event_in,
+             [&](std::size_t port) { return context.has_token(input_port(port)); });
   if (clocks_.any()) clocks_.activate(context, run.clocks, fmu, describe());
   event_iteration(context, run, false);
 }
@@ -313,6 +393,7 @@ void FMU::fire_now(FireContext& context, RunState& run) const {
 bool FMU::terminated(RunState& run) const {
   Fmi2Instance& fmu = *run.fmu;
   if (fmu.f().get_boolean_status == nullptr) return false;
+  fmu.expect(FmiCall::kGetStatus);
   fmi2::Boolean value = fmi2::kFalse;
   const fmi2::Status status =
       fmu.f().get_boolean_status(fmu.component(), fmi2::StatusKind::kTerminated, &value);
@@ -322,24 +403,33 @@ bool FMU::terminated(RunState& run) const {
 void FMU::evaluate(EvalContext& context) const {
   if (!me_) return;  // co-simulation: discrete outputs, sent at the communication points
   auto& run = context.state<RunState>();
-  set_continuous(context, run);
+  if (!run.fmu) {
+    // Before initialize() (the director initializes an FMU after its drivers): the start values.
+    for_each_output(
+        run, [&](std::size_t port, double) { context.output(output_port(port))[0] = output_starts_[port]; });
+    return;
+  }
+  // After terminateSimulation the FMU stays in Event Mode: its outputs as they are.
+  if (run.fmu->mode() == FmiMode::kContinuousTime) set_continuous(context, run, context.time());
   read_outputs(run);
   for_each_output(run, [&](std::size_t port, double value) { context.output(output_port(port))[0] = value; });
 }
 
 void FMU::derivatives(const ReadContext& context, std::span<double> dxdt) const {
   auto& run = context.state<RunState>();
-  set_continuous(context, run);
+  set_continuous(context, run, context.time());
   Fmi2Instance& fmu = *run.fmu;
   // A discard here is the FMU refusing a trial point: a recoverable failure (RunError).
-  fmu.require(fmu.f().get_derivatives(fmu.component(), dxdt.data(), dxdt.size()), "fmi2GetDerivatives");
+  fmu.call(FmiCall::kGetDerivatives,
+           [&] { return fmu.f().get_derivatives(fmu.component(), dxdt.data(), dxdt.size()); });
 }
 
 void FMU::guards(const ReadContext& context, std::span<double> g) const {
   auto& run = context.state<RunState>();
-  set_continuous(context, run);
+  set_continuous(context, run, context.time());
   Fmi2Instance& fmu = *run.fmu;
-  fmu.require(fmu.f().get_event_indicators(fmu.component(), g.data(), g.size()), "fmi2GetEventIndicators");
+  fmu.call(FmiCall::kGetEventIndicators,
+           [&] { return fmu.f().get_event_indicators(fmu.component(), g.data(), g.size()); });
 }
 
 void FMU::state_tolerances(std::span<double> atol) const {
@@ -359,12 +449,13 @@ bool FMU::step_completed(StepContext& context) const {
   bool event = false;
   with_log(context, run, [&] {
     if (md_.model_exchange->completed_step_not_needed) return;
-    set_continuous(context, run);
+    set_continuous(context, run, context.time());
     Fmi2Instance& fmu = *run.fmu;
     fmi2::Boolean enter = fmi2::kFalse;
     fmi2::Boolean terminate = fmi2::kFalse;
-    fmu.require(fmu.f().completed_integrator_step(fmu.component(), fmi2::kTrue, &enter, &terminate),
-                "fmi2CompletedIntegratorStep");
+    fmu.call(FmiCall::kCompletedIntegratorStep, [&] {
+      return fmu.f().completed_integrator_step(fmu.component(), fmi2::kTrue, &enter, &terminate);
+    });
     if (terminate != fmi2::kFalse) run.terminate = true;
     event = enter != fmi2::kFalse || terminate != fmi2::kFalse;
   });

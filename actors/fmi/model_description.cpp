@@ -11,6 +11,40 @@
 
 namespace ctde {
 
+const char* to_string(Causality causality) {
+  switch (causality) {
+    case Causality::kParameter:
+      return "parameter";
+    case Causality::kCalculatedParameter:
+      return "calculatedParameter";
+    case Causality::kInput:
+      return "input";
+    case Causality::kOutput:
+      return "output";
+    case Causality::kLocal:
+      return "local";
+    case Causality::kIndependent:
+      return "independent";
+  }
+  return "?";
+}
+
+const char* to_string(Variability variability) {
+  switch (variability) {
+    case Variability::kConstant:
+      return "constant";
+    case Variability::kFixed:
+      return "fixed";
+    case Variability::kTunable:
+      return "tunable";
+    case Variability::kDiscrete:
+      return "discrete";
+    case Variability::kContinuous:
+      return "continuous";
+  }
+  return "?";
+}
+
 std::optional<std::size_t> ModelDescription::find(const std::string& name) const {
   for (std::size_t i = 0; i < variables.size(); ++i) {
     if (variables[i].name == name) return i;
@@ -103,6 +137,8 @@ class Parser {
       fail("variable '" + v.name + "' has no type element (Real, Integer, Boolean, String, Enumeration)");
     }
     v.type = t->second;
+    v.type_name = type.name();
+    finish(node, v, v.type == VariableType::kReal);
     if (v.type != VariableType::kString) v.start = number(type, "start");
     if (v.type == VariableType::kReal) {
       v.nominal = number(type, "nominal");
@@ -121,6 +157,9 @@ class Parser {
                                                                {"Clock", VariableType::kClock}};
     const auto t = kTypes.find(node.name());
     v.type = t == kTypes.end() ? VariableType::kOther : t->second;
+    v.type_name = node.name();
+    // FMI 3.0: continuous by default for the floating-point types only.
+    finish(node, v, v.type_name == "Float64" || v.type_name == "Float32");
     if (const pugi::xml_attribute clocks = node.attribute("clocks")) {
       std::istringstream words(clocks.value());
       for (std::string word; words >> word;) {
@@ -169,19 +208,42 @@ class Parser {
     if (c == kCausalities.end())
       fail("variable '" + v.name + "' has an unknown causality '" + causality + "'");
     v.causality = c->second;
+    return v;
+  }
+
+  /// Variability (its default from the type: continuous only for
+  /// `floating`) and initial (its default from causality and variability).
+  void finish(const pugi::xml_node& node, FmuVariable& v, bool floating) const {
     static const std::map<std::string, Variability> kVariabilities = {
         {"constant", Variability::kConstant},
         {"fixed", Variability::kFixed},
         {"tunable", Variability::kTunable},
         {"discrete", Variability::kDiscrete},
         {"continuous", Variability::kContinuous}};
-    const std::string variability = node.attribute("variability").as_string("continuous");
+    const std::string variability =
+        node.attribute("variability").as_string(floating ? "continuous" : "discrete");
     const auto k = kVariabilities.find(variability);
     if (k == kVariabilities.end()) {
       fail("variable '" + v.name + "' has an unknown variability '" + variability + "'");
     }
     v.variability = k->second;
-    return v;
+    if (v.variability == Variability::kContinuous && !floating) {
+      fail("variable '" + v.name + "' of type " + v.type_name +
+           " is continuous: only Real (FMI 3: Float32, Float64) variables can be");
+    }
+    static const std::map<std::string, Initial> kInitials = {
+        {"exact", Initial::kExact}, {"approx", Initial::kApprox}, {"calculated", Initial::kCalculated}};
+    if (const pugi::xml_attribute a = node.attribute("initial")) {
+      const auto i = kInitials.find(a.value());
+      if (i == kInitials.end()) fail("variable '" + v.name + "' has an unknown initial '" + a.value() + "'");
+      v.initial = i->second;
+    } else if (v.causality == Causality::kInput || v.causality == Causality::kIndependent) {
+      v.initial = Initial::kNone;
+    } else if (v.causality == Causality::kParameter || v.variability == Variability::kConstant) {
+      v.initial = Initial::kExact;
+    } else {
+      v.initial = Initial::kCalculated;
+    }
   }
 
  private:
@@ -212,7 +274,14 @@ ModelDescription parse3(const Parser& parser, const pugi::xml_node& root, ModelD
         std::string(me.attribute("needsCompletedIntegratorStep").value()) != "true";
   }
   if (const pugi::xml_node cs = root.child("CoSimulation")) d.co_simulation = parser.interface(cs);
-  if (!d.model_exchange && !d.co_simulation) parser.fail("neither <ModelExchange> nor <CoSimulation>");
+  if (!d.model_exchange && !d.co_simulation) {
+    if (root.child("ScheduledExecution")) {
+      parser.fail(
+          "the FMU offers only Scheduled Execution (<ScheduledExecution>), which ctde does not "
+          "support: ctde imports Model Exchange and Co-Simulation");
+    }
+    parser.fail("neither <ModelExchange> nor <CoSimulation>");
+  }
   std::map<unsigned int, std::size_t> by_reference;
   for (const pugi::xml_node v : root.child("ModelVariables").children()) {
     d.variables.push_back(parser.variable3(v));

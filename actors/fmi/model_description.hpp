@@ -13,8 +13,14 @@ namespace ctde {
 
 /// A ScalarVariable's causality (spec 2.2.7).
 enum class Causality { kParameter, kCalculatedParameter, kInput, kOutput, kLocal, kIndependent };
-/// A ScalarVariable's variability.
+/// A ScalarVariable's variability. Without the attribute: continuous for
+/// Real (FMI 3: Float32, Float64), discrete for every other type.
 enum class Variability { kConstant, kFixed, kTunable, kDiscrete, kContinuous };
+/// A variable's `initial` attribute (spec 2.2.7), or its default from the
+/// causality and variability: exact for parameters and constants,
+/// calculated for other outputs, locals and calculated parameters; kNone
+/// for inputs and the independent variable (the attribute is not allowed).
+enum class Initial { kExact, kApprox, kCalculated, kNone };
 /// The type element of a ScalarVariable.
 /// kReal is FMI 3's Float64, kInteger its Int32, kClock its Clock; kOther: a
 /// type ctde does not exchange (FMI 3's Float32, Int8..UInt64, Binary...).
@@ -33,7 +39,9 @@ struct FmuVariable {
   unsigned int value_reference = 0;
   Causality causality = Causality::kLocal;
   Variability variability = Variability::kContinuous;
+  Initial initial = Initial::kCalculated;
   VariableType type = VariableType::kReal;
+  std::string type_name;          ///< the type element's name ("Real", "Float32", "UInt8"...), for messages
   std::optional<double> start;    ///< numeric start value, when given
   std::size_t derivative_of = 0;  ///< Real: 1-based index of the state it is the derivative of; 0: none
   std::optional<double> nominal;  ///< Real: nominal value, when given
@@ -74,6 +82,10 @@ struct ModelDescription {
   /// The index of the variable named `name`, if any.
   [[nodiscard]] std::optional<std::size_t> find(const std::string& name) const;
 };
+
+/// "input", "calculatedParameter"... (the specification's words, for messages).
+[[nodiscard]] const char* to_string(Causality causality);
+[[nodiscard]] const char* to_string(Variability variability);
 
 /// Parses the text of a modelDescription.xml of FMI 2.0 or 3.0 (for 3.0:
 /// `guid` holds the instantiationToken, indices are made from the value

@@ -109,18 +109,31 @@ void Director::Impl::states_changing(ActorId actor) {
 void Director::Impl::initialize() {
   now_ = {start_, 0};
   const double t = resolution_.to_seconds(start_);
-  for (ActorId d{0}; d.index() < actors_.size(); ++d) {
-    guarded(d, [&] { b_.states[d.index()] = actors_[d.index()]->make_state(); });
+  std::vector<ActorId> from_inputs;  // initialized last, in schedule (depth) order
+  const auto initialize_one = [&](ActorId d) {
     FireContext context(b_, this, d, now_, t);
     guarded(d, [&] { actors_[d.index()]->initialize(context); });
+  };
+  for (ActorId d{0}; d.index() < actors_.size(); ++d) {
+    guarded(d, [&] { b_.states[d.index()] = actors_[d.index()]->make_state(); });
+    if (actors_[d.index()]->initializes_from_inputs()) {
+      from_inputs.push_back(d);
+    } else {
+      initialize_one(d);
+    }
   }
-  evaluate(RhsProgram(RhsProgram::Part::kOutputs, at_start_, actors_, b_), t);
+  const RhsProgram outputs(RhsProgram::Part::kOutputs, at_start_, actors_, b_);
+  evaluate(outputs, t);
   // A constant's value is present on its discrete readers at every tag;
   // they fire once, at the start tag, when it appears (as for any input
   // that changes), and never again because of it.
   for (const auto& [input, value] : constant_inputs_) {
     scheduler_.present_always(input,
                               std::span<const double>(b_.signals.data() + value.offset.index(), value.width));
+  }
+  for (const ActorId d : from_inputs) {
+    initialize_one(d);
+    evaluate(outputs, t);  // its outputs, for the next one's inputs
   }
   initialized_ = true;
   if (!b_.x_storage.empty()) {

@@ -84,13 +84,16 @@ void Director::Impl::lay_out() {
   for (const SignalSlice& s : b_.outputs) widest = std::max(widest, s.width);
   b_.scratch.assign(widest, 0.0);
   b_.inputs.resize(inputs);
+  b_.input_flags.assign(inputs, 0);
   std::vector<std::vector<InputId>> receivers(outputs);  // per output: the discrete inputs it drives
   for (ActorId d{0}; d.index() < n; ++d) {
     const FlatActor& actor = flat(d);
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       const InputId input = b_.actors[d.index()].input(i);
+      if (actor.input_kinds[i] == PortKind::kDiscrete) b_.input_flags[input.index()] |= 2U;
       if (!actor.drivers[i]) {
         b_.inputs[input.index()] = {SignalIndex{zeros}, static_cast<std::uint32_t>(actor.input_widths[i])};
+        b_.input_flags[input.index()] |= 1U;
         continue;
       }
       const ActorId driver = model_[actor.drivers[i]->actor].depth;

@@ -92,6 +92,7 @@ class Bench {
     b.signals.assign(offset, 0.0);
     b.tokens_now.assign(token_offset, 0.0);
     b.present_now.assign(input_widths.size(), 0);
+    b.input_flags.assign(input_widths.size(), 0);  // every input connected, continuous
     b.states.push_back(nullptr);
     b.scratch.assign(widest, 0.0);
     b.x_storage.assign(state_count, 0.0);

@@ -1,0 +1,342 @@
+// FMI import against test FMUs as strict as real ones (tests/fmi/: the
+// runtimes refuse every call the FMI state machine forbids, reading the
+// variables' causality and variability from their own modelDescription.xml):
+// discrete inputs of every type in Model Exchange and Co-Simulation, inputs
+// set in Initialization Mode, the event iteration, one instance per
+// process, the communication points, and the resource URI.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "actors/fmi/fmi2_instance.hpp"
+#include "actors/fmi/fmi2_library.hpp"
+#include "actors/fmi/fmu_archive.hpp"
+#include "core/error.hpp"
+#include "support/cli_helpers.hpp"
+#include "support/closed_forms.hpp"
+#include "support/fmi_helpers.hpp"
+#include "support/run_helpers.hpp"
+
+using namespace ctde;
+using namespace ctde::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The token sources of the discrete inputs: DiscreteClocks sending each
+/// value once, at 0.05, 0.15 and 0.25 s (between communication points of 0.1).
+const char* const kDiscreteSources = R"(,
+    {"name": "r", "type": "DiscreteClock", "params": {"period": "inf", "offsets": [0.05, 0.15, 0.25], "values": [0.5, -1.25, 2]}},
+    {"name": "i", "type": "DiscreteClock", "params": {"period": "inf", "offsets": [0.05, 0.15, 0.25], "values": [3, -7, 12]}},
+    {"name": "b", "type": "DiscreteClock", "params": {"period": "inf", "offsets": [0.05, 0.15, 0.25], "values": [1, 0, 1]}},
+    {"name": "e", "type": "DiscreteClock", "params": {"period": "inf", "offsets": [0.05, 0.15, 0.25], "values": [2, 3, 1]}},
+    {"name": "t", "type": "Ramp", "params": {"slope": 2}})";
+
+/// The value each discrete input holds at time t (start values before 0.05).
+double held(double t, double start, const std::vector<double>& values) {
+  const double times[] = {0.05, 0.15, 0.25};
+  double value = start;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (t > times[k] + 1e-12) value = values[k];
+  }
+  return value;
+}
+
+/// A temporary folder whose name needs percent-encoding in a URI.
+struct TmpDir {
+  explicit TmpDir(const fs::path& folder)
+      : old(std::getenv("TMPDIR") != nullptr ? std::getenv("TMPDIR") : "") {
+    fs::create_directories(folder);
+    setenv("TMPDIR", folder.c_str(), 1);
+  }
+  ~TmpDir() {
+    if (old.empty()) {
+      unsetenv("TMPDIR");
+    } else {
+      setenv("TMPDIR", old.c_str(), 1);
+    }
+  }
+  TmpDir(const TmpDir&) = delete;
+  TmpDir& operator=(const TmpDir&) = delete;
+  TmpDir(TmpDir&&) = delete;
+  TmpDir& operator=(TmpDir&&) = delete;
+  std::string old;
+};
+
+/// An instance of test FMU `name` made directly (no actor), for calls the importer never makes.
+struct Direct {
+  Direct(const std::string& name, bool me, bool fmi3, bool once = false)
+      : archive(fmu(name)),
+        library(std::make_shared<Fmi2Library>(
+            archive.folder() / "binaries" / fmi_platform(fmi3 ? "3.0" : "2.0") / (name + ".so"), me,
+            fmi3 ? "3.0" : "2.0", archive.describe())),
+        guid("{ctde-test-fmu-" + name + "}"),
+        uri(file_uri(archive.folder() / "resources")),
+        instance(std::make_unique<Fmi2Instance>(library, "i",
+                                                me ? fmi2::Type::kModelExchange : fmi2::Type::kCoSimulation,
+                                                guid, uri, once, "test")) {}
+  FmuArchive archive;
+  std::shared_ptr<Fmi2Library> library;
+  std::string guid, uri;
+  std::unique_ptr<Fmi2Instance> instance;
+};
+
+}  // namespace
+
+TEST_CASE("discrete inputs of every type are set at events in Model Exchange and equal the outputs") {
+  for (const std::string name : {"discrete_inputs", "discrete_inputs3"}) {
+    CAPTURE(name);
+    const bool fmi3 = name == "discrete_inputs3";
+    // FMI 3's Enumeration has no port (its API is Int64): e_in keeps its start value.
+    const std::string wiring = std::string(R"(["t.out", "a.u"], ["r.out", "a.r_in"], ["i.out", "a.i_in"],
+                                             ["b.out", "a.b_in"])") +
+                               (fmi3 ? "" : R"(, ["e.out", "a.e_in"])");
+    const auto run = run_model(
+        fmu_model(name, "", R"("stop_time": 0.4, "output_interval": 0.02)",
+                  std::string(R"("a.y", "a.r_out", "a.i_out", "a.b_out")") + (fmi3 ? "" : R"(, "a.e_out")"),
+                  kDiscreteSources, wiring));
+    REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+    std::size_t checked = 0;
+    for (const auto& row : run.rows) {
+      CAPTURE(row.t);
+      CAPTURE(row.n);
+      CHECK(row.values[0] == doctest::Approx(2 * row.t).epsilon(1e-12));
+      // A token sent at (0.05, 0) fires the FMU at (0.05, 1): the row of
+      // microstep 0 shows the left side, the later ones the right side.
+      const double t = row.n == 0 ? row.t - 1e-9 : row.t + 1e-9;
+      CHECK(row.values[1] == held(t, 0, {0.5, -1.25, 2}));
+      CHECK(row.values[2] == held(t, 0, {3, -7, 12}));
+      CHECK(row.values[3] == held(t, 0, {1, 0, 1}));
+      if (!fmi3) CHECK(row.values[4] == held(t, 1, {2, 3, 1}));
+      ++checked;
+    }
+    CHECK(checked > 20);
+  }
+}
+
+TEST_CASE("discrete inputs of every type are set at communication points in Co-Simulation") {
+  for (const std::string name : {"discrete_inputs", "discrete_inputs3"}) {
+    CAPTURE(name);
+    const bool fmi3 = name == "discrete_inputs3";
+    const std::string wiring = std::string(R"(["t.out", "a.u"], ["r.out", "a.r_in"], ["i.out", "a.i_in"],
+                                             ["b.out", "a.b_in"])") +
+                               (fmi3 ? "" : R"(, ["e.out", "a.e_in"])");
+    const auto run = run_model(fmu_model(name, R"("interface": "co-simulation", "communication_step": 0.1)",
+                                         R"("stop_time": 0.4)", "", kDiscreteSources, wiring));
+    REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+    // The FMU computes its discrete outputs in fmi2DoStep, from the inputs
+    // set at the previous point: at t_k they are the last tokens before t_{k-1}.
+    const auto check = [&](const std::string& port, double start, const std::vector<double>& values) {
+      const auto sent = events_of(run, "a", port);
+      REQUIRE(sent.size() == 5);
+      for (const auto& [t, value] : sent) {
+        CAPTURE(port);
+        CAPTURE(t);
+        CHECK(value == (t < 0.05 ? start : held(t - 0.1, start, values)));
+      }
+    };
+    check("r_out", 0, {0.5, -1.25, 2});
+    check("i_out", 0, {3, -7, 12});
+    check("b_out", 0, {1, 0, 1});
+    if (!fmi3) check("e_out", 1, {2, 3, 1});
+    for (const auto& [t, value] : events_of(run, "a", "y"))
+      CHECK(value == doctest::Approx(2 * t).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("an FMI 3 Enumeration has no port: unconnected it keeps its start, connected it is a model error") {
+  const std::string message =
+      model_file_error(fmu_model("discrete_inputs3", "", R"("stop_time": 1)", "",
+                                 R"(, {"name": "g", "type": "Gain"})", R"(["a.e_out", "g.in"])"));
+  CHECK_MESSAGE(
+      message.find("actor 'a' (FMU): 'e_out' is an output of type Enumeration, which ctde's ports do "
+                   "not carry") != std::string::npos,
+      message);
+}
+
+TEST_CASE("an integer input outside the range of an FMI Integer ends the run naming the input") {
+  const auto run = run_model(fmu_model("discrete_inputs", "", R"("stop_time": 0.2)", "",
+                                       R"(, {"name": "big", "type": "DiscreteClock",
+                                             "params": {"period": "inf", "offsets": [0.1], "values": [3e10]}})",
+                                       R"(["big.out", "a.i_in"])"));
+  CHECK(run.result.status == RunStatus::kError);
+  CHECK_MESSAGE(run.result.message.find("actor 'a' (FMU): input 'i_in' is 3e+10, outside the range of an FMI "
+                                        "Integer (-2147483648..2147483647)") != std::string::npos,
+                run.result.message);
+}
+
+TEST_CASE("connected inputs are set in Initialization Mode: a state initialized from an input") {
+  // x' = -x, x(0) = x0: the input's value at the start, not its start value 0.
+  for (const std::string name : {"init_input", "init_input3"}) {
+    CAPTURE(name);
+    const auto run = run_model(fmu_model(
+        name, "", R"("stop_time": 1, "rtol": 1e-10, "atol": 1e-12)", R"("a.x")",
+        R"(, {"name": "c", "type": "Constant", "params": {"value": 2.5}})", R"(["c.out", "a.x0"])"));
+    REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+    for (const auto& row : run.rows)
+      CHECK(row.values[0] == doctest::Approx(2.5 * std::exp(-row.t)).epsilon(1e-8));
+    // Unconnected, x0 keeps its start value 0.
+    const auto alone = run_model(fmu_model(name, "", R"("stop_time": 1)", R"("a.x")"));
+    REQUIRE_MESSAGE(alone.result.status == RunStatus::kOk, alone.result.message);
+    for (const auto& row : alone.rows) CHECK(row.values[0] == 0);
+  }
+  // A continuous driver gives its value at the start (1.5 + 2 sin 0); an FMU
+  // driven by another FMU is initialized after it: b.x(0) = a.x(0).
+  const auto chain = run_model(
+      fmu_model("init_input", "", R"("stop_time": 1, "rtol": 1e-10, "atol": 1e-12)", R"("a.x", "b.x")",
+                R"(, {"name": "b", "type": "FMU", "params": {"file": ")" + fmu("init_input") + R"("}},
+                                            {"name": "s", "type": "Sine", "params": {"amplitude": 2, "bias": 1.5}})",
+                R"(["a.x", "b.x0"], ["s.out", "a.x0"])"));
+  REQUIRE_MESSAGE(chain.result.status == RunStatus::kOk, chain.result.message);
+  for (const auto& row : chain.rows) {
+    CHECK(row.values[0] == doctest::Approx(1.5 * std::exp(-row.t)).epsilon(1e-8));
+    CHECK(row.values[1] == doctest::Approx(1.5 * std::exp(-row.t)).epsilon(1e-8));
+  }
+  // Co-Simulation too (the FMU's Euler substeps: 1e-3 relative).
+  const auto cs = run_model(fmu_model(
+      "init_input", R"("interface": "co-simulation", "communication_step": 0.1)", R"("stop_time": 1)", "",
+      R"(, {"name": "c", "type": "Constant", "params": {"value": 2.5}})", R"(["c.out", "a.x0"])"));
+  REQUIRE_MESSAGE(cs.result.status == RunStatus::kOk, cs.result.message);
+  const auto sent = events_of(cs, "a", "x");
+  REQUIRE(sent.size() == 11);
+  CHECK(sent.front().second == 2.5);
+  for (const auto& [t, x] : sent) CHECK(x == doctest::Approx(2.5 * std::exp(-t)).epsilon(1e-3));
+}
+
+TEST_CASE(
+    "an event that needs k passes of the event iteration gets them; one that never settles is an error") {
+  for (const std::string name : {"iterate", "iterate3"}) {
+    CAPTURE(name);
+    for (const int passes : {1, 3, 7}) {
+      CAPTURE(passes);
+      const auto run = run_model(fmu_model(name, R"("start": {"passes": )" + std::to_string(passes) + "}",
+                                           R"("stop_time": 1)", R"("a.count", "a.events")"));
+      REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+      CHECK(run.rows.back().values[0] == passes);
+      CHECK(run.rows.back().values[1] == 1);
+    }
+    const auto never =
+        run_model(fmu_model(name, R"("start": {"passes": -1})", R"("stop_time": 1)", R"("a.count")"));
+    CHECK(never.result.status == RunStatus::kError);
+    const std::string call = name == "iterate" ? "fmi2NewDiscreteStates" : "fmi3UpdateDiscreteStates";
+    CHECK_MESSAGE(
+        never.result.message.find("actor 'a' (FMU): the event iteration did not converge in 1000 calls of " +
+                                  call) != std::string::npos,
+        never.result.message);
+  }
+}
+
+TEST_CASE(
+    "the bouncing ball with the strict runtime: impacts within 1e-9 s of the closed form, FMI 2 and 3") {
+  for (const std::string name : {"ball", "ball3"}) {
+    CAPTURE(name);
+    const auto run =
+        run_model(fmu_model(name, R"("start": {"e": 0.7, "h": 1.5})",
+                            R"("stop_time": 2.9, "rtol": 1e-10, "atol": 1e-12)", R"("a.h", "a.v")"));
+    REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+    const std::vector<double> expected = impact_times(1.5, 9.81, 0.7, 2.9);
+    const std::vector<double> impacts = reset_times(run, "a");
+    REQUIRE(impacts.size() == expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      CAPTURE(k);
+      CHECK(std::fabs(impacts[k] - expected[k]) < 1e-9);
+    }
+  }
+}
+
+TEST_CASE("the strict runtime refuses what FMI forbids, as a real FMU does") {
+  SUBCASE("states set in Event Mode") {
+    Direct d("ball", true, false);
+    Fmi2Instance& fmu = *d.instance;
+    const auto& f = fmu.f();
+    REQUIRE(f.setup_experiment(fmu.component(), 0, 0, 0, 0, 0) == fmi2::Status::kOK);
+    REQUIRE(f.enter_initialization_mode(fmu.component()) == fmi2::Status::kOK);
+    REQUIRE(f.exit_initialization_mode(fmu.component()) == fmi2::Status::kOK);  // now in Event Mode
+    const double x[2] = {1, 0};
+    CHECK(f.set_continuous_states(fmu.component(), x, 2) == fmi2::Status::kError);
+    CHECK(fmu.last_message().find("fmi2SetContinuousStates") != std::string::npos);
+    CHECK(fmu.last_message().find("Event Mode") != std::string::npos);
+  }
+  SUBCASE("a discrete input set in Continuous-Time Mode") {
+    Direct d("discrete_inputs", true, false);
+    Fmi2Instance& fmu = *d.instance;
+    const auto& f = fmu.f();
+    REQUIRE(f.setup_experiment(fmu.component(), 0, 0, 0, 0, 0) == fmi2::Status::kOK);
+    REQUIRE(f.enter_initialization_mode(fmu.component()) == fmi2::Status::kOK);
+    REQUIRE(f.exit_initialization_mode(fmu.component()) == fmi2::Status::kOK);
+    fmi2::EventInfo info{};
+    REQUIRE(f.new_discrete_states(fmu.component(), &info) == fmi2::Status::kOK);
+    REQUIRE(f.enter_continuous_time_mode(fmu.component()) == fmi2::Status::kOK);
+    const unsigned int u = 0;  // the continuous Real input: allowed
+    const double value = 1;
+    CHECK(f.set_real(fmu.component(), &u, 1, &value) == fmi2::Status::kOK);
+    const unsigned int i_in = 0;  // the discrete Integer input: refused
+    const int three = 3;
+    CHECK(f.set_integer(fmu.component(), &i_in, 1, &three) == fmi2::Status::kError);
+    CHECK(fmu.last_message().find("i_in") != std::string::npos);
+  }
+  SUBCASE("a co-simulation step from the wrong communication point") {
+    Direct d("feedthrough", false, false);
+    Fmi2Instance& fmu = *d.instance;
+    const auto& f = fmu.f();
+    REQUIRE(f.setup_experiment(fmu.component(), 0, 0, 0, 0, 0) == fmi2::Status::kOK);
+    REQUIRE(f.enter_initialization_mode(fmu.component()) == fmi2::Status::kOK);
+    REQUIRE(f.exit_initialization_mode(fmu.component()) == fmi2::Status::kOK);
+    CHECK(f.do_step(fmu.component(), 0.0, 0.1, 1) == fmi2::Status::kOK);
+    CHECK(f.do_step(fmu.component(), 0.3, 0.1, 1) == fmi2::Status::kError);  // the FMU is at 0.1
+    CHECK(fmu.last_message().find("0.3") != std::string::npos);
+  }
+  SUBCASE("a second live instance of an FMU that allows one per process") {
+    Direct d("once", true, false);
+    // ctde refuses it before calling (once_per_process) ...
+    CHECK_THROWS_WITH_AS(
+        Fmi2Instance(d.library, "j", fmi2::Type::kModelExchange, d.guid, d.uri, true, "second"),
+        doctest::Contains("can be instantiated only once per process"), RunError);
+    // ... and so does the FMU itself when asked.
+    CHECK_THROWS_WITH_AS(
+        Fmi2Instance(d.library, "j", fmi2::Type::kModelExchange, d.guid, d.uri, false, "second"),
+        doctest::Contains("fmi2Instantiate failed"), RunError);
+  }
+}
+
+TEST_CASE("ctde checks each call against the mode table before making it") {
+  Direct d("ball", true, false);
+  Fmi2Instance& fmu = *d.instance;
+  CHECK(fmu.mode() == FmiMode::kInstantiated);
+  fmu.call(FmiCall::kSetupExperiment,
+           [&] { return fmu.f().setup_experiment(fmu.component(), 0, 0, 0, 0, 0); });
+  bool called = false;
+  CHECK_THROWS_WITH_AS(
+      fmu.call(FmiCall::kSetContinuousStates,
+               [&] {
+                 called = true;
+                 return fmi2::Status::kOK;
+               }),
+      doctest::Contains("ctde called fmi2SetContinuousStates in Instantiated, which FMI 2.0 does "
+                        "not allow"),
+      std::logic_error);
+  CHECK_FALSE(called);
+  fmu.call(FmiCall::kEnterInitializationMode,
+           [&] { return fmu.f().enter_initialization_mode(fmu.component()); });
+  CHECK(fmu.mode() == FmiMode::kInitialization);
+  fmu.call(FmiCall::kExitInitializationMode,
+           [&] { return fmu.f().exit_initialization_mode(fmu.component()); });
+  CHECK(fmu.mode() == FmiMode::kEvent);
+}
+
+TEST_CASE(
+    "the resource location is percent-encoded: an FMU under a folder named 'a b%41' finds its description") {
+  const fs::path folder = scratch_file("ctde_fmi_conformance_test", "a b%41");
+  const TmpDir tmp(folder);
+  // The strict runtime reads its modelDescription.xml through the resource URI it is given.
+  for (const std::string name : {"ball", "ball3"}) {
+    const auto run = run_model(fmu_model(name, "", R"("stop_time": 0.1)", R"("a.h")"));
+    CHECK_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+  }
+}
