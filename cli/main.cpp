@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "cli/command_error.hpp"
+#include "cli/fmu_command.hpp"
 #include "cli/graph_command.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output_file.hpp"
@@ -213,6 +214,17 @@ int main(int argc, char** argv) {
   describe->add_option("TYPE", describe_type_name, "The actor type (as `ctde types` lists it)")->required();
   add_load(describe);
 
+  std::string fmu_file;
+  bool fmu_json = false;
+  auto* fmu = app.add_subcommand("fmu", "Work with FMUs (Functional Mock-up Units)");
+  fmu->require_subcommand(1);
+  auto* fmu_info = fmu->add_subcommand(
+      "info",
+      "Print an FMU's interfaces, variables, states and event indicators, and what ctde maps each "
+      "variable to (a port and its kind, a start value), before wiring it (docs/fmi.md)");
+  fmu_info->add_option("FMU", fmu_file, "The FMU file (.fmu)")->required();
+  fmu_info->add_flag("--json", fmu_json, "Print it as JSON (for scripts)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -257,6 +269,10 @@ int main(int argc, char** argv) {
     if (trace_export->parsed()) trace_export_command(trace_input, trace_output);
     if (types->parsed()) types_command(types_json, std::cout);
     if (describe->parsed()) describe_command(describe_type_name, std::cout);
+    if (fmu_info->parsed()) {
+      check_paths({{"FMU", fmu_file}}, {});
+      fmu_info_command(fmu_file, fmu_json, std::cout);
+    }
   } catch (const ctde::ModelError& e) {
     std::cerr << "ctde: error: " << e.what() << "\n";
     return kExitUsage;

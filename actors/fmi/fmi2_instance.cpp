@@ -84,6 +84,12 @@ Fmi2Instance::Fmi2Instance(std::shared_ptr<Fmi2Library> library, const std::stri
   if (once_per_process && library_->live_instances().load() > 0) {
     throw RunError(owner_ + ": the FMU can be instantiated only once per process and already is");
   }
+  for (std::size_t mode = 0; mode < allowed_.size(); ++mode) {
+    for (unsigned call = 0; call < kFmiCalls; ++call) {
+      if (allowed(static_cast<FmiCall>(call), static_cast<FmiMode>(mode), kind_))
+        allowed_[mode] |= 1U << call;
+    }
+  }
   callbacks_.logger = &Fmi2Instance::logger;
   callbacks_.allocate_memory = [](std::size_t count, std::size_t size) -> void* {
     return std::calloc(count, size);

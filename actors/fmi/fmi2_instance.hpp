@@ -3,6 +3,8 @@
 /// the FMU's logger goes to ctde's log and is kept for error messages and
 /// for the trace (take_log), and every call's status is checked in one place.
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,7 +54,8 @@ class Fmi2Instance {
   template <class Make>
   void call(FmiCall call, Make make, const char* name = nullptr) {
     expect(call);
-    require(make(), name != nullptr ? name : fmi2_name(call));
+    const fmi2::Status status = make();
+    if (status != fmi2::Status::kOK) require(status, name != nullptr ? name : fmi2_name(call));
     if (leads_elsewhere(call)) mode_ = next_mode(call, mode_, kind_);
   }
   /// As call(), a Discard returned as false instead of thrown.
@@ -65,7 +68,7 @@ class Fmi2Instance {
   }
   /// Throws std::logic_error when the instance's mode does not allow `call`.
   void expect(FmiCall call) const {
-    if (!allowed(call, mode_, kind_)) refuse(call);
+    if (((allowed_[static_cast<std::size_t>(mode_)] >> static_cast<unsigned>(call)) & 1U) == 0) refuse(call);
   }
   /// The mode the instance is in (fmi_rules.hpp).
   [[nodiscard]] FmiMode mode() const { return mode_; }
@@ -115,6 +118,8 @@ class Fmi2Instance {
   std::size_t dropped_ = 0;    ///< messages not kept since the last take_log()
   FmiKind kind_;
   FmiMode mode_ = FmiMode::kInstantiated;
+  /// Per mode, the calls allowed() allows for kind_: one bit per FmiCall (checked on every call).
+  std::array<std::uint32_t, kFmiModes> allowed_{};
   bool fatal_ = false;  ///< a Fatal status: no call at all
   bool counted_ = false;
   fmi2::Type type_ = fmi2::Type::kModelExchange;

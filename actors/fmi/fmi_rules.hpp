@@ -10,6 +10,7 @@
 /// table refuses is a bug in ctde, not in the FMU: std::logic_error), and
 /// the FMU actor chooses by may_set() which inputs it sets in which mode.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -52,6 +53,11 @@ enum class FmiCall : std::uint8_t {
   kGetStatus,  ///< fmi2GetBooleanStatus
   kTerminate,
 };
+
+/// The number of modes and of calls (a call's bit fits in 32).
+inline constexpr std::size_t kFmiModes = static_cast<std::size_t>(FmiMode::kError) + 1;
+inline constexpr std::size_t kFmiCalls = static_cast<std::size_t>(FmiCall::kTerminate) + 1;
+static_assert(kFmiCalls <= 32);
 
 /// The interface and version an instance runs. Copyable value type.
 struct FmiKind {

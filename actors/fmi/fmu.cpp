@@ -2,9 +2,7 @@
 // values (configure()). The run-time calls are in fmu_run.cpp.
 #include "actors/fmi/fmu.hpp"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "actors/fmi/fmi2_instance.hpp"
 #include "actors/fmi/fmi2_library.hpp"
@@ -24,6 +22,13 @@ std::string fmu_port_name(const std::string& variable) {
     if (!keep) c = '_';
   }
   return name;
+}
+
+PortKind fmu_input_kind(const FmuVariable& variable, bool model_exchange) {
+  if (!model_exchange) return PortKind::kPolymorphic;
+  const bool continuous =
+      variable.type == VariableType::kReal && variable.variability == Variability::kContinuous;
+  return continuous ? PortKind::kContinuous : PortKind::kDiscrete;
 }
 
 FMU::FMU(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
@@ -146,24 +151,9 @@ void FMU::check_times(const TimeResolution& resolution) const {
 
 void FMU::load(const std::string& file) {
   archive_ = std::make_unique<FmuArchive>(file);
-  const fs::path xml_path = archive_->folder() / "modelDescription.xml";
-  std::ifstream in(xml_path, std::ios::binary);
-  if (!in) throw ModelError(archive_->describe() + ": no modelDescription.xml in the archive");
-  std::ostringstream xml;
-  xml << in.rdbuf();
-  md_ = parse_model_description(xml.str(), archive_->describe());
+  md_ = parse_model_description(archive_->text("modelDescription.xml"), archive_->describe());
   resource_uri_ = file_uri(archive_->folder() / "resources");
 }
-
-namespace {
-
-/// The type names of variables ports carry, for messages.
-bool has_port_type(const FmuVariable& var) {
-  return var.type == VariableType::kReal || var.type == VariableType::kInteger ||
-         var.type == VariableType::kBoolean || var.type == VariableType::kEnumeration;
-}
-
-}  // namespace
 
 void FMU::declare_ports() {
   continuous_inputs_ = {};
@@ -179,7 +169,7 @@ void FMU::declare_ports() {
     if (!input && var.causality != Causality::kOutput) continue;
     if (clocks_.owns(v) && !clocks_.has_port(v)) continue;  // a periodic input clock: ctde ticks it
     const std::string port = fmu_port_name(var.name);
-    if (!clocks_.owns(v) && !has_port_type(var)) {
+    if (!clocks_.owns(v) && !is_port_type(var)) {
       // Refused only when a connection needs it (unconnectable()).
       unconnectable_.emplace_back(port, "'" + var.name + "' is " + (input ? "an input" : "an output") +
                                             " of type " + var.type_name +
@@ -201,27 +191,25 @@ void FMU::declare_ports() {
                                   : declare_output(port, PortKind::kDiscrete, 1).index);
       continue;
     }
-    const bool continuous = var.type == VariableType::kReal && var.variability == Variability::kContinuous;
+    // Model Exchange: a discrete input changes only at events (a token);
+    // Co-Simulation: of its driver's kind, read at the communication points.
+    const PortKind kind = input ? fmu_input_kind(var, me_)
+                          : me_ ? PortKind::kContinuous
+                                : PortKind::kDiscrete;
     std::size_t index = 0;
     if (input) {
-      // Model Exchange: a discrete input changes only at events (a token);
-      // Co-Simulation: of its driver's kind, read at the communication points.
-      const PortKind kind = !me_         ? PortKind::kPolymorphic
-                            : continuous ? PortKind::kContinuous
-                                         : PortKind::kDiscrete;
       const auto found = find_input(port);
       index = found ? *found : declare_input(port, kind, 1, /*optional=*/true).index;
       set_kind(InputPort(index), kind);
       input_variable.push_back(v);
     } else {
-      const PortKind kind = me_ ? PortKind::kContinuous : PortKind::kDiscrete;
       const auto found = find_output(port);
       index = found ? *found : declare_output(port, kind, 1).index;
       set_kind(OutputPort(index), kind);
       if (output_starts_.size() <= index) output_starts_.resize(index + 1, 0.0);
       output_starts_[index] = var.start.value_or(0.0);
     }
-    Ports& side = !input ? outputs_ : (me_ && continuous) ? continuous_inputs_ : event_inputs_;
+    Ports& side = !input ? outputs_ : kind == PortKind::kContinuous ? continuous_inputs_ : event_inputs_;
     PortGroup& group = var.type == VariableType::kReal      ? side.real
                        : var.type == VariableType::kBoolean ? side.boolean
                                                             : side.integer;
@@ -231,7 +219,7 @@ void FMU::declare_ports() {
   std::vector<std::pair<InputPort, OutputPort>> pairs;
   for (const FmuOutput& out : md_.outputs) {
     if (clocks_.owns(out.variable)) continue;  // discrete: no feedthrough declared
-    if (!has_port_type(md_.variables[out.variable])) continue;
+    if (!is_port_type(md_.variables[out.variable])) continue;
     const auto o = find_output(fmu_port_name(md_.variables[out.variable].name));
     if (!o) continue;
     for (const std::size_t in : input_variable) {
@@ -260,7 +248,7 @@ void FMU::read_starts() {
     const auto v = md_.find(name);
     if (!v) fail(start_, archive_->describe() + " has no variable named '" + name + "'");
     const FmuVariable& var = md_.variables[*v];
-    if (!has_port_type(var)) {
+    if (!is_port_type(var)) {
       fail(start_,
            "variable '" + name + "' is of type " + var.type_name +
                ": ctde gives start values to Real, Integer, Boolean and Enumeration variables (FMI 3: "

@@ -177,6 +177,11 @@ class FMU : public Actor {
   std::vector<std::pair<std::size_t, double>> starts_;
 };
 
+/// The kind of the input port of `variable`: Model Exchange, continuous for
+/// a continuous Real input and discrete for the others (FMI changes them
+/// only at events); Co-Simulation, polymorphic (its driver's kind).
+[[nodiscard]] PortKind fmu_input_kind(const FmuVariable& variable, bool model_exchange);
+
 /// A port name for an FMU variable: characters other than ASCII letters,
 /// digits and '_' become '_' ("der(x)" -> "der_x_").
 [[nodiscard]] std::string fmu_port_name(const std::string& variable);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <sstream>
 #include <system_error>
 #include <vector>
 
@@ -101,6 +102,14 @@ FmuArchive::FmuArchive(const fs::path& fmu) : file_(fmu) {
     fs::remove_all(folder_, ignored);
     throw;
   }
+}
+
+std::string FmuArchive::text(const std::string& entry) const {
+  std::ifstream in(folder_ / entry, std::ios::binary);
+  if (!in) throw ModelError(describe() + ": no " + entry + " in the archive");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 FmuArchive::~FmuArchive() {

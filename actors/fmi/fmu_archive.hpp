@@ -30,6 +30,9 @@ class FmuArchive {
   [[nodiscard]] const std::filesystem::path& folder() const { return folder_; }
   /// The FMU file as given (for messages).
   [[nodiscard]] const std::filesystem::path& file() const { return file_; }
+  /// The text of extracted file `entry` ("modelDescription.xml").
+  /// @throws ModelError "<describe()>: no <entry> in the archive".
+  [[nodiscard]] std::string text(const std::string& entry) const;
   /// "FMU 'path/to/x.fmu'" — the prefix of messages about this file.
   [[nodiscard]] std::string describe() const;
 

@@ -20,6 +20,7 @@ struct FMU::RunState final : ActorState {
   /// The inputs of continuous_inputs_ and event_inputs_ that are connected
   /// (an unconnected input keeps its start value: it is never set).
   Ports continuous_in, event_in;
+  bool any_continuous_in = false;  ///< continuous_in is not empty (the hot path's test)
   std::vector<char> seen;          ///< per input port: a token arrived (co-simulation: set from then on)
   std::vector<unsigned int> refs;  ///< the value references of one Set call
   std::vector<double> reals;
@@ -118,7 +119,7 @@ void FMU::set_continuous(const ReadContext& context, RunState& run, double t) co
     fmu.call(FmiCall::kSetContinuousStates,
              [&] { return f.set_continuous_states(fmu.component(), x.data(), x.size()); });
   }
-  set_inputs(context, run, run.continuous_in, [](std::size_t) { return true; });
+  if (run.any_continuous_in) set_inputs(context, run, run.continuous_in, [](std::size_t) { return true; });
 }
 
 template <class Each>
@@ -186,6 +187,8 @@ void FMU::initialize(FireContext& context) const {
        {std::pair{&continuous_inputs_, &run.continuous_in}, std::pair{&event_inputs_, &run.event_in}}) {
     *kept = {connected(all->real), connected(all->integer), connected(all->boolean)};
   }
+  run.any_continuous_in =
+      run.continuous_in.real.size() + run.continuous_in.integer.size() + run.continuous_in.boolean.size() > 0;
   run.fmu = instantiate(name());
   with_log(context, run, [&] { initialize_now(context, run); });
 }

@@ -141,6 +141,7 @@ class Parser {
     finish(node, v, v.type == VariableType::kReal);
     if (v.type != VariableType::kString) v.start = number(type, "start");
     if (v.type == VariableType::kReal) {
+      v.unit = type.attribute("unit").as_string();
       v.nominal = number(type, "nominal");
       if (const auto d = number(type, "derivative")) v.derivative_of = static_cast<std::size_t>(*d);
     }
@@ -179,6 +180,8 @@ class Parser {
         v.type == VariableType::kBoolean) {
       v.start = number(node, "start");  // one value: array variables are not read
     }
+    if (v.type == VariableType::kReal || v.type_name == "Float32")
+      v.unit = node.attribute("unit").as_string();
     if (v.type == VariableType::kReal) {
       v.nominal = number(node, "nominal");
       // The state's value reference + 1 for now (0 stays "none"): parse3 makes it a 1-based index.

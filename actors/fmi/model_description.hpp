@@ -45,6 +45,7 @@ struct FmuVariable {
   std::optional<double> start;    ///< numeric start value, when given
   std::size_t derivative_of = 0;  ///< Real: 1-based index of the state it is the derivative of; 0: none
   std::optional<double> nominal;  ///< Real: nominal value, when given
+  std::string unit;               ///< Real: its unit, when given (for `ctde fmu info`)
   /// FMI 3: the value references in its `clocks` attribute (empty: not a clocked variable).
   std::vector<unsigned int> clocks;
   std::optional<FmuClockAttributes> clock;  ///< FMI 3: a <Clock>'s attributes
@@ -82,6 +83,13 @@ struct ModelDescription {
   /// The index of the variable named `name`, if any.
   [[nodiscard]] std::optional<std::size_t> find(const std::string& name) const;
 };
+
+/// True for the variables ctde's ports and start values carry: Real,
+/// Integer, Boolean and Enumeration (FMI 3: Float64, Int32, Boolean).
+[[nodiscard]] inline bool is_port_type(const FmuVariable& v) {
+  return v.type == VariableType::kReal || v.type == VariableType::kInteger ||
+         v.type == VariableType::kBoolean || v.type == VariableType::kEnumeration;
+}
 
 /// "input", "calculatedParameter"... (the specification's words, for messages).
 [[nodiscard]] const char* to_string(Causality causality);

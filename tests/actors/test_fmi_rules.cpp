@@ -29,7 +29,7 @@ constexpr FmiKind kFmi3Cs{true, false};
 
 FmuVariable variable(Causality causality, Variability variability, Initial initial) {
   FmuVariable v;
-  v.name = "v";
+  v.name.assign(1, 'v');  // (not = "v": GCC 12's -Wrestrict misfires on it here)
   v.causality = causality;
   v.variability = variability;
   v.initial = initial;
@@ -146,7 +146,7 @@ TEST_CASE("which variables each mode sets follows causality, variability and ini
   CHECK_FALSE(may_set(continuous_input, FmiMode::kTerminated));
 
   FmuVariable n = discrete_input;
-  n.name = "n";
+  n.name.assign(1, 'n');
   CHECK(set_refusal(n, FmiMode::kContinuousTime) ==
         "Continuous-Time Mode sets only continuous inputs; 'n' is an input of variability discrete");
 }
