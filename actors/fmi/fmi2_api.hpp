@@ -86,6 +86,7 @@ using GetBooleanFn = Status (*)(Component, const ValueReference vr[], std::size_
 using SetRealFn = Status (*)(Component, const ValueReference vr[], std::size_t nvr, const Real value[]);
 using SetIntegerFn = Status (*)(Component, const ValueReference vr[], std::size_t nvr, const Integer value[]);
 using SetBooleanFn = Status (*)(Component, const ValueReference vr[], std::size_t nvr, const Boolean value[]);
+using SetStringFn = Status (*)(Component, const ValueReference vr[], std::size_t nvr, const String value[]);
 
 // Model Exchange (spec 3.2.1).
 using EnterEventModeFn = Status (*)(Component);

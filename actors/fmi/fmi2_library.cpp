@@ -172,6 +172,7 @@ Fmi2Library::Fmi2Library(const std::filesystem::path& binary, bool model_exchang
         handle_, "fmi2",
         std::array{"Instantiate", "SetupExperiment", "GetReal", "GetInteger", "SetReal", "SetInteger"}, what,
         f_.instantiate, f_.setup_experiment, f_.get_real, f_.get_integer, f_.set_real, f_.set_integer);
+    look_up_optional(handle_, "fmi2SetString", f_.set_string);
     if (model_exchange) {
       look_up_all(handle_, "fmi2", std::array{"NewDiscreteStates", "GetDerivatives"}, what,
                   f_.new_discrete_states, f_.get_derivatives);
@@ -208,12 +209,31 @@ void Fmi2Library::look_up_fmi3(bool model_exchange, const std::string& what) {
   look_up_optional(handle_, "fmi3GetIntervalDecimal", f3_.get_interval_decimal);
   look_up_optional(handle_, "fmi3SetIntervalDecimal", f3_.set_interval_decimal);
   look_up_optional(handle_, "fmi3GetShiftDecimal", f3_.get_shift_decimal);
+  look_up_optional(handle_, "fmi3GetFloat32", f3_.get_float32);
+  look_up_optional(handle_, "fmi3SetFloat32", f3_.set_float32);
+  look_up_optional(handle_, "fmi3GetInt8", f3_.get_int8);
+  look_up_optional(handle_, "fmi3SetInt8", f3_.set_int8);
+  look_up_optional(handle_, "fmi3GetUInt8", f3_.get_uint8);
+  look_up_optional(handle_, "fmi3SetUInt8", f3_.set_uint8);
+  look_up_optional(handle_, "fmi3GetInt16", f3_.get_int16);
+  look_up_optional(handle_, "fmi3SetInt16", f3_.set_int16);
+  look_up_optional(handle_, "fmi3GetUInt16", f3_.get_uint16);
+  look_up_optional(handle_, "fmi3SetUInt16", f3_.set_uint16);
+  look_up_optional(handle_, "fmi3GetUInt32", f3_.get_uint32);
+  look_up_optional(handle_, "fmi3SetUInt32", f3_.set_uint32);
+  look_up_optional(handle_, "fmi3GetInt64", f3_.get_int64);
+  look_up_optional(handle_, "fmi3SetInt64", f3_.set_int64);
+  look_up_optional(handle_, "fmi3GetUInt64", f3_.get_uint64);
+  look_up_optional(handle_, "fmi3SetUInt64", f3_.set_uint64);
+  look_up_optional(handle_, "fmi3SetString", f3_.set_string);
+  look_up_optional(handle_, "fmi3SetBinary", f3_.set_binary);
   const char* reported = f3_.get_version();
   if (reported == nullptr || std::strncmp(reported, "3.", 2) != 0) {
     throw ModelError(what + ": its binary reports FMI version '" +
                      std::string(reported == nullptr ? "" : reported) + "', not 3.0");
   }
   f_ = fmi3_adapter_functions();
+  if (f3_.set_string == nullptr) f_.set_string = nullptr;  // optional, as fmi2SetString
 }
 
 Fmi2Library::~Fmi2Library() { dlclose(handle_); }

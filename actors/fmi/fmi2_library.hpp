@@ -28,6 +28,8 @@ struct Fmi2Functions {
   fmi2::SetRealFn set_real = nullptr;
   fmi2::SetIntegerFn set_integer = nullptr;
   fmi2::SetBooleanFn set_boolean = nullptr;
+  /// Optional: a String start value needs it (FMI 3: fmi3SetString, through the adapter).
+  fmi2::SetStringFn set_string = nullptr;
   // Model Exchange
   fmi2::EnterEventModeFn enter_event_mode = nullptr;
   fmi2::NewDiscreteStatesFn new_discrete_states = nullptr;

@@ -92,6 +92,10 @@ fmi2::Status set_boolean(fmi2::Component c, const fmi2::ValueReference vr[], std
   for (std::size_t k = 0; k < n; ++k) b[k] = v[k] != fmi2::kFalse;
   return status(m.f->set_boolean(m.instance, vr, n, b, n));
 }
+fmi2::Status set_string(fmi2::Component c, const fmi2::ValueReference vr[], std::size_t n,
+                        const fmi2::String v[]) {
+  return status(component(c).f->set_string(component(c).instance, vr, n, v, n));
+}
 fmi2::Status enter_event_mode(fmi2::Component c) {
   return status(component(c).f->enter_event_mode(component(c).instance));
 }
@@ -179,6 +183,7 @@ Fmi2Functions fmi3_adapter_functions() {
   f.set_real = &set_real;
   f.set_integer = &set_integer;
   f.set_boolean = &set_boolean;
+  f.set_string = &set_string;
   f.enter_event_mode = &enter_event_mode;
   f.new_discrete_states = &new_discrete_states;
   f.enter_continuous_time_mode = &enter_continuous_time_mode;
@@ -210,6 +215,7 @@ const char* fmi3_call_name(const char* fmi2_call, fmi2::Type type) {
       {"fmi2SetReal", "fmi3SetFloat64"},
       {"fmi2SetInteger", "fmi3SetInt32"},
       {"fmi2SetBoolean", "fmi3SetBoolean"},
+      {"fmi2SetString", "fmi3SetString"},
       {"fmi2EnterEventMode", "fmi3EnterEventMode"},
       {"fmi2NewDiscreteStates", "fmi3UpdateDiscreteStates"},
       {"fmi2EnterContinuousTimeMode", "fmi3EnterContinuousTimeMode"},

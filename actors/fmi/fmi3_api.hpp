@@ -72,6 +72,23 @@ using SetInt32Fn = Status (*)(Instance, const ValueReference vr[], std::size_t n
                               std::size_t n_values);
 using SetBooleanFn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, const Boolean values[],
                                 std::size_t n_values);
+// The other variable types (spec 2.2.6.2): one Get and one Set per type, with
+// nValues the number of elements (array variables count theirs).
+using Float32 = float;
+using Binary = const std::uint8_t*;  ///< fmi3Binary
+static_assert(sizeof(Float32) == 4);
+template <class T>
+using GetFn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, T values[],
+                         std::size_t n_values);
+template <class T>
+using SetFn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, const T values[],
+                         std::size_t n_values);
+/// fmi3GetBinary and fmi3SetBinary carry each value's size beside it.
+using GetBinaryFn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr,
+                               std::size_t value_sizes[], Binary values[], std::size_t n_values);
+using SetBinaryFn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr,
+                               const std::size_t value_sizes[], const Binary values[], std::size_t n_values);
+
 using UpdateDiscreteStatesFn = Status (*)(Instance, Boolean* discrete_states_need_update,
                                           Boolean* terminate_simulation, Boolean* nominals_changed,
                                           Boolean* values_changed, Boolean* next_event_time_defined,
@@ -129,6 +146,26 @@ struct Functions {
   GetIntervalDecimalFn get_interval_decimal = nullptr;
   SetIntervalDecimalFn set_interval_decimal = nullptr;
   GetShiftDecimalFn get_shift_decimal = nullptr;
+  // The other types: looked up when the binary exports them; a variable
+  // of such a type that ctde gets or sets needs them (FMU::configure()).
+  GetFn<Float32> get_float32 = nullptr;
+  SetFn<Float32> set_float32 = nullptr;
+  GetFn<std::int8_t> get_int8 = nullptr;
+  SetFn<std::int8_t> set_int8 = nullptr;
+  GetFn<std::uint8_t> get_uint8 = nullptr;
+  SetFn<std::uint8_t> set_uint8 = nullptr;
+  GetFn<std::int16_t> get_int16 = nullptr;
+  SetFn<std::int16_t> set_int16 = nullptr;
+  GetFn<std::uint16_t> get_uint16 = nullptr;
+  SetFn<std::uint16_t> set_uint16 = nullptr;
+  GetFn<std::uint32_t> get_uint32 = nullptr;
+  SetFn<std::uint32_t> set_uint32 = nullptr;
+  GetFn<std::int64_t> get_int64 = nullptr;
+  SetFn<std::int64_t> set_int64 = nullptr;
+  GetFn<std::uint64_t> get_uint64 = nullptr;
+  SetFn<std::uint64_t> set_uint64 = nullptr;
+  SetFn<String> set_string = nullptr;
+  SetBinaryFn set_binary = nullptr;
 };
 
 }  // namespace ctde::fmi3

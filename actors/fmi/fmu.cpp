@@ -26,9 +26,8 @@ std::string fmu_port_name(const std::string& variable) {
 
 PortKind fmu_input_kind(const FmuVariable& variable, bool model_exchange) {
   if (!model_exchange) return PortKind::kPolymorphic;
-  const bool continuous =
-      variable.type == VariableType::kReal && variable.variability == Variability::kContinuous;
-  return continuous ? PortKind::kContinuous : PortKind::kDiscrete;
+  // Only floating-point variables (Real; FMI 3 Float32, Float64) can be continuous (the parser checks).
+  return variable.variability == Variability::kContinuous ? PortKind::kContinuous : PortKind::kDiscrete;
 }
 
 FMU::FMU(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous) {
@@ -45,7 +44,7 @@ std::string FMU::summary() const {
       me_ ? "model-exchange" : "co-simulation, communication_step " + format_double(communication_step_);
   s += ", FMI " + md_.fmi_version + ", model '" + md_.model_name + "'";
   if (me_) {
-    s += ", " + std::to_string(md_.states.size()) + " states";
+    s += ", " + std::to_string(states_) + " states";
     s += ", " + std::to_string(md_.event_indicators) + " event indicators";
     s += clocks_.summary();
   }
@@ -133,6 +132,8 @@ void FMU::configure(const ParameterScope& scope) {
       fail(file_, e.message());
     }
   }
+  states_ = 0;
+  for (const std::size_t state : md_.states) states_ += md_.variables[state].size;
   declare_ports();
   read_starts();
   // A trial instance: the FMU checks the GUID (and its resources) now, so
@@ -169,12 +170,17 @@ void FMU::declare_ports() {
     if (!input && var.causality != Causality::kOutput) continue;
     if (clocks_.owns(v) && !clocks_.has_port(v)) continue;  // a periodic input clock: ctde ticks it
     const std::string port = fmu_port_name(var.name);
+    const bool fmi3 = md_.fmi_version == "3.0";
     if (!clocks_.owns(v) && !is_port_type(var)) {
       // Refused only when a connection needs it (unconnectable()).
-      unconnectable_.emplace_back(port, "'" + var.name + "' is " + (input ? "an input" : "an output") +
-                                            " of type " + var.type_name +
-                                            ", which ctde's ports do not carry (they carry Real, Integer, "
-                                            "Boolean and Enumeration; FMI 3 Float64, Int32 and Boolean)");
+      const std::string what =
+          "'" + var.name + "' is " + (input ? "an input" : "an output") + " of type " + var.type_name;
+      unconnectable_.emplace_back(
+          port, var.size == 0
+                    ? what + " whose size a structural parameter sets: ctde's ports have fixed widths"
+                    : what +
+                          ", which ctde's ports do not carry (they carry numbers: Real, Integer, "
+                          "Boolean, Enumeration; FMI 3 Float32, Float64, Int8...UInt64)");
       continue;
     }
     for (const auto& [other_port, other_variable] : names) {
@@ -196,24 +202,28 @@ void FMU::declare_ports() {
     const PortKind kind = input ? fmu_input_kind(var, me_)
                           : me_ ? PortKind::kContinuous
                                 : PortKind::kDiscrete;
+    const ValueType type = *value_type(var, fmi3);
+    if (!has_functions(*library_, type)) {
+      fail(file_, archive_->describe() + ": the binary does not export " + function_name(type, fmi3, false) +
+                      " and " + function_name(type, fmi3, true) + ", which variable '" + var.name +
+                      "' needs");
+    }
+    const int width = static_cast<int>(var.size);  // an array variable: a vector port
     std::size_t index = 0;
     if (input) {
       const auto found = find_input(port);
-      index = found ? *found : declare_input(port, kind, 1, /*optional=*/true).index;
+      index = found ? *found : declare_input(port, kind, width, /*optional=*/true).index;
       set_kind(InputPort(index), kind);
       input_variable.push_back(v);
     } else {
       const auto found = find_output(port);
-      index = found ? *found : declare_output(port, kind, 1).index;
+      index = found ? *found : declare_output(port, kind, width).index;
       set_kind(OutputPort(index), kind);
-      if (output_starts_.size() <= index) output_starts_.resize(index + 1, 0.0);
-      output_starts_[index] = var.start.value_or(0.0);
+      if (output_starts_.size() <= index) output_starts_.resize(index + 1);
+      output_starts_[index] = var.starts.size() == var.size ? var.starts : std::vector<double>(var.size, 0.0);
     }
     Ports& side = !input ? outputs_ : kind == PortKind::kContinuous ? continuous_inputs_ : event_inputs_;
-    PortGroup& group = var.type == VariableType::kReal      ? side.real
-                       : var.type == VariableType::kBoolean ? side.boolean
-                                                            : side.integer;
-    group.add(var.value_reference, index, v);
+    side[static_cast<std::size_t>(type)].add(var.value_reference, index, v, var.size);
   }
   // Direct feedthrough from <ModelStructure><Outputs>: dependencies absent = on everything.
   std::vector<std::pair<InputPort, OutputPort>> pairs;
@@ -248,25 +258,72 @@ void FMU::read_starts() {
     const auto v = md_.find(name);
     if (!v) fail(start_, archive_->describe() + " has no variable named '" + name + "'");
     const FmuVariable& var = md_.variables[*v];
-    if (!is_port_type(var)) {
-      fail(start_,
-           "variable '" + name + "' is of type " + var.type_name +
-               ": ctde gives start values to Real, Integer, Boolean and Enumeration variables (FMI 3: "
-               "Float64, Int32, Boolean)");
+    const bool fmi3 = md_.fmi_version == "3.0";
+    const bool text = var.type == VariableType::kString || var.type_name == "Binary";
+    if (!is_port_type(var) && !text) {
+      fail(start_, "variable '" + name + "' is of type " + var.type_name +
+                       (var.size == 0 ? " with a size a structural parameter sets" : std::string()) +
+                       ": ctde gives start values to numbers, String and Binary variables");
     }
     // Start values are set before fmi2EnterInitializationMode (fmi_rules.hpp).
     if (!may_set(var, FmiMode::kInstantiated))
       fail(start_, "variable '" + name +
                        "' cannot be given a start value: " + set_refusal(var, FmiMode::kInstantiated));
-    double number = 0;
-    if (value.is_boolean()) {
-      number = value.get<bool>() ? 1.0 : 0.0;
-    } else if (value.is_number()) {
-      number = value.get<double>();
-    } else {
-      fail(start_, "the start value of '" + name + "' must be a number or a boolean");
+    Start start{*v, {}, {}};
+    if (text) {
+      const bool binary = var.type_name == "Binary";
+      if (!value.is_string()) {
+        fail(start_, "the start value of " + var.type_name + " variable '" + name + "' must be a string" +
+                         (binary ? " of hexadecimal digits (\"0a0b\")" : ""));
+      }
+      start.text = value.get<std::string>();
+      if (binary && (start.text.size() % 2 != 0 ||
+                     start.text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)) {
+        fail(start_, "the start value of Binary variable '" + name +
+                         "' must be an even number of hexadecimal digits, got \"" + start.text + "\"");
+      }
+      const bool available = binary ? library_->fmi3_functions().set_binary != nullptr
+                                    : library_->functions().set_string != nullptr;
+      if (!available) {
+        fail(start_, archive_->describe() + ": the binary does not export " +
+                         (binary ? "fmi3SetBinary" : (fmi3 ? "fmi3SetString" : "fmi2SetString")) +
+                         ", which the start value of '" + name + "' needs");
+      }
+      starts_.push_back(std::move(start));
+      continue;
     }
-    starts_.emplace_back(*v, number);
+    const ValueType type = *value_type(var, fmi3);
+    const auto number = [&](const nlohmann::ordered_json& element) {
+      if (element.is_boolean()) return element.get<bool>() ? 1.0 : 0.0;
+      if (!element.is_number()) {
+        fail(start_, "the start value of '" + name + "' must be " +
+                         (var.size > 1 ? "an array of " + std::to_string(var.size) + " numbers"
+                                       : "a number or a boolean"));
+      }
+      const double x = element.get<double>();
+      if (!fits(type, x)) {
+        fail(start_, "the start value " + format_double(x) + " of '" + name + "' is outside the range of " +
+                         range_text(type, fmi3));
+      }
+      return x;
+    };
+    if (value.is_array()) {
+      if (value.size() != var.size) {
+        fail(start_, "the start value of '" + name + "' has " + std::to_string(value.size()) +
+                         " elements; '" + name + "' has " + std::to_string(var.size));
+      }
+      for (const auto& element : value) start.values.push_back(number(element));
+    } else if (var.size == 1) {
+      start.values.push_back(number(value));
+    } else {
+      fail(start_, "the start value of '" + name + "' must be an array of " + std::to_string(var.size) +
+                       " numbers (it is an array variable)");
+    }
+    if (!has_functions(*library_, type)) {
+      fail(start_, archive_->describe() + ": the binary does not export " + function_name(type, fmi3, true) +
+                       ", which the start value of '" + name + "' needs");
+    }
+    starts_.push_back(std::move(start));
   }
 }
 

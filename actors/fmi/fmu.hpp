@@ -32,6 +32,7 @@
 /// feedthrough comes from ModelStructure.
 /// FMI 3 clocks and clocked variables are discrete ports (fmi3_clocks.hpp).
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,7 @@
 
 #include "../../core/actor.hpp"
 #include "fmi3_clocks.hpp"
+#include "fmi_values.hpp"
 #include "model_description.hpp"
 
 namespace ctde {
@@ -71,7 +73,7 @@ class FMU : public Actor {
   /// "model-exchange, 2 states, 1 event indicator" (after configure(); for `ctde validate`).
   [[nodiscard]] std::string summary() const;
 
-  [[nodiscard]] std::size_t state_size() const override { return me_ ? md_.states.size() : 0; }
+  [[nodiscard]] std::size_t state_size() const override { return me_ ? states_ : 0; }
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void initialize(FireContext& context) const override;
   /// Connected inputs are set in Initialization Mode.
@@ -99,21 +101,31 @@ class FMU : public Actor {
   void check_times(const TimeResolution& resolution) const override;
 
  private:
-  /// The ports of one FMI type, in one direction: the value reference, the
-  /// port index and the variable (index into the description) of each.
+  /// The ports of one Get/Set family (fmi_values.hpp), in one direction:
+  /// the value reference, port index, variable (index into the
+  /// description) and element count of each.
   struct PortGroup {
     std::vector<unsigned int> refs;
     std::vector<std::size_t> ports;
     std::vector<std::size_t> variables;
-    void add(unsigned int ref, std::size_t port, std::size_t variable) {
+    std::vector<std::size_t> widths;
+    std::size_t elements = 0;  ///< the sum of widths
+    void add(unsigned int ref, std::size_t port, std::size_t variable, std::size_t width) {
       refs.push_back(ref);
       ports.push_back(port);
       variables.push_back(variable);
+      widths.push_back(width);
+      elements += width;
     }
     [[nodiscard]] std::size_t size() const { return refs.size(); }
   };
-  struct Ports {
-    PortGroup real, integer, boolean;
+  /// Per family (ValueType).
+  using Ports = std::array<PortGroup, kValueTypes>;
+  /// A value of the `start` parameter: numbers (an array's elements), or text (String, Binary as hex).
+  struct Start {
+    std::size_t variable = 0;
+    std::vector<double> values;
+    std::string text;
   };
   struct RunState;
 
@@ -126,10 +138,10 @@ class FMU : public Actor {
   void set_inputs(const ReadContext& context, RunState& run, const Ports& ports, Take take) const;
   /// Continuous-Time Mode: time `t`, the states, the continuous inputs.
   void set_continuous(const ReadContext& context, RunState& run, double t) const;
-  /// Makes the instance and takes it through Initialization Mode.
-  void start_instance(FireContext& context, RunState& run) const;
+  /// Sets the `start` parameter's values (before Initialization Mode).
+  void set_starts(RunState& run) const;
   void read_outputs(RunState& run) const;
-  /// Calls each(port index, value) for every output, from the values read last.
+  /// Calls each(port index, values) for every output, from the values read last.
   template <class Each>
   void for_each_output(const RunState& run, Each each) const;
   void event_iteration(FireContext& context, RunState& run, bool initial) const;
@@ -169,16 +181,17 @@ class FMU : public Actor {
   /// of Model Exchange (discrete ports); every input of Co-Simulation.
   Ports event_inputs_;
   Ports outputs_;
-  std::vector<double> output_starts_;  ///< per output port: its start value (before initialization)
+  std::vector<std::vector<double>>
+      output_starts_;  ///< per output port: its start values (before initialization)
   /// Inputs and outputs without a port (a type ports do not carry): port name and why.
   std::vector<std::pair<std::string, std::string>> unconnectable_;
-  Fmi3Clocks clocks_;  ///< FMI 3 clocks and clocked variables: discrete ports
-  /// Start values from the `start` parameter: variable index and value.
-  std::vector<std::pair<std::size_t, double>> starts_;
+  Fmi3Clocks clocks_;          ///< FMI 3 clocks and clocked variables: discrete ports
+  std::vector<Start> starts_;  ///< from the `start` parameter
+  std::size_t states_ = 0;     ///< continuous states (array states count their elements)
 };
 
 /// The kind of the input port of `variable`: Model Exchange, continuous for
-/// a continuous Real input and discrete for the others (FMI changes them
+/// a continuous input (Real, Float32, Float64) and discrete for the others (FMI changes them
 /// only at events); Co-Simulation, polymorphic (its driver's kind).
 [[nodiscard]] PortKind fmu_input_kind(const FmuVariable& variable, bool model_exchange);
 

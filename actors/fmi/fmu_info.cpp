@@ -62,7 +62,8 @@ nlohmann::ordered_json mapping(const ModelDescription& md, std::size_t index) {
   } else if (port) {
     out["note"] = "no port: ctde's ports do not carry type " + v.type_name;
   }
-  out["start"] = is_port_type(v) && may_set(v, FmiMode::kInstantiated);
+  const bool text = v.type == VariableType::kString || v.type_name == "Binary";
+  out["start"] = (is_port_type(v) || text) && may_set(v, FmiMode::kInstantiated);
   const auto state = std::find(md.states.begin(), md.states.end(), index);
   const auto derivative = std::find(md.derivatives.begin(), md.derivatives.end(), index);
   if (state != md.states.end()) {
@@ -75,6 +76,19 @@ nlohmann::ordered_json mapping(const ModelDescription& md, std::size_t index) {
     out["role"] = "time";
   }
   return out;
+}
+
+/// A start value as text: a number, "[1, 0, 1]" for an array, "\"none\"" for a string, "-" when absent.
+std::string start_text(const nlohmann::ordered_json& start) {
+  if (start.is_null()) return "-";
+  if (start.is_string()) return "\"" + start.get<std::string>() + "\"";
+  if (start.is_array()) {
+    std::string text = "[";
+    for (const auto& element : start)
+      text += (text.size() > 1 ? ", " : "") + format_double(element.get<double>());
+    return text + "]";
+  }
+  return format_double(start.get<double>());
 }
 
 }  // namespace
@@ -107,7 +121,14 @@ nlohmann::ordered_json fmu_info(const std::filesystem::path& fmu) {
     entry["variability"] = to_string(v.variability);
     entry["initial"] = v.initial == Initial::kNone ? nlohmann::ordered_json(nullptr) : to_string(v.initial);
     entry["type"] = v.type_name;
-    entry["start"] = v.start ? nlohmann::ordered_json(*v.start) : nlohmann::ordered_json(nullptr);
+    entry["size"] = v.size;  // elements (FMI 3 arrays); 0: set by a structural parameter
+    if (v.start_text) {
+      entry["start"] = *v.start_text;
+    } else if (v.starts.size() > 1) {
+      entry["start"] = v.starts;
+    } else {
+      entry["start"] = v.start ? nlohmann::ordered_json(*v.start) : nlohmann::ordered_json(nullptr);
+    }
     entry["unit"] = v.unit.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v.unit);
     entry["ctde"] = mapping(md, i);
     variables.push_back(entry);
@@ -161,8 +182,7 @@ std::string fmu_info_text(const nlohmann::ordered_json& info) {
     if (m.contains("note")) add(m["note"].get<std::string>());
     if (ctde.empty()) ctde = "-";
     rows.push_back({v["name"].get<std::string>(), v["causality"].get<std::string>(),
-                    v["variability"].get<std::string>(), v["type"].get<std::string>(),
-                    v["start"].is_null() ? "-" : format_double(v["start"].get<double>()),
+                    v["variability"].get<std::string>(), v["type"].get<std::string>(), start_text(v["start"]),
                     v["unit"].is_null() ? "-" : v["unit"].get<std::string>(), ctde});
   }
   std::vector<std::size_t> widths(rows.front().size(), 0);

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "actors/fmi/fmi2_instance.hpp"
+#include "actors/fmi/fmi3_adapter.hpp"
 #include "actors/fmi/fmu.hpp"
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
@@ -23,10 +24,11 @@ struct FMU::RunState final : ActorState {
   bool any_continuous_in = false;  ///< continuous_in is not empty (the hot path's test)
   std::vector<char> seen;          ///< per input port: a token arrived (co-simulation: set from then on)
   std::vector<unsigned int> refs;  ///< the value references of one Set call
-  std::vector<double> reals;
-  std::vector<int> ints;
-  std::vector<double> real_out, x;
-  std::vector<int> integer_out, boolean_out;
+  std::vector<double> values;      ///< ... and their elements
+  FmiValues converted;             ///< conversion to the families' C types
+  /// Per family: the outputs' elements as read last (outputs_ order).
+  std::array<std::vector<double>, kValueTypes> out;
+  std::vector<double> x;
   Tick pending_tick = kNever;  ///< the time event asked for (nextEventTime), or kNever
   double pending_time = 0;     ///< ... at exactly this time in seconds
   bool terminate = false;      ///< fmi2CompletedIntegratorStep asked to terminate
@@ -45,16 +47,20 @@ constexpr int kMaxEventIterations = 1000;
 
 std::unique_ptr<ActorState> FMU::make_state() const {
   auto run = std::make_unique<RunState>();
-  std::size_t widest = 0;
-  for (const Ports* p : {&continuous_inputs_, &event_inputs_})
-    widest = std::max({widest, p->real.size(), p->integer.size(), p->boolean.size()});
-  run->refs.resize(widest);
-  run->reals.resize(widest);
-  run->ints.resize(widest);
+  std::size_t refs = 0;
+  std::size_t elements = 0;
+  for (const Ports* ports : {&continuous_inputs_, &event_inputs_, &outputs_}) {
+    for (const PortGroup& group : *ports) {
+      refs = std::max(refs, group.size());
+      elements = std::max(elements, group.elements);
+    }
+  }
+  for (const Start& start : starts_) elements = std::max(elements, start.values.size());
+  run->refs.resize(refs);
+  run->values.resize(elements);
+  run->converted = FmiValues(elements);
+  for (std::size_t t = 0; t < kValueTypes; ++t) run->out[t].resize(outputs_[t].elements);
   run->seen.assign(inputs().size(), 0);
-  run->real_out.resize(outputs_.real.size());
-  run->integer_out.resize(outputs_.integer.size());
-  run->boolean_out.resize(outputs_.boolean.size());
   run->x.resize(state_size());
   run->clocks = clocks_.make_run();
   return run;
@@ -63,50 +69,26 @@ std::unique_ptr<ActorState> FMU::make_state() const {
 template <class Take>
 void FMU::set_inputs(const ReadContext& context, RunState& run, const Ports& ports, Take take) const {
   Fmi2Instance& fmu = *run.fmu;
-  const auto& f = fmu.f();
-  std::size_t n = 0;
-  for (std::size_t k = 0; k < ports.real.size(); ++k) {
-    const std::size_t port = ports.real.ports[k];
-    if (!take(port)) continue;
-    run.refs[n] = ports.real.refs[k];
-    run.reals[n++] = context.input(input_port(port))[0];
-  }
-  if (n > 0)
-    fmu.call(FmiCall::kSetVariables,
-             [&] { return f.set_real(fmu.component(), run.refs.data(), n, run.reals.data()); });
-  for (const bool boolean : {false, true}) {
-    const PortGroup& group = boolean ? ports.boolean : ports.integer;
-    n = 0;
+  for (std::size_t t = 0; t < kValueTypes; ++t) {
+    const PortGroup& group = ports[t];
+    if (group.size() == 0) continue;
+    const auto type = static_cast<ValueType>(t);
+    std::size_t n = 0;
+    std::size_t elements = 0;
     for (std::size_t k = 0; k < group.size(); ++k) {
       const std::size_t port = group.ports[k];
       if (!take(port)) continue;
-      const double value = context.input(input_port(port))[0];
-      run.refs[n] = group.refs[k];
-      if (boolean) {
-        run.ints[n++] = value != 0.0 ? fmi2::kTrue : fmi2::kFalse;
-        continue;
+      run.refs[n++] = group.refs[k];
+      for (const double value : context.input(input_port(port))) {
+        // A number for an integer or Float32 variable must fit it.
+        if (!fits(type, value)) {
+          throw RunError(describe() + ": input '" + inputs()[port].name + "' is " + format_double(value) +
+                         ", outside the range of " + range_text(type, fmu.kind().fmi3));
+        }
+        run.values[elements++] = value;
       }
-      // Integer and Enumeration: the nearest whole number, which must fit.
-      const double whole = std::nearbyint(value);
-      if (!(whole >= -2147483648.0 && whole <= 2147483647.0)) {
-        throw RunError(describe() + ": input '" + inputs()[port].name + "' is " + format_double(value) +
-                       ", outside the range of an FMI " + (fmu.kind().fmi3 ? "Int32" : "Integer") +
-                       " (-2147483648..2147483647)");
-      }
-      run.ints[n++] = static_cast<int>(whole);
     }
-    if (n == 0) continue;
-    if (boolean) {
-      fmu.call(
-          FmiCall::kSetVariables,
-          [&] { return f.set_boolean(fmu.component(), run.refs.data(), n, run.ints.data()); },
-          "fmi2SetBoolean");
-    } else {
-      fmu.call(
-          FmiCall::kSetVariables,
-          [&] { return f.set_integer(fmu.component(), run.refs.data(), n, run.ints.data()); },
-          "fmi2SetInteger");
-    }
+    if (n > 0) run.converted.set(fmu, type, run.refs.data(), n, run.values.data(), elements);
   }
 }
 
@@ -124,38 +106,52 @@ void FMU::set_continuous(const ReadContext& context, RunState& run, double t) co
 
 template <class Each>
 void FMU::for_each_output(const RunState& run, Each each) const {
-  for (std::size_t k = 0; k < run.real_out.size(); ++k) each(outputs_.real.ports[k], run.real_out[k]);
-  for (std::size_t k = 0; k < run.integer_out.size(); ++k)
-    each(outputs_.integer.ports[k], static_cast<double>(run.integer_out[k]));
-  for (std::size_t k = 0; k < run.boolean_out.size(); ++k)
-    each(outputs_.boolean.ports[k], run.boolean_out[k] != fmi2::kFalse ? 1.0 : 0.0);
+  for (std::size_t t = 0; t < kValueTypes; ++t) {
+    const PortGroup& group = outputs_[t];
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      each(group.ports[k], std::span<const double>(run.out[t].data() + at, group.widths[k]));
+      at += group.widths[k];
+    }
+  }
 }
 
 void FMU::read_outputs(RunState& run) const {
+  for (std::size_t t = 0; t < kValueTypes; ++t) {
+    const PortGroup& group = outputs_[t];
+    if (group.size() == 0) continue;
+    run.converted.get(*run.fmu, static_cast<ValueType>(t), group.refs.data(), group.size(), run.out[t].data(),
+                      group.elements);
+  }
+}
+
+void FMU::set_starts(RunState& run) const {
   Fmi2Instance& fmu = *run.fmu;
-  const auto& f = fmu.f();
-  if (!run.real_out.empty()) {
-    fmu.call(FmiCall::kGetVariables, [&] {
-      return f.get_real(fmu.component(), outputs_.real.refs.data(), run.real_out.size(), run.real_out.data());
-    });
-  }
-  if (!run.integer_out.empty()) {
-    fmu.call(
-        FmiCall::kGetVariables,
-        [&] {
-          return f.get_integer(fmu.component(), outputs_.integer.refs.data(), run.integer_out.size(),
-                               run.integer_out.data());
-        },
-        "fmi2GetInteger");
-  }
-  if (!run.boolean_out.empty()) {
-    fmu.call(
-        FmiCall::kGetVariables,
-        [&] {
-          return f.get_boolean(fmu.component(), outputs_.boolean.refs.data(), run.boolean_out.size(),
-                               run.boolean_out.data());
-        },
-        "fmi2GetBoolean");
+  const bool fmi3 = fmu.kind().fmi3;
+  for (const Start& start : starts_) {
+    const FmuVariable& var = md_.variables[start.variable];
+    const unsigned int vr = var.value_reference;
+    if (var.type_name == "Binary") {  // FMI 3 only: the hex digits as bytes
+      std::vector<std::uint8_t> bytes;
+      for (std::size_t k = 0; k + 1 < start.text.size(); k += 2)
+        bytes.push_back(static_cast<std::uint8_t>(std::stoi(start.text.substr(k, 2), nullptr, 16)));
+      const std::size_t size = bytes.size();
+      const fmi3::Binary data = bytes.data();
+      fmu.call(
+          FmiCall::kSetVariables,
+          [&] {
+            return static_cast<fmi2::Status>(fmu.library().fmi3_functions().set_binary(
+                fmi3_instance(fmu.component()), &vr, 1, &size, &data, 1));
+          },
+          "fmi3SetBinary");
+    } else if (var.type == VariableType::kString) {
+      const char* text = start.text.c_str();
+      fmu.call(
+          FmiCall::kSetVariables, [&] { return fmu.f().set_string(fmu.component(), &vr, 1, &text); },
+          "fmi2SetString");
+    } else {
+      run.converted.set(fmu, *value_type(var, fmi3), &vr, 1, start.values.data(), start.values.size());
+    }
   }
 }
 
@@ -179,16 +175,16 @@ void FMU::initialize(FireContext& context) const {
     PortGroup kept;
     for (std::size_t k = 0; k < group.size(); ++k) {
       if (context.connected(input_port(group.ports[k])))
-        kept.add(group.refs[k], group.ports[k], group.variables[k]);
+        kept.add(group.refs[k], group.ports[k], group.variables[k], group.widths[k]);
     }
     return kept;
   };
   for (auto [all, kept] :
        {std::pair{&continuous_inputs_, &run.continuous_in}, std::pair{&event_inputs_, &run.event_in}}) {
-    *kept = {connected(all->real), connected(all->integer), connected(all->boolean)};
+    for (std::size_t t = 0; t < kValueTypes; ++t) (*kept)[t] = connected((*all)[t]);
   }
-  run.any_continuous_in =
-      run.continuous_in.real.size() + run.continuous_in.integer.size() + run.continuous_in.boolean.size() > 0;
+  run.any_continuous_in = std::any_of(run.continuous_in.begin(), run.continuous_in.end(),
+                                      [](const PortGroup& group) { return group.size() > 0; });
   run.fmu = instantiate(name());
   with_log(context, run, [&] { initialize_now(context, run); });
 }
@@ -227,24 +223,7 @@ void FMU::initialize_now(FireContext& context, RunState& run) const {
   const double stop = context.resolution().to_seconds(context.stop_tick());
   fmu.call(FmiCall::kSetupExperiment,
            [&] { return f.setup_experiment(fmu.component(), fmi2::kFalse, 0.0, start, fmi2::kTrue, stop); });
-  // The `start` parameter's values (read_starts() checked that Instantiated allows them).
-  for (const auto& [v, value] : starts_) {
-    const FmuVariable& var = md_.variables[v];
-    const unsigned int vr = var.value_reference;
-    if (var.type == VariableType::kReal) {
-      fmu.call(FmiCall::kSetVariables, [&] { return f.set_real(fmu.component(), &vr, 1, &value); });
-    } else if (var.type == VariableType::kBoolean) {
-      const int b = value != 0.0 ? fmi2::kTrue : fmi2::kFalse;
-      fmu.call(
-          FmiCall::kSetVariables, [&] { return f.set_boolean(fmu.component(), &vr, 1, &b); },
-          "fmi2SetBoolean");
-    } else {
-      const int i = static_cast<int>(std::lround(value));
-      fmu.call(
-          FmiCall::kSetVariables, [&] { return f.set_integer(fmu.component(), &vr, 1, &i); },
-          "fmi2SetInteger");
-    }
-  }
+  set_starts(run);  // read_starts() checked that Instantiated allows them
   fmu.call(FmiCall::kEnterInitializationMode, [&] { return f.enter_initialization_mode(fmu.component()); });
   // The connected inputs' values at the start: continuous signals, and the
   // constants on discrete inputs (a discrete input without a token keeps its start value).
@@ -321,8 +300,8 @@ void FMU::schedule(FireContext& context, RunState& run, bool defined, double nex
 void FMU::communicate(FireContext& context, RunState& run) const {
   const Tick now = context.tag().time;
   // A discrete input is set from its first token on (before it, the FMU keeps its start value).
-  for (const PortGroup* group : {&run.event_in.real, &run.event_in.integer, &run.event_in.boolean}) {
-    for (const std::size_t port : group->ports) {
+  for (const PortGroup& group : run.event_in) {
+    for (const std::size_t port : group.ports) {
       if (context.has_token(input_port(port))) run.seen[port] = 1;
     }
   }
@@ -362,7 +341,7 @@ void FMU::communicate(FireContext& context, RunState& run) const {
 }
 
 void FMU::publish(FireContext& context, const RunState& run, bool feedthrough_only) const {
-  for_each_output(run, [&](std::size_t port, double value) {
+  for_each_output(run, [&](std::size_t port, std::span<const double> value) {
     bool send = !feedthrough_only;
     for (std::size_t i = 0; !send && i < inputs().size(); ++i) send = feeds_through(i, port);
     if (send) context.emit(output_port(port), value);
@@ -408,14 +387,18 @@ void FMU::evaluate(EvalContext& context) const {
   auto& run = context.state<RunState>();
   if (!run.fmu) {
     // Before initialize() (the director initializes an FMU after its drivers): the start values.
-    for_each_output(
-        run, [&](std::size_t port, double) { context.output(output_port(port))[0] = output_starts_[port]; });
+    for_each_output(run, [&](std::size_t port, std::span<const double>) {
+      std::copy(output_starts_[port].begin(), output_starts_[port].end(),
+                context.output(output_port(port)).begin());
+    });
     return;
   }
   // After terminateSimulation the FMU stays in Event Mode: its outputs as they are.
   if (run.fmu->mode() == FmiMode::kContinuousTime) set_continuous(context, run, context.time());
   read_outputs(run);
-  for_each_output(run, [&](std::size_t port, double value) { context.output(output_port(port))[0] = value; });
+  for_each_output(run, [&](std::size_t port, std::span<const double> value) {
+    std::copy(value.begin(), value.end(), context.output(output_port(port)).begin());
+  });
 }
 
 void FMU::derivatives(const ReadContext& context, std::span<double> dxdt) const {
@@ -437,9 +420,13 @@ void FMU::guards(const ReadContext& context, std::span<double> g) const {
 
 void FMU::state_tolerances(std::span<double> atol) const {
   if (!me_) return;
-  for (std::size_t i = 0; i < atol.size() && i < md_.states.size(); ++i) {
-    const auto& nominal = md_.variables[md_.states[i]].nominal;
-    if (nominal && std::isfinite(*nominal) && *nominal != 0.0) atol[i] *= std::fabs(*nominal);
+  std::size_t i = 0;  // an array state's nominal scales each of its elements
+  for (const std::size_t state : md_.states) {
+    const FmuVariable& var = md_.variables[state];
+    for (std::size_t k = 0; k < var.size && i < atol.size(); ++k, ++i) {
+      if (var.nominal && std::isfinite(*var.nominal) && *var.nominal != 0.0)
+        atol[i] *= std::fabs(*var.nominal);
+    }
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <pugixml.hpp>
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -43,6 +45,14 @@ const char* to_string(Variability variability) {
       return "continuous";
   }
   return "?";
+}
+
+bool is_port_type(const FmuVariable& v) {
+  static const std::array<const char*, 14> kNames{"Real",    "Integer", "Boolean", "Enumeration", "Float64",
+                                                  "Float32", "Int8",    "UInt8",   "Int16",       "UInt16",
+                                                  "Int32",   "UInt32",  "Int64",   "UInt64"};
+  return v.size > 0 && v.type != VariableType::kClock &&
+         std::find(kNames.begin(), kNames.end(), v.type_name) != kNames.end();
 }
 
 std::optional<std::size_t> ModelDescription::find(const std::string& name) const {
@@ -139,7 +149,12 @@ class Parser {
     v.type = t->second;
     v.type_name = type.name();
     finish(node, v, v.type == VariableType::kReal);
-    if (v.type != VariableType::kString) v.start = number(type, "start");
+    if (v.type == VariableType::kString) {
+      if (const pugi::xml_attribute a = type.attribute("start")) v.start_text = a.value();
+    } else {
+      v.start = number(type, "start");
+      if (v.start) v.starts = {*v.start};
+    }
     if (v.type == VariableType::kReal) {
       v.unit = type.attribute("unit").as_string();
       v.nominal = number(type, "nominal");
@@ -176,9 +191,32 @@ class Parser {
       v.clock->interval = number(node, "intervalDecimal");
       v.clock->shift = number(node, "shiftDecimal");
     }
-    if (v.type == VariableType::kReal || v.type == VariableType::kInteger ||
-        v.type == VariableType::kBoolean) {
-      v.start = number(node, "start");  // one value: array variables are not read
+    // Arrays: <Dimension start="n"/> (fixed) or valueReference (a structural parameter's: size unknown).
+    for (const pugi::xml_node dimension : node.children("Dimension")) {
+      const std::optional<double> n = number(dimension, "start");
+      if (!n) {
+        v.size = 0;
+        break;
+      }
+      if (*n < 1 || *n != std::floor(*n) || *n > 1e6) {
+        fail("variable '" + v.name + "' has a <Dimension> of size '" + dimension.attribute("start").value() +
+             "'");
+      }
+      v.size *= static_cast<std::size_t>(*n);
+    }
+    if (v.type == VariableType::kString || v.type_name == "Binary") {
+      if (const pugi::xml_attribute a = node.attribute("start")) v.start_text = a.value();
+      // FMI 3 may write a String's start as a child element: <Start value="..."/>.
+      if (const pugi::xml_node start = node.child("Start"))
+        v.start_text = start.attribute("value").as_string();
+    } else if (v.type != VariableType::kClock && node.attribute("start")) {
+      std::istringstream words(node.attribute("start").value());
+      for (std::string word; words >> word;) v.starts.push_back(*number_text(node, "start", word));
+      if (v.size > 0 && v.starts.size() != v.size) {
+        fail("variable '" + v.name + "' has " + std::to_string(v.starts.size()) + " start values for " +
+             std::to_string(v.size) + " elements");
+      }
+      if (!v.starts.empty()) v.start = v.starts.front();
     }
     if (v.type == VariableType::kReal || v.type_name == "Float32")
       v.unit = node.attribute("unit").as_string();
@@ -321,13 +359,23 @@ ModelDescription parse3(const Parser& parser, const pugi::xml_node& root, ModelD
     }
     const std::size_t state = index(u, std::to_string(v.derivative_of - 1));
     v.derivative_of = state + 1;
+    if (v.size == 0 || d.variables[state].size != v.size) {
+      parser.fail(
+          "state '" + d.variables[state].name + "' and its derivative '" + v.name +
+          "' differ in size or have a dimension set by a structural parameter (ctde supports arrays of "
+          "fixed size only)");
+    }
     d.derivatives.push_back(derivative);
     d.states.push_back(state);
   }
   d.event_indicators = 0;
   for (const pugi::xml_node u : structure.children("EventIndicator")) {
-    (void)index(u, parser.required(u, "valueReference"));
-    ++d.event_indicators;
+    const FmuVariable& indicator = d.variables[index(u, parser.required(u, "valueReference"))];
+    if (indicator.size == 0) {
+      parser.fail("event indicator '" + indicator.name +
+                  "' has a dimension set by a structural parameter: ctde supports arrays of fixed size only");
+    }
+    d.event_indicators += indicator.size;
   }
   check_outputs_listed(parser, d);
   return d;

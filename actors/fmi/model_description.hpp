@@ -41,8 +41,14 @@ struct FmuVariable {
   Variability variability = Variability::kContinuous;
   Initial initial = Initial::kCalculated;
   VariableType type = VariableType::kReal;
-  std::string type_name;          ///< the type element's name ("Real", "Float32", "UInt8"...), for messages
-  std::optional<double> start;    ///< numeric start value, when given
+  std::string type_name;        ///< the type element's name ("Real", "Float32", "UInt8"...), for messages
+  std::optional<double> start;  ///< numeric start value, when given (an array's first element)
+  /// FMI 3 arrays: the number of elements (the product of the <Dimension>s'
+  /// fixed `start`s); 1 for scalars; 0 when a dimension is a structural
+  /// parameter's (its size is not known before a run: ctde refuses it).
+  std::size_t size = 1;
+  std::vector<double> starts;             ///< every element's start value, when given
+  std::optional<std::string> start_text;  ///< String (and FMI 3 Binary, as hex) start value
   std::size_t derivative_of = 0;  ///< Real: 1-based index of the state it is the derivative of; 0: none
   std::optional<double> nominal;  ///< Real: nominal value, when given
   std::string unit;               ///< Real: its unit, when given (for `ctde fmu info`)
@@ -84,12 +90,10 @@ struct ModelDescription {
   [[nodiscard]] std::optional<std::size_t> find(const std::string& name) const;
 };
 
-/// True for the variables ctde's ports and start values carry: Real,
-/// Integer, Boolean and Enumeration (FMI 3: Float64, Int32, Boolean).
-[[nodiscard]] inline bool is_port_type(const FmuVariable& v) {
-  return v.type == VariableType::kReal || v.type == VariableType::kInteger ||
-         v.type == VariableType::kBoolean || v.type == VariableType::kEnumeration;
-}
+/// True for the variables ctde's ports and start values carry as numbers:
+/// Real, Integer, Boolean and Enumeration; FMI 3 Float32, Float64,
+/// Int8...UInt64, Boolean and Enumeration (of a known size).
+[[nodiscard]] bool is_port_type(const FmuVariable& v);
 
 /// "input", "calculatedParameter"... (the specification's words, for messages).
 [[nodiscard]] const char* to_string(Causality causality);

@@ -38,6 +38,10 @@ const char* const kDiscreteSources = R"(,
     {"name": "e", "type": "DiscreteClock", "params": {"period": "inf", "offsets": [0.05, 0.15, 0.25], "values": [2, 3, 1]}},
     {"name": "t", "type": "Ramp", "params": {"slope": 2}})";
 
+/// Each source to its input (FMI 3's Enumeration is an Int64).
+const char* const kDiscreteWiring =
+    R"(["t.out", "a.u"], ["r.out", "a.r_in"], ["i.out", "a.i_in"], ["b.out", "a.b_in"], ["e.out", "a.e_in"])";
+
 /// The value each discrete input holds at time t (start values before 0.05).
 double held(double t, double start, const std::vector<double>& values) {
   const double times[] = {0.05, 0.15, 0.25};
@@ -92,15 +96,9 @@ struct Direct {
 TEST_CASE("discrete inputs of every type are set at events in Model Exchange and equal the outputs") {
   for (const std::string name : {"discrete_inputs", "discrete_inputs3"}) {
     CAPTURE(name);
-    const bool fmi3 = name == "discrete_inputs3";
-    // FMI 3's Enumeration has no port (its API is Int64): e_in keeps its start value.
-    const std::string wiring = std::string(R"(["t.out", "a.u"], ["r.out", "a.r_in"], ["i.out", "a.i_in"],
-                                             ["b.out", "a.b_in"])") +
-                               (fmi3 ? "" : R"(, ["e.out", "a.e_in"])");
-    const auto run = run_model(
-        fmu_model(name, "", R"("stop_time": 0.4, "output_interval": 0.02)",
-                  std::string(R"("a.y", "a.r_out", "a.i_out", "a.b_out")") + (fmi3 ? "" : R"(, "a.e_out")"),
-                  kDiscreteSources, wiring));
+    const auto run = run_model(fmu_model(name, "", R"("stop_time": 0.4, "output_interval": 0.02)",
+                                         R"("a.y", "a.r_out", "a.i_out", "a.b_out", "a.e_out")",
+                                         kDiscreteSources, kDiscreteWiring));
     REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
     std::size_t checked = 0;
     for (const auto& row : run.rows) {
@@ -113,7 +111,7 @@ TEST_CASE("discrete inputs of every type are set at events in Model Exchange and
       CHECK(row.values[1] == held(t, 0, {0.5, -1.25, 2}));
       CHECK(row.values[2] == held(t, 0, {3, -7, 12}));
       CHECK(row.values[3] == held(t, 0, {1, 0, 1}));
-      if (!fmi3) CHECK(row.values[4] == held(t, 1, {2, 3, 1}));
+      CHECK(row.values[4] == held(t, 1, {2, 3, 1}));  // FMI 3: an Enumeration is an Int64
       ++checked;
     }
     CHECK(checked > 20);
@@ -123,12 +121,8 @@ TEST_CASE("discrete inputs of every type are set at events in Model Exchange and
 TEST_CASE("discrete inputs of every type are set at communication points in Co-Simulation") {
   for (const std::string name : {"discrete_inputs", "discrete_inputs3"}) {
     CAPTURE(name);
-    const bool fmi3 = name == "discrete_inputs3";
-    const std::string wiring = std::string(R"(["t.out", "a.u"], ["r.out", "a.r_in"], ["i.out", "a.i_in"],
-                                             ["b.out", "a.b_in"])") +
-                               (fmi3 ? "" : R"(, ["e.out", "a.e_in"])");
     const auto run = run_model(fmu_model(name, R"("interface": "co-simulation", "communication_step": 0.1)",
-                                         R"("stop_time": 0.4)", "", kDiscreteSources, wiring));
+                                         R"("stop_time": 0.4)", "", kDiscreteSources, kDiscreteWiring));
     REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
     // The FMU computes its discrete outputs in fmi2DoStep, from the inputs
     // set at the previous point: at t_k they are the last tokens before t_{k-1}.
@@ -144,20 +138,10 @@ TEST_CASE("discrete inputs of every type are set at communication points in Co-S
     check("r_out", 0, {0.5, -1.25, 2});
     check("i_out", 0, {3, -7, 12});
     check("b_out", 0, {1, 0, 1});
-    if (!fmi3) check("e_out", 1, {2, 3, 1});
+    check("e_out", 1, {2, 3, 1});
     for (const auto& [t, value] : events_of(run, "a", "y"))
       CHECK(value == doctest::Approx(2 * t).epsilon(1e-12));
   }
-}
-
-TEST_CASE("an FMI 3 Enumeration has no port: unconnected it keeps its start, connected it is a model error") {
-  const std::string message =
-      model_file_error(fmu_model("discrete_inputs3", "", R"("stop_time": 1)", "",
-                                 R"(, {"name": "g", "type": "Gain"})", R"(["a.e_out", "g.in"])"));
-  CHECK_MESSAGE(
-      message.find("actor 'a' (FMU): 'e_out' is an output of type Enumeration, which ctde's ports do "
-                   "not carry") != std::string::npos,
-      message);
 }
 
 TEST_CASE("an integer input outside the range of an FMI Integer ends the run naming the input") {
