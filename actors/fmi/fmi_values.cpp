@@ -187,16 +187,15 @@ bool has_functions(const Fmi2Library& library, ValueType type) {
 
 void FmiValues::set(Fmi2Instance& fmu, ValueType type, const unsigned int* refs, std::size_t n_refs,
                     const double* values, std::size_t n_values) {
+  if (type == ValueType::kFloat64 && !fmu.kind().fmi3) {  // the common case first: no conversion
+    fmu.call(FmiCall::kSetVariables, [&] { return fmu.f().set_real(fmu.component(), refs, n_refs, values); });
+    return;
+  }
   if (raw_.size() < n_values) raw_.resize(n_values);  // sized in make_state(): never on the hot path
   std::uint64_t* buffer = raw_.data();
   const char* name = function_name(type, fmu.kind().fmi3, true);
   if (!fmu.kind().fmi3) {
     const auto& f = fmu.f();
-    if (type == ValueType::kFloat64) {
-      fmu.call(
-          FmiCall::kSetVariables, [&] { return f.set_real(fmu.component(), refs, n_refs, values); }, name);
-      return;
-    }
     // Integer (and Enumeration) and Boolean are C ints.
     int* ints = reinterpret_cast<int*>(buffer);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
     for (std::size_t k = 0; k < n_values; ++k) {
@@ -248,16 +247,15 @@ void FmiValues::set(Fmi2Instance& fmu, ValueType type, const unsigned int* refs,
 
 void FmiValues::get(Fmi2Instance& fmu, ValueType type, const unsigned int* refs, std::size_t n_refs,
                     double* values, std::size_t n_values) {
+  if (type == ValueType::kFloat64 && !fmu.kind().fmi3) {  // the common case first: no conversion
+    fmu.call(FmiCall::kGetVariables, [&] { return fmu.f().get_real(fmu.component(), refs, n_refs, values); });
+    return;
+  }
   if (raw_.size() < n_values) raw_.resize(n_values);
   std::uint64_t* buffer = raw_.data();
   const char* name = function_name(type, fmu.kind().fmi3, false);
   if (!fmu.kind().fmi3) {
     const auto& f = fmu.f();
-    if (type == ValueType::kFloat64) {
-      fmu.call(
-          FmiCall::kGetVariables, [&] { return f.get_real(fmu.component(), refs, n_refs, values); }, name);
-      return;
-    }
     int* ints = reinterpret_cast<int*>(buffer);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
     const auto get = type == ValueType::kBoolean ? f.get_boolean : f.get_integer;
     fmu.call(

@@ -225,6 +225,17 @@ void FMU::declare_ports() {
     Ports& side = !input ? outputs_ : kind == PortKind::kContinuous ? continuous_inputs_ : event_inputs_;
     side[static_cast<std::size_t>(type)].add(var.value_reference, index, v, var.size);
   }
+  output_families_.clear();
+  output_slots_.clear();
+  for (std::size_t t = 0; t < kValueTypes; ++t) {
+    const PortGroup& group = outputs_[t];
+    if (group.size() > 0) output_families_.push_back(t);
+    std::size_t offset = 0;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      output_slots_.push_back({group.ports[k], t, offset, group.widths[k]});
+      offset += group.widths[k];
+    }
+  }
   // Direct feedthrough from <ModelStructure><Outputs>: dependencies absent = on everything.
   std::vector<std::pair<InputPort, OutputPort>> pairs;
   for (const FmuOutput& out : md_.outputs) {

@@ -181,6 +181,12 @@ class FMU : public Actor {
   /// of Model Exchange (discrete ports); every input of Co-Simulation.
   Ports event_inputs_;
   Ports outputs_;
+  std::vector<std::size_t> output_families_;  ///< the families (ValueType) outputs_ has ports of
+  /// Each output port's values among those read (RunState::out): port, family, first element, width.
+  struct OutputSlot {
+    std::size_t port, family, offset, width;
+  };
+  std::vector<OutputSlot> output_slots_;
   std::vector<std::vector<double>>
       output_starts_;  ///< per output port: its start values (before initialization)
   /// Inputs and outputs without a port (a type ports do not carry): port name and why.

@@ -106,20 +106,14 @@ void FMU::set_continuous(const ReadContext& context, RunState& run, double t) co
 
 template <class Each>
 void FMU::for_each_output(const RunState& run, Each each) const {
-  for (std::size_t t = 0; t < kValueTypes; ++t) {
-    const PortGroup& group = outputs_[t];
-    std::size_t at = 0;
-    for (std::size_t k = 0; k < group.size(); ++k) {
-      each(group.ports[k], std::span<const double>(run.out[t].data() + at, group.widths[k]));
-      at += group.widths[k];
-    }
+  for (const OutputSlot& slot : output_slots_) {
+    each(slot.port, std::span<const double>(run.out[slot.family].data() + slot.offset, slot.width));
   }
 }
 
 void FMU::read_outputs(RunState& run) const {
-  for (std::size_t t = 0; t < kValueTypes; ++t) {
+  for (const std::size_t t : output_families_) {
     const PortGroup& group = outputs_[t];
-    if (group.size() == 0) continue;
     run.converted.get(*run.fmu, static_cast<ValueType>(t), group.refs.data(), group.size(), run.out[t].data(),
                       group.elements);
   }
@@ -397,7 +391,8 @@ void FMU::evaluate(EvalContext& context) const {
   if (run.fmu->mode() == FmiMode::kContinuousTime) set_continuous(context, run, context.time());
   read_outputs(run);
   for_each_output(run, [&](std::size_t port, std::span<const double> value) {
-    std::copy(value.begin(), value.end(), context.output(output_port(port)).begin());
+    const std::span<double> out = context.output(output_port(port));
+    for (std::size_t k = 0; k < value.size(); ++k) out[k] = value[k];  // mostly one element: no memmove call
   });
 }
 
