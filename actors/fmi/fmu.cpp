@@ -265,7 +265,9 @@ void FMU::read_starts() {
   if (!is_set(start_)) return;
   const nlohmann::ordered_json& values = structure(start_);
   if (!values.is_object()) fail(start_, "must be an object of variable names and values: {\"e\": 0.7}");
-  for (const auto& [name, value] : values.items()) {
+  for (const auto& item : values.items()) {
+    const std::string& name = item.key();  // (not a structured binding: the lambdas below capture it)
+    const nlohmann::ordered_json& value = item.value();
     const auto v = md_.find(name);
     if (!v) fail(start_, archive_->describe() + " has no variable named '" + name + "'");
     const FmuVariable& var = md_.variables[*v];
