@@ -10,6 +10,7 @@
 #include "actors/fmi/fmu_archive.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "core/local_jacobian.hpp"
 
 namespace ctde {
 
@@ -251,6 +252,74 @@ void FMU::declare_ports() {
     }
   }
   set_feedthrough(pairs);
+}
+
+void FMU::local_jacobian(LocalJacobian& jacobian) const {
+  if (!me_) {
+    Actor::local_jacobian(jacobian);
+    return;
+  }
+  // Where each state variable's elements start among the actor's states, and each input variable's port.
+  std::vector<std::optional<std::uint32_t>> state_offset(md_.variables.size());
+  std::uint32_t offset = 0;
+  for (const std::size_t state : md_.states) {
+    state_offset[state] = offset;
+    offset += static_cast<std::uint32_t>(md_.variables[state].size);
+  }
+  std::vector<std::optional<std::size_t>> input_of(md_.variables.size());
+  for (std::size_t v = 0; v < md_.variables.size(); ++v) {
+    if (md_.variables[v].causality != Causality::kInput) continue;
+    input_of[v] = find_input(fmu_port_name(md_.variables[v].name));
+  }
+  // Rows `rows` (a derivative's or an output's elements) on the variables `dependencies`.
+  const auto depend = [&](const std::vector<std::size_t>& dependencies, auto on_state, auto on_input) {
+    for (const std::size_t d : dependencies) {
+      if (state_offset[d]) {
+        for (std::uint32_t e = 0; e < md_.variables[d].size; ++e) on_state(*state_offset[d] + e);
+      } else if (input_of[d]) {
+        for (std::uint32_t e = 0; e < jacobian.input_width(*input_of[d]); ++e) on_input(*input_of[d], e);
+      }  // time, a parameter...: not a column of the Jacobian
+    }
+  };
+  for (std::size_t i = 0; i < md_.states.size(); ++i) {
+    const std::uint32_t first = *state_offset[md_.states[i]];
+    const auto size = static_cast<std::uint32_t>(md_.variables[md_.states[i]].size);
+    for (std::uint32_t e = 0; e < size; ++e) {
+      const std::uint32_t s = first + e;
+      if (!md_.derivative_dependencies[i]) {
+        for (std::uint32_t r = 0; r < jacobian.states(); ++r) jacobian.derivative_state(s, r);
+        for (std::size_t k = 0; k < jacobian.inputs(); ++k) {
+          for (std::uint32_t j = 0; j < jacobian.input_width(k); ++j) jacobian.derivative_input(s, k, j);
+        }
+        continue;
+      }
+      depend(
+          *md_.derivative_dependencies[i], [&](std::uint32_t r) { jacobian.derivative_state(s, r); },
+          [&](std::size_t k, std::uint32_t j) { jacobian.derivative_input(s, k, j); });
+    }
+  }
+  for (const FmuOutput& out : md_.outputs) {
+    const auto o = find_output(fmu_port_name(md_.variables[out.variable].name));
+    if (!o || clocks_.owns(out.variable)) continue;
+    for (std::uint32_t i = 0; i < jacobian.output_width(*o); ++i) {
+      // An output that is a state is that state (FMI lists no dependency for it: the ball's h and v).
+      if (state_offset[out.variable]) {
+        jacobian.output_state(*o, i, *state_offset[out.variable] + i, 1.0);
+        if (out.dependencies) continue;
+      }
+      if (!out.dependencies) {
+        for (std::uint32_t r = 0; r < jacobian.states(); ++r) jacobian.output_state(*o, i, r);
+        for (std::size_t k = 0; k < jacobian.inputs(); ++k) {
+          if (!feeds_through(k, *o)) continue;
+          for (std::uint32_t j = 0; j < jacobian.input_width(k); ++j) jacobian.output_input(*o, i, k, j);
+        }
+        continue;
+      }
+      depend(
+          *out.dependencies, [&](std::uint32_t r) { jacobian.output_state(*o, i, r); },
+          [&](std::size_t k, std::uint32_t j) { jacobian.output_input(*o, i, k, j); });
+    }
+  }
 }
 
 std::string FMU::unconnectable(std::string_view port) const {

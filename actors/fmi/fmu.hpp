@@ -83,6 +83,11 @@ class FMU : public Actor {
   void evaluate(EvalContext& context) const override;
   void derivatives(const ReadContext& context, std::span<double> dxdt) const override;
   void state_tolerances(std::span<double> atol) const override;
+  /// From <ModelStructure>: each derivative on the states and inputs its
+  /// `dependencies` list, each output on its listed states and inputs
+  /// (everything where the attribute is absent); values unknown (finite
+  /// differences over column groups, docs/semantics.md "Jacobians").
+  void local_jacobian(LocalJacobian& jacobian) const override;
   [[nodiscard]] bool watches_steps() const override;
   [[nodiscard]] bool step_completed(StepContext& context) const override;
   void fire(FireContext& context) const override;

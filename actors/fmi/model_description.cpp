@@ -367,6 +367,13 @@ ModelDescription parse3(const Parser& parser, const pugi::xml_node& root, ModelD
     }
     d.derivatives.push_back(derivative);
     d.states.push_back(state);
+    std::optional<std::vector<std::size_t>> dependencies;
+    if (const pugi::xml_attribute deps = u.attribute("dependencies")) {
+      dependencies.emplace();
+      std::istringstream words(deps.value());
+      for (std::string word; words >> word;) dependencies->push_back(index(u, word));
+    }
+    d.derivative_dependencies.push_back(std::move(dependencies));
   }
   d.event_indicators = 0;
   for (const pugi::xml_node u : structure.children("EventIndicator")) {
@@ -432,6 +439,13 @@ ModelDescription parse_model_description(const std::string& xml, const std::stri
     }
     d.derivatives.push_back(derivative);
     d.states.push_back(v.derivative_of - 1);
+    std::optional<std::vector<std::size_t>> dependencies;
+    if (const pugi::xml_attribute deps = u.attribute("dependencies")) {
+      dependencies.emplace();
+      std::istringstream words(deps.value());
+      for (std::string word; words >> word;) dependencies->push_back(parser.index(u, word, count));
+    }
+    d.derivative_dependencies.push_back(std::move(dependencies));
   }
   check_outputs_listed(parser, d);
   return d;

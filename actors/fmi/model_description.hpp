@@ -85,6 +85,10 @@ struct ModelDescription {
   /// 0-based index of its derivative variable and of the state variable.
   std::vector<std::size_t> derivatives;
   std::vector<std::size_t> states;
+  /// For state i: the variables its derivative depends on directly (states
+  /// and inputs; 0-based indices), from the derivative's `dependencies`;
+  /// empty optional: the attribute is absent (it may depend on everything).
+  std::vector<std::optional<std::vector<std::size_t>>> derivative_dependencies;
 
   /// The index of the variable named `name`, if any.
   [[nodiscard]] std::optional<std::size_t> find(const std::string& name) const;

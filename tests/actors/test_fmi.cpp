@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 #include <zip.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "actors/fmi/fmu_archive.hpp"
 #include "actors/fmi/model_description.hpp"
 #include "core/error.hpp"
+#include "core/local_jacobian.hpp"
 #include "support/cli_helpers.hpp"
 #include "support/closed_forms.hpp"
 #include "support/fmi_helpers.hpp"
@@ -544,4 +546,54 @@ TEST_CASE(
                              fmu("once") + R"("}}, {"name": "b", "type": "FMU", "params": {"file": ")" +
                              fmu("once") + R"("}}], "record": ["a.x", "b.x"]})");
   CHECK(two.result.status == RunStatus::kOk);
+}
+
+TEST_CASE("an FMU's local Jacobian follows ModelStructure's dependencies of derivatives and outputs") {
+  // two_paths: der(x) on x, y1 on u1 only, y2 on x only.
+  Model model = test::load(R"({"ctde": 1, "actors": [{"name": "a", "type": "FMU", "params": {"file": ")" +
+                           fmu("two_paths") + R"("}}]})");
+  Actor& a = *model.top().find_child("a");
+  a.resolve_parameters(model.parameters());
+  LocalJacobian jacobian({1}, {1, 1}, 1);
+  a.local_jacobian(jacobian);
+  using Kind = LocalJacobian::Kind;
+  std::vector<std::string> entries;
+  for (const auto& e : jacobian.entries()) {
+    const auto name = [&](const LocalJacobian::Element& el) {
+      switch (el.kind) {
+        case Kind::kOutput:
+          return a.outputs()[el.port].name;
+        case Kind::kInput:
+          return a.inputs()[el.port].name;
+        case Kind::kDerivative:
+          return "x'" + std::to_string(el.index);
+        case Kind::kState:
+          return "x" + std::to_string(el.index);
+      }
+      return std::string("?");
+    };
+    CHECK(std::isnan(e.value));  // structure only
+    entries.push_back(name(e.row) + "/" + name(e.column));
+  }
+  std::sort(entries.begin(), entries.end());
+  CHECK(entries == std::vector<std::string>{"x'0/x0", "y1/u1", "y2/x0"});
+
+  // The ball (the Reference FMUs' way): derivatives without dependencies
+  // (on every state), outputs h and v with an empty list, being states: each is its state, exactly.
+  Model ball = test::load(R"({"ctde": 1, "actors": [{"name": "b", "type": "FMU", "params": {"file": ")" +
+                          fmu("ball") + R"("}}]})");
+  Actor& b = *ball.top().find_child("b");
+  b.resolve_parameters(ball.parameters());
+  LocalJacobian full({}, {1, 1}, 2);
+  b.local_jacobian(full);
+  CHECK(full.entries().size() == 4 + 2);
+  std::size_t exact = 0;
+  for (const auto& e : full.entries()) {
+    if (e.row.kind != LocalJacobian::Kind::kOutput) continue;
+    CHECK(e.column.kind == LocalJacobian::Kind::kState);
+    CHECK(e.column.index == (e.row.port == *b.find_output("h") ? 0U : 1U));
+    CHECK(e.value == 1.0);
+    ++exact;
+  }
+  CHECK(exact == 2);
 }

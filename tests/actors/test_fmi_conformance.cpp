@@ -362,3 +362,21 @@ TEST_CASE("the van der Pol FMU agrees with a high-accuracy solution to 1e-8, FMI
   CHECK(worst < 1e-8);
   CHECK(worst > 0);  // two different runs: not the same numbers by construction
 }
+
+TEST_CASE("an FMU integrates under bdf and auto, its Jacobian by finite differences over its structure") {
+  const auto run = [](const std::string& solver) {
+    return run_model(fmu_model(
+        "van_der_pol", R"("start": {"mu": 1.5})",
+        R"("stop_time": 5, "rtol": 1e-9, "atol": 1e-11, "output_interval": 0.5, "solver": ")" + solver + "\"",
+        R"("a.x0", "a.x1")"));
+  };
+  const auto reference = run("erk45");
+  REQUIRE_MESSAGE(reference.result.status == RunStatus::kOk, reference.result.message);
+  for (const std::string solver : {"bdf", "auto", "dirk"}) {
+    CAPTURE(solver);
+    const auto other = run(solver);
+    REQUIRE_MESSAGE(other.result.status == RunStatus::kOk, other.result.message);
+    CHECK(std::fabs(other.rows.back().values[0] - reference.rows.back().values[0]) < 1e-6);
+    CHECK(std::fabs(other.rows.back().values[1] - reference.rows.back().values[1]) < 1e-6);
+  }
+}
