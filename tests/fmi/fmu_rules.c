@@ -1,9 +1,12 @@
 /* The FMI state machines' rules for the test FMUs (fmu_rules.h): the
- * model description's variables, read by a line-based parser, and the
- * checks of calls and value references both runtimes make. */
+ * model description's variables (with their array sizes, start values and
+ * slots in the instance's arrays, and FMI 3's continuous states), read by
+ * a line-based parser, the start values given at instantiation and reset,
+ * and the checks of calls and value references both runtimes make. */
 #include "fmu_rules.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,13 +175,317 @@ static int variable_type(const char* line, int fmi3) {
   return -1;
 }
 
-/* The variable on `line`, of type `type`, with the standard's defaults for
- * the attributes it omits. */
-static int parse_variable(const char* line, int fmi3, int type, FmuVar* v, char* why, size_t why_size) {
+/* The first '>' at or after `p` outside quoted attribute values, or NULL. */
+static const char* tag_end(const char* p) {
+  char quote = 0;
+  for (; *p != '\0'; ++p) {
+    if (quote != 0) {
+      if (*p == quote) quote = 0;
+    } else if (*p == '"' || *p == '\'') {
+      quote = *p;
+    } else if (*p == '>') {
+      return p;
+    }
+  }
+  return NULL;
+}
+
+/* A variable element spanning several lines (its children on lines of
+ * their own): its lines made one (newlines become blanks), when the element
+ * ends before </ModelVariables>. `line` is where the rest of the
+ * description begins (not yet split into lines). */
+static void join_element(char* line, int fmi3) {
+  const char* p = line;
+  while (*p == ' ' || *p == '\t' || *p == '\r') ++p;
+  if (*p != '<') return;
+  ++p;
+  size_t n = 0;
+  while (p[n] != '\0' && strchr(" \t\r\n/>", p[n]) == NULL) ++n;
+  if (n == 0 || n > 32) return;
+  char name[40];
+  snprintf(name, sizeof name, "%.*s", (int)n, p);
+  if (fmi3 ? lookup(kTypeNames, FMU_TYPE_COUNT, name) < 0 : strcmp(name, "ScalarVariable") != 0) return;
+  const char* open_end = tag_end(p + n);
+  if (open_end == NULL) return;
+  const char* end = open_end;
+  if (open_end[-1] != '/') {
+    char closing[48];
+    snprintf(closing, sizeof closing, "</%s>", name);
+    end = strstr(open_end, closing);
+    const char* bound = strstr(open_end, "</ModelVariables");
+    if (end == NULL || (bound != NULL && end > bound)) return;
+  }
+  for (char* q = line; q < end; ++q) {
+    if (*q == '\n' || *q == '\r') *q = ' ';
+  }
+}
+
+/* The opening tag of the child element <name ...> at or after `p` (up to
+ * its '>') copied into `tag`: the rest after it, or NULL when there is no
+ * such child (or it does not fit `tag`). */
+static const char* child(const char* p, const char* name, char* tag, size_t size) {
+  const size_t n = strlen(name);
+  for (const char* q = strstr(p, name); q != NULL; q = strstr(q + 1, name)) {
+    if (q == p || q[-1] != '<' || strchr(" \t/>", q[n]) == NULL) continue;
+    const char* end = tag_end(q + n);
+    if (end == NULL || (size_t)(end - q) + 2 > size) return NULL;
+    snprintf(tag, size, "<%.*s", (int)(end - q + 1), q);
+    return end + 1;
+  }
+  return NULL;
+}
+
+/* The instance's array that holds a variable of type `type`, and the value
+ * reference of its slot 0 there (fmu_runtime.h). */
+static int storage_of(int type, int fmi3, int independent, unsigned int* base) {
+  *base = 0;
+  if (!fmi3) {
+    switch (type) {
+      case FMU_REAL:
+        return FMU_STORE_R;
+      case FMU_STRING:
+        return FMU_STORE_S;
+      default:
+        return FMU_STORE_I; /* Integer, Enumeration, Boolean */
+    }
+  }
+  if (independent) return FMU_STORE_NONE;
+  switch (type) {
+    case FMU_FLOAT64:
+      return FMU_STORE_R;
+    case FMU_FLOAT32:
+      *base = 200;
+      return FMU_STORE_F32;
+    case FMU_INT8:
+    case FMU_UINT8:
+    case FMU_INT16:
+    case FMU_UINT16:
+    case FMU_UINT32:
+    case FMU_INT64:
+      *base = 300;
+      return FMU_STORE_I64;
+    case FMU_UINT64:
+      *base = 400;
+      return FMU_STORE_U64;
+    case FMU_STRING:
+      *base = 500;
+      return FMU_STORE_S;
+    case FMU_BINARY:
+      *base = 600;
+      return FMU_STORE_BIN;
+    default:
+      *base = 100;
+      return FMU_STORE_I; /* Int32, Enumeration, Boolean, Clock */
+  }
+}
+
+/* The range of the integer types held in m->i and m->i64. */
+static void integer_range(int type, long long* lo, long long* hi) {
+  switch (type) {
+    case FMU_INT8:
+      *lo = INT8_MIN, *hi = INT8_MAX;
+      break;
+    case FMU_UINT8:
+      *lo = 0, *hi = UINT8_MAX;
+      break;
+    case FMU_INT16:
+      *lo = INT16_MIN, *hi = INT16_MAX;
+      break;
+    case FMU_UINT16:
+      *lo = 0, *hi = UINT16_MAX;
+      break;
+    case FMU_UINT32:
+      *lo = 0, *hi = UINT32_MAX;
+      break;
+    case FMU_INT64:
+      *lo = LLONG_MIN, *hi = LLONG_MAX;
+      break;
+    default: /* Integer, Int32, Enumeration */
+      *lo = INT_MIN, *hi = INT_MAX;
+      break;
+  }
+}
+
+/* Start value `t` of element `at` of variable v: stored into the instance
+ * when m is not NULL; 0, or -1 when `t` is no value of the variable's type. */
+static int start_value(Instance* m, const FmuVar* v, size_t at, const char* t) {
+  char* end = NULL;
+  errno = 0;
+  switch (v->storage) {
+    case FMU_STORE_R: {
+      const double x = strtod(t, &end);
+      if (end == t || *end != '\0') return -1;
+      if (m != NULL) m->r[at] = x;
+      return 0;
+    }
+    case FMU_STORE_F32: {
+      const float x = strtof(t, &end);
+      if (end == t || *end != '\0') return -1;
+      if (m != NULL) m->f32[at] = x;
+      return 0;
+    }
+    case FMU_STORE_I:
+    case FMU_STORE_I64: {
+      long long x = 0;
+      if (v->type == FMU_BOOLEAN && (strcmp(t, "true") == 0 || strcmp(t, "false") == 0)) {
+        x = t[0] == 't';
+      } else {
+        x = strtoll(t, &end, 10);
+        long long lo = 0, hi = 0;
+        integer_range(v->type, &lo, &hi);
+        if (v->type == FMU_BOOLEAN) lo = 0, hi = 1;
+        if (end == t || *end != '\0' || errno != 0 || x < lo || x > hi) return -1;
+      }
+      if (m != NULL && v->storage == FMU_STORE_I) m->i[at] = (int)x;
+      if (m != NULL && v->storage == FMU_STORE_I64) m->i64[at] = (int64_t)x;
+      return 0;
+    }
+    case FMU_STORE_U64: {
+      const char* digits = t;
+      while (*digits == ' ') ++digits;
+      const unsigned long long x = strtoull(t, &end, 10);
+      if (end == t || *end != '\0' || errno != 0 || *digits == '-') return -1;
+      if (m != NULL) m->u64[at] = (uint64_t)x;
+      return 0;
+    }
+    case FMU_STORE_S:
+      if (strlen(t) > FMU_MAX_STRING) return -1;
+      if (m != NULL) snprintf(m->s[at], sizeof m->s[at], "%s", t);
+      return 0;
+    case FMU_STORE_BIN: {
+      const size_t n = strlen(t);
+      if (n % 2 != 0 || n / 2 > FMU_MAX_BINARY) return -1;
+      for (size_t k = 0; k < n; k += 2) {
+        const int hi = hex_digit(t[k]);
+        const int lo = hex_digit(t[k + 1]);
+        if (hi < 0 || lo < 0) return -1;
+        if (m != NULL) m->bin[at][k / 2] = (uint8_t)(hi * 16 + lo);
+      }
+      if (m != NULL) m->bin_size[at] = n / 2;
+      return 0;
+    }
+    default:
+      return -1;
+  }
+}
+
+/* Appends start text `t` to v->starts: 0, or -1 when full. */
+static int add_start(FmuVar* v, const char* t, size_t n) {
+  size_t used = 0;
+  for (int k = 0; k < v->n_starts; ++k) used += strlen(v->starts + used) + 1;
+  if (used + n + 1 > sizeof v->starts) return -1;
+  memcpy(v->starts + used, t, n);
+  v->starts[used + n] = '\0';
+  ++v->n_starts;
+  return 0;
+}
+
+/* The variable's elements (FMI 3: its <Dimension> children), start values
+ * and slot; `element` is its whole element, `tag` its opening tag (FMI 2:
+ * the whole element too). */
+static int parse_values(const char* element, const char* tag, int fmi3, FmuVar* v, char* why,
+                        size_t why_size) {
+  char child_tag[512];
+  char text[1024];
+  v->elements = 1;
+  if (fmi3) {
+    const char* rest = element + strlen(tag);
+    for (const char* p = rest; (p = child(p, "Dimension", child_tag, sizeof child_tag)) != NULL;) {
+      char* end = NULL;
+      if (!attribute(child_tag, "start", text, sizeof text)) {
+        say(why, why_size,
+            "variable '%s': a <Dimension> without a start (a size from a structural parameter, "
+            "which this runtime does not have)",
+            v->name);
+        return -1;
+      }
+      const unsigned long size = strtoul(text, &end, 10);
+      if (end == text || *end != '\0' || size < 1 || size > FMU_MAX_VARS ||
+          v->elements * size > FMU_MAX_VARS) {
+        say(why, why_size,
+            "variable '%s': <Dimension start=\"%s\"> makes more elements than this runtime's %d, or none",
+            v->name, text, FMU_MAX_VARS);
+        return -1;
+      }
+      v->elements *= size;
+    }
+  }
+  const int text_values = v->type == FMU_STRING || v->type == FMU_BINARY;
+  if (fmi3 && text_values) {
+    const char* rest = element + strlen(tag);
+    for (const char* p = rest; (p = child(p, "Start", child_tag, sizeof child_tag)) != NULL;) {
+      if (!attribute(child_tag, "value", text, sizeof text)) text[0] = '\0';
+      if (add_start(v, text, strlen(text)) != 0) {
+        say(why, why_size, "variable '%s': too long start values for this runtime", v->name);
+        return -1;
+      }
+    }
+  } else if (v->type != FMU_CLOCK && attribute(fmi3 ? tag : element, "start", text, sizeof text)) {
+    if (strlen(text) + 1 >= sizeof text) {
+      say(why, why_size, "variable '%s': too long start values for this runtime", v->name);
+      return -1;
+    }
+    if (text_values) { /* FMI 2 String: the whole text */
+      if (add_start(v, text, strlen(text)) != 0) {
+        say(why, why_size, "variable '%s': too long start values for this runtime", v->name);
+        return -1;
+      }
+    } else {
+      for (const char* p = text;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') ++p;
+        if (*p == '\0') break;
+        size_t n = 0;
+        while (p[n] != '\0' && strchr(" \t\n\r", p[n]) == NULL) ++n;
+        if (add_start(v, p, n) != 0) {
+          say(why, why_size, "variable '%s': too long start values for this runtime", v->name);
+          return -1;
+        }
+        p += n;
+      }
+    }
+  }
+  if (v->n_starts != 0 && (size_t)v->n_starts != v->elements) {
+    say(why, why_size, "variable '%s' has %d start values for %zu elements", v->name, v->n_starts,
+        v->elements);
+    return -1;
+  }
+  unsigned int base = 0;
+  v->storage = storage_of(v->type, fmi3, v->causality == FMU_INDEPENDENT, &base);
+  v->slot = -1;
+  if (v->storage != FMU_STORE_NONE && v->vr >= base && v->vr - base + v->elements <= FMU_MAX_VARS) {
+    v->slot = (int)(v->vr - base);
+  }
+  const char* t = v->starts;
+  for (int k = 0; k < v->n_starts; ++k, t += strlen(t) + 1) {
+    if (start_value(NULL, v, 0, t) != 0) {
+      say(why, why_size, "variable '%s': start value '%s' is no %s value this runtime holds", v->name, t,
+          kTypeNames[v->type]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The variable on `line` (its whole element), of type `type`, with the
+ * standard's defaults for the attributes it omits. FMI 3: the attributes
+ * of its opening tag, FMI 2: of the element and its type child. */
+static int parse_variable(const char* element, int fmi3, int type, FmuVar* v, char* why, size_t why_size) {
   char text[128];
+  char tag_text[2048];
   memset(v, 0, sizeof *v);
   v->type = type;
   v->derivative = -1;
+  const char* line = element; /* where the attributes are */
+  if (fmi3) {
+    const char* start = strchr(element, '<');
+    const char* end = start == NULL ? NULL : tag_end(start);
+    if (end == NULL || (size_t)(end - element) + 2 > sizeof tag_text) {
+      say(why, why_size, "a variable element this runtime cannot read: %.80s", element);
+      return -1;
+    }
+    snprintf(tag_text, sizeof tag_text, "%.*s", (int)(end - element + 1), element);
+    line = tag_text;
+  }
   attribute(line, "name", v->name, sizeof v->name);
   if (!attribute(line, "valueReference", text, sizeof text)) return -1;
   char* end = NULL;
@@ -234,6 +541,72 @@ static int parse_variable(const char* line, int fmi3, int type, FmuVar* v, char*
   v->can_be_deactivated =
       fmi3 && attribute(line, "canBeDeactivated", text, sizeof text) && strcmp(text, "true") == 0;
   if (fmi3) attribute(line, "intervalVariability", v->interval_variability, sizeof v->interval_variability);
+  return parse_values(element, line, fmi3, v, why, why_size);
+}
+
+/* FMI 3: no two variables share a slot of the instance's arrays. */
+static int check_slots(const FmuDescription* d, char* why, size_t why_size) {
+  for (int a = 0; a < d->n; ++a) {
+    const FmuVar* x = &d->vars[a];
+    for (int b = a + 1; b < d->n && x->slot >= 0; ++b) {
+      const FmuVar* y = &d->vars[b];
+      if (y->slot < 0 || y->storage != x->storage) continue;
+      if ((size_t)x->slot < (size_t)y->slot + y->elements &&
+          (size_t)y->slot < (size_t)x->slot + x->elements) {
+        say(why, why_size,
+            "variables '%s' (%u, %zu elements) and '%s' (%u, %zu elements) share slots of this "
+            "runtime's arrays",
+            x->name, x->vr, x->elements, y->name, y->vr, y->elements);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* FMI 3: the continuous states, element-wise, in the order of the
+ * derivatives `order` (the <ContinuousStateDerivative> elements; without
+ * them, the variables with a derivative attribute in ModelVariables order). */
+static int state_layout(FmuDescription* d, const unsigned int order[], int n_order, char* why,
+                        size_t why_size) {
+  const int listed = n_order > 0;
+  const int count = listed ? n_order : d->n;
+  d->nx = 0;
+  for (int k = 0; k < count; ++k) {
+    const FmuVar* der = NULL;
+    if (listed) {
+      for (int v = 0; v < d->n && der == NULL; ++v) {
+        if (d->vars[v].vr == order[k]) der = &d->vars[v];
+      }
+      if (der == NULL || der->derivative < 0) {
+        say(why, why_size,
+            "<ContinuousStateDerivative valueReference=\"%u\"> names no variable with a derivative "
+            "attribute",
+            order[k]);
+        return -1;
+      }
+    } else {
+      if (d->vars[k].derivative < 0) continue;
+      der = &d->vars[k];
+    }
+    const FmuVar* state = NULL;
+    for (int v = 0; v < d->n && state == NULL; ++v) {
+      if ((long)d->vars[v].vr == der->derivative) state = &d->vars[v];
+    }
+    if (state == NULL || state->type != FMU_FLOAT64 || der->type != FMU_FLOAT64 ||
+        state->elements != der->elements || state->slot < 0 || der->slot < 0 ||
+        (size_t)d->nx + der->elements > FMU_MAX_VARS) {
+      say(why, why_size,
+          "derivative '%s' (%u) is not the derivative of a Float64 variable of as many elements "
+          "that this runtime holds",
+          der->name, der->vr);
+      return -1;
+    }
+    for (size_t j = 0; j < der->elements; ++j, ++d->nx) {
+      d->state_slot[d->nx] = state->slot + (int)j;
+      d->der_slot[d->nx] = der->slot + (int)j;
+    }
+  }
   return 0;
 }
 
@@ -249,9 +622,13 @@ static FmuDescription* parse(char* xml, int fmi3, const char* path, char* why, s
   }
   d->fmi3 = fmi3;
   int in_variables = 0;
+  int in_structure = 0;
   int index = 0;
   char text[32];
+  unsigned int derivatives[FMU_MAX_DESCRIBED]; /* FMI 3: the <ContinuousStateDerivative> elements */
+  int n_derivatives = 0;
   for (char* line = xml; line != NULL;) {
+    if (in_variables) join_element(line, fmi3);
     char* next = strchr(line, '\n');
     if (next != NULL) *next++ = '\0';
     const int me = has_element(line, "ModelExchange");
@@ -264,6 +641,18 @@ static FmuDescription* parse(char* xml, int fmi3, const char* path, char* why, s
     }
     if (has_element(line, "ModelVariables")) in_variables = 1;
     if (strstr(line, "</ModelVariables") != NULL) in_variables = 0;
+    if (has_element(line, "ModelStructure")) in_structure = 1;
+    if (fmi3 && in_structure && has_element(line, "ContinuousStateDerivative")) {
+      char* end = NULL;
+      const int known = attribute(line, "valueReference", text, sizeof text);
+      const unsigned long vr = known ? strtoul(text, &end, 10) : 0;
+      if (!known || end == text || *end != '\0' || n_derivatives == FMU_MAX_DESCRIBED) {
+        say(why, why_size, "%s: a <ContinuousStateDerivative> this runtime cannot read", path);
+        free(d);
+        return NULL;
+      }
+      derivatives[n_derivatives++] = (unsigned int)vr;
+    }
     if (in_variables && strstr(line, "valueReference=\"") != NULL) {
       const int type = variable_type(line, fmi3);
       if (type >= 0) {
@@ -289,6 +678,11 @@ static FmuDescription* parse(char* xml, int fmi3, const char* path, char* why, s
     for (int s = 0; s < d->n; ++s) {
       if (fmi3 ? (long)d->vars[s].vr == of : (long)d->vars[s].index == of) d->vars[s].is_state = 1;
     }
+  }
+  if (fmi3 && (check_slots(d, why, why_size) != 0 ||
+               state_layout(d, derivatives, n_derivatives, why, why_size) != 0)) {
+    free(d);
+    return NULL;
   }
   return d;
 }
@@ -370,6 +764,19 @@ void fmu_close(Instance* m) {
 void fmu_reset(Instance* m) {
   memset(m->r, 0, sizeof m->r);
   memset(m->i, 0, sizeof m->i);
+  memset(m->f32, 0, sizeof m->f32);
+  memset(m->i64, 0, sizeof m->i64);
+  memset(m->u64, 0, sizeof m->u64);
+  memset(m->s, 0, sizeof m->s);
+  memset(m->bin, 0, sizeof m->bin);
+  memset(m->bin_size, 0, sizeof m->bin_size);
+  for (int k = 0; m->desc != NULL && k < m->desc->n; ++k) { /* the description's start values */
+    const FmuVar* v = &m->desc->vars[k];
+    if (v->slot < 0) continue;
+    const char* t = v->starts;
+    for (int j = 0; j < v->n_starts; ++j, t += strlen(t) + 1)
+      (void)start_value(m, v, (size_t)(v->slot + j), t);
+  }
   m->time = 0;
   m->next_defined = 0;
   m->next_time = 0;
@@ -488,7 +895,8 @@ static void type_names(unsigned types, char* text, size_t size) {
   }
 }
 
-static const char* article(const char* word) { return strchr("AEIOU", word[0]) != NULL ? "an" : "a"; }
+/* "an Int8", "a UInt8". */
+static const char* article(const char* word) { return strchr("AEIO", word[0]) != NULL ? "an" : "a"; }
 
 int fmu_access(Instance* m, const char* fn, int set, unsigned types, const unsigned int vr[], size_t n) {
   if (m == NULL) return 0;
@@ -513,6 +921,9 @@ int fmu_access(Instance* m, const char* fn, int set, unsigned types, const unsig
       }
       return fmu_fail(m, fn, "variable %u ('%s') is %s %s, not %s %s", vr[k], other->name,
                       article(kTypeNames[other->type]), kTypeNames[other->type], article(wanted), wanted);
+    }
+    if (v->slot < 0 && !(fmi3 && v->causality == FMU_INDEPENDENT)) {
+      return fmu_fail(m, fn, "variable %u ('%s') is outside the runtime's arrays", vr[k], v->name);
     }
     if (set && !fmu_may_set(m, v)) {
       const int never = v->causality == FMU_CALCULATED_PARAMETER || v->causality == FMU_INDEPENDENT ||

@@ -23,9 +23,11 @@
  *     and Terminated);
  *   - a Model Exchange function on a Co-Simulation instance or the
  *     reverse, and an instance of an interface the XML does not declare;
- *   - a value reference that is no variable of the function's type, and a
- *     variable fmi2Set<Type> may not set in the state (by its causality,
- *     variability and initial: fmu_may_set);
+ *   - a value reference that is no variable of the function's type or
+ *     has no slot in the instance's arrays (fmu_runtime.h), a variable
+ *     fmi2Set<Type> may not set in the state (by its causality,
+ *     variability and initial: fmu_may_set), a NULL string for
+ *     fmi2SetString and one longer than FMU_MAX_STRING (63) characters;
  *   - array sizes that are not the model's numbers of states and event
  *     indicators;
  *   - fmi2DoStep at a communication point that is not the FMU's time (the
@@ -34,7 +36,10 @@
  *   - a second live instance when the XML says
  *     canBeInstantiatedOnlyOncePerProcess="true".
  * After an error the instance is in the Error state: only fmi2FreeInstance
- * and fmi2Reset are accepted. fmi2DoStep returning fmi2Discard (the model
+ * and fmi2Reset are accepted. Variables start with the description's start
+ * values (then the model's model_defaults); fmi2GetString returns pointers
+ * into the instance (valid while it lives, their contents changing with the
+ * variables). fmi2DoStep returning fmi2Discard (the model
  * asks to terminate, or fails) leaves it in stepFailed (fmi2Get<Type>,
  * fmi2GetStatus, fmi2GetBooleanStatus, fmi2Terminate).
  * Co-Simulation integrates with explicit Euler substeps and handles the
@@ -177,7 +182,8 @@ EXPORT fmi2Status fmi2Reset(fmi2Component c) {
   return fmi2OK;
 }
 
-/* ---- Variables: Real in m->r[vr], Integer, Enumeration and Boolean in m->i[vr]. */
+/* ---- Variables: Real in m->r[vr], Integer, Enumeration and Boolean in
+ * m->i[vr], String in m->s[vr] (fmu_access checks that vr has a slot). */
 #define REAL FMU_TYPE(FMU_REAL)
 #define INTEGER (FMU_TYPE(FMU_INTEGER) | FMU_TYPE(FMU_ENUMERATION))
 #define BOOLEAN FMU_TYPE(FMU_BOOLEAN)
@@ -213,10 +219,14 @@ EXPORT fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference vr[],
   for (size_t k = 0; k < n; ++k) v[k] = m->i[vr[k]] != 0;
   return fmi2OK;
 }
+/* Pointers into the instance, valid while it lives; their contents change with the variables. */
 EXPORT fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference vr[], size_t n, fmi2String v[]) {
-  (void)v;
-  return fmu_access((Instance*)c, "fmi2GetString", 0, STRING, vr, n) ? fmi2OK
-                                                                     : fmi2Error; /* no Strings here */
+  Instance* m = (Instance*)c;
+  if (!fmu_access(m, "fmi2GetString", 0, STRING, vr, n)) return fmi2Error;
+  if (n > 0 && v == NULL) FAIL(m, "fmi2GetString", "no values (NULL) for %zu values", n);
+  (void)compute(m);
+  for (size_t k = 0; k < n; ++k) v[k] = m->s[vr[k]];
+  return fmi2OK;
 }
 EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t n, const fmi2Real v[]) {
   Instance* m = (Instance*)c;
@@ -238,11 +248,21 @@ EXPORT fmi2Status fmi2SetBoolean(fmi2Component c, const fmi2ValueReference vr[],
   for (size_t k = 0; k < n; ++k) m->i[vr[k]] = v[k] ? 1 : 0;
   return fmi2OK;
 }
+/* Copies the strings (of up to FMU_MAX_STRING characters). */
 EXPORT fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference vr[], size_t n,
                                 const fmi2String v[]) {
-  (void)v;
-  return fmu_access((Instance*)c, "fmi2SetString", 1, STRING, vr, n) ? fmi2OK
-                                                                     : fmi2Error; /* no Strings here */
+  Instance* m = (Instance*)c;
+  if (!fmu_access(m, "fmi2SetString", 1, STRING, vr, n)) return fmi2Error;
+  if (n > 0 && v == NULL) FAIL(m, "fmi2SetString", "no values (NULL) for %zu values", n);
+  for (size_t k = 0; k < n; ++k) {
+    if (v[k] == NULL) FAIL(m, "fmi2SetString", "the value of variable %u is NULL", vr[k]);
+    if (strlen(v[k]) > FMU_MAX_STRING) {
+      FAIL(m, "fmi2SetString", "the value of variable %u has %zu characters, more than this runtime's %d",
+           vr[k], strlen(v[k]), FMU_MAX_STRING);
+    }
+  }
+  for (size_t k = 0; k < n; ++k) memmove(m->s[vr[k]], v[k], strlen(v[k]) + 1);
+  return fmi2OK;
 }
 
 /* ---- Model Exchange */

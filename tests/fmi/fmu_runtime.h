@@ -4,11 +4,15 @@
  * interface between the generic runtimes (fmu_runtime.c and fmu_runtime3.c,
  * which export the fmi2 / fmi3 functions) and one model (ball.c,
  * stair.c...). The runtimes follow the FMI state machine (fmu_rules.h): the
- * model sees the instance's state in m->state. */
+ * model sees the instance's state in m->state. The instance keeps the
+ * variables in one array per kind of value (r, i, f32, i64, u64, s, bin),
+ * an array variable's N elements in N consecutive slots; which value
+ * references go where is below. */
 #ifndef CTDE_TEST_FMU_RUNTIME_H
 #define CTDE_TEST_FMU_RUNTIME_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef void* fmi2Component;
 typedef void* fmi2ComponentEnvironment;
@@ -61,19 +65,34 @@ typedef enum {
 
 struct FmuDescription; /* fmu_rules.h */
 
-/* One instance: variables by value reference, in three arrays. */
+/* One instance: variables by value reference, one array per kind of
+ * value, FMU_MAX_VARS slots each (element j of an array variable is the
+ * slot after element j - 1; fmu_rules.c maps value
+ * references to slots: FMI 2 Real r[vr], Integer, Enumeration and Boolean
+ * i[vr], String s[vr]; FMI 3 Float64 r[vr], Int32, Boolean, Enumeration
+ * and Clock i[vr - 100], Float32 f32[vr - 200], Int8, UInt8, Int16,
+ * UInt16, UInt32 and Int64 i64[vr - 300], UInt64 u64[vr - 400], String
+ * s[vr - 500], Binary bin[vr - 600] of bin_size[vr - 600] bytes). */
 #define FMU_MAX_VARS 16
+#define FMU_MAX_STRING 63 /* characters of a String value (without its NUL) */
+#define FMU_MAX_BINARY 64 /* bytes of a Binary value */
 typedef struct {
   double time;
-  double r[FMU_MAX_VARS];  /* Real variables */
-  int i[FMU_MAX_VARS];     /* Integer and Boolean variables */
-  int next_defined;        /* a time event is due at next_time */
+  double r[FMU_MAX_VARS];                    /* Real / Float64 variables */
+  int i[FMU_MAX_VARS];                       /* Integer, Int32, Enumeration, Boolean and Clock variables */
+  float f32[FMU_MAX_VARS];                   /* FMI 3 Float32 */
+  int64_t i64[FMU_MAX_VARS];                 /* FMI 3 Int8, UInt8, Int16, UInt16, UInt32, Int64 */
+  uint64_t u64[FMU_MAX_VARS];                /* FMI 3 UInt64 */
+  char s[FMU_MAX_VARS][FMU_MAX_STRING + 1];  /* String, NUL-terminated */
+  uint8_t bin[FMU_MAX_VARS][FMU_MAX_BINARY]; /* FMI 3 Binary */
+  size_t bin_size[FMU_MAX_VARS];             /* its size in bytes */
+  int next_defined;                          /* a time event is due at next_time */
   double next_time;
-  int terminate;           /* the model asks to end the run */
-  int type;                /* fmi2Type */
-  char message[256];       /* what the model wants logged with an error or discard */
+  int terminate;     /* the model asks to end the run */
+  int type;          /* fmi2Type */
+  char message[256]; /* what the model wants logged with an error or discard */
   fmi2CallbackFunctions cb;
-  void* env3;  /* FMI 3: the importer's environment and log callback */
+  void* env3; /* FMI 3: the importer's environment and log callback */
   void (*log3)(void*, int, const char*, const char*);
   char name[64];
   /* The runtime's (fmu_rules.h): */
@@ -90,17 +109,22 @@ typedef struct {
   struct FmuDescription* desc; /* the variables of modelDescription.xml */
 } Instance;
 
-/* The Real value references of continuous state k and of its derivative:
- * every model lays its states out as 0, 2, 4..., each followed by its
- * derivative. (The GUID is FMU_GUID, defined for each FMU by CMake.) */
+/* FMI 2: the Real value references of continuous state k and of its
+ * derivative: every FMI 2 model lays its states out as 0, 2, 4..., each
+ * followed by its derivative. (FMI 3 takes the states from the description:
+ * the variables the <ContinuousStateDerivative> elements' derivatives are
+ * of, element-wise; fmu_rules.h.) (The GUID is FMU_GUID, defined for each
+ * FMU by CMake.) */
 static inline size_t state_vr(size_t k) { return 2 * k; }
 static inline size_t der_vr(size_t k) { return 2 * k + 1; }
 
 /* What each model defines. */
-extern const int model_nx;                      /* continuous states */
-extern const int model_nz;                      /* event indicators */
-void model_defaults(Instance* m);               /* start values */
-void model_initialize(Instance* m);             /* at fmi2ExitInitializationMode */
+extern const int model_nx; /* continuous states (array elements count) */
+extern const int model_nz; /* event indicators */
+/* Start values, after the runtime gave every variable its start from the
+ * description (fmu_reset): the model's other values. */
+void model_defaults(Instance* m);
+void model_initialize(Instance* m); /* at fmi2ExitInitializationMode */
 /* Derivatives and outputs from time, states and inputs: fmi2OK, or
  * fmi2Discard with m->message set. */
 fmi2Status model_compute(Instance* m);

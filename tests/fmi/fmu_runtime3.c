@@ -26,23 +26,56 @@
  *     eventModeUsed (this FMU has no event mode in Co-Simulation);
  *   - a value reference that is no variable, or a variable of another type
  *     (fmi3GetInt64 and fmi3SetInt64 serve Int64 and Enumeration
- *     variables), a variable fmi3Set<Type> may not set in the state (by its
- *     causality, variability and initial: fmu_may_set; continuous-time
- *     states in Event and Continuous-Time Mode too), and nValues other than
- *     nValueReferences (no arrays here);
- *   - array sizes that are not the model's numbers of states and event
- *     indicators;
+ *     variables), or without slots in the runtime's arrays (below), a
+ *     variable fmi3Set<Type> may not set in the state (by its causality,
+ *     variability and initial: fmu_may_set; continuous-time states in Event
+ *     and Continuous-Time Mode too), nValues other than the number of the
+ *     variables' elements (an array variable counts its elements), a NULL
+ *     values array (or valueSizes) for values, a NULL string or one longer
+ *     than FMU_MAX_STRING (63) characters for fmi3SetString, a NULL binary
+ *     or one longer than FMU_MAX_BINARY (64) bytes for fmi3SetBinary, and
+ *     an Enumeration value beyond 32 bits;
+ *   - array sizes that are not the model's numbers of states (the sum of
+ *     the elements of the states) and event indicators;
  *   - fmi3SetTime before the start time, the last Event Mode or the second
  *     last fmi3CompletedIntegratorStep;
  *   - fmi3DoStep at a communication point that is not the FMU's time (the
  *     start time, then the end of the last step, within 1e-12 relative) or
  *     with a step size <= 0;
  *   - a second live instance when the XML says
- *     canBeInstantiatedOnlyOncePerProcess="true".
+ *     canBeInstantiatedOnlyOncePerProcess="true", and (at instantiation) a
+ *     description whose continuous states do not have the model's model_nx
+ *     elements, or that fmu_rules.c refuses (fmu_rules.h).
  * After an error the instance is in the Error state: only fmi3FreeInstance
- * and fmi3Reset are accepted. Value references: Float64 variables are the
- * model's r[vr] (the independent variable is the FMU's time); Int32,
- * Boolean, Enumeration and Clock variables are its i[vr - 100]. */
+ * and fmi3Reset are accepted.
+ * Every variable type has its fmi3Get<Type> and fmi3Set<Type>: Float64,
+ * Float32, Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64 (and
+ * Enumeration), UInt64, Boolean, String, Binary (and the clock functions
+ * in fmu_clocks3.c). Value references, and where the model finds the
+ * values (fmu_runtime.h; each range holds FMU_MAX_VARS = 16 slots; element
+ * j of an array variable of value reference vr is in the slot of vr + j,
+ * and no two variables may share a slot):
+ *   Float64                              0..15    r[vr] (the independent
+ *                                                 variable: any value
+ *                                                 reference, the FMU's time)
+ *   Int32, Boolean, Enumeration, Clock   100..115 i[vr - 100]
+ *   Float32                              200..215 f32[vr - 200]
+ *   Int8, UInt8, Int16, UInt16, UInt32,  300..315 i64[vr - 300]
+ *   Int64
+ *   UInt64                               400..415 u64[vr - 400]
+ *   String                               500..515 s[vr - 500] (up to 63
+ *                                                 characters)
+ *   Binary                               600..615 bin[vr - 600] and its size
+ *                                                 bin_size[vr - 600] (up to
+ *                                                 64 bytes)
+ * The variables start with the description's start values (arrays: one per
+ * element), then the model's model_defaults. fmi3GetString and
+ * fmi3GetBinary return pointers into the instance, valid while it lives,
+ * whose contents change with the variables (the standard asks the importer
+ * to copy them before its next call). The
+ * continuous states are the description's (fmu_rules.h): element-wise, in
+ * the order of <ContinuousStateDerivative>, so an array state of N
+ * elements is N of them. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -95,6 +128,13 @@ static void* instantiate(const char* fn, const char* name, const char* token, co
   }
   char why[1024];
   FmuDescription* desc = fmu_open(resources, 1, co_simulation, why, sizeof why);
+  if (desc != NULL && desc->nx != model_nx) {
+    snprintf(why, sizeof why, "the model description has %d continuous-state elements, the model %d",
+             desc->nx, model_nx);
+    Instance closing = {.desc = desc};
+    fmu_close(&closing);
+    desc = NULL;
+  }
   if (desc == NULL) {
     snprintf(text, sizeof text, "%s: %s", fn, why);
     if (log != NULL) log(env, fmi3Error, "error", text);
@@ -170,28 +210,43 @@ EXPORT fmi3Status fmi3Terminate(void* c) {
   return fmi3OK;
 }
 
-/* ---- Variables */
+/* ---- Variables: each in the instance's array of its kind (fmu_runtime.h,
+ * FmuStorage), element j of an array in the slot after element j - 1. */
+typedef const char* fmi3String;
+typedef const uint8_t* fmi3Binary;
+
 #define FLOAT64 FMU_TYPE(FMU_FLOAT64)
+#define FLOAT32 FMU_TYPE(FMU_FLOAT32)
 #define INT32 FMU_TYPE(FMU_INT32)
 #define BOOLEAN FMU_TYPE(FMU_BOOLEAN)
 #define INT64 (FMU_TYPE(FMU_INT64) | FMU_TYPE(FMU_ENUMERATION))
+#define UINT64 FMU_TYPE(FMU_UINT64)
+#define STRING FMU_TYPE(FMU_STRING)
+#define BINARY FMU_TYPE(FMU_BINARY)
 
-/* fmu_access, and that the variables fit the runtime's arrays (Float64 in
- * r[vr], the others in i[vr - 100]) and there are as many values. */
+/* fmu_access (the variables exist, have these types and slots, may be set),
+ * then nValues the number of the variables' elements (an array's count
+ * each) and a values array for them. */
 static int access3(Instance* m, const char* fn, int set, unsigned types, const fmi3ValueReference vr[],
-                   size_t n, size_t n_values) {
+                   size_t n, const void* values, size_t n_values) {
   if (!fmu_access(m, fn, set, types, vr, n)) return 0;
-  if (n_values != n) {
-    return fmu_fail(m, fn, "nValues %zu differs from nValueReferences %zu (no arrays here)", n_values, n);
+  size_t elements = 0;
+  for (size_t k = 0; k < n; ++k) elements += fmu_variable(m, vr[k], types)->elements;
+  if (n_values != elements) {
+    return fmu_fail(m, fn, "nValues is %zu, but the %zu value references have %zu elements", n_values, n,
+                    elements);
   }
-  for (size_t k = 0; k < n; ++k) {
-    const FmuVar* v = fmu_variable(m, vr[k], types);
-    const int fits = types == FLOAT64 ? vr[k] < FMU_MAX_VARS || v->causality == FMU_INDEPENDENT
-                                      : vr[k] >= 100 && vr[k] < 100 + FMU_MAX_VARS;
-    if (!fits) return fmu_fail(m, fn, "variable %u ('%s') is outside the runtime's arrays", vr[k], v->name);
-  }
+  if (n_values > 0 && values == NULL) return fmu_fail(m, fn, "no values (NULL) for %zu values", n_values);
   return 1;
 }
+
+/* For each element of the variables vr[0..n-1] (access3 checked them):
+ * `var` its variable, `e` its index in the values, `at` its slot in the
+ * array of the variable's kind. */
+#define EACH_ELEMENT(types)                                                          \
+  for (size_t k = 0, e = 0; k < n; ++k)                                              \
+    for (const FmuVar* var = fmu_variable(m, vr[k], types); var != NULL; var = NULL) \
+      for (size_t j = 0, at = (size_t)var->slot; j < var->elements; ++j, ++e, ++at)
 
 /* Outputs computed from states and inputs (not in Instantiated, where Get returns start values). */
 static fmi3Status compute(Instance* m) {
@@ -205,68 +260,184 @@ static fmi3Status compute(Instance* m) {
 
 EXPORT fmi3Status fmi3GetFloat64(void* c, const fmi3ValueReference vr[], size_t n, double v[], size_t nv) {
   Instance* m = (Instance*)c;
-  if (!access3(m, "fmi3GetFloat64", 0, FLOAT64, vr, n, nv)) return fmi3Error;
+  if (!access3(m, "fmi3GetFloat64", 0, FLOAT64, vr, n, v, nv)) return fmi3Error;
   const fmi3Status s = compute(m);
   if (s != fmi3OK) return s;
-  for (size_t k = 0; k < n; ++k) {
-    v[k] = fmu_variable(m, vr[k], FLOAT64)->causality == FMU_INDEPENDENT ? m->time : m->r[vr[k]];
-  }
+  EACH_ELEMENT(FLOAT64) v[e] = var->causality == FMU_INDEPENDENT ? m->time : m->r[at];
   return fmi3OK;
 }
-EXPORT fmi3Status fmi3GetInt32(void* c, const fmi3ValueReference vr[], size_t n, int v[], size_t nv) {
+EXPORT fmi3Status fmi3GetFloat32(void* c, const fmi3ValueReference vr[], size_t n, float v[], size_t nv) {
   Instance* m = (Instance*)c;
-  if (!access3(m, "fmi3GetInt32", 0, INT32, vr, n, nv)) return fmi3Error;
+  if (!access3(m, "fmi3GetFloat32", 0, FLOAT32, vr, n, v, nv)) return fmi3Error;
+  const fmi3Status s = compute(m);
+  if (s != fmi3OK) return s;
+  EACH_ELEMENT(FLOAT32) v[e] = m->f32[at];
+  return fmi3OK;
+}
+EXPORT fmi3Status fmi3GetInt32(void* c, const fmi3ValueReference vr[], size_t n, int32_t v[], size_t nv) {
+  Instance* m = (Instance*)c;
+  if (!access3(m, "fmi3GetInt32", 0, INT32, vr, n, v, nv)) return fmi3Error;
   (void)compute(m);
-  for (size_t k = 0; k < n; ++k) v[k] = m->i[vr[k] - 100];
+  EACH_ELEMENT(INT32) v[e] = m->i[at];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetInt64(void* c, const fmi3ValueReference vr[], size_t n, int64_t v[], size_t nv) {
   Instance* m = (Instance*)c;
-  if (!access3(m, "fmi3GetInt64", 0, INT64, vr, n, nv)) return fmi3Error;
+  if (!access3(m, "fmi3GetInt64", 0, INT64, vr, n, v, nv)) return fmi3Error;
   (void)compute(m);
-  for (size_t k = 0; k < n; ++k) v[k] = m->i[vr[k] - 100];
+  EACH_ELEMENT(INT64) v[e] = var->type == FMU_ENUMERATION ? m->i[at] : m->i64[at];
+  return fmi3OK;
+}
+EXPORT fmi3Status fmi3GetUInt64(void* c, const fmi3ValueReference vr[], size_t n, uint64_t v[], size_t nv) {
+  Instance* m = (Instance*)c;
+  if (!access3(m, "fmi3GetUInt64", 0, UINT64, vr, n, v, nv)) return fmi3Error;
+  (void)compute(m);
+  EACH_ELEMENT(UINT64) v[e] = m->u64[at];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetBoolean(void* c, const fmi3ValueReference vr[], size_t n, bool v[], size_t nv) {
   Instance* m = (Instance*)c;
-  if (!access3(m, "fmi3GetBoolean", 0, BOOLEAN, vr, n, nv)) return fmi3Error;
+  if (!access3(m, "fmi3GetBoolean", 0, BOOLEAN, vr, n, v, nv)) return fmi3Error;
   (void)compute(m);
-  for (size_t k = 0; k < n; ++k) v[k] = m->i[vr[k] - 100] != 0;
+  EACH_ELEMENT(BOOLEAN) v[e] = m->i[at] != 0;
+  return fmi3OK;
+}
+/* Pointers into the instance, valid while it lives; their contents change with the variables. */
+EXPORT fmi3Status fmi3GetString(void* c, const fmi3ValueReference vr[], size_t n, fmi3String v[], size_t nv) {
+  Instance* m = (Instance*)c;
+  if (!access3(m, "fmi3GetString", 0, STRING, vr, n, v, nv)) return fmi3Error;
+  (void)compute(m);
+  EACH_ELEMENT(STRING) v[e] = m->s[at];
+  return fmi3OK;
+}
+/* Pointers into the instance, as fmi3GetString's strings. */
+EXPORT fmi3Status fmi3GetBinary(void* c, const fmi3ValueReference vr[], size_t n, size_t sizes[],
+                                fmi3Binary v[], size_t nv) {
+  Instance* m = (Instance*)c;
+  if (!access3(m, "fmi3GetBinary", 0, BINARY, vr, n, v, nv)) return fmi3Error;
+  if (nv > 0 && sizes == NULL) {
+    fmu_fail(m, "fmi3GetBinary", "no valueSizes (NULL) for %zu values", nv);
+    return fmi3Error;
+  }
+  (void)compute(m);
+  EACH_ELEMENT(BINARY) {
+    sizes[e] = m->bin_size[at];
+    v[e] = m->bin[at];
+  }
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3SetFloat64(void* c, const fmi3ValueReference vr[], size_t n, const double v[],
                                  size_t nv) {
   Instance* m = (Instance*)c;
-  if (!access3(m, "fmi3SetFloat64", 1, FLOAT64, vr, n, nv)) return fmi3Error;
-  for (size_t k = 0; k < n; ++k) m->r[vr[k]] = v[k];
+  if (!access3(m, "fmi3SetFloat64", 1, FLOAT64, vr, n, v, nv)) return fmi3Error;
+  EACH_ELEMENT(FLOAT64) m->r[at] = v[e];
   return fmi3OK;
 }
-EXPORT fmi3Status fmi3SetInt32(void* c, const fmi3ValueReference vr[], size_t n, const int v[], size_t nv) {
+EXPORT fmi3Status fmi3SetFloat32(void* c, const fmi3ValueReference vr[], size_t n, const float v[],
+                                 size_t nv) {
   Instance* m = (Instance*)c;
-  if (!access3(m, "fmi3SetInt32", 1, INT32, vr, n, nv)) return fmi3Error;
-  for (size_t k = 0; k < n; ++k) m->i[vr[k] - 100] = v[k];
+  if (!access3(m, "fmi3SetFloat32", 1, FLOAT32, vr, n, v, nv)) return fmi3Error;
+  EACH_ELEMENT(FLOAT32) m->f32[at] = v[e];
+  return fmi3OK;
+}
+EXPORT fmi3Status fmi3SetInt32(void* c, const fmi3ValueReference vr[], size_t n, const int32_t v[],
+                               size_t nv) {
+  Instance* m = (Instance*)c;
+  if (!access3(m, "fmi3SetInt32", 1, INT32, vr, n, v, nv)) return fmi3Error;
+  EACH_ELEMENT(INT32) m->i[at] = v[e];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3SetInt64(void* c, const fmi3ValueReference vr[], size_t n, const int64_t v[],
                                size_t nv) {
   Instance* m = (Instance*)c;
-  if (!access3(m, "fmi3SetInt64", 1, INT64, vr, n, nv)) return fmi3Error;
-  for (size_t k = 0; k < n; ++k) {
-    if (v[k] < INT32_MIN || v[k] > INT32_MAX) {
-      FAIL(m, "fmi3SetInt64", "value %lld of variable %u is beyond this runtime's 32 bits", (long long)v[k],
-           vr[k]);
+  if (!access3(m, "fmi3SetInt64", 1, INT64, vr, n, v, nv)) return fmi3Error;
+  EACH_ELEMENT(INT64) {
+    if (var->type == FMU_ENUMERATION && (v[e] < INT32_MIN || v[e] > INT32_MAX)) {
+      FAIL(m, "fmi3SetInt64", "value %lld of Enumeration variable %u is beyond this runtime's 32 bits",
+           (long long)v[e], vr[k]);
     }
   }
-  for (size_t k = 0; k < n; ++k) m->i[vr[k] - 100] = (int)v[k];
+  EACH_ELEMENT(INT64) {
+    if (var->type == FMU_ENUMERATION) {
+      m->i[at] = (int)v[e];
+    } else {
+      m->i64[at] = v[e];
+    }
+  }
+  return fmi3OK;
+}
+EXPORT fmi3Status fmi3SetUInt64(void* c, const fmi3ValueReference vr[], size_t n, const uint64_t v[],
+                                size_t nv) {
+  Instance* m = (Instance*)c;
+  if (!access3(m, "fmi3SetUInt64", 1, UINT64, vr, n, v, nv)) return fmi3Error;
+  EACH_ELEMENT(UINT64) m->u64[at] = v[e];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3SetBoolean(void* c, const fmi3ValueReference vr[], size_t n, const bool v[],
                                  size_t nv) {
   Instance* m = (Instance*)c;
-  if (!access3(m, "fmi3SetBoolean", 1, BOOLEAN, vr, n, nv)) return fmi3Error;
-  for (size_t k = 0; k < n; ++k) m->i[vr[k] - 100] = v[k] ? 1 : 0;
+  if (!access3(m, "fmi3SetBoolean", 1, BOOLEAN, vr, n, v, nv)) return fmi3Error;
+  EACH_ELEMENT(BOOLEAN) m->i[at] = v[e] ? 1 : 0;
   return fmi3OK;
 }
+/* Copies the strings (of up to FMU_MAX_STRING characters). */
+EXPORT fmi3Status fmi3SetString(void* c, const fmi3ValueReference vr[], size_t n, const fmi3String v[],
+                                size_t nv) {
+  Instance* m = (Instance*)c;
+  if (!access3(m, "fmi3SetString", 1, STRING, vr, n, v, nv)) return fmi3Error;
+  EACH_ELEMENT(STRING) {
+    if (v[e] == NULL) FAIL(m, "fmi3SetString", "value %zu (of variable %u) is NULL", e, vr[k]);
+    if (strlen(v[e]) > FMU_MAX_STRING) {
+      FAIL(m, "fmi3SetString", "value %zu (of variable %u) has %zu characters, more than this runtime's %d",
+           e, vr[k], strlen(v[e]), FMU_MAX_STRING);
+    }
+  }
+  EACH_ELEMENT(STRING) memmove(m->s[at], v[e], strlen(v[e]) + 1);
+  return fmi3OK;
+}
+/* Copies the values (of up to FMU_MAX_BINARY bytes). */
+EXPORT fmi3Status fmi3SetBinary(void* c, const fmi3ValueReference vr[], size_t n, const size_t sizes[],
+                                const fmi3Binary v[], size_t nv) {
+  Instance* m = (Instance*)c;
+  if (!access3(m, "fmi3SetBinary", 1, BINARY, vr, n, v, nv)) return fmi3Error;
+  if (nv > 0 && sizes == NULL) FAIL(m, "fmi3SetBinary", "no valueSizes (NULL) for %zu values", nv);
+  EACH_ELEMENT(BINARY) {
+    if (sizes[e] > FMU_MAX_BINARY) {
+      FAIL(m, "fmi3SetBinary", "value %zu (of variable %u) has %zu bytes, more than this runtime's %d", e,
+           vr[k], sizes[e], FMU_MAX_BINARY);
+    }
+    if (sizes[e] > 0 && v[e] == NULL)
+      FAIL(m, "fmi3SetBinary", "value %zu (of variable %u) is NULL", e, vr[k]);
+  }
+  EACH_ELEMENT(BINARY) {
+    if (sizes[e] > 0) memmove(m->bin[at], v[e], sizes[e]);
+    m->bin_size[at] = sizes[e];
+  }
+  return fmi3OK;
+}
+
+/* fmi3Get<Type> and fmi3Set<Type> of the integer types the instance holds
+ * in m->i64 (their C types keep the values in range). */
+#define INTEGER_ACCESSORS(Name, T, TYPE)                                                                \
+  EXPORT fmi3Status fmi3Get##Name(void* c, const fmi3ValueReference vr[], size_t n, T v[], size_t nv) { \
+    Instance* m = (Instance*)c;                                                                         \
+    if (!access3(m, "fmi3Get" #Name, 0, FMU_TYPE(TYPE), vr, n, v, nv)) return fmi3Error;                \
+    (void)compute(m);                                                                                   \
+    EACH_ELEMENT(FMU_TYPE(TYPE)) v[e] = (T)m->i64[at];                                                  \
+    return fmi3OK;                                                                                      \
+  }                                                                                                     \
+  EXPORT fmi3Status fmi3Set##Name(void* c, const fmi3ValueReference vr[], size_t n, const T v[],        \
+                                  size_t nv) {                                                          \
+    Instance* m = (Instance*)c;                                                                         \
+    if (!access3(m, "fmi3Set" #Name, 1, FMU_TYPE(TYPE), vr, n, v, nv)) return fmi3Error;                \
+    EACH_ELEMENT(FMU_TYPE(TYPE)) m->i64[at] = v[e];                                                     \
+    return fmi3OK;                                                                                      \
+  }
+INTEGER_ACCESSORS(Int8, int8_t, FMU_INT8)
+INTEGER_ACCESSORS(UInt8, uint8_t, FMU_UINT8)
+INTEGER_ACCESSORS(Int16, int16_t, FMU_INT16)
+INTEGER_ACCESSORS(UInt16, uint16_t, FMU_UINT16)
+INTEGER_ACCESSORS(UInt32, uint32_t, FMU_UINT32)
 
 /* ---- Model Exchange */
 
@@ -345,18 +516,18 @@ EXPORT fmi3Status fmi3SetTime(void* c, double t) {
 EXPORT fmi3Status fmi3SetContinuousStates(void* c, const double x[], size_t n) {
   Instance* m = (Instance*)c;
   ALLOW("fmi3SetContinuousStates", FMU_ME, IN(CONTINUOUS_TIME_MODE));
-  if (!sized(m, "fmi3SetContinuousStates", x, n, model_nx, "states")) return fmi3Error;
-  for (size_t k = 0; k < n; ++k) m->r[state_vr(k)] = x[k];
+  if (!sized(m, "fmi3SetContinuousStates", x, n, m->desc->nx, "states")) return fmi3Error;
+  for (size_t k = 0; k < n; ++k) m->r[m->desc->state_slot[k]] = x[k];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetContinuousStateDerivatives(void* c, double dx[], size_t n) {
   Instance* m = (Instance*)c;
   ALLOW("fmi3GetContinuousStateDerivatives", FMU_ME,
         IN(INITIALIZATION_MODE) | IN(EVENT_MODE) | IN(CONTINUOUS_TIME_MODE) | IN(TERMINATED));
-  if (!sized(m, "fmi3GetContinuousStateDerivatives", dx, n, model_nx, "derivatives")) return fmi3Error;
+  if (!sized(m, "fmi3GetContinuousStateDerivatives", dx, n, m->desc->nx, "derivatives")) return fmi3Error;
   const fmi3Status s = compute(m);
   if (s != fmi3OK) return s;
-  for (size_t k = 0; k < n; ++k) dx[k] = m->r[der_vr(k)];
+  for (size_t k = 0; k < n; ++k) dx[k] = m->r[m->desc->der_slot[k]];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetEventIndicators(void* c, double z[], size_t n) {
@@ -371,15 +542,15 @@ EXPORT fmi3Status fmi3GetContinuousStates(void* c, double x[], size_t n) {
   Instance* m = (Instance*)c;
   ALLOW("fmi3GetContinuousStates", FMU_ME,
         IN(INITIALIZATION_MODE) | IN(EVENT_MODE) | IN(CONTINUOUS_TIME_MODE) | IN(TERMINATED));
-  if (!sized(m, "fmi3GetContinuousStates", x, n, model_nx, "states")) return fmi3Error;
-  for (size_t k = 0; k < n; ++k) x[k] = m->r[state_vr(k)];
+  if (!sized(m, "fmi3GetContinuousStates", x, n, m->desc->nx, "states")) return fmi3Error;
+  for (size_t k = 0; k < n; ++k) x[k] = m->r[m->desc->state_slot[k]];
   return fmi3OK;
 }
 EXPORT fmi3Status fmi3GetNominalsOfContinuousStates(void* c, double x[], size_t n) {
   Instance* m = (Instance*)c;
   ALLOW("fmi3GetNominalsOfContinuousStates", FMU_ME,
         IN(INITIALIZATION_MODE) | IN(EVENT_MODE) | IN(CONTINUOUS_TIME_MODE) | IN(TERMINATED));
-  if (!sized(m, "fmi3GetNominalsOfContinuousStates", x, n, model_nx, "states")) return fmi3Error;
+  if (!sized(m, "fmi3GetNominalsOfContinuousStates", x, n, m->desc->nx, "states")) return fmi3Error;
   for (size_t k = 0; k < n; ++k) x[k] = 1.0;
   return fmi3OK;
 }
@@ -442,14 +613,14 @@ EXPORT fmi3Status fmi3DoStep(void* c, double t, double h, bool no_prior, bool* e
       m->discrete_states_needed = 0;
       (void)model_event(m);
     }
-    if (model_nx > 0) {
+    if (m->desc->nx > 0) {
       if (model_compute(m) != fmi2OK) {
         report3(m, fmi3Discard, "discard", m->message);
         m->state = FMU_STEP_MODE;
         return fmi3Discard;
       }
-      for (int k = 0; k < model_nx; ++k)
-        m->r[state_vr((size_t)k)] += (t1 - m->time) * m->r[der_vr((size_t)k)];
+      for (int k = 0; k < m->desc->nx; ++k)
+        m->r[m->desc->state_slot[k]] += (t1 - m->time) * m->r[m->desc->der_slot[k]];
     }
     m->time = t1;
   }
