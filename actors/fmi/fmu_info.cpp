@@ -67,7 +67,11 @@ nlohmann::ordered_json mapping(const ModelDescription& md, std::size_t index) {
   const auto state = std::find(md.states.begin(), md.states.end(), index);
   const auto derivative = std::find(md.derivatives.begin(), md.derivatives.end(), index);
   if (state != md.states.end()) {
-    out["role"] = "continuous state " + std::to_string(state - md.states.begin());
+    std::size_t first = 0;  // its first element among the FMU's states
+    for (auto s = md.states.begin(); s != state; ++s) first += md.variables[*s].size;
+    out["role"] = v.size == 1 ? "continuous state " + std::to_string(first)
+                              : "continuous states " + std::to_string(first) + ".." +
+                                    std::to_string(first + v.size - 1);
   } else if (derivative != md.derivatives.end()) {
     out["role"] =
         "derivative of '" +

@@ -18,6 +18,7 @@
 #include "actors/fmi/fmi2_library.hpp"
 #include "actors/fmi/fmu_archive.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "support/cli_helpers.hpp"
 #include "support/closed_forms.hpp"
 #include "support/fmi_helpers.hpp"
@@ -379,4 +380,165 @@ TEST_CASE("an FMU integrates under bdf and auto, its Jacobian by finite differen
     CHECK(std::fabs(other.rows.back().values[0] - reference.rows.back().values[0]) < 1e-6);
     CHECK(std::fabs(other.rows.back().values[1] - reference.rows.back().values[1]) < 1e-6);
   }
+}
+
+namespace {
+
+/// Each FMI 3 integer type's input gets three tokens (at 0.05, 0.15, 0.25 s)
+/// spanning its range, Float32 a ramp.
+struct TypedInput {
+  const char* port;
+  std::vector<double> values;
+};
+const std::vector<TypedInput> kTypedInputs{
+    {"i8", {-128, 127, -5}},
+    {"u8", {255, 0, 7}},
+    {"i16", {-32768, 32767, 12}},
+    {"u16", {65535, 0, 1}},
+    {"u32", {4294967295.0, 0, 65536}},
+    {"i64", {-9007199254740992.0, 9007199254740992.0, -1}},
+    {"u64", {9007199254740992.0, 0, 18446744073709549568.0}},
+};
+
+std::string typed_model(const std::string& params) {
+  std::string actors = R"(, {"name": "t", "type": "Ramp", "params": {"slope": 0.1}})";
+  std::string wiring = R"(["t.out", "a.f32_in"])";
+  std::string record = R"("a.f32_out")";
+  for (const auto& [port, values] : kTypedInputs) {
+    std::string list;
+    for (const double v : values) list += (list.empty() ? "" : ", ") + format_double(v);
+    actors += std::string(R"(, {"name": ")") + port +
+              R"(", "type": "DiscreteClock", "params": {"period": "inf",
+        "offsets": [0.05, 0.15, 0.25], "values": [)" +
+              list + "]}}";
+    wiring += std::string(R"(, [")") + port + R"(.out", "a.)" + port + R"(_in"])";
+    record += std::string(R"(, "a.)") + port + R"(_out")";
+  }
+  return fmu_model("all_types3", params, R"("stop_time": 0.4, "output_interval": 0.1)", record, actors,
+                   wiring);
+}
+
+}  // namespace
+
+TEST_CASE("every FMI 3 numeric type goes through its own Get and Set, extremes of its range included") {
+  const auto run = run_model(typed_model(""));
+  REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+  for (const auto& row : run.rows) {
+    CAPTURE(row.t);
+    CAPTURE(row.n);
+    // Float32: the ramp rounded to float.
+    CHECK(row.values[0] == static_cast<double>(static_cast<float>(0.1 * row.t)));
+    const double t = row.n == 0 ? row.t - 1e-9 : row.t + 1e-9;
+    for (std::size_t k = 0; k < kTypedInputs.size(); ++k) {
+      CAPTURE(kTypedInputs[k].port);
+      CHECK(row.values[k + 1] == held(t, 0, kTypedInputs[k].values));
+    }
+  }
+  // Co-Simulation: the same values at the communication points after the tokens.
+  const auto cs = run_model(typed_model(R"("interface": "co-simulation", "communication_step": 0.1)"));
+  REQUIRE_MESSAGE(cs.result.status == RunStatus::kOk, cs.result.message);
+  for (const auto& [port, values] : kTypedInputs) {
+    const auto sent = events_of(cs, "a", std::string(port) + "_out");
+    REQUIRE(sent.size() == 5);
+    for (const auto& [t, value] : sent) CHECK(value == held(t, 0, values));
+  }
+}
+
+TEST_CASE("a value outside an FMI 3 type's range ends the run naming the input and the range") {
+  const auto out_of_range = [](const std::string& port, double value) {
+    return run_model(fmu_model("all_types3", "", R"("stop_time": 0.2)", "",
+                               R"(, {"name": "s", "type": "DiscreteClock",
+                                     "params": {"period": "inf", "offsets": [0.1], "values": [)" +
+                                   format_double(value) + "]}}",
+                               R"(["s.out", "a.)" + port + R"("])"));
+  };
+  const auto u8 = out_of_range("u8_in", 256);
+  CHECK(u8.result.status == RunStatus::kError);
+  CHECK_MESSAGE(u8.result.message.find("input 'u8_in' is 256, outside the range of an FMI UInt8 (0..255)") !=
+                    std::string::npos,
+                u8.result.message);
+  const auto i8 = out_of_range("i8_in", -129);
+  CHECK(i8.result.message.find("outside the range of an FMI Int8 (-128..127)") != std::string::npos);
+  const auto u64 = out_of_range("u64_in", -1);
+  CHECK(u64.result.message.find("outside the range of an FMI UInt64") != std::string::npos);
+  // Float32 is a continuous input: a constant, set in Initialization Mode.
+  const auto f32 = run_model(fmu_model("all_types3", "", R"("stop_time": 0.2)", "",
+                                       R"(, {"name": "s", "type": "Constant", "params": {"value": 1e39}})",
+                                       R"(["s.out", "a.f32_in"])"));
+  CHECK(f32.result.status == RunStatus::kError);
+  CHECK_MESSAGE(f32.result.message.find("input 'f32_in' is 1e+39, outside the range of an FMI Float32") !=
+                    std::string::npos,
+                f32.result.message);
+  // 127.4 rounds to 127: in range.
+  CHECK(out_of_range("i8_in", 127.4).result.status == RunStatus::kOk);
+}
+
+TEST_CASE("String and Binary variables take start values; a String output has no port") {
+  const auto run = run_model(fmu_model("all_types3", R"("start": {"label": "pump 3", "blob": "0a0bff"})",
+                                       R"("stop_time": 0.1)", R"("a.label_length", "a.blob_sum")"));
+  REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+  CHECK(run.rows.back().values[0] == 6);
+  CHECK(run.rows.back().values[1] == 10 + 11 + 255);
+  // The description's own start values when none is given: "none", 0x0A 0x0B.
+  const auto defaults =
+      run_model(fmu_model("all_types3", "", R"("stop_time": 0.1)", R"("a.label_length", "a.blob_sum")"));
+  CHECK(defaults.rows.back().values[0] == 4);
+  CHECK(defaults.rows.back().values[1] == 21);
+  // FMI 2: fmi2SetString.
+  const auto two = run_model(
+      fmu_model("all_types", R"("start": {"label": "hello"})", R"("stop_time": 0.1)", R"("a.label_length")"));
+  REQUIRE_MESSAGE(two.result.status == RunStatus::kOk, two.result.message);
+  CHECK(two.rows.back().values[0] == 5);
+  // Wrong kinds of start values, and a connection to the String output.
+  CHECK(model_file_error(fmu_model("all_types3", R"("start": {"label": 3})", R"("stop_time": 1)", ""))
+            .find("the start value of String variable 'label' must be a string") != std::string::npos);
+  CHECK(model_file_error(fmu_model("all_types3", R"("start": {"blob": "0a0"})", R"("stop_time": 1)", ""))
+            .find("must be an even number of hexadecimal digits, got \"0a0\"") != std::string::npos);
+  CHECK(model_file_error(fmu_model("all_types3", R"("start": {"u8_in": 300})", R"("stop_time": 1)", ""))
+            .find("the start value 300 of 'u8_in' is outside the range of an FMI UInt8 (0..255)") !=
+        std::string::npos);
+  const std::string message =
+      model_file_error(fmu_model("all_types3", "", R"("stop_time": 1)", "",
+                                 R"(, {"name": "g", "type": "Gain"})", R"(["a.label_out", "g.in"])"));
+  CHECK_MESSAGE(
+      message.find("actor 'a' (FMU): 'label_out' is an output of type String, which ctde's ports do not "
+                   "carry") != std::string::npos,
+      message);
+}
+
+TEST_CASE("an FMI 3 array state is a vector of states, an array input and output vector ports") {
+  // x' = (x2, -x1, -0.5 k x3): x = (a cos t, -a sin t, e^(-k t / 2)) from x(0) = (a, 0, 1).
+  const auto run = run_model(fmu_model(
+      "array3", R"("start": {"x": [2, 0, 1], "k": 2})",
+      R"("stop_time": 2, "rtol": 1e-10, "atol": 1e-12, "output_interval": 0.25)", R"("a.x", "a.y")",
+      R"(, {"name": "c", "type": "Constant", "params": {"value": [1, -2, 3.5]}})", R"(["c.out", "a.u"])"));
+  REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+  for (const auto& row : run.rows) {
+    CAPTURE(row.t);
+    CHECK(row.values[run.column("a.x[0]")] == doctest::Approx(2 * std::cos(row.t)).epsilon(1e-8));
+    CHECK(row.values[run.column("a.x[1]")] == doctest::Approx(-2 * std::sin(row.t)).scale(1).epsilon(1e-8));
+    CHECK(row.values[run.column("a.x[2]")] == doctest::Approx(std::exp(-row.t)).epsilon(1e-8));
+    CHECK(row.values[run.column("a.y[0]")] == 2);
+    CHECK(row.values[run.column("a.y[1]")] == -4);
+    CHECK(row.values[run.column("a.y[2]")] == 7);
+  }
+  // The start value of an array needs every element.
+  CHECK(model_file_error(fmu_model("array3", R"("start": {"x": [1, 2]})", R"("stop_time": 1)", ""))
+            .find("the start value of 'x' has 2 elements; 'x' has 3") != std::string::npos);
+  CHECK(model_file_error(fmu_model("array3", R"("start": {"x": 1})", R"("stop_time": 1)", ""))
+            .find("must be an array of 3 numbers") != std::string::npos);
+  // Co-Simulation: the FMU's own Euler substeps of 5 ms (x1 within 1e-2 of cos t).
+  const auto cs = run_model(fmu_model(
+      "array3", R"("interface": "co-simulation", "communication_step": 0.5)", R"("stop_time": 2)", "",
+      R"(, {"name": "c", "type": "Constant", "params": {"value": [1, -2, 3.5]}})", R"(["c.out", "a.u"])"));
+  REQUIRE_MESSAGE(cs.result.status == RunStatus::kOk, cs.result.message);
+  int points = 0;
+  for (const auto& line : cs.lines) {
+    if (line["kind"] != "event" || line["actor"] != "a" || line["port"] != "x") continue;
+    const double t = line["t"].get<double>();
+    CHECK(line["value"].size() == 3);
+    CHECK(line["value"][0].get<double>() == doctest::Approx(std::cos(t)).epsilon(1e-2));
+    ++points;
+  }
+  CHECK(points == 5);
 }

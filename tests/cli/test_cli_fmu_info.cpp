@@ -101,3 +101,21 @@ TEST_CASE("ctde fmu info on a file that is no FMU is exit 2 naming it") {
   const auto missing = run_cli("fmu info /no/such/file.fmu");
   CHECK(missing.status == 2);
 }
+
+TEST_CASE("ctde fmu info gives an array's size, its start values and its states") {
+  const auto listed = run_cli("fmu info --json " + fmu("array3"));
+  REQUIRE_MESSAGE(listed.status == 0, listed.output);
+  const auto info = nlohmann::json::parse(listed.output);
+  const auto x = variable(info, "x");
+  CHECK(x["size"] == 3);
+  CHECK(x["start"] == nlohmann::json::array({1, 0, 1}));
+  CHECK(x["ctde"]["role"] == "continuous states 0..2");
+  CHECK(variable(info, "k")["size"] == 1);
+  const auto text = run_cli("fmu info " + fmu("array3")).output;
+  CHECK(text.find("[1, 0, 1]") != std::string::npos);
+  const auto types = nlohmann::json::parse(run_cli("fmu info --json " + fmu("all_types3")).output);
+  CHECK(variable(types, "label")["start"] == "none");
+  CHECK(variable(types, "label")["ctde"]["start"] == true);
+  CHECK(variable(types, "u16_in")["ctde"]["kind"]["model_exchange"] == "discrete");
+  CHECK(variable(types, "f32_in")["ctde"]["kind"]["model_exchange"] == "continuous");
+}
