@@ -909,11 +909,12 @@ int fmu_access(Instance* m, const char* fn, int set, unsigned types, const unsig
   if (fmi3 && !set) states |= FMU_IN(FMU_INSTANTIATED);
   if (!fmu_allow(m, fn, FMU_ANY, states)) return 0;
   if (n > 0 && vr == NULL) return fmu_fail(m, fn, "no value references (NULL) for %zu values", n);
-  char wanted[64];
-  type_names(types, wanted, sizeof wanted);
+  char wanted[64]; /* the expected types' names: made only for a message (this is every Get's path) */
+  wanted[0] = '\0';
   for (size_t k = 0; k < n; ++k) {
     const FmuVar* v = fmu_variable(m, vr[k], types);
     if (v == NULL) {
+      type_names(types, wanted, sizeof wanted);
       const FmuVar* other = fmu_variable(m, vr[k], ~0u);
       if (other == NULL) {
         return fmi3 ? fmu_fail(m, fn, "no variable has value reference %u", vr[k])
