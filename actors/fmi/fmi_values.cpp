@@ -39,8 +39,9 @@ constexpr const Family& family(ValueType type) { return kFamilies[static_cast<st
 
 /// Converts `n` doubles to T in `out` (whole numbers rounded to the nearest).
 template <class T>
-const T* to(const double* values, std::size_t n, std::uint64_t* out) {
-  T* typed = reinterpret_cast<T*>(out);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast): 8-byte slots
+const T* to(const double* values, std::size_t n, std::byte* out) {
+  T* typed =
+      reinterpret_cast<T*>(out);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast): allocated storage
   for (std::size_t k = 0; k < n; ++k) {
     if constexpr (std::is_same_v<T, bool>) {
       typed[k] = values[k] != 0.0;
@@ -54,7 +55,7 @@ const T* to(const double* values, std::size_t n, std::uint64_t* out) {
 }
 
 template <class T>
-void from(const std::uint64_t* in, std::size_t n, double* values) {
+void from(const std::byte* in, std::size_t n, double* values) {
   const T* typed = reinterpret_cast<const T*>(in);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
   for (std::size_t k = 0; k < n; ++k) values[k] = static_cast<double>(typed[k]);
 }
@@ -62,7 +63,7 @@ void from(const std::uint64_t* in, std::size_t n, double* values) {
 /// Sets through FMI 3 function `fn` of element type T.
 template <class T>
 void set3(Fmi2Instance& fmu, fmi3::SetFn<T> fn, const char* name, const unsigned int* refs,
-          std::size_t n_refs, const double* values, std::size_t n_values, std::uint64_t* buffer) {
+          std::size_t n_refs, const double* values, std::size_t n_values, std::byte* buffer) {
   const T* typed = to<T>(values, n_values, buffer);
   const fmi3::Instance instance = fmi3_instance(fmu.component());
   fmu.call(
@@ -72,7 +73,7 @@ void set3(Fmi2Instance& fmu, fmi3::SetFn<T> fn, const char* name, const unsigned
 
 template <class T>
 void get3(Fmi2Instance& fmu, fmi3::GetFn<T> fn, const char* name, const unsigned int* refs,
-          std::size_t n_refs, double* values, std::size_t n_values, std::uint64_t* buffer) {
+          std::size_t n_refs, double* values, std::size_t n_values, std::byte* buffer) {
   T* typed = reinterpret_cast<T*>(buffer);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
   const fmi3::Instance instance = fmi3_instance(fmu.component());
   fmu.call(
@@ -191,8 +192,8 @@ void FmiValues::set(Fmi2Instance& fmu, ValueType type, const unsigned int* refs,
     fmu.call(FmiCall::kSetVariables, [&] { return fmu.f().set_real(fmu.component(), refs, n_refs, values); });
     return;
   }
-  if (raw_.size() < n_values) raw_.resize(n_values);  // sized in make_state(): never on the hot path
-  std::uint64_t* buffer = raw_.data();
+  if (raw_.size() < 8 * n_values) raw_.resize(8 * n_values);  // sized in make_state(): never on the hot path
+  std::byte* buffer = raw_.data();
   const char* name = function_name(type, fmu.kind().fmi3, true);
   if (!fmu.kind().fmi3) {
     const auto& f = fmu.f();
@@ -251,8 +252,8 @@ void FmiValues::get(Fmi2Instance& fmu, ValueType type, const unsigned int* refs,
     fmu.call(FmiCall::kGetVariables, [&] { return fmu.f().get_real(fmu.component(), refs, n_refs, values); });
     return;
   }
-  if (raw_.size() < n_values) raw_.resize(n_values);
-  std::uint64_t* buffer = raw_.data();
+  if (raw_.size() < 8 * n_values) raw_.resize(8 * n_values);
+  std::byte* buffer = raw_.data();
   const char* name = function_name(type, fmu.kind().fmi3, false);
   if (!fmu.kind().fmi3) {
     const auto& f = fmu.f();

@@ -56,7 +56,7 @@ inline constexpr std::size_t kValueTypes = static_cast<std::size_t>(ValueType::k
 class FmiValues {
  public:
   /// Buffers for calls of up to `values` elements.
-  explicit FmiValues(std::size_t values = 0) : raw_(values) {}
+  explicit FmiValues(std::size_t values = 0) : raw_(values * 8) {}
 
   /// Sets `n_values` elements (`fits()` each: the caller checked) of the
   /// `n_refs` variables `refs`, through Fmi2Instance::call (the mode checked).
@@ -67,7 +67,9 @@ class FmiValues {
            std::size_t n_values);
 
  private:
-  std::vector<std::uint64_t> raw_;  ///< room for any type's values (8 bytes each at most)
+  /// Room for any type's values (8 bytes each at most): allocated storage, in
+  /// which the C++20 rules create the values' objects as they are written.
+  std::vector<std::byte> raw_;
 };
 
 }  // namespace ctde
