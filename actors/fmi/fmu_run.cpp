@@ -1,7 +1,9 @@
-// The FMU actor during a run: the FMI 2.0 calling sequences of Model
-// Exchange (spec 3.2.3) and Co-Simulation (spec 4.2.4) mapped onto the
-// actor's calls. Buffers are made once in make_state(): the right-hand-side
-// path (evaluate, derivatives, guards) allocates nothing.
+// The FMU actor during a run: the calling sequences of Model Exchange and
+// Co-Simulation (FMI 2.0 3.2.3 and 4.2.4, FMI 3.0 3.2 and 4.2) mapped onto
+// the actor's calls, every call checked against the mode table
+// (fmi_rules.hpp) and every value converted by fmi_values.hpp. Buffers are
+// made once in make_state(): the right-hand-side path (evaluate,
+// derivatives, guards) allocates nothing.
 #include <algorithm>
 #include <array>
 #include <cmath>
