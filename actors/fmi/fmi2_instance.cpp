@@ -88,6 +88,9 @@ Fmi2Instance::Fmi2Instance(std::shared_ptr<Fmi2Library> library, const std::stri
     for (unsigned call = 0; call < kFmiCalls; ++call) {
       if (allowed(static_cast<FmiCall>(call), static_cast<FmiMode>(mode), kind_))
         allowed_[mode] |= 1U << call;
+      if (next_mode(static_cast<FmiCall>(call), static_cast<FmiMode>(mode), kind_) !=
+          static_cast<FmiMode>(mode))
+        moving_ |= 1U << call;
     }
   }
   callbacks_.logger = &Fmi2Instance::logger;

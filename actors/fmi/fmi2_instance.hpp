@@ -56,15 +56,7 @@ class Fmi2Instance {
     expect(call);
     const fmi2::Status status = make();
     if (status != fmi2::Status::kOK) require(status, name != nullptr ? name : fmi2_name(call));
-    if (leads_elsewhere(call)) mode_ = next_mode(call, mode_, kind_);
-  }
-  /// As call(), a Discard returned as false instead of thrown.
-  template <class Make>
-  [[nodiscard]] bool try_call(FmiCall call, Make make) {
-    expect(call);
-    const bool done = check(make(), fmi2_name(call));
-    if (done && leads_elsewhere(call)) mode_ = next_mode(call, mode_, kind_);
-    return done;
+    if (((moving_ >> static_cast<unsigned>(call)) & 1U) != 0) mode_ = next_mode(call, mode_, kind_);
   }
   /// Throws std::logic_error when the instance's mode does not allow `call`.
   void expect(FmiCall call) const {
@@ -103,11 +95,6 @@ class Fmi2Instance {
                      fmi2::String category, fmi2::String message, ...);
   [[noreturn]] void fail(fmi2::Status status, const char* call);
   [[noreturn]] void refuse(FmiCall call) const;
-  static bool leads_elsewhere(FmiCall call) {
-    return call == FmiCall::kEnterInitializationMode || call == FmiCall::kExitInitializationMode ||
-           call == FmiCall::kEnterEventMode || call == FmiCall::kEnterContinuousTimeMode ||
-           call == FmiCall::kTerminate;
-  }
 
   std::shared_ptr<Fmi2Library> library_;
   fmi2::CallbackFunctions callbacks_{};
@@ -120,6 +107,8 @@ class Fmi2Instance {
   FmiMode mode_ = FmiMode::kInstantiated;
   /// Per mode, the calls allowed() allows for kind_: one bit per FmiCall (checked on every call).
   std::array<std::uint32_t, kFmiModes> allowed_{};
+  /// The calls that lead to another mode (next_mode()), one bit each, from the same table.
+  std::uint32_t moving_ = 0;
   bool fatal_ = false;  ///< a Fatal status: no call at all
   bool counted_ = false;
   fmi2::Type type_ = fmi2::Type::kModelExchange;
