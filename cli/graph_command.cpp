@@ -24,13 +24,13 @@
 #include <vector>
 
 #include "actors/modal/modal_model.hpp"
-#include "cli/command_error.hpp"
 #include "cli/graph_details.hpp"
-#include "cli/interrupt.hpp"
-#include "cli/output_file.hpp"
 #include "cli/plugins.hpp"
 #include "cli/process.hpp"
 #include "core/validate.hpp"
+#include "run/command_error.hpp"
+#include "run/interrupt.hpp"
+#include "run/output_file.hpp"
 
 namespace ctde::cli {
 

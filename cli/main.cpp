@@ -15,25 +15,26 @@
 #include <iostream>
 #include <optional>
 
-#include "cli/command_error.hpp"
 #include "cli/fmu_command.hpp"
 #include "cli/graph_command.hpp"
-#include "cli/interrupt.hpp"
-#include "cli/output_file.hpp"
 #include "cli/plot.hpp"
 #include "cli/plugins.hpp"
 #include "cli/process.hpp"
 #include "cli/run_command.hpp"
-#include "cli/run_setup.hpp"
 #include "cli/sweep_command.hpp"
 #include "cli/trace_export.hpp"
 #include "cli/types_command.hpp"
 #include "cli/validate_command.hpp"
 #include "core/error.hpp"
 #include "ctde/version.hpp"
+#include "run/command_error.hpp"
+#include "run/interrupt.hpp"
+#include "run/output_file.hpp"
+#include "run/run_setup.hpp"
 
 namespace {
 
+using namespace ctde;
 using namespace ctde::cli;
 
 /// `ctde run`: the run, its summary, and the plot. Returns the exit status.
@@ -167,6 +168,7 @@ int main(int argc, char** argv) {
                    "ignored under MPI)")
       ->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sweep_request.quiet, "Print nothing but errors (and no progress line)");
+  add_load(sweep);
 
   PlotRequest plot_request;
   std::string plot_signals;

@@ -15,9 +15,9 @@
 #include <system_error>
 #include <vector>
 
-#include "cli/command_error.hpp"
-#include "cli/output_file.hpp"
 #include "cli/process.hpp"
+#include "run/command_error.hpp"
+#include "run/output_file.hpp"
 
 #ifndef CTDE_PYTHON
 #define CTDE_PYTHON "/usr/bin/python3"

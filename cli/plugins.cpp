@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "actors/builtin_actors.hpp"
-#include "cli/command_error.hpp"
+#include "run/command_error.hpp"
 
 namespace ctde::cli {
 

@@ -9,7 +9,7 @@
 #include <csignal>
 #include <cstring>
 
-#include "cli/command_error.hpp"
+#include "run/command_error.hpp"
 
 extern char** environ;  // NOLINT: POSIX
 

@@ -6,12 +6,8 @@
 #include <optional>
 #include <sstream>
 
-#include "cli/command_error.hpp"
-#include "cli/interrupt.hpp"
-#include "cli/output_file.hpp"
 #include "cli/plugins.hpp"
 #include "cli/progress_bar.hpp"
-#include "cli/run_setup.hpp"
 #include "core/columnar_results.hpp"
 #include "core/csv_results.hpp"
 #include "core/error.hpp"
@@ -21,6 +17,10 @@
 #include "results/mat_file.hpp"
 #include "results/run_record.hpp"
 #include "results/write_error.hpp"
+#include "run/command_error.hpp"
+#include "run/interrupt.hpp"
+#include "run/output_file.hpp"
+#include "run/run_setup.hpp"
 
 namespace ctde::cli {
 

@@ -12,11 +12,12 @@
 #include <optional>
 #include <thread>
 
-#include "cli/command_error.hpp"
-#include "cli/interrupt.hpp"
-#include "cli/output_file.hpp"
+#include "cli/plugins.hpp"
 #include "results/hdf5_file.hpp"
 #include "results/write_error.hpp"
+#include "run/command_error.hpp"
+#include "run/interrupt.hpp"
+#include "run/output_file.hpp"
 #include "sweep/mpi_pool.hpp"
 #include "sweep/sweep_run.hpp"
 #include "sweep/worker_pool.hpp"
@@ -138,9 +139,10 @@ int sweep_command(const SweepRequest& request) {
   if (sweep::launched_by_mpi()) mpi.emplace();
   const bool writer_rank = !mpi || mpi->rank() == 0;
   check_paths({{"MODEL", request.model}, {"SWEEP", request.sweep}}, {{"-o", request.output}});
-  const sweep::SweepModel model = sweep::check_sweep(request.model, request.sweep);
+  const sweep::SweepModel model = sweep::check_sweep(request.model, request.sweep, command_actors());
   const std::uint64_t count = model.spec.run_count();
-  const auto run = [&model](std::uint64_t k) { return sweep::run_one(model, k); };
+  const auto stop = [] { return interrupt_signal() != 0; };
+  const auto run = [&model, &stop](std::uint64_t k) { return sweep::run_one(model, k, stop); };
 
   if (mpi && !writer_rank) {
     mpi->run(count, run, {});
@@ -154,8 +156,7 @@ int sweep_command(const SweepRequest& request) {
       mpi->run(count, run, record);
     } else {
       const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
-      sweep::run_local(count, request.jobs == 0 ? cores : request.jobs, run, record,
-                       [] { return interrupt_signal() != 0; });
+      sweep::run_local(count, request.jobs == 0 ? cores : request.jobs, run, record, stop);
     }
     writer->finish(model.spec.names());
   } catch (const CommandError& e) {

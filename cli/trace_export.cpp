@@ -10,9 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cli/command_error.hpp"
-#include "cli/interrupt.hpp"
-#include "cli/output_file.hpp"
+#include "run/command_error.hpp"
+#include "run/interrupt.hpp"
+#include "run/output_file.hpp"
 
 namespace ctde::cli {
 

@@ -1,6 +1,6 @@
 #include "cli/validate_command.hpp"
 
-#include "cli/run_setup.hpp"
+#include "run/run_setup.hpp"
 
 #include <algorithm>
 #include <iomanip>

@@ -10,7 +10,7 @@
 #            loader, validation and the director options, given any bytes;
 #   command  bench/fuzz/command_fuzzer.cpp: the whole path of ctde validate
 #            and run: `--set` lines and a model file, what validate and run
-#            check (cli::set_up_run), then a short run (0.2 s at most) into an
+#            check (set_up_run), then a short run (0.2 s at most) into an
 #            in-memory results CSV and trace (input format: its header comment).
 # RUNS defaults to 1000000 executions; FUZZ_MAX_TIME (s, default 1800) and a
 # per-input timeout (10 s for loader, 3 s for command) bound it. The corpus

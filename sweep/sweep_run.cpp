@@ -4,16 +4,15 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
-#include "actors/builtin_actors.hpp"
-#include "cli/interrupt.hpp"
-#include "cli/run_setup.hpp"
 #include "core/columnar_results.hpp"
 #include "core/composite.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "core/model_file.hpp"
 #include "domains/ctde/director.hpp"
+#include "run/run_setup.hpp"
 
 namespace ctde::sweep {
 
@@ -34,10 +33,18 @@ void seed_actors(Composite& composite, const SweepSpec& spec, std::uint64_t k, s
   }
 }
 
+/// The actor types the model may use (set by check_sweep, or by whoever made `model`).
+const ActorRegistry& types_of(const SweepModel& model) {
+  if (model.types == nullptr) throw std::logic_error("a SweepModel without its actor types");
+  return *model.types;
+}
+
 }  // namespace
 
-SweepModel check_sweep(const std::string& model_path, const std::string& sweep_path) {
+SweepModel check_sweep(const std::string& model_path, const std::string& sweep_path,
+                       const ActorRegistry& types) {
   SweepModel sweep;
+  sweep.types = &types;
   sweep.path = model_path;
   std::ifstream in(model_path, std::ios::binary);
   if (!in) throw ModelError("cannot read the model file '" + model_path + "'");
@@ -52,7 +59,7 @@ SweepModel check_sweep(const std::string& model_path, const std::string& sweep_p
 }
 
 void check_model(const SweepModel& model, const std::string& sweep_file) {
-  Model loaded = load_model_text(model.text, model.path, builtin_actors(), {}, model.folder);
+  Model loaded = load_model_text(model.text, model.path, types_of(model), {}, model.folder);
   for (const auto& [name, values] : model.spec.grid) {
     if (!loaded.parameters().has(name)) {
       throw ModelError("the model '" + model.path + "' has no parameter '" + name + "'")
@@ -65,10 +72,10 @@ void check_model(const SweepModel& model, const std::string& sweep_file) {
           .located(sweep_file + " at /random/" + p.name);
     }
   }
-  (void)cli::set_up_run(loaded, model.spec.stop_time);
+  (void)set_up_run(loaded, model.spec.stop_time);
 }
 
-results::RunRecord run_one(const SweepModel& model, std::uint64_t k) {
+results::RunRecord run_one(const SweepModel& model, std::uint64_t k, const std::function<bool()>& stop) {
   const auto started = std::chrono::steady_clock::now();
   results::RunRecord record;
   record.index = k;
@@ -76,13 +83,13 @@ results::RunRecord run_one(const SweepModel& model, std::uint64_t k) {
   try {
     ParameterOverrides overrides;
     for (const auto& [name, value] : record.parameters) overrides.emplace_back(name, format_double(value));
-    Model loaded = load_model_text(model.text, model.path, builtin_actors(), overrides, model.folder);
+    Model loaded = load_model_text(model.text, model.path, types_of(model), overrides, model.folder);
     std::uint64_t next = 0;
     seed_actors(loaded.top(), model.spec, k, next);
-    cli::RunSetup setup = cli::set_up_run(loaded, model.spec.stop_time);
+    RunSetup setup = set_up_run(loaded, model.spec.stop_time);
     ColumnarResults rows(std::move(setup.signals));
     Director director(setup.flat, setup.options, loaded.name(), nullptr, &rows);
-    director.set_stop_check([] { return cli::interrupt_signal() != 0; });
+    director.set_stop_check(stop);
     const RunResult result = director.run();
     results::fill_record(record, result, rows);
   } catch (const std::exception& e) {  // a value the model refuses: this run fails, the others go on

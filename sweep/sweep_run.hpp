@@ -5,24 +5,30 @@
 /// run, kept with its message.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
+#include "core/registry.hpp"
 #include "results/run_record.hpp"
 #include "sweep/sweep_spec.hpp"
 
 namespace ctde::sweep {
 
-/// What every run of a sweep shares. Copyable value type.
+/// What every run of a sweep shares. Copyable value type (the registry is
+/// the caller's: keep it alive).
 struct SweepModel {
   std::string path;    ///< the model file, for messages
   std::string folder;  ///< anchors its relative `file` parameters
   std::string text;    ///< the model file's text (read once)
   SweepSpec spec;
+  const ActorRegistry* types = nullptr;  ///< the actor types the model may use
 };
 
-/// Reads the model file and the sweep file and checks them (check_model).
+/// Reads the model file and the sweep file and checks them (check_model)
+/// with the actor types `types` (the built-in ones, a plugin's, ...).
 /// @throws ModelError naming the model or the sweep file and the location.
-[[nodiscard]] SweepModel check_sweep(const std::string& model_path, const std::string& sweep_path);
+[[nodiscard]] SweepModel check_sweep(const std::string& model_path, const std::string& sweep_path,
+                                     const ActorRegistry& types);
 
 /// Checks that `model` (its text, path, folder and spec filled) runs with
 /// its own values and the sweep's stop time, and that every swept name is
@@ -32,7 +38,9 @@ void check_model(const SweepModel& model, const std::string& sweep_file);
 
 /// Runs run `k` (< spec.run_count()). Never throws for the model's sake:
 /// a refused value or a failed run gives status "error" and the message.
-/// The run ends as "interrupted" on SIGINT/SIGTERM (cli/interrupt.hpp).
-[[nodiscard]] results::RunRecord run_one(const SweepModel& model, std::uint64_t k);
+/// The run ends as "interrupted" when `stop` says so (the director asks it
+/// after every step and DE phase: the command's signals, Python's Ctrl-C).
+[[nodiscard]] results::RunRecord run_one(const SweepModel& model, std::uint64_t k,
+                                         const std::function<bool()>& stop);
 
 }  // namespace ctde::sweep

@@ -1,6 +1,6 @@
 // libFuzzer target: the whole command path of `ctde validate` and `ctde run`
 // (bench/fuzz/command_path.hpp): `--set` overrides and a model file, what
-// validate and run check before a run (cli::set_up_run), then a short run
+// validate and run check before a run (set_up_run), then a short run
 // with a budget (2000 stop-check polls or 200 ms) into an in-memory results
 // CSV and trace.
 //

@@ -13,7 +13,7 @@
 // The path: the model loaded with the overrides (load_model_text; relative
 // `file` parameters resolve in a folder that does not exist, so that inputs
 // never read the machine's files), everything validate and run check before
-// a run (cli::set_up_run, which also constructs a Director), then a run with
+// a run (set_up_run, which also constructs a Director), then a run with
 // a budget into a results CSV and a trace on std::ostringstream. The budget:
 // the director's stop check ends the run (RunStatus::kInterrupted) after
 // Budget::polls calls or once Budget::wall has passed, whichever comes first.
@@ -32,12 +32,12 @@
 #include <vector>
 
 #include "actors/builtin_actors.hpp"
-#include "cli/run_setup.hpp"
 #include "core/csv_results.hpp"
 #include "core/error.hpp"
 #include "core/model_file.hpp"
 #include "core/trace.hpp"
 #include "domains/ctde/director.hpp"
+#include "run/run_setup.hpp"
 
 namespace ctde::fuzz {
 
@@ -87,9 +87,9 @@ inline CommandOutcome run_command_path(std::string_view bytes, const Budget& bud
   CommandOutcome outcome;
   try {
     const CommandInput input = split_command_input(bytes);
-    Model model = load_model_text(input.model, "fuzz.json", builtin_actors(),
-                                  cli::parse_overrides(input.sets), kNoFolder);
-    cli::RunSetup setup = cli::set_up_run(model, std::nullopt);
+    Model model =
+        load_model_text(input.model, "fuzz.json", builtin_actors(), parse_overrides(input.sets), kNoFolder);
+    RunSetup setup = set_up_run(model, std::nullopt);
     std::ostringstream results;
     std::ostringstream trace;
     {

@@ -1,6 +1,6 @@
 // The C++ side of bench/python/bench_python.py's first figure: a model file
 // run exactly as ctde.load(path, set=...).run() runs it — loaded with the
-// overrides, set up as the command does (cli::set_up_run), run by a
+// overrides, set up as the command does (set_up_run), run by a
 // Director into ColumnarResults — so that the two times differ only by what
 // Python adds.
 //
@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "actors/builtin_actors.hpp"
-#include "cli/run_setup.hpp"
 #include "core/columnar_results.hpp"
 #include "core/model_file.hpp"
 #include "domains/ctde/director.hpp"
+#include "run/run_setup.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 4) {
@@ -38,8 +38,8 @@ int main(int argc, char** argv) {
   std::size_t rows = 0;
   for (int i = 0; i < repeats; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    ctde::Model model = ctde::load_model_file(path, ctde::builtin_actors(), ctde::cli::parse_overrides(sets));
-    ctde::cli::RunSetup setup = ctde::cli::set_up_run(model, stop_time);
+    ctde::Model model = ctde::load_model_file(path, ctde::builtin_actors(), ctde::parse_overrides(sets));
+    ctde::RunSetup setup = ctde::set_up_run(model, stop_time);
     ctde::ColumnarResults results(std::move(setup.signals), 4096);
     ctde::Director director(setup.flat, setup.options, model.name(), nullptr, &results);
     const ctde::RunResult result = director.run();

@@ -17,10 +17,10 @@
 #include <string>
 
 #include "actors/builtin_actors.hpp"
-#include "cli/run_setup.hpp"
 #include "core/columnar_results.hpp"
 #include "core/model_file.hpp"
 #include "domains/ctde/director.hpp"
+#include "run/run_setup.hpp"
 
 namespace {
 
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   const int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 3;
   const auto load_start = std::chrono::steady_clock::now();
   ctde::Model model = ctde::load_model_file(path, ctde::builtin_actors());
-  ctde::cli::RunSetup setup = ctde::cli::set_up_run(model, std::nullopt);
+  ctde::RunSetup setup = ctde::set_up_run(model, std::nullopt);
   const double load_s = seconds_since(load_start);
   if (argc > 3) setup.options.solver = *ctde::solver_kind(argv[3]);
   if (argc > 4) setup.options.linear_solver = *ctde::linear_solver_kind(argv[4]);

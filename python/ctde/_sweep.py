@@ -161,7 +161,9 @@ def sweep(model, spec, client=None, output=None, batch_size=None):
         client: a ``distributed.Client``: the runs are Dask tasks (plain data:
             the model's and the sweep's text and the run indices; the workers
             import ``ctde``). None: run here, one run after the other, the GIL
-            released during each.
+            released during each; Ctrl-C stops the current run at its next
+            step (status "interrupted"), starts no new one and returns (or
+            writes) the runs so far.
         output: an HDF5 file (.h5 or .hdf5) to write, the same file as the
             command's; None: keep the runs in memory.
         batch_size: runs per Dask task (default: about four tasks per worker
@@ -210,7 +212,10 @@ def sweep(model, spec, client=None, output=None, batch_size=None):
     collector = _Collector(checked, writer)
     if client is None:
         for k in range(checked.spec.run_count):
-            collector.add(_ctde.run_one(checked, k))
+            record = _ctde.run_one(checked, k)
+            collector.add(record)
+            if record.status == "interrupted":  # Ctrl-C: this run stopped at its next step, no new one starts
+                break
     else:
         # The workers anchor the model's relative `file` parameters at an absolute folder.
         _run_on_dask(client, checked, os.path.abspath(folder), sweep_file, batch_size, collector)

@@ -5,11 +5,11 @@
 #include <chrono>
 
 #include "actors/builtin_actors.hpp"
-#include "cli/run_setup.hpp"
 #include "core/error.hpp"
 #include "core/trace.hpp"
 #include "domains/ctde/director.hpp"
 #include "python/src/numpy_view.hpp"
+#include "run/run_setup.hpp"
 
 namespace py = pybind11;
 
@@ -41,8 +41,9 @@ std::unique_ptr<Actor> make_python_actor(std::string name) {
       "ctde.Model.add): a model file cannot hold one");
 }
 
-/// The built-in types and "Python".
-const ActorRegistry& registry() {
+}  // namespace
+
+const ActorRegistry& actor_types() {
   static const ActorRegistry with_python = [] {
     ActorRegistry r = builtin_actors();
     r.add(kPythonInfo, &make_python_actor);
@@ -50,6 +51,22 @@ const ActorRegistry& registry() {
   }();
   return with_python;
 }
+
+bool SignalCheck::operator()() {
+  if (!reason_.empty()) return true;
+  if ((++calls_ & 63U) != 0) return false;
+  const auto now = Clock::now();
+  if (std::chrono::duration<double>(now - last_).count() < 0.1) return false;
+  last_ = now;
+  const pybind11::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() != 0) {
+    const pybind11::error_already_set e;  // fetches (and so clears) the KeyboardInterrupt
+    reason_ = std::string("interrupted: ") + e.what();
+  }
+  return !reason_.empty();
+}
+
+namespace {
 
 /// The model of `source`: its Python actors are written in its JSON with
 /// type "Python" and made from `source.actors` by name. Called with the
@@ -64,9 +81,9 @@ Model load(const ModelSource& source) {
     Reset& operator=(Reset&&) = delete;
     ~Reset() { loading = nullptr; }
   } reset;
-  return source.is_file
-             ? load_model_file(source.path_or_text, registry(), source.overrides)
-             : load_model_text(source.path_or_text, source.file, registry(), source.overrides, source.folder);
+  return source.is_file ? load_model_file(source.path_or_text, actor_types(), source.overrides)
+                        : load_model_text(source.path_or_text, source.file, actor_types(), source.overrides,
+                                          source.folder);
 }
 
 /// Destroys a model with the GIL held (its Python actors release references).
@@ -92,17 +109,10 @@ class RunMonitor {
     }
   }
 
-  /// True once the run must end: the callback asked, or Ctrl-C (looked at
-  /// every 64 calls at most every 0.1 s: the clock costs more than a step of a small model).
+  /// True once the run must end: the callback asked, or Ctrl-C (SignalCheck).
   bool stop_check() {
     if (!stop_.empty()) return true;
-    if ((++calls_ & 63U) == 0 && due(last_signal_check_, 0.1)) {
-      const py::gil_scoped_acquire gil;
-      if (PyErr_CheckSignals() != 0) {
-        const py::error_already_set e;  // fetches (and so clears) the KeyboardInterrupt
-        stop_ = std::string("interrupted: ") + e.what();
-      }
-    }
+    if (signals_()) stop_ = signals_.reason();
     return !stop_.empty();
   }
 
@@ -119,8 +129,7 @@ class RunMonitor {
   py::object progress_;
   double interval_;
   Clock::time_point last_progress_{};
-  Clock::time_point last_signal_check_ = Clock::now();
-  std::uint32_t calls_ = 0;
+  SignalCheck signals_;
   std::string stop_;
 };
 
@@ -175,7 +184,7 @@ py::dict validate_source(const ModelSource& source, std::optional<Model> model) 
   std::string name = model->name();
   try {
     const py::gil_scoped_release nogil;
-    const cli::RunSetup setup = cli::set_up_run(*model, source.stop_time);
+    const RunSetup setup = set_up_run(*model, source.stop_time);
     columns = column_names(setup.signals);
   } catch (...) {
     model.reset();  // with the GIL, held again here
@@ -201,7 +210,7 @@ RunOutput run_source(const ModelSource& source, const RunRequest& request, std::
   {
     const py::gil_scoped_release nogil;
     try {
-      cli::RunSetup setup = cli::set_up_run(*model, source.stop_time);
+      RunSetup setup = set_up_run(*model, source.stop_time);
       columns = std::make_unique<ColumnarResults>(std::move(setup.signals), 4096);
       std::optional<TraceWriter> trace;
       if (request.trace) trace.emplace(trace_text);
@@ -295,7 +304,7 @@ void bind_simulation(py::module_& module) {
       "_cpp_baseline_run",
       [](const std::string& path, const ParameterOverrides& overrides, std::optional<double> stop_time) {
         Model model = load_model_file(path, builtin_actors(), overrides);
-        cli::RunSetup setup = cli::set_up_run(model, stop_time);
+        RunSetup setup = set_up_run(model, stop_time);
         ColumnarResults results(std::move(setup.signals), 4096);
         Director director(setup.flat, setup.options, model.name(), nullptr, &results);
         if (director.run().status != RunStatus::kOk) throw std::runtime_error("the baseline run failed");

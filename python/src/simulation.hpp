@@ -2,12 +2,14 @@
 /// The runs behind ctde.load(...).run() and ctde.Model(...).run(): a model
 /// (a file, or JSON text, plus Python actors) loaded through the command's
 /// path (load_model_file/load_model_text with the `set` overrides, then
-/// cli::set_up_run), run by a Director into ColumnarResults with the GIL
+/// set_up_run, run/run_setup.hpp), run by a Director into ColumnarResults with the GIL
 /// released, the columns then handed to numpy without a copy.
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -17,6 +19,7 @@
 
 #include "core/columnar_results.hpp"
 #include "core/model_file.hpp"
+#include "core/registry.hpp"
 #include "domains/ctde/run_result.hpp"
 #include "python/src/python_actor.hpp"
 
@@ -41,6 +44,30 @@ struct ModelSource {
   ParameterOverrides overrides;
   std::vector<PythonActorSpec> actors;  ///< written in the JSON as {"name": ..., "type": "Python"}
   std::optional<double> stop_time;
+};
+
+/// The actor types of Python's models: the built-in ones and "Python" (an
+/// actor written in Python, made from the model being loaded).
+[[nodiscard]] const ActorRegistry& actor_types();
+
+/// Ctrl-C during a run with the GIL released: Python's own handler only
+/// notes the signal, so this asks Python for it (PyErr_CheckSignals, with
+/// the GIL) at most every 0.1 s of wall time, looking at the clock every 64
+/// calls (the clock costs more than a step of a small model). Once Python
+/// raised KeyboardInterrupt, it is taken (so Python does not raise it
+/// again) and every later call says stop. Call without the GIL.
+class SignalCheck {
+ public:
+  /// True once Python saw a signal.
+  bool operator()();
+  /// "interrupted: KeyboardInterrupt..." once it did, else "".
+  [[nodiscard]] const std::string& reason() const { return reason_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::uint32_t calls_ = 0;
+  Clock::time_point last_ = Clock::now();
+  std::string reason_;
 };
 
 /// A run's counters as a dict: steps, rejected_steps, rhs_evals, events,

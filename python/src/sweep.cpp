@@ -5,11 +5,12 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "cli/command_error.hpp"
 #include "core/recorded_signal.hpp"
 #include "python/src/numpy_view.hpp"
 #include "python/src/simulation.hpp"
 #include "results/write_error.hpp"
+#include "run/command_error.hpp"
+#include "run/output_file.hpp"
 #include "sweep/sweep_run.hpp"
 #include "sweep/sweep_spec.hpp"
 
@@ -27,20 +28,20 @@ decltype(auto) as_os_error(Write&& write) {
     return std::forward<Write>(write)();
   } catch (const results::WriteError& e) {
     PyErr_SetString(PyExc_OSError, e.what());
-  } catch (const cli::CommandError& e) {
+  } catch (const CommandError& e) {
     PyErr_SetString(PyExc_OSError, e.what());
   }
   throw py::error_already_set();
 }
 
 /// `output` named "output", after the command's checks against the inputs.
-cli::NamedPath checked_output(const std::string& output,
-                              const std::vector<std::pair<std::string, std::string>>& inputs) {
-  std::vector<cli::NamedPath> named;
+NamedPath checked_output(const std::string& output,
+                         const std::vector<std::pair<std::string, std::string>>& inputs) {
+  std::vector<NamedPath> named;
   named.reserve(inputs.size());
   for (const auto& [name, path] : inputs) named.push_back({name, path});
-  cli::NamedPath path{"output", output};
-  cli::check_paths(named, {path});
+  NamedPath path{"output", output};
+  check_paths(named, {path});
   return path;
 }
 
@@ -118,7 +119,8 @@ void bind_spec(py::module_& module) {
 void bind_model(py::module_& module) {
   py::class_<sweep::SweepModel>(module, "SweepModel")
       .def(py::init([](std::string text, std::string path, std::string folder, sweep::SweepSpec spec) {
-             return sweep::SweepModel{std::move(path), std::move(folder), std::move(text), std::move(spec)};
+             return sweep::SweepModel{std::move(path), std::move(folder), std::move(text), std::move(spec),
+                                      &actor_types()};
            }),
            py::arg("text"), py::arg("path"), py::arg("folder"), py::arg("spec"))
       .def_readonly("text", &sweep::SweepModel::text)
@@ -132,7 +134,10 @@ void bind_model(py::module_& module) {
       [](const sweep::SweepModel& model, std::uint64_t k) {
         check_index(model.spec, k);
         const py::gil_scoped_release nogil;
-        return sweep::run_one(model, k);
+        SignalCheck signals;  // Ctrl-C stops this run at its next step
+        results::RunRecord record = sweep::run_one(model, k, [&signals] { return signals(); });
+        if (record.status == "interrupted" && record.message.empty()) record.message = signals.reason();
+        return record;
       },
       py::arg("model"), py::arg("k"));
   module.def(
@@ -174,7 +179,7 @@ SweepFileWriter::SweepFileWriter(const std::string& path,
                                  const std::vector<std::pair<std::string, std::string>>& inputs,
                                  const std::string& model_file, const std::string& model_text,
                                  const std::string& sweep_text)
-    : file_(checked_output(path, inputs), cli::OutputFile::Writer::kHelper) {
+    : file_(checked_output(path, inputs), OutputFile::Writer::kHelper) {
   hdf5_.emplace(file_.write_path());
   hdf5_->set_text("model", model_text);
   hdf5_->set_text("sweep", sweep_text);

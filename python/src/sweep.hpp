@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "cli/output_file.hpp"
 #include "results/hdf5_file.hpp"
 #include "results/run_record.hpp"
+#include "run/output_file.hpp"
 
 namespace ctde::python {
 
@@ -47,7 +47,7 @@ class SweepFileWriter {
   void close(const std::vector<std::string>& names);
 
  private:
-  cli::OutputFile file_;
+  OutputFile file_;
   std::optional<results::Hdf5File> hdf5_;
   std::vector<results::SummaryRow> summary_;
 };

@@ -230,3 +230,23 @@ def test_python_code_runs_while_an_in_process_sweep_runs():
     # Had the run held the GIL, the main thread would have stopped for its whole length.
     gaps = np.diff([start] + during + [end])
     assert gaps.max() < 0.3 * (end - start), (gaps.max(), end - start)
+
+
+def test_ctrl_c_stops_an_in_process_sweep_at_its_next_step():
+    import signal
+    import threading
+
+    # x' = rate over 5e4 s in steps of at most 1 ms: 5e7 steps, far longer than the 0.2 s before Ctrl-C.
+    long = {"ctde": 1, "name": "long", "parameters": {"rate": 1},
+            "director": {"stop_time": 5e4, "max_step": 0.001},
+            "actors": [{"name": "c", "type": "Constant", "params": {"value": "rate"}},
+                       {"name": "x", "type": "Integrator"}],
+            "connections": [["c.out", "x.in"]], "record": ["x.out"]}
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    runs = ctde.sweep(long, {"ctde_sweep": 1, "grid": {"rate": [1, 2, 3]}})
+    timer.join()
+    # The first run stopped part way, keeping its rows; no other run started.
+    assert [r.status for r in runs] == ["interrupted"]
+    assert "KeyboardInterrupt" in runs[0].message
+    assert 0 < runs[0].end_time < 5e4 and len(runs[0]["x.out"]) > 0

@@ -1,4 +1,4 @@
-// `--load LIB`: user actor types from a plugin, in run, validate, graph,
+// `--load LIB`: user actor types from a plugin, in run, sweep, validate, graph,
 // types and describe; the errors of a plugin that is missing, not a
 // plugin, or registers a type that exists.
 #include <doctest/doctest.h>
@@ -77,4 +77,29 @@ TEST_CASE(
   const Result clash = run("types --load " + std::string(CTDE_TEST_CLASHING_PLUGIN));
   CHECK(clash.status == 2);
   CHECK(clash.output.find("actor type 'Gain' is registered twice") != std::string::npos);
+}
+
+TEST_CASE("ctde sweep --load runs a plugin's actor type in every run, on local workers") {
+  const auto path = scratch("doubled_sweep.json");
+  std::ofstream(path) << R"json({"ctde": 1, "parameters": {"v": 1}, "director": {"stop_time": 2},
+    "actors": [{"name": "c", "type": "Constant", "params": {"value": "v"}},
+               {"name": "twice", "type": "Doubler"}, {"name": "x", "type": "Integrator"}],
+    "connections": [["c.out", "twice.in"], ["twice.out", "x.in"]], "record": ["x.out"]})json";
+  const auto spec = scratch("doubled_sweep_spec.json");
+  std::ofstream(spec) << R"json({"ctde_sweep": 1, "grid": {"v": [1, 2.5]}})json";
+  const auto out = scratch("doubled_sweep.h5");
+  const std::string arguments = path.string() + " " + spec.string() + " -o " + out.string() + " --jobs 2";
+  const Result r = run("sweep --load " + kDoubler + " " + arguments);
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  CHECK(r.output.find("ctde: sweep: 2 of 2 runs, 0 failed") != std::string::npos);
+  // x(2) = 2 v * 2 in each run.
+  const Result values = ctde::test::run_shell(
+      "/usr/bin/python3 -c \"import h5py; f = h5py.File('" + out.string() +
+      "'); r = [f['runs'][k] for k in sorted(f['runs'])]; "
+      "print([(g.attrs['v'], abs(g['x.out'][-1] - 4 * g.attrs['v']) < 1e-12 * g.attrs['v']) for g in r])\"");
+  CHECK(values.output == "[(1.0, True), (2.5, True)]\n");
+  // Without the plugin the sweep is refused before any run.
+  const Result without = run("sweep " + arguments);
+  CHECK(without.status == 2);
+  CHECK(without.output.find("unknown actor type 'Doubler'") != std::string::npos);
 }

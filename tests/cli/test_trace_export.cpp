@@ -1,8 +1,8 @@
 // `ctde trace export`: event traces to the Chrome/Perfetto trace-event format.
 #include <doctest/doctest.h>
 
-#include "cli/command_error.hpp"
 #include "cli/trace_export.hpp"
+#include "run/command_error.hpp"
 #include "support/cli_helpers.hpp"
 
 #include <nlohmann/json.hpp>
@@ -42,8 +42,8 @@ json convert(const std::string& text) {
 std::string failure(const std::string& text) {
   try {
     static_cast<void>(convert(text));
-  } catch (const ctde::cli::CommandError& e) {
-    CHECK(e.status() == ctde::cli::kExitUsage);
+  } catch (const ctde::CommandError& e) {
+    CHECK(e.status() == ctde::kExitUsage);
     return e.what();
   }
   return "";

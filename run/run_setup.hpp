@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "core/flat_model.hpp"
-#include "core/model.hpp"
-#include "core/model_file.hpp"
-#include "core/recorded_signal.hpp"
-#include "domains/ctde/run_options.hpp"
+#include "../core/flat_model.hpp"
+#include "../core/model.hpp"
+#include "../core/model_file.hpp"
+#include "../core/recorded_signal.hpp"
+#include "../domains/ctde/run_options.hpp"
 
-namespace ctde::cli {
+namespace ctde {
 
 /// A model checked for a run. Copyable value type (the flat model refers
 /// to the Model's actors: keep the Model alive).
@@ -41,4 +41,4 @@ struct RunSetup {
 [[nodiscard]] std::vector<std::string> parse_record(const std::string& text,
                                                     const std::string& option = "--record");
 
-}  // namespace ctde::cli
+}  // namespace ctde

@@ -1,10 +1,10 @@
-#include "cli/interrupt.hpp"
+#include "run/interrupt.hpp"
 
 #include <csignal>
 
-#include "cli/command_error.hpp"
+#include "run/command_error.hpp"
 
-namespace ctde::cli {
+namespace ctde {
 
 namespace {
 
@@ -42,4 +42,4 @@ void throw_if_interrupted() {
   if (const int signal = g_signal; signal != 0) throw CommandError(interrupted_status(signal), "interrupted");
 }
 
-}  // namespace ctde::cli
+}  // namespace ctde

@@ -1,4 +1,4 @@
-#include "cli/output_file.hpp"
+#include "run/output_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <system_error>
 
-#include "cli/command_error.hpp"
+#include "run/command_error.hpp"
 
-namespace ctde::cli {
+namespace ctde {
 
 namespace {
 
@@ -300,4 +300,4 @@ void OutputFile::fail_write(int error) const {
   throw CommandError(kExitRunFailed, "cannot write " + describe(path_) + ": " + std::strerror(error));
 }
 
-}  // namespace ctde::cli
+}  // namespace ctde

@@ -1,11 +1,11 @@
-#include "cli/run_setup.hpp"
+#include "run/run_setup.hpp"
 
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
 
-namespace ctde::cli {
+namespace ctde {
 
 namespace {
 
@@ -87,4 +87,4 @@ RunSetup set_up_run(Model& model, std::optional<double> stop_time,
   return setup;
 }
 
-}  // namespace ctde::cli
+}  // namespace ctde

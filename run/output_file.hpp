@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ctde::cli {
+namespace ctde {
 
 /// A path named on the command line with the option that named it, for
 /// messages ("-o", "--trace", "MODEL"). "-" is standard output. Copyable.
@@ -125,4 +125,4 @@ class OutputFile {
   std::ostream stream_;
 };
 
-}  // namespace ctde::cli
+}  // namespace ctde

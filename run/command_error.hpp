@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace ctde::cli {
+namespace ctde {
 
 /// Exit statuses of `ctde` (docs/cli.md).
 inline constexpr int kExitOk = 0;
@@ -35,4 +35,4 @@ class CommandError : public std::runtime_error {
   int status_;
 };
 
-}  // namespace ctde::cli
+}  // namespace ctde

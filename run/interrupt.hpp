@@ -5,7 +5,7 @@
 /// DE phase), the other commands between lines or steps. A second signal
 /// ends the process at once (the handler is reset after the first).
 
-namespace ctde::cli {
+namespace ctde {
 
 /// Installs the handlers. A signal that was ignored when ctde started (a
 /// background job started by a shell) stays ignored. SIGPIPE is ignored too,
@@ -23,4 +23,4 @@ void install_interrupt_handlers();
 /// @throws CommandError (interrupted_status()) when a signal asked to stop.
 void throw_if_interrupted();
 
-}  // namespace ctde::cli
+}  // namespace ctde
