@@ -17,6 +17,7 @@
 #include <string>
 
 #include "actors/builtin_actors.hpp"
+#include "core/format.hpp"
 #include "core/model_file.hpp"
 #include "core/model_graph.hpp"
 #include "core/time_mode_resolution.hpp"
@@ -38,12 +39,8 @@ struct Generated {
   std::vector<std::pair<std::string, std::string>> connections;
 };
 
-/// "a17" (built by appending: GCC 12 warns falsely on "a" + std::to_string).
-std::string name_of(std::size_t i) {
-  std::string name = "a";
-  name += std::to_string(i);
-  return name;
-}
+/// "a17".
+std::string name_of(std::size_t i) { return ctde::concat({"a", std::to_string(i)}); }
 
 Generated chain(std::size_t n) {
   Generated g;

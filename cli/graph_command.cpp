@@ -23,10 +23,9 @@
 #include <string_view>
 #include <vector>
 
-#include "actors/modal/modal_model.hpp"
-#include "cli/graph_details.hpp"
 #include "cli/plugins.hpp"
 #include "cli/process.hpp"
+#include "core/graph_text.hpp"
 #include "core/validate.hpp"
 #include "run/command_error.hpp"
 #include "run/interrupt.hpp"
@@ -50,7 +49,7 @@ constexpr std::string_view kConstantColour = "#777777";
 
 struct VertexInfo {
   const Actor* actor = nullptr;
-  const ModalChart* chart = nullptr;  ///< a ModalModel's: drawn as a cluster of its modes
+  bool cluster = false;  ///< drawn as a cluster of its own (Actor::draws_cluster: a ModalModel's chart)
   std::string path;
   std::string name;  ///< the last part of the path
   std::string type;
@@ -90,7 +89,7 @@ Graph build_graph(const FlatModel& model) {
   for (const FlatActor& actor : model.actors) {
     VertexInfo info;
     info.actor = actor.actor;
-    if (const auto* modal = dynamic_cast<const ModalModel*>(actor.actor)) info.chart = &modal->chart();
+    info.cluster = actor.actor->draws_cluster();
     info.path = actor.path;
     const auto dot = actor.path.rfind('.');
     info.name = dot == std::string::npos ? actor.path : actor.path.substr(dot + 1);
@@ -148,12 +147,12 @@ std::vector<Cluster> build_clusters(const Graph& graph, std::vector<std::size_t>
   return clusters;
 }
 
-/// Vertex `v` in the cluster being written: its id, or a ModalModel's chart.
+/// Vertex `v` in the cluster being written: its id, or the cluster it draws itself as.
 void write_vertex_membership(std::ostream& out, const Graph& graph, std::size_t v,
                              const std::string& indent) {
   const VertexInfo& info = graph[v];
-  if (info.chart != nullptr) {
-    write_chart_cluster(out, *info.chart, v, *info.actor, info.path, indent);
+  if (info.cluster) {
+    info.actor->write_graph_cluster(out, GraphVertex{v, info.path, indent});
   } else {
     out << indent << v << ";\n";
   }
@@ -342,7 +341,7 @@ void write_model_dot(const FlatModel& model, const std::string& model_name, std:
   std::vector<std::size_t> roots;
   const std::vector<Cluster> clusters = build_clusters(graph, roots);
   bool charts = false;
-  for (std::size_t v = 0; v < boost::num_vertices(graph); ++v) charts = charts || graph[v].chart != nullptr;
+  for (std::size_t v = 0; v < boost::num_vertices(graph); ++v) charts = charts || graph[v].cluster;
 
   const auto graph_writer = [&](std::ostream& os) {
     os << "  graph [rankdir=LR, labelloc=t, fontname=\"Helvetica\", label=" << dot_quoted(model_name);
@@ -352,14 +351,14 @@ void write_model_dot(const FlatModel& model, const std::string& model_name, std:
     os << "  edge [fontname=\"Helvetica\", fontsize=9];\n";
     for (const std::size_t k : roots) write_cluster(os, graph, clusters, k, 1);
     for (std::size_t v = 0; v < boost::num_vertices(graph); ++v) {
-      if (graph[v].chart != nullptr && graph[v].path.find('.') == std::string::npos) {
-        write_vertex_membership(os, graph, v, "  ");  // a ModalModel outside any composite
+      if (graph[v].cluster && graph[v].path.find('.') == std::string::npos) {
+        write_vertex_membership(os, graph, v, "  ");  // a cluster outside any composite
       }
     }
   };
   const auto vertex_writer = [&](std::ostream& os, Graph::vertex_descriptor v) {
     const VertexInfo& info = graph[v];
-    if (info.chart != nullptr) {  // inside its chart's cluster, which stands for it
+    if (info.cluster) {  // inside its own cluster, which stands for it
       os << " [label=\"\", shape=point, style=invis, width=0.01, height=0.01]";
       return;
     }
@@ -403,8 +402,8 @@ void write_model_dot(const FlatModel& model, const std::string& model_name, std:
     if (info.wraps) os << ", constraint=false";
     const VertexInfo& from = graph[boost::source(e, graph)];
     const VertexInfo& to = graph[boost::target(e, graph)];
-    if (from.chart != nullptr) os << ", ltail=" << dot_quoted(chart_cluster_id(from.path));
-    if (to.chart != nullptr) os << ", lhead=" << dot_quoted(chart_cluster_id(to.path));
+    if (from.cluster) os << ", ltail=" << dot_quoted(graph_cluster_id(from.path));
+    if (to.cluster) os << ", lhead=" << dot_quoted(graph_cluster_id(to.path));
     os << "]";
   };
   boost::write_graphviz(out, graph, vertex_writer, edge_writer, graph_writer);

@@ -9,7 +9,8 @@
 /// LevelCrossingDetector) red octagons with a thick border; other actors are
 /// rounded boxes coloured by time mode (continuous blue, discrete purple,
 /// constant grey, hybrid green). Composites are clusters, nested as written;
-/// a ModalModel is a cluster holding its mode chart (cli/graph_details.hpp).
+/// an actor that draws itself (a ModalModel: its mode chart) is a cluster
+/// of its own (Actor::write_graph_cluster, core/graph_text.hpp).
 /// Tooltips list each actor's evaluated parameters. A graph more than 8
 /// ranks deep is wrapped into rows when that makes it closer to a landscape
 /// page (docs/cli.md, "ctde graph").

@@ -8,7 +8,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "actors/fmi/fmu.hpp"
 #include "cli/plugins.hpp"
 #include "core/format.hpp"
 #include "core/validate.hpp"
@@ -214,11 +213,11 @@ void validate_command(const std::string& path, const ParameterOverrides& overrid
     out << "\n";
   }
   out << "discrete schedule: " << names(flat.discrete_schedule) << "\n";
-  // FMUs: the interface chosen, their states and event indicators (docs/fmi.md).
+  // What an actor says of itself (an FMU: the interface chosen, its states and event indicators).
   for (const std::uint32_t index : order) {
     const FlatActor& a = flat.actors[index];
-    if (const auto* fmu = dynamic_cast<const FMU*>(a.actor))
-      out << "fmu " << a.path << ": " << fmu->summary() << "\n";
+    const std::string summary = a.actor->validation_summary();
+    if (!summary.empty()) out << a.actor->type() << " " << a.path << ": " << summary << "\n";
   }
 }
 

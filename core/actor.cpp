@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "core/composite.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "core/graph_text.hpp"
 
 namespace ctde {
 
@@ -38,6 +40,21 @@ void Actor::guards(const ReadContext& /*context*/, std::span<double> g) const {
 std::string Actor::path() const {
   if (parent_ == nullptr || parent_->parent_ == nullptr) return name_;
   return parent_->path() + "." + name_;
+}
+
+std::string Actor::tooltip_lines() const {
+  std::string out;
+  for (const ParamSlot& slot : parameters()) {
+    if (slot.resolved.is_unset()) continue;  // an optional parameter left unset
+    append(out, {"\n", slot.name.str(), " = ", short_value(slot.resolved)});
+  }
+  return out;
+}
+
+void Actor::write_graph_cluster(std::ostream& out, const GraphVertex& vertex) const {
+  (void)out;
+  (void)vertex;
+  throw std::logic_error(describe() + " draws no cluster of its own");
 }
 
 std::string Actor::describe() const { return "actor '" + path() + "' (" + type_.str() + ")"; }

@@ -8,6 +8,7 @@
 /// number or width depends on a parameter, as `Sum`'s `signs`).
 
 #include <cassert>
+#include <iosfwd>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,6 +30,7 @@
 namespace ctde {
 
 class Composite;
+struct GraphVertex;
 class EvalContext;
 class FireContext;
 class ReadContext;
@@ -282,6 +284,29 @@ class Actor {
   /// @throws ModelError naming the actor, the parameter and the rule, at the
   ///         actor's location.
   void check_time_resolution(const TimeResolution& resolution) const;
+
+  // ---- What the front ends show of the actor (`ctde graph`, `ctde validate`;
+  // core/graph_text.hpp). Each type says it of itself: a plug-in's too.
+
+  /// The lines of its tooltip in `ctde graph` after "path (type)", each
+  /// starting with a newline: by default one per parameter that is set,
+  /// `name = value` (short_value).
+  [[nodiscard]] virtual std::string tooltip_lines() const;
+
+  /// True when `ctde graph` draws the actor as a cluster of its own
+  /// (write_graph_cluster) instead of one node.
+  [[nodiscard]] virtual bool draws_cluster() const { return false; }
+
+  /// Writes that cluster (`subgraph "graph_cluster_id(path)" { ... }`) to
+  /// `out`, holding the actor's own node `vertex.index`, drawn invisibly
+  /// (its connections end on the cluster's border). Called only when
+  /// draws_cluster().
+  virtual void write_graph_cluster(std::ostream& out, const GraphVertex& vertex) const;
+
+  /// What `ctde validate` says of the actor beyond its ports and time mode,
+  /// in one line (an FMU: its interface, states and event indicators), or
+  /// "" for nothing.
+  [[nodiscard]] virtual std::string validation_summary() const { return {}; }
 
   /// "actor 'plant.gain' (Gain)" — the prefix of messages about this actor.
   [[nodiscard]] std::string describe() const;

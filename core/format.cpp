@@ -23,13 +23,13 @@ void append_double(std::string& out, double value) {
   }
 }
 
-std::string format_vector(std::span<const double> values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += format_double(values[i]);
-  }
-  out += "]";
+void append(std::string& out, std::initializer_list<std::string_view> parts) {
+  for (const std::string_view part : parts) out += part;
+}
+
+std::string concat(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  append(out, parts);
   return out;
 }
 

@@ -2,7 +2,7 @@
 /// Text for results, traces and messages: numbers that round-trip, lists,
 /// JSON locations.
 
-#include <span>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,8 +17,13 @@ namespace ctde {
 /// allocation once `out` has the capacity).
 void append_double(std::string& out, double value);
 
-/// `[a, b, c]` with each element as format_double.
-[[nodiscard]] std::string format_vector(std::span<const double> values);
+/// Appends `parts` to `out`. The one way to build text from literals and
+/// strings here: GCC 12 reports `"text" + string` falsely as overlapping
+/// copies (-Wrestrict), which warnings-as-errors would stop.
+void append(std::string& out, std::initializer_list<std::string_view> parts);
+
+/// `parts` joined into one string (append() on an empty one).
+[[nodiscard]] std::string concat(std::initializer_list<std::string_view> parts);
 
 /// "a, b, c".
 [[nodiscard]] std::string join(const std::vector<std::string>& items);

@@ -40,7 +40,7 @@ FMU::FMU(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuous
 
 FMU::~FMU() = default;
 
-std::string FMU::summary() const {
+std::string FMU::validation_summary() const {
   std::string s =
       me_ ? "model-exchange" : "co-simulation, communication_step " + format_double(communication_step_);
   s += ", FMI " + md_.fmi_version + ", model '" + md_.model_name + "'";

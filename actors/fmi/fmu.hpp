@@ -70,8 +70,9 @@ class FMU : public Actor {
   [[nodiscard]] const ModelDescription& description() const { return md_; }
   /// True for Model Exchange, false for Co-Simulation (after configure()).
   [[nodiscard]] bool model_exchange() const { return me_; }
-  /// "model-exchange, 2 states, 1 event indicator" (after configure(); for `ctde validate`).
-  [[nodiscard]] std::string summary() const;
+  /// "model-exchange, FMI 2.0, model 'ball', 2 states, 1 event indicators"
+  /// (after configure()).
+  [[nodiscard]] std::string validation_summary() const override;
 
   [[nodiscard]] std::size_t state_size() const override { return me_ ? states_ : 0; }
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;

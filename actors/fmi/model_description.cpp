@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 
 namespace ctde {
 
@@ -69,14 +70,8 @@ class Parser {
  public:
   explicit Parser(std::string what) : what_(std::move(what)) {}
 
-  /// "<name>" of an element (built by appending: GCC 12's -Wrestrict
-  /// misfires on a literal + std::string).
-  static std::string tag(const pugi::xml_node& node) {
-    std::string t(1, '<');
-    t += node.name();
-    t += '>';
-    return t;
-  }
+  /// "<name>" of an element.
+  static std::string tag(const pugi::xml_node& node) { return concat({"<", node.name(), ">"}); }
 
   [[noreturn]] void fail(const std::string& message) const {
     throw ModelError(what_ + ": modelDescription.xml: " + message);

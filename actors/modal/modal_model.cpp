@@ -50,14 +50,9 @@ std::string quoted(std::string text) {
   return text += '"';
 }
 
-/// "transition k (rest)", built by appending (GCC 12 warns about "literal" + temporary).
+/// "transition k (rest)".
 std::string transition_text(std::size_t k, const std::string& rest) {
-  std::string out = "transition ";
-  out += std::to_string(k);
-  out += " (";
-  out += rest;
-  out += ')';
-  return out;
+  return concat({"transition ", std::to_string(k), " (", rest, ")"});
 }
 
 ModelError located_at(const ModelError& error, const std::string& location) {
@@ -580,12 +575,6 @@ void ModalModel::declare_ports() {
     }
   }
   set_feedthrough(pairs);
-}
-
-std::vector<std::string> ModalModel::mode_names() const {
-  std::vector<std::string> out;
-  for (const Mode& mode : program_.modes) out.push_back(mode.name);
-  return out;
 }
 
 Crossing ModalModel::guard_direction(std::size_t /*i*/) const { return Crossing::kRising; }

@@ -92,8 +92,18 @@ class ModalModel : public Actor {
 
   /// The chart as written (after configure(), for charts read from parameters).
   [[nodiscard]] const ModalChart& chart() const { return chart_; }
-  /// The mode names, in the chart's order (after configure()).
-  [[nodiscard]] std::vector<std::string> mode_names() const;
+
+  // ---- Drawn by `ctde graph` as its mode chart (modal_graph.cpp)
+
+  /// The chart's local parameters and initial states, as written.
+  [[nodiscard]] std::string tooltip_lines() const override;
+  [[nodiscard]] bool draws_cluster() const override { return true; }
+  /// The mode chart as a cluster: one node per mode (an instantaneous one a
+  /// small dashed circle with its actions, when short), the initial mode
+  /// pointed at by an arrow from a dot, one edge per step of a transition
+  /// labelled with its guard (and its resets, when short). Node ids are
+  /// `mV_I` (mode I of vertex V).
+  void write_graph_cluster(std::ostream& out, const GraphVertex& vertex) const override;
 
  protected:
   /// Reads the chart (from the parameters, unless given in C++), checks it

@@ -412,7 +412,7 @@ TEST_CASE("an FMU file is found relative to the model file, and ctde run ends wi
   CHECK(validated.status == 0);
   CHECK(validated.output.find("- -> x[1]C resets[1]C") != std::string::npos);
   CHECK(validated.output.find(
-            "fmu d: model-exchange, FMI 2.0, model 'discard', 1 states, 1 event indicators") !=
+            "FMU d: model-exchange, FMI 2.0, model 'discard', 1 states, 1 event indicators") !=
         std::string::npos);
   const auto ran = test::run_cli("run " + model.string() + " -o " + (folder / "out.csv").string());
   CHECK(ran.status == 3);

@@ -52,10 +52,13 @@ TEST_CASE(
   const Result without = run("run " + model().string() + " --quiet");
   CHECK(without.status == 2);
   CHECK(without.output.find("unknown actor type 'Doubler'") != std::string::npos);
-  CHECK(run("validate --load " + kDoubler + " " + model().string()).status == 0);
+  const Result validated = run("validate --load " + kDoubler + " " + model().string());
+  CHECK(validated.status == 0);
+  CHECK(validated.output.find("\nDoubler twice: doubles its input\n") != std::string::npos);
   const Result graph = run("graph --load " + kDoubler + " " + model().string());
   CHECK(graph.status == 0);
-  CHECK(graph.output.find("Doubler") != std::string::npos);
+  CHECK(graph.output.find("label=\"twice\\nDoubler\", tooltip=\"twice (Doubler)\\nfactor = 2 (fixed)\"") !=
+        std::string::npos);
   const Result types = run("types --load " + kDoubler);
   CHECK(types.output.find("Doubler") != std::string::npos);
   CHECK(types.output.find("y = 2 u.") != std::string::npos);

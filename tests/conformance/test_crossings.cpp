@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/format.hpp"
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
@@ -107,8 +108,7 @@ TEST_CASE(
   std::string links;
   const double values[] = {1.5, 0, 2, -1, 1};
   for (int i = 0; i < 5; ++i) {
-    std::string name = "clock";  // (not "c" + to_string: GCC 12 warns of a memcpy overlap there)
-    name += std::to_string(i);
+    const std::string name = ctde::concat({"clock", std::to_string(i)});
     clocks += R"({"name": ")";
     clocks += name;
     clocks += R"(", "type": "DiscreteClock", "params": {"period": 10, "offsets": [1], "values": [)";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/acyclic_schedule.hpp"
+#include "core/format.hpp"
 #include "core/model_graph.hpp"
 #include "core/time_mode_resolution.hpp"
 #include "core/validate.hpp"
@@ -19,12 +20,8 @@ using ctde::test::add;
 
 namespace {
 
-/// `prefix` and `i` ("x3"), built by appending: GCC 12 warns falsely on "x" + std::to_string(i).
-std::string named(const char* prefix, int i) {
-  std::string name = prefix;
-  name += std::to_string(i);
-  return name;
-}
+/// `prefix` and `i` ("x3").
+std::string named(const char* prefix, int i) { return ctde::concat({prefix, std::to_string(i)}); }
 
 /// A random model of continuous and discrete actors whose connections into
 /// feedthrough inputs all go forward (no zero-delay cycle), while

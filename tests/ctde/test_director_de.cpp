@@ -13,6 +13,7 @@
 #include "actors/builtin_actors.hpp"
 #include "core/actor_context.hpp"
 #include "core/csv_results.hpp"
+#include "core/format.hpp"
 #include "core/recorded_signal.hpp"
 #include "core/trace.hpp"
 #include "support/run_helpers.hpp"
@@ -174,12 +175,8 @@ class Periodic final : public Actor {
   Firings& firings_;
 };
 
-/// "p<k>" (built by appending: GCC 12 warns, wrongly, on "p" + to_string).
-std::string name_of(std::size_t k) {
-  std::string name = "p";
-  name += std::to_string(k);
-  return name;
-}
+/// "p<k>".
+std::string name_of(std::size_t k) { return ctde::concat({"p", std::to_string(k)}); }
 double period_of(std::size_t k) { return 0.001 * static_cast<double>(1 + k % 13); }
 int limit_of(std::size_t k) { return static_cast<int>(1 + k % 40); }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/format.hpp"
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
@@ -42,13 +43,9 @@ std::vector<double> jacobian(const std::string& text, bool finite_differences) {
   return director.jacobian_at_start(finite_differences);
 }
 
-/// prefix + i + suffix ("x3.out"), built by appending (GCC 12 warns of a
-/// false overlap for a short literal + std::string here).
+/// prefix + i + suffix ("x3.out").
 std::string port(const char* prefix, int i, const char* suffix) {
-  std::string name = prefix;
-  name += std::to_string(i);
-  name += suffix;
-  return name;
+  return ctde::concat({prefix, std::to_string(i), suffix});
 }
 
 /// The heat equation's cells as an actor network (as bench/stiff/make_models.py

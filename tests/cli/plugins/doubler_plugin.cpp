@@ -1,5 +1,5 @@
 // A user actor type in a plugin for `ctde run --load` (tests/cli/test_cli_plugins.cpp):
-// y = 2 u, polymorphic like the built-in Gain.
+// y = 2 u, polymorphic like the built-in Gain, with its own tooltip and validation line.
 #include <ctde/ctde.hpp>
 
 namespace {
@@ -21,6 +21,9 @@ class Doubler final : public ctde::Actor {
     const auto y = context.output(out_);
     for (std::size_t i = 0; i < y.size(); ++i) y[i] = 2.0 * u[i];
   }
+  // What `ctde graph` and `ctde validate` show of it: a plug-in says it of itself, as the built-in types do.
+  [[nodiscard]] std::string tooltip_lines() const override { return "\nfactor = 2 (fixed)"; }
+  [[nodiscard]] std::string validation_summary() const override { return "doubles its input"; }
 
  private:
   ctde::InputPort in_;
