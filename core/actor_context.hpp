@@ -96,9 +96,7 @@ class ReadContext {
     return b_->outputs[b_->actors[actor_.index()].output(out.index).index()].width;
   }
   /// The actor's continuous states.
-  [[nodiscard]] std::span<const double> states() const {
-    return b_->actors[actor_.index()].states.in(static_cast<const double*>(b_->x));
-  }
+  [[nodiscard]] std::span<const double> states() const { return b_->actors[actor_.index()].states.in(b_->x); }
   /// The actor's run state, made by make_state(). Outside initialize(),
   /// fire() and the step hooks (step_completed(), at_events(): a history of
   /// the solution) only for caches and scratch space: what evaluate(),
@@ -213,7 +211,8 @@ class FireContext : public StepContext {
   [[nodiscard]] std::span<double> mutable_states() {
     if (director() != nullptr) director()->states_changing(actor());
     RunBuffers& b = buffers();
-    return b.actors[actor().index()].states.in(b.x);
+    assert(b.x == b.x_storage.data());  // at the start or at an event: no trial state is in view
+    return b.actors[actor().index()].states.in(b.x_storage.data());
   }
   /// A buffer of `width` doubles for building a token to emit (valid until
   /// the next call to scratch(); width at most the widest port).

@@ -101,8 +101,15 @@ struct RunBuffers {
   std::vector<std::uint8_t> crossed;
 
   // ---- continuous state
-  double* x = nullptr;            ///< the current continuous state (solver-owned)
-  std::vector<double> x_storage;  ///< the state when no solver runs
+  /// The continuous states the actors read now: x_storage, or, for a while,
+  /// a solver's trial state, a packed part's states in the run's layout or
+  /// the state at a row inside a step (the director points it there and
+  /// back: StatesView, domains/ctde). Read only: states are written in x_storage.
+  const double* x = nullptr;
+  /// The run's continuous states, in the run's order: what initialize() and
+  /// a reset at an event write (mutable_states), and what the solvers load
+  /// their state into after a step.
+  std::vector<double> x_storage;
 };
 
 }  // namespace ctde

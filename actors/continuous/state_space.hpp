@@ -4,7 +4,7 @@
 /// is not zero. A | B and C are packed at configure() for the products
 /// (RowBlocks: the same sums as row by row, several rows at a time).
 
-#include "linear_system.hpp"
+#include "../base/linear_system.hpp"
 #include "row_blocks.hpp"
 
 namespace ctde {

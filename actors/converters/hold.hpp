@@ -7,7 +7,7 @@
 ///   out(t) = v1 + (v1 - v0) (t - t1) / (t1 - t0);
 /// with fewer than two tokens (or two at the same time) order 1 holds too.
 
-#include "../discrete/initial_value_actor.hpp"
+#include "../base/initial_value_actor.hpp"
 
 namespace ctde {
 

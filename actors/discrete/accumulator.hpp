@@ -1,7 +1,7 @@
 #pragma once
 /// The `Accumulator` actor (what it computes: kInfo.summary).
 
-#include "initial_value_actor.hpp"
+#include "../base/initial_value_actor.hpp"
 
 namespace ctde {
 

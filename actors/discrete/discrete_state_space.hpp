@@ -2,7 +2,7 @@
 /// The `DiscreteStateSpace` actor (what it computes: kInfo.summary): a
 /// sampled linear system updated once per input token.
 
-#include "../continuous/linear_system.hpp"
+#include "../base/linear_system.hpp"
 
 namespace ctde {
 

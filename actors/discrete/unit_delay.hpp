@@ -2,7 +2,7 @@
 /// The `UnitDelay` actor (what it computes: kInfo.summary): the z^-1 of a
 /// sampled signal, one token late.
 
-#include "initial_value_actor.hpp"
+#include "../base/initial_value_actor.hpp"
 
 namespace ctde {
 

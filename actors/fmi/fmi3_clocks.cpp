@@ -138,11 +138,6 @@ bool Fmi3Clocks::has_port(std::size_t v) const {
   return e >= clocks_.size() || !clocks_[e].periodic;
 }
 
-bool Fmi3Clocks::is_input(std::size_t v) const {
-  const std::size_t e = entry_[v];
-  return e < clocks_.size() ? clocks_[e].input : clocked_[e - clocks_.size()].input;
-}
-
 void Fmi3Clocks::set_port(std::size_t v, std::size_t port) {
   const std::size_t e = entry_[v];
   if (e < clocks_.size()) {

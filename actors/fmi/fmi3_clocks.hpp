@@ -74,9 +74,8 @@ class Fmi3Clocks {
   [[nodiscard]] const std::string& first_name() const;
   /// True when variable `v` of the description is ctde's: a port of this class, or a periodic input clock.
   [[nodiscard]] bool owns(std::size_t v) const { return v < entry_.size() && entry_[v] != kNone; }
-  /// True when variable `v` (owns(v)) has a port, and whether it is an input.
+  /// True when variable `v` (owns(v)) has a port.
   [[nodiscard]] bool has_port(std::size_t v) const;
-  [[nodiscard]] bool is_input(std::size_t v) const;
   /// Records the port index declared for variable `v` (has_port(v)).
   void set_port(std::size_t v, std::size_t port);
   /// ", clocks: tick (constant, interval 0.1 s, shift 0 s), ..." for `ctde validate` (empty without clocks).

@@ -89,12 +89,6 @@ int CvodeBackend::error_weights(N_Vector weights) const { return CVodeGetErrWeig
 
 int CvodeBackend::local_errors(N_Vector errors) const { return CVodeGetEstLocalErrors(mem_, errors); }
 
-int CvodeBackend::last_order() const {
-  int order = 0;
-  if (CVodeGetLastOrder(mem_, &order) < 0) return 0;
-  return order;
-}
-
 std::string CvodeBackend::flag_name(long flag) const {
   char* name = CVodeGetReturnFlagName(flag);
   std::string result = name != nullptr ? name : "CV_UNKNOWN";

@@ -19,8 +19,6 @@ class CvodeBackend final : public SundialsBackend {
 
   [[nodiscard]] OdeStatistics statistics() const override;
   [[nodiscard]] std::string method_now() const override { return "bdf"; }
-  /// The order of the last step (1 to 5; 0 before one).
-  [[nodiscard]] int last_order() const;
 
  private:
   int evolve(double t_limit, N_Vector yout, double& t_reached) override;

@@ -11,6 +11,49 @@
 
 namespace ctde {
 
+// The firing path of the DE phase, inline here where it is called (director_impl.hpp says what each does).
+
+__attribute__((always_inline)) inline void Director::Impl::prefetch_ahead() const {
+  const std::span<const Event> h = scheduler_.pending();
+  const std::size_t n = h.size();
+  if (n <= 1) return;
+  const auto* actor = reinterpret_cast<const char*>(layout_.firing_table.at(h[0].depth()).actor());
+  __builtin_prefetch(actor);                  // the vtable pointer
+  __builtin_prefetch(actor + sizeof(Actor));  // the subclass's first members
+  if (n > EventQueue::kArity) {               // a full group of children (the common case), unrolled
+    static_assert(EventQueue::kArity == 4);
+    __builtin_prefetch(layout_.firing_table.address(h[1].depth()));
+    __builtin_prefetch(layout_.firing_table.address(h[2].depth()));
+    __builtin_prefetch(layout_.firing_table.address(h[3].depth()));
+    __builtin_prefetch(layout_.firing_table.address(h[4].depth()));
+    return;
+  }
+  for (std::size_t c = 1; c < n; ++c) __builtin_prefetch(layout_.firing_table.address(h[c].depth()));
+}
+
+__attribute__((always_inline)) inline void Director::Impl::fire(const DueActor& due, double t) {
+  const ActorId a = due.actor;
+  if (due.from_queue && layout_.prefetch_ahead)
+    prefetch_ahead();  // the slot is open: the top is the next event
+  const FiringEntry entry = layout_.firing_table.at(a);
+  if (entry.plain()) {  // most firings in event-heavy models: fire() alone, never a state event
+    fire_plain(a, entry.actor(), due.from_queue, t);
+  } else {
+    fire_flagged(a, due.from_queue, t);
+  }
+  scheduler_.end_firing();
+}
+
+__attribute__((always_inline)) inline void Director::Impl::fire_plain(ActorId a, const Actor* actor,
+                                                                      bool time_event, double t) {
+  if (time_event) {
+    ++stats_.time_events;
+    if (trace_ != nullptr) trace_->time_event(now_, flat(a).path);
+  }
+  FireContext context(b_, this, a, now_, t, time_event);
+  guarded(a, [&] { actor->fire(context); });
+}
+
 RunResult Director::Impl::run() {
   if (trace_ != nullptr) {
     trace_->run_start({name_, to_string(options_.solver), options_.rtol, options_.atol, options_.stop_time,
@@ -22,7 +65,7 @@ RunResult Director::Impl::run() {
     record(now_);
     watch_events(EventSide::kBefore);  // the start values, before any event at the start
     while (!stop_requested_) {
-      if (lone_events_ && lone_events()) break;
+      if (layout_.lone_events && lone_events()) break;
       if (scheduler_.due_at(now_.time)) {
         if (now_.microstep == 0 && now_.time != start_) watch_events(EventSide::kBefore);
         discrete_phase();
@@ -31,7 +74,7 @@ RunResult Director::Impl::run() {
         stop_if_asked();
         // A reset, or a jump in a continuous input (a hold, a step): the
         // solver's history (its FSAL derivative, its step size) is stale.
-        if (states_changed_ || continuous_changed_) restart_solver();
+        if (changes_.states || changes_.continuous) restart_solver();
         if (after_events()) continue;  // the phase made guards cross: next microstep
         watch_events(EventSide::kAfter);
       }
@@ -59,9 +102,9 @@ void Director::Impl::emit(ActorId actor, OutputPort output, std::span<const doub
     std::copy(token.begin(), token.end(), b_.signals.data() + value.offset.index());
   }
   ++stats_.events;
-  if (!record_index_.empty() && record_index_[port.index()] >= 0) {
-    recorded_token_tag_[static_cast<std::size_t>(record_index_[port.index()])] = {now_.time,
-                                                                                  now_.microstep + 1};
+  if (!rows_.column_of.empty() && rows_.column_of[port.index()] >= 0) {
+    rows_.token_tag[static_cast<std::size_t>(rows_.column_of[port.index()])] = {now_.time,
+                                                                                now_.microstep + 1};
   }
   if (trace_ != nullptr) {
     trace_->event(now_, flat(actor).path, flat(actor).actor->outputs()[output.index].name, token);
@@ -85,7 +128,7 @@ void Director::Impl::request_stop(ActorId actor) {
 
 void Director::Impl::mode_changed(ActorId actor, std::string_view from, std::string_view via,
                                   std::string_view to) {
-  continuous_changed_ = true;  // new derivatives: the solver's history is stale
+  changes_.continuous = true;  // new derivatives: the solver's history is stale
   if (trace_ != nullptr) trace_->mode(now_, flat(actor).path, from, via, to);
 }
 
@@ -98,12 +141,12 @@ void Director::Impl::trace_line(ActorId actor, std::string_view kind, std::span<
 }
 
 void Director::Impl::states_changing(ActorId actor) {
-  if (!initialized_ || (flags_[actor.index()] & kStatesChanging) != 0) return;
-  flags_[actor.index()] |= kStatesChanging;
+  if (!initialized_ || (layout_.flags[actor.index()] & kStatesChanging) != 0) return;
+  layout_.flags[actor.index()] |= kStatesChanging;
   const StateSlice slice = b_.actors[actor.index()].states;
-  changed_.push_back(
+  changes_.reset.push_back(
       {actor, std::vector<double>(b_.x + slice.offset.index(), b_.x + slice.offset.index() + slice.width)});
-  states_changed_ = true;
+  changes_.states = true;
 }
 
 void Director::Impl::initialize() {
@@ -112,22 +155,22 @@ void Director::Impl::initialize() {
   std::vector<ActorId> from_inputs;  // initialized last, in schedule (depth) order
   const auto initialize_one = [&](ActorId d) {
     FireContext context(b_, this, d, now_, t);
-    guarded(d, [&] { actors_[d.index()]->initialize(context); });
+    guarded(d, [&] { layout_.actors[d.index()]->initialize(context); });
   };
-  for (ActorId d{0}; d.index() < actors_.size(); ++d) {
-    guarded(d, [&] { b_.states[d.index()] = actors_[d.index()]->make_state(); });
-    if (actors_[d.index()]->initializes_from_inputs()) {
+  for (ActorId d{0}; d.index() < layout_.actors.size(); ++d) {
+    guarded(d, [&] { b_.states[d.index()] = layout_.actors[d.index()]->make_state(); });
+    if (layout_.actors[d.index()]->initializes_from_inputs()) {
       from_inputs.push_back(d);
     } else {
       initialize_one(d);
     }
   }
-  const RhsProgram outputs(RhsProgram::Part::kOutputs, at_start_, actors_, b_);
+  const RhsProgram outputs(RhsProgram::Part::kOutputs, layout_.at_start, layout_.actors, b_);
   evaluate(outputs, t);
   // A constant's value is present on its discrete readers at every tag;
   // they fire once, at the start tag, when it appears (as for any input
   // that changes), and never again because of it.
-  for (const auto& [input, value] : constant_inputs_) {
+  for (const auto& [input, value] : layout_.constant_inputs) {
     scheduler_.present_always(input,
                               std::span<const double>(b_.signals.data() + value.offset.index(), value.width));
   }
@@ -143,10 +186,10 @@ void Director::Impl::initialize() {
       if (ode.atol_per_state.empty()) {  // the actors may know their states' scales
         std::vector<double> atol(b_.x_storage.size(), options_.atol);
         bool changed = false;
-        for (const ActorId d : stateful_) {
+        for (const ActorId d : layout_.stateful) {
           const StateSlice slice = b_.actors[d.index()].states;
           const std::span<double> mine(atol.data() + slice.offset.index(), slice.width);
-          guarded(d, [&] { actors_[d.index()]->state_tolerances(mine); });
+          guarded(d, [&] { layout_.actors[d.index()]->state_tolerances(mine); });
           changed =
               changed || std::any_of(mine.begin(), mine.end(), [&](double v) { return v != options_.atol; });
         }
@@ -156,8 +199,8 @@ void Director::Impl::initialize() {
         }
         if (changed) ode.atol_per_state = std::move(atol);
       }
-      if (std::isfinite(step_bound_))
-        ode.max_step = std::min(ode.max_step.value_or(step_bound_), step_bound_);
+      if (std::isfinite(layout_.step_bound))
+        ode.max_step = std::min(ode.max_step.value_or(layout_.step_bound), layout_.step_bound);
       start_parts(ode, t);
     } catch (const std::exception& e) {
       throw Failure{std::string("the ODE solver could not start: ") + e.what(), ""};
@@ -166,23 +209,22 @@ void Director::Impl::initialize() {
 }
 
 void Director::Impl::record_values(const RowTime& time, std::uint32_t microstep) {
-  if (results_ == nullptr) return;
-  const std::vector<RecordedSignal>& signals = results_->signals();
-  results_->begin_row(time, microstep);
+  if (rows_.results == nullptr) return;
+  const std::vector<RecordedSignal>& signals = rows_.results->signals();
+  rows_.results->begin_row(time, microstep);
   for (std::size_t i = 0; i < signals.size(); ++i) {
     const RecordedSignal& s = signals[i];
     const SignalSlice slot = b_.outputs[b_.actors[model_[s.actor].depth.index()].output(s.port).index()];
     const std::span<const double> value(b_.signals.data() + slot.offset.index(), slot.width);
     // A discrete signal has a value only on the row after the microstep that sent it.
-    const bool present =
-        !s.discrete || (recorded_token_tag_[i] == Tag{now_.time, microstep} && microstep > 0);
+    const bool present = !s.discrete || (rows_.token_tag[i] == Tag{now_.time, microstep} && microstep > 0);
     if (present) {
-      results_->value(value);
+      rows_.results->value(value);
     } else {
-      results_->absent(s.width);
+      rows_.results->absent(s.width);
     }
   }
-  results_->end_row();
+  rows_.results->end_row();
 }
 
 void Director::Impl::discrete_phase() {
@@ -230,13 +272,13 @@ bool Director::Impl::lone_events() {
   // watchers skips anyway (the watchers, the guards after events, the
   // continuous phase, which is a jump to the next event time).
   while (scheduler.lone_event(now_)) {
-    const FiringEntry entry = firing_table_.at(scheduler.top_actor());
+    const FiringEntry entry = layout_.firing_table.at(scheduler.top_actor());
     if (!entry.plain()) return false;
     const double t = resolution_.to_seconds(now_.time);
     // The phase's first microstep, (t, 0), below max_microsteps (at least 1).
     guards_.current = false;
     const ActorId a = scheduler.serve_lone(now_);
-    if (prefetch_ahead_) prefetch_ahead();  // the slot is open: the top is the next event
+    if (layout_.prefetch_ahead) prefetch_ahead();  // the slot is open: the top is the next event
     fire_plain(a, entry.actor(), true, t);
     scheduler.end_firing();
     if (scheduler.quiet_after(now_)) {
@@ -253,7 +295,7 @@ bool Director::Impl::lone_events() {
     if (progress_) progress_(t, stats_);
     if (stop_requested_) return true;
     stop_if_asked();
-    if (states_changed_ || continuous_changed_) restart_solver();
+    if (changes_.states || changes_.continuous) restart_solver();
     if (now_.time >= stop_) return true;
     now_ = {scheduler.next_time(stop_), 0};
   }
@@ -263,15 +305,15 @@ bool Director::Impl::lone_events() {
 void Director::Impl::fire_flagged(ActorId a, bool from_queue, double t) {
   bool time_event = false;
   if (from_queue &&
-      (flags_[a.index()] & kStateEvent) == 0) {  // a state event was traced where it was located
+      (layout_.flags[a.index()] & kStateEvent) == 0) {  // a state event was traced where it was located
     time_event = true;
     ++stats_.time_events;
     if (trace_ != nullptr) trace_->time_event(now_, flat(a).path);
   }
-  const Flags flags = flags_[a.index()];
+  const Flags flags = layout_.flags[a.index()];
   FireContext context(b_, this, a, now_, t, time_event);
   if ((flags & kSpecial) == 0) {
-    guarded(a, [&] { actors_[a.index()]->fire(context); });
+    guarded(a, [&] { layout_.actors[a.index()]->fire(context); });
   } else {
     fire_special(a, flags, context);
   }
@@ -279,7 +321,7 @@ void Director::Impl::fire_flagged(ActorId a, bool from_queue, double t) {
     const GuardSlice guards = b_.actors[a.index()].guards;
     std::fill_n(b_.crossed.data() + guards.offset.index(), guards.width, std::uint8_t{0});
   }
-  flags_[a.index()] &= kStatesChanging | kFixedFlags;
+  layout_.flags[a.index()] &= kStatesChanging | kFixedFlags;
 }
 
 void Director::Impl::fire_special(ActorId a, Flags flags, FireContext& context) {
@@ -292,10 +334,10 @@ void Director::Impl::fire_special(ActorId a, Flags flags, FireContext& context) 
   if ((flags & kFunction) != 0) {
     fire_function(a, context.time());
   } else {
-    guarded(a, [&] { actors_[a.index()]->fire(context); });
+    guarded(a, [&] { layout_.actors[a.index()]->fire(context); });
   }
   if ((flags & kDrivesContinuous) != 0) {
-    continuous_changed_ = true;
+    changes_.continuous = true;
     scheduler_.outputs_changed();
   }
   if ((flags & kMovesGuards) != 0) guards_.moved = true;
@@ -304,8 +346,8 @@ void Director::Impl::fire_special(ActorId a, Flags flags, FireContext& context) 
 
 void Director::Impl::fire_function(ActorId a, double t) {
   EvalContext context(b_, this, a, now_, t);
-  guarded(a, [&] { actors_[a.index()]->evaluate(context); });
-  const std::size_t outputs = actors_[a.index()]->outputs().size();
+  guarded(a, [&] { layout_.actors[a.index()]->evaluate(context); });
+  const std::size_t outputs = layout_.actors[a.index()]->outputs().size();
   for (std::size_t o = 0; o < outputs; ++o) emit(a, OutputPort{o}, context.output(OutputPort{o}));
 }
 
@@ -327,7 +369,7 @@ RunResult Director::Impl::finish(RunStatus status, const std::string& message, c
   if (!b_.x_storage.empty()) {
     stats_.steps = stats_.rejected_steps = 0;
     stats_.rhs_evals = extra_rhs_;
-    for (const Part& p : parts_) {
+    for (const Part& p : parts_.all) {
       if (!p.solver) continue;
       const OdeStatistics ode = p.solver->statistics();
       stats_.steps += static_cast<std::uint64_t>(ode.steps);
@@ -335,7 +377,7 @@ RunResult Director::Impl::finish(RunStatus status, const std::string& message, c
       stats_.rhs_evals += static_cast<std::uint64_t>(ode.rhs_evals);
     }
   }
-  if (results_ != nullptr) results_->flush();
+  if (rows_.results != nullptr) rows_.results->flush();
   RunResult result;
   result.status = status;
   result.tag = now_;

@@ -16,7 +16,7 @@ namespace ctde {
 void Director::Impl::evaluate(const RhsProgram& program, double t) {
   program.run_outputs(b_, [&](ActorId d) {
     EvalContext context(b_, this, d, now_, t);
-    guarded(d, [&] { actors_[d.index()]->evaluate(context); });
+    guarded(d, [&] { layout_.actors[d.index()]->evaluate(context); });
   });
 }
 
@@ -27,17 +27,15 @@ bool Director::Impl::compute_derivatives(const Part& p, double t, double* dx, co
       const StateSlice slice = b_.actors[d.index()].states;
       const std::span<double> out(dx + slice.offset.index(), slice.width);
       const ReadContext context(b_, this, d, now_, t);
-      guarded(d, [&] { actors_[d.index()]->derivatives(context, out); });
+      guarded(d, [&] { layout_.actors[d.index()]->derivatives(context, out); });
     });
   } catch (Failure& failure) {
     // An actor's own check of what it computed (an Expression giving NaN):
     // as a non-finite derivative.
-    b_.x = b_.x_storage.data();
     note_rhs_failure(p, t, x);
     rhs_failure_.actor_error = std::move(failure);
     return false;
   }
-  b_.x = b_.x_storage.data();
   return true;
 }
 
@@ -72,8 +70,8 @@ void Director::Impl::rhs_failed(const std::string& where) const {
     throw Failure{failure.actor_error.message + " (at t = " + format_double(failure.t) + " s, " + where + ")",
                   failure.actor_error.actor};
   }
-  ActorId owner = stateful_.front();
-  for (const ActorId d : stateful_) {
+  ActorId owner = layout_.stateful.front();
+  for (const ActorId d : layout_.stateful) {
     if (b_.actors[d.index()].states.offset.index() <= failure.state.value()) owner = d;
   }
   const std::size_t index = failure.state.value() - b_.actors[owner.index()].states.offset.index();
@@ -84,7 +82,7 @@ void Director::Impl::rhs_failed(const std::string& where) const {
 }
 
 void Director::Impl::check_states(double t) {
-  for (const ActorId d : stateful_) {
+  for (const ActorId d : layout_.stateful) {
     const StateSlice slice = b_.actors[d.index()].states;
     for (std::uint32_t i = 0; i < slice.width; ++i) {
       if (!std::isfinite(b_.x[slice.offset.index() + i])) {
@@ -98,7 +96,7 @@ void Director::Impl::check_states(double t) {
 }
 
 void Director::Impl::continuous_phase(Tick next) {
-  if (pure_de_) {
+  if (layout_.pure_de) {
     now_ = {next, 0};
     return;
   }
@@ -106,19 +104,19 @@ void Director::Impl::continuous_phase(Tick next) {
   // Without states time just advances from the event, by at most the step
   // bound where guards or recorded signals vary in time (docs/semantics.md).
   // (A part without states is the whole part.)
-  if (Part& whole = parts_.front(); !whole.solver) {
+  if (Part& whole = parts_.all.front(); !whole.solver) {
     whole.time = resolution_.to_seconds(now_.time);
     update_frontier(whole);
   }
   double frontier = 0;
-  if (results_ != nullptr) rows_until_ = earliest_part(frontier).frontier;
+  if (rows_.results != nullptr) rows_.until = earliest_part(frontier).frontier;
   bool stepped = false;
   for (;;) {
     Part& first = earliest_part(frontier);
     if (first.pending) {  // a located crossing is the earliest: its part's generators fire there
       const Tick te = first.pending->te;
       bool fired = false;
-      for (Part& p : parts_) {
+      for (Part& p : parts_.all) {
         if (!p.pending || p.pending->te != te) continue;
         fired = fire_pending(p) || fired;
         update_frontier(p);
@@ -142,10 +140,10 @@ void Director::Impl::continuous_phase(Tick next) {
 }
 
 Director::Impl::Part& Director::Impl::earliest_part(double& frontier) {
-  Part* first = &parts_.front();
+  Part* first = &parts_.all.front();
   frontier = first->frontier;
-  for (std::size_t k = 1; k < parts_.size(); ++k) {
-    Part& p = parts_[k];
+  for (std::size_t k = 1; k < parts_.all.size(); ++k) {
+    Part& p = parts_.all[k];
     const double f = p.frontier;
     if (f < frontier || (f == frontier && p.pending && !first->pending)) {
       frontier = f;
@@ -170,14 +168,15 @@ bool Director::Impl::reached(Part& p, double t1, Tick next, double t_next) {
   // A row per step end, but one per tick: a step shorter than a tick
   // (the first after a restart may be) leaves no row of its own.
   if (t1 < t_next && now_.time > previous) {
-    if (split_) {
-      if (results_ != nullptr) record_split(now_, t1);
+    if (parts_.split) {
+      if (rows_.results != nullptr) record_split(now_, t1);
     } else {
       record(now_);
     }
   }
   // Actors that watch the steps may ask for an event at this step's end.
-  if (!step_watchers_.empty() && now_.time > previous && steps_completed(t1) && t1 < t_next) return true;
+  if (!layout_.step_watchers.empty() && now_.time > previous && steps_completed(t1) && t1 < t_next)
+    return true;
   if (progress_) progress_(t1, stats_);
   stop_if_asked();
   return false;
@@ -217,7 +216,7 @@ void Director::Impl::dense_state(Part& p, double t, double* out) {
 }
 
 void Director::Impl::record_interval_points(Part& p, double t0, double t1, bool dense) {
-  if (results_ == nullptr || !options_.output_interval) return;
+  if (rows_.results == nullptr || !options_.output_interval) return;
   const double h = *options_.output_interval;
   // The grid start + k h: in ticks when h is a whole number of them (each
   // row at an exact tick), else in seconds, between ticks.
@@ -238,14 +237,18 @@ void Director::Impl::record_interval_points(Part& p, double t0, double t1, bool 
     const double t = time.seconds;
     if (t >= t1) break;
     if (t <= t0) continue;
-    if (split_) {  // every part at t
+    const double* x = b_.x_storage.data();
+    if (parts_.split) {  // every part at t
       row_state(t, dense ? nullptr : &p);
+      x = rows_.dense.data();
     } else if (dense && p.solver) {  // the whole part, in the run's layout
-      dense_state(p, t, dense_.data());
-      b_.x = dense_.data();
+      dense_state(p, t, rows_.dense.data());
+      x = rows_.dense.data();
     }
-    evaluate_all(t);
-    b_.x = b_.x_storage.data();
+    {
+      const StatesView view(b_, x);
+      evaluate_all(t);
+    }
     record_values(time, 0);
     recorded = true;
     // A step may hold any number of rows (output_interval down to one
@@ -262,25 +265,26 @@ void Director::Impl::record_interval_points(Part& p, double t0, double t1, bool 
 
 void Director::Impl::record_split(Tag tag, double t) {
   row_state(t, nullptr);
-  evaluate_all(t);
-  b_.x = b_.x_storage.data();
+  {
+    const StatesView view(b_, rows_.dense.data());
+    evaluate_all(t);
+  }
   record_values(RowTime::at_tick(tag.time, resolution_), tag.microstep);
 }
 
 void Director::Impl::row_state(double t, const Part* still) {
-  std::copy(b_.x_storage.begin(), b_.x_storage.end(), dense_.begin());
-  for (Part& p : parts_) {
+  std::copy(b_.x_storage.begin(), b_.x_storage.end(), rows_.dense.begin());
+  for (Part& p : parts_.all) {
     if (p.touched || &p == still || (!p.pending && p.solver->current_time() == t)) continue;
     dense_state(p, t, p.x.data());
-    for (std::size_t k = 0; k < p.x.size(); ++k) dense_[p.states[k].index()] = p.x[k];
+    for (std::size_t k = 0; k < p.x.size(); ++k) rows_.dense[p.states[k].index()] = p.x[k];
   }
-  b_.x = dense_.data();
 }
 
 void Director::Impl::restart_solver() {
   const double t = resolution_.to_seconds(now_.time);
-  for (auto& [actor, before] : changed_) {
-    flags_[actor.index()] &= static_cast<Flags>(~kStatesChanging);
+  for (auto& [actor, before] : changes_.reset) {
+    layout_.flags[actor.index()] &= static_cast<Flags>(~kStatesChanging);
     const StateSlice slice = b_.actors[actor.index()].states;
     const std::span<const double> after(b_.x + slice.offset.index(), slice.width);
     // An actor that asked for its states but wrote back what was there (a
@@ -289,21 +293,21 @@ void Director::Impl::restart_solver() {
       trace_->reset(now_, flat(actor).path, before, after);
     }
   }
-  changed_.clear();
-  states_changed_ = false;
-  continuous_changed_ = false;
+  changes_.reset.clear();
+  changes_.states = false;
+  changes_.continuous = false;
   check_states(t);
   // After a located crossing the first step is the one planned after the
   // step that held it (the step cut at te would plan a shorter one).
-  for (const PartId k : touched_) restart_part(parts_[k.index()], t);
+  for (const PartId k : parts_.touched) restart_part(parts_.all[k.index()], t);
 }
 
 bool Director::Impl::steps_completed(double t1) {
   bool asked = false;
-  for (const ActorId d : step_watchers_) {
+  for (const ActorId d : layout_.step_watchers) {
     StepContext context(b_, this, d, now_, t1);
     bool wants = false;
-    guarded(d, [&] { wants = actors_[d.index()]->step_completed(context); });
+    guarded(d, [&] { wants = layout_.actors[d.index()]->step_completed(context); });
     if (wants) {
       scheduler_.queue(Tag{now_.time, 0}, d);
       asked = true;
@@ -314,9 +318,9 @@ bool Director::Impl::steps_completed(double t1) {
 
 void Director::Impl::tell_step_watchers(EventSide side) {
   const double t = resolution_.to_seconds(now_.time);
-  for (const ActorId d : step_watchers_) {
+  for (const ActorId d : layout_.step_watchers) {
     FireContext context(b_, this, d, now_, t);
-    guarded(d, [&] { actors_[d.index()]->at_events(context, side); });
+    guarded(d, [&] { layout_.actors[d.index()]->at_events(context, side); });
   }
 }
 

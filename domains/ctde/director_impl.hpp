@@ -31,8 +31,10 @@
 #include "../ct/ode_solver.hpp"
 #include "../de/discrete_scheduler.hpp"
 #include "director.hpp"
+#include "director_layout_impl.hpp"
 #include "firing_table.hpp"
 #include "rhs_program.hpp"
+#include "states_view.hpp"
 
 namespace ctde {
 
@@ -85,19 +87,39 @@ class Director::Impl final : public DirectorServices {
   /// arrays in order.
   void lay_out();
 
-  [[nodiscard]] const FlatActor& flat(ActorId a) const { return model_.actors[by_depth_[a.index()].index()]; }
+  /// The lengths of the run's buffers, counted by lay_out_actors().
+  struct BufferSizes {
+    std::uint32_t signals = 0;  ///< output values
+    std::uint32_t states = 0;   ///< continuous states
+    std::uint32_t tokens = 0;   ///< input token slots
+    std::uint32_t inputs = 0;   ///< input ports
+    std::uint32_t outputs = 0;  ///< output ports
+  };
+  /// Per actor (by depth): its slices of the buffers, its guards, whether
+  /// it has states, watches steps or drives continuous signals.
+  BufferSizes lay_out_actors();
+  /// Each input's slice (its driver's output, or zeros when unconnected),
+  /// the receivers of each output's tokens, the token and value buffers.
+  void connect_inputs(const BufferSizes& sizes);
+  /// The fixed flags that need the evaluation lists: who moves guards,
+  /// functions, readers of timed outputs; the constant discrete inputs.
+  void set_fixed_flags();
+
+  [[nodiscard]] const FlatActor& flat(ActorId a) const {
+    return model_.actors[layout_.by_depth[a.index()].index()];
+  }
 
   /// The evaluation lists, each in schedule order: every continuous and
-  /// constant actor (at_start_, once); those whose outputs change with time
-  /// (continuous_: at step ends, output_interval points and after events; a
+  /// constant actor (layout_.at_start, once); those whose outputs change with time
+  /// (layout_.continuous: at step ends, output_interval points and after events; a
   /// constant's outputs never change, an actor without continuous outputs
-  /// has nothing to evaluate); those the derivatives read (rhs_inputs_: the
+  /// has nothing to evaluate); those the derivatives read (layout_.rhs_inputs: the
   /// RHS evaluates only these, not outputs that only the results or discrete
-  /// actors read); and those the guards read (guard_inputs_: a state-event
+  /// actors read); and those the guards read (layout_.guard_inputs: a state-event
   /// search evaluates only these at its trial times).
   void schedule_guards_and_outputs();
 
-  /// The actors of continuous_ (timed_) whose outputs `seeds` read: the
+  /// The actors of layout_.continuous (layout_.timed) whose outputs `seeds` read: the
   /// drivers of the seeds' inputs and, upstream of those, drivers of inputs
   /// that feed an output through (an output that depends on states only ends
   /// the walk). With `with_seeds`, the seeds too. Schedule order.
@@ -108,7 +130,7 @@ class Director::Impl final : public DirectorServices {
   void initialize();
 
   /// Every output that changes with time, at time t, in schedule order.
-  void evaluate_all(double t) { evaluate(outputs_, t); }
+  void evaluate_all(double t) { evaluate(layout_.outputs, t); }
 
   /// The outputs `program` computes, at time t.
   void evaluate(const RhsProgram& program, double t);
@@ -122,7 +144,7 @@ class Director::Impl final : public DirectorServices {
 
   /// After lay_out's lists: the parts (split when the continuous side falls
   /// into independent parts and nothing asks for one integrator; else one
-  /// whole part), part_of_, and the kInPart flags (director_parts.cpp).
+  /// whole part), parts_.of, and the kInPart flags (director_parts.cpp).
   void lay_out_parts();
   /// Per depth, the independent part of a split run (kNoPart: in none); or
   /// nothing, when the run is not split (an option, or one part only).
@@ -138,6 +160,9 @@ class Director::Impl final : public DirectorServices {
   /// (director_jacobian.cpp; docs/semantics.md, "Jacobians").
   /// Of the whole continuous side (every state, the run's order) when p is null.
   [[nodiscard]] JacobianPattern jacobian_pattern(const Part* p) const;
+  /// Actor d's local Jacobian (core/local_jacobian.hpp) over its ports'
+  /// widths in this run, its entries sorted by row.
+  [[nodiscard]] std::vector<LocalJacobian::Entry> sorted_local_jacobian(ActorId d) const;
   /// A state's name in messages: "tank.h", "plant.x[2]" (an actor's state of several).
   [[nodiscard]] std::string state_label(StateIndex state) const;
   /// OdeProblem::state_name for part `user` (a Part*): its state k's label.
@@ -151,16 +176,16 @@ class Director::Impl final : public DirectorServices {
   /// shorter step.
   static int part_rhs(double t, const double* x, double* dxdt, void* user);
 
-  /// The part of part_rhs() that reads the model, with b_.x the states to
-  /// read: p's derivatives' inputs, then its actors' derivatives into dx
-  /// (laid out as the run's state vector). False when an actor failed on the
-  /// way (noted at (t, x), x in p's layout). b_.x is the run's states again
-  /// either way.
+  /// The part of part_rhs() that reads the model, with the states to read
+  /// in view (part_rhs's StatesView): p's derivatives' inputs, then its
+  /// actors' derivatives into dx (laid out as the run's state vector). False
+  /// when an actor failed on the way (noted at (t, x), x in p's layout).
   bool compute_derivatives(const Part& p, double t, double* dx, const double* x);
 
-  /// b_.x <- the states `x` of part p (its solver's layout) over the run's;
-  /// a whole part's x is the run's layout already.
-  void place_states(const Part& p, const double* x);
+  /// The states `x` of part p (its solver's layout) over the run's, in the
+  /// run's layout, to view (StatesView): a whole part's x itself, a packed
+  /// part's scattered into parts_.x.
+  const double* placed_states(const Part& p, const double* x);
 
   /// Part p's states in its solver's layout, from the run's state vector
   /// (a whole part's are that vector; a packed part's are gathered in p.x).
@@ -232,7 +257,7 @@ class Director::Impl final : public DirectorServices {
   void evaluate_guards(const Part& p, double t, std::span<double> g);
 
   /// Part p's guards at time t for its states `x` (its solver's layout; the
-  /// actors they read evaluated there); b_.x is the run's state afterwards.
+  /// actors they read evaluated there, in a StatesView).
   void guards_at(Part& p, double t, const double* x, std::span<double> g);
 
   /// Part p's guards at time t inside its last step, from its solver's
@@ -251,6 +276,10 @@ class Director::Impl final : public DirectorServices {
   /// until the crossing is at the step's end (p's step starts at the
   /// earliest frontier now).
   void step_part(Part& p, double t_next);
+  /// step_part's step: one solver step of p towards t_next (a solver's
+  /// failure fails the run; a method switch is traced), or, without states,
+  /// time advanced by at most the step bound. Returns the step's end.
+  double advance_part(Part& p, double t_next);
 
   /// Part p at its pending crossing te, the earliest frontier: its step ends
   /// at te: rolled back there on its dense output (GetDky + Reset), or, when
@@ -296,7 +325,7 @@ class Director::Impl final : public DirectorServices {
   /// Step into a detector, a reset across a level) fire at the next
   /// microstep. Returns true when it queued such firings.
   /// Inline: once per event time, and most event-heavy models have no guard.
-  bool after_events() { return (split_ || !guards_.generators.empty()) && settle_guards(); }
+  bool after_events() { return (parts_.split || !guards_.generators.empty()) && settle_guards(); }
   bool settle_guards();
 
   /// p.slopes <- dg/dt at now_ along the flow: p's guards at t + h on the
@@ -317,12 +346,12 @@ class Director::Impl final : public DirectorServices {
   /// Rows at start + k * output_interval strictly inside (t0, t1), from the
   /// part's dense output (or, without states, from outputs at that time).
   void record_interval_points(Part& p, double t0, double t1, bool dense);
-  /// The output_interval rows after rows_until_ and before t, from p's last
-  /// step (`dense`: from its interpolant); rows_until_ <- t.
+  /// The output_interval rows after rows_.until and before t, from p's last
+  /// step (`dense`: from its interpolant); rows_.until <- t.
   void rows_to(Part& p, double t, bool dense) {
-    if (results_ == nullptr || !options_.output_interval || !(t > rows_until_)) return;
-    record_interval_points(p, rows_until_, t, dense);
-    rows_until_ = t;
+    if (rows_.results == nullptr || !options_.output_interval || !(t > rows_.until)) return;
+    record_interval_points(p, rows_.until, t, dense);
+    rows_.until = t;
   }
 
   /// After events changed continuous states or inputs: trace the resets and
@@ -333,8 +362,8 @@ class Director::Impl final : public DirectorServices {
 
   /// A row at `tag` with the current values (and the tokens sent at tag.microstep - 1).
   void record(Tag tag) {
-    if (results_ == nullptr) return;
-    if (split_) {
+    if (rows_.results == nullptr) return;
+    if (parts_.split) {
       record_split(tag, resolution_.to_seconds(tag.time));
       return;
     }
@@ -346,7 +375,7 @@ class Director::Impl final : public DirectorServices {
   /// in a joined run): row_state(t), the outputs at t, the row.
   void record_split(Tag tag, double t);
 
-  /// A split run's state at t in dense_, b_.x pointing at it: each part's
+  /// A split run's state at t in rows_.dense (for a StatesView): each part's
   /// own state when it stands at t (touched at an event, or its solver at
   /// t), else from its last step's dense output (which covers t: rows are
   /// written at most at the earliest frontier, and every part's step
@@ -380,54 +409,21 @@ class Director::Impl final : public DirectorServices {
   /// one: two lines of its actor object are loaded (the vtable pointer, and
   /// the subclass's first members, right after the base class; loading the
   /// whole base too was slower: more lines evicted); the one after is among
-  /// the top's children: their entries in firing_table_.
-  /// Inline, and marked: GCC removes calls to a function that only prefetches.
-  /// Called only in models with many actors (prefetch_ahead_): a small model
+  /// the top's children: their entries in layout_.firing_table.
+  /// Inline, and marked (director.cpp): GCC removes calls to a function that only prefetches.
+  /// Called only in models with many actors (layout_.prefetch_ahead): a small model
   /// stays in cache, and the lookahead would only cost instructions.
-  __attribute__((always_inline)) void prefetch_ahead() const {
-    const std::span<const Event> h = scheduler_.pending();
-    const std::size_t n = h.size();
-    if (n <= 1) return;
-    const auto* actor = reinterpret_cast<const char*>(firing_table_.at(h[0].depth()).actor());
-    __builtin_prefetch(actor);                  // the vtable pointer
-    __builtin_prefetch(actor + sizeof(Actor));  // the subclass's first members
-    if (n > EventQueue::kArity) {               // a full group of children (the common case), unrolled
-      static_assert(EventQueue::kArity == 4);
-      __builtin_prefetch(firing_table_.address(h[1].depth()));
-      __builtin_prefetch(firing_table_.address(h[2].depth()));
-      __builtin_prefetch(firing_table_.address(h[3].depth()));
-      __builtin_prefetch(firing_table_.address(h[4].depth()));
-      return;
-    }
-    for (std::size_t c = 1; c < n; ++c) __builtin_prefetch(firing_table_.address(h[c].depth()));
-  }
+  void prefetch_ahead() const;
 
   /// Fires the actor of `due` at now_ (t in seconds): a plain firing
   /// (FiringTable) here, any other in fire_flagged(). Then the event it
   /// served leaves the queue unless its firing scheduled one in its place.
-  /// Inline: every firing of the DE phase.
-  __attribute__((always_inline)) void fire(const DueActor& due, double t) {
-    const ActorId a = due.actor;
-    if (due.from_queue && prefetch_ahead_) prefetch_ahead();  // the slot is open: the top is the next event
-    const FiringEntry entry = firing_table_.at(a);
-    if (entry.plain()) {  // most firings in event-heavy models: fire() alone, never a state event
-      fire_plain(a, entry.actor(), due.from_queue, t);
-    } else {
-      fire_flagged(a, due.from_queue, t);
-    }
-    scheduler_.end_firing();
-  }
+  /// Inline (director.cpp): every firing of the DE phase.
+  void fire(const DueActor& due, double t);
 
   /// A plain firing of `actor` (depth a) at now_, t in seconds;
   /// `time_event`: served from the queue.
-  __attribute__((always_inline)) void fire_plain(ActorId a, const Actor* actor, bool time_event, double t) {
-    if (time_event) {
-      ++stats_.time_events;
-      if (trace_ != nullptr) trace_->time_event(now_, flat(a).path);
-    }
-    FireContext context(b_, this, a, now_, t, time_event);
-    guarded(a, [&] { actor->fire(context); });
-  }
+  void fire_plain(ActorId a, const Actor* actor, bool time_event, double t);
 
   /// Fires actor `a` whose firing is not plain: it may serve a state event
   /// (`from_queue`: it was served from the queue), or ask for
@@ -445,7 +441,7 @@ class Director::Impl final : public DirectorServices {
   bool end_microstep(double t);
 
   /// The run loop's shortcut for pure-DE models without step watchers
-  /// (lone_events_): while the next phase, at (t, 0), starts with a plain
+  /// (layout_.lone_events): while the next phase, at (t, 0), starts with a plain
   /// firing of the event queued there and no token is due, runs it and
   /// jumps to the next event time: what the general loop does, without the
   /// steps such a model skips anyway. Returns true when the run is over
@@ -484,11 +480,11 @@ class Director::Impl final : public DirectorServices {
   /// at_events(), before the first microstep or after the last one. Inline:
   /// twice per event time, and most models have no watcher.
   void watch_events(EventSide side) {
-    if (!step_watchers_.empty()) tell_step_watchers(side);
+    if (!layout_.step_watchers.empty()) tell_step_watchers(side);
   }
   void tell_step_watchers(EventSide side);
 
-  /// The step bound (step_bound_) from the actors that drive the guards
+  /// The step bound (layout_.step_bound) from the actors that drive the guards
   /// and, without output_interval rows, the recorded signals.
   void bound_steps();
 
@@ -508,22 +504,6 @@ class Director::Impl final : public DirectorServices {
   RunOptions options_;
   std::string name_;
   TraceWriter* trace_;
-  ResultsSink* results_;
-  std::vector<int> record_index_;        ///< per output port: its recorded column, or -1
-  std::vector<Tag> recorded_token_tag_;  ///< per recorded signal: the tag of its last token
-  std::vector<ActorId> stateful_;        ///< actors with continuous states
-  std::vector<ActorId> step_watchers_;   ///< actors with watches_steps()
-  std::vector<double> dense_;            ///< the run's state inside a step, for output_interval rows
-  std::vector<std::pair<ActorId, std::vector<double>>> changed_;  ///< states reset at this time
-  bool states_changed_ = false;
-  bool continuous_changed_ = false;  ///< an actor with continuous outputs fired
-  /// The longest step between two points where the guards and the recorded
-  /// signals are looked at: the least max_step() of the actors that vary in
-  /// time without states and drive them (infinity: none).
-  double step_bound_ = 0;
-  /// Discrete inputs driven by constant outputs: a value present at every
-  /// tag (input port, the driver's value slice).
-  std::vector<std::pair<InputId, SignalSlice>> constant_inputs_;
   TimeResolution resolution_;
   Tick start_;
   Tick stop_;
@@ -535,11 +515,16 @@ class Director::Impl final : public DirectorServices {
   bool stop_requested_ = false;
   ActorId stop_actor_;
   RunStatistics stats_;
-  // Per actor flags (Flags, declared above).
-  static constexpr Flags kStatesChanging = 8;     ///< in changed_
+  DirectorLayout layout_;
+
+  DirectorRows rows_;
+  EventChanges changes_;
+
+  // Per actor flags (Flags, declared above; layout_.flags).
+  static constexpr Flags kStatesChanging = 8;     ///< in changes_.reset
   static constexpr Flags kStateEvent = 16;        ///< queued for a located crossing
   static constexpr Flags kDrivesContinuous = 32;  ///< has a continuous output (fixed)
-  /// Reads an output that changes with time (a driver in continuous_), so
+  /// Reads an output that changes with time (a driver in layout_.continuous), so
   /// it must see those outputs evaluated again before it fires (fixed).
   static constexpr Flags kReadsTimed = 2;
   /// A polymorphic actor resolved discrete: the director fires it as its
@@ -549,11 +534,11 @@ class Director::Impl final : public DirectorServices {
   /// sends tokens where a generator reads them (fixed). A generator that
   /// fires has its own guards checked (guards_.fired_generators).
   static constexpr Flags kMovesGuards = 128;
-  /// The flags that describe the actor, not the current microstep.
   /// Has guards of its own (fixed).
   static constexpr Flags kGenerator = 256;
   /// Belongs to a part of a split run: its firing touches the part (fixed).
   static constexpr Flags kInPart = 512;
+  /// The flags that describe the actor, not the current microstep.
   static constexpr Flags kFixedFlags =
       kDrivesContinuous | kReadsTimed | kFunction | kMovesGuards | kGenerator | kInPart;
   /// Any of these asks for more than fire(): one test on the common path.
@@ -562,22 +547,11 @@ class Director::Impl final : public DirectorServices {
   /// Models with this many actors look ahead in the queue (prefetch_ahead):
   /// their actors outgrow the caches (4096 actors of ~300 bytes: 1.2 MB).
   static constexpr std::size_t kPrefetchActors = 4096;
-  bool prefetch_ahead_ = false;
   /// A step cut to less than this fraction of itself at a state event is
   /// integrated again to the event rather than cut on the dense output.
   static constexpr double kShortCut = 1e-6;
   /// Most redone steps for one state event before giving up.
   static constexpr int kMaxLocationRounds = 50;
-  /// output_interval rows are written up to this time (in the current phase).
-  double rows_until_ = 0;
-  /// Two parts or more (a split run): the parts are touched by firings.
-  bool split_ = false;
-  /// Nothing continuous: no states, no outputs that change with time, no
-  /// guards, no rows; time jumps from event to event.
-  bool pure_de_ = false;
-  /// Pure DE without step watchers: the run loop takes the lone_events()
-  /// shortcut (a split run is never pure DE: it has continuous parts).
-  bool lone_events_ = false;
 
   /// The guards of the state-event generators, numbered across actors in
   /// depth order (each part's locator holds its own, step_part).
@@ -599,25 +573,16 @@ class Director::Impl final : public DirectorServices {
   RhsFailure rhs_failure_;       ///< the last non-finite derivative part_rhs() met
 
   /// The parts: one whole part (a joined run), or two or more (split).
-  /// Laid out once (a part's address is its solver's user data).
-  std::vector<Part> parts_;
-  std::vector<PartId> part_of_;  ///< per depth: its part (kNoPart: none; a joined run: 0)
-  std::vector<PartId> touched_;  ///< the parts at now_ that the events may change
-  std::vector<double> part_x_;   ///< run-sized scratch: a packed part's states in the run's layout
-  std::vector<double> part_dx_;  ///< run-sized scratch: its derivatives
-
-  std::vector<FlatIndex> by_depth_;    ///< per depth (ActorId): the actor's index in the FlatModel
-  std::vector<const Actor*> actors_;   ///< by depth
-  std::vector<ActorId> at_start_;      ///< every continuous and constant actor
-  std::vector<ActorId> continuous_;    ///< outputs that change with time
-  std::vector<std::uint8_t> timed_;    ///< per depth: 1 when in continuous_
-  std::vector<ActorId> guard_inputs_;  ///< what the guards read
-  std::vector<ActorId> rhs_inputs_;    ///< what the derivatives read
-  RhsProgram outputs_;                 ///< continuous_, compiled
-  std::vector<Flags> flags_;
-  /// Per depth: the actor and whether its firing is plain, in one word
-  /// (what the discrete phase reads first; built from flags_'s fixed flags).
-  FiringTable firing_table_;
+  struct Parts {
+    /// Laid out once (a part's address is its solver's user data).
+    std::vector<Part> all;
+    std::vector<PartId> of;       ///< per depth: its part (kNoPart: none; a joined run: 0)
+    std::vector<PartId> touched;  ///< the parts at now_ that the events may change
+    std::vector<double> x;        ///< run-sized scratch: a packed part's states in the run's layout
+    std::vector<double> dx;       ///< run-sized scratch: its derivatives
+    bool split = false;           ///< two parts or more: the parts are touched by firings
+  };
+  Parts parts_;
 };
 
 }  // namespace ctde

@@ -52,7 +52,40 @@ class RowAccumulator {
   std::uint32_t epoch_ = 1;
 };
 
+/// Calls `each_row(row, entries)` for each run of `sorted`'s entries with the same row.
+template <class EachRow>
+void by_row(const std::vector<LocalJacobian::Entry>& sorted, EachRow&& each_row) {
+  for (std::size_t e = 0; e < sorted.size();) {
+    std::size_t next = e;
+    while (next < sorted.size() && sorted[next].row.kind == sorted[e].row.kind &&
+           sorted[next].row.port == sorted[e].row.port && sorted[next].row.index == sorted[e].row.index)
+      ++next;
+    each_row(sorted[e].row, std::span<const LocalJacobian::Entry>(sorted.data() + e, next - e));
+    e = next;
+  }
+}
+
 }  // namespace
+
+std::vector<LocalJacobian::Entry> Director::Impl::sorted_local_jacobian(ActorId d) const {
+  const FlatActor& actor = flat(d);
+  std::vector<std::uint32_t> in_widths(actor.input_widths.size());
+  std::vector<std::uint32_t> out_widths(actor.output_widths.size());
+  const ActorSlots& slots = b_.actors[d.index()];
+  for (std::size_t k = 0; k < in_widths.size(); ++k) in_widths[k] = b_.inputs[slots.input(k).index()].width;
+  for (std::size_t o = 0; o < out_widths.size(); ++o) {
+    // A discrete output keeps its token's value during a step: no row.
+    out_widths[o] =
+        actor.output_kinds[o] == PortKind::kContinuous ? b_.outputs[slots.output(o).index()].width : 0;
+  }
+  LocalJacobian jacobian(std::move(in_widths), std::move(out_widths), slots.states.width);
+  layout_.actors[d.index()]->local_jacobian(jacobian);
+  std::vector<LocalJacobian::Entry> sorted(jacobian.entries().begin(), jacobian.entries().end());
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.row.kind, a.row.port, a.row.index) < std::tie(b.row.kind, b.row.port, b.row.index);
+  });
+  return sorted;
+}
 
 JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
   const bool whole = part == nullptr || part->whole;
@@ -71,25 +104,6 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
   RowAccumulator acc(n);
   std::vector<JacobianPattern::Entry> entries;
 
-  const auto local_jacobian = [&](ActorId d) {
-    const FlatActor& actor = flat(d);
-    std::vector<std::uint32_t> in_widths(actor.input_widths.size());
-    std::vector<std::uint32_t> out_widths(actor.output_widths.size());
-    const ActorSlots& slots = b_.actors[d.index()];
-    for (std::size_t k = 0; k < in_widths.size(); ++k) in_widths[k] = b_.inputs[slots.input(k).index()].width;
-    for (std::size_t o = 0; o < out_widths.size(); ++o) {
-      // A discrete output keeps its token's value during a step: no row.
-      out_widths[o] =
-          actor.output_kinds[o] == PortKind::kContinuous ? b_.outputs[slots.output(o).index()].width : 0;
-    }
-    LocalJacobian jacobian(std::move(in_widths), std::move(out_widths), slots.states.width);
-    actors_[d.index()]->local_jacobian(jacobian);
-    std::vector<LocalJacobian::Entry> sorted(jacobian.entries().begin(), jacobian.entries().end());
-    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-      return std::tie(a.row.kind, a.row.port, a.row.index) < std::tie(b.row.kind, b.row.port, b.row.index);
-    });
-    return sorted;
-  };
   // Adds one local entry's contribution to the accumulated row.
   const auto contribute = [&](ActorId d, const LocalJacobian::Entry& e) {
     const ActorSlots& slots = b_.actors[d.index()];
@@ -106,23 +120,11 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
     for (std::size_t k = row_starts[r]; k < row_starts[r + 1]; ++k)
       acc.add(row_states[k], e.value * row_values[k]);
   };
-  // Runs of entries with the same row.
-  const auto by_row = [](const std::vector<LocalJacobian::Entry>& sorted, auto&& each_row) {
-    for (std::size_t e = 0; e < sorted.size();) {
-      std::size_t next = e;
-      while (next < sorted.size() && sorted[next].row.kind == sorted[e].row.kind &&
-             sorted[next].row.port == sorted[e].row.port && sorted[next].row.index == sorted[e].row.index)
-        ++next;
-      each_row(sorted[e].row, std::span<const LocalJacobian::Entry>(sorted.data() + e, next - e));
-      e = next;
-    }
-  };
-
-  const auto mine = [&](ActorId d) { return whole || part_of_[d.index()] == part->id; };
-  for (const ActorId d : rhs_inputs_) {
+  const auto mine = [&](ActorId d) { return whole || parts_.of[d.index()] == part->id; };
+  for (const ActorId d : layout_.rhs_inputs) {
     if (!mine(d)) continue;
     const ActorSlots& slots = b_.actors[d.index()];
-    by_row(local_jacobian(d),
+    by_row(sorted_local_jacobian(d),
            [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
              if (row.kind != LocalJacobian::Kind::kOutput) return;
              const SignalSlice out = b_.outputs[slots.output(row.port).index()];
@@ -136,10 +138,10 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
              row_starts.push_back(row_states.size());
            });
   }
-  for (const ActorId d : stateful_) {
+  for (const ActorId d : layout_.stateful) {
     if (!mine(d)) continue;
     const ActorSlots& slots = b_.actors[d.index()];
-    by_row(local_jacobian(d),
+    by_row(sorted_local_jacobian(d),
            [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
              if (row.kind != LocalJacobian::Kind::kDerivative || row.index >= slots.states.width) return;
              const std::uint32_t i = local[slots.states.at(row.index).index()];
@@ -162,7 +164,7 @@ std::vector<double> Director::Impl::jacobian_at_start(bool finite_differences) {
   const std::size_t n = b_.x_storage.size();
   std::vector<double> jacobian(n * n, 0.0);
   const double t = resolution_.to_seconds(start_);
-  for (Part& p : parts_) {
+  for (Part& p : parts_.all) {
     if (p.x.empty()) continue;
     const std::size_t m = p.x.size();
     const JacobianPattern exact = jacobian_pattern(&p);

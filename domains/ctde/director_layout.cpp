@@ -12,10 +12,10 @@ Director::Impl::Impl(const FlatModel& model, const RunOptions& options, std::str
       options_(options),
       name_(std::move(name)),
       trace_(trace),
-      results_(results),
       resolution_(options.time_resolution),
       start_(resolution_.to_ticks(options.start_time)),
       stop_(resolution_.to_ticks(options.stop_time)) {
+  rows_.results = results;
   for (const FlatActor& actor : model_.actors) actor.actor->check_time_resolution(resolution_);
   lay_out();
   if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
@@ -29,63 +29,98 @@ Director::Impl::Impl(const FlatModel& model, const RunOptions& options, std::str
 
 void Director::Impl::lay_out() {
   const auto n = static_cast<std::uint32_t>(model_.actors.size());
-  by_depth_.resize(n);
-  flags_.assign(n, 0);
-  prefetch_ahead_ = n >= kPrefetchActors;
-  scheduler_.lay_out(n, /*open_early=*/prefetch_ahead_);
-  for (FlatIndex a{0}; a.index() < n; ++a) by_depth_[model_.actors[a.index()].depth.index()] = a;
-  actors_.resize(n);
+  layout_.by_depth.resize(n);
+  layout_.flags.assign(n, 0);
+  layout_.prefetch_ahead = n >= kPrefetchActors;
+  scheduler_.lay_out(n, /*open_early=*/layout_.prefetch_ahead);
+  for (FlatIndex a{0}; a.index() < n; ++a) layout_.by_depth[model_.actors[a.index()].depth.index()] = a;
+  const BufferSizes sizes = lay_out_actors();
+  connect_inputs(sizes);
+  b_.states.resize(n);
+  b_.x_storage.assign(sizes.states, 0.0);
+  b_.x = b_.x_storage.data();
+  rows_.dense.assign(sizes.states, 0.0);
+  b_.crossed.assign(guards_.owner.size(), 0);
+  schedule_guards_and_outputs();
+  set_fixed_flags();
+  bound_steps();
+  layout_.outputs = RhsProgram(RhsProgram::Part::kOutputs, layout_.continuous, layout_.actors, b_);
+  lay_out_parts();
+  // The fixed flags are all set now. Only a generator serves state events
+  // (kStateEvent), and generators are special: a plain firing never has one.
+  static_assert((kSpecial & kGenerator) != 0);
+  layout_.firing_table.lay_out(n);
+  for (ActorId d{0}; d.index() < n; ++d) {
+    layout_.firing_table.set(d, layout_.actors[d.index()], (layout_.flags[d.index()] & kSpecial) == 0);
+  }
+  layout_.pure_de = b_.x_storage.empty() && layout_.continuous.empty() && rows_.results == nullptr &&
+                    guards_.generators.empty();
+  layout_.lone_events = layout_.pure_de && layout_.step_watchers.empty() && !parts_.split;
+  if (rows_.results != nullptr) {
+    rows_.column_of.assign(sizes.outputs, -1);
+    rows_.token_tag.assign(rows_.results->signals().size(), Tag{kNever, 0});
+    for (std::size_t i = 0; i < rows_.results->signals().size(); ++i) {
+      const RecordedSignal& s = rows_.results->signals()[i];
+      const OutputId port = b_.actors[model_[s.actor].depth.index()].output(s.port);
+      rows_.column_of[port.index()] = static_cast<int>(i);
+    }
+  }
+}
+
+Director::Impl::BufferSizes Director::Impl::lay_out_actors() {
+  const auto n = static_cast<std::uint32_t>(model_.actors.size());
+  layout_.actors.resize(n);
   b_.actors.resize(n);
-  std::uint32_t signal_size = 0;
-  std::uint32_t state_size = 0;
-  std::uint32_t token_size = 0;
-  std::uint32_t inputs = 0;
-  std::uint32_t outputs = 0;
+  BufferSizes sizes;
   for (ActorId d{0}; d.index() < n; ++d) {
     const FlatActor& actor = flat(d);
-    actors_[d.index()] = actor.actor;
+    layout_.actors[d.index()] = actor.actor;
     if (std::find(actor.output_kinds.begin(), actor.output_kinds.end(), PortKind::kContinuous) !=
         actor.output_kinds.end()) {
-      flags_[d.index()] = kDrivesContinuous;
+      layout_.flags[d.index()] = kDrivesContinuous;
     }
     const auto states = static_cast<std::uint32_t>(actor.actor->state_size());
-    b_.actors[d.index()].states = {StateIndex{state_size}, states};
+    b_.actors[d.index()].states = {StateIndex{sizes.states}, states};
     const auto guards = static_cast<std::uint32_t>(actor.actor->guard_count());
     b_.actors[d.index()].guards = {GuardId::at(guards_.owner.size()), guards};
     if (guards > 0) {
       guards_.generators.push_back(d);
-      flags_[d.index()] |= kGenerator;
+      layout_.flags[d.index()] |= kGenerator;
     }
     for (std::uint32_t i = 0; i < guards; ++i) guards_.owner.push_back(d);
-    state_size += states;
-    if (states > 0) stateful_.push_back(d);
-    if (actor.actor->watches_steps()) step_watchers_.push_back(d);
-    b_.actors[d.index()].first_input = InputId{inputs};
-    b_.actors[d.index()].first_output = OutputId{outputs};
+    sizes.states += states;
+    if (states > 0) layout_.stateful.push_back(d);
+    if (actor.actor->watches_steps()) layout_.step_watchers.push_back(d);
+    b_.actors[d.index()].first_input = InputId{sizes.inputs};
+    b_.actors[d.index()].first_output = OutputId{sizes.outputs};
     for (const int w : actor.output_widths) {
-      b_.outputs.push_back({SignalIndex{signal_size}, static_cast<std::uint32_t>(w)});
-      signal_size += static_cast<std::uint32_t>(w);
-      ++outputs;
+      b_.outputs.push_back({SignalIndex{sizes.signals}, static_cast<std::uint32_t>(w)});
+      sizes.signals += static_cast<std::uint32_t>(w);
+      ++sizes.outputs;
     }
     for (std::size_t i = 0; i < actor.input_widths.size(); ++i) {
       const auto w = static_cast<std::uint32_t>(actor.input_widths[i]);
-      b_.input_tokens.push_back({TokenIndex{token_size}, w});
+      b_.input_tokens.push_back({TokenIndex{sizes.tokens}, w});
       b_.input_owner.push_back(d);
-      token_size += w;
-      ++inputs;
+      sizes.tokens += w;
+      ++sizes.inputs;
     }
   }
+  return sizes;
+}
+
+void Director::Impl::connect_inputs(const BufferSizes& sizes) {
+  const auto n = static_cast<std::uint32_t>(model_.actors.size());
   // Unconnected inputs read a slice of zeros at the end of the signals.
   std::uint32_t widest = 1;
   for (const TokenSlice& s : b_.input_tokens) widest = std::max(widest, s.width);
-  const std::uint32_t zeros = signal_size;
-  signal_size += widest;
-  b_.signals.assign(signal_size, 0.0);
+  const std::uint32_t zeros = sizes.signals;
+  b_.signals.assign(sizes.signals + widest, 0.0);
   for (const SignalSlice& s : b_.outputs) widest = std::max(widest, s.width);
   b_.scratch.assign(widest, 0.0);
-  b_.inputs.resize(inputs);
-  b_.input_flags.assign(inputs, 0);
-  std::vector<std::vector<InputId>> receivers(outputs);  // per output: the discrete inputs it drives
+  b_.inputs.resize(sizes.inputs);
+  b_.input_flags.assign(sizes.inputs, 0);
+  std::vector<std::vector<InputId>> receivers(sizes.outputs);  // per output: the discrete inputs it drives
   for (ActorId d{0}; d.index() < n; ++d) {
     const FlatActor& actor = flat(d);
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
@@ -107,86 +142,63 @@ void Director::Impl::lay_out() {
     b_.receivers.insert(b_.receivers.end(), list.begin(), list.end());
     b_.receivers_begin.push_back(ReceiverIndex::at(b_.receivers.size()));
   }
-  b_.tokens_now.assign(token_size, 0.0);
-  b_.tokens_next.assign(token_size, 0.0);
-  b_.present_now.assign(inputs, 0);
-  b_.present_next.assign(inputs, 0);
-  b_.states.resize(n);
-  b_.x_storage.assign(state_size, 0.0);
-  b_.x = b_.x_storage.data();
-  dense_.assign(state_size, 0.0);
-  b_.crossed.assign(guards_.owner.size(), 0);
-  schedule_guards_and_outputs();
+  b_.tokens_now.assign(sizes.tokens, 0.0);
+  b_.tokens_next.assign(sizes.tokens, 0.0);
+  b_.present_now.assign(sizes.inputs, 0);
+  b_.present_next.assign(sizes.inputs, 0);
+}
+
+void Director::Impl::set_fixed_flags() {
+  const auto n = static_cast<std::uint32_t>(model_.actors.size());
   // Who can move any guard when it fires (microstep_crossings): an actor
   // with continuous outputs, or the driver of a generator's discrete input.
   for (const ActorId g : guards_.generators) {
     const FlatActor& generator = flat(g);
     for (std::size_t i = 0; i < generator.drivers.size(); ++i) {
       if (generator.drivers[i] && generator.input_kinds[i] == PortKind::kDiscrete) {
-        flags_[model_[generator.drivers[i]->actor].depth.index()] |= kMovesGuards;
+        layout_.flags[model_[generator.drivers[i]->actor].depth.index()] |= kMovesGuards;
       }
     }
   }
   guards_.fired_generators.reserve(guards_.generators.size());  // nothing allocates while firing
   if (!guards_.generators.empty()) {
     for (ActorId d{0}; d.index() < n; ++d) {
-      if ((flags_[d.index()] & kDrivesContinuous) != 0) flags_[d.index()] |= kMovesGuards;
+      if ((layout_.flags[d.index()] & kDrivesContinuous) != 0) layout_.flags[d.index()] |= kMovesGuards;
     }
   }
   for (ActorId d{0}; d.index() < n; ++d) {
     const FlatActor& actor = flat(d);
     if (actor.mode == TimeMode::kDiscrete && actor.actor->declared_mode() == TimeMode::kUnresolved) {
-      flags_[d.index()] |= kFunction;
+      layout_.flags[d.index()] |= kFunction;
     }
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i]) continue;
       const FlatActor& driver = model_[actor.drivers[i]->actor];
-      if (timed_[driver.depth.index()] != 0) flags_[d.index()] |= kReadsTimed;
+      if (layout_.timed[driver.depth.index()] != 0) layout_.flags[d.index()] |= kReadsTimed;
       if (driver.mode == TimeMode::kConstant && actor.input_kinds[i] == PortKind::kDiscrete) {
         const InputId input = b_.actors[d.index()].input(i);
-        constant_inputs_.emplace_back(input, b_.inputs[input.index()]);
+        layout_.constant_inputs.emplace_back(input, b_.inputs[input.index()]);
       }
-    }
-  }
-  bound_steps();
-  outputs_ = RhsProgram(RhsProgram::Part::kOutputs, continuous_, actors_, b_);
-  lay_out_parts();
-  // The fixed flags are all set now. Only a generator serves state events
-  // (kStateEvent), and generators are special: a plain firing never has one.
-  static_assert((kSpecial & kGenerator) != 0);
-  firing_table_.lay_out(n);
-  for (ActorId d{0}; d.index() < n; ++d) {
-    firing_table_.set(d, actors_[d.index()], (flags_[d.index()] & kSpecial) == 0);
-  }
-  pure_de_ = b_.x_storage.empty() && continuous_.empty() && results_ == nullptr && guards_.generators.empty();
-  lone_events_ = pure_de_ && step_watchers_.empty() && !split_;
-  if (results_ != nullptr) {
-    record_index_.assign(outputs, -1);
-    recorded_token_tag_.assign(results_->signals().size(), Tag{kNever, 0});
-    for (std::size_t i = 0; i < results_->signals().size(); ++i) {
-      const RecordedSignal& s = results_->signals()[i];
-      const OutputId port = b_.actors[model_[s.actor].depth.index()].output(s.port);
-      record_index_[port.index()] = static_cast<int>(i);
     }
   }
 }
 
 void Director::Impl::schedule_guards_and_outputs() {
-  timed_.assign(actors_.size(), 0);
+  layout_.timed.assign(layout_.actors.size(), 0);
   for (const FlatIndex a : model_.continuous_schedule) {
     const FlatActor& actor = model_[a];
     const ActorId d = actor.depth;
-    at_start_.push_back(d);
-    if (actor.mode == TimeMode::kConstant || (flags_[d.index()] & kDrivesContinuous) == 0) continue;
-    continuous_.push_back(d);
-    timed_[d.index()] = 1;
+    layout_.at_start.push_back(d);
+    if (actor.mode == TimeMode::kConstant || (layout_.flags[d.index()] & kDrivesContinuous) == 0) continue;
+    layout_.continuous.push_back(d);
+    layout_.timed[d.index()] = 1;
   }
-  rhs_inputs_ = upstream(stateful_, /*with_seeds=*/false);
-  guard_inputs_ = upstream(guards_.generators, /*with_seeds=*/true);
+  layout_.rhs_inputs = upstream(layout_.stateful, /*with_seeds=*/false);
+  layout_.guard_inputs = upstream(guards_.generators, /*with_seeds=*/true);
 }
 
 std::vector<ActorId> Director::Impl::upstream(const std::vector<ActorId>& seeds, bool with_seeds) const {
-  std::vector<std::uint8_t> reached(actors_.size(), 0);
+  std::vector<std::uint8_t> reached(layout_.actors.size(), 0);
   std::vector<ActorId> work;
   // Every input of a seed, then inputs that feed a reached output through.
   const auto walk = [&](ActorId d, bool all_inputs) {
@@ -194,7 +206,7 @@ std::vector<ActorId> Director::Impl::upstream(const std::vector<ActorId>& seeds,
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i] || (!all_inputs && !actor.actor->feeds_through(i))) continue;
       const ActorId u = model_[actor.drivers[i]->actor].depth;
-      if (timed_[u.index()] == 0 || reached[u.index()] != 0) continue;
+      if (layout_.timed[u.index()] == 0 || reached[u.index()] != 0) continue;
       reached[u.index()] = 1;
       work.push_back(u);
     }
@@ -209,7 +221,7 @@ std::vector<ActorId> Director::Impl::upstream(const std::vector<ActorId>& seeds,
     for (const ActorId d : seeds) reached[d.index()] = 1;
   }
   std::vector<ActorId> list;
-  for (const ActorId d : continuous_) {
+  for (const ActorId d : layout_.continuous) {
     if (reached[d.index()] != 0) list.push_back(d);
   }
   return list;
@@ -221,15 +233,15 @@ void Director::Impl::bound_steps() {
   // the inputs of actors that sample them at every step end (a
   // TransportDelay's history).
   std::vector<ActorId> seeds = guards_.generators;
-  for (ActorId d{0}; d.index() < actors_.size(); ++d) {
-    if (actors_[d.index()]->bounds_every_step()) seeds.push_back(d);
+  for (ActorId d{0}; d.index() < layout_.actors.size(); ++d) {
+    if (layout_.actors[d.index()]->bounds_every_step()) seeds.push_back(d);
   }
-  if (results_ != nullptr && !options_.output_interval) {
-    for (const RecordedSignal& s : results_->signals()) seeds.push_back(model_[s.actor].depth);
+  if (rows_.results != nullptr && !options_.output_interval) {
+    for (const RecordedSignal& s : rows_.results->signals()) seeds.push_back(model_[s.actor].depth);
   }
-  step_bound_ = std::numeric_limits<double>::infinity();
+  layout_.step_bound = std::numeric_limits<double>::infinity();
   for (const ActorId d : upstream(seeds, /*with_seeds=*/true)) {
-    step_bound_ = std::min(step_bound_, actors_[d.index()]->max_step());
+    layout_.step_bound = std::min(layout_.step_bound, layout_.actors[d.index()]->max_step());
   }
 }
 

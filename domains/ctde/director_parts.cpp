@@ -31,34 +31,34 @@ std::vector<ActorId> in_part(const std::vector<ActorId>& list, const std::vector
 }  // namespace
 
 void Director::Impl::lay_out_parts() {
-  const std::size_t n = actors_.size();
+  const std::size_t n = layout_.actors.size();
   guards_.local.assign(guards_.owner.size(), GuardId{});
   const std::vector<PartId> split = split_parts();
   if (split.empty()) {  // one whole part: every actor is in it
-    part_of_.assign(n, PartId{0});
-    parts_.reserve(1);
+    parts_.of.assign(n, PartId{0});
+    parts_.all.reserve(1);
     make_part(PartId{0}, /*whole=*/true, std::vector<std::uint8_t>(n, 1));
-    parts_.front().touched = true;  // at every event time: it is always at now_
-    touched_.push_back(PartId{0});
+    parts_.all.front().touched = true;  // at every event time: it is always at now_
+    parts_.touched.push_back(PartId{0});
     return;
   }
-  part_of_ = split;
-  split_ = true;
+  parts_.of = split;
+  parts_.split = true;
   PartId count{0};
-  for (const PartId p : part_of_) {
+  for (const PartId p : parts_.of) {
     if (p != ContinuousParts::kNoPart) count = std::max(count, PartId{p.value() + 1});
   }
-  part_x_.assign(b_.x_storage.size(), 0.0);
-  part_dx_.assign(b_.x_storage.size(), 0.0);
-  parts_.reserve(count.index());
-  touched_.reserve(count.index());
+  parts_.x.assign(b_.x_storage.size(), 0.0);
+  parts_.dx.assign(b_.x_storage.size(), 0.0);
+  parts_.all.reserve(count.index());
+  parts_.touched.reserve(count.index());
   for (PartId k{0}; k < count; ++k) {
     std::vector<std::uint8_t> mine(n, 0);
-    for (ActorId d{0}; d.index() < n; ++d) mine[d.index()] = part_of_[d.index()] == k ? 1 : 0;
+    for (ActorId d{0}; d.index() < n; ++d) mine[d.index()] = parts_.of[d.index()] == k ? 1 : 0;
     make_part(k, /*whole=*/false, mine);
   }
   for (ActorId d{0}; d.index() < n; ++d) {
-    if (part_of_[d.index()] != ContinuousParts::kNoPart) flags_[d.index()] |= kInPart;
+    if (parts_.of[d.index()] != ContinuousParts::kNoPart) layout_.flags[d.index()] |= kInPart;
   }
 }
 
@@ -71,12 +71,12 @@ std::vector<PartId> Director::Impl::split_parts() const {
                             options_.solver == SolverKind::kRkf45 || options_.solver == SolverKind::kBdf ||
                             options_.solver == SolverKind::kAuto;
   if (options_.subsystems != Subsystems::kSplit || !plain_method || options_.events != EventMode::kNormal ||
-      options_.event_state != EventState::kInterpolated || !step_watchers_.empty() ||
-      std::isfinite(step_bound_) || stateful_.size() < 2) {
+      options_.event_state != EventState::kInterpolated || !layout_.step_watchers.empty() ||
+      std::isfinite(layout_.step_bound) || layout_.stateful.size() < 2) {
     return {};
   }
-  const std::size_t n = actors_.size();
-  for (const auto& actor : actors_) {
+  const std::size_t n = layout_.actors.size();
+  for (const auto& actor : layout_.actors) {
     if (actor->bounds_every_step()) return {};
   }
   ContinuousParts graph(n);
@@ -86,12 +86,12 @@ std::vector<PartId> Director::Impl::split_parts() const {
       if (!actor.drivers[i]) continue;
       const FlatActor& driver = model_[actor.drivers[i]->actor];
       if (driver.mode == TimeMode::kConstant) continue;  // the same value for every part
-      if (actor.input_kinds[i] == PortKind::kContinuous || timed_[driver.depth.index()] != 0)
+      if (actor.input_kinds[i] == PortKind::kContinuous || layout_.timed[driver.depth.index()] != 0)
         graph.join(d, driver.depth);
     }
   }
   std::vector<std::uint8_t> has_states(n, 0);
-  for (const ActorId d : stateful_) has_states[d.index()] = 1;
+  for (const ActorId d : layout_.stateful) has_states[d.index()] = 1;
   std::vector<PartId> part_of = graph.number(has_states);
   std::uint32_t count = 0;
   for (const PartId p : part_of) {
@@ -107,11 +107,11 @@ std::vector<PartId> Director::Impl::split_parts() const {
 }
 
 void Director::Impl::make_part(PartId id, bool whole, const std::vector<std::uint8_t>& mine) {
-  Part& p = parts_.emplace_back();
+  Part& p = parts_.all.emplace_back();
   p.impl = this;
   p.id = id;
   p.whole = whole;
-  const std::vector<ActorId> stateful = in_part(stateful_, mine);
+  const std::vector<ActorId> stateful = in_part(layout_.stateful, mine);
   if (!whole) {
     for (const ActorId d : stateful) {
       const StateSlice slice = b_.actors[d.index()].states;
@@ -127,18 +127,19 @@ void Director::Impl::make_part(PartId id, bool whole, const std::vector<std::uin
     for (std::uint32_t i = 0; i < slice.width; ++i) {
       guards_.local[slice.at(i).index()] = GuardId::at(p.guard_ids.size());
       p.guard_ids.push_back(slice.at(i));
-      directions.push_back(actors_[d.index()]->guard_direction(i));
-      zero_sides.push_back(actors_[d.index()]->guard_zero_side(i));
+      directions.push_back(layout_.actors[d.index()]->guard_direction(i));
+      zero_sides.push_back(layout_.actors[d.index()]->guard_zero_side(i));
     }
   }
   p.locator = EventLocator(std::move(directions), resolution_, options_.event_tolerance.value_or(0.0), size,
                            zero_sides);
-  p.outputs = RhsProgram(RhsProgram::Part::kOutputs, in_part(continuous_, mine), actors_, b_);
-  const std::vector<ActorId> rhs_inputs = in_part(rhs_inputs_, mine);
-  p.rhs_outputs = RhsProgram(RhsProgram::Part::kOutputs, rhs_inputs, actors_, b_);
+  p.outputs = RhsProgram(RhsProgram::Part::kOutputs, in_part(layout_.continuous, mine), layout_.actors, b_);
+  const std::vector<ActorId> rhs_inputs = in_part(layout_.rhs_inputs, mine);
+  p.rhs_outputs = RhsProgram(RhsProgram::Part::kOutputs, rhs_inputs, layout_.actors, b_);
   p.reads_outputs = !rhs_inputs.empty();
-  p.guard_outputs = RhsProgram(RhsProgram::Part::kOutputs, in_part(guard_inputs_, mine), actors_, b_);
-  p.derivatives = RhsProgram(RhsProgram::Part::kDerivatives, stateful, actors_, b_);
+  p.guard_outputs =
+      RhsProgram(RhsProgram::Part::kOutputs, in_part(layout_.guard_inputs, mine), layout_.actors, b_);
+  p.derivatives = RhsProgram(RhsProgram::Part::kDerivatives, stateful, layout_.actors, b_);
   p.x.assign(size, 0.0);
   p.dx.assign(size, 0.0);
   p.slopes.assign(p.guard_ids.size(), 0.0);
@@ -154,7 +155,7 @@ void Director::Impl::update_frontier(Part& p) {
 }
 
 void Director::Impl::start_parts(const OdeOptions& ode, double t) {
-  for (Part& p : parts_) {
+  for (Part& p : parts_.all) {
     if (p.x.empty()) continue;  // no states: time only advances
     OdeProblem problem;
     problem.size = p.x.size();
@@ -177,7 +178,7 @@ void Director::Impl::start_parts(const OdeOptions& ode, double t) {
     for (std::size_t k = 0; k < p.states.size(); ++k) p.x[k] = b_.x_storage[p.states[k].index()];
     p.solver.emplace(problem, mine, t, p.x);
   }
-  for (Part& p : parts_) {
+  for (Part& p : parts_.all) {
     update_frontier(p);
     if (trace_ != nullptr && p.pattern) {
       const JacobianPattern& j = *p.pattern;
@@ -195,8 +196,8 @@ void Director::Impl::start_parts(const OdeOptions& ode, double t) {
 }
 
 std::string Director::Impl::state_label(StateIndex state) const {
-  ActorId owner = stateful_.front();
-  for (const ActorId d : stateful_) {
+  ActorId owner = layout_.stateful.front();
+  for (const ActorId d : layout_.stateful) {
     if (b_.actors[d.index()].states.offset.index() <= state.index()) owner = d;
   }
   const StateSlice slice = b_.actors[owner.index()].states;
@@ -219,14 +220,12 @@ int Director::Impl::part_rhs(double t, const double* x, double* dxdt, void* user
   auto& p = *static_cast<Part*>(user);
   Impl& self = *p.impl;
   const std::size_t n = p.whole ? p.x.size() : p.states.size();
+  const StatesView view(self.b_, self.placed_states(p, x));
   if (p.whole) {
-    self.b_.x = const_cast<double*>(x);  // read only: actors get states() as const
     if (!self.compute_derivatives(p, t, dxdt, x)) return 1;
   } else {
-    for (std::size_t k = 0; k < n; ++k) self.part_x_[p.states[k].index()] = x[k];
-    self.b_.x = self.part_x_.data();
-    if (!self.compute_derivatives(p, t, self.part_dx_.data(), x)) return 1;
-    const double* dx = self.part_dx_.data();
+    if (!self.compute_derivatives(p, t, self.parts_.dx.data(), x)) return 1;
+    const double* dx = self.parts_.dx.data();
     for (std::size_t k = 0; k < n; ++k) dxdt[k] = dx[p.states[k].index()];
   }
   const std::size_t k = first_nonfinite({dxdt, n});
@@ -259,12 +258,12 @@ const double* Director::Impl::part_state(Part& p) {
 }
 
 void Director::Impl::touch_part(ActorId a) {
-  const PartId k = part_of_[a.index()];
+  const PartId k = parts_.of[a.index()];
   if (k == ContinuousParts::kNoPart) return;
-  Part& p = parts_[k.index()];
+  Part& p = parts_.all[k.index()];
   if (p.touched) return;
   p.touched = true;
-  touched_.push_back(k);
+  parts_.touched.push_back(k);
   const double t = resolution_.to_seconds(now_.time);
   // Its state at now_ (its last step covers it), and its guards' sides
   // there: a located crossing later than now_ is forgotten (the part

@@ -66,7 +66,7 @@ struct Director::Impl::Part {
     bool evaluated = false;  ///< the outputs are at te already (a step integrated to it)
   };
   std::optional<Pending> pending;
-  bool touched = false;  ///< at the current event time: at now_, in the director's touched_ list
+  bool touched = false;  ///< at the current event time: at now_, in the director's parts_.touched list
   bool behind = false;   ///< its state at now_ is from its dense output: it restarts at now_
   bool current = false;  ///< its locator's end values are its guards now
   double planned = 0;    ///< the first step after its next restart (0: the solver's plan)
@@ -80,13 +80,10 @@ struct Director::Impl::Part {
   [[nodiscard]] double last_step_end() const { return solver ? solver->last_step_end() : time; }
 };
 
-inline void Director::Impl::place_states(const Part& p, const double* x) {
-  if (p.whole) {
-    b_.x = const_cast<double*>(x);  // read only: actors get states() as const
-    return;
-  }
-  for (std::size_t k = 0; k < p.states.size(); ++k) part_x_[p.states[k].index()] = x[k];
-  b_.x = part_x_.data();
+inline const double* Director::Impl::placed_states(const Part& p, const double* x) {
+  if (p.whole) return x;
+  for (std::size_t k = 0; k < p.states.size(); ++k) parts_.x[p.states[k].index()] = x[k];
+  return parts_.x.data();
 }
 
 }  // namespace ctde

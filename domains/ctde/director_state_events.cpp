@@ -20,7 +20,7 @@ void Director::Impl::evaluate_guards(const Part& p, double t, std::span<double> 
     const GuardSlice slice = b_.actors[d.index()].guards;
     const std::span<double> out = g.subspan(base.index(), slice.width);
     const ReadContext context(b_, this, d, now_, t);
-    guarded(d, [&] { actors_[d.index()]->guards(context, out); });
+    guarded(d, [&] { layout_.actors[d.index()]->guards(context, out); });
     for (std::size_t i = 0; i < out.size(); ++i) {
       if (!std::isfinite(out[i])) {
         throw Failure{flat(d).path + ": guard " + guard_label(slice.at(static_cast<std::uint32_t>(i))) +
@@ -69,39 +69,42 @@ void Director::Impl::guards_inside_step(Part& p, double t, std::span<double> g) 
 }
 
 void Director::Impl::guards_at(Part& p, double t, const double* x, std::span<double> g) {
-  place_states(p, x);
+  const StatesView view(b_, placed_states(p, x));
   evaluate(p.guard_outputs, t);
   evaluate_guards(p, t, g);
-  b_.x = b_.x_storage.data();
 }
 
 std::string Director::Impl::guard_label(GuardId guard) const {
   const ActorId d = guards_.owner[guard.index()];
   const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset.index();
-  std::string name = actors_[d.index()]->guard_name(index);
+  std::string name = layout_.actors[d.index()]->guard_name(index);
   return name.empty() ? std::to_string(index) : "'" + name + "'";
+}
+
+double Director::Impl::advance_part(Part& p, double t_next) {
+  const double t0 = p.frontier;
+  if (!p.solver) {  // without states time just advances, by at most the step bound
+    const double t1 =
+        t0 + layout_.step_bound < t_next - resolution_.seconds_per_tick() ? t0 + layout_.step_bound : t_next;
+    p.step_start = t0;
+    p.time = t1;
+    return t1;
+  }
+  const StepResult r = step_solver(p, t_next);
+  if (!r.ok()) {
+    throw Failure{std::string("the ODE solver failed (") + ctde::to_string(r.status) + "): " + r.message, ""};
+  }
+  if (r.switches_method && trace_ != nullptr) {
+    const std::string& why = p.solver->method_switch();
+    trace_->solver(Tag{resolution_.to_ticks(r.t_reached), 0}, p.id.value(), why.substr(0, why.find(':')),
+                   p.solver->linear_solver(), why);
+  }
+  return r.t_reached;
 }
 
 void Director::Impl::step_part(Part& p, double t_next) {
   const double t0 = p.frontier;
-  double t1 = 0;
-  if (p.solver) {
-    const StepResult r = step_solver(p, t_next);
-    if (!r.ok()) {
-      throw Failure{std::string("the ODE solver failed (") + ctde::to_string(r.status) + "): " + r.message,
-                    ""};
-    }
-    t1 = r.t_reached;
-    if (r.switches_method && trace_ != nullptr) {
-      const std::string& why = p.solver->method_switch();
-      trace_->solver(Tag{resolution_.to_ticks(t1), 0}, p.id.value(), why.substr(0, why.find(':')),
-                     p.solver->linear_solver(), why);
-    }
-  } else {  // without states time just advances, by at most the step bound
-    t1 = t0 + step_bound_ < t_next - resolution_.seconds_per_tick() ? t0 + step_bound_ : t_next;
-    p.step_start = t0;
-    p.time = t1;
-  }
+  double t1 = advance_part(p, t_next);
   load_part(p, t1);
   if (p.generators.empty()) return;
   EventLocator& locator = p.locator;
@@ -215,7 +218,7 @@ bool Director::Impl::fire_pending(Part& p) {
         return false;
       }
     }
-  } else if (pending.located && (!pending.evaluated || split_)) {
+  } else if (pending.located && (!pending.evaluated || parts_.split)) {
     // The search left the outputs at its last trial time (split: other
     // parts' events or rows since then, at their times).
     evaluate(p.outputs, t1);
@@ -224,7 +227,7 @@ bool Director::Impl::fire_pending(Part& p) {
   rows_to(p, t1, /*dense=*/p.solver.has_value());
   if (!p.touched) {
     p.touched = true;
-    touched_.push_back(p.id);
+    parts_.touched.push_back(p.id);
   }
   return true;
 }
@@ -260,19 +263,20 @@ void Director::Impl::queue_crossing(GuardId guard, Crossing c, const Tag& tag, d
   ++stats_.state_events;
   if (trace_ != nullptr) {
     const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset.index();
-    const std::string name = actors_[d.index()]->guard_name(index);
+    const std::string name = layout_.actors[d.index()]->guard_name(index);
     trace_->state_event(
         tag, {flat(d).path, name, index, to_string(c), bracket, residual, iterations, rejected_t1});
   }
-  if ((flags_[d.index()] & kStateEvent) == 0) {
-    flags_[d.index()] |= kStateEvent;
+  if ((layout_.flags[d.index()] & kStateEvent) == 0) {
+    layout_.flags[d.index()] |= kStateEvent;
     scheduler_.queue(tag, d);
   }
 }
 
 void Director::Impl::unresolved_events(GuardId guard, const EventRhythm& rhythm, Tick te) const {
   const ActorId d = guards_.owner[guard.index()];
-  const std::string who = flat(d).path + " (" + actors_[d.index()]->type() + "), guard " + guard_label(guard);
+  const std::string who =
+      flat(d).path + " (" + layout_.actors[d.index()]->type() + "), guard " + guard_label(guard);
   const std::string when = "t = " + format_double(resolution_.to_seconds(rhythm.previous)) + " s";
   if (rhythm.kind == EventRhythm::Kind::kChattering) {
     throw Failure{"chattering: " + who + " crossed again at once after its event at " + when +
@@ -291,7 +295,7 @@ void Director::Impl::unresolved_events(GuardId guard, const EventRhythm& rhythm,
 
 void Director::Impl::start_guards() {
   const double t = resolution_.to_seconds(now_.time);
-  for (Part& p : parts_) {
+  for (Part& p : parts_.all) {
     if (p.generators.empty()) continue;
     evaluate_guards(p, t, p.locator.end_values());
     p.locator.start();
@@ -302,20 +306,20 @@ void Director::Impl::microstep_crossings() {
   const double t = resolution_.to_seconds(now_.time);
   const Tag tag{now_.time, now_.microstep + 1};
   if (guards_.moved) {
-    for (const PartId k : touched_) {
-      Part& p = parts_[k.index()];
+    for (const PartId k : parts_.touched) {
+      Part& p = parts_.all[k.index()];
       evaluate_guards(p, t, p.locator.end_values());
       for (GuardId i{0}; i.index() < p.locator.size(); ++i) microstep_crossing(p, i, tag, t);
     }
     guards_.current = true;  // after_events reads them
   } else {  // only generators fired: their own guards (a detector firing at its crossing moves nothing)
     for (const ActorId d : guards_.fired_generators) {
-      Part& p = parts_[part_of_[d.index()].index()];
+      Part& p = parts_.all[parts_.of[d.index()].index()];
       const GuardSlice slice = b_.actors[d.index()].guards;
       const GuardId base = guards_.local[slice.offset.index()];
       const ReadContext context(b_, this, d, now_, t);
       guarded(d, [&] {
-        actors_[d.index()]->guards(context, p.locator.end_values().subspan(base.index(), slice.width));
+        layout_.actors[d.index()]->guards(context, p.locator.end_values().subspan(base.index(), slice.width));
       });
       for (GuardId i = base; i.value() < base.value() + slice.width; ++i) microstep_crossing(p, i, tag, t);
     }
@@ -349,8 +353,8 @@ bool Director::Impl::settle_guards() {
   const double t = resolution_.to_seconds(now_.time);
   const bool current = std::exchange(guards_.current, false);
   bool again = false;
-  for (const PartId k : touched_) {
-    Part& p = parts_[k.index()];
+  for (const PartId k : parts_.touched) {
+    Part& p = parts_.all[k.index()];
     // A part that took its state at now_ from its dense output goes on from
     // there (reset or not): its step ends here.
     if (p.behind) restart_part(p, t);
@@ -370,10 +374,10 @@ bool Director::Impl::settle_guards() {
   }
   // The plan of a step cut at an event that did not restart its part is
   // stale; the next phase starts with the solver's own.
-  for (const PartId k : touched_) parts_[k.index()].planned = 0;
-  if (split_) {  // (the whole part is always at now_)
-    for (const PartId k : touched_) parts_[k.index()].touched = false;
-    touched_.clear();
+  for (const PartId k : parts_.touched) parts_.all[k.index()].planned = 0;
+  if (parts_.split) {  // (the whole part is always at now_)
+    for (const PartId k : parts_.touched) parts_.all[k.index()].touched = false;
+    parts_.touched.clear();
   }
   return false;
 }

@@ -1,4 +1,4 @@
-#include "actors/discrete/initial_value_actor.hpp"
+#include "actors/base/initial_value_actor.hpp"
 
 #include <string>
 

@@ -6,7 +6,7 @@
 
 #include <span>
 
-#include "../base/unary_actor.hpp"
+#include "unary_actor.hpp"
 
 namespace ctde {
 

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <span>
 
-#include "../base/unary_actor.hpp"
+#include "unary_actor.hpp"
 
 namespace ctde {
 

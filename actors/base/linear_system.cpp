@@ -1,4 +1,4 @@
-#include "actors/continuous/linear_system.hpp"
+#include "actors/base/linear_system.hpp"
 
 #include <algorithm>
 
