@@ -1,7 +1,10 @@
 #include "actors/continuous/row_blocks.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
+
+#include "core/fast_paths.hpp"
 
 namespace ctde {
 
@@ -26,6 +29,19 @@ RowBlocks::RowBlocks(std::span<const double> left, std::span<const double> right
                      std::size_t n, std::size_t m)
     : rows_(rows), n_(n), m_(m) {
   const std::size_t columns = n + m;
+  if (!fast_paths_enabled()) {  // the plain loop itself (core/fast_paths.hpp)
+    plain_ = true;
+    packed_.reserve(rows * columns);
+    for (std::size_t r = 0; r < rows; ++r) {
+      packed_.insert(packed_.end(), left.begin() + static_cast<std::ptrdiff_t>(r * n),
+                     left.begin() + static_cast<std::ptrdiff_t>((r + 1) * n));
+      if (m > 0) {
+        packed_.insert(packed_.end(), right.begin() + static_cast<std::ptrdiff_t>(r * m),
+                       right.begin() + static_cast<std::ptrdiff_t>((r + 1) * m));
+      }
+    }
+    return;
+  }
   const std::size_t nonzeros =
       static_cast<std::size_t>(std::count_if(left.begin(), left.end(), [](double a) { return a != 0.0; })) +
       static_cast<std::size_t>(std::count_if(right.begin(), right.end(), [](double a) { return a != 0.0; }));
@@ -53,6 +69,16 @@ RowBlocks::RowBlocks(std::span<const double> left, std::span<const double> right
 }
 
 void RowBlocks::multiply(const double* v, const double* w, double* y) const {
+  if (plain_) {
+    const double* row = packed_.data();
+    for (std::size_t r = 0; r < rows_; ++r) {
+      double sum = 0.0;
+      for (std::size_t j = 0; j < n_; ++j) sum += *row++ * v[j];
+      for (std::size_t k = 0; k < m_; ++k) sum += *row++ * w[k];
+      y[r] = sum;
+    }
+    return;
+  }
   if (sparse()) {
     const std::size_t n = n_;
     for (std::size_t r = 0; r < rows_; ++r) {

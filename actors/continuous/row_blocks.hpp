@@ -16,7 +16,9 @@
 /// tridiagonal A) is kept as compressed rows instead, and each row's sum
 /// skips its zero terms: for finite v and w the same value as the plain
 /// loop (adding a zero product to a sum leaves it as it is), at the cost of
-/// the nonzeros. Copyable value type; multiply() allocates nothing.
+/// the nonzeros. With the fast paths off (core/fast_paths.hpp) it keeps
+/// [L R] row-major and runs the plain loop itself. Copyable value type;
+/// multiply() allocates nothing.
 
 #include <cstddef>
 #include <span>
@@ -44,6 +46,8 @@ class RowBlocks {
   [[nodiscard]] std::size_t rows() const { return rows_; }
   /// True when kept as compressed rows (see above).
   [[nodiscard]] bool sparse() const { return !row_starts_.empty(); }
+  /// True when kept row-major for the plain loop (the fast paths are off).
+  [[nodiscard]] bool plain() const { return plain_; }
 
  private:
   std::vector<double> packed_;           ///< ceil(rows / kRows) blocks of (n + m) x kRows; or the nonzeros
@@ -52,6 +56,7 @@ class RowBlocks {
   std::size_t rows_ = 0;
   std::size_t n_ = 0;
   std::size_t m_ = 0;
+  bool plain_ = false;  ///< the fast paths are off: packed_ is [L R] row-major
 };
 
 }  // namespace ctde

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/fast_paths.hpp"
 #include "domains/ct/arkode_backend_impl.hpp"
 #include "domains/ct/cvode_backend_impl.hpp"
 #include "domains/ct/dormand_prince.hpp"
@@ -98,7 +99,7 @@ OdeSolver::OdeSolver(const OdeProblem& problem, const OdeOptions& options, doubl
   check_ode_problem(problem, options, t0, x0);
   switch (options.method) {
     case SolverKind::kErk45:
-      if (options.integrator == OdeIntegrator::kCtde) {
+      if (options.integrator == OdeIntegrator::kCtde && fast_paths_enabled()) {  // ARKODE's erk45 when off
         backend_ = std::make_unique<DormandPrince>(problem, options, t0, x0);
         break;
       }

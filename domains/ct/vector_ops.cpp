@@ -10,6 +10,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/fast_paths.hpp"
+
 namespace ctde {
 
 namespace {
@@ -432,6 +434,7 @@ int op_linear_combination_array(int vectors, int sums, Real* c, N_Vector** xs, N
 }  // namespace
 
 void use_project_vector_ops(N_Vector v) {
+  if (!fast_paths_enabled()) return;  // SUNDIALS' own operations (core/fast_paths.hpp)
   N_Vector_Ops ops = v->ops;
   ops->nvlinearsum = op_linear_sum;
   ops->nvconst = op_const;

@@ -21,7 +21,8 @@ namespace ctde {
 /// N_VNew_Serial, N_VNewEmpty_Serial or their clones): every standard
 /// operation and local reduction, and the fused and vector array operations
 /// that `v` has enabled (enable them first; absent ones stay absent, so
-/// that ARKODE computes as it did). The rest stays as it was.
+/// that ARKODE computes as it did). The rest stays as it was. Nothing is
+/// installed when the fast paths are off (core/fast_paths.hpp).
 void use_project_vector_ops(N_Vector v);
 
 }  // namespace ctde

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/fast_paths.hpp"
+
 namespace ctde {
 
 Director::Impl::Impl(const FlatModel& model, const RunOptions& options, std::string name, TraceWriter* trace,
@@ -31,7 +33,10 @@ void Director::Impl::lay_out() {
   const auto n = static_cast<std::uint32_t>(model_.actors.size());
   layout_.by_depth.resize(n);
   layout_.flags.assign(n, 0);
-  layout_.prefetch_ahead = n >= kPrefetchActors;
+  // The fast paths of the DE phase (core/fast_paths.hpp): the lookahead, the
+  // plain firing and the run loop's shortcut for lone events.
+  const bool fast = fast_paths_enabled();
+  layout_.prefetch_ahead = fast && n >= kPrefetchActors;
   scheduler_.lay_out(n, /*open_early=*/layout_.prefetch_ahead);
   for (FlatIndex a{0}; a.index() < n; ++a) layout_.by_depth[model_.actors[a.index()].depth.index()] = a;
   const BufferSizes sizes = lay_out_actors();
@@ -51,11 +56,12 @@ void Director::Impl::lay_out() {
   static_assert((kSpecial & kGenerator) != 0);
   layout_.firing_table.lay_out(n);
   for (ActorId d{0}; d.index() < n; ++d) {
-    layout_.firing_table.set(d, layout_.actors[d.index()], (layout_.flags[d.index()] & kSpecial) == 0);
+    layout_.firing_table.set(d, layout_.actors[d.index()],
+                             fast && (layout_.flags[d.index()] & kSpecial) == 0);
   }
   layout_.pure_de = b_.x_storage.empty() && layout_.continuous.empty() && rows_.results == nullptr &&
                     guards_.generators.empty();
-  layout_.lone_events = layout_.pure_de && layout_.step_watchers.empty() && !parts_.split;
+  layout_.lone_events = fast && layout_.pure_de && layout_.step_watchers.empty() && !parts_.split;
   if (rows_.results != nullptr) {
     rows_.column_of.assign(sizes.outputs, -1);
     rows_.token_tag.assign(rows_.results->signals().size(), Tag{kNever, 0});

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "core/fast_paths.hpp"
 #include "support/cli_helpers.hpp"
 #include "support/run_helpers.hpp"
 
@@ -97,8 +98,11 @@ TEST_CASE("a chattering sign chart ends with the Zeno error, the event state int
 }
 
 TEST_CASE("a chattering sign chart whose state lands on zero exactly ends with the chattering error") {
+  // The project's stepper lands on zero exactly; with the fast paths off
+  // erk45 is ARKODE's, which does not, and the chart is Zeno as above.
+  const std::string what = ctde::fast_paths_enabled() ? "chattering" : "Zeno behaviour";
   for (const std::string& model : {sign_chart("integrated"), sign_chart_integrator("integrated")}) {
-    run_to_error_at_one_second(model, "chattering");
+    run_to_error_at_one_second(model, what);
   }
 }
 
