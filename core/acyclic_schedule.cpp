@@ -133,31 +133,13 @@ bool orders_discrete(const FlatActor& target, std::uint32_t p) {
   return target.drivers[p] && !target.actor->feeds_through(p) && target.input_kinds[p] == PortKind::kDiscrete;
 }
 
-}  // namespace
-
-bool in_continuous_schedule(const FlatActor& actor) {
-  const auto has = [](std::span<const PortKind> kinds, PortKind kind) {
-    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
-  };
-  return actor.mode != TimeMode::kDiscrete &&
-         (has(actor.output_kinds, PortKind::kContinuous) || has(actor.input_kinds, PortKind::kContinuous) ||
-          actor.mode == TimeMode::kConstant || actor.mode == TimeMode::kContinuous);
-}
-
-bool in_discrete_schedule(const FlatActor& actor) {
-  const auto has = [](std::span<const PortKind> kinds, PortKind kind) {
-    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
-  };
-  return has(actor.output_kinds, PortKind::kDiscrete) || has(actor.input_kinds, PortKind::kDiscrete);
-}
-
-bool schedule_acyclic(FlatModel& model) {
+/// The zero-delay graph of `model` (its connections into feedthrough
+/// inputs) as drivers; `discrete_orders` tells whether a discrete input
+/// without feedthrough is driven.
+Drivers zero_delay_drivers(const FlatModel& model, bool& discrete_orders) {
   const std::size_t n = model.actors.size();
-
-  // The zero-delay graph (connections into feedthrough inputs) as drivers.
-  const std::size_t inputs = model.ports.drivers.size();  // at most one edge each
-  Drivers zero_delay(n, inputs);
-  bool discrete_orders = false;  // a discrete input without feedthrough is driven
+  Drivers zero_delay(n, model.ports.drivers.size());  // at most one edge an input
+  discrete_orders = false;
   for (std::uint32_t to = 0; to < n; ++to) {
     if (to + kPrefetchAhead < n) prefetch_object(model.actors[to + kPrefetchAhead].actor);
     const FlatActor& target = model.actors[to];
@@ -172,47 +154,52 @@ bool schedule_acyclic(FlatModel& model) {
     }
   }
   zero_delay.finish();
-  std::vector<std::uint32_t> order;
-  if (!finish_order(zero_delay, order)) return false;  // a loop: the general path
+  return zero_delay;
+}
 
-  // As schedule(): the receiver of a discrete input without feedthrough
-  // after its sender, unless the connection closes a loop of the whole graph.
-  if (discrete_orders) {
-    Drivers all(n, inputs);
-    for (std::uint32_t to = 0; to < n; ++to) {
-      all.next_actor();
-      for (const auto& driver : model.actors[to].drivers) {
-        if (driver) all.add(driver->actor.value());
-      }
+/// As schedule(): `zero_delay` with the receiver of a discrete input
+/// without feedthrough after its sender, unless the connection closes a
+/// loop of the whole graph.
+Drivers ordering_drivers(const FlatModel& model, const Drivers& zero_delay) {
+  const std::size_t n = model.actors.size();
+  const std::size_t inputs = model.ports.drivers.size();
+  Drivers all(n, inputs);
+  for (std::uint32_t to = 0; to < n; ++to) {
+    all.next_actor();
+    for (const auto& driver : model.actors[to].drivers) {
+      if (driver) all.add(driver->actor.value());
     }
-    all.finish();
-    const std::vector<std::uint32_t> loop = strong_components(all);
-    Drivers ordering(n, inputs);
-    for (std::uint32_t to = 0; to < n; ++to) {
-      const FlatActor& target = model.actors[to];
-      ordering.next_actor();
-      for (const std::uint32_t from : zero_delay.of(to)) ordering.add(from);
-      for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
-        if (orders_discrete(target, p) && loop[target.drivers[p]->actor.index()] != loop[to])
-          ordering.add(target.drivers[p]->actor.value());
-      }
-    }
-    ordering.finish();
-    zero_delay = std::move(ordering);
-    [[maybe_unused]] const bool acyclic = finish_order(zero_delay, order);
-    assert(acyclic);  // a cycle of these edges would be one of the whole graph
   }
-  const Drivers& ordering = zero_delay;
+  all.finish();
+  const std::vector<std::uint32_t> loop = strong_components(all);
+  Drivers ordering(n, inputs);
+  for (std::uint32_t to = 0; to < n; ++to) {
+    const FlatActor& target = model.actors[to];
+    ordering.next_actor();
+    for (const std::uint32_t from : zero_delay.of(to)) ordering.add(from);
+    for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
+      if (orders_discrete(target, p) && loop[target.drivers[p]->actor.index()] != loop[to])
+        ordering.add(target.drivers[p]->actor.value());
+    }
+  }
+  ordering.finish();
+  return ordering;
+}
 
-  // Levels (the longest path from a source), then each level by type name,
-  // ties in the order above: schedule()'s order, sorted on numbers. The
-  // keys are made per actor, in the actors' order (the type's rank read
-  // where the actor objects come one after the other), then sorted.
-  struct Key {
-    std::uint32_t level;
-    std::uint32_t type;
-    std::uint32_t position;  ///< in `order`
-  };
+/// An actor's place in the schedule: sorted by level, then type, then position.
+struct Key {
+  std::uint32_t level;
+  std::uint32_t type;
+  std::uint32_t position;  ///< in `order`
+};
+
+/// Levels (the longest path from a source), then each level by type name,
+/// ties in the order above: schedule()'s order, sorted on numbers. The
+/// keys are made per actor, in the actors' order (the type's rank read
+/// where the actor objects come one after the other), then sorted.
+std::vector<Key> sorted_keys(const FlatModel& model, const Drivers& ordering,
+                             const std::vector<std::uint32_t>& order) {
+  const std::size_t n = model.actors.size();
   std::vector<Key> keys(n, Key{0, 0, 0});
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t actor = order[i];
@@ -243,6 +230,39 @@ bool schedule_acyclic(FlatModel& model) {
     if (a.type != b.type) return a.type < b.type;
     return a.position < b.position;
   });
+  return keys;
+}
+
+}  // namespace
+
+bool in_continuous_schedule(const FlatActor& actor) {
+  const auto has = [](std::span<const PortKind> kinds, PortKind kind) {
+    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+  };
+  return actor.mode != TimeMode::kDiscrete &&
+         (has(actor.output_kinds, PortKind::kContinuous) || has(actor.input_kinds, PortKind::kContinuous) ||
+          actor.mode == TimeMode::kConstant || actor.mode == TimeMode::kContinuous);
+}
+
+bool in_discrete_schedule(const FlatActor& actor) {
+  const auto has = [](std::span<const PortKind> kinds, PortKind kind) {
+    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+  };
+  return has(actor.output_kinds, PortKind::kDiscrete) || has(actor.input_kinds, PortKind::kDiscrete);
+}
+
+bool schedule_acyclic(FlatModel& model) {
+  const std::size_t n = model.actors.size();
+  bool discrete_orders = false;  // a discrete input without feedthrough is driven
+  Drivers zero_delay = zero_delay_drivers(model, discrete_orders);
+  std::vector<std::uint32_t> order;
+  if (!finish_order(zero_delay, order)) return false;  // a loop: the general path
+  if (discrete_orders) {
+    zero_delay = ordering_drivers(model, zero_delay);
+    [[maybe_unused]] const bool acyclic = finish_order(zero_delay, order);
+    assert(acyclic);  // a cycle of these edges would be one of the whole graph
+  }
+  const std::vector<Key> keys = sorted_keys(model, zero_delay, order);
 
   model.continuous_schedule.clear();
   model.discrete_schedule.clear();

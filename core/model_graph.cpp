@@ -174,17 +174,10 @@ PortOrderedLoop order_by_ports(const FlatModel& model, const std::vector<std::ui
   return loop;
 }
 
-}  // namespace
-
-void schedule(FlatModel& model) {
-  if (!schedule_acyclic(model)) schedule_on_graphs(model);  // no loops: the same order on flat arrays
-}
-
-void schedule_on_graphs(FlatModel& model) {
+/// The zero-delay graph of `model`: its connections into feedthrough
+/// inputs; an edge's weight is 1 when it is discrete.
+FeedthroughGraph zero_delay_graph(const FlatModel& model) {
   const std::size_t n = model.actors.size();
-
-  // The zero-delay graph: connections into feedthrough inputs; an edge's
-  // weight is 1 when it is discrete.
   FeedthroughGraph zero_delay(n);
   for (std::uint32_t to = 0; to < n; ++to) {
     const FlatActor& target = model.actors[to];
@@ -196,17 +189,31 @@ void schedule_on_graphs(FlatModel& model) {
       boost::add_edge(from.actor.value(), to, continuous ? 0 : 1, zero_delay);
     }
   }
+  return zero_delay;
+}
 
+/// The loops of the zero-delay graph that their ports order, and which
+/// actors belong to each.
+struct PortOrderedLoops {
+  std::vector<PortOrderedLoop> loops;
+  std::vector<int> loop_of_actor;  ///< per actor: its entry in loops, or -1 (empty: no such loop)
+
+  /// The entry in `loops` of actor `a`'s loop, or -1 when it is in none.
+  [[nodiscard]] int of(std::uint32_t a) const { return loops.empty() ? -1 : loop_of_actor[a]; }
+};
+
+/// The strong components of `zero_delay` that their actors' own (input,
+/// output) pairs break (order_by_ports), to be evaluated in their ports'
+/// order. Throws the first loop in the model (components are taken in the
+/// order of their first actor) that is not broken so.
+PortOrderedLoops order_loops(const FlatModel& model, const FeedthroughGraph& zero_delay) {
+  const std::size_t n = model.actors.size();
   std::vector<int> component(n);
   const int count = boost::strong_components(
       zero_delay,
       boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, zero_delay)));
   std::vector<int> size(static_cast<std::size_t>(count), 0);
   for (const int c : component) ++size[static_cast<std::size_t>(c)];
-  // A strong component is a loop unless its actors' own (input, output)
-  // pairs break it (order_by_ports); those they break are evaluated in
-  // their ports' order. Components are taken in the order of their first
-  // actor, so the loop reported is the first one in the model.
   std::vector<std::uint32_t> looped;  // actors in a strong component of two or more, or on a self-loop
   for (Vertex v = 0; v < n; ++v) {
     bool self_loop = false;
@@ -216,36 +223,42 @@ void schedule_on_graphs(FlatModel& model) {
     if (size[static_cast<std::size_t>(component[v])] >= 2 || self_loop)
       looped.push_back(static_cast<std::uint32_t>(v));
   }
-  std::vector<PortOrderedLoop> port_ordered;
-  std::vector<int> port_ordered_of;  // per actor: its entry in port_ordered, or -1 (empty: no such loop)
-  if (!looped.empty()) {
-    std::vector<std::vector<std::uint32_t>> members(static_cast<std::size_t>(count));
-    for (const std::uint32_t a : looped) members[static_cast<std::size_t>(component[a])].push_back(a);
-    port_ordered_of.assign(n, -1);
-    for (const std::uint32_t first : looped) {
-      const int c = component[first];
-      std::vector<std::uint32_t>& in_loop = members[static_cast<std::size_t>(c)];
-      if (in_loop.empty()) continue;  // done
-      PortOrderedLoop loop = order_by_ports(model, in_loop, component, c);
-      if (loop.chain.empty()) {  // discrete: the actors' cycle is the loop
-        const std::vector<Vertex> cycle = cycle_through(zero_delay, first, component);
-        const auto [names, continuous] = describe_cycle(
-            model, zero_delay, cycle, [](Vertex actor) { return static_cast<std::uint32_t>(actor); });
-        throw_loop(model, static_cast<std::uint32_t>(cycle.front()), names, continuous);
-      }
-      for (const std::uint32_t a : in_loop) port_ordered_of[a] = static_cast<int>(port_ordered.size());
-      port_ordered.push_back(std::move(loop));
-      in_loop.clear();
+  PortOrderedLoops ordered;
+  if (looped.empty()) return ordered;
+  std::vector<std::vector<std::uint32_t>> members(static_cast<std::size_t>(count));
+  for (const std::uint32_t a : looped) members[static_cast<std::size_t>(component[a])].push_back(a);
+  ordered.loop_of_actor.assign(n, -1);
+  for (const std::uint32_t first : looped) {
+    const int c = component[first];
+    std::vector<std::uint32_t>& in_loop = members[static_cast<std::size_t>(c)];
+    if (in_loop.empty()) continue;  // done
+    PortOrderedLoop loop = order_by_ports(model, in_loop, component, c);
+    if (loop.chain.empty()) {  // discrete: the actors' cycle is the loop
+      const std::vector<Vertex> cycle = cycle_through(zero_delay, first, component);
+      const auto [names, continuous] = describe_cycle(
+          model, zero_delay, cycle, [](Vertex actor) { return static_cast<std::uint32_t>(actor); });
+      throw_loop(model, static_cast<std::uint32_t>(cycle.front()), names, continuous);
     }
+    for (const std::uint32_t a : in_loop) ordered.loop_of_actor[a] = static_cast<int>(ordered.loops.size());
+    ordered.loops.push_back(std::move(loop));
+    in_loop.clear();
   }
-  const auto loop_of = [&](std::uint32_t a) { return port_ordered.empty() ? -1 : port_ordered_of[a]; };
+  return ordered;
+}
 
-  // The order also puts the receiver of a discrete input without
-  // feedthrough (an Integrator's reset, a TimeDelay's input) after its
-  // sender, unless the connection closes a loop: a reset sent at (t, n)
-  // then happens at (t, n), where every later reader sees it, instead of
-  // waiting for the next microstep. The connections that close loops (the
-  // strong components of the whole graph) stay out, so the order exists.
+/// The graph whose topological order is the schedule: `zero_delay`, with
+/// each loop ordered by ports replaced by its chain (its actors in the
+/// order of their last evaluation, after every actor that drives one of
+/// them), and an edge to the receiver of a discrete input without
+/// feedthrough (an Integrator's reset, a TimeDelay's input) from its
+/// sender, unless the connection closes a loop.
+FeedthroughGraph ordering_graph(const FlatModel& model, const FeedthroughGraph& zero_delay,
+                                const PortOrderedLoops& loops) {
+  const std::size_t n = model.actors.size();
+  // A reset sent at (t, n) then happens at (t, n), where every later reader
+  // sees it, instead of waiting for the next microstep. The connections that
+  // close loops (the strong components of the whole graph) stay out, so the
+  // order exists.
   FeedthroughGraph all(n);
   for (std::uint32_t to = 0; to < n; ++to) {
     for (const auto& driver : model.actors[to].drivers) {
@@ -255,21 +268,19 @@ void schedule_on_graphs(FlatModel& model) {
   std::vector<int> loop(n);
   boost::strong_components(
       all, boost::make_iterator_property_map(loop.begin(), boost::get(boost::vertex_index, all)));
-  // A loop ordered by ports: its actors in the order of their last
-  // evaluation, after every actor that drives one of them.
-  FeedthroughGraph ordering = port_ordered.empty() ? zero_delay : FeedthroughGraph(n);
-  if (!port_ordered.empty()) {
+  FeedthroughGraph ordering = loops.loops.empty() ? zero_delay : FeedthroughGraph(n);
+  if (!loops.loops.empty()) {
     for (auto [e, end] = boost::edges(zero_delay); e != end; ++e) {
       const Vertex from = boost::source(*e, zero_delay);
       const Vertex to = boost::target(*e, zero_delay);
-      const int loop_to = loop_of(static_cast<std::uint32_t>(to));
-      if (loop_to >= 0 && loop_of(static_cast<std::uint32_t>(from)) == loop_to)
+      const int loop_to = loops.of(static_cast<std::uint32_t>(to));
+      if (loop_to >= 0 && loops.of(static_cast<std::uint32_t>(from)) == loop_to)
         continue;  // inside the loop: the chain orders it
-      const Vertex head = loop_to >= 0 ? port_ordered[static_cast<std::size_t>(loop_to)].chain.front() : to;
+      const Vertex head = loop_to >= 0 ? loops.loops[static_cast<std::size_t>(loop_to)].chain.front() : to;
       boost::add_edge(from, head, boost::get(boost::edge_weight, zero_delay, *e), ordering);
       if (head != to) boost::add_edge(from, to, boost::get(boost::edge_weight, zero_delay, *e), ordering);
     }
-    for (const PortOrderedLoop& ordered : port_ordered) {
+    for (const PortOrderedLoop& ordered : loops.loops) {
       for (std::size_t i = 1; i < ordered.chain.size(); ++i)
         boost::add_edge(ordered.chain[i - 1], ordered.chain[i], 0, ordering);
     }
@@ -285,7 +296,13 @@ void schedule_on_graphs(FlatModel& model) {
       if (loop[from] != loop[to]) boost::add_edge(from, to, 1, ordering);
     }
   }
+  return ordering;
+}
 
+/// The actors of `model` in the schedule's order: a topological order of
+/// `ordering`, then by level and, within a level, by actor type.
+std::vector<Vertex> level_order(const FlatModel& model, const FeedthroughGraph& ordering) {
+  const std::size_t n = model.actors.size();
   // Topological order of that graph. Sorting the reversed graph
   // yields the order directly (each actor after its drivers) and keeps
   // unrelated actors in definition order, which reads better than the
@@ -318,16 +335,33 @@ void schedule_on_graphs(FlatModel& model) {
     if (ta != tb) return ta < tb;
     return position[a] < position[b];
   });
+  return order;
+}
+
+}  // namespace
+
+void schedule(FlatModel& model) {
+  if (!schedule_acyclic(model)) schedule_on_graphs(model);  // no loops: the same order on flat arrays
+}
+
+void schedule_on_graphs(FlatModel& model) {
+  const FeedthroughGraph zero_delay = zero_delay_graph(model);
+  // A strong component is a loop unless its actors' own (input, output)
+  // pairs break it; those they break are evaluated in their ports' order.
+  const PortOrderedLoops loops = order_loops(model, zero_delay);
+  // The order also puts the receiver of a discrete input without
+  // feedthrough after its sender, unless the connection closes a loop.
+  const std::vector<Vertex> order = level_order(model, ordering_graph(model, zero_delay, loops));
   model.continuous_schedule.clear();
   model.discrete_schedule.clear();
   for (std::uint32_t depth = 0; depth < order.size(); ++depth) {
     const auto a = static_cast<std::uint32_t>(order[depth]);
     FlatActor& actor = model.actors[a];
     actor.depth = ActorId{depth};
-    const int in_loop = loop_of(a);
+    const int in_loop = loops.of(a);
     if (in_loop < 0) {
       if (in_continuous_schedule(actor)) model.continuous_schedule.push_back(FlatIndex{a});
-    } else if (const PortOrderedLoop& ordered = port_ordered[static_cast<std::size_t>(in_loop)];
+    } else if (const PortOrderedLoop& ordered = loops.loops[static_cast<std::size_t>(in_loop)];
                ordered.chain.front() == a) {
       // A loop ordered by ports: its whole evaluation sequence, at its first actor.
       for (const std::uint32_t b : ordered.sequence) {

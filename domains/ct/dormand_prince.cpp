@@ -18,6 +18,28 @@ using namespace dp5;  // the tableau's names
 
 std::string number(double v) { return std::to_string(v); }
 
+/// The size of the next attempt, and whether it lands on the step's limit.
+struct Attempt {
+  double h;
+  bool lands;
+};
+
+/// The attempt from `t` toward `t_limit` with the planned step `h`. A step
+/// that would end short of t_limit by less than 1 % of itself is stretched
+/// to land on it, where max_step allows (as Hairer's DOPRI5 does): no sliver
+/// of a step is left before a stop time. Where max_step forbids the
+/// stretch, the rest is split in two equal steps.
+inline Attempt next_attempt(double h, double t, double t_limit, double max_step) {
+  const double rest = t_limit - t;
+  bool lands = h >= rest || !OdeSolver::resolves(t + h, t_limit);
+  if (!lands && kStretch * h >= rest) {
+    lands = rest <= max_step;
+    if (!lands) h = 0.5 * rest;
+  }
+  if (lands) h = rest;
+  return {h, lands};
+}
+
 }  // namespace
 
 DormandPrince::DormandPrince(const OdeProblem& problem, const OdeOptions& options, double t0,
@@ -199,18 +221,7 @@ StepResult DormandPrince::step(double t_limit) {
   int error_failures = 0;
   int retries = 0;
   for (;;) {
-    double h = h_;
-    // A step that would end short of t_limit by less than 1 % of itself is
-    // stretched to land on it, where max_step allows (as Hairer's DOPRI5
-    // does): no sliver of a step is left before a stop time.
-    // Where max_step forbids the stretch, the rest is split in two equal steps.
-    const double rest = t_limit - t_;
-    bool lands = h >= rest || !OdeSolver::resolves(t_ + h, t_limit);
-    if (!lands && kStretch * h >= rest) {
-      lands = rest <= max_step_;
-      if (!lands) h = 0.5 * rest;
-    }
-    if (lands) h = rest;
+    const auto [h, lands] = next_attempt(h_, t_, t_limit, max_step_);
     ++stats_.step_attempts;
     int stage = 0;
     const int code = attempt(h, stage);

@@ -96,6 +96,162 @@ bool continues(Index first, std::int32_t stride, std::uint32_t count, Index next
   return std::int64_t{next.value()} == std::int64_t{first.value()} + std::int64_t{stride} * count;
 }
 
+/// What an output program is compiled from: each actor's form and level
+/// (schedule order), its kernel, and the actors grouped by level.
+struct OutputPlan {
+  std::vector<Planned> actors;  ///< by PlanIndex
+  std::vector<Kernel> kernels;  ///< by PlanIndex
+  Level n_levels = 0;
+  std::vector<PlanIndex> by_level;     ///< the actors of each level, in schedule order
+  std::vector<std::size_t> level_end;  ///< per level: where its actors end in by_level
+};
+
+/// Fills plan.by_level and plan.level_end from the actors' levels.
+void group_by_level(OutputPlan& plan) {
+  plan.by_level.resize(plan.actors.size());
+  for (PlanIndex i = 0; i < plan.by_level.size(); ++i) plan.by_level[i] = i;
+  std::stable_sort(plan.by_level.begin(), plan.by_level.end(),
+                   [&](PlanIndex l, PlanIndex r) { return plan.actors[l].level < plan.actors[r].level; });
+
+  plan.level_end.assign(plan.n_levels, 0);  // in by_level
+  for (const PlanIndex i : plan.by_level) plan.level_end[plan.actors[i].level] += 1;
+  for (std::size_t k = 1; k < plan.n_levels; ++k) plan.level_end[k] += plan.level_end[k - 1];
+}
+
+/// The plan of the output program of the actors `depths` (schedule order):
+/// each actor's kernel and form, and its level.
+OutputPlan plan_outputs(std::span<const ActorId> depths, std::span<const Actor* const> actors,
+                        const RunBuffers& b) {
+  OutputPlan plan;
+  plan.actors.resize(depths.size());
+  plan.kernels.resize(depths.size());
+  // Levels, in schedule order: after the writer of every signal read (read
+  // after write) and after every earlier reader of a signal written (write
+  // after read), so that no dependency the schedule expresses is lost.
+  constexpr Level kNone = ~Level{0};
+  const std::size_t n_signals = signal_count(b);
+  std::vector<Level> written_at(n_signals, kNone);  // per signal element: level + 1 of the writer
+  std::vector<Level> read_at(n_signals, 0);         // per signal element: level + 1 of the latest reader
+  Level n_levels = 0;
+  for (std::size_t i = 0; i < depths.size(); ++i) {
+    Planned& p = plan.actors[i];
+    p.depth = depths[i];
+    const Actor& actor = *actors[p.depth.index()];
+    plan.kernels[i] = actor.kernel();
+    p.form = output_form(p.depth, actor, plan.kernels[i], b);
+    Level level = 0;
+    for_each_read(p, actor, b, [&](SignalSlice s) {
+      for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) {
+        if (written_at[o] != kNone) level = std::max(level, written_at[o]);
+      }
+    });
+    for_each_write(p, actor, b, [&](SignalSlice s) {
+      for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) level = std::max(level, read_at[o]);
+    });
+    p.level = level;
+    for_each_read(p, actor, b, [&](SignalSlice s) {
+      for (std::size_t o = s.offset.index(); o < s.past_end(); ++o)
+        read_at[o] = std::max(read_at[o], level + 1);
+    });
+    for_each_write(p, actor, b, [&](SignalSlice s) {
+      for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) written_at[o] = level + 1;
+    });
+    n_levels = std::max(n_levels, level + 1);
+  }
+  plan.n_levels = n_levels;
+  group_by_level(plan);
+  return plan;
+}
+
+/// Output 0 of planned actor `p`.
+SignalSlice output_of(const Planned& p, const RunBuffers& b) {
+  return b.outputs[b.actors[p.depth.index()].first_output.index()];
+}
+
+/// Input `k` of planned actor `p`.
+SignalSlice input_of(const Planned& p, std::size_t k, const RunBuffers& b) {
+  return b.inputs[b.actors[p.depth.index()].input(k).index()];
+}
+
+// The operations of each kind for a planned actor, one per element j of
+// its output, appended to RhsProgram's arrays (whose element types are
+// private to it: deduced here).
+
+/// Appends to `ops` the copies of `p`'s states to its output.
+template <class Copy>
+void add_copies(std::vector<Copy>& ops, const Planned& p, const RunBuffers& b) {
+  const SignalSlice out = output_of(p, b);
+  const StateSlice states = b.actors[p.depth.index()].states;
+  for (std::uint32_t j = 0; j < out.width; ++j) {
+    Copy op;
+    op.to = signal(out, j);
+    op.from[0] = states.at(j);
+    ops.push_back(op);
+  }
+}
+
+/// Appends to `ops` the scales of `p`'s input 0 by `gain` to its output,
+/// and to `gains` that gain once per element.
+template <class ScaleOp>
+void add_scales(std::vector<ScaleOp>& ops, std::vector<double>& gains, const Planned& p, double gain,
+                const RunBuffers& b) {
+  const SignalSlice out = output_of(p, b);
+  for (std::uint32_t j = 0; j < out.width; ++j) {
+    ScaleOp op;
+    op.to = signal(out, j);
+    op.from[0] = signal(input_of(p, 0, b), j);
+    op.gain = static_cast<decltype(op.gain)>(gains.size());
+    gains.push_back(gain);
+    ops.push_back(op);
+  }
+}
+
+/// Appends to `ops` the sums of `p`'s inputs with `weights` (one a term, as
+/// many as `ops`' operations have) to its output.
+template <class SumOp>
+void add_sums_of(std::vector<SumOp>& ops, const Planned& p, std::span<const double> weights,
+                 const RunBuffers& b) {
+  const SignalSlice out = output_of(p, b);
+  for (std::uint32_t j = 0; j < out.width; ++j) {
+    SumOp op;
+    op.to = signal(out, j);
+    for (std::size_t t = 0; t < op.weight.size(); ++t) {
+      op.from[t] = signal(input_of(p, t, b), j);
+      op.weight[t] = weights[t];
+    }
+    ops.push_back(op);
+  }
+}
+
+/// Appends to `sums` the sums of `p`'s inputs with `weights` to its output,
+/// their terms to `terms` (any number of terms).
+template <class SumOp, class TermOp>
+void add_sums(std::vector<SumOp>& sums, std::vector<TermOp>& terms, const Planned& p,
+              std::span<const double> weights, const RunBuffers& b) {
+  const SignalSlice out = output_of(p, b);
+  for (std::uint32_t j = 0; j < out.width; ++j) {
+    sums.push_back({signal(out, j), static_cast<decltype(SumOp::first)>(terms.size()),
+                    static_cast<decltype(SumOp::count)>(weights.size())});
+    for (std::size_t t = 0; t < weights.size(); ++t)
+      terms.push_back({signal(input_of(p, t, b), j), weights[t]});
+  }
+}
+
+// Which operations may share a run: any copies or scales (each scale has
+// its own gain in gains_), sums with the same weights (bit for bit).
+
+/// Any two operations of one kind.
+constexpr auto any_pair = [](const auto&, const auto&) { return true; };
+
+/// Two sums whose weights are the same, bit for bit.
+constexpr auto same_weights = [](const auto& run, const auto& op) {
+  for (std::size_t t = 0; t < run.weight.size(); ++t) {
+    if (std::bit_cast<std::uint64_t>(run.weight[t]) != std::bit_cast<std::uint64_t>(op.weight[t]))
+      return false;
+  }
+  return true;
+};
+
 }  // namespace
 
 template <class To, class From, std::size_t N>
@@ -150,123 +306,29 @@ RhsProgram::RhsProgram(Part part, std::span<const ActorId> depths, std::span<con
 
 void RhsProgram::compile_outputs(std::span<const ActorId> depths, std::span<const Actor* const> actors,
                                  const RunBuffers& b) {
-  std::vector<Planned> plan(depths.size());
-  std::vector<Kernel> kernels(depths.size());
-  // Levels, in schedule order: after the writer of every signal read (read
-  // after write) and after every earlier reader of a signal written (write
-  // after read), so that no dependency the schedule expresses is lost.
-  constexpr Level kNone = ~Level{0};
-  const std::size_t n_signals = signal_count(b);
-  std::vector<Level> written_at(n_signals, kNone);  // per signal element: level + 1 of the writer
-  std::vector<Level> read_at(n_signals, 0);         // per signal element: level + 1 of the latest reader
-  Level n_levels = 0;
-  for (std::size_t i = 0; i < depths.size(); ++i) {
-    Planned& p = plan[i];
-    p.depth = depths[i];
-    const Actor& actor = *actors[p.depth.index()];
-    kernels[i] = actor.kernel();
-    p.form = output_form(p.depth, actor, kernels[i], b);
-    Level level = 0;
-    for_each_read(p, actor, b, [&](SignalSlice s) {
-      for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) {
-        if (written_at[o] != kNone) level = std::max(level, written_at[o]);
-      }
-    });
-    for_each_write(p, actor, b, [&](SignalSlice s) {
-      for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) level = std::max(level, read_at[o]);
-    });
-    p.level = level;
-    for_each_read(p, actor, b, [&](SignalSlice s) {
-      for (std::size_t o = s.offset.index(); o < s.past_end(); ++o)
-        read_at[o] = std::max(read_at[o], level + 1);
-    });
-    for_each_write(p, actor, b, [&](SignalSlice s) {
-      for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) written_at[o] = level + 1;
-    });
-    n_levels = std::max(n_levels, level + 1);
-  }
-
-  // The actors of each level, in schedule order.
-  std::vector<PlanIndex> by_level(plan.size());
-  for (PlanIndex i = 0; i < by_level.size(); ++i) by_level[i] = i;
-  std::stable_sort(by_level.begin(), by_level.end(),
-                   [&](PlanIndex l, PlanIndex r) { return plan[l].level < plan[r].level; });
-
-  std::vector<std::size_t> level_end(n_levels, 0);  // in by_level
-  for (const PlanIndex i : by_level) level_end[plan[i].level] += 1;
-  for (std::size_t k = 1; k < n_levels; ++k) level_end[k] += level_end[k - 1];
-
-  const auto out_of = [&](PlanIndex i) {
-    return b.outputs[b.actors[plan[i].depth.index()].first_output.index()];
+  const OutputPlan plan = plan_outputs(depths, actors, b);
+  const auto terms = [&](PlanIndex i) { return plan.kernels[i].weights.size(); };
+  // The operations of each kind for actor i; merged into runs level by level below.
+  const auto add_copy = [&](PlanIndex i) { add_copies(copies_, plan.actors[i], b); };
+  const auto add_scale = [&](PlanIndex i) {
+    add_scales(scales_, gains_, plan.actors[i], plan.kernels[i].gain, b);
   };
-  const auto in_of = [&](PlanIndex i, std::size_t k) {
-    return b.inputs[b.actors[plan[i].depth.index()].input(k).index()];
+  const auto add_sum = [&](PlanIndex i) {
+    add_sums(sums_, terms_, plan.actors[i], plan.kernels[i].weights, b);
   };
-  const auto terms = [&](PlanIndex i) { return kernels[i].weights.size(); };
-  // The operations of each kind for actor i, one per element j of its
-  // output; merged into runs level by level below.
-  const auto add_copies = [&](PlanIndex i) {
-    const SignalSlice out = out_of(i);
-    const Slice states = b.actors[plan[i].depth.index()].states;
-    for (std::uint32_t j = 0; j < out.width; ++j) {
-      StateCopy op;
-      op.to = signal(out, j);
-      op.from[0] = states.at(j);
-      copies_.push_back(op);
-    }
-  };
-  const auto add_scales = [&](PlanIndex i) {
-    const SignalSlice out = out_of(i);
-    for (std::uint32_t j = 0; j < out.width; ++j) {
-      Scale op;
-      op.to = signal(out, j);
-      op.from[0] = signal(in_of(i, 0), j);
-      op.gain = static_cast<OpIndex>(gains_.size());
-      gains_.push_back(kernels[i].gain);
-      scales_.push_back(op);
-    }
-  };
-  const auto add_sums_of = [&]<std::size_t N>(std::vector<SumOf<N>>& ops, PlanIndex i) {
-    const SignalSlice out = out_of(i);
-    for (std::uint32_t j = 0; j < out.width; ++j) {
-      SumOf<N> op;
-      op.to = signal(out, j);
-      for (std::size_t t = 0; t < N; ++t) {
-        op.from[t] = signal(in_of(i, t), j);
-        op.weight[t] = kernels[i].weights[t];
-      }
-      ops.push_back(op);
-    }
-  };
-  const auto add_sums = [&](PlanIndex i) {
-    const SignalSlice out = out_of(i);
-    const std::span<const double> weights = kernels[i].weights;
-    for (std::uint32_t j = 0; j < out.width; ++j) {
-      sums_.push_back(
-          {signal(out, j), static_cast<OpIndex>(terms_.size()), static_cast<OpIndex>(weights.size())});
-      for (std::size_t t = 0; t < weights.size(); ++t) terms_.push_back({signal(in_of(i, t), j), weights[t]});
-    }
-  };
-  // Which operations may share a run: any copies or scales (each scale has
-  // its own gain in gains_), sums with the same weights (bit for bit).
-  const auto any = [](const auto&, const auto&) { return true; };
-  const auto same_weights = [](const auto& run, const auto& op) {
-    for (std::size_t t = 0; t < run.weight.size(); ++t) {
-      if (std::bit_cast<std::uint64_t>(run.weight[t]) != std::bit_cast<std::uint64_t>(op.weight[t]))
-        return false;
-    }
-    return true;
+  const auto add_sum_of = [&](auto& ops, PlanIndex i) {
+    add_sums_of(ops, plan.actors[i], plan.kernels[i].weights, b);
   };
   // Level by level, one segment per kind of operation present in the level.
-  n_levels_ = n_levels;
-  for (std::size_t k = 0, first = 0; k < n_levels; first = level_end[k], ++k) {
+  n_levels_ = plan.n_levels;
+  for (std::size_t k = 0, first = 0; k < plan.n_levels; first = plan.level_end[k], ++k) {
     // The operations of the level's actors that `wanted` picks, added to
     // `ops`; a segment of `op` over what was added (after merging, for the
     // kinds that merge into runs).
     const auto collect = [&](auto& ops, const auto& wanted, const auto& add) {
       const std::size_t begin = ops.size();
-      for (std::size_t j = first; j < level_end[k]; ++j) {
-        if (wanted(by_level[j])) add(by_level[j]);
+      for (std::size_t j = first; j < plan.level_end[k]; ++j) {
+        if (wanted(plan.by_level[j])) add(plan.by_level[j]);
       }
       return begin;
     };
@@ -279,29 +341,31 @@ void RhsProgram::compile_outputs(std::span<const ActorId> depths, std::span<cons
       close(op, begin, ops.size());
     };
     const auto form_is = [&](Kernel::Output form) {
-      return [&, form](PlanIndex i) { return plan[i].form == form; };
+      return [&, form](PlanIndex i) { return plan.actors[i].form == form; };
     };
     const auto sum_of = [&](std::size_t n) {
-      return [&, n](PlanIndex i) { return plan[i].form == Kernel::Output::kWeightedSum && terms(i) == n; };
+      return [&, n](PlanIndex i) {
+        return plan.actors[i].form == Kernel::Output::kWeightedSum && terms(i) == n;
+      };
     };
-    merged(Op::kCopy, copies_, form_is(Kernel::Output::kState), add_copies, any);
-    merged(Op::kScale, scales_, form_is(Kernel::Output::kScale), add_scales, any);
+    merged(Op::kCopy, copies_, form_is(Kernel::Output::kState), add_copy, any_pair);
+    merged(Op::kScale, scales_, form_is(Kernel::Output::kScale), add_scale, any_pair);
     merged(
-        Op::kSum2, sums2_, sum_of(2), [&](PlanIndex i) { add_sums_of(sums2_, i); }, same_weights);
+        Op::kSum2, sums2_, sum_of(2), [&](PlanIndex i) { add_sum_of(sums2_, i); }, same_weights);
     merged(
-        Op::kSum3, sums3_, sum_of(3), [&](PlanIndex i) { add_sums_of(sums3_, i); }, same_weights);
+        Op::kSum3, sums3_, sum_of(3), [&](PlanIndex i) { add_sum_of(sums3_, i); }, same_weights);
     merged(
-        Op::kSum4, sums4_, sum_of(4), [&](PlanIndex i) { add_sums_of(sums4_, i); }, same_weights);
+        Op::kSum4, sums4_, sum_of(4), [&](PlanIndex i) { add_sum_of(sums4_, i); }, same_weights);
     // Sums of other numbers of terms and virtual calls: one operation each.
     const std::size_t sums_begin = collect(
         sums_,
         [&](PlanIndex i) {
-          return plan[i].form == Kernel::Output::kWeightedSum && (terms(i) < 2 || terms(i) > 4);
+          return plan.actors[i].form == Kernel::Output::kWeightedSum && (terms(i) < 2 || terms(i) > 4);
         },
-        add_sums);
+        add_sum);
     close(Op::kSum, sums_begin, sums_.size());
     const std::size_t calls_begin = collect(calls_, form_is(Kernel::Output::kVirtual),
-                                            [&](PlanIndex i) { calls_.push_back(plan[i].depth); });
+                                            [&](PlanIndex i) { calls_.push_back(plan.actors[i].depth); });
     close(Op::kCall, calls_begin, calls_.size());
   }
 }
