@@ -98,134 +98,291 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
   return status;
 }
 
+/// `ctde validate`'s values, as the command line sets them.
+struct ValidateArgs {
+  CLI::App* command = nullptr;
+  std::string model;
+  std::vector<std::string> sets;
+  double stop_time = 0;
+  CLI::Option* stop = nullptr;  ///< --stop-time: given or not
+  bool json = false;
+};
+
+/// `ctde run`'s values, as the command line sets them.
+struct RunArgs {
+  CLI::App* command = nullptr;
+  RunRequest request;
+  std::vector<std::string> sets;
+  double stop_time = 0;
+  CLI::Option* stop = nullptr;  ///< --stop-time: given or not
+  bool quiet = false;
+  std::string plot;
+  std::string record;
+  CLI::Option* record_option = nullptr;  ///< --record: given or not
+  std::string rows = "all";
+};
+
+/// `ctde sweep`'s values, as the command line sets them.
+struct SweepArgs {
+  CLI::App* command = nullptr;
+  SweepRequest request;
+};
+
+/// `ctde plot`'s values, as the command line sets them.
+struct PlotArgs {
+  CLI::App* command = nullptr;
+  PlotRequest request;
+  std::string signals;
+};
+
+/// `ctde graph`'s values, as the command line sets them.
+struct GraphArgs {
+  CLI::App* command = nullptr;
+  std::string model;
+  std::string output;
+  std::vector<std::string> sets;
+};
+
+/// `ctde trace export`'s values, as the command line sets them.
+struct TraceArgs {
+  CLI::App* export_command = nullptr;
+  std::string input;
+  std::string output;
+};
+
+/// `ctde types`'s values, as the command line sets them.
+struct TypesArgs {
+  CLI::App* command = nullptr;
+  bool json = false;
+};
+
+/// `ctde describe`'s values, as the command line sets them.
+struct DescribeArgs {
+  CLI::App* command = nullptr;
+  std::string type;
+};
+
+/// `ctde fmu info`'s values, as the command line sets them.
+struct FmuArgs {
+  CLI::App* info = nullptr;
+  std::string file;
+  bool json = false;
+};
+
+/// Every value the command line sets; CLI11 writes into it as it parses, so it must not move.
+struct CommandLine {
+  std::vector<std::string> plugins;  ///< --load, on every command that reads model files or the registry
+  ValidateArgs validate;
+  RunArgs run;
+  SweepArgs sweep;
+  PlotArgs plot;
+  GraphArgs graph;
+  TraceArgs trace;
+  TypesArgs types;
+  DescribeArgs describe;
+  FmuArgs fmu;
+};
+
+/// Adds --load LIB (repeatable) to `command`, into `plugins`.
+void add_load(CLI::App& command, std::vector<std::string>& plugins) {
+  command
+      .add_option("--load", plugins, "Load user actor types from a plugin library (repeatable; docs/cli.md)")
+      ->expected(1)
+      ->allow_extra_args(false);  // one library per --load: the model file may follow
+}
+
+/// Adds `ctde validate` and its options to `app`.
+void add_validate(CLI::App& app, CommandLine& args) {
+  ValidateArgs& v = args.validate;
+  v.command = app.add_subcommand("validate",
+                                 "Check a model file and print its resolved time modes, "
+                                 "port widths and evaluation schedule (nothing is run)");
+  v.command->add_option("MODEL", v.model, "The model file (JSON)")->required();
+  v.command->add_option("--set", v.sets, "Override a model parameter: NAME=VALUE (repeatable)");
+  v.stop = v.command->add_option("--stop-time", v.stop_time,
+                                 "Check with this stop_time (s), as run --stop-time would run");
+  add_load(*v.command, args.plugins);
+  v.command->add_flag("--json", v.json, "Print the resolved model as JSON (for scripts)");
+}
+
+/// Adds `ctde run` and its options to `app`.
+void add_run(CLI::App& app, CommandLine& args) {
+  RunArgs& r = args.run;
+  r.command = app.add_subcommand("run",
+                                 "Run a model file, writing results (CSV, HDF5 .h5 or MATLAB .mat), an event "
+                                 "trace (JSON Lines) and a plot");
+  r.command->add_option("MODEL", r.request.model, "The model file (JSON)")->required();
+  r.command->add_option("-o,--output", r.request.results,
+                        "Results file (CSV; .h5/.hdf5: HDF5, .mat: MATLAB)");
+  r.command->add_option("--trace", r.request.trace, "Event trace file (JSON Lines)");
+  r.command->add_option(
+      "--plot", r.plot,
+      "Plot of the recorded signals (.png, .svg or .pdf; 1000x600 pixels), drawn by matplotlib");
+  r.command->add_option("--set", r.sets, "Override a model parameter: NAME=VALUE (repeatable)");
+  r.stop = r.command->add_option("--stop-time", r.stop_time, "Override the director's stop_time (s)");
+  add_load(*r.command, args.plugins);
+  r.command->add_option(
+      "--rows", r.rows,
+      "Which rows to write: all, output (the output_interval grid), events (the tags with events), "
+      "final (the last row)");
+  r.record_option = r.command->add_option(
+      "--record", r.record, "Record these signals instead of the model's `record`: a.out,b.out");
+  r.command->add_flag("--quiet", r.quiet, "Print nothing but errors (and no progress bar)");
+}
+
+/// Adds `ctde sweep` and its options to `app`.
+void add_sweep(CLI::App& app, CommandLine& args) {
+  SweepRequest& request = args.sweep.request;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep",
+      "Run a model for every point of a sweep file (grid and random draws) on local worker "
+      "processes or MPI ranks, into one HDF5 file (docs/sweep.md)");
+  args.sweep.command = sweep;
+  sweep->add_option("MODEL", request.model, "The model file (JSON)")->required();
+  sweep->add_option("SWEEP", request.sweep, "The sweep file (JSON)")->required();
+  sweep->add_option("-o,--output", request.output, "The results file (HDF5: .h5 or .hdf5)")->required();
+  sweep
+      ->add_option("--jobs", request.jobs,
+                   "Local processes running runs: this one and N-1 forked workers (default: one per core; "
+                   "ignored under MPI)")
+      ->check(CLI::PositiveNumber);
+  sweep->add_flag("--quiet", request.quiet, "Print nothing but errors (and no progress line)");
+  add_load(*sweep, args.plugins);
+}
+
+/// Adds `ctde plot` and its options to `app`.
+void add_plot(CLI::App& app, CommandLine& args) {
+  PlotRequest& request = args.plot.request;
+  CLI::App* plot = app.add_subcommand(
+      "plot",
+      "Draw results files (CSV), one run each, overlaid: panels by scale, dense events as a raster "
+      "(.png, .svg or .pdf; docs/cli.md)");
+  args.plot.command = plot;
+  plot->add_option("RESULTS", request.results, "Results files (CSV, from run -o), one run each")->required();
+  plot->add_option("-o,--output", request.output, "The plot (.png, .svg or .pdf; 1000 pixels wide)");
+  plot->add_option("--signals", args.plot.signals, "Draw only these signals: a.out,b.out");
+  plot->add_flag("--logx", request.logx, "A logarithmic time axis (rows at t <= 0 skipped)");
+  plot->add_flag("--logy", request.logy, "Logarithmic value axes (values <= 0 skipped)");
+  plot->add_option("--title", request.title, "The plot's title");
+  plot->add_flag("--describe", request.describe,
+                 "Print the layout (panels, rasters, roundoff) as JSON instead of drawing");
+}
+
+/// Adds `ctde graph` and its options to `app`.
+void add_graph(CLI::App& app, CommandLine& args) {
+  GraphArgs& g = args.graph;
+  g.command = app.add_subcommand(
+      "graph", "Draw the actor network of a model file with Graphviz (.svg, .png, .pdf; .dot or .gv: text)");
+  g.command->add_option("MODEL", g.model, "The model file (JSON)")->required();
+  g.command->add_option("-o,--output", g.output, "The drawing (default: DOT text on stdout)");
+  g.command->add_option("--set", g.sets, "Override a model parameter: NAME=VALUE (repeatable)");
+  add_load(*g.command, args.plugins);
+}
+
+/// Adds `ctde trace` and its subcommand `export`, with its options, to `app`.
+void add_trace(CLI::App& app, CommandLine& args) {
+  TraceArgs& t = args.trace;
+  CLI::App* trace = app.add_subcommand("trace", "Work with event traces");
+  trace->require_subcommand(1);
+  t.export_command = trace->add_subcommand(
+      "export", "Convert an event trace (JSON Lines) to the Chrome/Perfetto trace-event format (JSON)");
+  t.export_command->add_option("TRACE", t.input, "The event trace (JSON Lines, from run --trace)")
+      ->required();
+  t.export_command->add_option("-o,--output", t.output, "The Chrome trace (default: stdout)");
+}
+
+/// Adds `ctde types` and its options to `app`.
+void add_types(CLI::App& app, CommandLine& args) {
+  args.types.command =
+      app.add_subcommand("types", "List the actor types a model file may use (family, summary)");
+  args.types.command->add_flag("--json", args.types.json, "Print them as a JSON array");
+  add_load(*args.types.command, args.plugins);
+}
+
+/// Adds `ctde describe` and its options to `app`.
+void add_describe(CLI::App& app, CommandLine& args) {
+  args.describe.command = app.add_subcommand(
+      "describe", "Print one actor type's ports, parameters (with defaults) and time mode as JSON");
+  args.describe.command->add_option("TYPE", args.describe.type, "The actor type (as `ctde types` lists it)")
+      ->required();
+  add_load(*args.describe.command, args.plugins);
+}
+
+/// Adds `ctde fmu` and its subcommand `info`, with its options, to `app`.
+void add_fmu(CLI::App& app, CommandLine& args) {
+  FmuArgs& f = args.fmu;
+  CLI::App* fmu = app.add_subcommand("fmu", "Work with FMUs (Functional Mock-up Units)");
+  fmu->require_subcommand(1);
+  f.info = fmu->add_subcommand(
+      "info",
+      "Print an FMU's interfaces, variables, states and event indicators, and what ctde maps each "
+      "variable to (a port and its kind, a start value), before wiring it (docs/fmi.md)");
+  f.info->add_option("FMU", f.file, "The FMU file (.fmu)")->required();
+  f.info->add_flag("--json", f.json, "Print it as JSON (for scripts)");
+}
+
+/// `ctde run` from its parsed values: the request completed from the options, then run_main().
+/// Returns the exit status.
+int run_parsed(const RunArgs& args) {
+  RunRequest request = args.request;
+  request.overrides = parse_overrides(args.sets);
+  if (*args.stop) request.stop_time = args.stop_time;
+  if (*args.record_option) request.record = parse_record(args.record);
+  const std::optional<ctde::RowSelection> rows = ctde::parse_row_selection(args.rows);
+  if (!rows) throw ctde::ModelError("--rows " + args.rows + ": expects all, output, events or final");
+  request.rows = *rows;
+  // Results or trace on a terminal's stdout would be garbled by the bar redrawn beside them.
+  const bool to_terminal = (request.results == "-" || request.trace == "-") && isatty(STDOUT_FILENO);
+  request.progress = !args.quiet && !to_terminal;
+  return run_main(std::move(request), args.plot, args.quiet);
+}
+
+/// Loads the plugins and runs the subcommand the command line chose. Returns the exit status of
+/// `run` and `sweep`; nullopt after the others, whose status depends on the standard output.
+std::optional<int> dispatch(const CommandLine& args) {
+  for (const std::string& plugin : args.plugins) load_plugin(plugin);
+  if (args.validate.command->parsed()) {
+    const ValidateArgs& v = args.validate;
+    check_paths({{"MODEL", v.model}}, {});
+    const std::optional<double> stop = *v.stop ? std::optional<double>(v.stop_time) : std::nullopt;
+    ctde::cli::validate_command(v.model, parse_overrides(v.sets), stop, std::cout, v.json);
+  }
+  if (args.run.command->parsed()) return run_parsed(args.run);
+  if (args.sweep.command->parsed()) return sweep_command(args.sweep.request);
+  if (args.plot.command->parsed()) {
+    PlotRequest request = args.plot.request;
+    if (!args.plot.signals.empty()) request.signals = parse_record(args.plot.signals, "--signals");
+    plot_command(request);
+  }
+  if (args.graph.command->parsed()) {
+    graph_command(args.graph.model, parse_overrides(args.graph.sets), args.graph.output, std::cout);
+  }
+  if (args.trace.export_command->parsed()) trace_export_command(args.trace.input, args.trace.output);
+  if (args.types.command->parsed()) types_command(args.types.json, std::cout);
+  if (args.describe.command->parsed()) describe_command(args.describe.type, std::cout);
+  if (args.fmu.info->parsed()) {
+    check_paths({{"FMU", args.fmu.file}}, {});
+    fmu_info_command(args.fmu.file, args.fmu.json, std::cout);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"ctde: hybrid systems simulation (continuous time and discrete events)", "ctde"};
   app.set_version_flag("--version", std::string("ctde ") + CTDE_VERSION);
   app.require_subcommand(1);
-
-  std::string model_path;
-  std::vector<std::string> sets;
-  // --load LIB (repeatable) on every command that reads model files or the registry.
-  std::vector<std::string> plugins;
-  const auto add_load = [&plugins](CLI::App* command) {
-    command
-        ->add_option("--load", plugins,
-                     "Load user actor types from a plugin library (repeatable; docs/cli.md)")
-        ->expected(1)
-        ->allow_extra_args(false);  // one library per --load: the model file may follow
-  };
-  auto* validate = app.add_subcommand("validate",
-                                      "Check a model file and print its resolved time modes, "
-                                      "port widths and evaluation schedule (nothing is run)");
-  validate->add_option("MODEL", model_path, "The model file (JSON)")->required();
-  validate->add_option("--set", sets, "Override a model parameter: NAME=VALUE (repeatable)");
-  double validate_stop_time = 0;
-  auto* validate_stop = validate->add_option("--stop-time", validate_stop_time,
-                                             "Check with this stop_time (s), as run --stop-time would run");
-  add_load(validate);
-  bool validate_json = false;
-  validate->add_flag("--json", validate_json, "Print the resolved model as JSON (for scripts)");
-
-  RunRequest run_request;
-  std::vector<std::string> run_sets;
-  double stop_time = 0;
-  bool quiet = false;
-  std::string plot_path;
-  auto* run = app.add_subcommand("run",
-                                 "Run a model file, writing results (CSV, HDF5 .h5 or MATLAB .mat), an event "
-                                 "trace (JSON Lines) and a plot");
-  run->add_option("MODEL", run_request.model, "The model file (JSON)")->required();
-  run->add_option("-o,--output", run_request.results, "Results file (CSV; .h5/.hdf5: HDF5, .mat: MATLAB)");
-  run->add_option("--trace", run_request.trace, "Event trace file (JSON Lines)");
-  run->add_option("--plot", plot_path,
-                  "Plot of the recorded signals (.png, .svg or .pdf; 1000x600 pixels), drawn by matplotlib");
-  run->add_option("--set", run_sets, "Override a model parameter: NAME=VALUE (repeatable)");
-  auto* stop_option = run->add_option("--stop-time", stop_time, "Override the director's stop_time (s)");
-  add_load(run);
-  std::string record_list;
-  std::string rows_text = "all";
-  run->add_option(
-      "--rows", rows_text,
-      "Which rows to write: all, output (the output_interval grid), events (the tags with events), "
-      "final (the last row)");
-  auto* record_option = run->add_option("--record", record_list,
-                                        "Record these signals instead of the model's `record`: a.out,b.out");
-  run->add_flag("--quiet", quiet, "Print nothing but errors (and no progress bar)");
-
-  SweepRequest sweep_request;
-  auto* sweep = app.add_subcommand(
-      "sweep",
-      "Run a model for every point of a sweep file (grid and random draws) on local worker "
-      "processes or MPI ranks, into one HDF5 file (docs/sweep.md)");
-  sweep->add_option("MODEL", sweep_request.model, "The model file (JSON)")->required();
-  sweep->add_option("SWEEP", sweep_request.sweep, "The sweep file (JSON)")->required();
-  sweep->add_option("-o,--output", sweep_request.output, "The results file (HDF5: .h5 or .hdf5)")->required();
-  sweep
-      ->add_option("--jobs", sweep_request.jobs,
-                   "Local processes running runs: this one and N-1 forked workers (default: one per core; "
-                   "ignored under MPI)")
-      ->check(CLI::PositiveNumber);
-  sweep->add_flag("--quiet", sweep_request.quiet, "Print nothing but errors (and no progress line)");
-  add_load(sweep);
-
-  PlotRequest plot_request;
-  std::string plot_signals;
-  auto* plot = app.add_subcommand(
-      "plot",
-      "Draw results files (CSV), one run each, overlaid: panels by scale, dense events as a raster "
-      "(.png, .svg or .pdf; docs/cli.md)");
-  plot->add_option("RESULTS", plot_request.results, "Results files (CSV, from run -o), one run each")
-      ->required();
-  plot->add_option("-o,--output", plot_request.output, "The plot (.png, .svg or .pdf; 1000 pixels wide)");
-  plot->add_option("--signals", plot_signals, "Draw only these signals: a.out,b.out");
-  plot->add_flag("--logx", plot_request.logx, "A logarithmic time axis (rows at t <= 0 skipped)");
-  plot->add_flag("--logy", plot_request.logy, "Logarithmic value axes (values <= 0 skipped)");
-  plot->add_option("--title", plot_request.title, "The plot's title");
-  plot->add_flag("--describe", plot_request.describe,
-                 "Print the layout (panels, rasters, roundoff) as JSON instead of drawing");
-
-  std::string graph_model;
-  std::string graph_output;
-  std::vector<std::string> graph_sets;
-  auto* graph = app.add_subcommand(
-      "graph", "Draw the actor network of a model file with Graphviz (.svg, .png, .pdf; .dot or .gv: text)");
-  graph->add_option("MODEL", graph_model, "The model file (JSON)")->required();
-  graph->add_option("-o,--output", graph_output, "The drawing (default: DOT text on stdout)");
-  graph->add_option("--set", graph_sets, "Override a model parameter: NAME=VALUE (repeatable)");
-  add_load(graph);
-
-  std::string trace_input;
-  std::string trace_output;
-  auto* trace = app.add_subcommand("trace", "Work with event traces");
-  trace->require_subcommand(1);
-  auto* trace_export = trace->add_subcommand(
-      "export", "Convert an event trace (JSON Lines) to the Chrome/Perfetto trace-event format (JSON)");
-  trace_export->add_option("TRACE", trace_input, "The event trace (JSON Lines, from run --trace)")
-      ->required();
-  trace_export->add_option("-o,--output", trace_output, "The Chrome trace (default: stdout)");
-
-  bool types_json = false;
-  auto* types = app.add_subcommand("types", "List the actor types a model file may use (family, summary)");
-  types->add_flag("--json", types_json, "Print them as a JSON array");
-  add_load(types);
-  std::string describe_type_name;
-  auto* describe = app.add_subcommand(
-      "describe", "Print one actor type's ports, parameters (with defaults) and time mode as JSON");
-  describe->add_option("TYPE", describe_type_name, "The actor type (as `ctde types` lists it)")->required();
-  add_load(describe);
-
-  std::string fmu_file;
-  bool fmu_json = false;
-  auto* fmu = app.add_subcommand("fmu", "Work with FMUs (Functional Mock-up Units)");
-  fmu->require_subcommand(1);
-  auto* fmu_info = fmu->add_subcommand(
-      "info",
-      "Print an FMU's interfaces, variables, states and event indicators, and what ctde maps each "
-      "variable to (a port and its kind, a start value), before wiring it (docs/fmi.md)");
-  fmu_info->add_option("FMU", fmu_file, "The FMU file (.fmu)")->required();
-  fmu_info->add_flag("--json", fmu_json, "Print it as JSON (for scripts)");
+  CommandLine args;
+  add_validate(app, args);
+  add_run(app, args);
+  add_sweep(app, args);
+  add_plot(app, args);
+  add_graph(app, args);
+  add_trace(app, args);
+  add_types(app, args);
+  add_describe(app, args);
+  add_fmu(app, args);
 
   try {
     app.parse(argc, argv);
@@ -242,39 +399,7 @@ int main(int argc, char** argv) {
 
   install_interrupt_handlers();
   try {
-    for (const std::string& plugin : plugins) load_plugin(plugin);
-    if (validate->parsed()) {
-      check_paths({{"MODEL", model_path}}, {});
-      const std::optional<double> stop =
-          *validate_stop ? std::optional<double>(validate_stop_time) : std::nullopt;
-      ctde::cli::validate_command(model_path, parse_overrides(sets), stop, std::cout, validate_json);
-    }
-    if (run->parsed()) {
-      run_request.overrides = parse_overrides(run_sets);
-      if (*stop_option) run_request.stop_time = stop_time;
-      if (*record_option) run_request.record = parse_record(record_list);
-      const std::optional<ctde::RowSelection> rows = ctde::parse_row_selection(rows_text);
-      if (!rows) throw ctde::ModelError("--rows " + rows_text + ": expects all, output, events or final");
-      run_request.rows = *rows;
-      // Results or trace on a terminal's stdout would be garbled by the bar redrawn beside them.
-      const bool to_terminal =
-          (run_request.results == "-" || run_request.trace == "-") && isatty(STDOUT_FILENO);
-      run_request.progress = !quiet && !to_terminal;
-      return run_main(run_request, plot_path, quiet);
-    }
-    if (sweep->parsed()) return sweep_command(sweep_request);
-    if (plot->parsed()) {
-      if (!plot_signals.empty()) plot_request.signals = parse_record(plot_signals, "--signals");
-      plot_command(plot_request);
-    }
-    if (graph->parsed()) graph_command(graph_model, parse_overrides(graph_sets), graph_output, std::cout);
-    if (trace_export->parsed()) trace_export_command(trace_input, trace_output);
-    if (types->parsed()) types_command(types_json, std::cout);
-    if (describe->parsed()) describe_command(describe_type_name, std::cout);
-    if (fmu_info->parsed()) {
-      check_paths({{"FMU", fmu_file}}, {});
-      fmu_info_command(fmu_file, fmu_json, std::cout);
-    }
+    if (const std::optional<int> status = dispatch(args)) return *status;
   } catch (const ctde::ModelError& e) {
     std::cerr << "ctde: error: " << e.what() << "\n";
     return kExitUsage;

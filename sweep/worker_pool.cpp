@@ -85,6 +85,159 @@ std::string how_it_ended(pid_t pid) {
   return "unknown";
 }
 
+/// This process's side of the local workers: it hands the indices out, takes the records, and runs
+/// the next index itself whenever no record is waiting. Not copyable, not movable (it refers to its
+/// caller's functions).
+class LocalPool {
+ public:
+  LocalPool(std::uint64_t count, const RunFunction& run, const RecordFunction& record,
+            const StopFunction& stop)
+      : count_(count), run_(run), record_(record), stop_(stop) {}
+  LocalPool(const LocalPool&) = delete;
+  LocalPool& operator=(const LocalPool&) = delete;
+  LocalPool(LocalPool&&) = delete;
+  LocalPool& operator=(LocalPool&&) = delete;
+  ~LocalPool() = default;
+
+  /// Forks `n` workers, each talking to this process over a socket pair.
+  /// @throws std::runtime_error when a socket pair or a process cannot be made.
+  void start(std::size_t n);
+  /// Hands out the indices and takes the records until every run is done or `stop` says so.
+  /// @throws std::runtime_error when poll() fails.
+  void serve();
+  /// Tells the workers to finish and waits for them.
+  void finish();
+
+ private:
+  /// Tops worker `w` up to indices_to_hold() indices.
+  void hand_out(Worker& w);
+  /// True when a live worker holds indices.
+  [[nodiscard]] bool busy() const;
+  /// Runs the next index in this process.
+  void run_here();
+  /// Takes the record worker `w` sent, or, when its end of the socket closed, buries it.
+  void take(Worker& w);
+  /// Worker `w` died: its held runs are recorded as lost, its share goes to the others.
+  void bury(Worker& w);
+
+  std::uint64_t count_;
+  const RunFunction& run_;
+  const RecordFunction& record_;
+  const StopFunction& stop_;
+  std::vector<Worker> workers_;
+  std::uint64_t next_ = 0;  ///< the next index to hand out
+  RunTimer timer_;
+  std::vector<pollfd> polls_;
+  std::vector<char> bytes_;  ///< the record being read
+};
+
+void LocalPool::start(std::size_t n) {
+  workers_.resize(n);
+  for (Worker& w : workers_) {
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+      throw std::runtime_error(std::string("cannot create a worker's socket: ") + std::strerror(errno));
+    }
+    const pid_t pid = ::fork();
+    if (pid < 0)
+      throw std::runtime_error(std::string("cannot start a worker process: ") + std::strerror(errno));
+    if (pid == 0) {
+      ::close(pair[0]);
+      for (const Worker& other : workers_) {
+        if (other.fd >= 0) ::close(other.fd);
+      }
+      work(pair[1], run_);
+    }
+    ::close(pair[1]);
+    w.pid = pid;
+    w.fd = pair[0];
+  }
+}
+
+void LocalPool::hand_out(Worker& w) {
+  const std::size_t hold = indices_to_hold(timer_.mean());
+  while (w.alive && w.held.size() < hold && next_ < count_ && !stop_()) {
+    if (!write_all(w.fd, &next_, sizeof next_)) break;  // it died: its reading end says so
+    w.held.push_back(next_++);
+  }
+}
+
+bool LocalPool::busy() const {
+  for (const Worker& w : workers_) {
+    if (w.alive && !w.held.empty()) return true;
+  }
+  return false;
+}
+
+void LocalPool::serve() {
+  for (Worker& w : workers_) hand_out(w);
+  while (true) {
+    const bool own_work = next_ < count_ && !stop_();
+    if (!own_work && !busy()) break;
+    polls_.clear();
+    for (const Worker& w : workers_) polls_.push_back({w.alive ? w.fd : -1, POLLIN, 0});
+    const int ready = ::poll(polls_.data(), polls_.size(), own_work ? 0 : -1);
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("cannot wait for the workers: ") + std::strerror(errno));
+    }
+    if (ready == 0) {  // no record waiting: run the next index here
+      run_here();
+      continue;
+    }
+    for (std::size_t i = 0; i < workers_.size(); ++i) {
+      Worker& w = workers_[i];
+      if (!w.alive || polls_[i].revents == 0) continue;
+      take(w);
+    }
+  }
+}
+
+void LocalPool::run_here() {
+  results::RunRecord done = run_(next_++);
+  timer_.add(done.wall_time);
+  record_(std::move(done));
+}
+
+void LocalPool::take(Worker& w) {
+  std::uint64_t size = 0;
+  bool ok = read_all(w.fd, &size, sizeof size);
+  if (ok) {
+    bytes_.resize(size);
+    ok = read_all(w.fd, bytes_.data(), bytes_.size());
+  }
+  if (!ok) {
+    bury(w);
+    return;
+  }
+  w.held.pop_front();
+  results::RunRecord done = results::deserialize(bytes_);
+  timer_.add(done.wall_time);
+  record_(std::move(done));
+  hand_out(w);
+}
+
+void LocalPool::bury(Worker& w) {
+  w.alive = false;  // its end of the socket closed: it died
+  ::close(w.fd);
+  w.fd = -1;
+  const std::string why = how_it_ended(w.pid);
+  w.pid = -1;
+  for (const std::uint64_t k : w.held) record_(lost(k, why));
+  w.held.clear();
+  for (Worker& other : workers_) hand_out(other);  // its share goes to the others (or to this process)
+}
+
+void LocalPool::finish() {
+  for (Worker& w : workers_) {
+    if (w.fd >= 0) {
+      (void)write_all(w.fd, &kNoMore, sizeof kNoMore);
+      ::close(w.fd);
+    }
+    if (w.pid > 0) (void)how_it_ended(w.pid);
+  }
+}
+
 }  // namespace
 
 std::size_t indices_to_hold(double mean_run_seconds) {
@@ -103,96 +256,10 @@ void run_local(std::uint64_t count, unsigned jobs, const RunFunction& run, const
   // This process is one of the jobs: it runs runs itself whenever no record is waiting, so
   // `--jobs 2` is two processes on two cores (this one and one worker), not three.
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(jobs, count)) - 1;
-  std::vector<Worker> workers(n);
-  for (Worker& w : workers) {
-    int pair[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
-      throw std::runtime_error(std::string("cannot create a worker's socket: ") + std::strerror(errno));
-    }
-    const pid_t pid = ::fork();
-    if (pid < 0)
-      throw std::runtime_error(std::string("cannot start a worker process: ") + std::strerror(errno));
-    if (pid == 0) {
-      ::close(pair[0]);
-      for (const Worker& other : workers) {
-        if (other.fd >= 0) ::close(other.fd);
-      }
-      work(pair[1], run);
-    }
-    ::close(pair[1]);
-    w.pid = pid;
-    w.fd = pair[0];
-  }
-
-  std::uint64_t next = 0;
-  RunTimer timer;
-  const auto hand_out = [&](Worker& w) {
-    const std::size_t hold = indices_to_hold(timer.mean());
-    while (w.alive && w.held.size() < hold && next < count && !stop()) {
-      if (!write_all(w.fd, &next, sizeof next)) break;  // it died: its reading end says so
-      w.held.push_back(next++);
-    }
-  };
-  for (Worker& w : workers) hand_out(w);
-
-  const auto busy = [&] {
-    for (const Worker& w : workers) {
-      if (w.alive && !w.held.empty()) return true;
-    }
-    return false;
-  };
-  std::vector<pollfd> polls;
-  std::vector<char> bytes;
-  while (true) {
-    const bool own_work = next < count && !stop();
-    if (!own_work && !busy()) break;
-    polls.clear();
-    for (const Worker& w : workers) polls.push_back({w.alive ? w.fd : -1, POLLIN, 0});
-    const int ready = ::poll(polls.data(), polls.size(), own_work ? 0 : -1);
-    if (ready < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error(std::string("cannot wait for the workers: ") + std::strerror(errno));
-    }
-    if (ready == 0) {  // no record waiting: run the next index here
-      results::RunRecord done = run(next++);
-      timer.add(done.wall_time);
-      record(std::move(done));
-      continue;
-    }
-    for (std::size_t i = 0; i < workers.size(); ++i) {
-      Worker& w = workers[i];
-      if (!w.alive || polls[i].revents == 0) continue;
-      std::uint64_t size = 0;
-      bool ok = read_all(w.fd, &size, sizeof size);
-      if (ok) {
-        bytes.resize(size);
-        ok = read_all(w.fd, bytes.data(), bytes.size());
-      }
-      if (ok) {
-        w.held.pop_front();
-        results::RunRecord done = results::deserialize(bytes);
-        timer.add(done.wall_time);
-        record(std::move(done));
-        hand_out(w);
-        continue;
-      }
-      w.alive = false;  // its end of the socket closed: it died
-      ::close(w.fd);
-      w.fd = -1;
-      const std::string why = how_it_ended(w.pid);
-      w.pid = -1;
-      for (const std::uint64_t k : w.held) record(lost(k, why));
-      w.held.clear();
-      for (Worker& other : workers) hand_out(other);  // its share goes to the others (or to this process)
-    }
-  }
-  for (Worker& w : workers) {
-    if (w.fd >= 0) {
-      (void)write_all(w.fd, &kNoMore, sizeof kNoMore);
-      ::close(w.fd);
-    }
-    if (w.pid > 0) (void)how_it_ended(w.pid);
-  }
+  LocalPool pool(count, run, record, stop);
+  pool.start(n);
+  pool.serve();
+  pool.finish();
 }
 
 }  // namespace ctde::sweep

@@ -22,17 +22,57 @@ fmi2::Status status(fmi3::Status s) { return static_cast<fmi2::Status>(static_ca
 
 bool positive_finite(double x) { return x > 0 && std::isfinite(x); }
 
+/// Throws the ModelError "<what>: <message>".
+[[noreturn]] void fail_for(const std::string& what, const std::string& message) {
+  throw ModelError(what + ": " + message);
+}
+
+/// Checks the intervalVariability `kind` of the input or output clock `named` ("clock 'c'") of FMU `what`.
+/// @throws ModelError for a missing, unknown or aperiodic kind, and for an output clock that is not
+/// triggered.
+void check_interval_variability(const std::string& kind, bool input, const std::string& named,
+                                const std::string& what) {
+  const auto fail = [&](const std::string& message) { fail_for(what, message); };
+  if (kind.empty()) fail(named + " has no intervalVariability");
+  if (!input && kind != "triggered") {
+    fail(named + " is an output clock with intervalVariability '" + kind + "' (output clocks are triggered)");
+  }
+  if (kind == "changing" || kind == "countdown") {
+    fail(named + ": intervalVariability '" + kind +
+         "' (an aperiodic clock) is not supported; ctde runs triggered, constant, fixed and tunable clocks");
+  }
+  if (kind != "triggered" && kind != "constant" && kind != "fixed" && kind != "tunable") {
+    fail(named + " has an unknown intervalVariability '" + kind + "'");
+  }
+}
+
+/// Checks the interval and shift of the periodic input clock `named` ("clock 'c'") of FMU `what`.
+/// @throws ModelError for a constant clock without intervalDecimal, an interval <= 0 or a shift < 0.
+void check_periodic(const FmuClockAttributes& attributes, const std::string& named, const std::string& what) {
+  const auto fail = [&](const std::string& message) { fail_for(what, message); };
+  const auto& interval = attributes.interval;
+  const auto& shift = attributes.shift;
+  if (!interval && attributes.interval_variability == "constant") {
+    fail(named + " is constant and has no intervalDecimal");
+  }
+  if (interval && !positive_finite(*interval)) {
+    fail(named + " has intervalDecimal " + format_double(*interval) + " (a periodic clock needs one > 0)");
+  }
+  if (shift && !(*shift >= 0 && std::isfinite(*shift))) {
+    fail(named + " has shiftDecimal " + format_double(*shift) + " (it must be >= 0)");
+  }
+}
+
 }  // namespace
 
 void Fmi3Clocks::configure(const ModelDescription& md, const std::string& what) {
   *this = Fmi3Clocks{};
   entry_.assign(md.variables.size(), kNone);
-  const auto fail = [&](const std::string& message) { throw ModelError(what + ": " + message); };
-  std::map<unsigned int, std::size_t> clock_variable;  // value reference -> variable index
-  for (std::size_t v = 0; v < md.variables.size(); ++v) {
-    if (md.variables[v].type == VariableType::kClock)
-      clock_variable.emplace(md.variables[v].value_reference, v);
-  }
+  add_clocks(md, what);
+  add_clocked(md, what);
+}
+
+void Fmi3Clocks::add_clocks(const ModelDescription& md, const std::string& what) {
   for (std::size_t v = 0; v < md.variables.size(); ++v) {
     const FmuVariable& var = md.variables[v];
     const bool input = var.causality == Causality::kInput;
@@ -44,31 +84,11 @@ void Fmi3Clocks::configure(const ModelDescription& md, const std::string& what) 
     c.attributes = *var.clock;
     const std::string& kind = c.attributes.interval_variability;
     const std::string named = "clock '" + var.name + "'";
-    if (kind.empty()) fail(named + " has no intervalVariability");
-    if (!input && kind != "triggered") {
-      fail(named + " is an output clock with intervalVariability '" + kind +
-           "' (output clocks are triggered)");
-    }
-    if (kind == "changing" || kind == "countdown") {
-      fail(
-          named + ": intervalVariability '" + kind +
-          "' (an aperiodic clock) is not supported; ctde runs triggered, constant, fixed and tunable clocks");
-    }
-    if (kind != "triggered" && kind != "constant" && kind != "fixed" && kind != "tunable") {
-      fail(named + " has an unknown intervalVariability '" + kind + "'");
-    }
+    check_interval_variability(kind, input, named, what);
     if (input && kind != "triggered") {
       c.periodic = true;
       const auto& interval = c.attributes.interval;
-      const auto& shift = c.attributes.shift;
-      if (!interval && kind == "constant") fail(named + " is constant and has no intervalDecimal");
-      if (interval && !positive_finite(*interval)) {
-        fail(named + " has intervalDecimal " + format_double(*interval) +
-             " (a periodic clock needs one > 0)");
-      }
-      if (shift && !(*shift >= 0 && std::isfinite(*shift))) {
-        fail(named + " has shiftDecimal " + format_double(*shift) + " (it must be >= 0)");
-      }
+      check_periodic(c.attributes, named, what);
       c.ask = !interval;
       asks_ = asks_ || c.ask;
       sets_interval_ = sets_interval_ || (interval && kind != "constant");
@@ -77,6 +97,15 @@ void Fmi3Clocks::configure(const ModelDescription& md, const std::string& what) 
     has_output_clocks_ = has_output_clocks_ || !input;
     entry_[v] = clocks_.size();
     clocks_.push_back(std::move(c));
+  }
+}
+
+void Fmi3Clocks::add_clocked(const ModelDescription& md, const std::string& what) {
+  const auto fail = [&](const std::string& message) { fail_for(what, message); };
+  std::map<unsigned int, std::size_t> clock_variable;  // value reference -> variable index
+  for (std::size_t v = 0; v < md.variables.size(); ++v) {
+    if (md.variables[v].type == VariableType::kClock)
+      clock_variable.emplace(md.variables[v].value_reference, v);
   }
   for (std::size_t v = 0; v < md.variables.size(); ++v) {
     const FmuVariable& var = md.variables[v];

@@ -122,6 +122,10 @@ class Fmi3Clocks {
     std::size_t port = kNone;
   };
 
+  /// Reads the input and output clocks of `md` (configure()).
+  void add_clocks(const ModelDescription& md, const std::string& what);
+  /// Reads the clocked inputs and outputs of `md`, after the clocks (configure()).
+  void add_clocked(const ModelDescription& md, const std::string& what);
   void set_clocked(Fmi3ClockRun& run, Fmi2Instance& fmu) const;
   void read_clocked(Fmi3ClockRun& run, Fmi2Instance& fmu) const;
   [[nodiscard]] bool any_active(const Clocked& c, const Fmi3ClockRun& run) const;

@@ -60,6 +60,30 @@ std::string FMU::guard_name(std::size_t i) const {
 
 void FMU::configure(const ParameterScope& scope) {
   (void)scope;
+  load_file();
+  choose_interface();
+  try {
+    clocks_.configure(md_, archive_->describe());
+  } catch (const ModelError& e) {
+    fail(file_, e.message());
+  }
+  if (!me_ && clocks_.any()) {
+    fail(interface_, archive_->describe() + " has clocks ('" + clocks_.first_name() +
+                         "'): ctde runs FMI 3 clocks with Model Exchange only (co-simulation event mode is "
+                         "not supported)");
+  }
+  set_declared_mode(me_ ? TimeMode::kContinuous : TimeMode::kDiscrete);
+  const FmuInterface& chosen = me_ ? *md_.model_exchange : *md_.co_simulation;
+  once_per_process_ = chosen.instantiate_once_per_process;
+  open_library(chosen);
+  states_ = 0;
+  for (const std::size_t state : md_.states) states_ += md_.variables[state].size;
+  declare_ports();
+  read_starts();
+  check_instance();
+}
+
+void FMU::load_file() {
   const std::string& file = text(file_);
   if (file != loaded_) {
     try {
@@ -70,6 +94,9 @@ void FMU::configure(const ParameterScope& scope) {
     }
     loaded_ = file;
   }
+}
+
+void FMU::choose_interface() {
   const std::string& choice = text(interface_);
   if (choice == "model-exchange") {
     if (!md_.model_exchange) fail(interface_, archive_->describe() + " has no Model Exchange interface");
@@ -90,19 +117,9 @@ void FMU::configure(const ParameterScope& scope) {
       fail(step_, "must be positive and finite, got " + format_double(communication_step_));
     }
   }
-  try {
-    clocks_.configure(md_, archive_->describe());
-  } catch (const ModelError& e) {
-    fail(file_, e.message());
-  }
-  if (!me_ && clocks_.any()) {
-    fail(interface_, archive_->describe() + " has clocks ('" + clocks_.first_name() +
-                         "'): ctde runs FMI 3 clocks with Model Exchange only (co-simulation event mode is "
-                         "not supported)");
-  }
-  set_declared_mode(me_ ? TimeMode::kContinuous : TimeMode::kDiscrete);
-  const FmuInterface& chosen = me_ ? *md_.model_exchange : *md_.co_simulation;
-  once_per_process_ = chosen.instantiate_once_per_process;
+}
+
+void FMU::open_library(const FmuInterface& chosen) {
   const std::string platform = fmi_platform(md_.fmi_version);
   if (platform.empty()) {
     fail(file_, archive_->describe() + ": FMI " + md_.fmi_version +
@@ -133,10 +150,9 @@ void FMU::configure(const ParameterScope& scope) {
       fail(file_, e.message());
     }
   }
-  states_ = 0;
-  for (const std::size_t state : md_.states) states_ += md_.variables[state].size;
-  declare_ports();
-  read_starts();
+}
+
+void FMU::check_instance() const {
   // A trial instance: the FMU checks the GUID (and its resources) now, so
   // that a mismatch is a model error found by `ctde validate`.
   try {
@@ -171,17 +187,8 @@ void FMU::declare_ports() {
     if (!input && var.causality != Causality::kOutput) continue;
     if (clocks_.owns(v) && !clocks_.has_port(v)) continue;  // a periodic input clock: ctde ticks it
     const std::string port = fmu_port_name(var.name);
-    const bool fmi3 = md_.fmi_version == "3.0";
     if (!clocks_.owns(v) && !is_port_type(var)) {
-      // Refused only when a connection needs it (unconnectable()).
-      const std::string what =
-          "'" + var.name + "' is " + (input ? "an input" : "an output") + " of type " + var.type_name;
-      unconnectable_.emplace_back(
-          port, var.size == 0
-                    ? what + " whose size a structural parameter sets: ctde's ports have fixed widths"
-                    : what +
-                          ", which ctde's ports do not carry (they carry numbers: Real, Integer, "
-                          "Boolean, Enumeration; FMI 3 Float32, Float64, Int8...UInt64)");
+      add_unconnectable(var, port, input);  // refused only when a connection needs it (unconnectable())
       continue;
     }
     for (const auto& [other_port, other_variable] : names) {
@@ -198,34 +205,52 @@ void FMU::declare_ports() {
                                   : declare_output(port, PortKind::kDiscrete, 1).index);
       continue;
     }
-    // Model Exchange: a discrete input changes only at events (a token);
-    // Co-Simulation: of its driver's kind, read at the communication points.
-    const PortKind kind = input ? fmu_input_kind(var, me_)
-                          : me_ ? PortKind::kContinuous
-                                : PortKind::kDiscrete;
-    const ValueType type = *value_type(var, fmi3);
-    if (!has_functions(*library_, type)) {
-      fail(file_, archive_->describe() + ": the binary does not export " + function_name(type, fmi3, false) +
-                      " and " + function_name(type, fmi3, true) + ", which variable '" + var.name +
-                      "' needs");
-    }
-    const int width = static_cast<int>(var.size);  // an array variable: a vector port
-    std::size_t index = 0;
-    if (input) {
-      const auto found = find_input(port);
-      index = found ? *found : declare_input(port, kind, width, /*optional=*/true).index;
-      set_kind(InputPort(index), kind);
-      input_variable.push_back(v);
-    } else {
-      const auto found = find_output(port);
-      index = found ? *found : declare_output(port, kind, width).index;
-      set_kind(OutputPort(index), kind);
-      if (output_starts_.size() <= index) output_starts_.resize(index + 1);
-      output_starts_[index] = var.starts.size() == var.size ? var.starts : std::vector<double>(var.size, 0.0);
-    }
-    Ports& side = !input ? outputs_ : kind == PortKind::kContinuous ? continuous_inputs_ : event_inputs_;
-    side[static_cast<std::size_t>(type)].add(var.value_reference, index, v, var.size);
+    declare_value_port(v, port, input);
+    if (input) input_variable.push_back(v);
   }
+  lay_out_outputs();
+  declare_feedthrough(input_variable);
+}
+
+void FMU::add_unconnectable(const FmuVariable& var, const std::string& port, bool input) {
+  const std::string what =
+      "'" + var.name + "' is " + (input ? "an input" : "an output") + " of type " + var.type_name;
+  unconnectable_.emplace_back(
+      port, var.size == 0 ? what + " whose size a structural parameter sets: ctde's ports have fixed widths"
+                          : what +
+                                ", which ctde's ports do not carry (they carry numbers: Real, Integer, "
+                                "Boolean, Enumeration; FMI 3 Float32, Float64, Int8...UInt64)");
+}
+
+void FMU::declare_value_port(std::size_t v, const std::string& port, bool input) {
+  const FmuVariable& var = md_.variables[v];
+  const bool fmi3 = md_.fmi_version == "3.0";
+  // Model Exchange: a discrete input changes only at events (a token);
+  // Co-Simulation: of its driver's kind, read at the communication points.
+  const PortKind kind = input ? fmu_input_kind(var, me_) : me_ ? PortKind::kContinuous : PortKind::kDiscrete;
+  const ValueType type = *value_type(var, fmi3);
+  if (!has_functions(*library_, type)) {
+    fail(file_, archive_->describe() + ": the binary does not export " + function_name(type, fmi3, false) +
+                    " and " + function_name(type, fmi3, true) + ", which variable '" + var.name + "' needs");
+  }
+  const int width = static_cast<int>(var.size);  // an array variable: a vector port
+  std::size_t index = 0;
+  if (input) {
+    const auto found = find_input(port);
+    index = found ? *found : declare_input(port, kind, width, /*optional=*/true).index;
+    set_kind(InputPort(index), kind);
+  } else {
+    const auto found = find_output(port);
+    index = found ? *found : declare_output(port, kind, width).index;
+    set_kind(OutputPort(index), kind);
+    if (output_starts_.size() <= index) output_starts_.resize(index + 1);
+    output_starts_[index] = var.starts.size() == var.size ? var.starts : std::vector<double>(var.size, 0.0);
+  }
+  Ports& side = !input ? outputs_ : kind == PortKind::kContinuous ? continuous_inputs_ : event_inputs_;
+  side[static_cast<std::size_t>(type)].add(var.value_reference, index, v, var.size);
+}
+
+void FMU::lay_out_outputs() {
   output_families_.clear();
   output_slots_.clear();
   for (std::size_t t = 0; t < kValueTypes; ++t) {
@@ -237,6 +262,9 @@ void FMU::declare_ports() {
       offset += group.widths[k];
     }
   }
+}
+
+void FMU::declare_feedthrough(const std::vector<std::size_t>& input_variable) {
   // Direct feedthrough from <ModelStructure><Outputs>: dependencies absent = on everything.
   std::vector<std::pair<InputPort, OutputPort>> pairs;
   for (const FmuOutput& out : md_.outputs) {

@@ -135,8 +135,24 @@ class FMU : public Actor {
   };
   struct RunState;
 
+  /// Loads the `file` parameter's FMU, unless it is the one loaded already.
+  void load_file();
+  /// Sets me_ from the `interface` parameter, and the communication step of Co-Simulation.
+  void choose_interface();
+  /// Loads the binary of the `chosen` interface for this platform and checks the functions the clocks need.
+  void open_library(const FmuInterface& chosen);
+  /// Instantiates the FMU once, so that a wrong GUID (or resources) is a model error now.
+  void check_instance() const;
   void load(const std::string& file);
   void declare_ports();
+  /// Records why the input or output `var` (a type ports do not carry) has no port `port`.
+  void add_unconnectable(const FmuVariable& var, const std::string& port, bool input);
+  /// Declares the port of the input or output variable `v` of a type ports carry, and adds it to its family.
+  void declare_value_port(std::size_t v, const std::string& port, bool input);
+  /// Lists the families outputs_ has ports of, and each output port's slot among the values read.
+  void lay_out_outputs();
+  /// Declares the direct feedthrough from ModelStructure, from the variables of `input_variable`.
+  void declare_feedthrough(const std::vector<std::size_t>& input_variable);
   void read_starts();
   [[nodiscard]] std::unique_ptr<Fmi2Instance> instantiate(const std::string& instance_name) const;
   /// Sets the inputs of `ports` that `take(port index)` selects (their values now).

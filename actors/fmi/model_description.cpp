@@ -300,10 +300,11 @@ void check_outputs_listed(const Parser& parser, const ModelDescription& d) {
   }
 }
 
-/// FMI 3.0: the rest of the description after the version.
-ModelDescription parse3(const Parser& parser, const pugi::xml_node& root, ModelDescription d) {
-  d.model_name = parser.required(root, "modelName");
-  d.guid = parser.required(root, "instantiationToken");
+/// FMI 3.0: each variable's index by its value reference.
+using ByReference = std::map<unsigned int, std::size_t>;
+
+/// FMI 3.0: the Model Exchange and Co-Simulation interfaces of `root`; fails when it has neither.
+void read_interfaces3(const Parser& parser, const pugi::xml_node& root, ModelDescription& d) {
   if (const pugi::xml_node me = root.child("ModelExchange")) {
     d.model_exchange = parser.interface(me);
     d.model_exchange->completed_step_not_needed =
@@ -318,7 +319,11 @@ ModelDescription parse3(const Parser& parser, const pugi::xml_node& root, ModelD
     }
     parser.fail("neither <ModelExchange> nor <CoSimulation>");
   }
-  std::map<unsigned int, std::size_t> by_reference;
+}
+
+/// FMI 3.0: reads the variables of <ModelVariables> into `d`; returns their indices by value reference.
+ByReference read_variables3(const Parser& parser, const pugi::xml_node& root, ModelDescription& d) {
+  ByReference by_reference;
   for (const pugi::xml_node v : root.child("ModelVariables").children()) {
     d.variables.push_back(parser.variable3(v));
     if (!by_reference.emplace(d.variables.back().value_reference, d.variables.size() - 1).second) {
@@ -326,33 +331,44 @@ ModelDescription parse3(const Parser& parser, const pugi::xml_node& root, ModelD
                   std::to_string(d.variables.back().value_reference));
     }
   }
-  const auto index = [&](const pugi::xml_node& node, const std::string& text) {
-    std::size_t vr = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), vr);
-    const auto found = by_reference.find(static_cast<unsigned int>(vr));
-    if (error != std::errc() || end != text.data() + text.size() || found == by_reference.end()) {
-      parser.fail(Parser::tag(node) + " refers to value reference '" + text + "', which no variable has");
-    }
-    return found->second;
-  };
-  const pugi::xml_node structure = root.child("ModelStructure");
-  for (const pugi::xml_node u : structure.children("Output")) {
-    FmuOutput out;
-    out.variable = index(u, parser.required(u, "valueReference"));
-    if (const pugi::xml_attribute deps = u.attribute("dependencies")) {
-      out.dependencies.emplace();
-      std::istringstream words(deps.value());
-      for (std::string word; words >> word;) out.dependencies->push_back(index(u, word));
-    }
-    d.outputs.push_back(std::move(out));
+  return by_reference;
+}
+
+/// FMI 3.0: the index of the variable whose value reference is `text`, which `node` refers to.
+std::size_t referenced(const Parser& parser, const ByReference& by_reference, const pugi::xml_node& node,
+                       const std::string& text) {
+  std::size_t vr = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), vr);
+  const auto found = by_reference.find(static_cast<unsigned int>(vr));
+  if (error != std::errc() || end != text.data() + text.size() || found == by_reference.end()) {
+    parser.fail(Parser::tag(node) + " refers to value reference '" + text + "', which no variable has");
   }
+  return found->second;
+}
+
+/// FMI 3.0: the variables of the `dependencies` attribute of `node`, or nullopt when it has none.
+std::optional<std::vector<std::size_t>> dependencies3(const Parser& parser, const ByReference& by_reference,
+                                                      const pugi::xml_node& node) {
+  std::optional<std::vector<std::size_t>> dependencies;
+  if (const pugi::xml_attribute deps = node.attribute("dependencies")) {
+    dependencies.emplace();
+    std::istringstream words(deps.value());
+    for (std::string word; words >> word;)
+      dependencies->push_back(referenced(parser, by_reference, node, word));
+  }
+  return dependencies;
+}
+
+/// FMI 3.0: the states and their derivatives from the <ContinuousStateDerivative> elements of `structure`.
+void read_derivatives3(const Parser& parser, const ByReference& by_reference, const pugi::xml_node& structure,
+                       ModelDescription& d) {
   for (const pugi::xml_node u : structure.children("ContinuousStateDerivative")) {
-    const std::size_t derivative = index(u, parser.required(u, "valueReference"));
+    const std::size_t derivative = referenced(parser, by_reference, u, parser.required(u, "valueReference"));
     FmuVariable& v = d.variables[derivative];
     if (v.type != VariableType::kReal || v.derivative_of == 0) {
       parser.fail("derivative '" + v.name + "' does not name the state it is the derivative of");
     }
-    const std::size_t state = index(u, std::to_string(v.derivative_of - 1));
+    const std::size_t state = referenced(parser, by_reference, u, std::to_string(v.derivative_of - 1));
     v.derivative_of = state + 1;
     if (v.size == 0 || d.variables[state].size != v.size) {
       parser.fail(
@@ -362,23 +378,42 @@ ModelDescription parse3(const Parser& parser, const pugi::xml_node& root, ModelD
     }
     d.derivatives.push_back(derivative);
     d.states.push_back(state);
-    std::optional<std::vector<std::size_t>> dependencies;
-    if (const pugi::xml_attribute deps = u.attribute("dependencies")) {
-      dependencies.emplace();
-      std::istringstream words(deps.value());
-      for (std::string word; words >> word;) dependencies->push_back(index(u, word));
-    }
-    d.derivative_dependencies.push_back(std::move(dependencies));
+    d.derivative_dependencies.push_back(dependencies3(parser, by_reference, u));
   }
-  d.event_indicators = 0;
+}
+
+/// FMI 3.0: the number of event indicators (array elements count) from the <EventIndicator> elements of
+/// `structure`.
+std::size_t count_event_indicators3(const Parser& parser, const ByReference& by_reference,
+                                    const pugi::xml_node& structure, const ModelDescription& d) {
+  std::size_t count = 0;
   for (const pugi::xml_node u : structure.children("EventIndicator")) {
-    const FmuVariable& indicator = d.variables[index(u, parser.required(u, "valueReference"))];
+    const FmuVariable& indicator =
+        d.variables[referenced(parser, by_reference, u, parser.required(u, "valueReference"))];
     if (indicator.size == 0) {
       parser.fail("event indicator '" + indicator.name +
                   "' has a dimension set by a structural parameter: ctde supports arrays of fixed size only");
     }
-    d.event_indicators += indicator.size;
+    count += indicator.size;
   }
+  return count;
+}
+
+/// FMI 3.0: the rest of the description after the version.
+ModelDescription parse3(const Parser& parser, const pugi::xml_node& root, ModelDescription d) {
+  d.model_name = parser.required(root, "modelName");
+  d.guid = parser.required(root, "instantiationToken");
+  read_interfaces3(parser, root, d);
+  const ByReference by_reference = read_variables3(parser, root, d);
+  const pugi::xml_node structure = root.child("ModelStructure");
+  for (const pugi::xml_node u : structure.children("Output")) {
+    FmuOutput out;
+    out.variable = referenced(parser, by_reference, u, parser.required(u, "valueReference"));
+    out.dependencies = dependencies3(parser, by_reference, u);
+    d.outputs.push_back(std::move(out));
+  }
+  read_derivatives3(parser, by_reference, structure, d);
+  d.event_indicators = count_event_indicators3(parser, by_reference, structure, d);
   check_outputs_listed(parser, d);
   return d;
 }

@@ -119,38 +119,77 @@ ModelError OptionError::in_file(const std::string& file) const {
 
 namespace {
 
-RunOptions read_run_options(const std::map<std::string, ParamValue>& director, const ParameterScope& scope) {
-  RunOptions options;
-  const auto number = [&](const std::string& key) -> std::optional<double> {
-    const auto it = director.find(key);
-    if (it == director.end()) return std::nullopt;
+/// Reads the director's options by key: each value evaluated in the model's scope, an error an
+/// OptionError naming the key. Not copyable, not movable (it refers to its caller's map and scope).
+class OptionReader {
+ public:
+  OptionReader(const std::map<std::string, ParamValue>& director, const ParameterScope& scope)
+      : director_(director), scope_(scope) {}
+  OptionReader(const OptionReader&) = delete;
+  OptionReader& operator=(const OptionReader&) = delete;
+  OptionReader(OptionReader&&) = delete;
+  OptionReader& operator=(OptionReader&&) = delete;
+  ~OptionReader() = default;
+
+  /// The number `key` holds, or nullopt when it is absent.
+  [[nodiscard]] std::optional<double> number(const std::string& key) const {
+    const auto it = director_.find(key);
+    if (it == director_.end()) return std::nullopt;
     try {
-      return scope.evaluate(it->second, ParamKind::kScalar, option(key)).scalar();
+      return scope_.evaluate(it->second, ParamKind::kScalar, option(key)).scalar();
     } catch (const OptionError&) {
       throw;
     } catch (const ModelError& e) {
       throw OptionError(key, e.message());
     }
-  };
-  const auto text = [&](const std::string& key) -> std::optional<std::string> {
-    const auto it = director.find(key);
-    if (it == director.end()) return std::nullopt;
+  }
+
+  /// The text `key` holds, or nullopt when it is absent.
+  [[nodiscard]] std::optional<std::string> text(const std::string& key) const {
+    const auto it = director_.find(key);
+    if (it == director_.end()) return std::nullopt;
     try {
-      return scope.evaluate(it->second, ParamKind::kString, option(key)).text();
+      return scope_.evaluate(it->second, ParamKind::kString, option(key)).text();
     } catch (const ModelError& e) {
       throw OptionError(key, e.message());
     }
-  };
+  }
 
-  // Read every option; their values are checked together, by check(), as
-  // the Director checks options built in C++.
-  if (auto v = number("start_time")) options.start_time = *v;
-  const auto stop = number("stop_time");
-  if (!stop)
-    throw OptionError("stop_time", "director option 'stop_time' is required (the run's end, in seconds)");
-  options.stop_time = *stop;
-  if (auto v = number("time_resolution")) options.time_resolution = *v;
-  if (auto s = text("solver")) {
+  /// A key with two allowed words: true for `a`, false for `b`, nullopt when it is absent.
+  /// @throws OptionError "key must be \"a\" or \"b\", got ...".
+  [[nodiscard]] std::optional<bool> either(const std::string& key, const char* a, const char* b) const {
+    const auto s = text(key);
+    if (!s) return std::nullopt;
+    if (*s == a || *s == b) return *s == a;
+    throw OptionError(key, option(key) + " must be \"" + a + "\" or \"" + b + "\", got \"" + *s + "\"");
+  }
+
+  /// Reads `atol`, when given: one number into options.atol, several into options.atol_per_state.
+  void atol(RunOptions& options) const {
+    const auto it = director_.find("atol");
+    if (it == director_.end()) return;
+    ResolvedParam given;
+    try {
+      given = scope_.evaluate(it->second, ParamKind::kVector, option("atol"));
+    } catch (const ModelError& e) {
+      throw OptionError("atol", e.message());
+    }
+    const std::span<const double> values = given.values();
+    if (values.size() == 1) {
+      options.atol = values[0];
+    } else {
+      options.atol_per_state.assign(values.begin(), values.end());
+    }
+  }
+
+ private:
+  const std::map<std::string, ParamValue>& director_;
+  const ParameterScope& scope_;
+};
+
+/// Reads the options solver and linear_solver into `options`.
+void read_solvers(const OptionReader& read, RunOptions& options) {
+  if (auto s = read.text("solver")) {
     const std::optional<SolverKind> kind = solver_kind(*s);
     if (!kind) {
       throw OptionError("solver",
@@ -161,7 +200,7 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
     }
     options.solver = *kind;
   }
-  if (auto s = text("linear_solver")) {
+  if (auto s = read.text("linear_solver")) {
     const std::optional<LinearSolverKind> kind = linear_solver_kind(*s);
     if (!kind) {
       throw OptionError(
@@ -170,25 +209,17 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
     }
     options.linear_solver = *kind;
   }
-  if (auto v = number("rtol")) options.rtol = *v;
-  if (const auto it = director.find("atol"); it != director.end()) {
-    ResolvedParam atol;
-    try {
-      atol = scope.evaluate(it->second, ParamKind::kVector, option("atol"));
-    } catch (const ModelError& e) {
-      throw OptionError("atol", e.message());
-    }
-    const std::span<const double> values = atol.values();
-    if (values.size() == 1) {
-      options.atol = values[0];
-    } else {
-      options.atol_per_state.assign(values.begin(), values.end());
-    }
-  }
-  if (auto v = number("initial_step")) options.initial_step = *v;
-  if (auto v = number("min_step")) options.min_step = *v;
-  if (auto v = number("max_step")) options.max_step = *v;
-  if (auto v = number("max_microsteps")) {
+}
+
+/// Reads the options rtol, atol, initial_step, min_step, max_step, max_microsteps and
+/// event_tolerance into `options`.
+void read_tolerances(const OptionReader& read, RunOptions& options) {
+  if (auto v = read.number("rtol")) options.rtol = *v;
+  read.atol(options);
+  if (auto v = read.number("initial_step")) options.initial_step = *v;
+  if (auto v = read.number("min_step")) options.min_step = *v;
+  if (auto v = read.number("max_step")) options.max_step = *v;
+  if (auto v = read.number("max_microsteps")) {
     if (!(*v >= 1) || *v > 1e9 || *v != std::floor(*v)) {  // before the conversion to a whole number
       throw OptionError(
           "max_microsteps",
@@ -196,27 +227,40 @@ RunOptions read_run_options(const std::map<std::string, ParamValue>& director, c
     }
     options.max_microsteps = static_cast<long>(*v);
   }
-  if (auto v = number("event_tolerance")) options.event_tolerance = *v;
-  // A key with two allowed words: "key must be \"a\" or \"b\", got ...".
-  const auto either = [&](const std::string& key, const char* a, const char* b) -> std::optional<bool> {
-    const auto s = text(key);
-    if (!s) return std::nullopt;
-    if (*s == a || *s == b) return *s == a;
-    throw OptionError(key, option(key) + " must be \"" + a + "\" or \"" + b + "\", got \"" + *s + "\"");
-  };
-  if (auto first = either("integrator", "ctde", "arkode")) {
+  if (auto v = read.number("event_tolerance")) options.event_tolerance = *v;
+}
+
+/// Reads the options integrator, events, event_state, output_interval and subsystems into `options`.
+void read_modes(const OptionReader& read, RunOptions& options) {
+  if (auto first = read.either("integrator", "ctde", "arkode")) {
     options.integrator = *first ? OdeIntegrator::kCtde : OdeIntegrator::kArkode;
   }
-  if (auto first = either("events", "normal", "none")) {
+  if (auto first = read.either("events", "normal", "none")) {
     options.events = *first ? EventMode::kNormal : EventMode::kNone;
   }
-  if (auto first = either("event_state", "interpolated", "integrated")) {
+  if (auto first = read.either("event_state", "interpolated", "integrated")) {
     options.event_state = *first ? EventState::kInterpolated : EventState::kIntegrated;
   }
-  if (auto v = number("output_interval")) options.output_interval = *v;
-  if (auto first = either("subsystems", "split", "joined")) {
+  if (auto v = read.number("output_interval")) options.output_interval = *v;
+  if (auto first = read.either("subsystems", "split", "joined")) {
     options.subsystems = *first ? Subsystems::kSplit : Subsystems::kJoined;
   }
+}
+
+RunOptions read_run_options(const std::map<std::string, ParamValue>& director, const ParameterScope& scope) {
+  const OptionReader read(director, scope);
+  RunOptions options;
+  // Read every option; their values are checked together, by check(), as
+  // the Director checks options built in C++.
+  if (auto v = read.number("start_time")) options.start_time = *v;
+  const auto stop = read.number("stop_time");
+  if (!stop)
+    throw OptionError("stop_time", "director option 'stop_time' is required (the run's end, in seconds)");
+  options.stop_time = *stop;
+  if (auto v = read.number("time_resolution")) options.time_resolution = *v;
+  read_solvers(read, options);
+  read_tolerances(read, options);
+  read_modes(read, options);
   check(options);
   return options;
 }

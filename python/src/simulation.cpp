@@ -245,7 +245,10 @@ std::optional<Model> LoadedSource::take(std::optional<double> stop_time) {
   return model;
 }
 
-void bind_simulation(py::module_& module) {
+namespace {
+
+/// Binds ModelSource: a model file or text, its overrides and stop time, and its Python actors.
+void bind_model_source(py::module_& module) {
   py::class_<ModelSource>(module, "ModelSource")
       .def(py::init<>())
       .def(py::init([](bool is_file, std::string path_or_text, std::string file, std::string folder,
@@ -272,6 +275,10 @@ void bind_simulation(py::module_& module) {
         s.actors.push_back(
             {std::move(name), std::move(type), std::move(instance), std::move(inputs), std::move(outputs)});
       });
+}
+
+/// Binds RunOutput: a run's status, trace and results.
+void bind_run_output(py::module_& module) {
   py::class_<RunOutput>(module, "RunOutput")
       .def_property_readonly("status", [](const RunOutput& r) { return to_string(r.result().status); })
       .def_property_readonly("message", [](const RunOutput& r) { return r.result().message; })
@@ -286,6 +293,10 @@ void bind_simulation(py::module_& module) {
       .def("microstep", &RunOutput::microstep)
       .def("column", &RunOutput::column, py::arg("index"))
       .def("unpack", &RunOutput::unpack);
+}
+
+/// Binds the module's functions load, validate, run and _cpp_baseline_run.
+void bind_run_functions(py::module_& module) {
   module.def(
       "load", [](const ModelSource& source) { return load(source).name(); }, py::arg("source"));
   module.def(
@@ -311,6 +322,10 @@ void bind_simulation(py::module_& module) {
         return results.rows();
       },
       py::arg("path"), py::arg("overrides"), py::arg("stop_time"));
+}
+
+/// Binds LoadedSource: a source loaded once, validated or run with a stop time.
+void bind_loaded_source(py::module_& module) {
   py::class_<LoadedSource>(module, "LoadedSource")
       .def(py::init<ModelSource>(), py::arg("source"))
       .def_property_readonly("name", &LoadedSource::name)
@@ -329,6 +344,15 @@ void bind_simulation(py::module_& module) {
             return run_source(s.source(), RunRequest{trace, std::move(progress), interval}, std::move(model));
           },
           py::arg("stop_time"), py::arg("trace"), py::arg("progress"), py::arg("progress_interval"));
+}
+
+}  // namespace
+
+void bind_simulation(py::module_& module) {
+  bind_model_source(module);
+  bind_run_output(module);
+  bind_run_functions(module);
+  bind_loaded_source(module);
 }
 
 }  // namespace ctde::python
