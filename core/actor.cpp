@@ -51,9 +51,7 @@ std::string Actor::tooltip_lines() const {
   return out;
 }
 
-void Actor::write_graph_cluster(std::ostream& out, const GraphVertex& vertex) const {
-  (void)out;
-  (void)vertex;
+void Actor::write_graph_cluster(std::ostream& /*out*/, const GraphVertex& /*vertex*/) const {
   throw std::logic_error(describe() + " draws no cluster of its own");
 }
 

@@ -341,7 +341,7 @@ class Actor {
   /// ports, fix widths, state feedthrough. `scope` holds the model's
   /// parameters (for actors that evaluate expressions later, as Expression).
   /// @throws ModelError via fail().
-  virtual void configure(const ParameterScope& scope) { (void)scope; }
+  virtual void configure(const ParameterScope& /*scope*/) {}
 
   void set_width(InputPort port, int width);
   void set_width(OutputPort port, int width);

@@ -11,6 +11,7 @@
 
 #include "core/acyclic_schedule.hpp"
 #include "core/error.hpp"
+#include "core/fast_paths.hpp"
 
 namespace ctde {
 
@@ -341,7 +342,8 @@ std::vector<Vertex> level_order(const FlatModel& model, const FeedthroughGraph& 
 }  // namespace
 
 void schedule(FlatModel& model) {
-  if (!schedule_acyclic(model)) schedule_on_graphs(model);  // no loops: the same order on flat arrays
+  // No loops: the same order on flat arrays (a fast path: core/fast_paths.hpp).
+  if (!fast_paths_enabled() || !schedule_acyclic(model)) schedule_on_graphs(model);
 }
 
 void schedule_on_graphs(FlatModel& model) {

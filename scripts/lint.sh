@@ -2,7 +2,9 @@
 # Lint, as the test command runs it: clang-format in check mode over every
 # tracked C++ file (.clang-format), and clang-tidy (.clang-tidy) over the
 # library's, the command's and the Python module's sources with the compile commands of a build
-# folder. Fails on the first finding of either.
+# folder, and the structure rules of docs/architecture.md (scripts/check_structure.py: sizes of
+# files, functions and classes, the layers of includes, unused functions). Fails on the first
+# finding of any.
 #   scripts/lint.sh [BUILD_DIR]   (default build/release, configured by scripts/build.sh)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,6 +13,7 @@ build=${1:-build/release}
 mapfile -t files < <(git ls-files '*.cpp' '*.hpp')
 clang-format --dry-run --Werror "${files[@]}"
 echo "lint: clang-format: ${#files[@]} files formatted"
+/usr/bin/python3 scripts/check_structure.py
 # (run-clang-tidy 14 has no -warnings-as-errors: a finding is a line of the log)
 status=0
 run-clang-tidy -p "$build" -j 2 -quiet "$root/(core|domains|actors|cli|python|results|sweep)/" >"$build/clang-tidy.log" 2>&1 || status=$?

@@ -15,6 +15,7 @@ packages=(
   python3-scipy                       # the scipy benchmark baseline
   graphviz                            # ctde graph -o model.svg (the `dot` program)
   clang-format clang-tidy             # scripts/lint.sh, run by the test command
+  universal-ctags                     # scripts/check_structure.py (in lint): functions and members
   pybind11-dev python3-dev            # the Python package (python/, docs/python.md), for /usr/bin/python3
   python3-numpy python3-pandas        # its results as arrays and frames
   python3-pytest                      # its tests (ctest's `python` test)

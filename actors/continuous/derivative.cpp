@@ -12,8 +12,7 @@ Derivative::Derivative(std::string name) : UnaryActor(std::move(name), kInfo, Ti
   initial_ = declare_parameter("initial", ParamKind::kScalar, 0.0);
 }
 
-void Derivative::configure(const ParameterScope& scope) {
-  (void)scope;
+void Derivative::configure(const ParameterScope& /*scope*/) {
   if (!(scalar(tau_) > 0) || !std::isfinite(scalar(tau_))) {
     fail(tau_, "must be a finite time constant > 0 (s), got " + format_double(scalar(tau_)));
   }

@@ -13,8 +13,7 @@ Integrator::Integrator(std::string name) : UnaryActor(std::move(name), kInfo, Ti
   set_feedthrough(false);
 }
 
-void Integrator::configure(const ParameterScope& scope) {
-  (void)scope;
+void Integrator::configure(const ParameterScope& /*scope*/) {
   // A scalar initial value takes the input's width (width inference, then
   // widths_resolved); a vector one fixes every port's width.
   const int width = fix_width_by(initial_);

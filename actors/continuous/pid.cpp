@@ -15,8 +15,7 @@ PID::PID(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kConti
   initial_ = declare_parameter("initial", ParamKind::kScalar, 0.0);
 }
 
-void PID::configure(const ParameterScope& scope) {
-  (void)scope;
+void PID::configure(const ParameterScope& /*scope*/) {
   for (const ParamHandle p : {kp_, ki_, kd_, initial_}) {
     if (!std::isfinite(scalar(p))) fail(p, "must be finite, got " + format_double(scalar(p)));
   }

@@ -12,8 +12,7 @@ TransferFunction::TransferFunction(std::string name)
   den_ = declare_parameter("den", ParamKind::kVector);
 }
 
-void TransferFunction::configure(const ParameterScope& scope) {
-  (void)scope;
+void TransferFunction::configure(const ParameterScope& /*scope*/) {
   auto num = vector(num_);
   const auto den = vector(den_);
   if (den.empty() || den[0] == 0.0) fail(den_, "must have a non-zero leading coefficient");

@@ -18,8 +18,7 @@ TransportDelay::TransportDelay(std::string name) : UnaryActor(std::move(name), k
   set_feedthrough(false);  // out(t) reads the input's past only: loops through a delay are allowed
 }
 
-void TransportDelay::configure(const ParameterScope& scope) {
-  (void)scope;
+void TransportDelay::configure(const ParameterScope& /*scope*/) {
   const double delay = scalar(delay_);
   if (!(delay > 0) || !std::isfinite(delay)) {
     fail(delay_, "must be a finite delay > 0 (s), got " + format_double(delay));

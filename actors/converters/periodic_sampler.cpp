@@ -15,8 +15,7 @@ PeriodicSampler::PeriodicSampler(std::string name)
   offset_ = declare_parameter("offset", ParamKind::kScalar, 0.0);
 }
 
-void PeriodicSampler::configure(const ParameterScope& scope) {
-  (void)scope;
+void PeriodicSampler::configure(const ParameterScope& /*scope*/) {
   if (!(scalar(period_) > 0) || !std::isfinite(scalar(period_))) {
     fail(period_, "must be a finite number > 0, got " + format_double(scalar(period_)));
   }

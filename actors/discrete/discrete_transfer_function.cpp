@@ -10,8 +10,7 @@ DiscreteTransferFunction::DiscreteTransferFunction(std::string name)
   den_ = declare_parameter("den", ParamKind::kVector);
 }
 
-void DiscreteTransferFunction::configure(const ParameterScope& scope) {
-  (void)scope;
+void DiscreteTransferFunction::configure(const ParameterScope& /*scope*/) {
   const auto num = vector(num_);
   const auto den = vector(den_);
   if (den.empty() || den[0] == 0.0) {

@@ -17,8 +17,7 @@ Queue::Queue(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kD
   set_feedthrough({{trigger_, out_}});
 }
 
-void Queue::configure(const ParameterScope& scope) {
-  (void)scope;
+void Queue::configure(const ParameterScope& /*scope*/) {
   const double capacity = scalar(capacity_);
   if (!(capacity >= 1) || (std::isfinite(capacity) && capacity != std::floor(capacity))) {
     fail(capacity_, "must be a whole number >= 1 or \"inf\", got " + format_double(capacity));

@@ -14,8 +14,7 @@ RandomSource::RandomSource(std::string name, const ActorInfo& info)
   seed_ = declare_parameter("seed", ParamKind::kScalar, 1.0);
 }
 
-void RandomSource::configure(const ParameterScope& scope) {
-  (void)scope;
+void RandomSource::configure(const ParameterScope& /*scope*/) {
   const double seed = scalar(seed_);
   if (!(seed >= 0 && seed <= kMaxSeed) || seed != std::floor(seed)) {
     fail(seed_, "must be a whole number from 0 to 2^53 (9007199254740992), got " + format_double(seed));

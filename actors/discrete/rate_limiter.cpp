@@ -14,8 +14,7 @@ RateLimiter::RateLimiter(std::string name) : UnaryActor(std::move(name), kInfo, 
   falling_ = declare_parameter("falling", ParamKind::kScalar);
 }
 
-void RateLimiter::configure(const ParameterScope& scope) {
-  (void)scope;
+void RateLimiter::configure(const ParameterScope& /*scope*/) {
   for (const ParamHandle p : {rising_, falling_}) {
     if (!(scalar(p) >= 0)) fail(p, "must be a rate >= 0 (units per second), got " + format_double(scalar(p)));
   }

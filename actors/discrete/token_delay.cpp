@@ -16,8 +16,7 @@ TokenDelay::TokenDelay(std::string name, const ActorInfo& info, std::string_view
   set_feedthrough(false);
 }
 
-void TokenDelay::configure(const ParameterScope& scope) {
-  (void)scope;
+void TokenDelay::configure(const ParameterScope& /*scope*/) {
   if (!is_set(duration_)) return;
   const double seconds = scalar(duration_);
   if (!(seconds >= 0) || !std::isfinite(seconds)) {

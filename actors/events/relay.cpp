@@ -16,8 +16,7 @@ Relay::Relay(std::string name) : UnaryActor(std::move(name), kInfo, TimeMode::kC
   set_feedthrough(false);  // the output changes only at the relay's own events
 }
 
-void Relay::configure(const ParameterScope& scope) {
-  (void)scope;
+void Relay::configure(const ParameterScope& /*scope*/) {
   for (const ParamHandle p : {on_threshold_, off_threshold_, on_value_, off_value_}) {
     if (!std::isfinite(scalar(p))) fail(p, "must be finite, got " + format_double(scalar(p)));
   }

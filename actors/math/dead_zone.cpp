@@ -11,8 +11,7 @@ DeadZone::DeadZone(std::string name) : UnaryFunction(std::move(name), kInfo) {
   upper_ = declare_parameter("upper", ParamKind::kScalar);
 }
 
-void DeadZone::configure(const ParameterScope& scope) {
-  (void)scope;
+void DeadZone::configure(const ParameterScope& /*scope*/) {
   if (!std::isfinite(scalar(lower_))) fail(lower_, "must be finite, got " + format_double(scalar(lower_)));
   if (!std::isfinite(scalar(upper_)) || !(scalar(lower_) <= scalar(upper_))) {
     fail(upper_, "must be finite and not below 'lower' (" + format_double(scalar(lower_)) + "), got " +

@@ -14,8 +14,7 @@ Demux::Demux(std::string name) : Actor(std::move(name), kInfo, TimeMode::kUnreso
   widths_ = declare_optional_parameter("widths", ParamKind::kVector);
 }
 
-void Demux::configure(const ParameterScope& scope) {
-  (void)scope;
+void Demux::configure(const ParameterScope& /*scope*/) {
   count_ = port_count(outputs_);
   if (is_set(widths_)) {
     count_ = vector(widths_).size();

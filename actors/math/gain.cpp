@@ -6,8 +6,7 @@ Gain::Gain(std::string name) : UnaryFunction(std::move(name), kInfo) {
   k_ = declare_parameter("k", ParamKind::kMatrix, 1.0);
 }
 
-void Gain::configure(const ParameterScope& scope) {
-  (void)scope;
+void Gain::configure(const ParameterScope& /*scope*/) {
   const Matrix k = matrix(k_);
   scalar_ = k.rows * k.cols == 1;
   k_scalar_ = k.data[0];

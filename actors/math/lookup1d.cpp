@@ -9,8 +9,7 @@ Lookup1D::Lookup1D(std::string name) : UnaryFunction(std::move(name), kInfo) {
   y_ = declare_parameter("y", ParamKind::kVector);
 }
 
-void Lookup1D::configure(const ParameterScope& scope) {
-  (void)scope;
+void Lookup1D::configure(const ParameterScope& /*scope*/) {
   const auto x = vector(x_);
   if (x.size() < 2) fail(x_, "needs at least two points");
   if (vector(y_).size() != x.size()) {

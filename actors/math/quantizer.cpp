@@ -11,8 +11,7 @@ Quantizer::Quantizer(std::string name) : UnaryFunction(std::move(name), kInfo) {
   offset_ = declare_parameter("offset", ParamKind::kScalar, 0.0);
 }
 
-void Quantizer::configure(const ParameterScope& scope) {
-  (void)scope;
+void Quantizer::configure(const ParameterScope& /*scope*/) {
   if (!(scalar(interval_) > 0) || !std::isfinite(scalar(interval_))) {
     fail(interval_, "must be a finite number > 0, got " + format_double(scalar(interval_)));
   }

@@ -14,8 +14,7 @@ Saturation::Saturation(std::string name) : UnaryFunction(std::move(name), kInfo)
   upper_ = declare_parameter("upper", ParamKind::kScalar, HUGE_VAL);
 }
 
-void Saturation::configure(const ParameterScope& scope) {
-  (void)scope;
+void Saturation::configure(const ParameterScope& /*scope*/) {
   if (!(scalar(lower_) <= scalar(upper_))) {
     fail("'lower' (" + format_double(scalar(lower_)) + ") must not exceed 'upper' (" +
          format_double(scalar(upper_)) + ")");

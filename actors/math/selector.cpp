@@ -10,8 +10,7 @@ Selector::Selector(std::string name) : UnaryFunction(std::move(name), kInfo) {
   indices_ = declare_parameter("indices", ParamKind::kVector);
 }
 
-void Selector::configure(const ParameterScope& scope) {
-  (void)scope;
+void Selector::configure(const ParameterScope& /*scope*/) {
   picks_.clear();
   for (const double index : vector(indices_)) {
     if (!(index >= 0) || index != std::floor(index) || index > 1e9) {

@@ -12,8 +12,7 @@ Constant::Constant(std::string name) : Actor(std::move(name), kInfo, TimeMode::k
   set_feedthrough(false);
 }
 
-void Constant::configure(const ParameterScope& scope) {
-  (void)scope;
+void Constant::configure(const ParameterScope& /*scope*/) {
   set_width(out_, static_cast<int>(vector(value_).size()));
 }
 

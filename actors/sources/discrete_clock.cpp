@@ -14,8 +14,7 @@ DiscreteClock::DiscreteClock(std::string name) : SelfTimed(std::move(name), kInf
   stop_time_ = declare_parameter("stop_time", ParamKind::kScalar, HUGE_VAL);
 }
 
-void DiscreteClock::configure(const ParameterScope& scope) {
-  (void)scope;
+void DiscreteClock::configure(const ParameterScope& /*scope*/) {
   const double period = scalar(period_);
   if (!(period > 0)) fail(period_, "must be > 0 (or \"inf\"), got " + format_double(period));
   const auto offsets = vector(offsets_);

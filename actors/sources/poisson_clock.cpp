@@ -16,8 +16,7 @@ PoissonClock::PoissonClock(std::string name) : SelfTimed(std::move(name), kInfo,
   seed_ = declare_parameter("seed", ParamKind::kScalar, 1.0);
 }
 
-void PoissonClock::configure(const ParameterScope& scope) {
-  (void)scope;
+void PoissonClock::configure(const ParameterScope& /*scope*/) {
   if (!(scalar(mean_) > 0) || !std::isfinite(scalar(mean_))) {
     fail(mean_, "must be a finite number > 0, got " + format_double(scalar(mean_)));
   }

@@ -17,8 +17,7 @@ Sine::Sine(std::string name) : Actor(std::move(name), kInfo, TimeMode::kContinuo
   set_feedthrough(false);
 }
 
-void Sine::configure(const ParameterScope& scope) {
-  (void)scope;
+void Sine::configure(const ParameterScope& /*scope*/) {
   if (scalar(frequency_) < 0) fail(frequency_, "must be >= 0 Hz");
 }
 

@@ -9,8 +9,7 @@ SingleEvent::SingleEvent(std::string name) : Actor(std::move(name), kInfo, TimeM
   value_ = declare_parameter("value", ParamKind::kVector, 1.0);
 }
 
-void SingleEvent::configure(const ParameterScope& scope) {
-  (void)scope;
+void SingleEvent::configure(const ParameterScope& /*scope*/) {
   set_width(out_, static_cast<int>(vector(value_).size()));
 }
 

@@ -19,8 +19,7 @@ TimeTable::TimeTable(std::string name) : Actor(std::move(name), kInfo, TimeMode:
   set_feedthrough(false);
 }
 
-void TimeTable::configure(const ParameterScope& scope) {
-  (void)scope;
+void TimeTable::configure(const ParameterScope& /*scope*/) {
   if (text(interpolation_) != "linear" && text(interpolation_) != "hold") {
     fail(interpolation_, "must be \"linear\" or \"hold\", got \"" + text(interpolation_) + "\"");
   }

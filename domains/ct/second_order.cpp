@@ -55,6 +55,99 @@ std::string describe(const CheckAnswer& answer) {
   throw std::invalid_argument(what);
 }
 
+/// Checks the problem, the start and the options of a SecondOrderSolver.
+/// @throws std::invalid_argument naming what is wrong.
+void check_second_order(const SecondOrderProblem& problem, const SecondOrderOptions& options, double t0,
+                        std::span<const double> p0, std::span<const double> v0) {
+  const std::size_t m = problem.size;
+  if (m == 0) bad_argument("the size m (number of positions) must be > 0");
+  if (problem.acceleration == nullptr) bad_argument("no acceleration function F");
+  const auto sizes = [m](const char* name, std::size_t got) {
+    if (got == m) return;
+    std::string why = name;
+    why += " has ";
+    why += std::to_string(got);
+    why += " values, the problem has m = ";
+    why += std::to_string(m);
+    bad_argument(why);
+  };
+  sizes("p0", p0.size());
+  sizes("v0", v0.size());
+  if (!std::isfinite(t0)) bad_argument("t0 must be finite");
+  const auto finite = [](const char* name, std::span<const double> values) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (!std::isfinite(values[i])) {
+        std::string why = name;
+        why += "[";
+        why += std::to_string(i);
+        why += "] = ";
+        why += format_double(values[i]);
+        why += " is not finite";
+        bad_argument(why);
+      }
+    }
+  };
+  finite("p0", p0);
+  finite("v0", v0);
+  const auto tolerances = [m](const char* name, const std::vector<double>& values) {
+    if (values.size() != 1 && values.size() != m) {
+      std::string why = name;
+      why += " has ";
+      why += std::to_string(values.size());
+      why += " values: give 1 (for all) or m = ";
+      why += std::to_string(m);
+      bad_argument(why);
+    }
+    for (const double value : values) {
+      if (!(value > 0) || !std::isfinite(value)) {
+        std::string why = name;
+        why += " values must be finite and > 0, got ";
+        why += format_double(value);
+        bad_argument(why);
+      }
+    }
+  };
+  tolerances("position_tolerance", options.position_tolerance);
+  tolerances("velocity_tolerance", options.velocity_tolerance);
+  if (!(options.rtol >= 0) || !std::isfinite(options.rtol)) bad_argument("rtol must be finite and >= 0");
+  if (!(options.dt_min >= 0) || !std::isfinite(options.dt_min)) {
+    bad_argument("dt_min must be finite and >= 0 (0: none)");
+  }
+  if (!(options.dt_max > 0)) bad_argument("dt_max must be > 0 (+inf: none)");
+  if (options.dt_min > options.dt_max) {
+    std::string why = "dt_min = ";
+    why += format_double(options.dt_min);
+    why += " exceeds dt_max = ";
+    why += format_double(options.dt_max);
+    bad_argument(why);
+  }
+  if (options.initial_step && (!(*options.initial_step > 0) || !std::isfinite(*options.initial_step))) {
+    bad_argument("initial_step must be finite and > 0");
+  }
+  if (options.max_steps < 0) bad_argument("max_steps must be >= 0 (0: no limit)");
+  if (options.max_stalls < 1) bad_argument("max_stalls must be >= 1");
+}
+
+/// The options of the first-order solver over [p v] that a SecondOrderSolver runs.
+OdeOptions first_order_options(const SecondOrderOptions& options, std::size_t m) {
+  OdeOptions ode_options;
+  ode_options.method = SolverKind::kRkf45;
+  ode_options.rtol = options.rtol;
+  ode_options.atol_per_state.resize(2 * m);
+  for (std::size_t i = 0; i < m; ++i) {
+    const auto& pt = options.position_tolerance;
+    const auto& vt = options.velocity_tolerance;
+    ode_options.atol_per_state[i] = pt.size() == 1 ? pt[0] : pt[i];
+    ode_options.atol_per_state[m + i] = vt.size() == 1 ? vt[0] : vt[i];
+  }
+  ode_options.initial_step = options.initial_step;
+  if (options.dt_min > 0) ode_options.min_step = options.dt_min;
+  if (std::isfinite(options.dt_max)) ode_options.max_step = options.dt_max;
+  ode_options.max_steps = options.max_steps;
+
+  return ode_options;
+}
+
 }  // namespace
 
 const char* to_string(CheckKind kind) {
@@ -261,80 +354,32 @@ struct SecondOrderSolver::Impl {
     }
     throw RunError(what);
   }
+
+  /// The check's answer on the step [t0, t1] just made (x_end at t1): the
+  /// accelerations at both ends, then check(step). Whatever throws after a0
+  /// leaves the solver back at t0.
+  CheckAnswer ask(TentativeStep& step, double t0, double t1, int redos) {
+    (void)acceleration_now();  // a0
+    try {
+      evaluate_counted(t1, x_end.data(), a_end.data());  // a1
+      step.t0_ = t0;
+      step.t1_ = t1;
+      step.redos_ = redos;
+      ++counters.checks;
+      return check(step);
+    } catch (...) {
+      ode->redo_to(t0);
+      throw;
+    }
+  }
 };
 
 SecondOrderSolver::SecondOrderSolver(const SecondOrderProblem& problem, const SecondOrderOptions& options,
                                      double t0, std::span<const double> p0, std::span<const double> v0,
                                      CheckStepFunction check_step)
     : impl_(std::make_unique<Impl>()) {
+  check_second_order(problem, options, t0, p0, v0);
   const std::size_t m = problem.size;
-  if (m == 0) bad_argument("the size m (number of positions) must be > 0");
-  if (problem.acceleration == nullptr) bad_argument("no acceleration function F");
-  const auto sizes = [m](const char* name, std::size_t got) {
-    if (got == m) return;
-    std::string why = name;
-    why += " has ";
-    why += std::to_string(got);
-    why += " values, the problem has m = ";
-    why += std::to_string(m);
-    bad_argument(why);
-  };
-  sizes("p0", p0.size());
-  sizes("v0", v0.size());
-  if (!std::isfinite(t0)) bad_argument("t0 must be finite");
-  const auto finite = [](const char* name, std::span<const double> values) {
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (!std::isfinite(values[i])) {
-        std::string why = name;
-        why += "[";
-        why += std::to_string(i);
-        why += "] = ";
-        why += format_double(values[i]);
-        why += " is not finite";
-        bad_argument(why);
-      }
-    }
-  };
-  finite("p0", p0);
-  finite("v0", v0);
-  const auto tolerances = [m](const char* name, const std::vector<double>& values) {
-    if (values.size() != 1 && values.size() != m) {
-      std::string why = name;
-      why += " has ";
-      why += std::to_string(values.size());
-      why += " values: give 1 (for all) or m = ";
-      why += std::to_string(m);
-      bad_argument(why);
-    }
-    for (const double value : values) {
-      if (!(value > 0) || !std::isfinite(value)) {
-        std::string why = name;
-        why += " values must be finite and > 0, got ";
-        why += format_double(value);
-        bad_argument(why);
-      }
-    }
-  };
-  tolerances("position_tolerance", options.position_tolerance);
-  tolerances("velocity_tolerance", options.velocity_tolerance);
-  if (!(options.rtol >= 0) || !std::isfinite(options.rtol)) bad_argument("rtol must be finite and >= 0");
-  if (!(options.dt_min >= 0) || !std::isfinite(options.dt_min)) {
-    bad_argument("dt_min must be finite and >= 0 (0: none)");
-  }
-  if (!(options.dt_max > 0)) bad_argument("dt_max must be > 0 (+inf: none)");
-  if (options.dt_min > options.dt_max) {
-    std::string why = "dt_min = ";
-    why += format_double(options.dt_min);
-    why += " exceeds dt_max = ";
-    why += format_double(options.dt_max);
-    bad_argument(why);
-  }
-  if (options.initial_step && (!(*options.initial_step > 0) || !std::isfinite(*options.initial_step))) {
-    bad_argument("initial_step must be finite and > 0");
-  }
-  if (options.max_steps < 0) bad_argument("max_steps must be >= 0 (0: no limit)");
-  if (options.max_stalls < 1) bad_argument("max_stalls must be >= 1");
-
   Impl& s = *impl_;
   s.problem = problem;
   s.options = options;
@@ -348,21 +393,7 @@ SecondOrderSolver::SecondOrderSolver(const SecondOrderProblem& problem, const Se
   s.a_end.resize(m);
   s.scratch.resize(2 * m);
 
-  OdeOptions ode_options;
-  ode_options.method = SolverKind::kRkf45;
-  ode_options.rtol = options.rtol;
-  ode_options.atol_per_state.resize(2 * m);
-  for (std::size_t i = 0; i < m; ++i) {
-    const auto& pt = options.position_tolerance;
-    const auto& vt = options.velocity_tolerance;
-    ode_options.atol_per_state[i] = pt.size() == 1 ? pt[0] : pt[i];
-    ode_options.atol_per_state[m + i] = vt.size() == 1 ? vt[0] : vt[i];
-  }
-  ode_options.initial_step = options.initial_step;
-  if (options.dt_min > 0) ode_options.min_step = options.dt_min;
-  if (std::isfinite(options.dt_max)) ode_options.max_step = options.dt_max;
-  ode_options.max_steps = options.max_steps;
-
+  const OdeOptions ode_options = first_order_options(options, m);
   const OdeProblem ode_problem{2 * m, &Impl::rhs, nullptr, nullptr, &s};
   s.ode.emplace(ode_problem, ode_options, t0, s.x_now);
   (void)s.acceleration_now();
@@ -412,24 +443,7 @@ SecondOrderResult SecondOrderSolver::run(double t_end) {
       continue;
     }
 
-    (void)s.acceleration_now();  // a0
-    try {
-      s.evaluate_counted(t1, s.x_end.data(), s.a_end.data());  // a1
-    } catch (...) {
-      ode.redo_to(t0);
-      throw;
-    }
-    step.t0_ = t0;
-    step.t1_ = t1;
-    step.redos_ = redos;
-    ++s.counters.checks;
-    CheckAnswer answer = CheckAnswer::stop_at_start();
-    try {
-      answer = s.check(step);
-    } catch (...) {
-      ode.redo_to(t0);
-      throw;
-    }
+    const CheckAnswer answer = s.ask(step, t0, t1, redos);
 
     switch (answer.kind()) {
       case CheckKind::kStopAtStart:

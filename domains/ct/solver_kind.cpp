@@ -1,6 +1,7 @@
 #include "domains/ct/solver_kind.hpp"
 
 #include <array>
+#include <string>
 #include <utility>
 
 namespace ctde {
@@ -42,7 +43,21 @@ std::optional<Kind> kind_of(const std::array<std::pair<Kind, const char*>, N>& t
   return std::nullopt;
 }
 
+/// "a, b, c": every name of `table`, in its order.
+template <class Kind, std::size_t N>
+std::string names_of(const std::array<std::pair<Kind, const char*>, N>& table) {
+  std::string out;
+  for (const auto& entry : table) {
+    if (!out.empty()) out += ", ";
+    out += entry.second;
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string solver_names() { return names_of(kSolvers); }
+std::string linear_solver_names() { return names_of(kLinearSolvers); }
 
 const char* to_string(SolverKind solver) { return name_of(kSolvers, solver); }
 std::optional<SolverKind> solver_kind(std::string_view name) { return kind_of(kSolvers, name); }

@@ -5,6 +5,7 @@
 /// (docs/model-reference.md).
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace ctde {
@@ -18,6 +19,8 @@ enum class SolverKind { kErk45, kErk23, kRk4Fixed, kDirk, kArkImex, kRkf45, kBdf
 [[nodiscard]] const char* to_string(SolverKind solver);
 /// The method of a name, or nothing.
 [[nodiscard]] std::optional<SolverKind> solver_kind(std::string_view name);
+/// Every solver's name, "erk45, erk23, ...", for messages.
+[[nodiscard]] std::string solver_names();
 /// True for the methods that solve a Newton system (and so use a linear solver).
 [[nodiscard]] bool is_implicit(SolverKind solver);
 
@@ -27,5 +30,7 @@ enum class LinearSolverKind { kAuto, kDense, kBand, kKlu, kGmres };
 
 [[nodiscard]] const char* to_string(LinearSolverKind kind);
 [[nodiscard]] std::optional<LinearSolverKind> linear_solver_kind(std::string_view name);
+/// Every linear solver's name, "auto, dense, ...", for messages.
+[[nodiscard]] std::string linear_solver_names();
 
 }  // namespace ctde

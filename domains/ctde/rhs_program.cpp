@@ -5,9 +5,15 @@
 #include <cstddef>
 #include <limits>
 
+#include "core/fast_paths.hpp"
+
 namespace ctde {
 
 namespace {
+
+/// What `actor` says it computes as a kernel operation, or none (its
+/// virtual evaluate() and derivatives()) when the fast paths are off.
+Kernel kernel_of(const Actor& actor) { return fast_paths_enabled() ? actor.kernel() : Kernel{}; }
 
 /// How one actor takes part in an output program: its kernel when the
 /// widths fit it, else a virtual call; and the signals it reads and writes.
@@ -137,7 +143,7 @@ OutputPlan plan_outputs(std::span<const ActorId> depths, std::span<const Actor* 
     Planned& p = plan.actors[i];
     p.depth = depths[i];
     const Actor& actor = *actors[p.depth.index()];
-    plan.kernels[i] = actor.kernel();
+    plan.kernels[i] = kernel_of(actor);
     p.form = output_form(p.depth, actor, plan.kernels[i], b);
     Level level = 0;
     for_each_read(p, actor, b, [&](SignalSlice s) {
@@ -377,7 +383,7 @@ void RhsProgram::compile_derivatives(std::span<const ActorId> depths, std::span<
   // that integrators fed along a network in depth order form runs.
   for (const ActorId d : depths) {
     const Actor& actor = *actors[d.index()];
-    const Kernel kernel = actor.kernel();
+    const Kernel kernel = kernel_of(actor);
     const ActorSlots& slots = b.actors[d.index()];
     if (kernel.derivatives == Kernel::Derivatives::kInput && !actor.inputs().empty() &&
         b.inputs[slots.first_input.index()].width == slots.states.width) {

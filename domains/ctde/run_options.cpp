@@ -193,19 +193,15 @@ void read_solvers(const OptionReader& read, RunOptions& options) {
     const std::optional<SolverKind> kind = solver_kind(*s);
     if (!kind) {
       throw OptionError("solver",
-                        option("solver") +
-                            " must be one of erk45, erk23, rk4-fixed, dirk, ark-imex, rkf45, bdf, auto; "
-                            "got \"" +
-                            *s + "\"");
+                        concat({option("solver"), " must be one of ", solver_names(), "; got \"", *s, "\""}));
     }
     options.solver = *kind;
   }
   if (auto s = read.text("linear_solver")) {
     const std::optional<LinearSolverKind> kind = linear_solver_kind(*s);
     if (!kind) {
-      throw OptionError(
-          "linear_solver",
-          option("linear_solver") + " must be one of auto, dense, band, klu, gmres; got \"" + *s + "\"");
+      throw OptionError("linear_solver", concat({option("linear_solver"), " must be one of ",
+                                                 linear_solver_names(), "; got \"", *s, "\""}));
     }
     options.linear_solver = *kind;
   }

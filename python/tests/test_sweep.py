@@ -236,13 +236,13 @@ def test_ctrl_c_stops_an_in_process_sweep_at_its_next_step():
     import signal
     import threading
 
-    # x' = rate over 5e4 s in steps of at most 1 ms: 5e7 steps, far longer than the 0.2 s before Ctrl-C.
+    # x' = rate over 5e4 s in steps of at most 1 ms: 5e7 steps, far longer than the 0.5 s before Ctrl-C.
     long = {"ctde": 1, "name": "long", "parameters": {"rate": 1},
             "director": {"stop_time": 5e4, "max_step": 0.001},
             "actors": [{"name": "c", "type": "Constant", "params": {"value": "rate"}},
                        {"name": "x", "type": "Integrator"}],
             "connections": [["c.out", "x.in"]], "record": ["x.out"]}
-    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     runs = ctde.sweep(long, {"ctde_sweep": 1, "grid": {"rate": [1, 2, 3]}})
     timer.join()

@@ -1,6 +1,7 @@
 // The math actors (actors/math/) in small runs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -33,6 +34,55 @@ TEST_CASE("discrete math actors compute on the tokens present") {
   CHECK(events_of(run, "sat") == Series{{0, 9}, {1, 10}, {2, 10}});
   // sum fires once per tick, with both tokens present in the same microstep.
   CHECK(events_of(run, "sum") == Series{{0, 7}, {1, 8}, {2, 8}});
+}
+
+TEST_CASE(
+    "Product multiplies and divides in the order of its ops; MinMax takes the least or greatest, element by "
+    "element") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 2, "output_interval": 0.25},
+ "actors": [
+  {"name": "one", "type": "Constant", "params": {"value": 1}},
+  {"name": "x", "type": "Integrator"},
+  {"name": "m4", "type": "Constant", "params": {"value": -4}},
+  {"name": "m2", "type": "Constant", "params": {"value": -2}},
+  {"name": "half", "type": "Constant", "params": {"value": 0.5}},
+  {"name": "p", "type": "Product", "params": {"ops": "*/"}},
+  {"name": "q", "type": "Product", "params": {"ops": "**/"}},
+  {"name": "lo", "type": "MinMax", "params": {"mode": "min"}},
+  {"name": "hi", "type": "MinMax", "params": {"mode": "max", "inputs": 3}},
+  {"name": "u", "type": "Constant", "params": {"value": [1, 5, -2]}},
+  {"name": "w", "type": "Constant", "params": {"value": [3, 0, -1]}},
+  {"name": "vmin", "type": "MinMax"},
+  {"name": "vmax", "type": "MinMax", "params": {"mode": "max"}}],
+ "connections": [["one.out", "x.in"], ["x.out", "p.in0"], ["m4.out", "p.in1"],
+   ["x.out", "q.in0"], ["x.out", "q.in1"], ["m2.out", "q.in2"],
+   ["x.out", "lo.in0"], ["half.out", "lo.in1"],
+   ["x.out", "hi.in0"], ["half.out", "hi.in1"], ["m2.out", "hi.in2"],
+   ["u.out", "vmin.in0"], ["w.out", "vmin.in1"], ["u.out", "vmax.in0"], ["w.out", "vmax.in1"]],
+ "record": ["x.out", "p.out", "q.out", "lo.out", "hi.out", "vmin.out", "vmax.out"]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  REQUIRE(run.rows.size() > 8);
+  for (const auto& row : run.rows) {
+    CAPTURE(row.t);
+    const double x = row.values[run.column("x.out")];
+    CHECK(x == doctest::Approx(row.t).epsilon(1e-12));
+    CHECK(row.values[run.column("p.out")] == x / -4);      // "*/": 1 * x / (-4)
+    CHECK(row.values[run.column("q.out")] == x * x / -2);  // "**/": 1 * x * x / (-2)
+    CHECK(row.values[run.column("lo.out")] == std::min(x, 0.5));
+    CHECK(row.values[run.column("hi.out")] == std::max(x, 0.5));  // and -2, never the greatest
+    const std::vector<double> vmin = {row.values[run.column("vmin.out[0]")],
+                                      row.values[run.column("vmin.out[1]")],
+                                      row.values[run.column("vmin.out[2]")]};
+    const std::vector<double> vmax = {row.values[run.column("vmax.out[0]")],
+                                      row.values[run.column("vmax.out[1]")],
+                                      row.values[run.column("vmax.out[2]")]};
+    CHECK(vmin == std::vector<double>{1, 0, -2});  // min of [1, 5, -2] and [3, 0, -1]
+    CHECK(vmax == std::vector<double>{3, 5, -1});
+  }
+  // Both sides of MinMax's switch point are in the run.
+  CHECK(run.rows.front().values[run.column("lo.out")] == 0);
+  CHECK(run.rows.back().values[run.column("lo.out")] == 0.5);
+  CHECK(run.rows.back().values[run.column("hi.out")] == doctest::Approx(2).epsilon(1e-12));
 }
 
 namespace {

@@ -95,7 +95,7 @@ FlatModel resolved(Model& model) {
 
 }  // namespace
 
-TEST_CASE("SchedulesOnFlatArraysEqualThoseOnBoostGraphs") {
+TEST_CASE("schedules on flat arrays equal those on Boost graphs") {
   for (const std::uint64_t seed : {1U, 2U, 3U, 4U, 5U}) {
     CAPTURE(seed);
     Model model = random_model(seed, 300);
@@ -111,7 +111,7 @@ TEST_CASE("SchedulesOnFlatArraysEqualThoseOnBoostGraphs") {
   }
 }
 
-TEST_CASE("AZeroDelayCycleIsLeftToTheGeneralPath") {
+TEST_CASE("a zero delay cycle is left to the general path") {
   Model model;
   add(model, "Gain", "a");
   add(model, "Gain", "b");

@@ -65,7 +65,7 @@ void check_runs(const FlatModel& flat) {
 
 }  // namespace
 
-TEST_CASE("EachActorViewsARunOfThePortArraysAsLongAsItsPorts") {
+TEST_CASE("each actor views a run of the port arrays as long as its ports") {
   Model model = variadic_model();
   const FlatModel flat = validate(model);
   check_runs(flat);
@@ -73,7 +73,7 @@ TEST_CASE("EachActorViewsARunOfThePortArraysAsLongAsItsPorts") {
   CHECK(flat[*flat.find("s2")].drivers.size() == 2);
 }
 
-TEST_CASE("DriversAreTheConnectedOutputsAndReceiversListThemInTheConnectionsOrder") {
+TEST_CASE("drivers are the connected outputs and receivers list them in the connections order") {
   Model model = variadic_model();
   const FlatModel flat = validate(model);
   const FlatActor& s3 = flat[*flat.find("s3")];
@@ -103,7 +103,7 @@ TEST_CASE("DriversAreTheConnectedOutputsAndReceiversListThemInTheConnectionsOrde
   CHECK(listed == 6);
 }
 
-TEST_CASE("ACopiedFlatModelViewsItsOwnArraysAndAMovedOneKeepsItsViews") {
+TEST_CASE("a copied flat model views its own arrays and a moved one keeps its views") {
   Model model = variadic_model();
   FlatModel flat = validate(model);
   const FlatModel copy =

@@ -26,7 +26,7 @@ class Resizable : public Actor {
 
 }  // namespace
 
-TEST_CASE("ActorsThatDeclareTheSamePortsShareOneList") {
+TEST_CASE("actors that declare the same ports share one list") {
   const Gain a("a");
   const Gain b("b");
   CHECK(&a.inputs() == &b.inputs());
@@ -36,7 +36,7 @@ TEST_CASE("ActorsThatDeclareTheSamePortsShareOneList") {
   CHECK(a.outputs()[0].name == "out");
 }
 
-TEST_CASE("VariadicPortsMadeByConfigureAreListsOfTheirOwn") {
+TEST_CASE("variadic ports made by configure are lists of their own") {
   ParameterScope scope;
   scope.resolve();
   Sum three("three");
@@ -56,7 +56,7 @@ TEST_CASE("VariadicPortsMadeByConfigureAreListsOfTheirOwn") {
   CHECK(&two.inputs() == &also_two.inputs());  // the same ports, whatever the signs
 }
 
-TEST_CASE("ChangingOneActorsPortsLeavesTheOthersSharingTheOldList") {
+TEST_CASE("changing one actors ports leaves the others sharing the old list") {
   Resizable a("a");
   Resizable b("b");
   REQUIRE(&a.inputs() == &b.inputs());
@@ -69,7 +69,7 @@ TEST_CASE("ChangingOneActorsPortsLeavesTheOthersSharingTheOldList") {
   CHECK(&a.inputs() == &b.inputs());
 }
 
-TEST_CASE("InterningFindsEqualListsByValue") {
+TEST_CASE("interning finds equal lists by value") {
   const PortSpec in{"x", PortDirection::kInput, PortKind::kContinuous, 2, false};
   const PortList* one = intern_port_list({in});
   CHECK(one == with_port(*empty_port_list(), in));

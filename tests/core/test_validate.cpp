@@ -13,7 +13,7 @@ using ctde::test::add;
 using ctde::test::connect;
 using ctde::test::validation_error;
 
-TEST_CASE("DuplicateActorNameIsRejectedWithItsPath") {
+TEST_CASE("duplicate actor name is rejected with its path") {
   Model model;
   auto& plant = model.add<Composite>("plant");
   plant.add<Gain>("k");
@@ -21,14 +21,14 @@ TEST_CASE("DuplicateActorNameIsRejectedWithItsPath") {
                        doctest::Contains("duplicate actor name: 'plant.k' is defined twice"), ModelError);
 }
 
-TEST_CASE("UnknownActorTypeSuggestsTheClosestName") {
+TEST_CASE("unknown actor type suggests the closest name") {
   CHECK_THROWS_WITH_AS((void)builtin_actors().make("Integrater", "x"),
                        doctest::Contains("unknown actor type 'Integrater' for actor 'x' (did you "
                                          "mean 'Integrator'?)"),
                        ModelError);
 }
 
-TEST_CASE("UnconnectedInputNamesActorAndPort") {
+TEST_CASE("unconnected input names actor and port") {
   Model model;
   auto& plant = model.add<Composite>("plant");
   plant.add<Gain>("spring");
@@ -36,7 +36,7 @@ TEST_CASE("UnconnectedInputNamesActorAndPort") {
         "unconnected input 'plant.spring.in' of actor 'plant.spring' (Gain): every input needs a driver");
 }
 
-TEST_CASE("OptionalInputsMayStayUnconnected") {
+TEST_CASE("optional inputs may stay unconnected") {
   Model model;
   model.add<Constant>("c").set_parameter("value", 1.0);
   model.add<Integrator>("x");  // reset and impulse left open
@@ -44,7 +44,7 @@ TEST_CASE("OptionalInputsMayStayUnconnected") {
   CHECK(validation_error(model).empty());
 }
 
-TEST_CASE("TwoDriversOnOneInputNameBothDrivers") {
+TEST_CASE("two drivers on one input name both drivers") {
   Model model;
   model.add<Constant>("a").set_parameter("value", 1.0);
   model.add<Constant>("b").set_parameter("value", 2.0);
@@ -54,7 +54,7 @@ TEST_CASE("TwoDriversOnOneInputNameBothDrivers") {
         std::string::npos);
 }
 
-TEST_CASE("ContinuousToDiscreteConnectionNamesBothPortsAndTheConverter") {
+TEST_CASE("continuous to discrete connection names both ports and the converter") {
   Model model;
   model.add<Constant>("c").set_parameter("value", 1.0);
   model.add<Integrator>("level");
@@ -66,7 +66,7 @@ TEST_CASE("ContinuousToDiscreteConnectionNamesBothPortsAndTheConverter") {
   CHECK(message.find("PeriodicSampler or Sampler") != std::string::npos);
 }
 
-TEST_CASE("DiscreteToContinuousConnectionSuggestsAHold") {
+TEST_CASE("discrete to continuous connection suggests a hold") {
   Model model;
   model.add<DiscreteClock>("clock");
   model.add<Integrator>("x");
@@ -76,7 +76,7 @@ TEST_CASE("DiscreteToContinuousConnectionSuggestsAHold") {
   CHECK(message.find("ZeroOrderHold or FirstOrderHold") != std::string::npos);
 }
 
-TEST_CASE("WidthMismatchNamesBothPortsAndWidths") {
+TEST_CASE("width mismatch names both ports and widths") {
   Model model;
   model.add<Constant>("c").set_parameter("value", std::vector<double>{1, 2, 3});
   model.add<Integrator>("x").set_parameter("initial", std::vector<double>{0, 0});
@@ -84,7 +84,7 @@ TEST_CASE("WidthMismatchNamesBothPortsAndWidths") {
   CHECK(validation_error(model) == "width mismatch: output 'c.out' has width 3 but input 'x.in' has width 2");
 }
 
-TEST_CASE("WidthMismatchBetweenInputsOfOneActorNamesBothInputs") {
+TEST_CASE("width mismatch between inputs of one actor names both inputs") {
   Model model;
   model.add<Constant>("a").set_parameter("value", std::vector<double>{1, 2});
   model.add<Constant>("b").set_parameter("value", std::vector<double>{1, 2, 3});
@@ -95,7 +95,7 @@ TEST_CASE("WidthMismatchBetweenInputsOfOneActorNamesBothInputs") {
                                      "input 'in1' has width 3") != std::string::npos);
 }
 
-TEST_CASE("MatrixGainFixesBothWidths") {
+TEST_CASE("a matrix Gain fixes both widths") {
   Model model;
   model.add<Constant>("u").set_parameter("value", std::vector<double>{1, 2, 3});
   model.add<Gain>("g").set_parameter(
@@ -107,7 +107,7 @@ TEST_CASE("MatrixGainFixesBothWidths") {
   CHECK(flat.actors[1].output_widths[0] == 2);
 }
 
-TEST_CASE("AlgebraicLoopListsTheActorsOnTheCycle") {
+TEST_CASE("algebraic loop lists the actors on the cycle") {
   Model model;
   model.add<Constant>("r").set_parameter("value", 1.0);
   auto& sum = model.add<Sum>("error");
@@ -124,7 +124,7 @@ TEST_CASE("AlgebraicLoopListsTheActorsOnTheCycle") {
                                      "error -> controller -> plant -> error") != std::string::npos);
 }
 
-TEST_CASE("AnIntegratorBreaksTheLoop") {
+TEST_CASE("an Integrator breaks the loop") {
   Model model;
   model.add<Gain>("k").set_parameter("k", -1.0);
   model.add<Integrator>("x").set_parameter("initial", 1.0);
@@ -136,7 +136,7 @@ TEST_CASE("AnIntegratorBreaksTheLoop") {
   CHECK(flat[flat.continuous_schedule[1]].path == "k");
 }
 
-TEST_CASE("CausalityLoopAmongDiscreteActorsListsTheCycle") {
+TEST_CASE("causality loop among discrete actors lists the cycle") {
   Model model;
   auto& merge = add(model, "Merge", "merge");
   (void)merge;
@@ -146,14 +146,14 @@ TEST_CASE("CausalityLoopAmongDiscreteActorsListsTheCycle") {
                                      "merge -> acc -> merge") != std::string::npos);
 }
 
-TEST_CASE("ATimeDelayBreaksACausalityLoop") {
+TEST_CASE("a TimeDelay breaks a causality loop") {
   Model model;
   add(model, {{"DiscreteClock", "clock"}, {"Merge", "merge"}, {"TimeDelay", "delay"}});
   connect(model, {{"clock.out", "merge.in0"}, {"merge.out", "delay.in"}, {"delay.out", "merge.in1"}});
   CHECK(validation_error(model).empty());
 }
 
-TEST_CASE("BadParameterExpressionNamesActorAndParameter") {
+TEST_CASE("bad parameter expression names actor and parameter") {
   Model model;
   model.parameters().set("m", 2.0);
   auto& plant = model.add<Composite>("plant");
@@ -162,7 +162,7 @@ TEST_CASE("BadParameterExpressionNamesActorAndParameter") {
                                      "\"1 / (m +\"") != std::string::npos);
 }
 
-TEST_CASE("UndefinedParameterInAnExpressionIsNamed") {
+TEST_CASE("undefined parameter in an expression is named") {
   Model model;
   auto& plant = model.add<Composite>("plant");
   plant.add<Gain>("spring").set_parameter("k", "-stiffness");
@@ -171,13 +171,13 @@ TEST_CASE("UndefinedParameterInAnExpressionIsNamed") {
         "a defined parameter");
 }
 
-TEST_CASE("UnknownParameterListsTheKnownOnes") {
+TEST_CASE("unknown parameter lists the known ones") {
   Model model;
   CHECK_THROWS_WITH_AS(model.add<Gain>("g").set_parameter("gain", 2.0),
                        "actor 'g' (Gain) has no parameter 'gain' (its parameters: k)", ModelError);
 }
 
-TEST_CASE("RequiredParameterMissingIsNamed") {
+TEST_CASE("required parameter missing is named") {
   Model model;
   add(model, {{"PeriodicSampler", "sampler"}, {"Clock", "clock"}});
   model.connect("clock.out", "sampler.in");
@@ -185,7 +185,7 @@ TEST_CASE("RequiredParameterMissingIsNamed") {
         "actor 'sampler' (PeriodicSampler): required parameter 'period' is not set");
 }
 
-TEST_CASE("UnknownPortListsThePortsOfTheActor") {
+TEST_CASE("unknown port lists the ports of the actor") {
   Model model;
   model.add<Constant>("c").set_parameter("value", 1.0);
   model.add<Integrator>("x");
@@ -195,7 +195,7 @@ TEST_CASE("UnknownPortListsThePortsOfTheActor") {
         "in, reset, impulse)");
 }
 
-TEST_CASE("ConnectionFromAnInputIsRejected") {
+TEST_CASE("connection from an input is rejected") {
   Model model;
   model.add<Integrator>("x");
   model.add<Integrator>("y");
@@ -204,14 +204,14 @@ TEST_CASE("ConnectionFromAnInputIsRejected") {
                                      "input") != std::string::npos);
 }
 
-TEST_CASE("ParameterCheckOfAnActorNamesIt") {
+TEST_CASE("parameter check of an actor names it") {
   Model model;
   model.add<Sum>("s").set_parameter("signs", "+*");
   CHECK(validation_error(model) ==
         "actor 's' (Sum), parameter 'signs': must be a non-empty string of '+' and '-', got \"+*\"");
 }
 
-TEST_CASE("CompositePortsConnectThroughToInnerActors") {
+TEST_CASE("composite ports connect through to inner actors") {
   Model model;
   model.add<Constant>("force").set_parameter("value", 1.0);
   auto& plant = model.add<Composite>("plant");
@@ -232,7 +232,7 @@ TEST_CASE("CompositePortsConnectThroughToInnerActors") {
   CHECK(flat[*damping].mode == TimeMode::kContinuous);
 }
 
-TEST_CASE("EndpointReachingInsideACompositeUsesTheDottedPath") {
+TEST_CASE("endpoint reaching inside a composite uses the dotted path") {
   Model model;
   auto& plant = model.add<Composite>("plant");
   plant.add<Integrator>("x");
