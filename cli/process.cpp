@@ -23,7 +23,7 @@ ProcessResult run_process(const std::vector<std::string>& arguments) {
   for (auto& a : copies) argv.push_back(a.data());
   argv.push_back(nullptr);
 
-  // ctde ignores SIGPIPE (cli/interrupt.hpp), and an ignored signal stays
+  // ctde ignores SIGPIPE (run/interrupt.hpp), and an ignored signal stays
   // ignored across exec: the helper gets the default back.
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);

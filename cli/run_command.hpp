@@ -51,7 +51,7 @@ struct RunOutcome {
 /// temporary names renamed onto theirs when the run ends, however it ends
 /// (kept up to a failure, an interrupt or a failed write: OutputFile). The
 /// run ends early, as RunStatus::kInterrupted, on SIGINT or SIGTERM
-/// (cli/interrupt.hpp) or when a write fails (see `write_error`).
+/// (run/interrupt.hpp) or when a write fails (see `write_error`).
 /// @pre check_paths() accepted the model and the outputs.
 /// @throws ModelError for a bad model or command line, CommandError for an
 ///         output file that cannot be created (nothing is run or written).

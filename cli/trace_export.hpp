@@ -38,7 +38,7 @@ namespace ctde::cli {
 /// @throws CommandError (kExitUsage) for a malformed line, naming
 ///         `source:LINE` and what is wrong (not JSON, not an object, no
 ///         `kind`, a key missing or of the wrong type); CommandError
-///         (128 + signal) when SIGINT or SIGTERM came (cli/interrupt.hpp).
+///         (128 + signal) when SIGINT or SIGTERM came (run/interrupt.hpp).
 [[nodiscard]] nlohmann::json chrome_trace(std::istream& in, const std::string& source,
                                           std::ostream* warnings = nullptr);
 

@@ -15,7 +15,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitUsage = 2;
 /// The run failed part way, an output could not be written, or a step after
 /// the run (the plot) failed; the results and trace written so far are kept.
-/// (Interrupted commands return 128 + the signal: cli/interrupt.hpp.)
+/// (Interrupted commands return 128 + the signal: run/interrupt.hpp.)
 inline constexpr int kExitRunFailed = 3;
 /// A bug in ctde (an unexpected exception).
 inline constexpr int kExitInternal = 4;
