@@ -2,62 +2,11 @@
 /// The CTDE director: runs a validated model, alternating a discrete-event
 /// phase and a continuous phase.
 ///
-/// ```
-/// Initialize:
-///   for each actor in schedule order: make_state(); initialize()  (initial
-///     states and outputs, time events via fire_at)
-///   evaluate every continuous and constant actor in schedule order
-/// Run, until the stop time, a Stop actor, or an error:
-///   t ← the earliest queued time event (none, or after the stop time: end)
-///   DE phase at t, for microstep n = 0, 1, ...:
-///     update: tokens held for microstep n become visible (each input has a
-///       slot for n and one for n+1)
-///     the actors with tokens at (t, n) or a time event at (t, n) fire once
-///       each, in depth order (the topological order of zero-delay
-///       connections, so a sender fires before its receivers); a token sent
-///       to a deeper actor is delivered at (t, n) and that actor fires later
-///       in the same microstep; a token to any other actor (a loop through a
-///       TimeDelay, an input without feedthrough) waits for (t, n+1);
-///       fire_at(t) means (t, n+1)
-///     no actor to fire: the phase ends; n > max_microsteps: Zeno error
-///       naming the actors still firing; a Stop actor: the run ends after n
-///     after each microstep: continuous outputs are evaluated again and a
-///       results row is written at (t, n+1): rows at (t, 0), (t, 1), ... are
-///       the two sides of every jump
-///   states written by firings (Integrator reset, impulse): x(t) → x⁺(t);
-///     a `reset` trace line each; the solver restarts at (t, x⁺) (Reset, the
-///     same integrator)
-///   guards after the phase: one that fired settles (armed again, armed at
-///     its post-event value when it hugs zero and moves back, or passed
-///     through); one the phase made cross fires at (t, n+1): DE phase again
-///   CT phase from t to t_next = min(next queued time, stop time):
-///     one solver step [t0, t1] at a time with t_next as its stop time, so
-///     time events are hit exactly; x ← x(t1), outputs evaluated (with
-///     independent subsystems, subsystems "split": one solver per part, the
-///     part with the earliest frontier steps, and what follows is per part;
-///     rows once every part has passed their time, docs/semantics.md)
-///     state-event generators: every guard g(t1) against its side at t0
-///       none crossed → accept: a row at (t1, 0), and rows at output_interval
-///         points inside the step from the dense output
-///       some crossed → `step_reject`; Illinois search for the earliest
-///         crossing, to one tick (or |g| ≤ event_tolerance), on a cubic
-///         Hermite of the step, its bracket then checked (and if need be
-///         searched again) on the solver's dense output; te = the first tick
-///         where the guards have crossed; the step ends at te: cut there on
-///         the dense output (event_state "interpolated", the default; a
-///         crossing in the first 1e-6 of the step is integrated again), or
-///         rolled back to t0 and integrated to te ("integrated"); no
-///         crossing at te → accept [t0, te] and go on; crossed → each
-///         crossed guard's actor fires at (te, 0) (`state_event` lines), the
-///         CT phase ends at te; with `events: none` no search: they fire at
-///         t1's tick
-///       a guard crossing again within one tick of its event (chattering), or
-///         8 events in a row within 64 ticks (Zeno): the run stops, naming it
-///   the RHS: x' = f(t, x) evaluates, in schedule order, the continuous actors
-///     whose outputs the derivatives read (built-in kernels for Integrator,
-///     Gain, Sum; virtual calls for the rest), then each stateful actor's
-///     derivatives; a NaN or Inf stops the run naming the actor and the time
-/// ```
+/// What a run does, as the user sees it, is docs/semantics.md; the run loop
+/// as the director's named procedures (initialize, the DE phase, the
+/// continuous phase, state events) is described once, in
+/// docs/architecture.md, "The director, as named procedures".
+///
 /// Time is integer ticks; simultaneous events are exactly simultaneous. The
 /// order of everything is total (time, microstep, depth), so the same model
 /// gives the same trace, byte for byte, and since validation rejects
