@@ -236,17 +236,20 @@ def test_ctrl_c_stops_an_in_process_sweep_at_its_next_step():
     import signal
     import threading
 
-    # x' = rate over 5e4 s in steps of at most 1 ms: 5e7 steps, far longer than the 0.5 s before Ctrl-C.
+    # x' = rate over 5e5 s in steps of at most 1 ms: 5e8 steps, minutes of work, far longer than the 1 s
+    # before Ctrl-C (time enough for the sweep's set-up, which Ctrl-C would end with KeyboardInterrupt).
+    # The clock's events cut the continuous phase every 100 s, below the solver's max_steps per phase.
     long = {"ctde": 1, "name": "long", "parameters": {"rate": 1},
-            "director": {"stop_time": 5e4, "max_step": 0.001},
+            "director": {"stop_time": 5e5, "max_step": 0.001},
             "actors": [{"name": "c", "type": "Constant", "params": {"value": "rate"}},
-                       {"name": "x", "type": "Integrator"}],
+                       {"name": "x", "type": "Integrator"},
+                       {"name": "tick", "type": "DiscreteClock", "params": {"period": 100}}],
             "connections": [["c.out", "x.in"]], "record": ["x.out"]}
-    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     runs = ctde.sweep(long, {"ctde_sweep": 1, "grid": {"rate": [1, 2, 3]}})
     timer.join()
     # The first run stopped part way, keeping its rows; no other run started.
     assert [r.status for r in runs] == ["interrupted"]
     assert "KeyboardInterrupt" in runs[0].message
-    assert 0 < runs[0].end_time < 5e4 and len(runs[0]["x.out"]) > 0
+    assert 0 < runs[0].end_time < 5e5 and len(runs[0]["x.out"]) > 0
