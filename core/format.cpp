@@ -56,9 +56,9 @@ std::string json_pointer_token(std::string_view key) {
   return out;
 }
 
-std::string shorten_for_message(std::string text) {
-  if (text.size() > 80) {
-    text.resize(77);
+std::string cut_text(std::string text, std::size_t limit) {
+  if (text.size() > limit) {
+    text.resize(limit - 3);
     text += "...";
   }
   return text;

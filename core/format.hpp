@@ -2,9 +2,11 @@
 /// Text for results, traces and messages: numbers that round-trip, lists,
 /// JSON locations.
 
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ctde {
@@ -31,7 +33,10 @@ void append(std::string& out, std::initializer_list<std::string_view> parts);
 /// `key` as one token of a JSON pointer (RFC 6901: "~" → "~0", "/" → "~1").
 [[nodiscard]] std::string json_pointer_token(std::string_view key);
 
-/// `text` cut to 80 characters (77 and "...") for a message.
-[[nodiscard]] std::string shorten_for_message(std::string text);
+/// `text` cut to `limit` (> 3) characters ("..." at the end when cut).
+[[nodiscard]] std::string cut_text(std::string text, std::size_t limit);
+
+/// `text` cut to 80 characters (cut_text) for a message.
+[[nodiscard]] inline std::string shorten_for_message(std::string text) { return cut_text(std::move(text), 80); }
 
 }  // namespace ctde

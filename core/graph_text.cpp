@@ -54,14 +54,6 @@ std::string dot_quoted(std::string_view text) {
   return out;
 }
 
-std::string cut_text(std::string text, std::size_t limit) {
-  if (text.size() > limit) {
-    text.resize(limit - 3);
-    text += "...";
-  }
-  return text;
-}
-
 std::string short_value(const ResolvedParam& value) {
   const std::span<const double> values = value.values();
   const bool matrix_or_vector = value.kind() == ParamKind::kVector || value.kind() == ParamKind::kMatrix;

@@ -29,9 +29,6 @@ struct GraphVertex {
 /// (a line break in labels and tooltips).
 [[nodiscard]] std::string dot_quoted(std::string_view text);
 
-/// `text` cut to `limit` characters ("..." at the end when cut).
-[[nodiscard]] std::string cut_text(std::string text, std::size_t limit);
-
 /// An evaluated parameter as short text: a number as format_double (also a
 /// vector or matrix of one element), a vector `[1, 2, 3]`, a matrix
 /// `[[1, 0], [0, 1]]`, a string in quotes; a value longer than about 60

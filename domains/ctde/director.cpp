@@ -65,7 +65,11 @@ RunResult Director::Impl::run() {
     record(now_);
     watch_events(EventSide::kBefore);  // the start values, before any event at the start
     while (!stop_requested_) {
-      if (layout_.lone_events && lone_events()) break;
+      if (layout_.lone_events) {  // pure DE: an event time with one plain firing is a pass of its own
+        const LonePass pass = lone_event();
+        if (pass == LonePass::kOver) break;
+        if (pass == LonePass::kDone) continue;
+      }
       if (scheduler_.due_at(now_.time)) {
         if (now_.microstep == 0 && now_.time != start_) watch_events(EventSide::kBefore);
         discrete_phase();
@@ -102,10 +106,7 @@ void Director::Impl::emit(ActorId actor, OutputPort output, std::span<const doub
     std::copy(token.begin(), token.end(), b_.signals.data() + value.offset.index());
   }
   ++stats_.events;
-  if (!rows_.column_of.empty() && rows_.column_of[port.index()] >= 0) {
-    rows_.token_tag[static_cast<std::size_t>(rows_.column_of[port.index()])] = {now_.time,
-                                                                                now_.microstep + 1};
-  }
+  rows_.token_sent(port, now_);
   if (trace_ != nullptr) {
     trace_->event(now_, flat(actor).path, flat(actor).actor->outputs()[output.index].name, token);
   }
@@ -208,25 +209,6 @@ void Director::Impl::initialize() {
   }
 }
 
-void Director::Impl::record_values(const RowTime& time, std::uint32_t microstep) {
-  if (rows_.results == nullptr) return;
-  const std::vector<RecordedSignal>& signals = rows_.results->signals();
-  rows_.results->begin_row(time, microstep);
-  for (std::size_t i = 0; i < signals.size(); ++i) {
-    const RecordedSignal& s = signals[i];
-    const SignalSlice slot = b_.outputs[b_.actors[model_[s.actor].depth.index()].output(s.port).index()];
-    const std::span<const double> value(b_.signals.data() + slot.offset.index(), slot.width);
-    // A discrete signal has a value only on the row after the microstep that sent it.
-    const bool present = !s.discrete || (rows_.token_tag[i] == Tag{now_.time, microstep} && microstep > 0);
-    if (present) {
-      rows_.results->value(value);
-    } else {
-      rows_.results->absent(s.width);
-    }
-  }
-  rows_.results->end_row();
-}
-
 void Director::Impl::discrete_phase() {
   const double t = resolution_.to_seconds(now_.time);
   DiscreteScheduler& scheduler = scheduler_;
@@ -264,42 +246,41 @@ bool Director::Impl::end_microstep(double t) {
   return true;
 }
 
-bool Director::Impl::lone_events() {
+Director::Impl::LonePass Director::Impl::lone_event() {
   DiscreteScheduler& scheduler = scheduler_;
-  // Each pass is the general loop's (run(): the phase, then what follows
-  // it) for a phase at (t, 0) that starts with a plain firing of the
-  // queued event there, without the steps a pure-DE model without step
-  // watchers skips anyway (the watchers, the guards after events, the
-  // continuous phase, which is a jump to the next event time).
-  while (scheduler.lone_event(now_)) {
-    const FiringEntry entry = layout_.firing_table.at(scheduler.top_actor());
-    if (!entry.plain()) return false;
-    const double t = resolution_.to_seconds(now_.time);
-    // The phase's first microstep, (t, 0), below max_microsteps (at least 1).
-    guards_.current = false;
-    const ActorId a = scheduler.serve_lone(now_);
-    if (layout_.prefetch_ahead) prefetch_ahead();  // the slot is open: the top is the next event
-    fire_plain(a, entry.actor(), true, t);
-    scheduler.end_firing();
-    if (scheduler.quiet_after(now_)) {
-      // Nothing else is due at t: the microstep's end (end_microstep) with
-      // what cannot apply left out: no guards in a pure-DE model, and a
-      // stop request ends the phase here either way.
-      scheduler.end_microstep();
-      if (scheduler.refresh_due()) evaluate_all(t);
-      record(Tag{now_.time, 1});
-    } else {
-      fire_due(t);                             // anything its firing made due at (t, 0)
-      if (end_microstep(t)) discrete_phase();  // the phase goes on at (t, 1)
-    }
-    if (progress_) progress_(t, stats_);
-    if (stop_requested_) return true;
-    stop_if_asked();
-    if (changes_.states || changes_.continuous) restart_solver();
-    if (now_.time >= stop_) return true;
-    now_ = {scheduler.next_time(stop_), 0};
+  // The general pass (below, in run(): the phase, then what follows it) for
+  // a phase at (t, 0) that starts with a plain firing of the queued event
+  // there, without the steps a pure-DE model without step watchers skips
+  // anyway (the watchers, the guards after events, the continuous phase,
+  // which is a jump to the next event time).
+  if (!scheduler.lone_event(now_)) return LonePass::kGeneral;
+  const FiringEntry entry = layout_.firing_table.at(scheduler.top_actor());
+  if (!entry.plain()) return LonePass::kGeneral;
+  const double t = resolution_.to_seconds(now_.time);
+  // The phase's first microstep, (t, 0), below max_microsteps (at least 1).
+  guards_.current = false;
+  const ActorId a = scheduler.serve_lone(now_);
+  if (layout_.prefetch_ahead) prefetch_ahead();  // the slot is open: the top is the next event
+  fire_plain(a, entry.actor(), true, t);
+  scheduler.end_firing();
+  if (scheduler.quiet_after(now_)) {
+    // Nothing else is due at t: the microstep's end (end_microstep) with
+    // what cannot apply left out: no guards in a pure-DE model, and a
+    // stop request ends the phase here either way.
+    scheduler.end_microstep();
+    if (scheduler.refresh_due()) evaluate_all(t);
+    record(Tag{now_.time, 1});
+  } else {
+    fire_due(t);                             // anything its firing made due at (t, 0)
+    if (end_microstep(t)) discrete_phase();  // the phase goes on at (t, 1)
   }
-  return false;
+  if (progress_) progress_(t, stats_);
+  if (stop_requested_) return LonePass::kOver;
+  stop_if_asked();
+  if (changes_.states || changes_.continuous) restart_solver();
+  if (now_.time >= stop_) return LonePass::kOver;
+  now_ = {scheduler.next_time(stop_), 0};
+  return LonePass::kDone;
 }
 
 void Director::Impl::fire_flagged(ActorId a, bool from_queue, double t) {
@@ -377,7 +358,7 @@ RunResult Director::Impl::finish(RunStatus status, const std::string& message, c
       stats_.rhs_evals += static_cast<std::uint64_t>(ode.rhs_evals);
     }
   }
-  if (rows_.results != nullptr) rows_.results->flush();
+  rows_.flush();
   RunResult result;
   result.status = status;
   result.tag = now_;

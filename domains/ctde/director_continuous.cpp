@@ -109,7 +109,7 @@ void Director::Impl::continuous_phase(Tick next) {
     update_frontier(whole);
   }
   double frontier = 0;
-  if (rows_.results != nullptr) rows_.until = earliest_part(frontier).frontier;
+  if (rows_.active()) rows_.set_interval_until(earliest_part(frontier).frontier);
   bool stepped = false;
   for (;;) {
     Part& first = earliest_part(frontier);
@@ -169,7 +169,7 @@ bool Director::Impl::reached(Part& p, double t1, Tick next, double t_next) {
   // (the first after a restart may be) leaves no row of its own.
   if (t1 < t_next && now_.time > previous) {
     if (parts_.split) {
-      if (rows_.results != nullptr) record_split(now_, t1);
+      if (rows_.active()) record_split(now_, t1);
     } else {
       record(now_);
     }
@@ -216,7 +216,7 @@ void Director::Impl::dense_state(Part& p, double t, double* out) {
 }
 
 void Director::Impl::record_interval_points(Part& p, double t0, double t1, bool dense) {
-  if (rows_.results == nullptr || !options_.output_interval) return;
+  if (!rows_.active() || !options_.output_interval) return;
   const double h = *options_.output_interval;
   // The grid start + k h: in ticks when h is a whole number of them (each
   // row at an exact tick), else in seconds, between ticks.
@@ -240,10 +240,10 @@ void Director::Impl::record_interval_points(Part& p, double t0, double t1, bool 
     const double* x = b_.x_storage.data();
     if (parts_.split) {  // every part at t
       row_state(t, dense ? nullptr : &p);
-      x = rows_.dense.data();
+      x = parts_.row_x.data();
     } else if (dense && p.solver) {  // the whole part, in the run's layout
-      dense_state(p, t, rows_.dense.data());
-      x = rows_.dense.data();
+      dense_state(p, t, parts_.row_x.data());
+      x = parts_.row_x.data();
     }
     {
       const StatesView view(b_, x);
@@ -266,18 +266,18 @@ void Director::Impl::record_interval_points(Part& p, double t0, double t1, bool 
 void Director::Impl::record_split(Tag tag, double t) {
   row_state(t, nullptr);
   {
-    const StatesView view(b_, rows_.dense.data());
+    const StatesView view(b_, parts_.row_x.data());
     evaluate_all(t);
   }
   record_values(RowTime::at_tick(tag.time, resolution_), tag.microstep);
 }
 
 void Director::Impl::row_state(double t, const Part* still) {
-  std::copy(b_.x_storage.begin(), b_.x_storage.end(), rows_.dense.begin());
+  std::copy(b_.x_storage.begin(), b_.x_storage.end(), parts_.row_x.begin());
   for (Part& p : parts_.all) {
     if (p.touched || &p == still || (!p.pending && p.solver->current_time() == t)) continue;
     dense_state(p, t, p.x.data());
-    for (std::size_t k = 0; k < p.x.size(); ++k) rows_.dense[p.states[k].index()] = p.x[k];
+    for (std::size_t k = 0; k < p.x.size(); ++k) parts_.row_x[p.states[k].index()] = p.x[k];
   }
 }
 

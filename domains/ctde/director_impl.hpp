@@ -34,6 +34,7 @@
 #include "director_layout_impl.hpp"
 #include "firing_table.hpp"
 #include "rhs_program.hpp"
+#include "row_recorder.hpp"
 #include "states_view.hpp"
 
 namespace ctde {
@@ -346,12 +347,13 @@ class Director::Impl final : public DirectorServices {
   /// Rows at start + k * output_interval strictly inside (t0, t1), from the
   /// part's dense output (or, without states, from outputs at that time).
   void record_interval_points(Part& p, double t0, double t1, bool dense);
-  /// The output_interval rows after rows_.until and before t, from p's last
-  /// step (`dense`: from its interpolant); rows_.until <- t.
+  /// The output_interval rows after the recorder's interval_until() and
+  /// before t, from p's last step (`dense`: from its interpolant); then
+  /// interval_until() is t.
   void rows_to(Part& p, double t, bool dense) {
-    if (rows_.results == nullptr || !options_.output_interval || !(t > rows_.until)) return;
-    record_interval_points(p, rows_.until, t, dense);
-    rows_.until = t;
+    if (!rows_.active() || !options_.output_interval || !(t > rows_.interval_until())) return;
+    record_interval_points(p, rows_.interval_until(), t, dense);
+    rows_.set_interval_until(t);
   }
 
   /// After events changed continuous states or inputs: trace the resets and
@@ -362,7 +364,7 @@ class Director::Impl final : public DirectorServices {
 
   /// A row at `tag` with the current values (and the tokens sent at tag.microstep - 1).
   void record(Tag tag) {
-    if (rows_.results == nullptr) return;
+    if (!rows_.active()) return;
     if (parts_.split) {
       record_split(tag, resolution_.to_seconds(tag.time));
       return;
@@ -375,7 +377,7 @@ class Director::Impl final : public DirectorServices {
   /// in a joined run): row_state(t), the outputs at t, the row.
   void record_split(Tag tag, double t);
 
-  /// A split run's state at t in rows_.dense (for a StatesView): each part's
+  /// A split run's state at t in parts_.row_x (for a StatesView): each part's
   /// own state when it stands at t (touched at an event, or its solver at
   /// t), else from its last step's dense output (which covers t: rows are
   /// written at most at the earliest frontier, and every part's step
@@ -385,7 +387,9 @@ class Director::Impl final : public DirectorServices {
 
   /// A row at (time, microstep): continuous values, and discrete ones sent at
   /// microstep - 1 of this time (absent otherwise).
-  void record_values(const RowTime& time, std::uint32_t microstep);
+  void record_values(const RowTime& time, std::uint32_t microstep) {
+    rows_.write(time, now_.time, microstep, b_.signals);
+  }
 
   /// Runs `call` for actor `a`, turning its failures into a run failure.
   template <class Call>
@@ -440,15 +444,20 @@ class Director::Impl final : public DirectorServices {
   /// over (or the run stops).
   bool end_microstep(double t);
 
-  /// The run loop's shortcut for pure-DE models without step watchers
-  /// (layout_.lone_events): while the next phase, at (t, 0), starts with a plain
+  /// What a pass of lone_event() did.
+  enum class LonePass : std::uint8_t {
+    kDone,     ///< the phase at (t, 0) ran; now_ is the next event time
+    kOver,     ///< the run is over: stopped, or the phase at the stop time done
+    kGeneral,  ///< nothing ran: the general pass takes the phase at now_
+  };
+  /// The run loop's branch for pure-DE models without step watchers
+  /// (layout_.lone_events): when the phase at (t, 0) starts with a plain
   /// firing of the event queued there and no token is due, runs it and
-  /// jumps to the next event time: what the general loop does, without the
-  /// steps such a model skips anyway. Returns true when the run is over
-  /// (stopped, or the phase at the stop time done); false when the general
-  /// loop must take the phase at now_ (the test lone_events_give_the_
-  /// general_loop's trace, tests/ctde, compares the two).
-  bool lone_events();
+  /// jumps to the next event time: what the general pass does, without the
+  /// steps such a model skips anyway (the test lone_events_give_the_
+  /// general_loop's trace, tests/ctde, compares the two; CTDE_FAST_PATHS=off
+  /// switches the branch off).
+  LonePass lone_event();
 
   /// Fires actor `a` whose flags ask for more than its fire(): the
   /// evaluation of stale outputs before it reads them, the director's own
@@ -517,7 +526,7 @@ class Director::Impl final : public DirectorServices {
   RunStatistics stats_;
   DirectorLayout layout_;
 
-  DirectorRows rows_;
+  RowRecorder rows_;  ///< the results rows
   EventChanges changes_;
 
   // Per actor flags (Flags, declared above; layout_.flags).
@@ -580,6 +589,7 @@ class Director::Impl final : public DirectorServices {
     std::vector<PartId> touched;  ///< the parts at now_ that the events may change
     std::vector<double> x;        ///< run-sized scratch: a packed part's states in the run's layout
     std::vector<double> dx;       ///< run-sized scratch: its derivatives
+    std::vector<double> row_x;    ///< run-sized: the run's state inside a step, for output_interval rows
     bool split = false;           ///< two parts or more: the parts are touched by firings
   };
   Parts parts_;

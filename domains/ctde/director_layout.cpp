@@ -16,8 +16,8 @@ Director::Impl::Impl(const FlatModel& model, const RunOptions& options, std::str
       trace_(trace),
       resolution_(options.time_resolution),
       start_(resolution_.to_ticks(options.start_time)),
-      stop_(resolution_.to_ticks(options.stop_time)) {
-  rows_.results = results;
+      stop_(resolution_.to_ticks(options.stop_time)),
+      rows_(results) {
   for (const FlatActor& actor : model_.actors) actor.actor->check_time_resolution(resolution_);
   lay_out();
   if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
@@ -44,7 +44,7 @@ void Director::Impl::lay_out() {
   b_.states.resize(n);
   b_.x_storage.assign(sizes.states, 0.0);
   b_.x = b_.x_storage.data();
-  rows_.dense.assign(sizes.states, 0.0);
+  parts_.row_x.assign(sizes.states, 0.0);
   b_.crossed.assign(guards_.owner.size(), 0);
   schedule_guards_and_outputs();
   set_fixed_flags();
@@ -59,18 +59,15 @@ void Director::Impl::lay_out() {
     layout_.firing_table.set(d, layout_.actors[d.index()],
                              fast && (layout_.flags[d.index()] & kSpecial) == 0);
   }
-  layout_.pure_de = b_.x_storage.empty() && layout_.continuous.empty() && rows_.results == nullptr &&
+  layout_.pure_de = b_.x_storage.empty() && layout_.continuous.empty() && !rows_.active() &&
                     guards_.generators.empty();
   layout_.lone_events = fast && layout_.pure_de && layout_.step_watchers.empty() && !parts_.split;
-  if (rows_.results != nullptr) {
-    rows_.column_of.assign(sizes.outputs, -1);
-    rows_.token_tag.assign(rows_.results->signals().size(), Tag{kNever, 0});
-    for (std::size_t i = 0; i < rows_.results->signals().size(); ++i) {
-      const RecordedSignal& s = rows_.results->signals()[i];
-      const OutputId port = b_.actors[model_[s.actor].depth.index()].output(s.port);
-      rows_.column_of[port.index()] = static_cast<int>(i);
-    }
+  std::vector<RecordedColumn> columns;
+  for (const RecordedSignal& s : rows_.signals()) {
+    const OutputId port = b_.actors[model_[s.actor].depth.index()].output(s.port);
+    columns.push_back({port, b_.outputs[port.index()]});
   }
+  rows_.lay_out(std::move(columns), sizes.outputs);
 }
 
 Director::Impl::BufferSizes Director::Impl::lay_out_actors() {
@@ -242,8 +239,8 @@ void Director::Impl::bound_steps() {
   for (ActorId d{0}; d.index() < layout_.actors.size(); ++d) {
     if (layout_.actors[d.index()]->bounds_every_step()) seeds.push_back(d);
   }
-  if (rows_.results != nullptr && !options_.output_interval) {
-    for (const RecordedSignal& s : rows_.results->signals()) seeds.push_back(model_[s.actor].depth);
+  if (!options_.output_interval) {
+    for (const RecordedSignal& s : rows_.signals()) seeds.push_back(model_[s.actor].depth);
   }
   layout_.step_bound = std::numeric_limits<double>::infinity();
   for (const ActorId d : upstream(seeds, /*with_seeds=*/true)) {

@@ -12,7 +12,6 @@
 
 #include "../../core/actor.hpp"
 #include "../../core/ids.hpp"
-#include "../../core/results_sink.hpp"
 #include "../../core/run_buffers.hpp"
 #include "../../core/time.hpp"
 #include "firing_table.hpp"
@@ -54,19 +53,9 @@ struct DirectorLayout {
   /// Nothing continuous: no states, no outputs that change with time, no
   /// guards, no rows; time jumps from event to event.
   bool pure_de = false;
-  /// Pure DE without step watchers: the run loop takes the lone_events()
+  /// Pure DE without step watchers: the run loop takes the lone_event()
   /// shortcut (a split run is never pure DE: it has continuous parts).
   bool lone_events = false;
-};
-
-/// The results rows (Director::Impl::record, director.cpp; rows inside
-/// steps, director_continuous.cpp).
-struct DirectorRows {
-  ResultsSink* results = nullptr;
-  std::vector<int> column_of;  ///< per output port: its recorded column, or -1
-  std::vector<Tag> token_tag;  ///< per recorded signal: the tag of its last token
-  std::vector<double> dense;   ///< the run's state inside a step, for output_interval rows
-  double until = 0;            ///< output_interval rows are written up to this time (in the current phase)
 };
 
 /// What the firings at the current time changed.
