@@ -149,7 +149,7 @@ TEST_CASE("Switch passes in0 while control >= threshold, else in1") {
 }
 
 TEST_CASE("Mux, Demux and Selector route elements: widths from the connections") {
-  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 1},
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 4},
     "actors": [{"name": "a", "type": "Constant", "params": {"value": [1, 2]}},
                {"name": "b", "type": "Constant", "params": {"value": 3}},
                {"name": "t", "type": "Clock"},
@@ -162,15 +162,15 @@ TEST_CASE("Mux, Demux and Selector route elements: widths from the connections")
     "record": ["m.out", "d.out0", "d.out1", "even.out1", "s.out"]})");
   REQUIRE(run.result.status == RunStatus::kOk);
   const auto& last = run.rows.back();
-  REQUIRE(last.t == 1);
+  REQUIRE(last.t == 4);  // every element differs at t = 4: [1, 2, 3, 4]
   const auto at = [&](const std::string& column) { return last.values[run.column(column)]; };
   CHECK(std::vector<double>{at("m.out[0]"), at("m.out[1]"), at("m.out[2]"), at("m.out[3]")} ==
-        std::vector<double>{1, 2, 3, 1});
+        std::vector<double>{1, 2, 3, 4});
   CHECK(at("d.out0") == 1);
   CHECK(std::vector<double>{at("d.out1[0]"), at("d.out1[1]"), at("d.out1[2]")} ==
-        std::vector<double>{2, 3, 1});
-  CHECK(std::vector<double>{at("even.out1[0]"), at("even.out1[1]")} == std::vector<double>{3, 1});
-  CHECK(std::vector<double>{at("s.out[0]"), at("s.out[1]"), at("s.out[2]")} == std::vector<double>{1, 1, 1});
+        std::vector<double>{2, 3, 4});
+  CHECK(std::vector<double>{at("even.out1[0]"), at("even.out1[1]")} == std::vector<double>{3, 4});
+  CHECK(std::vector<double>{at("s.out[0]"), at("s.out[1]"), at("s.out[2]")} == std::vector<double>{4, 1, 4});
 }
 
 TEST_CASE("a discrete Mux sends one vector token of every input's latest value") {

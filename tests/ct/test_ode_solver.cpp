@@ -449,7 +449,7 @@ TEST_CASE("step size limits are passed to ARKODE") {
   options.max_step = 0.05;
   OdeSolver solver(problem, options, 0.0, {&x0, 1});
   REQUIRE(solver.step(1.0).ok());
-  CHECK(solver.last_step_end() == doctest::Approx(1e-3));
+  CHECK(solver.last_step_end() == 1e-3);  // the first step is the one given, accepted
   while (solver.step(1.0).status == StepStatus::kOk) {
     CHECK(solver.last_step_end() - solver.last_step_start() <= 0.05 * (1 + 1e-12));
   }
