@@ -1,3 +1,6 @@
+// SecondOrderSolver: the checks of its arguments, the loop of run() and the four
+// answers of check_step. The guards, their search and their events are in
+// second_order_events.cpp.
 #include "domains/ct/second_order.hpp"
 
 #include <algorithm>
@@ -9,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "domains/ct/second_order_impl.hpp"
 
 namespace ctde {
 
@@ -128,10 +132,46 @@ void check_second_order(const SecondOrderProblem& problem, const SecondOrderOpti
   if (options.max_stalls < 1) bad_argument("max_stalls must be >= 1");
 }
 
+/// Checks the method and the guards of a SecondOrderSolver: what OdeSolver would
+/// refuse, said in the facade's terms, and what the event locator needs.
+/// @throws std::invalid_argument naming what is wrong.
+void check_method_and_guards(const SecondOrderProblem& problem, const SecondOrderOptions& options) {
+  const char* method = to_string(options.method);
+  if (!solver_kind(method)) {
+    bad_argument(concat({"method ", std::to_string(static_cast<int>(options.method)),
+                         " is not a method: give one of ", solver_names()}));
+  }
+  if (options.method == SolverKind::kRk4Fixed && !options.initial_step && !std::isfinite(options.dt_max)) {
+    bad_argument("method rk4-fixed needs a step size: set initial_step (its fixed step) or a finite dt_max");
+  }
+  const std::size_t k = problem.guards;
+  if (k > 0 && problem.guard == nullptr) {
+    bad_argument(concat({"guards = ", std::to_string(k), " but no guard function"}));
+  }
+  if (k == 0 && problem.guard != nullptr) {
+    bad_argument("a guard function but guards = 0: give the number of guards");
+  }
+  if (problem.directions.size() != k) {
+    bad_argument(concat({"directions has ", std::to_string(problem.directions.size()),
+                         " values: give one per guard (guards = ", std::to_string(k), ")"}));
+  }
+  for (std::size_t i = 0; i < k; ++i) {
+    const Crossing direction = problem.directions[i];
+    if (direction != Crossing::kRising && direction != Crossing::kFalling && direction != Crossing::kBoth) {
+      bad_argument(concat({"directions[", std::to_string(i), "] is ", to_string(direction),
+                           ": give rising, falling or both"}));
+    }
+  }
+  if (!(options.guard_tolerance >= 0) || !std::isfinite(options.guard_tolerance)) {
+    bad_argument(concat({"guard_tolerance must be finite and >= 0 (0: one tick), got ",
+                         format_double(options.guard_tolerance)}));
+  }
+}
+
 /// The options of the first-order solver over [p v] that a SecondOrderSolver runs.
 OdeOptions first_order_options(const SecondOrderOptions& options, std::size_t m) {
   OdeOptions ode_options;
-  ode_options.method = SolverKind::kRkf45;
+  ode_options.method = options.method;
   ode_options.rtol = options.rtol;
   ode_options.atol_per_state.resize(2 * m);
   for (std::size_t i = 0; i < m; ++i) {
@@ -186,199 +226,209 @@ void TentativeStep::state_at(double t, std::span<double> p, std::span<double> v)
     why += std::to_string(v.size());
     throw std::invalid_argument(why);
   }
+  if (!(t >= t0_ && t <= t1_)) {
+    throw std::out_of_range(concat(
+        {"TentativeStep::state_at: t = ", format_double(t), " is outside the step ", interval(t0_, t1_)}));
+  }
   ode_->dense_output(t, scratch_);
   std::copy_n(scratch_, m_, p.begin());
   std::copy_n(scratch_ + m_, m_, v.begin());
 }
 
-// Everything the ARKODE callback points at, behind a stable address.
-struct SecondOrderSolver::Impl {
-  SecondOrderProblem problem;
-  SecondOrderOptions options;
-  std::size_t m = 0;
-  CheckStepFunction check;
-  std::optional<OdeSolver> ode;
+// -- the right-hand-side path: no allocation unless it throws --------------------------
 
-  std::vector<double> x_now;  // (p, v) at the current time: t0 of the next step
-  std::vector<double> a_now;  // F there, valid if a_now_valid
-  bool a_now_valid = false;
-  std::vector<double> x_end;    // (p, v) at t1 of the tentative step, adjustable
-  std::vector<double> a_end;    // F at t1 before any adjustment
-  std::vector<double> scratch;  // dense output for TentativeStep::state_at
-  double bound = kInfinity;     // from the last take_and_continue
-  SecondOrderStatistics counters;
+void SecondOrderSolver::Impl::require_finite(double t, const double* a) const {
+  for (std::size_t i = 0; i < m; ++i) {
+    if (!std::isfinite(a[i])) {
+      std::string what = "SecondOrderSolver: F(t, p, v) gave the non-finite acceleration a[";
+      what += std::to_string(i);
+      what += "] = ";
+      what += format_double(a[i]);
+      what += " at t = ";
+      what += format_double(t);
+      throw RunError(what);
+    }
+  }
+}
 
-  Impl() = default;
-  Impl(const Impl&) = delete;
-  Impl& operator=(const Impl&) = delete;
+void SecondOrderSolver::Impl::evaluate(double t, const double* x, double* a) const {
+  problem.acceleration(t, x, x + m, a, problem.user);
+  require_finite(t, a);
+}
 
-  // -- the right-hand-side path: no allocation unless it throws ----------------------
+int SecondOrderSolver::Impl::rhs(double t, const double* x, double* dxdt, void* self) {
+  const auto* s = static_cast<const Impl*>(self);
+  std::memcpy(dxdt, x + s->m, s->m * sizeof(double));
+  s->evaluate(t, x, dxdt + s->m);
+  return 0;
+}
 
-  void require_finite(double t, const double* a) const {
-    for (std::size_t i = 0; i < m; ++i) {
-      if (!std::isfinite(a[i])) {
-        std::string what = "SecondOrderSolver: F(t, p, v) gave the non-finite acceleration a[";
-        what += std::to_string(i);
-        what += "] = ";
-        what += format_double(a[i]);
-        what += " at t = ";
-        what += format_double(t);
-        throw RunError(what);
+void SecondOrderSolver::Impl::evaluate_counted(double t, const double* x, double* a) {
+  ++counters.acceleration_evals;
+  evaluate(t, x, a);
+}
+
+// -- the loop ------------------------------------------------------------------------
+
+const double* SecondOrderSolver::Impl::acceleration_now() {
+  if (!a_now_valid) {
+    evaluate_counted(ode->current_time(), x_now.data(), a_now.data());
+    a_now_valid = true;
+  }
+  return a_now.data();
+}
+
+bool SecondOrderSolver::Impl::is_stall(double t0, double t1) const {
+  const double h = t1 - t0;
+  return h < options.dt_min || h <= 16.0 * kEpsilon * std::max(std::abs(t0), std::abs(t1));
+}
+
+void SecondOrderSolver::Impl::reject(double t0, double t1, const CheckAnswer& answer,
+                                     const std::string& why) {
+  ode->redo_to(t0);
+  std::string what = "SecondOrderSolver::run: check_step answered ";
+  what += describe(answer);
+  what += " for the step ";
+  what += interval(t0, t1);
+  what += ": ";
+  what += why;
+  throw std::invalid_argument(what);
+}
+
+void SecondOrderSolver::Impl::check_redo(double t0, double t1, const CheckAnswer& answer) {
+  const double te = answer.time();
+  const char* reason = nullptr;
+  if (!(te > t0)) {
+    reason = "te must be after t0";
+  } else if (te < t0 + options.dt_min) {
+    reason = "te must be at least dt_min after t0";
+  } else if (!(te < t1)) {
+    reason = "te must be before t1 (a redo shortens the step)";
+  }
+  if (reason == nullptr) return;
+  std::string why = reason;
+  why += "; dt_min = ";
+  why += format_double(options.dt_min);
+  why += ", so te must be in [";
+  why += format_double(t0 + options.dt_min);
+  why += ", ";
+  why += format_double(t1);
+  why += ") and > t0";
+  reject(t0, t1, answer, why);
+}
+
+void SecondOrderSolver::Impl::take(double t0, double t1, const CheckAnswer& answer) {
+  const bool adjusted = std::memcmp(x_end.data(), x_computed.data(), 2 * m * sizeof(double)) != 0;
+  if (adjusted) {
+    for (std::size_t i = 0; i < 2 * m; ++i) {
+      if (!std::isfinite(x_end[i])) {
+        std::string why = "the adjusted end state has the non-finite ";
+        why += i < m ? "p1[" : "v1[";
+        why += std::to_string(i < m ? i : i - m);
+        why += "] = ";
+        why += format_double(x_end[i]);
+        reject(t0, t1, answer, why);
       }
     }
   }
+  commit(t0, t1, adjusted, /*a_known=*/true);
+}
 
-  void evaluate(double t, const double* x, double* a) const {
-    problem.acceleration(t, x, x + m, a, problem.user);
-    require_finite(t, a);
+void SecondOrderSolver::Impl::commit(double t0, double t1, bool adjusted, bool a_known) {
+  if (event) fire_events(t0);
+  move_solver(t0, t1, adjusted);
+  std::copy(x_end.begin(), x_end.end(), x_now.begin());
+  if (adjusted) {
+    ++counters.adjustments;
+    a_now_valid = false;
+    (void)acceleration_now();
+  } else if (a_known) {
+    std::copy(a_end.begin(), a_end.end(), a_now.begin());
+    a_now_valid = true;
+  } else {
+    a_now_valid = false;
   }
+  ++counters.steps_taken;
+  if (problem.guards > 0) settle_guards(t1, adjusted);
+}
 
-  // x' = (v, F(t, p, v)); exceptions are caught by OdeSolver and rethrown from step().
-  static int rhs(double t, const double* x, double* dxdt, void* self) {
-    const auto* s = static_cast<const Impl*>(self);
-    std::memcpy(dxdt, x + s->m, s->m * sizeof(double));
-    s->evaluate(t, x, dxdt + s->m);
-    return 0;
+void SecondOrderSolver::Impl::move_solver(double t0, double t1, bool adjusted) {
+  const bool cut = t1 < ode->current_time();
+  if (cut) ode->redo_to(t1);  // x(t1) from the dense output: x_end unless adjusted
+  if (event && (cut || adjusted)) {
+    // As the director restarts after an event: with the step planned before the
+    // cut, but at most four times the part of the step before the event (how far
+    // apart the events are), which the interpolant's roundoff favours.
+    const double planned = event->planned;
+    ode->reset(t1, x_end.data(), planned > 0 ? std::min(planned, 4 * (t1 - t0)) : 0.0);
+  } else if (adjusted) {
+    ode->correct_state(x_end.data());
   }
+}
 
-  // F for the facade's own use (a0, a1), counted apart from the solver's.
-  void evaluate_counted(double t, const double* x, double* a) {
-    ++counters.acceleration_evals;
-    evaluate(t, x, a);
-  }
+void SecondOrderSolver::Impl::stalled(double t0, double t1, const CheckAnswer& answer) const {
+  std::string what = "SecondOrderSolver::run: check_step does not let time advance at t = ";
+  what += format_double(ode->current_time());
+  what += ": ";
+  what += std::to_string(options.max_stalls + 1);
+  what += " answers in a row redid the step or took a step shorter than dt_min = ";
+  what += format_double(options.dt_min);
+  what += " (max_stalls = ";
+  what += std::to_string(options.max_stalls);
+  what += "); the last was ";
+  what += describe(answer);
+  what += " for the step ";
+  what += interval(t0, t1);
+  throw RunError(what);
+}
 
-  // -- the loop ----------------------------------------------------------------------
-
-  const double* acceleration_now() {
-    if (!a_now_valid) {
-      evaluate_counted(ode->current_time(), x_now.data(), a_now.data());
-      a_now_valid = true;
-    }
-    return a_now.data();
-  }
-
-  [[nodiscard]] bool is_stall(double t0, double t1) const {
-    const double h = t1 - t0;
-    return h < options.dt_min || h <= 16.0 * kEpsilon * std::max(std::abs(t0), std::abs(t1));
-  }
-
-  // A bad answer: back to the step's start, then the error.
-  [[noreturn]] void reject(double t0, double t1, const CheckAnswer& answer, const std::string& why) {
-    ode->redo_to(t0);
-    std::string what = "SecondOrderSolver::run: check_step answered ";
-    what += describe(answer);
-    what += " for the step ";
-    what += interval(t0, t1);
-    what += ": ";
-    what += why;
-    throw std::invalid_argument(what);
-  }
-
-  void check_redo(double t0, double t1, const CheckAnswer& answer) {
-    const double te = answer.time();
-    const char* reason = nullptr;
-    if (!(te > t0)) {
-      reason = "te must be after t0";
-    } else if (te < t0 + options.dt_min) {
-      reason = "te must be at least dt_min after t0";
-    } else if (!(te < t1)) {
-      reason = "te must be before t1 (a redo shortens the step)";
-    }
-    if (reason == nullptr) return;
-    std::string why = reason;
-    why += "; dt_min = ";
-    why += format_double(options.dt_min);
-    why += ", so te must be in [";
-    why += format_double(t0 + options.dt_min);
-    why += ", ";
-    why += format_double(t1);
-    why += ") and > t0";
-    reject(t0, t1, answer, why);
-  }
-
-  // Commits the tentative step at t1 with the end state in x_end (maybe adjusted).
-  void take(double t0, double t1, const CheckAnswer& answer) {
-    const std::span<const double> computed = ode->state();
-    const bool adjusted = std::memcmp(x_end.data(), computed.data(), 2 * m * sizeof(double)) != 0;
-    if (adjusted) {
-      for (std::size_t i = 0; i < 2 * m; ++i) {
-        if (!std::isfinite(x_end[i])) {
-          std::string why = "the adjusted end state has the non-finite ";
-          why += i < m ? "p1[" : "v1[";
-          why += std::to_string(i < m ? i : i - m);
-          why += "] = ";
-          why += format_double(x_end[i]);
-          reject(t0, t1, answer, why);
-        }
-      }
-      ode->correct_state(x_end.data());
-      ++counters.adjustments;
-    }
-    std::copy(x_end.begin(), x_end.end(), x_now.begin());
-    if (adjusted) {
-      a_now_valid = false;
-      (void)acceleration_now();
-    } else {
-      std::copy(a_end.begin(), a_end.end(), a_now.begin());
-      a_now_valid = true;
-    }
-    ++counters.steps_taken;
-  }
-
-  [[noreturn]] void stalled(double t0, double t1, const CheckAnswer& answer) const {
-    std::string what = "SecondOrderSolver::run: check_step does not let time advance at t = ";
-    what += format_double(ode->current_time());
-    what += ": ";
-    what += std::to_string(options.max_stalls + 1);
-    what += " answers in a row redid the step or took a step shorter than dt_min = ";
+void SecondOrderSolver::Impl::solver_failed(const StepResult& result) const {
+  std::string what = "SecondOrderSolver::run: the solver failed at t = ";
+  what += format_double(result.t_reached);
+  what += " (";
+  what += to_string(result.status);
+  what += "): ";
+  what += result.message;
+  if (result.status == StepStatus::kStepTooSmall && options.dt_min > 0) {
+    what += "; the error test fails at dt_min = ";
     what += format_double(options.dt_min);
-    what += " (max_stalls = ";
-    what += std::to_string(options.max_stalls);
-    what += "); the last was ";
-    what += describe(answer);
-    what += " for the step ";
-    what += interval(t0, t1);
-    throw RunError(what);
   }
+  throw RunError(what);
+}
 
-  [[noreturn]] void solver_failed(const StepResult& result) const {
-    std::string what = "SecondOrderSolver::run: the solver failed at t = ";
-    what += format_double(result.t_reached);
-    what += " (";
-    what += to_string(result.status);
-    what += "): ";
-    what += result.message;
-    if (result.status == StepStatus::kStepTooSmall && options.dt_min > 0) {
-      what += "; the error test fails at dt_min = ";
-      what += format_double(options.dt_min);
-    }
-    throw RunError(what);
-  }
+double SecondOrderSolver::Impl::advance(double t0, double limit) {
+  const StepResult result = ode->step(limit);
+  if (!result.ok()) solver_failed(result);
+  if (result.switches_method) trace_switch(result.t_reached);
+  const std::span<const double> x1 = ode->state();
+  std::copy(x1.begin(), x1.end(), x_end.begin());
+  const double t1 = problem.guards > 0 ? check_guards(t0, result.t_reached) : result.t_reached;
+  std::copy(x_end.begin(), x_end.end(), x_computed.begin());
+  return t1;
+}
 
-  /// The check's answer on the step [t0, t1] just made (x_end at t1): the
-  /// accelerations at both ends, then check(step). Whatever throws after a0
-  /// leaves the solver back at t0.
-  CheckAnswer ask(TentativeStep& step, double t0, double t1, int redos) {
-    (void)acceleration_now();  // a0
-    try {
-      evaluate_counted(t1, x_end.data(), a_end.data());  // a1
-      step.t0_ = t0;
-      step.t1_ = t1;
-      step.redos_ = redos;
-      ++counters.checks;
-      return check(step);
-    } catch (...) {
-      ode->redo_to(t0);
-      throw;
-    }
+CheckAnswer SecondOrderSolver::Impl::ask(TentativeStep& step, double t0, double t1, int redos) {
+  (void)acceleration_now();  // a0
+  try {
+    evaluate_counted(t1, x_end.data(), a_end.data());  // a1
+    step.t0_ = t0;
+    step.t1_ = t1;
+    step.redos_ = redos;
+    step.event_tick_ = event ? event->tick : kNever;
+    ++counters.checks;
+    return check(step);
+  } catch (...) {
+    ode->redo_to(t0);
+    throw;
   }
-};
+}
 
 SecondOrderSolver::SecondOrderSolver(const SecondOrderProblem& problem, const SecondOrderOptions& options,
                                      double t0, std::span<const double> p0, std::span<const double> v0,
                                      CheckStepFunction check_step)
     : impl_(std::make_unique<Impl>()) {
   check_second_order(problem, options, t0, p0, v0);
+  check_method_and_guards(problem, options);
   const std::size_t m = problem.size;
   Impl& s = *impl_;
   s.problem = problem;
@@ -389,14 +439,14 @@ SecondOrderSolver::SecondOrderSolver(const SecondOrderProblem& problem, const Se
   std::copy(p0.begin(), p0.end(), s.x_now.begin());
   std::copy(v0.begin(), v0.end(), s.x_now.begin() + static_cast<std::ptrdiff_t>(m));
   s.a_now.resize(m);
-  s.x_end.resize(2 * m);
+  for (auto* buffer : {&s.x_end, &s.x_computed, &s.scratch}) buffer->resize(2 * m);
   s.a_end.resize(m);
-  s.scratch.resize(2 * m);
 
   const OdeOptions ode_options = first_order_options(options, m);
   const OdeProblem ode_problem{2 * m, &Impl::rhs, nullptr, nullptr, &s};
   s.ode.emplace(ode_problem, ode_options, t0, s.x_now);
   (void)s.acceleration_now();
+  if (problem.guards > 0) s.start_guards(t0);
 }
 
 SecondOrderSolver::~SecondOrderSolver() = default;
@@ -407,13 +457,15 @@ SecondOrderResult SecondOrderSolver::run(double t_end) {
   Impl& s = *impl_;
   OdeSolver& ode = *s.ode;
   if (!std::isfinite(t_end) || t_end < ode.current_time()) {
-    std::string why = "run: t_end = ";
-    why += format_double(t_end);
-    why += " must be finite and not before the current time ";
-    why += format_double(ode.current_time());
-    bad_argument(why);
+    bad_argument(
+        concat({"run: t_end = ", format_double(t_end), " must be finite and not before the current time ",
+                format_double(ode.current_time())}));
   }
-  const std::size_t m = s.m;
+  if (s.problem.guards > 0 && t_end > s.options.resolution.horizon()) {
+    bad_argument(
+        concat({"run: t_end = ", format_double(t_end), " is beyond the horizon of the time resolution, ",
+                format_double(s.options.resolution.horizon()), " s"}));
+  }
   double limit = std::min(s.bound, t_end);
   int stalls = 0;
   int redos = 0;  // redo answers since the last step taken
@@ -421,30 +473,22 @@ SecondOrderResult SecondOrderSolver::run(double t_end) {
   TentativeStep step;
   step.ode_ = &ode;
   step.scratch_ = s.scratch.data();
-  step.m_ = m;
+  step.m_ = s.m;
   step.x0_ = s.x_now.data();
   step.a0_ = s.a_now.data();
   step.x1_ = s.x_end.data();
   step.a1_ = s.a_end.data();
+  step.crossings_ = s.crossings;
 
   while (ode.current_time() < t_end) {
     const double t0 = ode.current_time();
-    const StepResult result = ode.step(limit);
-    if (!result.ok()) s.solver_failed(result);
-    const double t1 = result.t_reached;
-    const std::span<const double> x1 = ode.state();
-    std::copy(x1.begin(), x1.end(), s.x_end.begin());
-
+    const double t1 = s.advance(t0, limit);
     if (!s.check) {  // every step taken, none adjusted
-      std::copy(s.x_end.begin(), s.x_end.end(), s.x_now.begin());
-      s.a_now_valid = false;
-      ++s.counters.steps_taken;
+      s.commit(t0, t1, /*adjusted=*/false, /*a_known=*/false);
       limit = t_end;
       continue;
     }
-
     const CheckAnswer answer = s.ask(step, t0, t1, redos);
-
     switch (answer.kind()) {
       case CheckKind::kStopAtStart:
         ode.redo_to(t0);
