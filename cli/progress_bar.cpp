@@ -138,12 +138,13 @@ std::string format_progress(double time, double stop_time, double events_per_sec
   return line;
 }
 
-ProgressBar::ProgressBar(int fd, double start_time, double stop_time, bool enabled)
+ProgressBar::ProgressBar(int fd, double start_time, double stop_time, bool enabled, Now now)
     : fd_(fd),
+      now_(now),
       start_time_(start_time),
       stop_time_(stop_time),
       active_(enabled && isatty(fd) == 1),
-      started_(Clock::now()),
+      started_(now_()),
       last_draw_(started_) {
   if (active_) width_ = terminal_width(fd);
 }
@@ -152,7 +153,7 @@ ProgressBar::~ProgressBar() { finish(); }
 
 void ProgressBar::update(double time, const RunStatistics& stats) {
   if (!active_) return;
-  const Clock::time_point now = Clock::now();
+  const Clock::time_point now = now_();
   if (now - last_draw_ < kRedrawInterval) return;
   last_draw_ = now;
   const double wall = std::chrono::duration<double>(now - started_).count();

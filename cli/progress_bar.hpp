@@ -28,13 +28,18 @@ namespace ctde::cli {
 /// descriptor is not a terminal or it was not enabled. Not copyable, not movable.
 class ProgressBar {
  public:
+  using Clock = std::chrono::steady_clock;
+  /// Where the bar reads the time (Clock::now; a test's own clock).
+  using Now = Clock::time_point (*)();
+
   /// The shortest time between two redraws (and before the first one).
   static constexpr std::chrono::milliseconds kRedrawInterval{100};
 
   /// @param fd where to draw (stderr for the command); drawn only if isatty(fd).
   /// @param start_time, stop_time the run's interval, in seconds.
   /// @param enabled false (--quiet) turns the bar off whatever `fd` is.
-  ProgressBar(int fd, double start_time, double stop_time, bool enabled);
+  /// @param now the clock of the redraws and the event rate.
+  ProgressBar(int fd, double start_time, double stop_time, bool enabled, Now now = &Clock::now);
   /// Clears the bar (finish()).
   ~ProgressBar();
   ProgressBar(const ProgressBar&) = delete;
@@ -54,10 +59,10 @@ class ProgressBar {
   void finish();
 
  private:
-  using Clock = std::chrono::steady_clock;
   void write_text(const std::string& text) const;
 
   int fd_;
+  Now now_;
   double start_time_;
   double stop_time_;
   bool active_;

@@ -68,9 +68,11 @@ TEST_CASE("the command path answers every fuzzer finding with a model error or a
     const std::string text = ctde::test::read_text(input);
     // In memory, as the fuzzer runs it: nothing but a ModelError escapes,
     // and the run keeps to its budget (0.2 s) whatever the model asks for.
+    // Only a hang guard, 100 times the budget: a busy machine under the
+    // sanitizers may take seconds, a run that ignores its budget minutes.
     const auto start = std::chrono::steady_clock::now();
     const ctde::fuzz::CommandOutcome outcome = ctde::fuzz::run_command_path(text);
-    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
     if (outcome.model_error) {
       CHECK_FALSE(outcome.model_error->empty());
     } else {

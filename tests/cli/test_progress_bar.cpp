@@ -7,12 +7,12 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <thread>
 
 namespace {
 
@@ -32,9 +32,13 @@ std::string drain(int fd, int wait_ms) {
   return text;
 }
 
-void wait_for_redraw() {
-  std::this_thread::sleep_for(ProgressBar::kRedrawInterval + std::chrono::milliseconds(20));
-}
+/// The bars' clock in these tests: it moves only when a test moves it, so
+/// what is drawn never depends on how busy the machine is.
+ProgressBar::Clock::time_point fake_time;
+ProgressBar::Clock::time_point fake_now() { return fake_time; }
+
+void advance(std::chrono::milliseconds by) { fake_time += by; }
+void wait_for_redraw() { advance(ProgressBar::kRedrawInterval); }
 
 /// A pseudo-terminal: the bar draws on `terminal`, the test reads `controller`.
 struct PseudoTerminal {
@@ -123,7 +127,7 @@ TEST_CASE("ProgressBar writes nothing when its descriptor is not a terminal") {
   std::FILE* file = std::tmpfile();
   REQUIRE(file != nullptr);
   {
-    ProgressBar bar(fileno(file), 0, 10, true);
+    ProgressBar bar(fileno(file), 0, 10, true, fake_now);
     CHECK_FALSE(bar.active());
     wait_for_redraw();
     ctde::RunStatistics stats;
@@ -138,33 +142,37 @@ TEST_CASE("ProgressBar writes nothing when its descriptor is not a terminal") {
 
 TEST_CASE("ProgressBar writes nothing on a terminal when disabled (--quiet)") {
   PseudoTerminal pty;
-  ProgressBar bar(pty.terminal, 0, 10, false);
+  ProgressBar bar(pty.terminal, 0, 10, false, fake_now);
   CHECK_FALSE(bar.active());
   wait_for_redraw();
   bar.update(5, {});
   bar.finish();
-  CHECK(drain(pty.controller, 50).empty());
+  CHECK(drain(pty.controller, 0).empty());
 }
 
 TEST_CASE("ProgressBar on a terminal redraws at most every kRedrawInterval and clears the line at the end") {
   PseudoTerminal pty;
-  ProgressBar bar(pty.terminal, 0, 10, true);
+  ProgressBar bar(pty.terminal, 0, 10, true, fake_now);
   REQUIRE(bar.active());
-  bar.update(1, {});  // too early: nothing
-  CHECK(drain(pty.controller, 30).empty());
+  advance(ProgressBar::kRedrawInterval - std::chrono::milliseconds(1));
+  bar.update(1, {});  // 1 ms too early: nothing (a write to the terminal would be there at once)
+  CHECK(drain(pty.controller, 0).empty());
 
-  wait_for_redraw();
+  advance(std::chrono::milliseconds(1));  // kRedrawInterval since the start
   ctde::RunStatistics stats;
   stats.events = 50;
   bar.update(5, stats);
   const std::string drawn = drain(pty.controller, 200);
   REQUIRE_FALSE(drawn.empty());
   CHECK(drawn.front() == '\r');
+  CHECK(std::count(drawn.begin(), drawn.end(), '\r') == 1);  // one draw: none at the early update
   CHECK(drawn.find(" 50.0%  t =  5.00 / 10 s") != std::string::npos);
+  CHECK(drawn.find(" 500 events/s") != std::string::npos);  // 50 events in 0.1 s of its clock
   CHECK(drawn.find('\n') == std::string::npos);  // one line, redrawn in place
 
+  advance(ProgressBar::kRedrawInterval - std::chrono::milliseconds(1));
   bar.update(6, stats);  // within the interval: not drawn
-  CHECK(drain(pty.controller, 30).empty());
+  CHECK(drain(pty.controller, 0).empty());
 
   bar.finish();
   const std::string cleared = drain(pty.controller, 200);
@@ -174,5 +182,5 @@ TEST_CASE("ProgressBar on a terminal redraws at most every kRedrawInterval and c
   CHECK(cleared == blank);
   wait_for_redraw();
   bar.update(7, stats);  // finished: never again
-  CHECK(drain(pty.controller, 30).empty());
+  CHECK(drain(pty.controller, 0).empty());
 }
