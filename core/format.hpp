@@ -37,6 +37,8 @@ void append(std::string& out, std::initializer_list<std::string_view> parts);
 [[nodiscard]] std::string cut_text(std::string text, std::size_t limit);
 
 /// `text` cut to 80 characters (cut_text) for a message.
-[[nodiscard]] inline std::string shorten_for_message(std::string text) { return cut_text(std::move(text), 80); }
+[[nodiscard]] inline std::string shorten_for_message(std::string text) {
+  return cut_text(std::move(text), 80);
+}
 
 }  // namespace ctde

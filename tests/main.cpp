@@ -73,7 +73,8 @@ class CaseWatchdog final : public doctest::IReporter {
     while (!done_) {
       wakeup_.wait_for(lock, std::chrono::seconds(1));
       if (running_ && Clock::now() - started_ > limit_) {
-        std::fprintf(stderr, "test case \"%s\" (%s:%d) ran over the limit of %g s (CTDE_TEST_CASE_LIMIT): a hang?\n",
+        std::fprintf(stderr,
+                     "test case \"%s\" (%s:%d) ran over the limit of %g s (CTDE_TEST_CASE_LIMIT): a hang?\n",
                      name_.c_str(), file_.c_str(), line_, limit_.count());
         std::fflush(stderr);
         std::_Exit(124);  // as GNU timeout's status: the case did not finish

@@ -1,6 +1,6 @@
 // The director: the run loop, the services actors call, the DE phase, rows
 // and the run's end (director_impl.hpp lists the other parts).
-#include "domains/ctde/director_parts_impl.hpp"
+#include "domains/ctde/director_impl.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -61,8 +61,8 @@ RunResult Director::Impl::run() {
   }
   try {
     initialize();
-    start_guards();
-    record(now_);
+    continuous_.start_guards();
+    continuous_.record(now_);
     watch_events(EventSide::kBefore);  // the start values, before any event at the start
     while (!stop_requested_) {
       if (layout_.lone_events) {  // pure DE: an event time with one plain firing is a pass of its own
@@ -78,13 +78,13 @@ RunResult Director::Impl::run() {
         stop_if_asked();
         // A reset, or a jump in a continuous input (a hold, a step): the
         // solver's history (its FSAL derivative, its step size) is stale.
-        if (changes_.states || changes_.continuous) restart_solver();
-        if (after_events()) continue;  // the phase made guards cross: next microstep
+        if (changes_.states || changes_.continuous) continuous_.restart_solver();
+        if (continuous_.after_events()) continue;  // the phase made guards cross: next microstep
         watch_events(EventSide::kAfter);
       }
       if (now_.time >= stop_) break;
       const Tick next = scheduler_.next_time(stop_);
-      continuous_phase(next);
+      continuous_.continuous_phase(next);
     }
     return finish(stop_requested_ ? RunStatus::kStopped : RunStatus::kOk, "", "");
   } catch (const Failure& f) {
@@ -93,6 +93,13 @@ RunResult Director::Impl::run() {
   } catch (const Interrupted&) {
     return finish(RunStatus::kInterrupted, "", "");
   }
+}
+
+Director::JacobianSummary Director::Impl::jacobian_summary() const { return continuous_.jacobian_summary(); }
+
+std::vector<double> Director::Impl::jacobian_at_start(bool finite_differences) {
+  initialize();
+  return continuous_.jacobian_at_start(finite_differences);
 }
 
 void Director::Impl::emit(ActorId actor, OutputPort output, std::span<const double> token) {
@@ -181,7 +188,7 @@ void Director::Impl::initialize() {
   }
   initialized_ = true;
   if (!b_.x_storage.empty()) {
-    check_states(t);
+    continuous_.check_states(t);
     try {
       OdeOptions ode = make_ode_options(options_);
       if (ode.atol_per_state.empty()) {  // the actors may know their states' scales
@@ -202,7 +209,7 @@ void Director::Impl::initialize() {
       }
       if (std::isfinite(layout_.step_bound))
         ode.max_step = std::min(ode.max_step.value_or(layout_.step_bound), layout_.step_bound);
-      start_parts(ode, t);
+      continuous_.start_parts(ode, t);
     } catch (const std::exception& e) {
       throw Failure{std::string("the ODE solver could not start: ") + e.what(), ""};
     }
@@ -215,7 +222,7 @@ void Director::Impl::discrete_phase() {
   while (true) {
     if (!scheduler.begin_microstep(now_)) return;
     if (now_.microstep >= static_cast<std::uint64_t>(options_.max_microsteps)) zeno(t);
-    guards_.current = false;
+    continuous_.begin_microstep();
     fire_due(t);
     if (!end_microstep(t)) return;
   }
@@ -236,9 +243,9 @@ bool Director::Impl::end_microstep(double t) {
   // What the firings changed is visible after microstep n: continuous
   // outputs are evaluated again, and a row records that side at (t, n+1).
   if (scheduler_.refresh_due()) evaluate_all(t);
-  record(Tag{now_.time, now_.microstep + 1});
+  continuous_.record(Tag{now_.time, now_.microstep + 1});
   if (stop_requested_) return false;
-  if (guards_.moved || !guards_.fired_generators.empty()) microstep_crossings();
+  continuous_.end_microstep();
   // Nothing sent and nothing queued for the next microstep: the phase is over.
   if (!scheduler_.due_after(now_)) return false;
   stop_if_asked();  // a phase may go on for max_microsteps (up to 1e9)
@@ -258,7 +265,7 @@ Director::Impl::LonePass Director::Impl::lone_event() {
   if (!entry.plain()) return LonePass::kGeneral;
   const double t = resolution_.to_seconds(now_.time);
   // The phase's first microstep, (t, 0), below max_microsteps (at least 1).
-  guards_.current = false;
+  continuous_.begin_microstep();
   const ActorId a = scheduler.serve_lone(now_);
   if (layout_.prefetch_ahead) prefetch_ahead();  // the slot is open: the top is the next event
   fire_plain(a, entry.actor(), true, t);
@@ -269,7 +276,7 @@ Director::Impl::LonePass Director::Impl::lone_event() {
     // stop request ends the phase here either way.
     scheduler.end_microstep();
     if (scheduler.refresh_due()) evaluate_all(t);
-    record(Tag{now_.time, 1});
+    continuous_.record(Tag{now_.time, 1});
   } else {
     fire_due(t);                             // anything its firing made due at (t, 0)
     if (end_microstep(t)) discrete_phase();  // the phase goes on at (t, 1)
@@ -277,7 +284,7 @@ Director::Impl::LonePass Director::Impl::lone_event() {
   if (progress_) progress_(t, stats_);
   if (stop_requested_) return LonePass::kOver;
   stop_if_asked();
-  if (changes_.states || changes_.continuous) restart_solver();
+  if (changes_.states || changes_.continuous) continuous_.restart_solver();
   if (now_.time >= stop_) return LonePass::kOver;
   now_ = {scheduler.next_time(stop_), 0};
   return LonePass::kDone;
@@ -310,7 +317,7 @@ void Director::Impl::fire_special(ActorId a, Flags flags, FireContext& context) 
   // changed is evaluated again before anything reads it, so every reader at
   // this tag sees one value, however many actors it passes through (the
   // director alone refreshes continuous outputs).
-  if ((flags & kInPart) != 0) touch_part(a);
+  if ((flags & kInPart) != 0) continuous_.touch_part(a);
   if ((flags & kReadsTimed) != 0 && scheduler_.refresh_due()) evaluate_all(context.time());
   if ((flags & kFunction) != 0) {
     fire_function(a, context.time());
@@ -321,8 +328,7 @@ void Director::Impl::fire_special(ActorId a, Flags flags, FireContext& context) 
     changes_.continuous = true;
     scheduler_.outputs_changed();
   }
-  if ((flags & kMovesGuards) != 0) guards_.moved = true;
-  if ((flags & kGenerator) != 0) guards_.fired_generators.push_back(a);
+  continuous_.fired(a, flags);
 }
 
 void Director::Impl::fire_function(ActorId a, double t) {
@@ -347,17 +353,7 @@ void Director::Impl::zeno(double t) {
 }
 
 RunResult Director::Impl::finish(RunStatus status, const std::string& message, const std::string& actor) {
-  if (!b_.x_storage.empty()) {
-    stats_.steps = stats_.rejected_steps = 0;
-    stats_.rhs_evals = extra_rhs_;
-    for (const Part& p : parts_.all) {
-      if (!p.solver) continue;
-      const OdeStatistics ode = p.solver->statistics();
-      stats_.steps += static_cast<std::uint64_t>(ode.steps);
-      stats_.rejected_steps += static_cast<std::uint64_t>(ode.error_test_failures);
-      stats_.rhs_evals += static_cast<std::uint64_t>(ode.rhs_evals);
-    }
-  }
+  if (!b_.x_storage.empty()) continuous_.add_statistics(stats_);
   rows_.flush();
   RunResult result;
   result.status = status;
@@ -390,6 +386,12 @@ Director::Director(const FlatModel& model, const RunOptions& options, std::strin
     : impl_(std::make_unique<Impl>(model, checked(options), std::move(model_name), trace, results)) {}
 
 Director::~Director() = default;
+
+Director::JacobianSummary Director::jacobian_summary() const { return impl_->jacobian_summary(); }
+
+std::vector<double> Director::jacobian_at_start(bool finite_differences) {
+  return impl_->jacobian_at_start(finite_differences);
+}
 
 void Director::set_progress(ProgressCallback callback) { impl_->progress_ = std::move(callback); }
 void Director::set_stop_check(StopCheck check) { impl_->stop_check_ = std::move(check); }

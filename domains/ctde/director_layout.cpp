@@ -1,5 +1,5 @@
 // The director's flat buffers and evaluation lists.
-#include "domains/ctde/director_parts_impl.hpp"
+#include "domains/ctde/director_impl.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -10,14 +10,7 @@ namespace ctde {
 
 Director::Impl::Impl(const FlatModel& model, const RunOptions& options, std::string name, TraceWriter* trace,
                      ResultsSink* results)
-    : model_(model),
-      options_(options),
-      name_(std::move(name)),
-      trace_(trace),
-      resolution_(options.time_resolution),
-      start_(resolution_.to_ticks(options.start_time)),
-      stop_(resolution_.to_ticks(options.stop_time)),
-      rows_(results) {
+    : RunState(model, options, trace, results, *this), name_(std::move(name)) {
   for (const FlatActor& actor : model_.actors) actor.actor->check_time_resolution(resolution_);
   lay_out();
   if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
@@ -44,13 +37,12 @@ void Director::Impl::lay_out() {
   b_.states.resize(n);
   b_.x_storage.assign(sizes.states, 0.0);
   b_.x = b_.x_storage.data();
-  parts_.row_x.assign(sizes.states, 0.0);
-  b_.crossed.assign(guards_.owner.size(), 0);
+  b_.crossed.assign(continuous_.guard_count(), 0);
   schedule_guards_and_outputs();
   set_fixed_flags();
   bound_steps();
   layout_.outputs = RhsProgram(RhsProgram::Part::kOutputs, layout_.continuous, layout_.actors, b_);
-  lay_out_parts();
+  continuous_.lay_out_parts();
   // The fixed flags are all set now. Only a generator serves state events
   // (kStateEvent), and generators are special: a plain firing never has one.
   static_assert((kSpecial & kGenerator) != 0);
@@ -60,8 +52,8 @@ void Director::Impl::lay_out() {
                              fast && (layout_.flags[d.index()] & kSpecial) == 0);
   }
   layout_.pure_de = b_.x_storage.empty() && layout_.continuous.empty() && !rows_.active() &&
-                    guards_.generators.empty();
-  layout_.lone_events = fast && layout_.pure_de && layout_.step_watchers.empty() && !parts_.split;
+                    continuous_.generators().empty();
+  layout_.lone_events = fast && layout_.pure_de && layout_.step_watchers.empty() && !continuous_.split();
   std::vector<RecordedColumn> columns;
   for (const RecordedSignal& s : rows_.signals()) {
     const OutputId port = b_.actors[model_[s.actor].depth.index()].output(s.port);
@@ -85,12 +77,8 @@ Director::Impl::BufferSizes Director::Impl::lay_out_actors() {
     const auto states = static_cast<std::uint32_t>(actor.actor->state_size());
     b_.actors[d.index()].states = {StateIndex{sizes.states}, states};
     const auto guards = static_cast<std::uint32_t>(actor.actor->guard_count());
-    b_.actors[d.index()].guards = {GuardId::at(guards_.owner.size()), guards};
-    if (guards > 0) {
-      guards_.generators.push_back(d);
-      layout_.flags[d.index()] |= kGenerator;
-    }
-    for (std::uint32_t i = 0; i < guards; ++i) guards_.owner.push_back(d);
+    b_.actors[d.index()].guards = {continuous_.add_guards(d, guards), guards};
+    if (guards > 0) layout_.flags[d.index()] |= kGenerator;
     sizes.states += states;
     if (states > 0) layout_.stateful.push_back(d);
     if (actor.actor->watches_steps()) layout_.step_watchers.push_back(d);
@@ -155,7 +143,7 @@ void Director::Impl::set_fixed_flags() {
   const auto n = static_cast<std::uint32_t>(model_.actors.size());
   // Who can move any guard when it fires (microstep_crossings): an actor
   // with continuous outputs, or the driver of a generator's discrete input.
-  for (const ActorId g : guards_.generators) {
+  for (const ActorId g : continuous_.generators()) {
     const FlatActor& generator = flat(g);
     for (std::size_t i = 0; i < generator.drivers.size(); ++i) {
       if (generator.drivers[i] && generator.input_kinds[i] == PortKind::kDiscrete) {
@@ -163,8 +151,7 @@ void Director::Impl::set_fixed_flags() {
       }
     }
   }
-  guards_.fired_generators.reserve(guards_.generators.size());  // nothing allocates while firing
-  if (!guards_.generators.empty()) {
+  if (!continuous_.generators().empty()) {
     for (ActorId d{0}; d.index() < n; ++d) {
       if ((layout_.flags[d.index()] & kDrivesContinuous) != 0) layout_.flags[d.index()] |= kMovesGuards;
     }
@@ -197,7 +184,7 @@ void Director::Impl::schedule_guards_and_outputs() {
     layout_.timed[d.index()] = 1;
   }
   layout_.rhs_inputs = upstream(layout_.stateful, /*with_seeds=*/false);
-  layout_.guard_inputs = upstream(guards_.generators, /*with_seeds=*/true);
+  layout_.guard_inputs = upstream(continuous_.generators(), /*with_seeds=*/true);
 }
 
 std::vector<ActorId> Director::Impl::upstream(const std::vector<ActorId>& seeds, bool with_seeds) const {
@@ -235,7 +222,7 @@ void Director::Impl::bound_steps() {
   // recorded signals unless output_interval rows sample them anyway, and
   // the inputs of actors that sample them at every step end (a
   // TransportDelay's history).
-  std::vector<ActorId> seeds = guards_.generators;
+  std::vector<ActorId> seeds = continuous_.generators();
   for (ActorId d{0}; d.index() < layout_.actors.size(); ++d) {
     if (layout_.actors[d.index()]->bounds_every_step()) seeds.push_back(d);
   }

@@ -38,7 +38,8 @@ void RowRecorder::lay_out(std::vector<RecordedColumn> columns, std::size_t outpu
   token_tag_.assign(columns_.size(), Tag{kNever, 0});
 }
 
-void RowRecorder::write(const RowTime& time, Tick now, std::uint32_t microstep, std::span<const double> signals) {
+void RowRecorder::write(const RowTime& time, Tick now, std::uint32_t microstep,
+                        std::span<const double> signals) {
   if (results_ == nullptr) return;
   const std::vector<RecordedSignal>& recorded = results_->signals();
   results_->begin_row(time, microstep);

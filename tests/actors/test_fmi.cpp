@@ -317,7 +317,8 @@ TEST_CASE("a step event asked by fmi2CompletedIntegratorStep is served at that s
       CHECK(last.values[run.column("a.resets")] == 1);
       // Rows are written at every step end (no output_interval): the event
       // is at the first of them at or after 0.5 s, to a tick.
-      const auto first_end = std::find_if(run.rows.begin(), run.rows.end(), [](const auto& row) { return row.t >= 0.5; });
+      const auto first_end =
+          std::find_if(run.rows.begin(), run.rows.end(), [](const auto& row) { return row.t >= 0.5; });
       REQUIRE(first_end != run.rows.end());
       CHECK(std::abs(at - first_end->t) <= 1e-12);
       CHECK(at <= stop);

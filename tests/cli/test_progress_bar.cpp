@@ -168,7 +168,7 @@ TEST_CASE("ProgressBar on a terminal redraws at most every kRedrawInterval and c
   CHECK(std::count(drawn.begin(), drawn.end(), '\r') == 1);  // one draw: none at the early update
   CHECK(drawn.find(" 50.0%  t =  5.00 / 10 s") != std::string::npos);
   CHECK(drawn.find(" 500 events/s") != std::string::npos);  // 50 events in 0.1 s of its clock
-  CHECK(drawn.find('\n') == std::string::npos);  // one line, redrawn in place
+  CHECK(drawn.find('\n') == std::string::npos);             // one line, redrawn in place
 
   advance(ProgressBar::kRedrawInterval - std::chrono::milliseconds(1));
   bar.update(6, stats);  // within the interval: not drawn

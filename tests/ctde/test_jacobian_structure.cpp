@@ -1,4 +1,4 @@
-// The Jacobian's structure from the model (domains/ctde/director_jacobian.cpp;
+// The Jacobian's structure from the model (domains/ctde/continuous_phase_jacobian.cpp;
 // docs/semantics.md, "Jacobians"): each actor's local Jacobian composed along
 // the connections, its known values exact, and the same matrix by finite
 // differences.

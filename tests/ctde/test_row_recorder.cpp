@@ -29,9 +29,7 @@ struct TwoSignals {
   CsvResults csv{text, {signal("x", 2, false), signal("k", 1, true)}};
   RowRecorder rows{&csv};
   std::vector<double> values{1.5, -2.0, 7.0};
-  TwoSignals() {
-    rows.lay_out({{OutputId{3}, {SignalIndex{0}, 2}}, {OutputId{0}, {SignalIndex{2}, 1}}}, 4);
-  }
+  TwoSignals() { rows.lay_out({{OutputId{3}, {SignalIndex{0}, 2}}, {OutputId{0}, {SignalIndex{2}, 1}}}, 4); }
 };
 
 }  // namespace
@@ -39,12 +37,12 @@ struct TwoSignals {
 TEST_CASE("a row holds every continuous signal and a discrete one only after the microstep that sent it") {
   TwoSignals run;
   const TimeResolution resolution;
-  run.rows.write(RowTime::at_tick(0, resolution), 0, 0, run.values);        // before any token
-  run.rows.token_sent(OutputId{0}, Tag{0, 0});                               // k sent at (0, 0)
-  run.rows.write(RowTime::at_tick(0, resolution), 0, 1, run.values);        // its row: (0, 1)
-  run.rows.write(RowTime::at_tick(0, resolution), 0, 2, run.values);        // not the next one
-  run.rows.token_sent(OutputId{3}, Tag{0, 2});                               // a continuous port's token changes nothing
-  run.rows.write(RowTime::between_ticks(0.25), 0, 0, run.values);           // a row between events
+  run.rows.write(RowTime::at_tick(0, resolution), 0, 0, run.values);  // before any token
+  run.rows.token_sent(OutputId{0}, Tag{0, 0});                        // k sent at (0, 0)
+  run.rows.write(RowTime::at_tick(0, resolution), 0, 1, run.values);  // its row: (0, 1)
+  run.rows.write(RowTime::at_tick(0, resolution), 0, 2, run.values);  // not the next one
+  run.rows.token_sent(OutputId{3}, Tag{0, 2});  // a continuous port's token changes nothing
+  run.rows.write(RowTime::between_ticks(0.25), 0, 0, run.values);  // a row between events
   CHECK(run.text.str() ==
         "time,microstep,x[0],x[1],k\n"
         "0,0,1.5,-2,\n"

@@ -15,7 +15,7 @@
 
 #include "domains/ct/jacobian_evaluator_impl.hpp"
 #include "domains/ct/linear_solver.hpp"
-#include "domains/ctde/director_parts_impl.hpp"
+#include "domains/ctde/continuous_part_impl.hpp"
 
 namespace ctde {
 
@@ -67,19 +67,20 @@ void by_row(const std::vector<LocalJacobian::Entry>& sorted, EachRow&& each_row)
 
 }  // namespace
 
-std::vector<LocalJacobian::Entry> Director::Impl::sorted_local_jacobian(ActorId d) const {
-  const FlatActor& actor = flat(d);
+std::vector<LocalJacobian::Entry> ContinuousPhase::sorted_local_jacobian(ActorId d) const {
+  const FlatActor& actor = run_.flat(d);
   std::vector<std::uint32_t> in_widths(actor.input_widths.size());
   std::vector<std::uint32_t> out_widths(actor.output_widths.size());
-  const ActorSlots& slots = b_.actors[d.index()];
-  for (std::size_t k = 0; k < in_widths.size(); ++k) in_widths[k] = b_.inputs[slots.input(k).index()].width;
+  const ActorSlots& slots = run_.b_.actors[d.index()];
+  for (std::size_t k = 0; k < in_widths.size(); ++k)
+    in_widths[k] = run_.b_.inputs[slots.input(k).index()].width;
   for (std::size_t o = 0; o < out_widths.size(); ++o) {
     // A discrete output keeps its token's value during a step: no row.
     out_widths[o] =
-        actor.output_kinds[o] == PortKind::kContinuous ? b_.outputs[slots.output(o).index()].width : 0;
+        actor.output_kinds[o] == PortKind::kContinuous ? run_.b_.outputs[slots.output(o).index()].width : 0;
   }
   LocalJacobian jacobian(std::move(in_widths), std::move(out_widths), slots.states.width);
-  layout_.actors[d.index()]->local_jacobian(jacobian);
+  run_.layout_.actors[d.index()]->local_jacobian(jacobian);
   std::vector<LocalJacobian::Entry> sorted(jacobian.entries().begin(), jacobian.entries().end());
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
     return std::tie(a.row.kind, a.row.port, a.row.index) < std::tie(b.row.kind, b.row.port, b.row.index);
@@ -87,17 +88,17 @@ std::vector<LocalJacobian::Entry> Director::Impl::sorted_local_jacobian(ActorId 
   return sorted;
 }
 
-JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
+JacobianPattern ContinuousPhase::jacobian_pattern(const Part* part) const {
   const bool whole = part == nullptr || part->whole;
-  const std::size_t n = whole ? b_.x_storage.size() : part->states.size();
+  const std::size_t n = whole ? run_.b_.x_storage.size() : part->states.size();
   // The part's number of each of the run's states.
-  std::vector<std::uint32_t> local(b_.x_storage.size(), kNoRow);
+  std::vector<std::uint32_t> local(run_.b_.x_storage.size(), kNoRow);
   for (std::size_t k = 0; k < n; ++k) {
     local[whole ? k : part->states[k].index()] = static_cast<std::uint32_t>(k);
   }
   // Per signal element the program computes: its row over the part's
   // states (compressed, in the order computed).
-  std::vector<std::uint32_t> row_of(b_.signals.size(), kNoRow);
+  std::vector<std::uint32_t> row_of(run_.b_.signals.size(), kNoRow);
   std::vector<std::size_t> row_starts{0};
   std::vector<std::uint32_t> row_states;
   std::vector<double> row_values;
@@ -106,14 +107,14 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
 
   // Adds one local entry's contribution to the accumulated row.
   const auto contribute = [&](ActorId d, const LocalJacobian::Entry& e) {
-    const ActorSlots& slots = b_.actors[d.index()];
+    const ActorSlots& slots = run_.b_.actors[d.index()];
     if (e.column.kind == LocalJacobian::Kind::kState) {
       if (e.column.index >= slots.states.width) return;
       const std::uint32_t s = local[slots.states.at(e.column.index).index()];
       if (s != kNoRow) acc.add(s, e.value);
       return;
     }
-    const SignalSlice in = b_.inputs[slots.input(e.column.port).index()];
+    const SignalSlice in = run_.b_.inputs[slots.input(e.column.port).index()];
     if (e.column.index >= in.width) return;
     const std::uint32_t r = row_of[in.at(e.column.index).index()];
     if (r == kNoRow) return;  // not computed by the part: constant during a step
@@ -121,13 +122,13 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
       acc.add(row_states[k], e.value * row_values[k]);
   };
   const auto mine = [&](ActorId d) { return whole || parts_.of[d.index()] == part->id; };
-  for (const ActorId d : layout_.rhs_inputs) {
+  for (const ActorId d : run_.layout_.rhs_inputs) {
     if (!mine(d)) continue;
-    const ActorSlots& slots = b_.actors[d.index()];
+    const ActorSlots& slots = run_.b_.actors[d.index()];
     by_row(sorted_local_jacobian(d),
            [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
              if (row.kind != LocalJacobian::Kind::kOutput) return;
-             const SignalSlice out = b_.outputs[slots.output(row.port).index()];
+             const SignalSlice out = run_.b_.outputs[slots.output(row.port).index()];
              if (row.index >= out.width) return;
              for (const auto& e : es) contribute(d, e);
              row_of[out.at(row.index).index()] = static_cast<std::uint32_t>(row_starts.size() - 1);
@@ -138,9 +139,9 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
              row_starts.push_back(row_states.size());
            });
   }
-  for (const ActorId d : layout_.stateful) {
+  for (const ActorId d : run_.layout_.stateful) {
     if (!mine(d)) continue;
-    const ActorSlots& slots = b_.actors[d.index()];
+    const ActorSlots& slots = run_.b_.actors[d.index()];
     by_row(sorted_local_jacobian(d),
            [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
              if (row.kind != LocalJacobian::Kind::kDerivative || row.index >= slots.states.width) return;
@@ -153,23 +154,17 @@ JacobianPattern Director::Impl::jacobian_pattern(const Part* part) const {
   return {n, std::move(entries)};
 }
 
-Director::JacobianSummary Director::jacobian_summary() const { return impl_->jacobian_summary(); }
-
-std::vector<double> Director::jacobian_at_start(bool finite_differences) {
-  return impl_->jacobian_at_start(finite_differences);
-}
-
-std::vector<double> Director::Impl::jacobian_at_start(bool finite_differences) {
-  initialize();
-  const std::size_t n = b_.x_storage.size();
+std::vector<double> ContinuousPhase::jacobian_at_start(bool finite_differences) {
+  const std::size_t n = run_.b_.x_storage.size();
   std::vector<double> jacobian(n * n, 0.0);
-  const double t = resolution_.to_seconds(start_);
+  const double t = run_.resolution_.to_seconds(run_.start_);
   for (Part& p : parts_.all) {
     if (p.x.empty()) continue;
     const std::size_t m = p.x.size();
     const JacobianPattern exact = jacobian_pattern(&p);
     const JacobianPattern pattern = finite_differences ? exact.unknown_values() : exact;
-    JacobianEvaluator evaluator(pattern, &Impl::part_rhs, &p, JacobianEvaluator::Storage::kColumnMajor);
+    JacobianEvaluator evaluator(pattern, &ContinuousPhase::part_rhs, &p,
+                                JacobianEvaluator::Storage::kColumnMajor);
     const std::vector<double> x(part_state(p), part_state(p) + m);
     std::vector<double> fx(m);
     std::vector<double> local(m * m);
@@ -186,9 +181,9 @@ std::vector<double> Director::Impl::jacobian_at_start(bool finite_differences) {
   return jacobian;
 }
 
-Director::JacobianSummary Director::Impl::jacobian_summary() const {
+Director::JacobianSummary ContinuousPhase::jacobian_summary() const {
   const JacobianPattern j = jacobian_pattern(nullptr);
-  const LinearSolverChoice choice = choose_linear_solver(options_.linear_solver, j);
+  const LinearSolverChoice choice = choose_linear_solver(run_.options_.linear_solver, j);
   return {j.size(),
           j.nonzeros(),
           j.lower_bandwidth(),

@@ -1,9 +1,8 @@
-// The director's state events: the guards read from the model, the step
-// the locator searches (domains/ct/event_locator.hpp) and what the director
-// does with the crossing it finds: ending the step there, firing the
+// The continuous phase's state events: the guards read from the model, the
+// step the locator searches (domains/ct/event_locator.hpp) and what the
+// phase does with the crossing it finds: ending the step there, firing the
 // generators (docs/semantics.md, "State events").
-#include "domains/ctde/director_impl.hpp"
-#include "domains/ctde/director_parts_impl.hpp"
+#include "domains/ctde/continuous_part_impl.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,27 +12,28 @@
 
 namespace ctde {
 
-void Director::Impl::evaluate_guards(const Part& p, double t, std::span<double> g) {
+void ContinuousPhase::evaluate_guards(const Part& p, double t, std::span<double> g) {
   for (const Part::Generator& generator : p.generators) {
     const ActorId d = generator.actor;
     const GuardId base = generator.base;
-    const GuardSlice slice = b_.actors[d.index()].guards;
+    const GuardSlice slice = run_.b_.actors[d.index()].guards;
     const std::span<double> out = g.subspan(base.index(), slice.width);
-    const ReadContext context(b_, this, d, now_, t);
-    guarded(d, [&] { layout_.actors[d.index()]->guards(context, out); });
+    const ReadContext context(run_.b_, run_.services_, d, run_.now_, t);
+    run_.guarded(d, [&] { run_.layout_.actors[d.index()]->guards(context, out); });
     for (std::size_t i = 0; i < out.size(); ++i) {
       if (!std::isfinite(out[i])) {
-        throw Failure{flat(d).path + ": guard " + guard_label(slice.at(static_cast<std::uint32_t>(i))) +
-                          " is " + format_double(out[i]) + " at t = " + format_double(t) + " s",
-                      flat(d).path};
+        throw RunState::Failure{run_.flat(d).path + ": guard " +
+                                    guard_label(slice.at(static_cast<std::uint32_t>(i))) + " is " +
+                                    format_double(out[i]) + " at t = " + format_double(t) + " s",
+                                run_.flat(d).path};
       }
     }
   }
 }
 
-class Director::Impl::Trajectory final : public StepTrajectory {
+class ContinuousPhase::Trajectory final : public StepTrajectory {
  public:
-  Trajectory(Impl& impl, Part& part) : impl_(impl), part_(part) {}
+  Trajectory(ContinuousPhase& impl, Part& part) : impl_(impl), part_(part) {}
 
   [[nodiscard]] double start() const override { return part_.last_step_start(); }
   [[nodiscard]] double end() const override { return part_.last_step_end(); }
@@ -55,54 +55,56 @@ class Director::Impl::Trajectory final : public StepTrajectory {
   }
 
  private:
-  Impl& impl_;
+  ContinuousPhase& impl_;
   Part& part_;
 };
 
-void Director::Impl::guards_inside_step(Part& p, double t, std::span<double> g) {
+void ContinuousPhase::guards_inside_step(Part& p, double t, std::span<double> g) {
   if (!p.solver) {
-    guards_at(p, t, b_.x_storage.data(), g);
+    guards_at(p, t, run_.b_.x_storage.data(), g);
     return;
   }
   dense_state(p, t, p.x.data());
   guards_at(p, t, p.x.data(), g);
 }
 
-void Director::Impl::guards_at(Part& p, double t, const double* x, std::span<double> g) {
-  const StatesView view(b_, placed_states(p, x));
-  evaluate(p.guard_outputs, t);
+void ContinuousPhase::guards_at(Part& p, double t, const double* x, std::span<double> g) {
+  const StatesView view(run_.b_, placed_states(p, x));
+  run_.evaluate(p.guard_outputs, t);
   evaluate_guards(p, t, g);
 }
 
-std::string Director::Impl::guard_label(GuardId guard) const {
+std::string ContinuousPhase::guard_label(GuardId guard) const {
   const ActorId d = guards_.owner[guard.index()];
-  const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset.index();
-  std::string name = layout_.actors[d.index()]->guard_name(index);
+  const std::size_t index = guard.value() - run_.b_.actors[d.index()].guards.offset.index();
+  std::string name = run_.layout_.actors[d.index()]->guard_name(index);
   return name.empty() ? std::to_string(index) : "'" + name + "'";
 }
 
-double Director::Impl::advance_part(Part& p, double t_next) {
+double ContinuousPhase::advance_part(Part& p, double t_next) {
   const double t0 = p.frontier;
   if (!p.solver) {  // without states time just advances, by at most the step bound
-    const double t1 =
-        t0 + layout_.step_bound < t_next - resolution_.seconds_per_tick() ? t0 + layout_.step_bound : t_next;
+    const double t1 = t0 + run_.layout_.step_bound < t_next - run_.resolution_.seconds_per_tick()
+                          ? t0 + run_.layout_.step_bound
+                          : t_next;
     p.step_start = t0;
     p.time = t1;
     return t1;
   }
   const StepResult r = step_solver(p, t_next);
   if (!r.ok()) {
-    throw Failure{std::string("the ODE solver failed (") + ctde::to_string(r.status) + "): " + r.message, ""};
+    throw RunState::Failure{
+        std::string("the ODE solver failed (") + ctde::to_string(r.status) + "): " + r.message, ""};
   }
-  if (r.switches_method && trace_ != nullptr) {
+  if (r.switches_method && run_.trace_ != nullptr) {
     const std::string& why = p.solver->method_switch();
-    trace_->solver(Tag{resolution_.to_ticks(r.t_reached), 0}, p.id.value(), why.substr(0, why.find(':')),
-                   p.solver->linear_solver(), why);
+    run_.trace_->solver(Tag{run_.resolution_.to_ticks(r.t_reached), 0}, p.id.value(),
+                        why.substr(0, why.find(':')), p.solver->linear_solver(), why);
   }
   return r.t_reached;
 }
 
-void Director::Impl::step_part(Part& p, double t_next) {
+void ContinuousPhase::step_part(Part& p, double t_next) {
   const double t0 = p.frontier;
   double t1 = advance_part(p, t_next);
   load_part(p, t1);
@@ -113,9 +115,9 @@ void Director::Impl::step_part(Part& p, double t_next) {
     locator.accept();
     return;
   }
-  const Tick after = resolution_.to_ticks(t0);
-  if (options_.events == EventMode::kNone) {  // checked at step ends only, no location: t1's tick
-    const Tick te = std::max(resolution_.to_ticks(t1), after + 1);
+  const Tick after = run_.resolution_.to_ticks(t0);
+  if (run_.options_.events == EventMode::kNone) {  // checked at step ends only, no location: t1's tick
+    const Tick te = std::max(run_.resolution_.to_ticks(t1), after + 1);
     p.pending = Part::Pending{te, {t0, t1, 0}, t0, t1, after, 0, 0.0, /*located=*/false};
     return;
   }
@@ -125,17 +127,18 @@ void Director::Impl::step_part(Part& p, double t_next) {
   Trajectory trajectory(*this, p);
   for (int round = 0;; ++round) {
     if (round > kMaxLocationRounds) {
-      throw Failure{"the state-event search did not settle between t = " + format_double(t0) + " and " +
-                        format_double(t1) + " s (the guards disagree with the solver's steps)",
-                    ""};
+      throw RunState::Failure{"the state-event search did not settle between t = " + format_double(t0) +
+                                  " and " + format_double(t1) +
+                                  " s (the guards disagree with the solver's steps)",
+                              ""};
     }
     const LocatedEvent located = locator.locate(trajectory, t0, t1, after);
     iterations += located.bracket.iterations;
-    if (trace_ != nullptr) {
-      trace_->step_reject(t0, t1,
-                          flat(guards_.owner[p.guard_ids[locator.first_located().index()].index()]).path);
+    if (run_.trace_ != nullptr) {
+      run_.trace_->step_reject(
+          t0, t1, run_.flat(guards_.owner[p.guard_ids[locator.first_located().index()].index()]).path);
     }
-    const double te_s = resolution_.to_seconds(located.tick);
+    const double te_s = run_.resolution_.to_seconds(located.tick);
     p.pending = Part::Pending{located.tick, located.bracket, t0, rejected_t1, after, iterations, planned};
     // The interpolant's roundoff is a few ulps of the states over the whole
     // step: a crossing very early in a long step (a ball coming to rest,
@@ -143,7 +146,7 @@ void Director::Impl::step_part(Part& p, double t_next) {
     // while this part's step starts at the earliest frontier (later, another
     // part's event could fall inside the redone step's start).
     const bool integrate =
-        options_.event_state == EventState::kIntegrated || te_s - t0 < kShortCut * (t1 - t0);
+        run_.options_.event_state == EventState::kIntegrated || te_s - t0 < kShortCut * (t1 - t0);
     if (!p.solver || te_s >= t1 || !integrate) return;  // fire_pending ends the step at te
     p.solver->redo_to(t0);
     t1 = step_to_event(p, te_s);
@@ -173,11 +176,11 @@ void Director::Impl::step_part(Part& p, double t_next) {
   }
 }
 
-bool Director::Impl::fire_pending(Part& p) {
+bool ContinuousPhase::fire_pending(Part& p) {
   const Part::Pending pending = *p.pending;
   p.pending.reset();
   EventLocator& locator = p.locator;
-  const double te_s = resolution_.to_seconds(pending.te);
+  const double te_s = run_.resolution_.to_seconds(pending.te);
   double t1 = p.last_step_end();
   if (pending.located && te_s != t1) {
     if (p.solver && te_s > t1) {
@@ -193,7 +196,7 @@ bool Director::Impl::fire_pending(Part& p) {
         t1 = step_to_event(p, te_s);
         // (a step too short to integrate has no interpolant: the state did not change)
         rows_to(p, t1, /*dense=*/OdeSolver::resolves(t_end, t1));
-        stop_if_asked();  // steps shorter than a tick: as many as fit in one
+        run_.stop_if_asked();  // steps shorter than a tick: as many as fit in one
       }
     } else if (p.solver) {               // cut the step at te: x(te) from the dense output
       rows_to(p, te_s, /*dense=*/true);  // while the interpolant is there
@@ -221,7 +224,7 @@ bool Director::Impl::fire_pending(Part& p) {
   } else if (pending.located && (!pending.evaluated || parts_.split)) {
     // The search left the outputs at its last trial time (split: other
     // parts' events or rows since then, at their times).
-    evaluate(p.outputs, t1);
+    run_.evaluate(p.outputs, t1);
   }
   fire_part_events(p, Tag{pending.te, 0}, pending.found, pending.rejected_t1, pending.iterations);
   rows_to(p, t1, /*dense=*/p.solver.has_value());
@@ -232,18 +235,18 @@ bool Director::Impl::fire_pending(Part& p) {
   return true;
 }
 
-double Director::Impl::step_to_event(Part& p, double te) {
+double ContinuousPhase::step_to_event(Part& p, double te) {
   const StepResult r = step_solver(p, te);
   if (!r.ok()) {
-    throw Failure{std::string("the ODE solver failed stepping to a state event (") +
-                      ctde::to_string(r.status) + "): " + r.message,
-                  ""};
+    throw RunState::Failure{std::string("the ODE solver failed stepping to a state event (") +
+                                ctde::to_string(r.status) + "): " + r.message,
+                            ""};
   }
   return r.t_reached;
 }
 
-void Director::Impl::fire_part_events(Part& p, Tag tag, const LocatedCrossing& found, double rejected_t1,
-                                      int iterations) {
+void ContinuousPhase::fire_part_events(Part& p, Tag tag, const LocatedCrossing& found, double rejected_t1,
+                                       int iterations) {
   const Tick te = tag.time;
   EventLocator& locator = p.locator;
   for (GuardId local{0}; local.index() < locator.size(); ++local) {
@@ -256,45 +259,45 @@ void Director::Impl::fire_part_events(Part& p, Tag tag, const LocatedCrossing& f
   }
 }
 
-void Director::Impl::queue_crossing(GuardId guard, Crossing c, const Tag& tag, double bracket,
-                                    double residual, int iterations, double rejected_t1) {
+void ContinuousPhase::queue_crossing(GuardId guard, Crossing c, const Tag& tag, double bracket,
+                                     double residual, int iterations, double rejected_t1) {
   const ActorId d = guards_.owner[guard.index()];
-  b_.crossed[guard.index()] = static_cast<std::uint8_t>(c);
-  ++stats_.state_events;
-  if (trace_ != nullptr) {
-    const std::size_t index = guard.value() - b_.actors[d.index()].guards.offset.index();
-    const std::string name = layout_.actors[d.index()]->guard_name(index);
-    trace_->state_event(
-        tag, {flat(d).path, name, index, to_string(c), bracket, residual, iterations, rejected_t1});
+  run_.b_.crossed[guard.index()] = static_cast<std::uint8_t>(c);
+  ++run_.stats_.state_events;
+  if (run_.trace_ != nullptr) {
+    const std::size_t index = guard.value() - run_.b_.actors[d.index()].guards.offset.index();
+    const std::string name = run_.layout_.actors[d.index()]->guard_name(index);
+    run_.trace_->state_event(
+        tag, {run_.flat(d).path, name, index, to_string(c), bracket, residual, iterations, rejected_t1});
   }
-  if ((layout_.flags[d.index()] & kStateEvent) == 0) {
-    layout_.flags[d.index()] |= kStateEvent;
-    scheduler_.queue(tag, d);
+  if ((run_.layout_.flags[d.index()] & RunState::kStateEvent) == 0) {
+    run_.layout_.flags[d.index()] |= RunState::kStateEvent;
+    run_.scheduler_.queue(tag, d);
   }
 }
 
-void Director::Impl::unresolved_events(GuardId guard, const EventRhythm& rhythm, Tick te) const {
+void ContinuousPhase::unresolved_events(GuardId guard, const EventRhythm& rhythm, Tick te) const {
   const ActorId d = guards_.owner[guard.index()];
   const std::string who =
-      flat(d).path + " (" + layout_.actors[d.index()]->type() + "), guard " + guard_label(guard);
-  const std::string when = "t = " + format_double(resolution_.to_seconds(rhythm.previous)) + " s";
+      run_.flat(d).path + " (" + run_.layout_.actors[d.index()]->type() + "), guard " + guard_label(guard);
+  const std::string when = "t = " + format_double(run_.resolution_.to_seconds(rhythm.previous)) + " s";
   if (rhythm.kind == EventRhythm::Kind::kChattering) {
-    throw Failure{"chattering: " + who + " crossed again at once after its event at " + when +
-                      " (the event does not move the guard away from zero, so it would fire "
-                      "forever at this time)",
-                  flat(d).path};
+    throw RunState::Failure{"chattering: " + who + " crossed again at once after its event at " + when +
+                                " (the event does not move the guard away from zero, so it would fire "
+                                "forever at this time)",
+                            run_.flat(d).path};
   }
-  throw Failure{"Zeno behaviour: " + who + " fired " + std::to_string(EventLocator::kZenoEvents + 1) +
-                    " times in a row at most " + std::to_string(EventLocator::kZenoTicks) +
-                    " ticks apart, the last two at " + when +
-                    " and t = " + format_double(resolution_.to_seconds(te)) + " s" +
-                    "; its events accumulate here, and the model does not say what happens after "
-                    "(stop the run before this time, or model the resting state, e.g. with a mode)",
-                flat(d).path};
+  throw RunState::Failure{"Zeno behaviour: " + who + " fired " +
+                              std::to_string(EventLocator::kZenoEvents + 1) + " times in a row at most " +
+                              std::to_string(EventLocator::kZenoTicks) + " ticks apart, the last two at " +
+                              when + " and t = " + format_double(run_.resolution_.to_seconds(te)) + " s" +
+                              "; its events accumulate here, and the model does not say what happens after "
+                              "(stop the run before this time, or model the resting state, e.g. with a mode)",
+                          run_.flat(d).path};
 }
 
-void Director::Impl::start_guards() {
-  const double t = resolution_.to_seconds(now_.time);
+void ContinuousPhase::start_guards() {
+  const double t = run_.resolution_.to_seconds(run_.now_.time);
   for (Part& p : parts_.all) {
     if (p.generators.empty()) continue;
     evaluate_guards(p, t, p.locator.end_values());
@@ -302,9 +305,9 @@ void Director::Impl::start_guards() {
   }
 }
 
-void Director::Impl::microstep_crossings() {
-  const double t = resolution_.to_seconds(now_.time);
-  const Tag tag{now_.time, now_.microstep + 1};
+void ContinuousPhase::microstep_crossings() {
+  const double t = run_.resolution_.to_seconds(run_.now_.time);
+  const Tag tag{run_.now_.time, run_.now_.microstep + 1};
   if (guards_.moved) {
     for (const PartId k : parts_.touched) {
       Part& p = parts_.all[k.index()];
@@ -315,11 +318,12 @@ void Director::Impl::microstep_crossings() {
   } else {  // only generators fired: their own guards (a detector firing at its crossing moves nothing)
     for (const ActorId d : guards_.fired_generators) {
       Part& p = parts_.all[parts_.of[d.index()].index()];
-      const GuardSlice slice = b_.actors[d.index()].guards;
+      const GuardSlice slice = run_.b_.actors[d.index()].guards;
       const GuardId base = guards_.local[slice.offset.index()];
-      const ReadContext context(b_, this, d, now_, t);
-      guarded(d, [&] {
-        layout_.actors[d.index()]->guards(context, p.locator.end_values().subspan(base.index(), slice.width));
+      const ReadContext context(run_.b_, run_.services_, d, run_.now_, t);
+      run_.guarded(d, [&] {
+        run_.layout_.actors[d.index()]->guards(context,
+                                               p.locator.end_values().subspan(base.index(), slice.width));
       });
       for (GuardId i = base; i.value() < base.value() + slice.width; ++i) microstep_crossing(p, i, tag, t);
     }
@@ -328,7 +332,7 @@ void Director::Impl::microstep_crossings() {
   guards_.fired_generators.clear();
 }
 
-void Director::Impl::microstep_crossing(Part& p, GuardId local, const Tag& tag, double t) {
+void ContinuousPhase::microstep_crossing(Part& p, GuardId local, const Tag& tag, double t) {
   // A guard that fired at a located crossing in this phase settles after
   // the phase (after_events): its event may take several microsteps.
   EventLocator& locator = p.locator;
@@ -337,20 +341,20 @@ void Director::Impl::microstep_crossing(Part& p, GuardId local, const Tag& tag, 
   const double value = locator.end_values()[local.index()];
   if (!std::isfinite(value)) {
     const ActorId d = guards_.owner[guard.index()];
-    throw Failure{flat(d).path + ": guard " + guard_label(guard) + " is " + format_double(value) +
-                      " at t = " + format_double(t) + " s",
-                  flat(d).path};
+    throw RunState::Failure{run_.flat(d).path + ": guard " + guard_label(guard) + " is " +
+                                format_double(value) + " at t = " + format_double(t) + " s",
+                            run_.flat(d).path};
   }
   // Crossed by values that jumped at this microstep: an event of superdense
   // time, one per crossing (a level crossed and crossed back in two
   // microsteps is two events). The bound on microsteps ends a loop.
-  const Crossing c = locator.microstep_crossing(local, now_.time);  // it takes its new side
+  const Crossing c = locator.microstep_crossing(local, run_.now_.time);  // it takes its new side
   if (c == Crossing::kNone) return;
   queue_crossing(guard, c, tag, 0.0, locator.residual(local), 0, t);
 }
 
-bool Director::Impl::settle_guards() {
-  const double t = resolution_.to_seconds(now_.time);
+bool ContinuousPhase::settle_guards() {
+  const double t = run_.resolution_.to_seconds(run_.now_.time);
   const bool current = std::exchange(guards_.current, false);
   bool again = false;
   for (const PartId k : parts_.touched) {
@@ -364,12 +368,12 @@ bool Director::Impl::settle_guards() {
     const bool slope_needed = locator.needs_slopes();
     if (slope_needed) guard_slopes(p, t);
     if (locator.settle(slope_needed ? std::span<const double>(p.slopes) : std::span<const double>())) {
-      fire_part_events(p, Tag{now_.time, now_.microstep + 1}, {t, t, 0}, t, 0);
+      fire_part_events(p, Tag{run_.now_.time, run_.now_.microstep + 1}, {t, t, 0}, t, 0);
       again = true;
     }
   }
   if (again) {
-    ++now_.microstep;
+    ++run_.now_.microstep;
     return true;
   }
   // The plan of a step cut at an event that did not restart its part is
@@ -382,7 +386,7 @@ bool Director::Impl::settle_guards() {
   return false;
 }
 
-void Director::Impl::guard_slopes(Part& p, double t) {
+void ContinuousPhase::guard_slopes(Part& p, double t) {
   const double h = 1e-7 * std::max(1.0, std::abs(t));
   if (p.solver) {
     const double* x = part_state(p);
@@ -391,9 +395,9 @@ void Director::Impl::guard_slopes(Part& p, double t) {
     for (std::size_t k = 0; k < p.dx.size(); ++k) p.dx[k] = x[k] + h * p.dx[k];
     guards_at(p, t + h, p.dx.data(), p.slopes);
   } else {
-    guards_at(p, t + h, b_.x_storage.data(), p.slopes);
+    guards_at(p, t + h, run_.b_.x_storage.data(), p.slopes);
   }
-  evaluate(p.guard_outputs, t);
+  run_.evaluate(p.guard_outputs, t);
   const std::span<const double> g = p.locator.end_values();
   for (std::size_t i = 0; i < p.slopes.size(); ++i) p.slopes[i] = (p.slopes[i] - g[i]) / h;
 }

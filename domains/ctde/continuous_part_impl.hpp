@@ -5,10 +5,10 @@
 /// part's (docs/semantics.md, "Independent subsystems"). A joined run is
 /// one part that holds every state in the run's order (`whole`); a split
 /// run has two parts or more, each with its states packed in its solver's
-/// vector. The director steps, locates, fires and restarts every part
-/// through the same procedures (director_continuous.cpp,
-/// director_state_events.cpp; the partition and the packing are
-/// director_parts.cpp).
+/// vector. The continuous phase (ContinuousPhase) steps, locates, fires and
+/// restarts every part through the same procedures (continuous_phase.cpp,
+/// continuous_phase_events.cpp; the partition and the packing are
+/// continuous_phase_parts.cpp).
 
 #include <optional>
 #include <vector>
@@ -17,7 +17,7 @@
 #include "../../core/time.hpp"
 #include "../ct/event_locator.hpp"
 #include "../ct/ode_solver.hpp"
-#include "director_impl.hpp"
+#include "continuous_phase_impl.hpp"
 #include "rhs_program.hpp"
 
 namespace ctde {
@@ -25,8 +25,8 @@ namespace ctde {
 /// One part: its states, its guards, its programs, and where it stands.
 /// Movable, not copyable (its solver); its address is its solver's user
 /// data, so the director's list of parts never grows once laid out.
-struct Director::Impl::Part {
-  Impl* impl = nullptr;
+struct ContinuousPhase::Part {
+  ContinuousPhase* phase = nullptr;  ///< for the solver's callbacks
   PartId id;
   /// Every state of the run, in the run's order (a joined run): the
   /// solver's vector is the run's state vector, nothing is packed.
@@ -80,7 +80,7 @@ struct Director::Impl::Part {
   [[nodiscard]] double last_step_end() const { return solver ? solver->last_step_end() : time; }
 };
 
-inline const double* Director::Impl::placed_states(const Part& p, const double* x) {
+inline const double* ContinuousPhase::placed_states(const Part& p, const double* x) {
   if (p.whole) return x;
   for (std::size_t k = 0; k < p.states.size(); ++k) parts_.x[p.states[k].index()] = x[k];
   return parts_.x.data();
