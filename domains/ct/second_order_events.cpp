@@ -1,7 +1,7 @@
 // SecondOrderSolver's guards: the step the event locator searches
 // (event_locator.hpp), the event the step shown to check_step then ends at, and
 // what a take answer does with it: the guards fire and settle, as the director's
-// do (domains/ctde/director_state_events.cpp; docs/second-order.md, "Guards").
+// do (domains/ctde/continuous_phase_events.cpp; docs/second-order.md, "Guards").
 #include <algorithm>
 #include <cmath>
 #include <span>
