@@ -54,10 +54,7 @@ const ActorRegistry& actor_types() {
 
 bool SignalCheck::operator()() {
   if (!reason_.empty()) return true;
-  if ((++calls_ & 63U) != 0) return false;
-  const auto now = Clock::now();
-  if (std::chrono::duration<double>(now - last_).count() < 0.1) return false;
-  last_ = now;
+  if ((++calls_ & 63U) != 0 || !pace_.due()) return false;
   const pybind11::gil_scoped_acquire gil;
   if (PyErr_CheckSignals() != 0) {
     const pybind11::error_already_set e;  // fetches (and so clears) the KeyboardInterrupt
@@ -96,10 +93,10 @@ void release(std::optional<Model>& model) {
 /// the progress callback and, every 0.1 s of wall time, for Ctrl-C.
 class RunMonitor {
  public:
-  RunMonitor(py::object progress, double interval) : progress_(std::move(progress)), interval_(interval) {}
+  RunMonitor(py::object progress, double interval) : progress_(std::move(progress)), pace_(interval, true) {}
 
   void progress(double time, const RunStatistics& stats) {
-    if (progress_.is_none() || !due(last_progress_, interval_)) return;
+    if (progress_.is_none() || !pace_.due()) return;
     const py::gil_scoped_acquire gil;
     try {
       const py::object answer = progress_(time, stats_dict(stats));
@@ -119,16 +116,8 @@ class RunMonitor {
   [[nodiscard]] const std::string& reason() const { return stop_; }
 
  private:
-  using Clock = std::chrono::steady_clock;
-  static bool due(Clock::time_point& last, double interval) {
-    const auto now = Clock::now();
-    if (std::chrono::duration<double>(now - last).count() < interval) return false;
-    last = now;
-    return true;
-  }
   py::object progress_;
-  double interval_;
-  Clock::time_point last_progress_{};
+  WallPace pace_;
   SignalCheck signals_;
   std::string stop_;
 };

@@ -50,6 +50,27 @@ struct ModelSource {
 /// actor written in Python, made from the model being loaded).
 [[nodiscard]] const ActorRegistry& actor_types();
 
+/// Says yes at most once per `interval` seconds of wall time: the pace of
+/// the progress calls and of the signal checks. The first yes comes at once
+/// (`at_once`) or after the first interval.
+class WallPace {
+ public:
+  WallPace(double interval, bool at_once)
+      : interval_(interval), last_(at_once ? Clock::time_point{} : Clock::now()) {}
+  /// True when `interval` has passed since the last true (or the start).
+  bool due() {
+    const auto now = Clock::now();
+    if (std::chrono::duration<double>(now - last_).count() < interval_) return false;
+    last_ = now;
+    return true;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  double interval_;
+  Clock::time_point last_;
+};
+
 /// Ctrl-C during a run with the GIL released: Python's own handler only
 /// notes the signal, so this asks Python for it (PyErr_CheckSignals, with
 /// the GIL) at most every 0.1 s of wall time, looking at the clock every 64
@@ -64,9 +85,8 @@ class SignalCheck {
   [[nodiscard]] const std::string& reason() const { return reason_; }
 
  private:
-  using Clock = std::chrono::steady_clock;
   std::uint32_t calls_ = 0;
-  Clock::time_point last_ = Clock::now();
+  WallPace pace_{0.1, /*at_once=*/false};
   std::string reason_;
 };
 
