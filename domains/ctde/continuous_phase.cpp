@@ -101,7 +101,7 @@ void ContinuousPhase::add_statistics(RunStatistics& stats) const {
   }
 }
 
-void ContinuousPhase::continuous_phase(Tick next) {
+void ContinuousPhase::run_to(Tick next) {
   if (run_.layout_.pure_de) {
     run_.now_ = {next, 0};
     return;

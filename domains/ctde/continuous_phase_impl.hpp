@@ -105,15 +105,49 @@ class ContinuousPhase {
   /// into independent parts and nothing asks for one integrator; else one
   /// whole part), parts_.of, and the kInPart flags (continuous_phase_parts.cpp).
   void lay_out_parts();
+
+  /// In initialize(): each part's solver at the start (`ode` with the run's
+  /// per-state tolerances, if any).
+  void start_parts(const OdeOptions& ode, double t);
+
+  /// The initial states must be finite.
+  void check_states(double t);
+
+  /// Integrates from now to `next` (ticks), always stepping the part with
+  /// the earliest frontier, never past `next` (a solver's stop time makes it
+  /// land on `next` exactly). Records a row at each step end and at each
+  /// output_interval point inside the step (rows: one part). A state event
+  /// located inside ends the phase early, at the event (now_ is then
+  /// (te, 0) and the generators' firings are queued there).
+  void run_to(Tick next);
+
+  /// At the start time: each guard's side.
+  void start_guards();
+
+  /// A firing of actor a at now_ (split runs, kInPart): its part, the first
+  /// time, takes its state at now_ from its dense output and its guards'
+  /// sides there, and restarts at now_ after the phase.
+  void touch_part(ActorId a);
+
+  /// After events changed continuous states or inputs: trace the resets and
+  /// restart every touched part at (t, x+) — the same integrator.
+  void restart_solver();
+
+  /// After a DE phase at now_, for each touched part: one behind restarts
+  /// at now_; guards that fired settle (EventLocator::settle, using their
+  /// slope along the new flow); guards that the phase itself made cross (a
+  /// Step into a detector, a reset across a level) fire at the next
+  /// microstep. Returns true when it queued such firings.
+  /// Inline: once per event time, and most event-heavy models have no guard.
+  bool after_events() { return (parts_.split || !guards_.generators.empty()) && settle_guards(); }
+
+ private:
   /// Per depth, the independent part of a split run (kNoPart: in none); or
   /// nothing, when the run is not split (an option, or one part only).
   [[nodiscard]] std::vector<PartId> split_parts() const;
   /// Appends part `id` with the actors marked in `mine` (per depth): their
   /// states, guards and evaluation programs; `whole` when it is every actor.
   void make_part(PartId id, bool whole, const std::vector<std::uint8_t>& mine);
-  /// In initialize(): each part's solver at the start (`ode` with the run's
-  /// per-state tolerances, if any).
-  void start_parts(const OdeOptions& ode, double t);
   /// The structure of part p's Jacobian ∂f/∂x and its known values, from
   /// each actor's local Jacobian along the connections
   /// (continuous_phase_jacobian.cpp; docs/semantics.md, "Jacobians").
@@ -177,17 +211,6 @@ class ContinuousPhase {
   /// Stops the run with the failure noted in rhs_failure_: for a non-finite
   /// derivative naming the actor, its state, the time and `where` it was met.
   [[noreturn]] void rhs_failed(const std::string& where) const;
-
-  /// The initial states must be finite.
-  void check_states(double t);
-
-  /// Integrates from now to `next` (ticks), always stepping the part with
-  /// the earliest frontier, never past `next` (a solver's stop time makes it
-  /// land on `next` exactly). Records a row at each step end and at each
-  /// output_interval point inside the step (rows: one part). A state event
-  /// located inside ends the phase early, at the event (now_ is then
-  /// (te, 0) and the generators' firings are queued there).
-  void continuous_phase(Tick next);
 
   /// p.frontier <- its pending crossing's time, else its solver's (or its own).
   void update_frontier(Part& p);
@@ -270,21 +293,6 @@ class ContinuousPhase {
   /// (EventLocator::fire): chattering, or Zeno behaviour.
   [[noreturn]] void unresolved_events(GuardId guard, const EventRhythm& rhythm, Tick te) const;
 
-  /// At the start time: each guard's side.
-  void start_guards();
-
-  /// A firing of actor a at now_ (split runs, kInPart): its part, the first
-  /// time, takes its state at now_ from its dense output and its guards'
-  /// sides there, and restarts at now_ after the phase.
-  void touch_part(ActorId a);
-
-  /// After a DE phase at now_, for each touched part: one behind restarts
-  /// at now_; guards that fired settle (EventLocator::settle, using their
-  /// slope along the new flow); guards that the phase itself made cross (a
-  /// Step into a detector, a reset across a level) fire at the next
-  /// microstep. Returns true when it queued such firings.
-  /// Inline: once per event time, and most event-heavy models have no guard.
-  bool after_events() { return (parts_.split || !guards_.generators.empty()) && settle_guards(); }
   bool settle_guards();
 
   /// p.slopes <- dg/dt at now_ along the flow: p's guards at t + h on the
@@ -314,9 +322,6 @@ class ContinuousPhase {
     run_.rows_.set_interval_until(t);
   }
 
-  /// After events changed continuous states or inputs: trace the resets and
-  /// restart every touched part at (t, x+) — the same integrator.
-  void restart_solver();
   /// Part p restarts at (t, its state in the run's).
   void restart_part(Part& p, double t);
 
@@ -344,7 +349,6 @@ class ContinuousPhase {
   /// (its value in p's locator's end values).
   void microstep_crossing(Part& p, GuardId local, const Tag& tag, double t);
 
- private:
   RunState& run_;
 
   /// A step cut to less than this fraction of itself at a state event is

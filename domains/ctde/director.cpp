@@ -84,7 +84,7 @@ RunResult Director::Impl::run() {
       }
       if (now_.time >= stop_) break;
       const Tick next = scheduler_.next_time(stop_);
-      continuous_.continuous_phase(next);
+      continuous_.run_to(next);
     }
     return finish(stop_requested_ ? RunStatus::kStopped : RunStatus::kOk, "", "");
   } catch (const Failure& f) {
