@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Configures and builds one flavour of ctde: build.sh DIR [cmake options...]
+# Builds every target, or only those in BUILD_TARGETS (e.g. "ctde_cli").
 # Compiles through ccache when it is installed (scripts/setup.sh installs it;
 # CCACHE_BASEDIR makes clones in other folders share the cache).
 set -euo pipefail
@@ -11,4 +12,6 @@ if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 fi
 cmake -S "$(dirname "$0")/.." -B "$dir" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null
-cmake --build "$dir" -j2
+targets=()
+for t in ${BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$dir" -j2 "${targets[@]}"
