@@ -79,8 +79,8 @@ class ContinuousPhase {
     if (guards_.moved || !guards_.fired_generators.empty()) microstep_crossings();
   }
 
-  /// Adds the solvers' counters and the director's own right-hand side
-  /// evaluations to `stats` (steps, rejected steps, evaluations).
+  /// Sets the steps, rejected steps and evaluations of `stats`: the
+  /// solvers' counters plus the phase's own right-hand side evaluations.
   void add_statistics(RunStatistics& stats) const;
 
   /// Director::jacobian_summary (continuous_phase_jacobian.cpp).
