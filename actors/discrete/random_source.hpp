@@ -9,23 +9,11 @@
 /// same model and seed give the same samples on every platform.
 
 #include <cstdint>
-#include <random>
 
 #include "../../core/actor.hpp"
+#include "../base/random_stream.hpp"
 
 namespace ctde {
-
-/// The generator of one random actor: 64-bit Mersenne Twister and the
-/// uniform draws made from it. Copyable value type.
-class RandomStream {
- public:
-  explicit RandomStream(std::uint64_t seed) : engine_(seed) {}
-  /// A uniform draw in [0, 1) with 53 random bits.
-  [[nodiscard]] double uniform() { return static_cast<double>(engine_() >> 11U) * 0x1p-53; }
-
- private:
-  std::mt19937_64 engine_;
-};
 
 /// Not copyable, not movable (see Actor).
 class RandomSource : public Actor {

@@ -5,8 +5,8 @@
 #include "core/format.hpp"
 
 #include <algorithm>
-#include <random>
 
+#include "actors/base/random_stream.hpp"
 #include "core/actor_context.hpp"
 
 namespace ctde {
@@ -27,8 +27,8 @@ void PoissonClock::configure(const ParameterScope& /*scope*/) {
 
 namespace {
 struct PoissonState final : SelfTimed::State {
-  explicit PoissonState(std::uint64_t seed) : generator(seed) {}
-  std::mt19937_64 generator;
+  explicit PoissonState(std::uint64_t seed) : stream(seed) {}
+  RandomStream stream;  ///< the random actors' stream: the same draws on every platform
 };
 }  // namespace
 
@@ -38,8 +38,11 @@ std::unique_ptr<ActorState> PoissonClock::make_state() const {
 
 Tick PoissonClock::time_of(FireContext& context, std::uint64_t /*k*/) const {
   auto& state = context.state<PoissonState>();
-  std::exponential_distribution<double> interval(1.0 / scalar(mean_));
-  const Tick dt = std::max<Tick>(1, context.resolution().to_ticks(interval(state.generator)));
+  // The exponential law by inversion of one uniform draw (1 - u is in
+  // (0, 1], so the logarithm is finite), not std::exponential_distribution,
+  // whose algorithm differs between standard libraries.
+  const double interval = -scalar(mean_) * std::log(1.0 - state.stream.uniform());
+  const Tick dt = std::max<Tick>(1, context.resolution().to_ticks(interval));
   const Tick now = context.tag().time;
   if (now > context.stop_tick() - dt) return kNever;  // beyond the stop time (and no overflow)
   return now + dt;

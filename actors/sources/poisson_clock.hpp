@@ -14,7 +14,7 @@ class PoissonClock : public SelfTimed {
       .family = "sources",
       .summary =
           "Events at exponentially distributed intervals of mean `mean_interval`, drawn from a generator "
-          "seeded with `seed`: the same seed gives the same times.",
+          "seeded with `seed`: the same seed gives the same times on every platform.",
       .sample_params = R"({"mean_interval": 0.25, "seed": 7})",
   };
 

@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <fstream>
+#include <numbers>
+#include <random>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -241,6 +243,38 @@ TEST_CASE(
   // mean 1, variance 16/12; the sample mean's standard error is sqrt(4/3/4000) = 0.018: within 5 of them.
   CHECK(std::abs(mean - 1) < 5 * std::sqrt(4.0 / 3.0 / n));
   CHECK(std::abs(variance - 4.0 / 3.0) < 0.1);
+}
+
+TEST_CASE(
+    "UniformRandom and GaussianRandom give the documented samples of std::mt19937_64 seeded with `seed`") {
+  // The engine is the one the C++ standard fixes ([rand.predef]: the
+  // 10000th number of a default-constructed mt19937_64).
+  std::mt19937_64 standard;
+  standard.discard(9999);
+  REQUIRE(standard() == 9981545732273789042ULL);
+  const auto uniform = [](std::mt19937_64& e) { return static_cast<double>(e() >> 11U) * 0x1p-53; };
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 0.5},
+    "actors": [{"name": "clock", "type": "DiscreteClock", "params": {"period": 0.125}},
+               {"name": "u", "type": "UniformRandom", "params": {"lower": -1, "upper": 3, "seed": 11}},
+               {"name": "g", "type": "GaussianRandom",
+                "params": {"mean": 2, "standard_deviation": 0.5, "seed": 5}}],
+    "connections": [["clock.out", "u.trigger"], ["clock.out", "g.trigger"]]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  const auto u = events_of(run, "u");
+  const auto g = events_of(run, "g");
+  REQUIRE(u.size() == 5);
+  REQUIRE(g.size() == 5);
+  std::mt19937_64 for_u(11);
+  std::mt19937_64 for_g(5);
+  for (std::size_t i = 0; i < 5; ++i) {
+    CAPTURE(i);
+    // lower + (upper - lower) x, x the top 53 bits over 2^53.
+    CHECK(u[i].second == -1 + 4 * uniform(for_u));
+    // Box-Muller, the cosine branch, from two draws: mean + sd sqrt(-2 ln(1 - x1)) cos(2 pi x2).
+    const double radius = std::sqrt(-2.0 * std::log(1.0 - uniform(for_g)));
+    const double angle = 2.0 * std::numbers::pi * uniform(for_g);
+    CHECK(g[i].second == 2 + 0.5 * radius * std::cos(angle));
+  }
 }
 
 TEST_CASE("GaussianRandom: the normal distribution's mean, deviation and tails") {

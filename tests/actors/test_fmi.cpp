@@ -6,10 +6,14 @@
 #include <doctest/doctest.h>
 #include <zip.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,13 +34,46 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::size_t extracted_folders() {
-  std::size_t count = 0;
-  for (const auto& entry : fs::directory_iterator(fs::temp_directory_path())) {
-    if (entry.path().filename().string().rfind("ctde-fmu-", 0) == 0) ++count;
+/// A temporary folder of this test alone, made the process's TMPDIR (where
+/// FMUs are extracted) for the scope's life: counting the extracted folders
+/// there counts this test's, not other processes' in /tmp.
+class PrivateTmpdir {
+ public:
+  PrivateTmpdir() {
+    const char* old = std::getenv("TMPDIR");
+    if (old != nullptr) old_ = old;
+    std::string pattern = (fs::temp_directory_path() / "ctde-test-tmp-XXXXXX").string();
+    REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    path_ = pattern;
+    REQUIRE(setenv("TMPDIR", path_.c_str(), 1) == 0);
   }
-  return count;
-}
+  PrivateTmpdir(const PrivateTmpdir&) = delete;
+  PrivateTmpdir& operator=(const PrivateTmpdir&) = delete;
+  PrivateTmpdir(PrivateTmpdir&&) = delete;
+  PrivateTmpdir& operator=(PrivateTmpdir&&) = delete;
+  ~PrivateTmpdir() {
+    if (old_) {
+      setenv("TMPDIR", old_->c_str(), 1);
+    } else {
+      unsetenv("TMPDIR");
+    }
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+
+  /// The FMU folders extracted in it now.
+  [[nodiscard]] std::size_t extracted_folders() const {
+    std::size_t count = 0;
+    for (const auto& entry : fs::directory_iterator(path_)) {
+      if (entry.path().filename().string().rfind("ctde-fmu-", 0) == 0) ++count;
+    }
+    return count;
+  }
+
+ private:
+  std::optional<std::string> old_;
+  fs::path path_;
+};
 
 }  // namespace
 
@@ -74,7 +111,7 @@ TEST_CASE("an FMU holding a zip-slip entry is refused before anything is extract
   REQUIRE(zip_file_add(archive, "../ctde_fmi_slip_evil.txt", b, ZIP_FL_ENC_UTF_8) >= 0);
   REQUIRE(zip_close(archive) == 0);
 
-  const std::size_t before = extracted_folders();
+  const PrivateTmpdir tmp;
   try {
     FmuArchive unpacked(file);
     FAIL("the archive was extracted");
@@ -83,19 +120,19 @@ TEST_CASE("an FMU holding a zip-slip entry is refused before anything is extract
     CHECK(std::string(e.what()).find("slip.fmu") != std::string::npos);
   }
   CHECK_FALSE(fs::exists(escaped));
-  CHECK(extracted_folders() == before);
+  CHECK(tmp.extracted_folders() == 0);  // the folder it began is gone
 }
 
 TEST_CASE("each FMU actor extracts its own copy, removed when the model goes") {
-  const std::size_t before = extracted_folders();
+  const PrivateTmpdir tmp;
   {
     Model model = test::load(R"({"ctde": 1, "actors": [{"name": "a", "type": "FMU", "params": {"file": ")" +
                              fmu("dahlquist") + R"("}}, {"name": "b", "type": "FMU", "params": {"file": ")" +
                              fmu("dahlquist") + R"("}}]})");
     (void)validate(model);
-    CHECK(extracted_folders() == before + 2);
+    CHECK(tmp.extracted_folders() == 2);
   }
-  CHECK(extracted_folders() == before);
+  CHECK(tmp.extracted_folders() == 0);
 }
 
 TEST_CASE("the model description gives the states, derivatives, outputs and their dependencies") {

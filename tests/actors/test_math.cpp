@@ -110,6 +110,43 @@ std::string error_with_input(const std::string& actor, const std::string& value,
 
 }  // namespace
 
+TEST_CASE("Lookup1D on a ramp: each segment's line, the breakpoints exactly, constant beyond the ends") {
+  // u = t - 1 over [-1, 12]; the table (0, 1), (2.5, 2), (5, 0), (10, 4).
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 13, "output_interval": 0.125},
+    "actors": [{"name": "ramp", "type": "Ramp", "params": {"slope": 1, "start_time": 0}},
+               {"name": "one", "type": "Constant", "params": {"value": 1}},
+               {"name": "u", "type": "Sum", "params": {"signs": "+-"}},
+               {"name": "table", "type": "Lookup1D", "params": {"x": [0, 2.5, 5, 10], "y": [1, 2, 0, 4]}},
+               {"name": "points", "type": "Constant", "params": {"value": [-3, 2.5, 5, 7.5, 20]}},
+               {"name": "each", "type": "Lookup1D", "params": {"x": [0, 2.5, 5, 10], "y": [1, 2, 0, 4]}}],
+    "connections": [["ramp.out", "u.in0"], ["one.out", "u.in1"], ["u.out", "table.in"],
+                    ["points.out", "each.in"]],
+    "record": ["u.out", "table.out", "each.out"]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  // Each segment written as its own line, not as the actor's weights.
+  const auto expected = [](double u) {
+    if (u <= 0) return 1.0;
+    if (u <= 2.5) return 1 + 0.4 * u;
+    if (u <= 5) return 2 - 0.8 * (u - 2.5);
+    if (u <= 10) return 0.8 * (u - 5);
+    return 4.0;
+  };
+  int checked = 0;
+  for (const auto& row : run.rows) {
+    const double u = row.values[run.column("u.out")];
+    CHECK(row.values[run.column("table.out")] == doctest::Approx(expected(u)).epsilon(1e-12));
+    if (u == 2.5) CHECK(row.values[run.column("table.out")] == 2.0);  // a breakpoint: its y, exactly
+    if (u == 5.0) CHECK(row.values[run.column("table.out")] == 0.0);
+    ++checked;
+  }
+  CHECK(checked > 100);
+  // Element by element: clamped below and above, breakpoints, a midpoint.
+  const auto& last = run.rows.back();
+  CHECK(std::vector<double>{last.values[run.column("each.out[0]")], last.values[run.column("each.out[1]")],
+                            last.values[run.column("each.out[2]")], last.values[run.column("each.out[3]")],
+                            last.values[run.column("each.out[4]")]} == std::vector<double>{1, 2, 0, 2, 4});
+}
+
 TEST_CASE("DeadZone and Quantizer on a ramp: their closed forms at every row") {
   const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 4, "output_interval": 0.125},
     "actors": [{"name": "u", "type": "Ramp", "params": {"slope": 1, "start_time": 0}},

@@ -2,8 +2,10 @@
 // hand-made contexts (no director, no solver), the discrete ones in small runs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <random>
 #include <vector>
 
 #include "actors/sources/clock.hpp"
@@ -195,6 +197,29 @@ TEST_CASE("the Poisson clock's mean interval is within a statistical bound and r
   CHECK(std::fabs(count - 10000.0) < 500.0);
   CHECK(with_seed("11").trace == run.trace);
   CHECK(with_seed("12").trace != run.trace);
+}
+
+TEST_CASE("PoissonClock's times are the documented draws: -mean ln(1 - u), rounded to ticks") {
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 10},
+    "actors": [{"name": "p", "type": "PoissonClock", "params": {"mean_interval": 0.5, "seed": 3}},
+               {"name": "n", "type": "Counter"}],
+    "connections": [["p.out", "n.in"]]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  const auto events = events_of(run, "p");
+  REQUIRE(events.size() >= 5);
+  std::mt19937_64 engine(3);
+  const ctde::TimeResolution resolution;
+  ctde::Tick t = 0;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    CAPTURE(i);
+    const double u = static_cast<double>(engine() >> 11U) * 0x1p-53;
+    t += std::max<ctde::Tick>(1, resolution.to_ticks(-0.5 * std::log(1.0 - u)));
+    CHECK(resolution.to_ticks(events[i].first) == t);  // the trace's time, read back to its tick
+    CHECK(events[i].second == 1);
+  }
+  // The next draw falls after the stop time.
+  const double u = static_cast<double>(engine() >> 11U) * 0x1p-53;
+  CHECK(t + resolution.to_ticks(-0.5 * std::log(1.0 - u)) > resolution.to_ticks(10));
 }
 
 TEST_CASE("an infinite period gives each offset once") {

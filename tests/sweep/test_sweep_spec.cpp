@@ -93,6 +93,47 @@ TEST_CASE("random actors' seeds are whole numbers a double holds, different per 
   CHECK(a != ctde::sweep::actor_seed(8, 0, 0));
 }
 
+namespace {
+
+/// SplitMix64's output for state `x` (Steele, Lea and Flood; Vigna's
+/// splitmix64.c): the state advanced by the golden gamma, then mixed.
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30U)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27U)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31U);
+}
+
+}  // namespace
+
+TEST_CASE("a sweep's draws are the documented hashes: three SplitMix64 rounds of (seed, k, stream)") {
+  // The mixer against SplitMix64's published outputs for the seed 0 (the
+  // states 0 and one golden gamma): a change of the mixer fails here.
+  REQUIRE(splitmix64(0) == 0xe220a8397b1dcdafULL);
+  REQUIRE(splitmix64(0x9e3779b97f4a7c15ULL) == 0x6e789e6aa1b965f4ULL);
+  for (const std::uint64_t seed : {0ULL, 7ULL, 0xffffffffffffffffULL}) {
+    for (const std::uint64_t k : {0ULL, 1ULL, 12345ULL}) {
+      for (const std::uint64_t stream : {0ULL, 1ULL, 1ULL << 32U}) {
+        CAPTURE(seed);
+        CAPTURE(k);
+        CAPTURE(stream);
+        CHECK(ctde::sweep::draw_bits(seed, k, stream) ==
+              splitmix64(splitmix64(splitmix64(seed) ^ k) ^ stream));
+      }
+    }
+  }
+  // A random actor's seed (docs/sweep.md): 53 bits of the stream 2^32 + its number.
+  CHECK(ctde::sweep::actor_seed(7, 3, 2) ==
+        static_cast<double>(splitmix64(splitmix64(splitmix64(7) ^ 3) ^ ((1ULL << 32U) + 2)) >> 11U));
+  // A uniform random parameter j: low + (high - low) u, u the top 53 bits of stream 2j over 2^53.
+  const SweepSpec spec =
+      parse_sweep(R"({"ctde_sweep": 1, "random": {"k": {"uniform": [1, 3]}}, "samples": 3, "seed": 9})", "s");
+  for (std::uint64_t k = 0; k < 3; ++k) {
+    const double u = static_cast<double>(splitmix64(splitmix64(splitmix64(9) ^ k) ^ 0) >> 11U) * 0x1p-53;
+    CHECK(spec.values(k)[0].second == 1 + 2 * u);
+  }
+}
+
 TEST_CASE("bad sweep files are refused with the file and the JSON location") {
   CHECK(mentions(error_of("{"), "s.json"));
   CHECK(mentions(error_of("[1]"), "a sweep file is a JSON object"));
