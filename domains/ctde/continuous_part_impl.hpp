@@ -24,7 +24,7 @@ namespace ctde {
 
 /// One part: its states, its guards, its programs, and where it stands.
 /// Movable, not copyable (its solver); its address is its solver's user
-/// data, so the director's list of parts never grows once laid out.
+/// data, so the phase's list of parts never grows once laid out.
 struct ContinuousPhase::Part {
   ContinuousPhase* phase = nullptr;  ///< for the solver's callbacks
   PartId id;
@@ -66,13 +66,13 @@ struct ContinuousPhase::Part {
     bool evaluated = false;  ///< the outputs are at te already (a step integrated to it)
   };
   std::optional<Pending> pending;
-  bool touched = false;  ///< at the current event time: at now_, in the director's parts_.touched list
+  bool touched = false;  ///< at the current event time: at now_, in the phase's parts_.touched list
   bool behind = false;   ///< its state at now_ is from its dense output: it restarts at now_
   bool current = false;  ///< its locator's end values are its guards now
   double planned = 0;    ///< the first step after its next restart (0: the solver's plan)
 
   /// Where the part stands: its pending crossing's time, else its solver's
-  /// (or its own time): kept by Director::Impl::update_frontier whenever
+  /// (or its own time): kept by ContinuousPhase::update_frontier whenever
   /// one of those changes (the earliest is looked for before every step).
   double frontier = 0;
   /// Its last step's start and end.

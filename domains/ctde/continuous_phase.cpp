@@ -218,7 +218,7 @@ void ContinuousPhase::dense_state(Part& p, double t, double* out) {
     p.solver->dense_output(t, out);
   } catch (const std::exception&) {
     if (rhs_failure_.seen) rhs_failed("inside the step's interpolant");
-    throw;  // a misuse: the director asked outside the step
+    throw;  // a misuse: the phase asked outside the step
   }
 }
 
