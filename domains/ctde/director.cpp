@@ -1,5 +1,5 @@
-// The director: the run loop, the services actors call, the DE phase, rows
-// and the run's end (director_impl.hpp lists the other parts).
+// The director: the run loop, the services actors call, the DE phase and
+// the run's end (director_impl.hpp says where the rest is).
 #include "domains/ctde/director_impl.hpp"
 
 #include <algorithm>
