@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/format.hpp"
+
 namespace ctde {
 
 EventLocator::EventLocator(std::vector<Crossing> directions, TimeResolution resolution, double tolerance,
@@ -194,6 +196,21 @@ GuardId EventLocator::first_located() const {
 }
 
 void EventLocator::take_located() { std::copy(g_b_.begin(), g_b_.end(), g_end_.begin()); }
+
+std::string EventLocator::unresolved_message(const EventRhythm& rhythm, std::string_view who,
+                                             const TimeResolution& resolution, Tick te,
+                                             std::string_view zeno_advice) {
+  const std::string when = "t = " + format_double(resolution.to_seconds(rhythm.previous)) + " s";
+  if (rhythm.kind == EventRhythm::Kind::kChattering) {
+    return concat(
+        {"chattering: ", who, " crossed again at once after its event at ", when,
+         " (the event does not move the guard away from zero, so it would fire forever at this time)"});
+  }
+  return concat({"Zeno behaviour: ", who, " fired ", std::to_string(kZenoEvents + 1),
+                 " times in a row at most ", std::to_string(kZenoTicks), " ticks apart, the last two at ",
+                 when, " and t = ", format_double(resolution.to_seconds(te)),
+                 " s; its events accumulate here, and ", zeno_advice});
+}
 
 EventRhythm EventLocator::fire(GuardId guard, Tick te) {
   const std::size_t i = guard.index();

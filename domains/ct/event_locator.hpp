@@ -25,9 +25,13 @@
 /// crossing (a bounce inside one long step). Without continuous states the
 /// guards are functions of t alone: one exact pass on the dense output.
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "../../core/crossing.hpp"
@@ -88,6 +92,28 @@ class EventLocator {
   /// kZenoTicks of the one before.
   static constexpr int kZenoEvents = 8;
   static constexpr Tick kZenoTicks = 64;
+
+  // ---- The rules of the locator's users (the director's continuous phase,
+  // SecondOrderSolver), kept here so that both follow one
+
+  /// A step cut to less than this fraction of itself at an event is
+  /// integrated again to the event rather than cut on the dense output
+  /// (whose roundoff is a few ulps of the states over the whole step).
+  static constexpr double kShortCut = 1e-6;
+  /// Most redone steps for one event before giving up.
+  static constexpr int kMaxLocationRounds = 50;
+  /// The step h of the forward difference dg/dt ~ (g(t + h) - g(t)) / h along
+  /// the flow after an event (the slopes settle() takes): long enough to see
+  /// the guards move, short enough to stay near t.
+  [[nodiscard]] static double slope_step(double t) { return 1e-7 * std::max(1.0, std::abs(t)); }
+
+  /// The error for an event that time cannot resolve (fire()'s rhythm not
+  /// kNormal) of the guard `who` names, at tick te: chattering, or Zeno
+  /// behaviour, whose message ends with `zeno_advice` (what the model or
+  /// problem leaves unsaid, and what to do).
+  [[nodiscard]] static std::string unresolved_message(const EventRhythm& rhythm, std::string_view who,
+                                                      const TimeResolution& resolution, Tick te,
+                                                      std::string_view zeno_advice);
 
   EventLocator() = default;
   /// @param directions one per guard: which crossings are events.

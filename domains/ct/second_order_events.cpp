@@ -79,7 +79,7 @@ double SecondOrderSolver::Impl::locate_event(double t0, double t1) {
   Event found{kNever, {}, 0, t1, ode->planned_step()};
   Trajectory trajectory(*this);
   for (int round = 0;; ++round) {
-    if (round > kMaxLocationRounds) unsettled(t0, t1);
+    if (round > EventLocator::kMaxLocationRounds) unsettled(t0, t1);
     const LocatedEvent located = locator.locate(trajectory, t0, t1, after);
     found.tick = located.tick;
     found.bracket = located.bracket;
@@ -89,7 +89,7 @@ double SecondOrderSolver::Impl::locate_event(double t0, double t1) {
     // The first tick at which the guards have crossed is after the step's end (the
     // crossing is in its last fraction of a tick): the event is shown at t1.
     if (te >= t1) return show_event(found, t1);
-    if (te - t0 >= kShortCut * (t1 - t0)) {  // the step is cut at te, on its dense output
+    if (te - t0 >= EventLocator::kShortCut * (t1 - t0)) {  // the step is cut at te, on its dense output
       ode->dense_output(te, x_end.data());
       guards_at(te, x_end.data(), locator.end_values());
       return confirm(found, t0, te, after);
@@ -155,21 +155,12 @@ void SecondOrderSolver::Impl::fire_events(double t0) {
 }
 
 void SecondOrderSolver::Impl::unresolved_events(GuardId guard, const EventRhythm& rhythm, Tick te) const {
-  const TimeResolution& resolution = options.resolution;
-  const std::string index = std::to_string(guard.index());
-  const std::string previous = format_double(resolution.to_seconds(rhythm.previous));
-  if (rhythm.kind == EventRhythm::Kind::kChattering) {
-    throw RunError(concat({"SecondOrderSolver::run: chattering: guard ", index,
-                           " crossed again at once after its event at t = ", previous,
-                           " s (the event does not move the guard away from zero,",
-                           " so it would fire forever at this time)"}));
-  }
-  throw RunError(concat({"SecondOrderSolver::run: Zeno behaviour: guard ", index, " fired ",
-                         std::to_string(EventLocator::kZenoEvents + 1), " times in a row at most ",
-                         std::to_string(EventLocator::kZenoTicks), " ticks apart, the last two at t = ",
-                         previous, " s and t = ", format_double(resolution.to_seconds(te)),
-                         " s; its events accumulate here, and the problem does not say what happens after",
-                         " (stop before this time, or model the resting state)"}));
+  throw RunError(
+      concat({"SecondOrderSolver::run: ",
+              EventLocator::unresolved_message(
+                  rhythm, "guard " + std::to_string(guard.index()), options.resolution, te,
+                  "the problem does not say what happens after (stop before this time, or model the "
+                  "resting state)")}));
 }
 
 void SecondOrderSolver::Impl::settle_guards(double t, bool adjusted) {
@@ -190,9 +181,8 @@ void SecondOrderSolver::Impl::settle_guards(double t, bool adjusted) {
 }
 
 void SecondOrderSolver::Impl::guard_slopes(double t) {
-  // The director's difference (guard_slopes there): one step of h along the flow
-  // after the event, long enough to see the guards move, short enough to stay near t.
-  const double h = 1e-7 * std::max(1.0, std::abs(t));
+  // The director's difference (guard_slopes there): one step of h along the flow.
+  const double h = EventLocator::slope_step(t);
   const double* a = acceleration_now();
   for (std::size_t i = 0; i < m; ++i) {
     x_probe[i] = x_end[i] + h * x_end[m + i];

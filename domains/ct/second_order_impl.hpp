@@ -17,12 +17,6 @@ namespace ctde {
 
 // Everything the solver's callbacks point at, behind a stable address.
 struct SecondOrderSolver::Impl {
-  /// A step cut to less than this fraction of itself at an event is integrated
-  /// again to the event rather than cut on the dense output (the director's rule).
-  static constexpr double kShortCut = 1e-6;
-  /// Most redone steps for one event before giving up (the director's bound).
-  static constexpr int kMaxLocationRounds = 50;
-
   /// The event of the step shown to check_step, as the locator found it.
   struct Event {
     Tick tick = kNever;       // the first tick at which the guards have crossed

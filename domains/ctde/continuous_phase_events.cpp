@@ -126,7 +126,7 @@ void ContinuousPhase::step_part(Part& p, double t_next) {
   int iterations = 0;
   Trajectory trajectory(*this, p);
   for (int round = 0;; ++round) {
-    if (round > kMaxLocationRounds) {
+    if (round > EventLocator::kMaxLocationRounds) {
       throw RunState::Failure{"the state-event search did not settle between t = " + format_double(t0) +
                                   " and " + format_double(t1) +
                                   " s (the guards disagree with the solver's steps)",
@@ -145,8 +145,8 @@ void ContinuousPhase::step_part(Part& p, double t_next) {
     // flights of 1e-8 s in steps of 0.5 s) is integrated again instead, now,
     // while this part's step starts at the earliest frontier (later, another
     // part's event could fall inside the redone step's start).
-    const bool integrate =
-        run_.options_.event_state == EventState::kIntegrated || te_s - t0 < kShortCut * (t1 - t0);
+    const bool integrate = run_.options_.event_state == EventState::kIntegrated ||
+                           te_s - t0 < EventLocator::kShortCut * (t1 - t0);
     if (!p.solver || te_s >= t1 || !integrate) return;  // fire_pending ends the step at te
     p.solver->redo_to(t0);
     t1 = step_to_event(p, te_s);
@@ -280,20 +280,11 @@ void ContinuousPhase::unresolved_events(GuardId guard, const EventRhythm& rhythm
   const ActorId d = guards_.owner[guard.index()];
   const std::string who =
       run_.flat(d).path + " (" + run_.layout_.actors[d.index()]->type() + "), guard " + guard_label(guard);
-  const std::string when = "t = " + format_double(run_.resolution_.to_seconds(rhythm.previous)) + " s";
-  if (rhythm.kind == EventRhythm::Kind::kChattering) {
-    throw RunState::Failure{"chattering: " + who + " crossed again at once after its event at " + when +
-                                " (the event does not move the guard away from zero, so it would fire "
-                                "forever at this time)",
-                            run_.flat(d).path};
-  }
-  throw RunState::Failure{"Zeno behaviour: " + who + " fired " +
-                              std::to_string(EventLocator::kZenoEvents + 1) + " times in a row at most " +
-                              std::to_string(EventLocator::kZenoTicks) + " ticks apart, the last two at " +
-                              when + " and t = " + format_double(run_.resolution_.to_seconds(te)) + " s" +
-                              "; its events accumulate here, and the model does not say what happens after "
-                              "(stop the run before this time, or model the resting state, e.g. with a mode)",
-                          run_.flat(d).path};
+  throw RunState::Failure{
+      EventLocator::unresolved_message(rhythm, who, run_.resolution_, te,
+                                       "the model does not say what happens after (stop the run before this "
+                                       "time, or model the resting state, e.g. with a mode)"),
+      run_.flat(d).path};
 }
 
 void ContinuousPhase::start_guards() {
@@ -387,7 +378,7 @@ bool ContinuousPhase::settle_guards() {
 }
 
 void ContinuousPhase::guard_slopes(Part& p, double t) {
-  const double h = 1e-7 * std::max(1.0, std::abs(t));
+  const double h = EventLocator::slope_step(t);
   if (p.solver) {
     const double* x = part_state(p);
     rhs_on_solution(p, t, x, p.dx.data());

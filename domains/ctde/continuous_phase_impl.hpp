@@ -351,12 +351,6 @@ class ContinuousPhase {
 
   RunState& run_;
 
-  /// A step cut to less than this fraction of itself at a state event is
-  /// integrated again to the event rather than cut on the dense output.
-  static constexpr double kShortCut = 1e-6;
-  /// Most redone steps for one state event before giving up.
-  static constexpr int kMaxLocationRounds = 50;
-
   /// The guards of the state-event generators, numbered across actors in
   /// depth order (each part's locator holds its own, step_part).
   struct Guards {
