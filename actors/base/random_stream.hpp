@@ -6,7 +6,11 @@
 /// between libraries).
 
 #include <cstdint>
+#include <locale>
 #include <random>
+#include <sstream>
+
+#include "../../core/state_stream.hpp"
 
 namespace ctde {
 
@@ -17,6 +21,25 @@ class RandomStream {
   explicit RandomStream(std::uint64_t seed) : engine_(seed) {}
   /// A uniform draw in [0, 1) with 53 random bits.
   [[nodiscard]] double uniform() { return static_cast<double>(engine_() >> 11U) * 0x1p-53; }
+
+  /// Writes the engine's exact position: its state in the standard's text
+  /// form (operator<<), which reads back to the same engine.
+  void save(StateWriter& out) const {
+    std::ostringstream text;
+    text.imbue(std::locale::classic());
+    text << engine_;
+    out.text(text.str());
+  }
+  /// Reads what save() wrote. @throws SnapshotError (through `in`) when the
+  /// text is not a std::mt19937_64's state.
+  void restore(StateReader& in) {
+    std::istringstream text(in.text());
+    text.imbue(std::locale::classic());
+    std::mt19937_64 engine;
+    text >> engine;
+    if (text.fail() || !(text >> std::ws).eof()) in.fail("a random generator's state that does not read");
+    engine_ = engine;
+  }
 
  private:
   std::mt19937_64 engine_;

@@ -34,6 +34,10 @@ void SelfTimed::request(FireContext& context, Tick tick) const {
   if (tick != kNever && tick <= last_tick(context)) context.fire_at(tick);
 }
 
+void SelfTimed::State::save(StateWriter& out) const { out.u64(sent); }
+
+void SelfTimed::State::restore(StateReader& in) { sent = in.u64(); }
+
 std::unique_ptr<ActorState> SelfTimed::make_state() const { return std::make_unique<State>(); }
 
 void SelfTimed::initialize(FireContext& context) const {

@@ -17,6 +17,10 @@ class SelfTimed : public Actor {
   /// it. Not copyable, not movable (see ActorState).
   struct State : ActorState {
     std::uint64_t sent = 0;  ///< the events sent so far: the next is event `sent`
+
+    /// `sent`; a derived state writes its own after it.
+    void save(StateWriter& out) const override;
+    void restore(StateReader& in) override;
   };
 
   /// A State.

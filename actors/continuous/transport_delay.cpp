@@ -83,6 +83,33 @@ struct History final : ActorState {
     times.push_back(t);
     values.insert(values.end(), u.begin(), u.end());
   }
+
+  /// Everything, the trimmed points too (where a batch removal happens
+  /// depends on them; initialize(), which sets width and delay_ticks, is not
+  /// called on restore).
+  void save(StateWriter& out) const override {
+    out.u64(width);
+    out.values(times);
+    out.values(values);
+    out.u64(first);
+    out.i64(last_tick);
+    out.i64(delay_ticks);
+    out.values(pending);
+    out.f64(released);
+  }
+  void restore(StateReader& in) override {
+    width = in.u64();
+    times = in.values<double>();
+    values = in.values<double>();
+    first = in.u64();
+    last_tick = in.i64();
+    delay_ticks = in.i64();
+    pending = in.values<PendingJump>();
+    released = in.f64();
+    if (times.empty() || values.size() != times.size() * width || first >= times.size()) {
+      in.fail("a delay's history whose points do not match its width");
+    }
+  }
 };
 
 /// Adds the input's value `u` at (t, tick) to the history. At the tick of

@@ -23,6 +23,25 @@ struct HoldState final : ActorState {
   double last_time = 0.0;
   double previous_time = 0.0;
   int count = 0;  ///< tokens received, up to 2 (order 1 only)
+
+  /// Both buffers as saved: initialize() sizes them, and is not called on restore.
+  void save(StateWriter& out) const override {
+    out.values(last);
+    out.values(previous);
+    out.f64(last_time);
+    out.f64(previous_time);
+    out.u8(static_cast<std::uint8_t>(count));
+  }
+  void restore(StateReader& in) override {
+    last = in.values<double>();
+    previous = in.values<double>();
+    last_time = in.f64();
+    previous_time = in.f64();
+    count = in.u8();
+    if (count > 2 || (!previous.empty() && previous.size() != last.size())) {
+      in.fail("a hold's two tokens of different widths, or more than two counted");
+    }
+  }
 };
 }  // namespace
 

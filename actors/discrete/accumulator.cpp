@@ -11,7 +11,10 @@ Accumulator::Accumulator(std::string name)
 
 namespace {
 struct AccumulatorState final : ActorState {
-  std::vector<double> sum;
+  std::vector<double> sum;  ///< empty before the first token (which fixes the width)
+
+  void save(StateWriter& out) const override { out.values(sum); }
+  void restore(StateReader& in) override { sum = in.values<double>(); }
 };
 }  // namespace
 

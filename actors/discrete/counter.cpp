@@ -13,6 +13,9 @@ void Counter::check_widths(std::span<const int> /*input_widths*/,
 namespace {
 struct CounterState final : ActorState {
   double count = 0;
+
+  void save(StateWriter& out) const override { out.f64(count); }
+  void restore(StateReader& in) override { count = in.f64(); }
 };
 }  // namespace
 

@@ -15,6 +15,11 @@ namespace {
 struct DiscreteStateSpaceState final : ActorState {
   std::vector<double> x;
   std::vector<double> next;
+
+  /// x only: `next` is written by fire() before it is read. Its size is the
+  /// order's (a snapshot of another order is refused).
+  void save(StateWriter& out) const override { out.values(x); }
+  void restore(StateReader& in) override { in.values_into(std::span<double>(x)); }
 };
 }  // namespace
 

@@ -32,6 +32,10 @@ namespace {
 /// The direct form II transposed delay line (the filter's order of values).
 struct FilterState final : ActorState {
   std::vector<double> s;
+
+  /// Its size is the order's (a snapshot of another order is refused).
+  void save(StateWriter& out) const override { out.values(s); }
+  void restore(StateReader& in) override { in.values_into(std::span<double>(s)); }
 };
 }  // namespace
 

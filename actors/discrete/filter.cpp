@@ -34,6 +34,11 @@ struct FilterState final : ActorState {
   CompiledExpression condition;
   double t = 0.0;
   double in = 0.0;
+
+  /// Nothing: the condition is made by make_state() and t and in are
+  /// written by fire() before it is evaluated.
+  void save(StateWriter& /*out*/) const override {}
+  void restore(StateReader& /*in*/) override {}
 };
 }  // namespace
 

@@ -13,6 +13,14 @@ namespace {
 /// Tokens that arrived together and wait for their microstep.
 struct MergeState final : ActorState {
   std::deque<double> waiting;  // width values per token
+
+  void save(StateWriter& out) const override {
+    out.values(std::vector<double>(waiting.begin(), waiting.end()));
+  }
+  void restore(StateReader& in) override {
+    const std::vector<double> saved = in.values<double>();
+    waiting.assign(saved.begin(), saved.end());
+  }
 };
 }  // namespace
 

@@ -35,6 +35,17 @@ namespace {
 struct QueueState final : ActorState {
   std::deque<double> tokens;  // width values per token
   std::size_t size = 0;
+
+  void save(StateWriter& out) const override {
+    out.values(std::vector<double>(tokens.begin(), tokens.end()));
+    out.u64(size);
+  }
+  void restore(StateReader& in) override {
+    const std::vector<double> saved = in.values<double>();
+    tokens.assign(saved.begin(), saved.end());
+    size = in.u64();
+    if ((size == 0) != tokens.empty()) in.fail("a queue whose count does not match its tokens");
+  }
 };
 }  // namespace
 

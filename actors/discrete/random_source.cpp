@@ -25,6 +25,9 @@ namespace {
 struct RandomState final : ActorState {
   explicit RandomState(std::uint64_t seed) : stream(seed) {}
   RandomStream stream;
+
+  void save(StateWriter& out) const override { stream.save(out); }
+  void restore(StateReader& in) override { stream.restore(in); }
 };
 }  // namespace
 

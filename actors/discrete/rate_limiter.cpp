@@ -25,6 +25,15 @@ namespace {
 struct RateLimiterState final : ActorState {
   std::vector<double> y;
   Tick last = 0;
+
+  void save(StateWriter& out) const override {
+    out.values(y);
+    out.i64(last);
+  }
+  void restore(StateReader& in) override {
+    y = in.values<double>();
+    last = in.i64();
+  }
 };
 }  // namespace
 

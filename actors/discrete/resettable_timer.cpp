@@ -18,6 +18,15 @@ namespace {
 /// When the running timer expires, and at which microstep (kNever: stopped).
 struct TimerState final : ActorState {
   Tag due{kNever, 0};
+
+  void save(StateWriter& out) const override {
+    out.i64(due.time);
+    out.u32(due.microstep);
+  }
+  void restore(StateReader& in) override {
+    due.time = in.i64();
+    due.microstep = in.u32();
+  }
 };
 }  // namespace
 

@@ -22,6 +22,24 @@ struct ServerState final : ActorState {
   std::size_t size = 0;
   Tick busy_until = kNever;  // kNever: idle
   Tick service = -1;         // the latest service time from the input (-1: none yet)
+
+  void save(StateWriter& out) const override {
+    out.values(std::vector<double>(tokens.begin(), tokens.end()));
+    out.values(std::vector<Tick>(services.begin(), services.end()));
+    out.u64(size);
+    out.i64(busy_until);
+    out.i64(service);
+  }
+  void restore(StateReader& in) override {
+    const std::vector<double> saved_tokens = in.values<double>();
+    tokens.assign(saved_tokens.begin(), saved_tokens.end());
+    const std::vector<Tick> saved_services = in.values<Tick>();
+    services.assign(saved_services.begin(), saved_services.end());
+    size = in.u64();
+    busy_until = in.i64();
+    service = in.i64();
+    if (services.size() != size) in.fail("a server with a service time for each of its customers");
+  }
 };
 }  // namespace
 

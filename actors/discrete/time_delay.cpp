@@ -14,6 +14,18 @@ namespace {
 struct DelayState final : ActorState {
   std::deque<Tick> due;
   std::deque<double> values;  // width values per token
+
+  void save(StateWriter& out) const override {
+    out.values(std::vector<Tick>(due.begin(), due.end()));
+    out.values(std::vector<double>(values.begin(), values.end()));
+  }
+  void restore(StateReader& in) override {
+    const std::vector<Tick> saved_due = in.values<Tick>();
+    due.assign(saved_due.begin(), saved_due.end());
+    const std::vector<double> saved_values = in.values<double>();
+    values.assign(saved_values.begin(), saved_values.end());
+    if (due.empty() != values.empty()) in.fail("a delay whose due times do not match its tokens");
+  }
 };
 }  // namespace
 

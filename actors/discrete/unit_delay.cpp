@@ -13,7 +13,10 @@ UnitDelay::UnitDelay(std::string name)
 namespace {
 /// The token received last (or `initial`, broadcast to the width).
 struct UnitDelayState final : ActorState {
-  std::vector<double> previous;
+  std::vector<double> previous;  ///< empty before the first token (which fixes the width)
+
+  void save(StateWriter& out) const override { out.values(previous); }
+  void restore(StateReader& in) override { previous = in.values<double>(); }
 };
 }  // namespace
 

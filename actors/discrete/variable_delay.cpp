@@ -22,6 +22,26 @@ struct VariableDelayState final : ActorState {
   std::multimap<Tick, std::vector<double>> waiting;
   double delay = 0.0;
   bool delay_set = false;
+
+  void save(StateWriter& out) const override {
+    out.u64(waiting.size());
+    for (const auto& [due, token] : waiting) {
+      out.i64(due);
+      out.values(token);
+    }
+    out.f64(delay);
+    out.boolean(delay_set);
+  }
+  void restore(StateReader& in) override {
+    waiting.clear();
+    const std::uint64_t n = in.u64();
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const Tick due = in.i64();
+      waiting.emplace_hint(waiting.end(), due, in.values<double>());  // after equal times: their order
+    }
+    delay = in.f64();
+    delay_set = in.boolean();
+  }
 };
 }  // namespace
 

@@ -32,6 +32,9 @@ void Relay::configure(const ParameterScope& /*scope*/) {
 namespace {
 struct RelayState final : ActorState {
   bool on = false;
+
+  void save(StateWriter& out) const override { out.boolean(on); }
+  void restore(StateReader& in) override { on = in.boolean(); }
 };
 }  // namespace
 

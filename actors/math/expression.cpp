@@ -52,6 +52,11 @@ void Expression::configure(const ParameterScope& scope) {
 struct ExpressionState final : ActorState {
   CompiledExpression expression;
   std::vector<double> variables;
+
+  /// Nothing: the expression is made by make_state() and every variable is
+  /// written by evaluate() before it is read.
+  void save(StateWriter& /*out*/) const override {}
+  void restore(StateReader& /*in*/) override {}
 };
 
 std::unique_ptr<ActorState> Expression::make_state() const {

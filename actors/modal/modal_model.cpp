@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <string>
 
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
@@ -24,16 +25,50 @@ constexpr const char* kStructureKeys[] = {"inputs", "outputs",    "parameters", 
 /// What changes during a run: the current mode and the frame (whose event
 /// variables are the chart's discrete state). Not copyable.
 struct ModalModel::RunState final : ActorState {
-  RunState(std::size_t frame, const std::vector<ChartProgram>& programs, std::size_t widest)
-      : evaluator(frame, programs), scratch(widest, 0.0) {}
+  RunState(std::size_t frame, const std::vector<ChartProgram>& programs, std::size_t widest,
+           std::size_t mode_count)
+      : evaluator(frame, programs), scratch(widest, 0.0), modes(mode_count) {}
   ChartEvaluator evaluator;
   std::uint32_t mode = 0;
   std::vector<double> scratch;  ///< values of one block of assignments, before they are written
   std::vector<double> held;     ///< per input element: a discrete input's last token (0 before)
   /// Per transition: its time guard, resolved to this run's ticks (or none).
   std::vector<std::optional<TimePredicate>> time_guards;
-  Tick start = 0;         ///< the run's start tick: its firing looks at every transition
-  Tick recheck = kNever;  ///< the tick of the look one tick after a strict miss
+  bool time_guards_resolved = false;  ///< by initialize(), or after a restore by the first firing
+  Tick start = 0;                     ///< the run's start tick: its firing looks at every transition
+  Tick recheck = kNever;              ///< the tick of the look one tick after a strict miss
+  std::size_t modes = 0;              ///< the chart's number of modes (a restored mode is checked)
+
+  /// Fixes the time guards to the ticks of this run, from `start` to its stop tick.
+  void resolve_time_guards(const ReadContext& context) {
+    for (std::optional<TimePredicate>& time_guard : time_guards) {
+      if (time_guard) time_guard->resolve(context.resolution(), start, context.stop_tick());
+    }
+    time_guards_resolved = true;
+  }
+
+  /// The mode, the whole frame (its event variables are the chart's state;
+  /// t, the inputs and the states are loaded again before they are read),
+  /// the held tokens, start and recheck. Not `scratch`, written before it is
+  /// read, nor the resolved time guards: the first firing after a restore
+  /// resolves them again from `start` (the same ticks for the same stop
+  /// time, and the right ones when the resumed run stops later).
+  void save(StateWriter& out) const override {
+    out.u32(mode);
+    out.values(evaluator.frame());
+    out.values(held);
+    out.i64(start);
+    out.i64(recheck);
+  }
+  void restore(StateReader& in) override {
+    mode = in.u32();
+    if (mode >= modes) in.fail("mode " + std::to_string(mode) + " of a chart of " + std::to_string(modes));
+    in.values_into(evaluator.frame());
+    in.values_into(std::span<double>(held));
+    start = in.i64();
+    recheck = in.i64();
+    time_guards_resolved = false;
+  }
 };
 
 // ---------------------------------------------------------------- ModalModel
@@ -73,7 +108,8 @@ Crossing ModalModel::guard_direction(std::size_t /*i*/) const { return Crossing:
 std::string ModalModel::guard_name(std::size_t i) const { return program_.transitions[i].name; }
 
 std::unique_ptr<ActorState> ModalModel::make_state() const {
-  auto run = std::make_unique<RunState>(program_.frame, program_.programs, program_.widest_assignment);
+  auto run = std::make_unique<RunState>(program_.frame, program_.programs, program_.widest_assignment,
+                                        program_.modes.size());
   for (const Transition& tr : program_.transitions) run->time_guards.push_back(tr.time_guard);
   run->held.assign(program_.states_at - program_.inputs_at, 0.0);
   return run;
@@ -106,9 +142,7 @@ void ModalModel::initialize(FireContext& context) const {
   std::copy(program_.state_initial.begin(), program_.state_initial.end(), x.begin());
   run.start = context.tag().time;
   run.recheck = kNever;
-  for (std::optional<TimePredicate>& time_guard : run.time_guards) {
-    if (time_guard) time_guard->resolve(context.resolution(), run.start, context.stop_tick());
-  }
+  run.resolve_time_guards(context);
   // A transition whose predicate holds at the start is taken at once: look at (start, 0).
   if (!program_.modes[run.mode].leaving.empty()) context.fire_at(run.start);
   // The start's firing takes a time guard that holds there; later ones are time events.
@@ -148,6 +182,7 @@ void ModalModel::guards(const ReadContext& context, std::span<double> g) const {
 
 void ModalModel::fire(FireContext& context) const {
   auto& run = context.state<RunState>();
+  if (!run.time_guards_resolved) run.resolve_time_guards(context);  // restored from a snapshot
   hold_tokens(context, run);
   load_frame(context, run);
   const Mode& mode = program_.modes[run.mode];

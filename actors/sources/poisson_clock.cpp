@@ -29,6 +29,15 @@ namespace {
 struct PoissonState final : SelfTimed::State {
   explicit PoissonState(std::uint64_t seed) : stream(seed) {}
   RandomStream stream;  ///< the random actors' stream: the same draws on every platform
+
+  void save(StateWriter& out) const override {
+    SelfTimed::State::save(out);
+    stream.save(out);
+  }
+  void restore(StateReader& in) override {
+    SelfTimed::State::restore(in);
+    stream.restore(in);
+  }
 };
 }  // namespace
 

@@ -16,6 +16,15 @@ namespace {
 struct SwitchState final : ActorState {
   bool switched = false;
   double seconds = 0.0;
+
+  void save(StateWriter& out) const override {
+    out.boolean(switched);
+    out.f64(seconds);
+  }
+  void restore(StateReader& in) override {
+    switched = in.boolean();
+    seconds = in.f64();
+  }
 };
 }  // namespace
 

@@ -55,6 +55,9 @@ namespace {
 /// all have). The current segment runs from point next-1 to point next.
 struct TimeTableState final : ActorState {
   std::size_t next = 0;
+
+  void save(StateWriter& out) const override { out.u64(next); }
+  void restore(StateReader& in) override { next = in.u64(); }
 };
 
 }  // namespace
