@@ -35,7 +35,7 @@ std::uint32_t big_endian(const std::string& bytes, std::size_t offset) {
 /// A temporary folder of this test's own (TMPDIR for the command): other
 /// programs' files in the shared one do not count.
 std::filesystem::path private_tmp() {
-  auto dir = std::filesystem::temp_directory_path() / "ctde-plot-test-tmp";
+  auto dir = ctde::test::scratch_root() / "ctde-plot-test-tmp";
   std::filesystem::create_directories(dir);
   return dir;
 }

@@ -19,7 +19,7 @@ Result run(const std::string& arguments) { return ctde::test::run_cli(arguments)
 const std::string kDoubler = CTDE_TEST_DOUBLER_PLUGIN;
 
 std::filesystem::path scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / "ctde_cli_plugin_test";
+  const auto dir = ctde::test::scratch_root() / "ctde_cli_plugin_test";
   std::filesystem::create_directories(dir);
   return dir / name;
 }

@@ -26,7 +26,7 @@ std::string read(const std::filesystem::path& path) {
 const std::string kModels = std::string(CTDE_SOURCE_DIR) + "/examples/models/";
 
 std::filesystem::path scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / "ctde_cli_run_test";
+  const auto dir = ctde::test::scratch_root() / "ctde_cli_run_test";
   std::filesystem::create_directories(dir);
   return dir / name;
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/cli_helpers.hpp"
 #include "support/model_helpers.hpp"
 
 using namespace ctde;
@@ -196,7 +197,7 @@ TEST_CASE("composites nest networks with exported ports") {
 }
 
 TEST_CASE("TimeTable files are read relative to the model file") {
-  const auto folder = std::filesystem::temp_directory_path() / "ctde_loader_test";
+  const auto folder = ctde::test::scratch_root() / "ctde_loader_test";
   std::filesystem::create_directories(folder);
   {
     std::ofstream csv(folder / "table.csv");

@@ -21,6 +21,7 @@
 #include "core/format.hpp"
 #include "domains/ctde/run_options.hpp"
 #include "support/actor_samples.hpp"
+#include "support/cli_helpers.hpp"
 #include "support/model_helpers.hpp"
 
 using namespace ctde;
@@ -361,7 +362,7 @@ void compare_rows(const std::string& what, const std::vector<std::string>& expec
 }
 
 std::string write_generated(const std::string& markdown) {
-  const auto path = std::filesystem::temp_directory_path() / "ctde-model-reference.generated.md";
+  const auto path = ctde::test::scratch_root() / "ctde-model-reference.generated.md";
   std::ofstream out(path, std::ios::binary);
   out << markdown;
   return path.string();

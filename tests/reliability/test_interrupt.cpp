@@ -32,7 +32,7 @@ const char* const kLongModel = R"({"ctde": 1, "name": "long",
 
 /// A fresh folder holding the long model.
 fs::path fresh_folder(const std::string& name) {
-  const fs::path folder = fs::temp_directory_path() / "ctde_reliability_interrupt" / name;
+  const fs::path folder = ctde::test::scratch_root() / "ctde_reliability_interrupt" / name;
   fs::remove_all(folder);
   fs::create_directories(folder);
   std::ofstream(folder / "long.json") << kLongModel;

@@ -23,7 +23,7 @@ using ctde::test::read_text;
 
 /// A fresh folder holding a copy of spring_mass.json as m.json.
 fs::path fresh_folder(const std::string& name) {
-  fs::path folder = fs::temp_directory_path() / "ctde_reliability_outputs" / name;
+  fs::path folder = ctde::test::scratch_root() / "ctde_reliability_outputs" / name;
   fs::remove_all(folder);
   fs::create_directories(folder);
   fs::copy_file(ctde::test::example_models() + "spring_mass.json", folder / "m.json");

@@ -9,12 +9,13 @@
 
 #include "core/csv_results.hpp"
 #include "core/trace.hpp"
+#include "support/cli_helpers.hpp"
 
 using ctde::CsvResults;
 using ctde::TraceWriter;
 
 TEST_CASE("TraceWriter to a file refuses a missing folder instead of creating it") {
-  const auto folder = std::filesystem::temp_directory_path() / "ctde_reliability_writers" / "missing";
+  const auto folder = ctde::test::scratch_root() / "ctde_reliability_writers" / "missing";
   std::filesystem::remove_all(folder);
   CHECK_THROWS_WITH_AS(TraceWriter((folder / "t.jsonl").string()), doctest::Contains("' does not exist"),
                        std::runtime_error);

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -59,9 +60,40 @@ inline std::string read_text(const std::filesystem::path& path) {
   return text.str();
 }
 
-/// `name` in a scratch folder `folder` under the temporary folder (created).
+/// This test process's own scratch folder, `ctde-tests-PID` under the
+/// temporary folder as it was when the process started (a test that points
+/// TMPDIR elsewhere for a while does not move it): ctest runs several test
+/// processes at once, and two of them writing the same file would fail each
+/// other. Removed when the process that made it exits.
+class ScratchRoot {
+ public:
+  ScratchRoot()
+      : pid_(getpid()),
+        path_(std::filesystem::temp_directory_path() / ("ctde-tests-" + std::to_string(getpid()))) {}
+  ScratchRoot(const ScratchRoot&) = delete;
+  ScratchRoot& operator=(const ScratchRoot&) = delete;
+  ~ScratchRoot() {
+    std::error_code ignored;
+    if (getpid() == pid_) std::filesystem::remove_all(path_, ignored);  // not from a forked child
+  }
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+ private:
+  pid_t pid_;
+  std::filesystem::path path_;
+};
+/// Made before main(), so before any test changes TMPDIR.
+inline const ScratchRoot kScratchRoot;
+
+/// This process's scratch folder (created).
+inline const std::filesystem::path& scratch_root() {
+  std::filesystem::create_directories(kScratchRoot.path());
+  return kScratchRoot.path();
+}
+
+/// `name` in a scratch folder `folder` of this process's own (created).
 inline std::filesystem::path scratch_file(const std::string& folder, const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / folder;
+  const auto dir = kScratchRoot.path() / folder;
   std::filesystem::create_directories(dir);
   return dir / name;
 }
