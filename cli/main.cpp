@@ -39,8 +39,10 @@ using namespace ctde::cli;
 
 /// `ctde run`: the run, its summary, and the plot. Returns the exit status.
 int run_main(RunRequest request, const std::string& plot, bool quiet) {
-  check_paths({{"MODEL", request.model}},
-              {{"-o", request.results}, {"--trace", request.trace}, {"--plot", plot}});
+  check_paths({{"MODEL", request.model}, {"--resume", request.resume}}, {{"-o", request.results},
+                                                                         {"--trace", request.trace},
+                                                                         {"--plot", plot},
+                                                                         {"--snapshot", request.snapshot}});
   std::optional<PlotTool> tool;
   // Created before the run: a plot that cannot be written runs nothing.
   std::optional<OutputFile> plot_file;
@@ -120,6 +122,8 @@ struct RunArgs {
   std::string record;
   CLI::Option* record_option = nullptr;  ///< --record: given or not
   std::string rows = "all";
+  double snapshot_at = 0;
+  CLI::Option* snapshot_at_option = nullptr;  ///< --snapshot-at: given or not
 };
 
 /// `ctde sweep`'s values, as the command line sets them.
@@ -227,6 +231,12 @@ void add_run(CLI::App& app, CommandLine& args) {
       "final (the last row)");
   r.record_option = r.command->add_option(
       "--record", r.record, "Record these signals instead of the model's `record`: a.out,b.out");
+  r.snapshot_at_option = r.command->add_option(
+      "--snapshot-at", r.snapshot_at, "Save the run at this time (s) to the --snapshot file, and go on");
+  r.command->add_option("--snapshot", r.request.snapshot, "The snapshot file --snapshot-at writes");
+  r.command->add_option("--resume", r.request.resume,
+                        "Continue the run saved in this snapshot file (the model must be the same; "
+                        "--set may change parameters)");
   r.command->add_flag("--quiet", r.quiet, "Print nothing but errors (and no progress bar)");
 }
 
@@ -328,6 +338,12 @@ int run_parsed(const RunArgs& args) {
   request.overrides = parse_overrides(args.sets);
   if (*args.stop) request.stop_time = args.stop_time;
   if (*args.record_option) request.record = parse_record(args.record);
+  if (*args.snapshot_at_option) request.snapshot_at = args.snapshot_at;
+  if (request.snapshot_at.has_value() != !request.snapshot.empty()) {
+    throw CommandError(kExitUsage, request.snapshot.empty()
+                                       ? "--snapshot-at needs --snapshot FILE: where to save the run"
+                                       : "--snapshot needs --snapshot-at TIME: when to save the run");
+  }
   const std::optional<ctde::RowSelection> rows = ctde::parse_row_selection(args.rows);
   if (!rows) throw ctde::ModelError("--rows " + args.rows + ": expects all, output, events or final");
   request.rows = *rows;

@@ -11,6 +11,7 @@
 #include "core/columnar_results.hpp"
 #include "core/csv_results.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
 #include "results/hdf5_file.hpp"
@@ -21,6 +22,7 @@
 #include "run/interrupt.hpp"
 #include "run/output_file.hpp"
 #include "run/run_setup.hpp"
+#include "run/snapshot_file.hpp"
 
 namespace ctde::cli {
 
@@ -66,7 +68,19 @@ ResultsFormat results_format(const std::string& path) {
 }
 
 RunOutcome run_command(const RunRequest& request) {
-  Model model = load_model_file(request.model, command_actors(), request.overrides);
+  // A resumed run's parameters are the snapshot's `--set` values, then the request's.
+  std::optional<SnapshotFile> resume;
+  ParameterOverrides overrides = request.overrides;
+  if (!request.resume.empty()) {
+    try {
+      resume = read_snapshot_file(request.resume);
+    } catch (const SnapshotError& e) {
+      throw CommandError(kExitUsage, e.what());
+    }
+    overrides = resume->sets;
+    overrides.insert(overrides.end(), request.overrides.begin(), request.overrides.end());
+  }
+  Model model = load_model_file(request.model, command_actors(), overrides);
   RunSetup setup = set_up_run(model, request.stop_time, request.record);
   if (request.rows == RowSelection::kOutput && !setup.options.output_interval) {
     throw ModelError(
@@ -108,6 +122,18 @@ RunOutcome run_command(const RunRequest& request) {
   }
   {
     Director director(flat, options, model.name(), trace ? &*trace : nullptr, sink);
+    if (request.snapshot_at) {
+      director.snapshot_at(*request.snapshot_at, [&](const RunSnapshot& snapshot) {
+        write_snapshot_file(request.snapshot, {snapshot, model.name(), overrides, options.stop_time});
+      });
+    }
+    if (resume) {
+      try {
+        director.resume_from(std::move(resume->snapshot), !request.overrides.empty());
+      } catch (const SnapshotError& e) {
+        throw CommandError(kExitUsage, concat({"--resume ", request.resume, ": ", e.what()}));
+      }
+    }
     ProgressBar bar(request.progress_fd, options.start_time, options.stop_time, request.progress);
     if (bar.active()) {
       director.set_progress([&bar](double time, const RunStatistics& stats) { bar.update(time, stats); });

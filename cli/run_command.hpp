@@ -32,6 +32,10 @@ struct RunRequest {
   std::optional<std::vector<std::string>> record;
   /// Which rows reach the results (--rows; core/row_selection.hpp).
   RowSelection rows = RowSelection::kAll;
+  /// Save the run at this time (s) to `snapshot` (--snapshot-at; docs/snapshots.md).
+  std::optional<double> snapshot_at;
+  std::string snapshot;  ///< the snapshot file (--snapshot), or empty
+  std::string resume;    ///< continue from this snapshot file (--resume), or empty
   /// Draw a progress bar on `progress_fd` if it is a terminal (ProgressBar).
   bool progress = false;
   int progress_fd = 2;
@@ -53,8 +57,12 @@ struct RunOutcome {
 /// run ends early, as RunStatus::kInterrupted, on SIGINT or SIGTERM
 /// (run/interrupt.hpp) or when a write fails (see `write_error`).
 /// @pre check_paths() accepted the model and the outputs.
+/// With `resume`, the run continues from the snapshot (its `--set` values
+/// first, then the request's); with `snapshot_at`, the run writes a
+/// snapshot on its way (a file that cannot be written fails the run).
 /// @throws ModelError for a bad model or command line, CommandError for an
-///         output file that cannot be created (nothing is run or written).
+///         output file that cannot be created, or a snapshot that cannot be
+///         read or does not fit the model (kExitUsage: nothing is run or written).
 [[nodiscard]] RunOutcome run_command(const RunRequest& request);
 
 }  // namespace ctde::cli

@@ -8,18 +8,37 @@
 #include <vector>
 
 #include "ids.hpp"
+#include "state_stream.hpp"
 #include "time.hpp"
 
 namespace ctde {
 
 /// Mutable per-run state of one actor (queues, counters, random generators).
 /// Actors that need it derive from this and create it in make_state().
+/// A snapshot (docs/snapshots.md) holds it through save() and restore(),
+/// which every built-in state defines: a run resumed from a snapshot must
+/// continue exactly as the run that took it (tests/ctde/test_snapshots.cpp
+/// checks it for every registered type). A state that does not define them
+/// (a plug-in's written before snapshots) refuses to be saved, so a
+/// snapshot of its run fails with a clear message instead of losing it.
 class ActorState {
  public:
   virtual ~ActorState() = default;
   ActorState() = default;
   ActorState(const ActorState&) = delete;
   ActorState& operator=(const ActorState&) = delete;
+
+  /// Writes everything the run needs of this state to continue from here:
+  /// what later firings, evaluations or derivatives read (queues, counters,
+  /// histories, a generator's position), not caches that are rebuilt before
+  /// they are read. Called between two tags, never on the RHS path.
+  /// @throws SnapshotError when the state cannot be saved (an FMU that
+  ///         cannot get its state), naming why.
+  virtual void save(StateWriter& out) const;
+  /// Reads what save() wrote into a state just made by make_state() for the
+  /// same actor with the same parameters, in place of initialize()'s.
+  /// @throws SnapshotError (through the reader) when the bytes do not fit.
+  virtual void restore(StateReader& in);
 };
 
 /// Consecutive elements of one buffer: `offset` is the first, of kind Index

@@ -185,6 +185,10 @@ void TraceWriter::time_event(Tag tag, std::string_view actor) {
   write(Line("time_event", tag, resolution_).text("actor", actor).done());
 }
 
+void TraceWriter::snapshot(Tag tag, bool resumed) {
+  write(Line("snapshot", tag, resolution_).text("action", resumed ? "resumed" : "saved").done());
+}
+
 void TraceWriter::state_event(Tag tag, const StateEventInfo& info) {
   Line line("state_event", tag, resolution_);
   line.text("actor", info.actor);
@@ -235,9 +239,9 @@ void TraceWriter::reset(Tag tag, std::string_view actor, std::span<const double>
 }
 
 bool is_director_trace_kind(std::string_view kind) {
-  static constexpr std::string_view kKinds[] = {"run_start",   "time_event", "event", "step_reject",
-                                                "state_event", "reset",      "mode",  "solver",
-                                                "error",       "run_end"};
+  static constexpr std::string_view kKinds[] = {"run_start",   "time_event", "event",  "step_reject",
+                                                "state_event", "reset",      "mode",   "solver",
+                                                "snapshot",    "error",      "run_end"};
   return std::find(std::begin(kKinds), std::end(kKinds), kind) != std::end(kKinds);
 }
 

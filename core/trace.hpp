@@ -87,6 +87,9 @@ class TraceWriter {
   /// each switch of `auto` (the method it switched to and why).
   void solver(Tag tag, std::uint32_t part, std::string_view method, std::string_view linear_solver,
               std::string_view reason);
+  /// The run was saved (`resumed` false) or resumed from a snapshot (true)
+  /// at `tag`, after its events (docs/snapshots.md).
+  void snapshot(Tag tag, bool resumed);
   /// Continuous states of `actor` changed at an event.
   void reset(Tag tag, std::string_view actor, std::span<const double> before, std::span<const double> after);
   /// A line of a kind `actor` defines (docs/trace-format.md, "Actors' own

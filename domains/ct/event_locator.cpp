@@ -262,3 +262,27 @@ bool EventLocator::settle(std::span<const double> slopes) {
 }
 
 }  // namespace ctde
+
+namespace ctde {
+
+void EventLocator::save(StateWriter& out) const {
+  guards_.save(out);
+  out.values(g_start_);
+  out.values(g_end_);
+  out.values(g_before_);
+  out.values(fired_);
+  out.values(last_fired_);
+  out.values(close_events_);
+}
+
+void EventLocator::restore(StateReader& in) {
+  guards_.restore(in);
+  in.values_into(std::span<double>(g_start_));
+  in.values_into(std::span<double>(g_end_));
+  in.values_into(std::span<double>(g_before_));
+  in.values_into(std::span<Crossing>(fired_));
+  in.values_into(std::span<Tick>(last_fired_));
+  in.values_into(std::span<int>(close_events_));
+}
+
+}  // namespace ctde

@@ -138,6 +138,14 @@ class EventLocator {
 
   /// At the start time (end_values() written): each guard's side there.
   void start();
+
+  /// A snapshot's part (docs/snapshots.md), between two tags: the guards'
+  /// sides and levels, the values at the last point of the solution and
+  /// each guard's recent events (for the Zeno and chattering checks). What
+  /// a search holds is not saved: no search is under way between two tags.
+  void save(StateWriter& out) const;
+  /// Reads what save() wrote, into a locator made for the same guards.
+  void restore(StateReader& in);
   /// True when some guard has an event crossing at end_values().
   [[nodiscard]] bool crossed() const { return guards_.any_event(g_end_); }
   /// The step's end is accepted: every guard takes its side there, and the

@@ -155,3 +155,17 @@ LocatedCrossing GuardSet::locate(double ta, double tb, std::span<double> ga, std
 }
 
 }  // namespace ctde
+
+namespace ctde {
+
+void GuardSet::save(StateWriter& out) const {
+  out.values(side_);
+  out.values(level_);
+}
+
+void GuardSet::restore(StateReader& in) {
+  in.values_into(std::span<std::int8_t>(side_));
+  in.values_into(std::span<double>(level_));
+}
+
+}  // namespace ctde

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "../../core/crossing.hpp"
+#include "../../core/state_stream.hpp"
 
 namespace ctde {
 
@@ -99,6 +100,11 @@ class GuardSet {
   LocatedCrossing locate(double ta, double tb, std::span<double> ga, std::span<double> gb,
                          std::span<double> scratch, double min_width, double tolerance,
                          GuardEvaluator evaluate, void* user) const;
+
+  /// A snapshot's part (docs/snapshots.md): each guard's side and level.
+  void save(StateWriter& out) const;
+  /// Reads what save() wrote for as many guards.
+  void restore(StateReader& in);
 
  private:
   /// The side of value `v` (g - level, or g) for guard `i`: -1, +1, or 0 (kOwn only).

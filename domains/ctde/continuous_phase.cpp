@@ -90,15 +90,19 @@ void ContinuousPhase::check_states(double t) {
 }
 
 void ContinuousPhase::add_statistics(RunStatistics& stats) const {
-  stats.steps = stats.rejected_steps = 0;
-  stats.rhs_evals = extra_rhs_;
+  std::int64_t steps = carried_.steps;
+  std::int64_t rejected = carried_.rejected_steps;
+  std::int64_t rhs = carried_.rhs_evals + static_cast<std::int64_t>(extra_rhs_);
   for (const Part& p : parts_.all) {
     if (!p.solver) continue;
     const OdeStatistics ode = p.solver->statistics();
-    stats.steps += static_cast<std::uint64_t>(ode.steps);
-    stats.rejected_steps += static_cast<std::uint64_t>(ode.error_test_failures);
-    stats.rhs_evals += static_cast<std::uint64_t>(ode.rhs_evals);
+    steps += ode.steps;
+    rejected += ode.error_test_failures;
+    rhs += ode.rhs_evals;
   }
+  stats.steps = static_cast<std::uint64_t>(steps);
+  stats.rejected_steps = static_cast<std::uint64_t>(rejected);
+  stats.rhs_evals = static_cast<std::uint64_t>(rhs);
 }
 
 void ContinuousPhase::run_to(Tick next) {

@@ -141,6 +141,20 @@ class ContinuousPhase {
   /// Inline: once per event time, and most event-heavy models have no guard.
   bool after_events() { return (parts_.split || !guards_.generators.empty()) && settle_guards(); }
 
+  // ---- Snapshots (continuous_phase_snapshot.cpp; docs/snapshots.md)
+
+  /// At a snapshot's tag, after its events (every part stands at now_):
+  /// each part's solver restarts at (now_, its state) with the step it had
+  /// planned, as a run resumed from the snapshot starts its solvers there;
+  /// from here on the two take the same steps. Then save() writes it.
+  void restart_for_snapshot();
+  /// Writes each part's planned step and guards, and the counters so far.
+  void save(StateWriter& out) const;
+  /// In a resumed run, after start_parts() at the snapshot's time: reads
+  /// what save() wrote; each part's solver restarts as restart_for_snapshot()
+  /// did, and the counters go on from the saved ones.
+  void restore(StateReader& in);
+
  private:
   /// Per depth, the independent part of a split run (kNoPart: in none); or
   /// nothing, when the run is not split (an option, or one part only).
@@ -368,6 +382,14 @@ class ContinuousPhase {
   };
   Guards guards_;
   std::uint64_t extra_rhs_ = 0;  ///< RHS evaluations made by the director itself (searches, slopes)
+  /// What a resumed run adds to its solvers' counters (add_statistics): the
+  /// snapshot's counts less what its solvers counted on starting there.
+  struct Carried {
+    std::int64_t steps = 0;
+    std::int64_t rejected_steps = 0;
+    std::int64_t rhs_evals = 0;
+  };
+  Carried carried_;
   RhsFailure rhs_failure_;       ///< the last non-finite derivative part_rhs() met
 
   /// The parts: one whole part (a joined run), or two or more (split).

@@ -60,10 +60,14 @@ RunResult Director::Impl::run() {
                        options_.time_resolution});
   }
   try {
-    initialize();
-    continuous_.start_guards();
-    continuous_.record(now_);
-    watch_events(EventSide::kBefore);  // the start values, before any event at the start
+    if (resume_) {
+      resume();  // after the events of the snapshot's tag: its rows were written by the run that took it
+    } else {
+      initialize();
+      continuous_.start_guards();
+      continuous_.record(now_);
+      watch_events(EventSide::kBefore);  // the start values, before any event at the start
+    }
     while (!stop_requested_) {
       if (layout_.lone_events) {  // pure DE: an event time with one plain firing is a pass of its own
         const LonePass pass = lone_event();
@@ -82,8 +86,9 @@ RunResult Director::Impl::run() {
         if (continuous_.after_events()) continue;  // the phase made guards cross: next microstep
         watch_events(EventSide::kAfter);
       }
+      snapshot_if_due();
       if (now_.time >= stop_) break;
-      const Tick next = scheduler_.next_time(stop_);
+      const Tick next = scheduler_.next_time(run_limit());
       continuous_.run_to(next);
     }
     return finish(stop_requested_ ? RunStatus::kStopped : RunStatus::kOk, "", "");
@@ -187,6 +192,10 @@ void Director::Impl::initialize() {
     evaluate(outputs, t);  // its outputs, for the next one's inputs
   }
   initialized_ = true;
+  start_solver(t);
+}
+
+void Director::Impl::start_solver(double t) {
   if (!b_.x_storage.empty()) {
     continuous_.check_states(t);
     try {
@@ -285,8 +294,9 @@ Director::Impl::LonePass Director::Impl::lone_event() {
   if (stop_requested_) return LonePass::kOver;
   stop_if_asked();
   if (changes_.states || changes_.continuous) continuous_.restart_solver();
+  snapshot_if_due();
   if (now_.time >= stop_) return LonePass::kOver;
-  now_ = {scheduler.next_time(stop_), 0};
+  now_ = {scheduler.next_time(run_limit()), 0};
   return LonePass::kDone;
 }
 
@@ -397,5 +407,11 @@ void Director::set_progress(ProgressCallback callback) { impl_->progress_ = std:
 void Director::set_stop_check(StopCheck check) { impl_->stop_check_ = std::move(check); }
 
 RunResult Director::run() { return impl_->run(); }
+
+void Director::snapshot_at(double time, SnapshotWriter write) { impl_->snapshot_at(time, std::move(write)); }
+ModelFingerprint Director::fingerprint() const { return impl_->fingerprint(); }
+void Director::resume_from(RunSnapshot snapshot, bool parameters_may_differ) {
+  impl_->resume_from(std::move(snapshot), parameters_may_differ);
+}
 
 }  // namespace ctde

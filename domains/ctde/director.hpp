@@ -23,6 +23,7 @@
 #include "../../core/trace.hpp"
 #include "run_options.hpp"
 #include "run_result.hpp"
+#include "run_snapshot.hpp"
 
 namespace ctde {
 
@@ -61,6 +62,33 @@ class Director {
   /// on Ctrl-C, SIGTERM or a failed write. Before run().
   using StopCheck = std::function<bool()>;
   void set_stop_check(StopCheck check);
+
+  // ---- Snapshots (docs/snapshots.md)
+
+  /// Called with the snapshot a run takes (snapshot_at); it may throw (a
+  /// file that cannot be written): the run then fails with its message.
+  using SnapshotWriter = std::function<void(const RunSnapshot& snapshot)>;
+  /// Saves the run at `time` (s), after the events there, and hands the
+  /// snapshot to `write`; the run goes on. `time` is a stop time of the
+  /// solver (as a time event's), which restarts there with the step it had
+  /// planned, as the run resumed from the snapshot does. Before run().
+  /// @throws ModelError when `time` is not a tick inside [start, stop).
+  void snapshot_at(double time, SnapshotWriter write);
+
+  /// The fingerprints a snapshot of this model carries.
+  [[nodiscard]] ModelFingerprint fingerprint() const;
+
+  /// Makes run() continue from `snapshot` instead of starting: every
+  /// actor's run state, the continuous states, the queued events and the
+  /// counters are the snapshot's; the rows and trace lines are those after
+  /// its tag. `parameters_may_differ`: the resumed model's parameters may
+  /// differ from the snapshot's (new values asked for on resuming); else a
+  /// difference is refused. Before run(); the stop time must be after the
+  /// snapshot's time.
+  /// @throws SnapshotError (core/state_stream.hpp) naming what does not fit:
+  ///         another model's structure, other parameters, a body that does not
+  ///         read (corrupt), a stop time not after the snapshot's.
+  void resume_from(RunSnapshot snapshot, bool parameters_may_differ);
 
   /// Runs from the start time to the stop time (or a Stop, or an error).
   /// Never throws for run-time failures: they are in the result.

@@ -40,6 +40,15 @@ class Director::Impl final : public DirectorServices, public RunState {
        ResultsSink* results);
 
   RunResult run();
+
+  // ---- Snapshots (run_snapshot.cpp)
+
+  /// Director::snapshot_at.
+  void snapshot_at(double time, SnapshotWriter write);
+  /// Director::fingerprint.
+  [[nodiscard]] ModelFingerprint fingerprint() const;
+  /// Director::resume_from.
+  void resume_from(RunSnapshot snapshot, bool parameters_may_differ);
   /// Director::jacobian_summary (the continuous phase's).
   [[nodiscard]] JacobianSummary jacobian_summary() const;
   /// Director::jacobian_at_start: initialize(), then the continuous phase's.
@@ -102,6 +111,32 @@ class Director::Impl final : public DirectorServices, public RunState {
   /// At the start: the actors' states and initialize(), every continuous
   /// and constant output, the solver.
   void initialize();
+  /// The solver at time t (after initialize(), or a resume): the run's
+  /// options with the actors' state tolerances and the step bound.
+  void start_solver(double t);
+
+  /// The time the continuous phase and the lone events may run to: the
+  /// stop time, or a snapshot's time before it.
+  [[nodiscard]] Tick run_limit() const {
+    return snapshot_ && snapshot_->at > now_.time ? std::min(stop_, snapshot_->at) : stop_;
+  }
+  /// After the events at now_: takes the snapshot asked for there.
+  void snapshot_if_due() {
+    if (snapshot_ && snapshot_->at == now_.time && !snapshot_->taken) take_snapshot();
+  }
+  /// The solver restarts for the snapshot (ContinuousPhase::restart_for_snapshot),
+  /// then the run's state is written and handed to the writer.
+  void take_snapshot();
+  /// The run's state after the events of now_ (run_snapshot.cpp).
+  void save_run(StateWriter& out) const;
+  /// resume_from(): the run's state from resume_'s snapshot, but for the
+  /// continuous phase's (kept in resume_->continuous: its solvers start in
+  /// run(), after the trace's first line).
+  /// @throws SnapshotError naming what does not fit.
+  void restore_run();
+  /// In run(), instead of initialize(): the solvers at the snapshot's time,
+  /// the continuous phase's state.
+  void resume();
 
   /// Starts loading what the next queued events will fire while the current
   /// one fires: with many actors each firing touches an actor cold in cache
@@ -187,6 +222,20 @@ class Director::Impl final : public DirectorServices, public RunState {
   bool initialized_ = false;
   bool stop_requested_ = false;
   ActorId stop_actor_;
+  /// A snapshot to take (snapshot_at).
+  struct SnapshotRequest {
+    Tick at = 0;
+    SnapshotWriter write;
+    bool taken = false;
+  };
+  std::optional<SnapshotRequest> snapshot_;
+  /// The snapshot to resume from (resume_from).
+  struct Resume {
+    RunSnapshot snapshot;
+    bool parameters_may_differ = false;
+    std::vector<std::byte> continuous;  ///< the continuous phase's part of the body
+  };
+  std::optional<Resume> resume_;
   /// The continuous side: its parts, guards and rows inside steps.
   ContinuousPhase continuous_{*this};
 

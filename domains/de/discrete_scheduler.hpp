@@ -26,6 +26,7 @@
 
 #include "../../core/ids.hpp"
 #include "../../core/run_buffers.hpp"
+#include "../../core/state_stream.hpp"
 #include "event_queue.hpp"
 #include "served_event.hpp"
 
@@ -69,6 +70,16 @@ class DiscreteScheduler {
   }
   /// The pending events in heap order, for looking ahead (prefetching).
   [[nodiscard]] std::span<const Event> pending() const { return queue_.heap(); }
+
+  // ---- Snapshots (docs/snapshots.md)
+
+  /// Writes the queued events and the token bookkeeping, between two tags
+  /// (no event served, no slot open: scheduler_snapshot.cpp).
+  void save(StateWriter& out) const;
+  /// Reads what save() wrote, into a scheduler laid out for the same model.
+  /// @throws SnapshotError when it does not fit (an actor beyond the
+  ///         model's, events out of heap order).
+  void restore(StateReader& in);
 
   // ---- Tokens
 

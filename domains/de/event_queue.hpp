@@ -130,6 +130,11 @@ class EventQueue {
   [[nodiscard]] std::size_t size() const { return heap_.size(); }
   /// Reserves room for `n` pending events.
   void reserve(std::size_t n) { heap_.reserve(n); }
+  /// Replaces the pending events by `heap`, in heap order as heap() gave
+  /// them (a snapshot's): the same order as the queue that gave it, event
+  /// for event. Precondition: no slot open.
+  /// @throws std::invalid_argument when `heap` is not in heap order.
+  void assign(std::vector<Event> heap);
 
  private:
   void remove_top();

@@ -1,0 +1,46 @@
+#pragma once
+/// The snapshot file (docs/snapshots.md, "The file"): a run saved by
+/// `ctde run --snapshot` or a checkpoint, read back by `--resume`.
+///
+///     "CTDESNAP"                  8 bytes: what the file is
+///     format version              u32 (1)
+///     header length, header       u32, then JSON text: what the snapshot is
+///     body length, body           u64, then the director's bytes (RunSnapshot::body)
+///     checksum                    u64: FNV-1a of every byte before it
+///
+/// Integers are little-endian. The header names the model, the tag, the
+/// model's fingerprints and the `--set` values of the run that took it, so
+/// that `ctde` can say what a snapshot is (and refuse one of another model)
+/// before reading its body.
+
+#include <string>
+
+#include "../core/model_file.hpp"
+#include "../domains/ctde/run_snapshot.hpp"
+
+namespace ctde {
+
+/// The format version this ctde writes and reads.
+inline constexpr std::uint32_t kSnapshotFormat = 1;
+
+/// A snapshot with what its file says of it. Copyable value type.
+struct SnapshotFile {
+  RunSnapshot snapshot;
+  std::string model_name;   ///< the model's name
+  ParameterOverrides sets;  ///< the `--set` values of the run that took it
+  double stop_time = 0;     ///< that run's stop time (s)
+};
+
+/// Writes `file` to `path`, whole or not at all: to a temporary file in the
+/// same folder, flushed to disk, then renamed onto `path` (a reader, or a
+/// run resumed after a crash, sees the previous snapshot or this one).
+/// @throws SnapshotError naming the path and the system's reason.
+void write_snapshot_file(const std::string& path, const SnapshotFile& file);
+
+/// Reads a snapshot file.
+/// @throws SnapshotError naming the path and what is wrong: not a snapshot,
+///         a format version this ctde does not read, truncated, a checksum
+///         that does not match (corrupt), a header that does not parse.
+[[nodiscard]] SnapshotFile read_snapshot_file(const std::string& path);
+
+}  // namespace ctde

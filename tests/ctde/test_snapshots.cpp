@@ -1,0 +1,172 @@
+// Snapshots (docs/snapshots.md): a run resumed from a snapshot continues
+// the run that took it exactly — rows, trace and counters after the
+// snapshot's time, byte for byte — for every example model, the cases of
+// every kind of dynamics, and every registered actor type; what a snapshot
+// refuses and how it says so.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "actors/builtin_actors.hpp"
+#include "core/model_file.hpp"
+#include "core/state_stream.hpp"
+#include "core/validate.hpp"
+#include "support/actor_samples.hpp"
+#include "support/snapshot_helpers.hpp"
+
+namespace ctde::test {
+namespace {
+
+std::function<Model()> example(const std::string& name) {
+  return [name] {
+    return load_model_file(std::string(CTDE_SOURCE_DIR) + "/examples/models/" + name + ".json",
+                           builtin_actors());
+  };
+}
+
+std::function<Model()> text(const std::string& json) {
+  return [json] { return load_model_text(json, "test.json", builtin_actors()); };
+}
+
+/// A sampled PI controller on a first-order plant with a random
+/// disturbance, a queue fed by a threshold detector, a transport delay:
+/// continuous states, a random stream, a DE queue and a delay line at once.
+const char* const kMixed = R"({"ctde": 1,
+  "director": {"stop_time": 4, "output_interval": 0.05},
+  "actors": [
+    {"name": "ref", "type": "Step", "params": {"time": 0.3, "after": 1}},
+    {"name": "err", "type": "Sum", "params": {"signs": "+-"}},
+    {"name": "sample", "type": "PeriodicSampler", "params": {"period": 0.1}},
+    {"name": "pi", "type": "DiscreteTransferFunction", "params": {"num": [0.8, -0.6], "den": [1, -1]}},
+    {"name": "hold", "type": "ZeroOrderHold"},
+    {"name": "plant", "type": "TransferFunction", "params": {"num": [1], "den": [0.5, 1]}},
+    {"name": "noise", "type": "GaussianRandom", "params": {"period": 0.2, "seed": 7}},
+    {"name": "delay", "type": "TransportDelay", "params": {"delay": 0.35}},
+    {"name": "level", "type": "LevelCrossingDetector", "params": {"level": 0.5}},
+    {"name": "queue", "type": "Queue"},
+    {"name": "server", "type": "Server", "params": {"service_time": 0.4}}
+  ],
+  "connections": [
+    ["ref.out", "err.in0"], ["plant.out", "err.in1"], ["err.out", "sample.in"],
+    ["sample.out", "pi.in"], ["pi.out", "hold.in"], ["hold.out", "plant.in"],
+    ["plant.out", "delay.in"], ["delay.out", "level.in"], ["level.out", "queue.in"],
+    ["queue.out", "server.in"], ["server.done", "queue.trigger"]
+  ],
+  "record": ["plant.out", "delay.out", "noise.out", "queue.size"]
+})";
+
+}  // namespace
+
+TEST_CASE("a run resumed from a snapshot continues every example model exactly") {
+  for (const char* name :
+       {"bouncing_ball", "hard_stop", "mm1_queue", "sampled_pi", "spring_mass", "tank_queue", "thermostat"}) {
+    CAPTURE(name);
+    Model model = example(name)();
+    (void)validate(model);
+    const double stop = make_run_options(model.director(), model.parameters()).stop_time;
+    check_resumes_exactly(example(name), stop / 2);
+  }
+}
+
+TEST_CASE("a snapshot at a time with events and one between them both resume exactly") {
+  // The sampler fires at 0.1 k: 2.0 is one of its times, 1.95 is not.
+  for (const double at : {2.0, 1.95, 0.0}) {
+    CAPTURE(at);
+    check_resumes_exactly(text(kMixed), at);
+  }
+}
+
+TEST_CASE("a snapshot resumes exactly with every solver") {
+  for (const char* solver : {"erk45", "erk23", "rk4-fixed", "dirk", "ark-imex", "rkf45", "bdf", "auto"}) {
+    CAPTURE(solver);
+    std::string model = kMixed;
+    const std::string from = R"("stop_time": 4,)";
+    model.replace(model.find(from), from.size(),
+                  std::string(R"("stop_time": 4, "solver": ")") + solver +
+                      (std::string(solver) == "rk4-fixed" ? R"(", "initial_step": 0.01,)" : "\","));
+    check_resumes_exactly(text(model), 1.5);
+  }
+}
+
+TEST_CASE("every registered actor type's run state resumes exactly") {
+  for (const auto& entry : builtin_actors().entries()) {
+    if (entry.type == "FMU") continue;  // tests/fmi/test_fmu_snapshots.cpp
+    CAPTURE(entry.type);
+    // Snapshots at a time of the input clock's events (0.25 k) and between two.
+    for (const double at : {1.0, 1.1}) {
+      CAPTURE(at);
+      check_resumes_exactly(text(sample_model(entry, 2.0)), at);
+    }
+  }
+}
+
+TEST_CASE("a snapshot of another model, or of other parameters, is refused") {
+  RunSnapshot snapshot;
+  run_written(text(kMixed),
+              [&](Director& d) { d.snapshot_at(1.0, [&](const RunSnapshot& s) { snapshot = s; }); });
+  REQUIRE(!snapshot.body.empty());
+
+  SUBCASE("another model") {
+    Model model = example("thermostat")();
+    const FlatModel flat = validate(model);
+    Director director(flat, make_run_options(model.director(), model.parameters()), "thermostat");
+    CHECK_THROWS_WITH_AS(director.resume_from(snapshot, false),
+                         "the snapshot was taken of another model: its actors, ports, connections, states or "
+                         "time resolution differ from this one's",
+                         SnapshotError);
+  }
+  SUBCASE("another parameter value, unless asked for") {
+    std::string changed = kMixed;
+    const std::string from = R"("service_time": 0.4)";
+    changed.replace(changed.find(from), from.size(), R"("service_time": 0.5)");
+    Model model = text(changed)();
+    const FlatModel flat = validate(model);
+    Director director(flat, make_run_options(model.director(), model.parameters()), "m");
+    CHECK_THROWS_WITH_AS(
+        director.resume_from(snapshot, false),
+        "the snapshot: actor 'server' (Server) has other parameter values than in the run that "
+        "took it (to change parameters on resuming, set them with --set)",
+        SnapshotError);
+    Director allowed(flat, make_run_options(model.director(), model.parameters()), "m");
+    CHECK_NOTHROW(allowed.resume_from(snapshot, true));
+  }
+  SUBCASE("a truncated or corrupt body") {
+    Model model = text(kMixed)();
+    const FlatModel flat = validate(model);
+    RunSnapshot cut = snapshot;
+    cut.body.resize(cut.body.size() / 2);
+    Director director(flat, make_run_options(model.director(), model.parameters()), "m");
+    CHECK_THROWS_AS(director.resume_from(cut, false), SnapshotError);
+    RunSnapshot version = snapshot;
+    version.body[0] = std::byte{9};
+    Director second(flat, make_run_options(model.director(), model.parameters()), "m");
+    CHECK_THROWS_WITH_AS(second.resume_from(version, false),
+                         "the snapshot: its body is of version 9; this ctde reads version 1", SnapshotError);
+  }
+  SUBCASE("a stop time not after the snapshot's") {
+    std::string early = kMixed;
+    const std::string from = R"("stop_time": 4,)";
+    early.replace(early.find(from), from.size(), R"("stop_time": 1,)");
+    Model model = text(early)();
+    const FlatModel flat = validate(model);
+    Director director(flat, make_run_options(model.director(), model.parameters()), "m");
+    CHECK_THROWS_WITH_AS(director.resume_from(snapshot, false),
+                         "the snapshot was taken at 1 s, not before this run's stop time (1 s): there is "
+                         "nothing left to run",
+                         SnapshotError);
+  }
+}
+
+TEST_CASE("a snapshot time must be a tick from the start to before the stop") {
+  Model model = text(kMixed)();
+  const FlatModel flat = validate(model);
+  Director director(flat, make_run_options(model.director(), model.parameters()), "m");
+  CHECK_THROWS_WITH_AS(
+      director.snapshot_at(4.0, [](const RunSnapshot&) {}),
+      "the snapshot time 4 s must be a whole number of ticks from the start time to before the "
+      "stop time (0 to 4 s)",
+      ModelError);
+  CHECK_THROWS_AS(director.snapshot_at(-1.0, [](const RunSnapshot&) {}), ModelError);
+}
+
+}  // namespace ctde::test

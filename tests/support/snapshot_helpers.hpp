@@ -1,0 +1,107 @@
+#pragma once
+// Running a model whole while it takes a snapshot, resuming a second run
+// from that snapshot, and comparing what the two wrote after it
+// (docs/snapshots.md: the resumed run continues the first one exactly).
+
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/csv_results.hpp"
+#include "core/model_file.hpp"
+#include "core/validate.hpp"
+#include "domains/ctde/director.hpp"
+#include "support/model_helpers.hpp"
+
+namespace ctde::test {
+
+/// What one run wrote.
+struct Written {
+  RunResult result;
+  std::string csv;
+  std::string trace;
+};
+
+/// A run of the model `load()` makes; `configure` sets the director up
+/// before it runs (a snapshot to take, one to resume from).
+inline Written run_written(const std::function<Model()>& load,
+                           const std::function<void(Director&)>& configure) {
+  Model model = load();
+  const FlatModel flat = validate(model);
+  const RunOptions options = make_run_options(model.director(), model.parameters());
+  std::ostringstream trace_text;
+  std::ostringstream csv;
+  Written written;
+  {
+    TraceWriter trace(trace_text);
+    CsvResults results(csv, resolve_record(flat, model.record()));
+    Director director(flat, options, model.name(), &trace, &results);
+    configure(director);
+    written.result = director.run();
+  }
+  written.csv = csv.str();
+  written.trace = trace_text.str();
+  return written;
+}
+
+/// The lines of `text` after the first one (the header).
+inline std::vector<std::string> body_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+/// The CSV rows at times after `at` (the first cell).
+inline std::vector<std::string> rows_after(const std::string& csv, double at) {
+  std::vector<std::string> rows;
+  for (const std::string& line : body_lines(csv)) {
+    if (std::stod(line.substr(0, line.find(','))) > at) rows.push_back(line);
+  }
+  return rows;
+}
+
+/// The trace lines about times after `at` ("t", or a rejected step's "t0"),
+/// and the run's end.
+inline std::vector<std::string> trace_after(const std::string& trace, double at) {
+  std::vector<std::string> lines;
+  std::istringstream in(trace);
+  for (std::string line; std::getline(in, line);) {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    const char* key = j.contains("t") ? "t" : j.contains("t0") ? "t0" : nullptr;
+    if (j["kind"] == "run_end" || (key != nullptr && j[key].get<double>() > at)) lines.push_back(line);
+  }
+  return lines;
+}
+
+/// Runs the model whole, taking a snapshot at `at` (s); resumes a second
+/// run of a fresh load from it; checks that the rows and trace lines after
+/// `at`, the status, the end time and every counter are the same, byte for
+/// byte. Returns the snapshot.
+inline RunSnapshot check_resumes_exactly(const std::function<Model()>& load, double at) {
+  RunSnapshot snapshot;
+  const Written whole =
+      run_written(load, [&](Director& d) { d.snapshot_at(at, [&](const RunSnapshot& s) { snapshot = s; }); });
+  REQUIRE_MESSAGE(whole.result.status != RunStatus::kError, whole.result.message);
+  REQUIRE_MESSAGE(!snapshot.body.empty(), "no snapshot was taken");
+  const Written resumed = run_written(load, [&](Director& d) { d.resume_from(snapshot, false); });
+  REQUIRE_MESSAGE(resumed.result.status == whole.result.status, resumed.result.message);
+  CHECK(resumed.result.time == whole.result.time);
+  for (const RunCounter& counter : kRunCounters) {
+    INFO(counter.name);
+    CHECK(resumed.result.stats.*counter.member == whole.result.stats.*counter.member);
+  }
+  // The resumed run writes only what follows the snapshot: its rows are the
+  // whole run's after `at`, its trace (but for its first line) too.
+  CHECK(body_lines(resumed.csv) == rows_after(whole.csv, at));
+  CHECK(trace_after(resumed.trace, at) == trace_after(whole.trace, at));
+  CHECK(!rows_after(whole.csv, at).empty());
+  return snapshot;
+}
+
+}  // namespace ctde::test
