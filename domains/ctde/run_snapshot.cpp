@@ -150,6 +150,7 @@ void Director::Impl::save_run(StateWriter& out) const {
   out.values(parameters);
   out.i64(now_.time);
   out.u32(now_.microstep);
+  out.i64(stop_);
   out.u64(stats_.events);
   out.u64(stats_.time_events);
   out.u64(stats_.state_events);
@@ -194,6 +195,15 @@ void Director::Impl::restore_run() {
   now_.time = in.i64();
   now_.microstep = in.u32();
   if (now_.time != snapshot.tag.time) in.fail("its body and its header disagree on its time (corrupt)");
+  // The actors planned their events up to the stop time of the run that
+  // took the snapshot (a clock's last tick, a delay's last release): a run
+  // resumed from it may stop there or before, not later.
+  if (const Tick stop = in.i64(); stop_ > stop) {
+    in.fail("it was taken in a run that stops at " + format_double(resolution_.to_seconds(stop)) +
+            " s, and its actors planned their events up to that time: a run resumed from it may stop then or "
+            "before, not at " +
+            format_double(resolution_.to_seconds(stop_)) + " s");
+  }
   stats_.events = in.u64();
   stats_.time_events = in.u64();
   stats_.state_events = in.u64();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/format.hpp"
 #include "run/snapshot_file.hpp"
 #include "support/cli_helpers.hpp"
 #include "support/snapshot_helpers.hpp"
@@ -17,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string q(const fs::path& p) { return concat({"'", p.string(), "'"}); }
 
 }  // namespace
 

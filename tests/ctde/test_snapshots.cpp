@@ -40,7 +40,8 @@ const char* const kMixed = R"({"ctde": 1,
     {"name": "pi", "type": "DiscreteTransferFunction", "params": {"num": [0.8, -0.6], "den": [1, -1]}},
     {"name": "hold", "type": "ZeroOrderHold"},
     {"name": "plant", "type": "TransferFunction", "params": {"num": [1], "den": [0.5, 1]}},
-    {"name": "noise", "type": "GaussianRandom", "params": {"period": 0.2, "seed": 7}},
+    {"name": "noise", "type": "GaussianRandom", "params": {"seed": 7}},
+    {"name": "tick", "type": "DiscreteClock", "params": {"period": 0.2}},
     {"name": "delay", "type": "TransportDelay", "params": {"delay": 0.35}},
     {"name": "level", "type": "LevelCrossingDetector", "params": {"level": 0.5}},
     {"name": "queue", "type": "Queue"},
@@ -49,16 +50,16 @@ const char* const kMixed = R"({"ctde": 1,
   "connections": [
     ["ref.out", "err.in0"], ["plant.out", "err.in1"], ["err.out", "sample.in"],
     ["sample.out", "pi.in"], ["pi.out", "hold.in"], ["hold.out", "plant.in"],
-    ["plant.out", "delay.in"], ["delay.out", "level.in"], ["level.out", "queue.in"],
-    ["queue.out", "server.in"], ["server.done", "queue.trigger"]
+    ["tick.out", "noise.trigger"], ["plant.out", "delay.in"], ["delay.out", "level.in"],
+    ["level.out", "queue.in"], ["tick.out", "queue.trigger"], ["queue.out", "server.in"]
   ],
-  "record": ["plant.out", "delay.out", "noise.out", "queue.size"]
+  "record": ["plant.out", "delay.out", "noise.out", "server.out"]
 })";
 
 }  // namespace
 
 TEST_CASE("a run resumed from a snapshot continues every example model exactly") {
-  for (const char* name :
+  for (const std::string name :
        {"bouncing_ball", "hard_stop", "mm1_queue", "sampled_pi", "spring_mass", "tank_queue", "thermostat"}) {
     CAPTURE(name);
     Model model = example(name)();
@@ -77,13 +78,14 @@ TEST_CASE("a snapshot at a time with events and one between them both resume exa
 }
 
 TEST_CASE("a snapshot resumes exactly with every solver") {
-  for (const char* solver : {"erk45", "erk23", "rk4-fixed", "dirk", "ark-imex", "rkf45", "bdf", "auto"}) {
+  for (const std::string solver :
+       {"erk45", "erk23", "rk4-fixed", "dirk", "ark-imex", "rkf45", "bdf", "auto"}) {
     CAPTURE(solver);
     std::string model = kMixed;
     const std::string from = R"("stop_time": 4,)";
     model.replace(model.find(from), from.size(),
-                  std::string(R"("stop_time": 4, "solver": ")") + solver +
-                      (std::string(solver) == "rk4-fixed" ? R"(", "initial_step": 0.01,)" : "\","));
+                  R"("stop_time": 4, "solver": ")" + solver +
+                      (solver == "rk4-fixed" ? R"(", "initial_step": 0.01,)" : "\","));
     check_resumes_exactly(text(model), 1.5);
   }
 }
@@ -92,6 +94,15 @@ TEST_CASE("every registered actor type's run state resumes exactly") {
   for (const auto& entry : builtin_actors().entries()) {
     if (entry.type == "FMU") continue;  // tests/fmi/test_fmu_snapshots.cpp
     CAPTURE(entry.type);
+    if (entry.type == "Stop") {  // ends the run at its first token, at 0: no snapshot after that
+      bool taken = false;
+      const Written stopped = run_written(text(sample_model(entry, 2.0)), [&](Director& d) {
+        d.snapshot_at(1.0, [&](const RunSnapshot&) { taken = true; });
+      });
+      CHECK(stopped.result.status == RunStatus::kStopped);
+      CHECK(!taken);
+      continue;
+    }
     // Snapshots at a time of the input clock's events (0.25 k) and between two.
     for (const double at : {1.0, 1.1}) {
       CAPTURE(at);
@@ -143,6 +154,19 @@ TEST_CASE("a snapshot of another model, or of other parameters, is refused") {
     CHECK_THROWS_WITH_AS(second.resume_from(version, false),
                          "the snapshot: its body is of version 9; this ctde reads version 1", SnapshotError);
   }
+  SUBCASE("a stop time later than the first run's") {
+    std::string later = kMixed;
+    const std::string from = R"("stop_time": 4,)";
+    later.replace(later.find(from), from.size(), R"("stop_time": 5,)");
+    Model model = text(later)();
+    const FlatModel flat = validate(model);
+    Director director(flat, make_run_options(model.director(), model.parameters()), "m");
+    CHECK_THROWS_WITH_AS(
+        director.resume_from(snapshot, false),
+        "the snapshot: it was taken in a run that stops at 4 s, and its actors planned their "
+        "events up to that time: a run resumed from it may stop then or before, not at 5 s",
+        SnapshotError);
+  }
   SUBCASE("a stop time not after the snapshot's") {
     std::string early = kMixed;
     const std::string from = R"("stop_time": 4,)";
@@ -155,6 +179,26 @@ TEST_CASE("a snapshot of another model, or of other parameters, is refused") {
                          "nothing left to run",
                          SnapshotError);
   }
+}
+
+TEST_CASE("a run resumed with an earlier stop time writes the first run's rows up to it") {
+  RunSnapshot snapshot;
+  const Written whole = run_written(
+      text(kMixed), [&](Director& d) { d.snapshot_at(1.0, [&](const RunSnapshot& s) { snapshot = s; }); });
+  std::string earlier = kMixed;
+  const std::string from = R"("stop_time": 4,)";
+  earlier.replace(earlier.find(from), from.size(), R"("stop_time": 3,)");
+  const Written resumed = run_written(text(earlier), [&](Director& d) { d.resume_from(snapshot, false); });
+  REQUIRE(resumed.result.status == RunStatus::kOk);
+  CHECK(resumed.result.time == 3.0);
+  std::vector<std::string> expected;
+  for (const std::string& row : rows_after(whole.csv, 1.0)) {
+    if (std::stod(row.substr(0, row.find(','))) < 3.0) expected.push_back(row);
+  }
+  const std::vector<std::string> got = body_lines(resumed.csv);
+  REQUIRE(got.size() > expected.size());  // and the rows at 3 s, its end
+  CHECK(std::vector<std::string>(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(expected.size())) ==
+        expected);
 }
 
 TEST_CASE("a snapshot time must be a tick from the start to before the stop") {

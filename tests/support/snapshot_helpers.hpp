@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <functional>
 #include <sstream>
 #include <string>
