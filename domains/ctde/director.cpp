@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 
 #include "core/format.hpp"
@@ -55,23 +56,51 @@ __attribute__((always_inline)) inline void Director::Impl::fire_plain(ActorId a,
 }
 
 RunResult Director::Impl::run() {
-  if (trace_ != nullptr) {
-    trace_->run_start({name_, to_string(options_.solver), options_.rtol, options_.atol, options_.stop_time,
-                       options_.time_resolution});
+  if (!ended_) ended_ = go(stop_);  // a run goes on to its stop time unless it ends before
+  return *ended_;
+}
+
+bool Director::Impl::advance_to(double time) {
+  const std::optional<Tick> at = resolution_.whole_ticks(time);
+  if (!at || *at < (started_ ? now_.time : start_) || *at > stop_) {
+    throw std::invalid_argument(
+        "advance_to(" + format_double(time) +
+        " s): expects a whole number of ticks from the run's current time to its stop "
+        "time (" +
+        format_double(resolution_.to_seconds(started_ ? now_.time : start_)) + " to " +
+        format_double(resolution_.to_seconds(stop_)) + " s)");
   }
+  if (ended_) return false;
+  std::optional<RunResult> result = go(*at);
+  if (!result) return true;
+  ended_ = std::move(result);
+  return false;
+}
+
+std::optional<RunResult> Director::Impl::go(Tick pause) {
+  if (ended_) return ended_;
+  pause_ = pause;
   try {
-    if (resume_) {
-      resume();  // after the events of the snapshot's tag: its rows were written by the run that took it
-    } else {
-      initialize();
-      continuous_.start_guards();
-      continuous_.record(now_);
-      watch_events(EventSide::kBefore);  // the start values, before any event at the start
+    if (!started_) {
+      started_ = true;
+      if (trace_ != nullptr) {
+        trace_->run_start({name_, to_string(options_.solver), options_.rtol, options_.atol,
+                           options_.stop_time, options_.time_resolution});
+      }
+      if (resume_) {
+        resume();  // after the events of the snapshot's tag: its rows were written by the run that took it
+      } else {
+        initialize();
+        continuous_.start_guards();
+        continuous_.record(now_);
+        watch_events(EventSide::kBefore);  // the start values, before any event at the start
+      }
     }
     while (!stop_requested_) {
       if (layout_.lone_events) {  // pure DE: an event time with one plain firing is a pass of its own
         const LonePass pass = lone_event();
         if (pass == LonePass::kOver) break;
+        if (pass == LonePass::kPaused) return std::nullopt;
         if (pass == LonePass::kDone) continue;
       }
       if (scheduler_.due_at(now_.time)) {
@@ -88,6 +117,7 @@ RunResult Director::Impl::run() {
       }
       snapshot_if_due();
       if (now_.time >= stop_) break;
+      if (now_.time >= pause_) return std::nullopt;  // after the events there, as a snapshot's place
       const Tick next = scheduler_.next_time(run_limit());
       continuous_.run_to(next);
     }
@@ -296,6 +326,7 @@ Director::Impl::LonePass Director::Impl::lone_event() {
   if (changes_.states || changes_.continuous) continuous_.restart_solver();
   snapshot_if_due();
   if (now_.time >= stop_) return LonePass::kOver;
+  if (now_.time >= pause_) return LonePass::kPaused;
   now_ = {scheduler.next_time(run_limit()), 0};
   return LonePass::kDone;
 }
@@ -407,6 +438,8 @@ void Director::set_progress(ProgressCallback callback) { impl_->progress_ = std:
 void Director::set_stop_check(StopCheck check) { impl_->stop_check_ = std::move(check); }
 
 RunResult Director::run() { return impl_->run(); }
+bool Director::advance_to(double time) { return impl_->advance_to(time); }
+RunSnapshot Director::snapshot() { return impl_->snapshot(); }
 
 void Director::snapshot_at(double time, SnapshotWriter write) { impl_->snapshot_at(time, std::move(write)); }
 ModelFingerprint Director::fingerprint() const { return impl_->fingerprint(); }

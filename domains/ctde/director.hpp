@@ -90,9 +90,25 @@ class Director {
   ///         read (corrupt), a stop time not after the snapshot's.
   void resume_from(RunSnapshot snapshot, bool parameters_may_differ);
 
-  /// Runs from the start time to the stop time (or a Stop, or an error).
-  /// Never throws for run-time failures: they are in the result.
+  /// Runs from the start time (or from where advance_to() paused) to the
+  /// stop time (or a Stop, or an error). Never throws for run-time
+  /// failures: they are in the result. Called again, returns that result again.
   RunResult run();
+
+  /// Runs from the start time (or from where it paused) to `time` (s) and
+  /// pauses after the events there, where a snapshot would be taken; run()
+  /// or advance_to() go on from there. Returns true when paused; false when
+  /// the run ended before (a Stop, an error, the stop time: run() gives the
+  /// result).
+  /// @throws std::invalid_argument when `time` is not a tick from where the
+  ///         run stands to its stop time.
+  bool advance_to(double time);
+
+  /// A snapshot of the run where advance_to() paused it: its solvers
+  /// restart there (as snapshot_at's do), so the run and one resumed from
+  /// the snapshot go on alike.
+  /// @throws std::logic_error when the run is not paused.
+  RunSnapshot snapshot();
 
   /// The structure of the whole continuous side's Jacobian ∂f/∂x (every
   /// state, in the order `ctde validate` prints), as the implicit methods

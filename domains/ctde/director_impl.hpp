@@ -40,6 +40,10 @@ class Director::Impl final : public DirectorServices, public RunState {
        ResultsSink* results);
 
   RunResult run();
+  /// Director::advance_to.
+  bool advance_to(double time);
+  /// Director::snapshot.
+  RunSnapshot snapshot();
 
   // ---- Snapshots (run_snapshot.cpp)
 
@@ -118,8 +122,14 @@ class Director::Impl final : public DirectorServices, public RunState {
   /// The time the continuous phase and the lone events may run to: the
   /// stop time, or a snapshot's time before it.
   [[nodiscard]] Tick run_limit() const {
-    return snapshot_ && snapshot_->at > now_.time ? std::min(stop_, snapshot_->at) : stop_;
+    Tick limit = pause_ > now_.time ? std::min(stop_, pause_) : stop_;
+    return snapshot_ && snapshot_->at > now_.time ? std::min(limit, snapshot_->at) : limit;
   }
+  /// The run from where it stands: started (initialize() or resume()) the
+  /// first time, then on to `pause`, where it pauses after the events
+  /// there (nullopt), or to its end (its result, which every later call
+  /// returns again).
+  std::optional<RunResult> go(Tick pause);
   /// After the events at now_: takes the snapshot asked for there.
   void snapshot_if_due() {
     if (snapshot_ && snapshot_->at == now_.time && !snapshot_->taken) take_snapshot();
@@ -127,6 +137,9 @@ class Director::Impl final : public DirectorServices, public RunState {
   /// The solver restarts for the snapshot (ContinuousPhase::restart_for_snapshot),
   /// then the run's state is written and handed to the writer.
   void take_snapshot();
+  /// The snapshot of the run where it stands (a snapshot line traced, the
+  /// solvers restarted, the state written).
+  RunSnapshot saved();
   /// The run's state after the events of now_ (run_snapshot.cpp).
   void save_run(StateWriter& out) const;
   /// resume_from(): the run's state from resume_'s snapshot, but for the
@@ -182,6 +195,7 @@ class Director::Impl final : public DirectorServices, public RunState {
     kDone,     ///< the phase at (t, 0) ran; now_ is the next event time
     kOver,     ///< the run is over: stopped, or the phase at the stop time done
     kGeneral,  ///< nothing ran: the general pass takes the phase at now_
+    kPaused,   ///< the phase at the pause time ran: the run pauses there
   };
   /// The run loop's branch for pure-DE models without step watchers
   /// (layout_.lone_events): when the phase at (t, 0) starts with a plain
@@ -222,6 +236,9 @@ class Director::Impl final : public DirectorServices, public RunState {
   bool initialized_ = false;
   bool stop_requested_ = false;
   ActorId stop_actor_;
+  bool started_ = false;
+  Tick pause_ = 0;                  ///< where go() pauses (the stop time: nowhere)
+  std::optional<RunResult> ended_;  ///< how the run ended, once it did
   /// A snapshot to take (snapshot_at).
   struct SnapshotRequest {
     Tick at = 0;

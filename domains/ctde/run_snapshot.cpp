@@ -124,8 +124,13 @@ void Director::Impl::resume_from(RunSnapshot snapshot, bool parameters_may_diffe
   restore_run();
 }
 
-void Director::Impl::take_snapshot() {
-  snapshot_->taken = true;
+RunSnapshot Director::Impl::snapshot() {
+  if (!started_ || ended_ || now_.time != pause_)
+    throw std::logic_error("Director::snapshot: the run is not paused (advance_to() pauses it)");
+  return saved();
+}
+
+RunSnapshot Director::Impl::saved() {
   if (trace_ != nullptr) trace_->snapshot(now_, false);
   continuous_.restart_for_snapshot();
   StateWriter out;
@@ -135,6 +140,12 @@ void Director::Impl::take_snapshot() {
   snapshot.time = resolution_.to_seconds(now_.time);
   snapshot.model = fingerprint();
   snapshot.body = out.bytes();
+  return snapshot;
+}
+
+void Director::Impl::take_snapshot() {
+  snapshot_->taken = true;
+  const RunSnapshot snapshot = saved();
   try {
     snapshot_->write(snapshot);
   } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 // refuses and how it says so.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "actors/builtin_actors.hpp"
@@ -199,6 +200,68 @@ TEST_CASE("a run resumed with an earlier stop time writes the first run's rows u
   REQUIRE(got.size() > expected.size());  // and the rows at 3 s, its end
   CHECK(std::vector<std::string>(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(expected.size())) ==
         expected);
+}
+
+TEST_CASE("a snapshot of a paused run is the snapshot snapshot_at takes there, and the run goes on alike") {
+  RunSnapshot at_time;
+  const Written whole = run_written(
+      text(kMixed), [&](Director& d) { d.snapshot_at(1.25, [&](const RunSnapshot& s) { at_time = s; }); });
+  RunSnapshot paused;
+  const Written pieces = run_written(text(kMixed), [&](Director& d) {
+    CHECK(d.advance_to(0.5));
+    CHECK_THROWS_AS(d.advance_to(0.25), std::invalid_argument);  // behind where it stands
+    CHECK(d.advance_to(1.25));
+    CHECK(d.advance_to(1.25));  // already there: stays
+    paused = d.snapshot();
+  });
+  CHECK(paused.tag.time == at_time.tag.time);
+  CHECK(paused.tag.microstep == at_time.tag.microstep);
+  // Pausing at 0.5 lands the solver there, as a time event would: the two
+  // runs differ after it, so compare each with its own resumed run.
+  const Written resumed = run_written(text(kMixed), [&](Director& d) { d.resume_from(paused, false); });
+  CHECK(body_lines(resumed.csv) == rows_after(pieces.csv, 1.25));
+  CHECK(trace_after(resumed.trace, 1.25) == trace_after(pieces.trace, 1.25));
+  CHECK(whole.result.status == RunStatus::kOk);
+}
+
+TEST_CASE("a pure discrete-event run advanced in pieces writes what it writes in one go") {
+  const std::string model = R"({"ctde": 1, "director": {"stop_time": 20},
+    "actors": [{"name": "arrivals", "type": "PoissonClock", "params": {"mean_interval": 1.5, "seed": 3}},
+               {"name": "server", "type": "Server", "params": {"service_time": 1.2}}],
+    "connections": [["arrivals.out", "server.in"]], "record": ["server.out"]})";
+  const Written once = run_written(text(model), [](Director&) {});
+  // Pauses at times with events (the first arrival, a departure): nothing changes.
+  const Written at_events = run_written(text(model), [](Director& d) {
+    for (const double t : {0.0, 1.227269862746, 2.427269862746}) CHECK(d.advance_to(t));
+  });
+  CHECK(at_events.csv == once.csv);
+  CHECK(at_events.trace == once.trace);
+  // A pause between events ends a phase there, as a time event would: its
+  // row (3.5, 0) is the one thing added.
+  const Written between = run_written(text(model), [](Director& d) { CHECK(d.advance_to(3.5)); });
+  std::vector<std::string> rows = body_lines(once.csv);
+  std::vector<std::string> added = body_lines(between.csv);
+  REQUIRE(added.size() == rows.size() + 1);
+  const auto at = std::find(added.begin(), added.end(), "3.5,0,");
+  REQUIRE(at != added.end());
+  added.erase(at);
+  CHECK(added == rows);
+  CHECK(between.trace == once.trace);
+}
+
+TEST_CASE("advance_to says when the run ended before the pause, and snapshot() needs a pause") {
+  const std::string model = R"({"ctde": 1, "director": {"stop_time": 5},
+    "actors": [{"name": "clock", "type": "DiscreteClock", "params": {"period": 1}},
+               {"name": "count", "type": "Counter"}],
+    "connections": [["clock.out", "count.in"]]})";
+  Model m = text(model)();
+  const FlatModel flat = validate(m);
+  Director director(flat, make_run_options(m.director(), m.parameters()), "m");
+  CHECK_THROWS_AS(director.snapshot(), std::logic_error);
+  CHECK(director.advance_to(2.0));
+  CHECK(!director.advance_to(5.0));  // the stop time: the run ended
+  CHECK(director.run().status == RunStatus::kOk);
+  CHECK_THROWS_AS(director.snapshot(), std::logic_error);
 }
 
 TEST_CASE("a snapshot time must be a tick from the start to before the stop") {
