@@ -47,13 +47,15 @@ void put(std::vector<std::byte>& out, T v) {
   out.insert(out.end(), p, p + sizeof v);
 }
 
-[[noreturn]] void fail(const std::string& path, const std::string& message) {
-  throw SnapshotError("snapshot '" + path + "': " + message);
+[[noreturn]] void fail(const std::string& name, const std::string& message) {
+  throw SnapshotError(name + ": " + message);
 }
+
+std::string file_name(const std::string& path) { return concat({"snapshot '", path, "'"}); }
 
 }  // namespace
 
-void write_snapshot_file(const std::string& path, const SnapshotFile& file) {
+std::vector<std::byte> encode_snapshot(const SnapshotFile& file) {
   const RunSnapshot& s = file.snapshot;
   nlohmann::ordered_json header;
   header["format"] = "ctde snapshot";
@@ -79,12 +81,16 @@ void write_snapshot_file(const std::string& path, const SnapshotFile& file) {
   put(bytes, static_cast<std::uint64_t>(s.body.size()));
   bytes.insert(bytes.end(), s.body.begin(), s.body.end());
   put(bytes, fnv1a(bytes));
+  return bytes;
+}
 
+void write_snapshot_file(const std::string& path, const SnapshotFile& file) {
+  const std::vector<std::byte> bytes = encode_snapshot(file);
   const std::filesystem::path target(path);
   std::string temporary =
       (target.parent_path() / concat({".", target.filename().string(), ".XXXXXX"})).string();
   const int fd = mkstemp(temporary.data());
-  if (fd < 0) fail(path, std::string("cannot be written: ") + std::strerror(errno));
+  if (fd < 0) fail(file_name(path), std::string("cannot be written: ") + std::strerror(errno));
   std::size_t done = 0;
   int error = 0;
   while (done < bytes.size()) {
@@ -101,24 +107,27 @@ void write_snapshot_file(const std::string& path, const SnapshotFile& file) {
   if (error == 0 && std::rename(temporary.c_str(), path.c_str()) != 0) error = errno;
   if (error != 0) {
     std::remove(temporary.c_str());
-    fail(path, std::string("cannot be written: ") + std::strerror(error));
+    fail(file_name(path), std::string("cannot be written: ") + std::strerror(error));
   }
 }
 
 SnapshotFile read_snapshot_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, std::string("cannot be read: ") + std::strerror(errno));
+  if (!in) fail(file_name(path), std::string("cannot be read: ") + std::strerror(errno));
   std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) fail(path, "cannot be read");
-  const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(chars.data()), chars.size());
+  if (in.bad()) fail(file_name(path), "cannot be read");
+  return decode_snapshot({reinterpret_cast<const std::byte*>(chars.data()), chars.size()}, file_name(path));
+}
+
+SnapshotFile decode_snapshot(std::span<const std::byte> bytes, const std::string& name) {
   if (bytes.size() < kMagic.size() || std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0)
-    fail(path, "not a ctde snapshot (it does not begin with " + std::string(kMagic) + ")");
-  StateReader reader(bytes.subspan(kMagic.size()), "snapshot '" + path + "'");
+    fail(name, "not a ctde snapshot (it does not begin with " + std::string(kMagic) + ")");
+  StateReader reader(bytes.subspan(kMagic.size()), name);
   SnapshotFile file;
   try {
     const std::uint32_t version = reader.u32();
     if (version != kSnapshotFormat) {
-      fail(path, "of format version " + std::to_string(version) + "; this ctde reads version " +
+      fail(name, "of format version " + std::to_string(version) + "; this ctde reads version " +
                      std::to_string(kSnapshotFormat) +
                      (version > kSnapshotFormat ? " (written by a newer ctde)" : ""));
     }
@@ -152,7 +161,7 @@ SnapshotFile read_snapshot_file(const std::string& path) {
   } catch (const SnapshotError&) {
     throw;
   } catch (const std::exception& e) {
-    fail(path, std::string("its header does not read: ") + e.what());
+    fail(name, std::string("its header does not read: ") + e.what());
   }
   return file;
 }

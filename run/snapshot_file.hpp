@@ -13,7 +13,10 @@
 /// that `ctde` can say what a snapshot is (and refuse one of another model)
 /// before reading its body.
 
+#include <cstddef>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "../core/model_file.hpp"
 #include "../domains/ctde/run_snapshot.hpp"
@@ -30,6 +33,15 @@ struct SnapshotFile {
   ParameterOverrides sets;  ///< the `--set` values of the run that took it
   double stop_time = 0;     ///< that run's stop time (s)
 };
+
+/// The bytes of the file (what write_snapshot_file writes; Python's
+/// pickled snapshots hold them).
+[[nodiscard]] std::vector<std::byte> encode_snapshot(const SnapshotFile& file);
+
+/// Reads the bytes of a snapshot file; `name` names them in messages
+/// ("snapshot 'x.snap'").
+/// @throws SnapshotError as read_snapshot_file.
+[[nodiscard]] SnapshotFile decode_snapshot(std::span<const std::byte> bytes, const std::string& name);
 
 /// Writes `file` to `path`, whole or not at all: to a temporary file in the
 /// same folder, flushed to disk, then renamed onto `path` (a reader, or a

@@ -107,7 +107,8 @@ class Director {
   /// A snapshot of the run where advance_to() paused it: its solvers
   /// restart there (as snapshot_at's do), so the run and one resumed from
   /// the snapshot go on alike.
-  /// @throws std::logic_error when the run is not paused.
+  /// @throws std::logic_error when the run is not paused; SnapshotError
+  ///         naming the actor that cannot save its state (the run goes on).
   RunSnapshot snapshot();
 
   /// The structure of the whole continuous side's Jacobian ∂f/∂x (every

@@ -131,10 +131,10 @@ RunSnapshot Director::Impl::snapshot() {
 }
 
 RunSnapshot Director::Impl::saved() {
-  if (trace_ != nullptr) trace_->snapshot(now_, false);
   continuous_.restart_for_snapshot();
   StateWriter out;
   save_run(out);
+  if (trace_ != nullptr) trace_->snapshot(now_, false);
   RunSnapshot snapshot;
   snapshot.tag = now_;
   snapshot.time = resolution_.to_seconds(now_.time);
@@ -145,9 +145,14 @@ RunSnapshot Director::Impl::saved() {
 
 void Director::Impl::take_snapshot() {
   snapshot_->taken = true;
-  const RunSnapshot snapshot = saved();
+  std::optional<RunSnapshot> snapshot;
   try {
-    snapshot_->write(snapshot);
+    snapshot = saved();
+  } catch (const SnapshotError& e) {
+    throw Failure{std::string("the snapshot could not be taken: ") + e.what(), ""};
+  }
+  try {
+    snapshot_->write(*snapshot);
   } catch (const std::exception& e) {
     throw Failure{std::string("the snapshot could not be written: ") + e.what(), ""};
   }
@@ -178,8 +183,8 @@ void Director::Impl::save_run(StateWriter& out) const {
     if (state == nullptr) continue;
     try {
       out.block([&] { state->save(out); });
-    } catch (const SnapshotError& e) {
-      throw Failure{flat(ActorId::at(d)).path + ": " + e.what(), flat(ActorId::at(d)).path};
+    } catch (const std::exception& e) {
+      throw SnapshotError(layout_.actors[d]->describe() + ": " + e.what());
     }
   }
   scheduler_.save(out);

@@ -19,6 +19,7 @@ from ._builder import Model
 from ._model import LoadedModel, load
 from ._results import Results, ResultsView
 from ._registry import describe, types
+from ._snapshot import Simulation, Snapshot, SnapshotError, resume
 from ._sweep import SweepRun, load_sweep, sweep
 
 __version__ = _ctde.__version__
@@ -31,11 +32,15 @@ __all__ = [
     "ModelError",
     "Results",
     "ResultsView",
+    "Simulation",
+    "Snapshot",
+    "SnapshotError",
     "SweepRun",
     "__version__",
     "describe",
     "load",
     "load_sweep",
+    "resume",
     "sweep",
     "types",
 ]

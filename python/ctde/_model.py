@@ -85,6 +85,19 @@ class _Runnable:
         stop_time = _check_stop_time("validate", stop_time)
         return _named_as_in_python(self._validate, stop_time)
 
+    def start(self, stop_time=None, trace=False):
+        """A Simulation of this model at its start time, to drive in pieces:
+        ``advance_to(t)``, ``snapshot()``, ``run()`` (docs/python.md, "Snapshots").
+
+        Raises:
+            ModelError: the model is wrong (nothing ran).
+        """
+        from ._snapshot import Simulation
+        stop_time = _check_stop_time("start", stop_time)
+        if not isinstance(trace, bool):
+            raise TypeError(f"start(): trace must be a bool, not {trace.__class__.__name__}")
+        return Simulation(self._source(stop_time), trace)
+
     def run(self, stop_time=None, trace=False, progress=None, progress_interval=0.1):
         """Runs the model; the GIL is released for the whole run.
 

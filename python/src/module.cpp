@@ -12,6 +12,7 @@
 #include "ctde/version.hpp"
 #include "python/src/python_actor.hpp"
 #include "python/src/simulation.hpp"
+#include "python/src/started_run.hpp"
 #include "python/src/sweep.hpp"
 
 namespace py = pybind11;
@@ -42,5 +43,6 @@ PYBIND11_MODULE(_ctde, module) {
       py::arg("type"));
   ctde::python::bind_firing_context(module);
   ctde::python::bind_simulation(module);
+  ctde::python::bind_started_run(module);
   ctde::python::bind_sweep(module);
 }

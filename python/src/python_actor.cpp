@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/state_stream.hpp"
 
 namespace py = pybind11;
 
@@ -136,5 +137,21 @@ void bind_firing_context(py::module_& module) {
            "Asks to fire again at `time` (s); at the current time: at the next microstep.")
       .def("stop", &FiringContext::stop, "Ends the run after this microstep (status 'stopped').");
 }
+
+namespace {
+
+/// What a Python actor keeps in the run: nothing but a refusal to be saved.
+struct PythonState final : ActorState {
+  void save(StateWriter& out) const override {
+    (void)out;
+    throw SnapshotError(
+        "a Python actor keeps its state in its Python object, which a snapshot cannot hold: a model with "
+        "Python actors cannot be snapshotted");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<ActorState> PythonActor::make_state() const { return std::make_unique<PythonState>(); }
 
 }  // namespace ctde::python

@@ -79,6 +79,9 @@ class PythonActor final : public Actor {
 
   void initialize(FireContext& context) const override;
   void fire(FireContext& context) const override;
+  /// A state that refuses to be saved: the actor's state lives in its
+  /// Python object, which a snapshot does not hold (docs/python.md).
+  [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
 
  private:
   /// Calls `method(ctx)` on the instance with the GIL taken; a Python

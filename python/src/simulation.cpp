@@ -63,11 +63,6 @@ bool SignalCheck::operator()() {
   return !reason_.empty();
 }
 
-namespace {
-
-/// The model of `source`: its Python actors are written in its JSON with
-/// type "Python" and made from `source.actors` by name. Called with the
-/// GIL held (the actors take Python references).
 Model load(const ModelSource& source) {
   loading = &source;
   struct Reset {
@@ -83,46 +78,27 @@ Model load(const ModelSource& source) {
                                           source.folder);
 }
 
-/// Destroys a model with the GIL held (its Python actors release references).
 void release(std::optional<Model>& model) {
   const py::gil_scoped_acquire gil;
   model.reset();
 }
 
-/// The run's stop check and progress calls, with the GIL taken only for
-/// the progress callback and, every 0.1 s of wall time, for Ctrl-C.
-class RunMonitor {
- public:
-  RunMonitor(py::object progress, double interval) : progress_(std::move(progress)), pace_(interval, true) {}
-
-  void progress(double time, const RunStatistics& stats) {
-    if (progress_.is_none() || !pace_.due()) return;
-    const py::gil_scoped_acquire gil;
-    try {
-      const py::object answer = progress_(time, stats_dict(stats));
-      if (answer.ptr() == Py_False) stop_ = "the progress callback returned False";
-    } catch (py::error_already_set& e) {
-      stop_ = std::string("the progress callback raised ") + e.what();
-    }
+void RunMonitor::progress(double time, const RunStatistics& stats) {
+  if (progress_.is_none() || !pace_.due()) return;
+  const py::gil_scoped_acquire gil;
+  try {
+    const py::object answer = progress_(time, stats_dict(stats));
+    if (answer.ptr() == Py_False) stop_ = "the progress callback returned False";
+  } catch (py::error_already_set& e) {
+    stop_ = std::string("the progress callback raised ") + e.what();
   }
+}
 
-  /// True once the run must end: the callback asked, or Ctrl-C (SignalCheck).
-  bool stop_check() {
-    if (!stop_.empty()) return true;
-    if (signals_()) stop_ = signals_.reason();
-    return !stop_.empty();
-  }
-
-  [[nodiscard]] const std::string& reason() const { return stop_; }
-
- private:
-  py::object progress_;
-  WallPace pace_;
-  SignalCheck signals_;
-  std::string stop_;
-};
-
-}  // namespace
+bool RunMonitor::stop_check() {
+  if (!stop_.empty()) return true;
+  if (signals_()) stop_ = signals_.reason();
+  return !stop_.empty();
+}
 
 py::dict stats_dict(const RunStatistics& s) {
   py::dict d;

@@ -90,6 +90,34 @@ class SignalCheck {
   std::string reason_;
 };
 
+/// The model of `source`: its Python actors are written in its JSON with
+/// type "Python" and made from `source.actors` by name. Called with the
+/// GIL held (the actors take Python references).
+[[nodiscard]] Model load(const ModelSource& source);
+
+/// Destroys a model with the GIL held (its Python actors release references).
+void release(std::optional<Model>& model);
+
+/// The run's stop check and progress calls, with the GIL taken only for
+/// the progress callback and, every 0.1 s of wall time, for Ctrl-C.
+/// Not copyable (made with the GIL: it holds the callback).
+class RunMonitor {
+ public:
+  RunMonitor(pybind11::object progress, double interval)
+      : progress_(std::move(progress)), pace_(interval, true) {}
+
+  void progress(double time, const RunStatistics& stats);
+  /// True once the run must end: the callback asked, or Ctrl-C (SignalCheck).
+  bool stop_check();
+  [[nodiscard]] const std::string& reason() const { return stop_; }
+
+ private:
+  pybind11::object progress_;
+  WallPace pace_;
+  SignalCheck signals_;
+  std::string stop_;
+};
+
 /// A run's counters as a dict: steps, rejected_steps, rhs_evals, events,
 /// time_events, state_events.
 [[nodiscard]] pybind11::dict stats_dict(const RunStatistics& stats);
