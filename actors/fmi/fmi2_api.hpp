@@ -61,7 +61,7 @@ struct EventInfo {
 };
 
 static_assert(sizeof(Real) == 8 && sizeof(Integer) == 4 && sizeof(Boolean) == 4 &&
-              sizeof(ValueReference) == 4);
+              sizeof(ValueReference) == 4 && sizeof(Byte) == 1);
 static_assert(sizeof(Status) == sizeof(int) && sizeof(Type) == sizeof(int));
 static_assert(static_cast<int>(Status::kDiscard) == 2 && static_cast<int>(Status::kPending) == 5);
 static_assert(static_cast<int>(Type::kCoSimulation) == 1);
@@ -93,6 +93,10 @@ using EnterEventModeFn = Status (*)(Component);
 using NewDiscreteStatesFn = Status (*)(Component, EventInfo* info);
 /// fmi2EnterContinuousTimeMode... fmi2GetNominalsOfContinuousStates (fmi_state_functions.hpp).
 using States = fmi::StateFunctionTypes<Component, Status, Real, Boolean>;
+
+/// fmi2GetFMUstate... fmi2DeSerializeFMUstate (spec 2.1.8; fmi_state_functions.hpp): optional,
+/// present when <ModelExchange|CoSimulation> says canGetAndSetFMUstate (and canSerializeFMUstate).
+using FmuStateFunctions = fmi::FmuStateFunctionTypes<Component, Status, FMUstate, Byte>;
 
 // Co-Simulation (spec 4.2.2).
 using DoStepFn = Status (*)(Component, Real current_communication_point, Real communication_step_size,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fmi2_library.hpp"
@@ -64,6 +65,8 @@ class Fmi2Instance {
   }
   /// The mode the instance is in (fmi_rules.hpp).
   [[nodiscard]] FmiMode mode() const { return mode_; }
+  /// True after a Fatal (or Pending) status: no further call may be made.
+  [[nodiscard]] bool fatal() const { return fatal_; }
   [[nodiscard]] FmiKind kind() const { return kind_; }
 
   /// Checks a call's status: OK and Warning pass (true), Discard returns
@@ -89,6 +92,23 @@ class Fmi2Instance {
   /// The messages logged since the last call (at most kMaxKept), and how
   /// many more were logged and not kept; then forgets them.
   [[nodiscard]] std::vector<LogEntry> take_log(std::size_t& dropped);
+
+  /// What the instance keeps of the log between two take_log() calls, as a
+  /// snapshot saves it (docs/fmi.md, "Snapshots"). Copyable value type.
+  struct KeptLog {
+    std::vector<LogEntry> entries;
+    std::size_t dropped = 0;
+    std::string last_message;
+  };
+  /// The messages not yet taken, the count dropped, the last message.
+  [[nodiscard]] KeptLog kept_log() const { return {log_, dropped_, last_message_}; }
+  /// Replaces them (a restored run: what the saved instance had kept, in
+  /// place of what the restoring calls logged).
+  void set_kept_log(KeptLog kept) {
+    log_ = std::move(kept.entries);
+    dropped_ = kept.dropped;
+    last_message_ = std::move(kept.last_message);
+  }
 
  private:
   static void logger(fmi2::ComponentEnvironment env, fmi2::String instance_name, fmi2::Status status,

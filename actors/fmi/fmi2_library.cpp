@@ -236,6 +236,47 @@ void Fmi2Library::look_up_fmi3(bool model_exchange, const std::string& what) {
   if (f3_.set_string == nullptr) f_.set_string = nullptr;  // optional, as fmi2SetString
 }
 
+void Fmi2Library::look_up_fmu_state() {
+  if (fmi3_) {
+    look_up_optional(handle_, "fmi3GetFMUState", f3_.get_fmu_state);
+    look_up_optional(handle_, "fmi3SetFMUState", f3_.set_fmu_state);
+    look_up_optional(handle_, "fmi3FreeFMUState", f3_.free_fmu_state);
+    look_up_optional(handle_, "fmi3SerializedFMUStateSize", f3_.serialized_fmu_state_size);
+    look_up_optional(handle_, "fmi3SerializeFMUState", f3_.serialize_fmu_state);
+    look_up_optional(handle_, "fmi3DeserializeFMUState", f3_.deserialize_fmu_state);
+    fmi3_adapter_fmu_state(f3_, f_);  // the adapter's entry where the binary has the function
+    return;
+  }
+  look_up_optional(handle_, "fmi2GetFMUstate", f_.get_fmu_state);
+  look_up_optional(handle_, "fmi2SetFMUstate", f_.set_fmu_state);
+  look_up_optional(handle_, "fmi2FreeFMUstate", f_.free_fmu_state);
+  look_up_optional(handle_, "fmi2SerializedFMUstateSize", f_.serialized_fmu_state_size);
+  look_up_optional(handle_, "fmi2SerializeFMUstate", f_.serialize_fmu_state);
+  look_up_optional(handle_, "fmi2DeSerializeFMUstate", f_.deserialize_fmu_state);
+}
+
+const char* Fmi2Library::missing_fmu_state_function(bool serialize) const {
+  struct Entry {
+    bool present;
+    const char* fmi2;
+    const char* fmi3;
+    bool serialization;
+  };
+  const std::array<Entry, 6> entries{{
+      {f_.get_fmu_state != nullptr, "fmi2GetFMUstate", "fmi3GetFMUState", false},
+      {f_.set_fmu_state != nullptr, "fmi2SetFMUstate", "fmi3SetFMUState", false},
+      {f_.free_fmu_state != nullptr, "fmi2FreeFMUstate", "fmi3FreeFMUState", false},
+      {f_.serialized_fmu_state_size != nullptr, "fmi2SerializedFMUstateSize", "fmi3SerializedFMUStateSize",
+       true},
+      {f_.serialize_fmu_state != nullptr, "fmi2SerializeFMUstate", "fmi3SerializeFMUState", true},
+      {f_.deserialize_fmu_state != nullptr, "fmi2DeSerializeFMUstate", "fmi3DeserializeFMUState", true},
+  }};
+  for (const Entry& e : entries) {
+    if (!e.present && (serialize || !e.serialization)) return fmi3_ ? e.fmi3 : e.fmi2;
+  }
+  return nullptr;
+}
+
 Fmi2Library::~Fmi2Library() { dlclose(handle_); }
 
 }  // namespace ctde

@@ -46,6 +46,15 @@ struct Fmi2Functions {
   /// Optional (null when the binary lacks it): asked whether a discarded
   /// step means the FMU terminated.
   fmi2::GetBooleanStatusFn get_boolean_status = nullptr;
+  // The FMU state (FMI 2.0 spec 2.1.8; FMI 3.0 through the adapter): looked
+  // up by Fmi2Library::look_up_fmu_state, when the description declares
+  // canGetAndSetFMUstate; null otherwise or when the binary lacks them.
+  fmi2::FmuStateFunctions::GetFMUState get_fmu_state = nullptr;
+  fmi2::FmuStateFunctions::SetFMUState set_fmu_state = nullptr;
+  fmi2::FmuStateFunctions::FreeFMUState free_fmu_state = nullptr;
+  fmi2::FmuStateFunctions::SerializedFMUStateSize serialized_fmu_state_size = nullptr;
+  fmi2::FmuStateFunctions::SerializeFMUState serialize_fmu_state = nullptr;
+  fmi2::FmuStateFunctions::DeserializeFMUState deserialize_fmu_state = nullptr;
 };
 
 /// Why `binary` cannot run on this machine, read from its ELF header: "it
@@ -84,6 +93,15 @@ class Fmi2Library {
   [[nodiscard]] const fmi3::Functions& fmi3_functions() const { return f3_; }
   /// Instances alive now (for canBeInstantiatedOnlyOncePerProcess).
   std::atomic<int>& live_instances() { return live_; }
+  /// Looks up the six optional functions on the FMU state (fmi2GetFMUstate...
+  /// fmi2DeSerializeFMUstate; FMI 3.0: fmi3GetFMUState... fmi3DeserializeFMUState,
+  /// behind the adapter). Call it when the description declares
+  /// canGetAndSetFMUstate; a function the binary lacks stays null
+  /// (missing_fmu_state_function() names it).
+  void look_up_fmu_state();
+  /// The first of the FMU-state functions that is null ("fmi2SerializeFMUstate"),
+  /// `serialize` including the three of serialization; null when none is.
+  [[nodiscard]] const char* missing_fmu_state_function(bool serialize) const;
 
  private:
   void look_up_fmi3(bool model_exchange, const std::string& what);

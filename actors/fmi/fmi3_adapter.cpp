@@ -168,7 +168,43 @@ fmi2::Status get_boolean_status(fmi2::Component c, fmi2::StatusKind kind, fmi2::
   return fmi2::Status::kOK;
 }
 
+// The FMU state: the same pointers; fmi2Byte (char) and fmi3Byte (uint8_t) are bytes alike.
+// NOLINTBEGIN(cppcoreguidelines-pro-type-reinterpret-cast): a byte array seen as bytes of another type
+const fmi3::Byte* bytes(const fmi2::Byte* b) { return reinterpret_cast<const fmi3::Byte*>(b); }
+fmi3::Byte* bytes(fmi2::Byte* b) { return reinterpret_cast<fmi3::Byte*>(b); }
+// NOLINTEND(cppcoreguidelines-pro-type-reinterpret-cast)
+fmi2::Status get_fmu_state(fmi2::Component c, fmi2::FMUstate* state) {
+  return status(component(c).f->get_fmu_state(component(c).instance, state));
+}
+fmi2::Status set_fmu_state(fmi2::Component c, fmi2::FMUstate state) {
+  return status(component(c).f->set_fmu_state(component(c).instance, state));
+}
+fmi2::Status free_fmu_state(fmi2::Component c, fmi2::FMUstate* state) {
+  return status(component(c).f->free_fmu_state(component(c).instance, state));
+}
+fmi2::Status serialized_fmu_state_size(fmi2::Component c, fmi2::FMUstate state, std::size_t* size) {
+  return status(component(c).f->serialized_fmu_state_size(component(c).instance, state, size));
+}
+fmi2::Status serialize_fmu_state(fmi2::Component c, fmi2::FMUstate state, fmi2::Byte serialized[],
+                                 std::size_t size) {
+  return status(component(c).f->serialize_fmu_state(component(c).instance, state, bytes(serialized), size));
+}
+fmi2::Status deserialize_fmu_state(fmi2::Component c, const fmi2::Byte serialized[], std::size_t size,
+                                   fmi2::FMUstate* state) {
+  return status(component(c).f->deserialize_fmu_state(component(c).instance, bytes(serialized), size, state));
+}
+
 }  // namespace
+
+void fmi3_adapter_fmu_state(const fmi3::Functions& functions, Fmi2Functions& f) {
+  f.get_fmu_state = functions.get_fmu_state != nullptr ? &get_fmu_state : nullptr;
+  f.set_fmu_state = functions.set_fmu_state != nullptr ? &set_fmu_state : nullptr;
+  f.free_fmu_state = functions.free_fmu_state != nullptr ? &free_fmu_state : nullptr;
+  f.serialized_fmu_state_size =
+      functions.serialized_fmu_state_size != nullptr ? &serialized_fmu_state_size : nullptr;
+  f.serialize_fmu_state = functions.serialize_fmu_state != nullptr ? &serialize_fmu_state : nullptr;
+  f.deserialize_fmu_state = functions.deserialize_fmu_state != nullptr ? &deserialize_fmu_state : nullptr;
+}
 
 Fmi2Functions fmi3_adapter_functions() {
   Fmi2Functions f;
@@ -227,6 +263,12 @@ const char* fmi3_call_name(const char* fmi2_call, fmi2::Type type) {
       {"fmi2GetContinuousStates", "fmi3GetContinuousStates"},
       {"fmi2GetNominalsOfContinuousStates", "fmi3GetNominalsOfContinuousStates"},
       {"fmi2DoStep", "fmi3DoStep"},
+      {"fmi2GetFMUstate", "fmi3GetFMUState"},
+      {"fmi2SetFMUstate", "fmi3SetFMUState"},
+      {"fmi2FreeFMUstate", "fmi3FreeFMUState"},
+      {"fmi2SerializedFMUstateSize", "fmi3SerializedFMUStateSize"},
+      {"fmi2SerializeFMUstate", "fmi3SerializeFMUState"},
+      {"fmi2DeSerializeFMUstate", "fmi3DeserializeFMUState"},
   };
   if (std::strcmp(fmi2_call, "fmi2Instantiate") == 0) {
     return type == fmi2::Type::kModelExchange ? "fmi3InstantiateModelExchange"

@@ -20,6 +20,12 @@ namespace ctde {
 /// The adapter functions (every entry of Fmi2Functions but get_version and instantiate).
 [[nodiscard]] Fmi2Functions fmi3_adapter_functions();
 
+/// Sets the FMU-state entries of `f` (fmi2GetFMUstate...) to the adapter's
+/// functions calling fmi3GetFMUState... of `functions`, each only where the
+/// binary has the FMI 3 function (null otherwise). fmi3Byte and fmi2Byte are
+/// both bytes: a serialized state is passed as it is.
+void fmi3_adapter_fmu_state(const fmi3::Functions& functions, Fmi2Functions& f);
+
 /// fmi3InstantiateModelExchange or fmi3InstantiateCoSimulation (without
 /// event mode or early return) with `functions`, wrapped as a component of
 /// the adapter (its fmi2FreeInstance frees both). `resource_uri` is the

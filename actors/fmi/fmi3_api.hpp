@@ -96,6 +96,13 @@ using UpdateDiscreteStatesFn = Status (*)(Instance, Boolean* discrete_states_nee
 /// fmi3EnterContinuousTimeMode... fmi3GetNominalsOfContinuousStates (fmi_state_functions.hpp).
 using States = fmi::StateFunctionTypes<Instance, Status, Float64, Boolean>;
 
+// The FMU state (spec 2.2.6.4): optional, present when the interface element
+// says canGetAndSetFMUState (and canSerializeFMUState).
+using FMUState = void*;     ///< fmi3FMUState: the FMU's copy of its state
+using Byte = std::uint8_t;  ///< fmi3Byte: an element of a serialized state
+static_assert(sizeof(Byte) == 1 && sizeof(FMUState) == sizeof(void*));
+using FmuStateFunctions = fmi::FmuStateFunctionTypes<Instance, Status, FMUState, Byte>;
+
 // Clocks (spec section 2.2, "Clocks"): a Clock variable is get and set as a C bool.
 using Clock = bool;  ///< fmi3Clock: true is fmi3ClockActive, false fmi3ClockInactive
 /// fmi3IntervalQualifier: how fmi3GetIntervalDecimal's interval is to be read.
@@ -166,6 +173,14 @@ struct Functions {
   SetFn<std::uint64_t> set_uint64 = nullptr;
   SetFn<String> set_string = nullptr;
   SetBinaryFn set_binary = nullptr;
+  // The FMU state: looked up when the description declares canGetAndSetFMUState
+  // (Fmi2Library::look_up_fmu_state); null otherwise or when the binary lacks them.
+  FmuStateFunctions::GetFMUState get_fmu_state = nullptr;
+  FmuStateFunctions::SetFMUState set_fmu_state = nullptr;
+  FmuStateFunctions::FreeFMUState free_fmu_state = nullptr;
+  FmuStateFunctions::SerializedFMUStateSize serialized_fmu_state_size = nullptr;
+  FmuStateFunctions::SerializeFMUState serialize_fmu_state = nullptr;
+  FmuStateFunctions::DeserializeFMUState deserialize_fmu_state = nullptr;
 };
 
 }  // namespace ctde::fmi3

@@ -15,6 +15,7 @@ constexpr Modes kE = bit(FmiMode::kEvent);
 constexpr Modes kC = bit(FmiMode::kContinuousTime);
 constexpr Modes kS = bit(FmiMode::kStep);
 constexpr Modes kT = bit(FmiMode::kTerminated);
+constexpr Modes kX = bit(FmiMode::kError);
 constexpr Modes kNone = 0;
 
 /// One function: where each version allows it, per interface (Model
@@ -32,7 +33,17 @@ constexpr FmiMode kStays = FmiMode::kError;
 // differs from 2.0 in: SetTime and EnterEventMode only in Continuous-Time
 // Mode (not Event Mode), GetContinuousStateDerivatives also in
 // Initialization Mode, Get<Type> also in Instantiated.
-constexpr std::array<Rule, 18> kRules{{
+// The FMU-state functions: FMI 2.0 allows them in every state from
+// instantiated to terminated and error (ME, 3.2.3) and, in Co-Simulation
+// (4.2.4), in all but stepInProgress (GetFMUstate in error "for debugging
+// only"); FMI 3.0 in its super state FMU State Settable (2.3.1), every state
+// between instantiation and fmi3FreeInstance (an Error status leads to
+// Terminated, inside it). In ctde's error state only FreeFMUstate stays
+// allowed (a copy taken before the error is still freed): ctde does not
+// recover from an error by setting a state.
+constexpr Modes kStateModesMe = kI | kN | kE | kC | kT;
+constexpr Modes kStateModesCs = kI | kN | kS | kT;
+constexpr std::array<Rule, 24> kRules{{
     {FmiCall::kSetupExperiment, "fmi2SetupExperiment", kI, kI, kI, kI, kStays},
     {FmiCall::kEnterInitializationMode, "fmi2EnterInitializationMode", kI, kI, kI, kI,
      FmiMode::kInitialization},
@@ -58,6 +69,18 @@ constexpr std::array<Rule, 18> kRules{{
     {FmiCall::kDoStep, "fmi2DoStep", kNone, kS, kNone, kS, kStays},
     // FMI 3: the adapter answers it from fmi3DoStep's terminateSimulation (no FMU call).
     {FmiCall::kGetStatus, "fmi2GetBooleanStatus", kNone, kS | kT, kNone, kS | kT, kStays},
+    {FmiCall::kGetFMUState, "fmi2GetFMUstate", kStateModesMe, kStateModesCs, kStateModesMe, kStateModesCs,
+     kStays},
+    {FmiCall::kSetFMUState, "fmi2SetFMUstate", kStateModesMe, kStateModesCs, kStateModesMe, kStateModesCs,
+     kStays},
+    {FmiCall::kFreeFMUState, "fmi2FreeFMUstate", kStateModesMe | kX, kStateModesCs | kX, kStateModesMe | kX,
+     kStateModesCs | kX, kStays},
+    {FmiCall::kSerializedFMUStateSize, "fmi2SerializedFMUstateSize", kStateModesMe, kStateModesCs,
+     kStateModesMe, kStateModesCs, kStays},
+    {FmiCall::kSerializeFMUState, "fmi2SerializeFMUstate", kStateModesMe, kStateModesCs, kStateModesMe,
+     kStateModesCs, kStays},
+    {FmiCall::kDeserializeFMUState, "fmi2DeSerializeFMUstate", kStateModesMe, kStateModesCs, kStateModesMe,
+     kStateModesCs, kStays},
     {FmiCall::kTerminate, "fmi2Terminate", kE | kC, kS, kE | kC, kS, FmiMode::kTerminated},
 }};
 

@@ -51,6 +51,15 @@ enum class FmiCall : std::uint8_t {
   kClocks,        ///< FMI 3 fmi3SetClock, fmi3GetClock, fmi3GetIntervalDecimal...
   kDoStep,
   kGetStatus,  ///< fmi2GetBooleanStatus
+  // The FMU state (optional; FMI 2.0 spec 2.1.8, FMI 3.0 spec 2.2.6.4). No
+  // call changes the mode: ctde sets only a state taken in the mode the
+  // instance is in (docs/fmi.md, "Snapshots").
+  kGetFMUState,  ///< fmi2GetFMUstate, fmi3GetFMUState
+  kSetFMUState,
+  kFreeFMUState,
+  kSerializedFMUStateSize,
+  kSerializeFMUState,
+  kDeserializeFMUState,  ///< fmi2DeSerializeFMUstate, fmi3DeserializeFMUState
   kTerminate,
 };
 

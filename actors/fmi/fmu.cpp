@@ -143,6 +143,8 @@ void FMU::open_library(const FmuInterface& chosen) {
   } catch (const ModelError& e) {
     fail(file_, e.message());
   }
+  // The optional FMU-state functions, for snapshots (fmu_snapshot.cpp): only when declared.
+  if (chosen.can_get_and_set_fmu_state) library_->look_up_fmu_state();
   if (clocks_.any()) {
     try {
       clocks_.check_functions(library_->fmi3_functions(), archive_->describe());

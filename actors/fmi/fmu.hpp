@@ -31,6 +31,13 @@
 /// Inputs are optional: an unconnected one keeps its start value. Direct
 /// feedthrough comes from ModelStructure.
 /// FMI 3 clocks and clocked variables are discrete ports (fmi3_clocks.hpp).
+///
+/// Snapshots (docs/fmi.md, "Snapshots"): the run state saves the FMU's own
+/// state through the optional FMU-state functions (fmi2GetFMUstate,
+/// fmi2SerializeFMUstate...; FMI 3.0 fmi3GetFMUState...) and restores it
+/// into a new instance brought to the saved mode; an FMU whose description
+/// does not declare canGetAndSetFMUstate and canSerializeFMUstate cannot be
+/// saved (SnapshotError naming the actor and the missing flag).
 
 #include <array>
 #include <memory>
@@ -40,6 +47,7 @@
 
 #include "../../core/actor.hpp"
 #include "fmi3_clocks.hpp"
+#include "fmi_rules.hpp"
 #include "fmi_values.hpp"
 #include "model_description.hpp"
 
@@ -48,6 +56,8 @@ namespace ctde {
 class FmuArchive;
 class Fmi2Library;
 class Fmi2Instance;
+class StateWriter;
+class StateReader;
 
 /// Not copyable, not movable (see Actor).
 class FMU : public Actor {
@@ -182,6 +192,25 @@ class FMU : public Actor {
   void trace_log(StepContext& context, RunState& run) const;
   /// Co-simulation: a discarded step that fmi2GetBooleanStatus(fmi2Terminated) says ended the simulation.
   [[nodiscard]] bool terminated(RunState& run) const;
+  /// Keeps in run.continuous_in and run.event_in the inputs that run.connected marks.
+  void keep_connected(RunState& run) const;
+  /// fmi2SetupExperiment (run.start_time, run.stop_time), the `start` values,
+  /// fmi2EnterInitializationMode: initialize() and restore_run() alike.
+  void enter_initialization(RunState& run) const;
+
+  // Snapshots (fmu_snapshot.cpp).
+  /// Why the FMU cannot save and restore its state ("modelDescription has no
+  /// canSerializeFMUstate"); empty when it can.
+  [[nodiscard]] std::string fmu_state_refusal() const;
+  /// RunState::save: the FMU state's bytes, then the run's bookkeeping.
+  /// @throws SnapshotError naming the actor and why it cannot.
+  void save_run(const RunState& run, StateWriter& out) const;
+  /// RunState::restore: instantiates, brings the instance to the saved mode,
+  /// sets the saved FMU state, restores the bookkeeping.
+  void restore_run(RunState& run, StateReader& in) const;
+  /// The calls of restore_run() from Instantiated to `mode` (Event,
+  /// Continuous-Time or Step Mode), as initialize() makes them.
+  void enter_saved_mode(RunState& run, FmiMode mode) const;
 
   ParamHandle file_;
   ParamHandle interface_;

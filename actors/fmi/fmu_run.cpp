@@ -11,44 +11,16 @@
 #include "actors/fmi/fmi2_instance.hpp"
 #include "actors/fmi/fmi3_adapter.hpp"
 #include "actors/fmi/fmu.hpp"
+#include "actors/fmi/fmu_run_state.hpp"
 #include "core/actor_context.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
 
 namespace ctde {
 
-/// The instance and its buffers, for one run.
-struct FMU::RunState final : ActorState {
-  std::unique_ptr<Fmi2Instance> fmu;
-  /// The inputs of continuous_inputs_ and event_inputs_ that are connected
-  /// (an unconnected input keeps its start value: it is never set).
-  Ports continuous_in, event_in;
-  bool any_continuous_in = false;  ///< continuous_in is not empty (the hot path's test)
-  std::vector<char> seen;          ///< per input port: a token arrived (co-simulation: set from then on)
-  std::vector<unsigned int> refs;  ///< the value references of one Set call
-  std::vector<double> values;      ///< ... and their elements
-  FmiValues converted;             ///< conversion to the families' C types
-  /// Per family: the outputs' elements as read last (outputs_ order).
-  std::array<std::vector<double>, kValueTypes> out;
-  std::vector<double> x;
-  Tick pending_tick = kNever;  ///< the time event asked for (nextEventTime), or kNever
-  double pending_time = 0;     ///< ... at exactly this time in seconds
-  bool terminate = false;      ///< fmi2CompletedIntegratorStep asked to terminate
-  double cs_time = 0;          ///< co-simulation: the last communication point, in seconds
-  Tick cs_tick = kNever;       ///< ... in ticks (kNever before the first)
-  Tick cs_next = kNever;       ///< the next communication point (kNever: none before the stop time)
-  Fmi3ClockRun clocks;         ///< FMI 3 clocks (fmi3_clocks.hpp)
-};
-
-namespace {
-
-/// The largest number of fmi2NewDiscreteStates calls in one event iteration.
-constexpr int kMaxEventIterations = 1000;
-
-}  // namespace
-
 std::unique_ptr<ActorState> FMU::make_state() const {
   auto run = std::make_unique<RunState>();
+  run->actor = this;
   std::size_t refs = 0;
   std::size_t elements = 0;
   for (const Ports* ports : {&continuous_inputs_, &event_inputs_, &outputs_}) {
@@ -63,6 +35,7 @@ std::unique_ptr<ActorState> FMU::make_state() const {
   run->converted = FmiValues(elements);
   for (std::size_t t = 0; t < kValueTypes; ++t) run->out[t].resize(outputs_[t].elements);
   run->seen.assign(inputs().size(), 0);
+  run->connected.assign(inputs().size(), 0);
   run->x.resize(state_size());
   run->clocks = clocks_.make_run();
   return run;
@@ -166,11 +139,19 @@ void FMU::with_log(StepContext& context, RunState& run, Call call) const {
 
 void FMU::initialize(FireContext& context) const {
   auto& run = context.state<RunState>();
+  for (std::size_t port = 0; port < inputs().size(); ++port)
+    run.connected[port] = context.connected(input_port(port)) ? 1 : 0;
+  keep_connected(run);
+  run.fmu = instantiate(name());
+  with_log(context, run, [&] { initialize_now(context, run); });
+}
+
+void FMU::keep_connected(RunState& run) const {
   // Only the connected inputs are ever set.
   const auto connected = [&](const PortGroup& group) {
     PortGroup kept;
     for (std::size_t k = 0; k < group.size(); ++k) {
-      if (context.connected(input_port(group.ports[k])))
+      if (run.connected[group.ports[k]] != 0)
         kept.add(group.refs[k], group.ports[k], group.variables[k], group.widths[k]);
     }
     return kept;
@@ -181,8 +162,6 @@ void FMU::initialize(FireContext& context) const {
   }
   run.any_continuous_in = std::any_of(run.continuous_in.begin(), run.continuous_in.end(),
                                       [](const PortGroup& group) { return group.size() > 0; });
-  run.fmu = instantiate(name());
-  with_log(context, run, [&] { initialize_now(context, run); });
 }
 
 void FMU::fire(FireContext& context) const {
@@ -216,11 +195,9 @@ void FMU::initialize_now(FireContext& context, RunState& run) const {
   Fmi2Instance& fmu = *run.fmu;
   const auto& f = fmu.f();
   const double start = context.time();
-  const double stop = context.resolution().to_seconds(context.stop_tick());
-  fmu.call(FmiCall::kSetupExperiment,
-           [&] { return f.setup_experiment(fmu.component(), fmi2::kFalse, 0.0, start, fmi2::kTrue, stop); });
-  set_starts(run);  // read_starts() checked that Instantiated allows them
-  fmu.call(FmiCall::kEnterInitializationMode, [&] { return f.enter_initialization_mode(fmu.component()); });
+  run.start_time = start;
+  run.stop_time = context.resolution().to_seconds(context.stop_tick());
+  enter_initialization(run);
   // The connected inputs' values at the start: continuous signals, and the
   // constants on discrete inputs (a discrete input without a token keeps its start value).
   set_inputs(context, run, run.continuous_in, [](std::size_t) { return true; });
@@ -242,6 +219,16 @@ void FMU::initialize_now(FireContext& context, RunState& run) const {
   }
 }
 
+void FMU::enter_initialization(RunState& run) const {
+  Fmi2Instance& fmu = *run.fmu;
+  const auto& f = fmu.f();
+  fmu.call(FmiCall::kSetupExperiment, [&] {
+    return f.setup_experiment(fmu.component(), fmi2::kFalse, 0.0, run.start_time, fmi2::kTrue, run.stop_time);
+  });
+  set_starts(run);  // read_starts() checked that Instantiated allows them
+  fmu.call(FmiCall::kEnterInitializationMode, [&] { return f.enter_initialization_mode(fmu.component()); });
+}
+
 void FMU::event_iteration(FireContext& context, RunState& run, bool initial) const {
   Fmi2Instance& fmu = *run.fmu;
   const auto& f = fmu.f();
@@ -250,9 +237,9 @@ void FMU::event_iteration(FireContext& context, RunState& run, bool initial) con
   bool changed = false;
   int iterations = 0;
   while (info.new_discrete_states_needed != fmi2::kFalse) {
-    if (++iterations > kMaxEventIterations) {
+    if (++iterations > kMaxFmuEventIterations) {
       throw RunError(describe() + ": the event iteration did not converge in " +
-                     std::to_string(kMaxEventIterations) + " calls of " +
+                     std::to_string(kMaxFmuEventIterations) + " calls of " +
                      fmu.call_name("fmi2NewDiscreteStates"));
     }
     if (clocks_.any()) clocks_.before_update(run.clocks, fmu);

@@ -125,6 +125,9 @@ class Parser {
     i.instantiate_once_per_process = flag(node, "canBeInstantiatedOnlyOncePerProcess");
     i.variable_step = flag(node, "canHandleVariableCommunicationStepSize");
     i.completed_step_not_needed = flag(node, "completedIntegratorStepNotNeeded");
+    // FMI 2.0's spelling; read_interfaces3() reads FMI 3.0's (canGetAndSetFMUState...).
+    i.can_get_and_set_fmu_state = flag(node, "canGetAndSetFMUstate");
+    i.can_serialize_fmu_state = flag(node, "canSerializeFMUstate");
     return i;
   }
 
@@ -305,12 +308,20 @@ using ByReference = std::map<unsigned int, std::size_t>;
 
 /// FMI 3.0: the Model Exchange and Co-Simulation interfaces of `root`; fails when it has neither.
 void read_interfaces3(const Parser& parser, const pugi::xml_node& root, ModelDescription& d) {
+  const auto fmu_state = [](const pugi::xml_node& node, FmuInterface& i) {
+    i.can_get_and_set_fmu_state = std::string(node.attribute("canGetAndSetFMUState").value()) == "true";
+    i.can_serialize_fmu_state = std::string(node.attribute("canSerializeFMUState").value()) == "true";
+  };
   if (const pugi::xml_node me = root.child("ModelExchange")) {
     d.model_exchange = parser.interface(me);
     d.model_exchange->completed_step_not_needed =
         std::string(me.attribute("needsCompletedIntegratorStep").value()) != "true";
+    fmu_state(me, *d.model_exchange);
   }
-  if (const pugi::xml_node cs = root.child("CoSimulation")) d.co_simulation = parser.interface(cs);
+  if (const pugi::xml_node cs = root.child("CoSimulation")) {
+    d.co_simulation = parser.interface(cs);
+    fmu_state(cs, *d.co_simulation);
+  }
   if (!d.model_exchange && !d.co_simulation) {
     if (root.child("ScheduledExecution")) {
       parser.fail(

@@ -63,6 +63,8 @@ struct FmuInterface {
   bool instantiate_once_per_process = false;  ///< canBeInstantiatedOnlyOncePerProcess
   bool variable_step = false;                 ///< CS: canHandleVariableCommunicationStepSize
   bool completed_step_not_needed = false;     ///< ME: completedIntegratorStepNotNeeded
+  bool can_get_and_set_fmu_state = false;     ///< canGetAndSetFMUstate (FMI 3: canGetAndSetFMUState)
+  bool can_serialize_fmu_state = false;       ///< canSerializeFMUstate (FMI 3: canSerializeFMUState)
 };
 
 /// An output and the variables it depends on directly (ModelStructure). Copyable.

@@ -21,6 +21,9 @@
  * <ContinuousStateDerivative> are of (in that order, element-wise; the
  * ModelVariables order of the variables with a derivative attribute when
  * the list is missing).
+ * The interface elements' capability flags are read too
+ * (canBeInstantiatedOnlyOncePerProcess, and canGetAndSetFMUstate and
+ * canSerializeFMUstate, FMI 3 spelling them ...FMUState: fmu_state.h).
  * Then every call is checked against the instance's state (m->state) and
  * every value reference against the table: that it exists, has the
  * function's type, has slots in the instance's arrays, and (for Set) may be
@@ -113,6 +116,11 @@ typedef struct FmuDescription {
   int model_exchange;   /* a <ModelExchange> element */
   int co_simulation;    /* a <CoSimulation> element */
   int once_per_process; /* canBeInstantiatedOnlyOncePerProcess="true" */
+  /* Per interface (0 <ModelExchange>, 1 <CoSimulation>): canGetAndSetFMUstate
+   * and canSerializeFMUstate (FMI 3: canGetAndSetFMUState,
+   * canSerializeFMUState) say "true" (the FMU-state functions, fmu_state.h). */
+  int can_get_and_set_state[2];
+  int can_serialize_state[2];
   int n;
   FmuVar vars[FMU_MAX_DESCRIBED];
   /* FMI 3: the continuous states, element-wise, in the order of the

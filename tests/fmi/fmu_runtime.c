@@ -45,7 +45,10 @@
  * Co-Simulation integrates with explicit Euler substeps and handles the
  * model's time events inside doStep; the model sees FMU_STEP_IN_PROGRESS
  * in m->state during the step (and model_compute once at its end). Defining
- * FMU_OMIT_GET_DERIVATIVES leaves fmi2GetDerivatives out (a broken FMU). */
+ * FMU_OMIT_GET_DERIVATIVES leaves fmi2GetDerivatives out (a broken FMU).
+ * The FMU-state functions (fmi2GetFMUstate ... fmi2DeSerializeFMUstate)
+ * work when the description declares canGetAndSetFMUstate (and
+ * canSerializeFMUstate) and refuse otherwise (fmu_state.h). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,6 +57,7 @@
 
 #include "fmu_rules.h"
 #include "fmu_runtime.h"
+#include "fmu_state.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #ifndef FMU_VERSION_STRING
@@ -180,6 +184,33 @@ EXPORT fmi2Status fmi2Reset(fmi2Component c) {
   if (c == NULL) return fmi2Error;
   fmu_reset((Instance*)c);
   return fmi2OK;
+}
+
+/* ---- The FMU state (fmu_state.h) */
+EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate* state) {
+  return fmu_get_state((Instance*)c, "fmi2GetFMUstate", state) ? fmi2OK : fmi2Error;
+}
+EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate state) {
+  return fmu_set_state((Instance*)c, "fmi2SetFMUstate", state) ? fmi2OK : fmi2Error;
+}
+EXPORT fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate* state) {
+  return fmu_free_state((Instance*)c, "fmi2FreeFMUstate", state) ? fmi2OK : fmi2Error;
+}
+EXPORT fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate state, size_t* size) {
+  return fmu_serialized_state_size((Instance*)c, "fmi2SerializedFMUstateSize", state, size) ? fmi2OK
+                                                                                            : fmi2Error;
+}
+EXPORT fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate state, fmi2Byte bytes[], size_t size) {
+  return fmu_serialize_state((Instance*)c, "fmi2SerializeFMUstate", state, (unsigned char*)bytes, size)
+             ? fmi2OK
+             : fmi2Error;
+}
+EXPORT fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte bytes[], size_t size,
+                                          fmi2FMUstate* state) {
+  return fmu_deserialize_state((Instance*)c, "fmi2DeSerializeFMUstate", (const unsigned char*)bytes, size,
+                               state)
+             ? fmi2OK
+             : fmi2Error;
 }
 
 /* ---- Variables: Real in m->r[vr], Integer, Enumeration and Boolean in

@@ -75,7 +75,10 @@
  * to copy them before its next call). The
  * continuous states are the description's (fmu_rules.h): element-wise, in
  * the order of <ContinuousStateDerivative>, so an array state of N
- * elements is N of them. */
+ * elements is N of them. The FMU-state functions (fmi3GetFMUState ...
+ * fmi3DeserializeFMUState) work when the description declares
+ * canGetAndSetFMUState (and canSerializeFMUState) and refuse otherwise
+ * (fmu_state.h). */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -85,6 +88,7 @@
 
 #include "fmu_rules.h"
 #include "fmu_runtime.h"
+#include "fmu_state.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -208,6 +212,28 @@ EXPORT fmi3Status fmi3Terminate(void* c) {
   ALLOW("fmi3Terminate", FMU_ANY, IN(EVENT_MODE) | IN(CONTINUOUS_TIME_MODE) | IN(STEP_MODE));
   ((Instance*)c)->state = FMU_TERMINATED;
   return fmi3OK;
+}
+
+/* ---- The FMU state (fmu_state.h) */
+EXPORT fmi3Status fmi3GetFMUState(void* c, void** state) {
+  return fmu_get_state((Instance*)c, "fmi3GetFMUState", state) ? fmi3OK : fmi3Error;
+}
+EXPORT fmi3Status fmi3SetFMUState(void* c, void* state) {
+  return fmu_set_state((Instance*)c, "fmi3SetFMUState", state) ? fmi3OK : fmi3Error;
+}
+EXPORT fmi3Status fmi3FreeFMUState(void* c, void** state) {
+  return fmu_free_state((Instance*)c, "fmi3FreeFMUState", state) ? fmi3OK : fmi3Error;
+}
+EXPORT fmi3Status fmi3SerializedFMUStateSize(void* c, void* state, size_t* size) {
+  return fmu_serialized_state_size((Instance*)c, "fmi3SerializedFMUStateSize", state, size) ? fmi3OK
+                                                                                            : fmi3Error;
+}
+EXPORT fmi3Status fmi3SerializeFMUState(void* c, void* state, uint8_t bytes[], size_t size) {
+  return fmu_serialize_state((Instance*)c, "fmi3SerializeFMUState", state, bytes, size) ? fmi3OK : fmi3Error;
+}
+EXPORT fmi3Status fmi3DeserializeFMUState(void* c, const uint8_t bytes[], size_t size, void** state) {
+  return fmu_deserialize_state((Instance*)c, "fmi3DeserializeFMUState", bytes, size, state) ? fmi3OK
+                                                                                            : fmi3Error;
 }
 
 /* ---- Variables: each in the instance's array of its kind (fmu_runtime.h,
