@@ -192,6 +192,12 @@ void OdeSolver::reset(double t, const double* x, double first_step) {
 
 void OdeSolver::correct_state(const double* x) { backend_->correct_state(x); }
 
+void OdeSolver::save_method(StateWriter& out) const { backend_->save_method(out); }
+
+void OdeSolver::restore_method(StateReader& in, double t, const double* x) {
+  backend_->restore_method(in, t, {x, n_});
+}
+
 void OdeSolver::redo_to(double te) {
   const SolverBackend& b = *backend_;
   const double t0 = b.last_step_start();

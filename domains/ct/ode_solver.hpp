@@ -79,6 +79,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../core/state_stream.hpp"
 #include "jacobian_pattern.hpp"
 #include "solver_kind.hpp"
 
@@ -262,6 +263,13 @@ class OdeSolver {
   /// Post: current_time() == t, last step = [t, t].
   /// @throws std::runtime_error if ARKODE rejects the reset.
   void reset(double t, const double* x, double first_step = 0);
+
+  /// A snapshot's part of the integrator beyond (t, x) and the step it
+  /// restarts with (SolverBackend::save_method: auto's method and counters).
+  void save_method(StateWriter& out) const;
+  /// In a resumed run, before its restart at (t, x) (n values): reads what
+  /// save_method wrote.
+  void restore_method(StateReader& in, double t, const double* x);
 
   /// True when a step from t0 to t1 > t0 is long enough to integrate: more
   /// than a few ulps of t (shorter, step() advances the time only).

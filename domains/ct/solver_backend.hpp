@@ -15,6 +15,8 @@
 #include <span>
 #include <string>
 
+#include "../../core/state_stream.hpp"
+
 namespace ctde {
 
 struct StepResult;
@@ -58,6 +60,16 @@ class SolverBackend {
   /// The linear solver of its Newton iterations ("dense", "band", "klu",
   /// "gmres"), or "" for an explicit method.
   [[nodiscard]] virtual std::string linear_solver() const { return {}; }
+  /// A snapshot's part of the back end (docs/snapshots.md) beyond the state
+  /// and the step it restarts with: which method `auto` runs and its
+  /// switching counters. Default: nothing.
+  virtual void save_method(StateWriter& out) const { (void)out; }
+  /// In a resumed run, before its restart at (t, x): reads what save_method wrote.
+  virtual void restore_method(StateReader& in, double t, std::span<const double> x) {
+    (void)in;
+    (void)t;
+    (void)x;
+  }
   /// The method stepping now: its own, or for auto the one it switched to.
   [[nodiscard]] virtual std::string method_now() const = 0;
   /// The last switch announced (auto), "" for the others.

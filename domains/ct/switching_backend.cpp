@@ -54,6 +54,7 @@ void SwitchingBackend::switch_now(double t, const double* x, double first_step) 
       OdeOptions options = options_;
       options.method = SolverKind::kBdf;
       if (first_step > 0) options.initial_step = first_step;
+      implicit_first_step_ = options.initial_step.value_or(0.0);
       const std::span<const double> state(x, problem_.size);
       implicit_ = std::make_unique<CvodeBackend>(problem_, options, t, state);
     } else {
@@ -180,6 +181,37 @@ OdeStatistics SwitchingBackend::statistics() const {
   st.rhs_evals += power_rhs_evals_;
   st.method_switches = switches_;
   return st;
+}
+
+void SwitchingBackend::save_method(StateWriter& out) const {
+  out.boolean(stiff_);
+  out.boolean(switch_pending_);
+  out.f64(switch_step_);
+  out.boolean(implicit_ != nullptr);
+  out.f64(implicit_first_step_);
+  for (const int count : {stiff_count_, calm_count_, bdf_steps_, calm_checks_}) out.i64(count);
+  out.i64(switches_);
+  out.text(reason_);
+}
+
+void SwitchingBackend::restore_method(StateReader& in, double t, std::span<const double> x) {
+  stiff_ = in.boolean();
+  switch_pending_ = in.boolean();
+  switch_step_ = in.f64();
+  const bool had_implicit = in.boolean();
+  implicit_first_step_ = in.f64();
+  if (stiff_ && !had_implicit) in.fail("auto runs bdf without one (corrupt)");
+  if (had_implicit) {  // made as the switch made it (its initial_step is read by a reset without a step)
+    OdeOptions options = options_;
+    options.method = SolverKind::kBdf;
+    options.initial_step.reset();
+    if (implicit_first_step_ > 0) options.initial_step = implicit_first_step_;
+    implicit_ = std::make_unique<CvodeBackend>(problem_, options, t, x);
+  }
+  for (int* count : {&stiff_count_, &calm_count_, &bdf_steps_, &calm_checks_})
+    *count = static_cast<int>(in.i64());
+  switches_ = in.i64();
+  reason_ = in.text();
 }
 
 }  // namespace ctde

@@ -65,6 +65,8 @@ class SwitchingBackend final : public SolverBackend {
   [[nodiscard]] OdeStatistics statistics() const override;
   [[nodiscard]] std::string linear_solver() const override;
   [[nodiscard]] std::string method_now() const override;
+  void save_method(StateWriter& out) const override;
+  void restore_method(StateReader& in, double t, std::span<const double> x) override;
   [[nodiscard]] const std::string& method_switch() const override { return reason_; }
 
  private:
@@ -81,9 +83,10 @@ class SwitchingBackend final : public SolverBackend {
   OdeOptions options_;
   std::unique_ptr<DormandPrince> explicit_;
   std::unique_ptr<CvodeBackend> implicit_;
-  bool stiff_ = false;           // bdf is the active method
-  bool switch_pending_ = false;  // announced, not done yet
-  double switch_step_ = 0;       // the first step of the method switched to
+  double implicit_first_step_ = 0;  // the initial_step bdf was made with (0: none)
+  bool stiff_ = false;              // bdf is the active method
+  bool switch_pending_ = false;     // announced, not done yet
+  double switch_step_ = 0;          // the first step of the method switched to
   int stiff_count_ = 0;
   int calm_count_ = 0;
   int bdf_steps_ = 0;

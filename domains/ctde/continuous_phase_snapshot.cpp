@@ -20,9 +20,10 @@ void ContinuousPhase::restart_for_snapshot() {
     if (p.pending || (p.touched && parts_.split) || p.behind || (p.solver && p.solver->current_time() != t)) {
       throw std::logic_error("ContinuousPhase::restart_for_snapshot: part " + std::to_string(p.id.value()) +
                              " is not at the snapshot's time " + std::to_string(t) + " (pending " +
-                             std::to_string(p.pending.has_value()) + ", touched " + std::to_string(p.touched) +
-                             ", behind " + std::to_string(p.behind) + ", solver at " +
-                             std::to_string(p.solver ? p.solver->current_time() : p.time) + ")");
+                             std::to_string(p.pending.has_value()) + ", touched " +
+                             std::to_string(p.touched) + ", behind " + std::to_string(p.behind) +
+                             ", solver at " + std::to_string(p.solver ? p.solver->current_time() : p.time) +
+                             ")");
     }
     if (!p.solver) continue;
     p.snapshot_step = p.solver->planned_step();
@@ -41,6 +42,7 @@ void ContinuousPhase::save(StateWriter& out) const {
     out.boolean(p.current);
     out.values(p.slopes);
     p.locator.save(out);
+    if (p.solver) p.solver->save_method(out);
   }
   RunStatistics counted;
   add_statistics(counted);
@@ -62,7 +64,11 @@ void ContinuousPhase::restore(StateReader& in) {
     p.current = in.boolean();
     in.values_into(std::span<double>(p.slopes));
     p.locator.restore(in);
-    if (p.solver) p.solver->reset(t, part_state(p), p.snapshot_step);
+    if (p.solver) {
+      const double* x = part_state(p);
+      p.solver->restore_method(in, t, x);
+      p.solver->reset(t, x, p.snapshot_step);
+    }
     update_frontier(p);
   }
   // The counters go on from the snapshot's: what the solvers counted on

@@ -91,6 +91,25 @@ TEST_CASE("a snapshot resumes exactly with every solver") {
   }
 }
 
+TEST_CASE("auto resumes exactly before its switch to bdf, while on bdf, and after switching back") {
+  // k = 1e5 on [2, 4], 1 elsewhere: auto switches to bdf a little after 2
+  // and back a little after 4 (tests/ctde/test_stiff.cpp).
+  const std::string model =
+      R"j({"ctde": 1, "director": {"stop_time": 8, "rtol": 1e-8, "atol": 1e-10, "solver": "auto"},
+    "actors": [{"name": "up", "type": "Step", "params": {"time": 2, "before": 1, "after": 100000}},
+               {"name": "down", "type": "Step", "params": {"time": 4, "before": 0, "after": -99999}},
+               {"name": "k", "type": "Sum", "params": {"signs": "++"}},
+               {"name": "f", "type": "Expression", "params": {"expr": "-in0 * (in1 - cos(t)) - sin(t)", "inputs": 2}},
+               {"name": "x", "type": "Integrator", "params": {"initial": 1}}],
+    "connections": [["up.out", "k.in0"], ["down.out", "k.in1"], ["k.out", "f.in0"], ["x.out", "f.in1"],
+                    ["f.out", "x.in"]],
+    "record": ["x.out"]})j";
+  for (const double at : {1.0, 3.0, 3.5, 6.0}) {
+    CAPTURE(at);
+    check_resumes_exactly(text(model), at);
+  }
+}
+
 TEST_CASE("every registered actor type's run state resumes exactly") {
   for (const auto& entry : builtin_actors().entries()) {
     if (entry.type == "FMU") continue;  // tests/fmi/test_fmu_snapshots.cpp
