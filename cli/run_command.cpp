@@ -57,6 +57,43 @@ void write_results_file(ResultsFormat format, const std::string& path, const std
   file.close();
 }
 
+/// The snapshot --resume names, read before the model: its `--set` values,
+/// then the request's, become `overrides` (a resumed run's parameters).
+/// @throws CommandError (kExitUsage) when it does not read.
+std::optional<SnapshotFile> read_resume(const RunRequest& request, ParameterOverrides& overrides) {
+  if (request.resume.empty()) return std::nullopt;
+  std::optional<SnapshotFile> resume;
+  try {
+    resume = read_snapshot_file(request.resume);
+  } catch (const SnapshotError& e) {
+    throw CommandError(kExitUsage, e.what());
+  }
+  overrides = resume->sets;
+  overrides.insert(overrides.end(), request.overrides.begin(), request.overrides.end());
+  return resume;
+}
+
+/// The snapshot --snapshot-at asks for (written as `header` says, with the
+/// snapshot in it), and the one --resume continues from.
+/// @throws CommandError (kExitUsage) when the snapshot does not fit the model.
+void set_up_snapshots(Director& director, const RunRequest& request, std::optional<SnapshotFile>& resume,
+                      const SnapshotFile& header) {
+  if (request.snapshot_at) {
+    director.snapshot_at(*request.snapshot_at,
+                         [path = request.snapshot, header](const RunSnapshot& snapshot) {
+                           SnapshotFile file = header;
+                           file.snapshot = snapshot;
+                           write_snapshot_file(path, file);
+                         });
+  }
+  if (!resume) return;
+  try {
+    director.resume_from(std::move(resume->snapshot), !request.overrides.empty());
+  } catch (const SnapshotError& e) {
+    throw CommandError(kExitUsage, concat({"--resume ", request.resume, ": ", e.what()}));
+  }
+}
+
 }  // namespace
 
 ResultsFormat results_format(const std::string& path) {
@@ -68,18 +105,8 @@ ResultsFormat results_format(const std::string& path) {
 }
 
 RunOutcome run_command(const RunRequest& request) {
-  // A resumed run's parameters are the snapshot's `--set` values, then the request's.
-  std::optional<SnapshotFile> resume;
   ParameterOverrides overrides = request.overrides;
-  if (!request.resume.empty()) {
-    try {
-      resume = read_snapshot_file(request.resume);
-    } catch (const SnapshotError& e) {
-      throw CommandError(kExitUsage, e.what());
-    }
-    overrides = resume->sets;
-    overrides.insert(overrides.end(), request.overrides.begin(), request.overrides.end());
-  }
+  std::optional<SnapshotFile> resume = read_resume(request, overrides);
   Model model = load_model_file(request.model, command_actors(), overrides);
   RunSetup setup = set_up_run(model, request.stop_time, request.record);
   if (request.rows == RowSelection::kOutput && !setup.options.output_interval) {
@@ -122,18 +149,7 @@ RunOutcome run_command(const RunRequest& request) {
   }
   {
     Director director(flat, options, model.name(), trace ? &*trace : nullptr, sink);
-    if (request.snapshot_at) {
-      director.snapshot_at(*request.snapshot_at, [&](const RunSnapshot& snapshot) {
-        write_snapshot_file(request.snapshot, {snapshot, model.name(), overrides, options.stop_time});
-      });
-    }
-    if (resume) {
-      try {
-        director.resume_from(std::move(resume->snapshot), !request.overrides.empty());
-      } catch (const SnapshotError& e) {
-        throw CommandError(kExitUsage, concat({"--resume ", request.resume, ": ", e.what()}));
-      }
-    }
+    set_up_snapshots(director, request, resume, {{}, model.name(), overrides, options.stop_time});
     ProgressBar bar(request.progress_fd, options.start_time, options.stop_time, request.progress);
     if (bar.active()) {
       director.set_progress([&bar](double time, const RunStatistics& stats) { bar.update(time, stats); });

@@ -7,9 +7,9 @@
 //
 //   snapshot_hold N FILE
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cmath>
 #include <filesystem>
 #include <string>
 
