@@ -186,6 +186,7 @@ double OdeSolver::planned_step() const { return backend_->planned_step(); }
 
 void OdeSolver::reset(double t, const double* x, double first_step) {
   if (!std::isfinite(t)) throw std::runtime_error("OdeSolver::reset: t must be finite");
+  last_reset_step_ = first_step > 0 ? first_step : backend_->step_kept_by_reset();
   backend_->reset(t, x, first_step);
   steps_without_stop_ = 0;
 }

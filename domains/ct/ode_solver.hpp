@@ -263,6 +263,9 @@ class OdeSolver {
   /// Post: current_time() == t, last step = [t, t].
   /// @throws std::runtime_error if ARKODE rejects the reset.
   void reset(double t, const double* x, double first_step = 0);
+  /// The first step that makes a reset at the same (t, x) in a new
+  /// integrator start as the last reset() did (SolverBackend::step_kept_by_reset).
+  [[nodiscard]] double last_reset_step() const { return last_reset_step_; }
 
   /// A snapshot's part of the integrator beyond (t, x) and the step it
   /// restarts with (SolverBackend::save_method: auto's method and counters).
@@ -322,6 +325,7 @@ class OdeSolver {
   std::unique_ptr<SolverBackend> backend_;
   SolverKind method_ = SolverKind::kErk45;
   std::size_t n_ = 0;
+  double last_reset_step_ = 0;
   long max_steps_ = 0;
   long steps_without_stop_ = 0;  // steps since the last stop time or reset (max_steps)
 };

@@ -60,6 +60,11 @@ class SolverBackend {
   /// The linear solver of its Newton iterations ("dense", "band", "klu",
   /// "gmres"), or "" for an explicit method.
   [[nodiscard]] virtual std::string linear_solver() const { return {}; }
+  /// The first step a reset(t, x, 0) would start with, asked before it: the
+  /// one it keeps (Dormand–Prince's and ARKODE's planned step), or 0 when
+  /// it estimates one (CVODE). So a reset(t, x, step_kept_by_reset()) in a
+  /// new integrator starts as that reset did (a checkpoint's restart).
+  [[nodiscard]] virtual double step_kept_by_reset() const { return planned_step(); }
   /// A snapshot's part of the back end (docs/snapshots.md) beyond the state
   /// and the step it restarts with: which method `auto` runs and its
   /// switching counters. Default: nothing.

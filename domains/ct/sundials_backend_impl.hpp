@@ -44,6 +44,9 @@ class SundialsBackend : public SolverBackend {
   void correct_state(const double* x) override;
   void redo_to(double te) override;
   [[nodiscard]] double planned_step() const override;
+  [[nodiscard]] double step_kept_by_reset() const override {
+    return reset_keeps_step() ? planned_step() : 0.0;
+  }
   [[nodiscard]] double current_time() const override { return t_; }
   [[nodiscard]] double last_step_start() const override { return t0_; }
   [[nodiscard]] bool has_interpolant() const override { return interpolant_; }

@@ -183,6 +183,10 @@ OdeStatistics SwitchingBackend::statistics() const {
   return st;
 }
 
+double SwitchingBackend::step_kept_by_reset() const {
+  return switch_pending_ ? switch_step_ : active().step_kept_by_reset();
+}
+
 void SwitchingBackend::save_method(StateWriter& out) const {
   out.boolean(stiff_);
   out.boolean(switch_pending_);

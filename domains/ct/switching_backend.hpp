@@ -65,6 +65,7 @@ class SwitchingBackend final : public SolverBackend {
   [[nodiscard]] OdeStatistics statistics() const override;
   [[nodiscard]] std::string linear_solver() const override;
   [[nodiscard]] std::string method_now() const override;
+  [[nodiscard]] double step_kept_by_reset() const override;
   void save_method(StateWriter& out) const override;
   void restore_method(StateReader& in, double t, std::span<const double> x) override;
   [[nodiscard]] const std::string& method_switch() const override { return reason_; }

@@ -71,6 +71,7 @@ struct ContinuousPhase::Part {
   bool current = false;      ///< its locator's end values are its guards now
   double planned = 0;        ///< the first step after its next restart (0: the solver's plan)
   double snapshot_step = 0;  ///< the first step after a snapshot's restart (restart_for_snapshot)
+  double restarted_at = -1;  ///< the time of its solver's last restart after events (restart_part)
 
   /// Where the part stands: its pending crossing's time, else its solver's
   /// (or its own time): kept by ContinuousPhase::update_frontier whenever

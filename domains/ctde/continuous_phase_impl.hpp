@@ -148,6 +148,13 @@ class ContinuousPhase {
   /// planned, as a run resumed from the snapshot starts its solvers there;
   /// from here on the two take the same steps. Then save() writes it.
   void restart_for_snapshot();
+  /// True when every part's solver restarted at now_ after its events and
+  /// has not stepped since (or there is none): a snapshot there needs no
+  /// restart of its own (a checkpoint's place, take_for_checkpoint).
+  [[nodiscard]] bool restarted_now() const;
+  /// For a snapshot at such a place: each part restarts, in the resumed run,
+  /// as its solver just did (OdeSolver::last_reset_step).
+  void take_for_checkpoint();
   /// Writes each part's planned step and guards, and the counters so far.
   void save(StateWriter& out) const;
   /// In a resumed run, after start_parts() at the snapshot's time: reads
@@ -390,7 +397,7 @@ class ContinuousPhase {
     std::int64_t rhs_evals = 0;
   };
   Carried carried_;
-  RhsFailure rhs_failure_;       ///< the last non-finite derivative part_rhs() met
+  RhsFailure rhs_failure_;  ///< the last non-finite derivative part_rhs() met
 
   /// The parts: one whole part (a joined run), or two or more (split).
   struct Parts {

@@ -292,6 +292,7 @@ void ContinuousPhase::restart_part(Part& p, double t) {
   p.behind = false;
   if (!p.solver) return;
   p.solver->reset(t, part_state(p), std::exchange(p.planned, 0.0));
+  p.restarted_at = t;
   update_frontier(p);
 }
 

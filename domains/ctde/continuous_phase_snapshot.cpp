@@ -3,6 +3,7 @@
 // that takes the snapshot and in the run resumed from it alike, so the two
 // take the same steps from there; the guards' sides and recent events; the
 // counters so far.
+#include <algorithm>
 #include <stdexcept>
 
 #include "domains/ctde/continuous_part_impl.hpp"
@@ -29,6 +30,19 @@ void ContinuousPhase::restart_for_snapshot() {
     p.snapshot_step = p.solver->planned_step();
     p.solver->reset(t, part_state(p), p.snapshot_step);
     update_frontier(p);
+  }
+}
+
+bool ContinuousPhase::restarted_now() const {
+  const double t = run_.resolution_.to_seconds(run_.now_.time);
+  return std::all_of(parts_.all.begin(), parts_.all.end(), [t](const Part& p) {
+    return !p.solver || (p.restarted_at == t && p.solver->current_time() == t && !p.pending && !p.behind);
+  });
+}
+
+void ContinuousPhase::take_for_checkpoint() {
+  for (Part& p : parts_.all) {
+    if (p.solver) p.snapshot_step = p.solver->last_reset_step();
   }
 }
 

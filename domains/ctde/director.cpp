@@ -442,6 +442,9 @@ bool Director::advance_to(double time) { return impl_->advance_to(time); }
 RunSnapshot Director::snapshot() { return impl_->snapshot(); }
 
 void Director::snapshot_at(double time, SnapshotWriter write) { impl_->snapshot_at(time, std::move(write)); }
+void Director::set_checkpoints(std::function<bool()> due, SnapshotWriter write) {
+  impl_->set_checkpoints(std::move(due), std::move(write));
+}
 ModelFingerprint Director::fingerprint() const { return impl_->fingerprint(); }
 void Director::resume_from(RunSnapshot snapshot, bool parameters_may_differ) {
   impl_->resume_from(std::move(snapshot), parameters_may_differ);

@@ -75,6 +75,16 @@ class Director {
   /// @throws ModelError when `time` is not a tick inside [start, stop).
   void snapshot_at(double time, SnapshotWriter write);
 
+  /// Checkpoints (docs/snapshots.md, "Checkpoints"): after the events of a
+  /// time at which every solver restarted anyway (after events that
+  /// changed states or continuous inputs; any event time of a run without
+  /// continuous states), when `due()` says yes, `write` gets a snapshot of
+  /// the run there. Taking it changes nothing in the run (no restart of its
+  /// own, no trace line), so a run with checkpoints is the run without them,
+  /// bit for bit, wherever they fall; each resumes exactly. `due` is polled
+  /// at every such time: it must be cheap. Before run().
+  void set_checkpoints(std::function<bool()> due, SnapshotWriter write);
+
   /// The fingerprints a snapshot of this model carries.
   [[nodiscard]] ModelFingerprint fingerprint() const;
 

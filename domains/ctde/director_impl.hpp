@@ -49,6 +49,8 @@ class Director::Impl final : public DirectorServices, public RunState {
 
   /// Director::snapshot_at.
   void snapshot_at(double time, SnapshotWriter write);
+  /// Director::set_checkpoints.
+  void set_checkpoints(std::function<bool()> due, SnapshotWriter write);
   /// Director::fingerprint.
   [[nodiscard]] ModelFingerprint fingerprint() const;
   /// Director::resume_from.
@@ -133,7 +135,12 @@ class Director::Impl final : public DirectorServices, public RunState {
   /// After the events at now_: takes the snapshot asked for there.
   void snapshot_if_due() {
     if (snapshot_ && snapshot_->at == now_.time && !snapshot_->taken) take_snapshot();
+    if (checkpoint_ && now_.time < stop_ && (b_.x_storage.empty() || continuous_.restarted_now()) &&
+        checkpoint_->due())
+      take_checkpoint();
   }
+  /// A checkpoint here, where the solvers restarted anyway (run_snapshot.cpp).
+  void take_checkpoint();
   /// The solver restarts for the snapshot (ContinuousPhase::restart_for_snapshot),
   /// then the run's state is written and handed to the writer.
   void take_snapshot();
@@ -246,6 +253,12 @@ class Director::Impl final : public DirectorServices, public RunState {
     bool taken = false;
   };
   std::optional<SnapshotRequest> snapshot_;
+  /// Director::set_checkpoints.
+  struct Checkpoints {
+    std::function<bool()> due;
+    SnapshotWriter write;
+  };
+  std::optional<Checkpoints> checkpoint_;
   /// The snapshot to resume from (resume_from).
   struct Resume {
     RunSnapshot snapshot;

@@ -124,6 +124,30 @@ void Director::Impl::resume_from(RunSnapshot snapshot, bool parameters_may_diffe
   restore_run();
 }
 
+void Director::Impl::set_checkpoints(std::function<bool()> due, SnapshotWriter write) {
+  checkpoint_ = Checkpoints{std::move(due), std::move(write)};
+}
+
+void Director::Impl::take_checkpoint() {
+  continuous_.take_for_checkpoint();
+  StateWriter out;
+  try {
+    save_run(out);
+  } catch (const SnapshotError& e) {
+    throw Failure{std::string("the checkpoint could not be taken: ") + e.what(), ""};
+  }
+  RunSnapshot snapshot;
+  snapshot.tag = now_;
+  snapshot.time = resolution_.to_seconds(now_.time);
+  snapshot.model = fingerprint();
+  snapshot.body = out.bytes();
+  try {
+    checkpoint_->write(snapshot);
+  } catch (const std::exception& e) {
+    throw Failure{std::string("the checkpoint could not be written: ") + e.what(), ""};
+  }
+}
+
 RunSnapshot Director::Impl::snapshot() {
   if (!started_ || ended_ || now_.time != pause_)
     throw std::logic_error("Director::snapshot: the run is not paused (advance_to() pauses it)");

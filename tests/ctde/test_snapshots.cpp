@@ -110,6 +110,31 @@ TEST_CASE("auto resumes exactly before its switch to bdf, while on bdf, and afte
   }
 }
 
+TEST_CASE("checkpoints change nothing in the run, wherever they fall, and each resumes exactly") {
+  // Asked for at every chance: after the events of every time at which the
+  // solvers restarted anyway (every event time of a run without states).
+  const std::string mm1 = R"({"ctde": 1, "director": {"stop_time": 30},
+    "actors": [{"name": "arrivals", "type": "PoissonClock", "params": {"mean_interval": 1.5, "seed": 3}},
+               {"name": "server", "type": "Server", "params": {"service_time": 1.2}}],
+    "connections": [["arrivals.out", "server.in"]], "record": ["server.out"]})";
+  for (const auto& [name, load] : std::vector<std::pair<std::string, std::function<Model()>>>{
+           {"mixed", text(kMixed)}, {"bouncing_ball", example("bouncing_ball")}, {"mm1", text(mm1)}}) {
+    CAPTURE(name);
+    const Written plain = run_written(load, [](Director&) {});
+    std::vector<RunSnapshot> checkpoints;
+    const Written checkpointed = run_written(load, [&](Director& d) {
+      d.set_checkpoints([] { return true; }, [&](const RunSnapshot& s) { checkpoints.push_back(s); });
+    });
+    CHECK(checkpointed.csv == plain.csv);
+    CHECK(checkpointed.trace == plain.trace);
+    REQUIRE(checkpoints.size() >= 3);
+    for (const std::size_t k : {std::size_t{0}, checkpoints.size() / 2, checkpoints.size() - 1}) {
+      CAPTURE(checkpoints[k].time);
+      check_resumed(load, plain, checkpoints[k]);
+    }
+  }
+}
+
 TEST_CASE("every registered actor type's run state resumes exactly") {
   for (const auto& entry : builtin_actors().entries()) {
     if (entry.type == "FMU") continue;  // tests/fmi/test_fmu_snapshots.cpp

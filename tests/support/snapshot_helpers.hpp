@@ -81,16 +81,13 @@ inline std::vector<std::string> trace_after(const std::string& trace, double at)
   return lines;
 }
 
-/// Runs the model whole, taking a snapshot at `at` (s); resumes a second
-/// run of a fresh load from it; checks that the rows and trace lines after
-/// `at`, the status, the end time and every counter are the same, byte for
-/// byte. Returns the snapshot.
-inline RunSnapshot check_resumes_exactly(const std::function<Model()>& load, double at) {
-  RunSnapshot snapshot;
-  const Written whole =
-      run_written(load, [&](Director& d) { d.snapshot_at(at, [&](const RunSnapshot& s) { snapshot = s; }); });
-  REQUIRE_MESSAGE(whole.result.status != RunStatus::kError, whole.result.message);
-  REQUIRE_MESSAGE(!snapshot.body.empty(), "no snapshot was taken");
+/// Resumes a run of a fresh load from `snapshot`, taken in the run that
+/// wrote `whole`; checks that the rows and trace lines after the
+/// snapshot's time, the status, the end time and every counter are the
+/// same, byte for byte.
+inline void check_resumed(const std::function<Model()>& load, const Written& whole,
+                          const RunSnapshot& snapshot) {
+  const double at = snapshot.time;
   const Written resumed = run_written(load, [&](Director& d) { d.resume_from(snapshot, false); });
   REQUIRE_MESSAGE(resumed.result.status == whole.result.status, resumed.result.message);
   CHECK(resumed.result.time == whole.result.time);
@@ -102,6 +99,17 @@ inline RunSnapshot check_resumes_exactly(const std::function<Model()>& load, dou
   // whole run's after `at`, its trace (but for its first line) too.
   CHECK(body_lines(resumed.csv) == rows_after(whole.csv, at));
   CHECK(trace_after(resumed.trace, at) == trace_after(whole.trace, at));
+}
+
+/// Runs the model whole, taking a snapshot at `at` (s); resumes a second
+/// run of a fresh load from it (check_resumed). Returns the snapshot.
+inline RunSnapshot check_resumes_exactly(const std::function<Model()>& load, double at) {
+  RunSnapshot snapshot;
+  const Written whole =
+      run_written(load, [&](Director& d) { d.snapshot_at(at, [&](const RunSnapshot& s) { snapshot = s; }); });
+  REQUIRE_MESSAGE(whole.result.status != RunStatus::kError, whole.result.message);
+  REQUIRE_MESSAGE(!snapshot.body.empty(), "no snapshot was taken");
+  check_resumed(load, whole, snapshot);
   CHECK(!rows_after(whole.csv, at).empty());
   return snapshot;
 }
