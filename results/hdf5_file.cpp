@@ -48,9 +48,9 @@ Type text_type() {
   return type;
 }
 
-constexpr std::array<std::string_view, 12> kReserved{
-    "index",  "status",      "message",      "steps",    "rejected_steps", "rhs_evals",
-    "events", "time_events", "state_events", "end_time", "wall_time",      "microstep"};
+constexpr std::array<std::string_view, 13> kReserved{
+    "index",       "status",       "message",  "steps",     "rejected_steps", "rhs_evals",       "events",
+    "time_events", "state_events", "end_time", "wall_time", "microstep",      "warm_start_until"};
 
 }  // namespace
 
@@ -166,6 +166,7 @@ void Hdf5File::write_run(const std::string& group_name, const RunRecord& record)
   for (const RunCounter& counter : kRunCounters)
     ok = ok && put_count(g, counter.name, record.stats.*counter.member);
   ok = ok && put_double(g, "end_time", record.end_time) && put_double(g, "wall_time", record.wall_time);
+  if (record.warm_start_until) ok = ok && put_double(g, "warm_start_until", *record.warm_start_until);
   if (!ok) fail("the attributes of " + group_name);
 }
 

@@ -127,6 +127,8 @@ std::vector<char> serialize(const RunRecord& record) {
     out.put(name);
     out.put(value);
   }
+  out.put(record.warm_start_until.has_value());
+  out.put(record.warm_start_until.value_or(0.0));
   outcome_fields(out, record);
   out.put(static_cast<std::uint64_t>(record.signals.size()));
   for (const SignalData& signal : record.signals) signal_fields(out, signal);
@@ -145,6 +147,10 @@ RunRecord deserialize(const std::vector<char>& bytes) {
     in.get(name);
     in.get(value);
   }
+  bool warm = false;
+  double until = 0;
+  in.fields(warm, until);
+  if (warm) record.warm_start_until = until;
   outcome_fields(in, record);
   in.get(count);
   if (count > bytes.size()) throw std::runtime_error("a run record is cut short");

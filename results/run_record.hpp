@@ -6,6 +6,7 @@
 /// NaN where a discrete signal is absent.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,9 @@ struct SignalData {
 struct RunRecord {
   std::uint64_t index = 0;  ///< the run's index k in a sweep (0 for a single run)
   std::vector<std::pair<std::string, double>> parameters;  ///< swept values, in the sweep's order
+  /// A run of a warm-started sweep: the time T (s) it branched from the
+  /// warm-up at (its rows are those after T); unset otherwise.
+  std::optional<double> warm_start_until;
   std::string status = "ok";  ///< to_string(RunStatus), or "error" for a model the run's values break
   std::string message;        ///< why it failed, or empty
   RunStatistics stats;

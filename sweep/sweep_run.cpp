@@ -11,7 +11,9 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "core/model_file.hpp"
+#include "core/state_stream.hpp"
 #include "domains/ctde/director.hpp"
+#include "run/interrupt.hpp"
 #include "run/run_setup.hpp"
 
 namespace ctde::sweep {
@@ -55,6 +57,14 @@ SweepModel check_sweep(const std::string& model_path, const std::string& sweep_p
   sweep.folder = folder.empty() ? "." : folder;
   sweep.spec = load_sweep_file(sweep_path);
   check_model(sweep, sweep_path);
+  if (sweep.spec.warm_start_until) {
+    try {
+      sweep.warm_start = warm_up(sweep, sweep_path, [] { return interrupt_signal() != 0; });
+    } catch (const WarmUpInterrupted&) {
+      throw_if_interrupted();
+      throw;
+    }
+  }
   return sweep;
 }
 
@@ -75,6 +85,36 @@ void check_model(const SweepModel& model, const std::string& sweep_file) {
   (void)set_up_run(loaded, model.spec.stop_time);
 }
 
+namespace {
+
+/// Run k of a warm-started sweep, into `record` (its parameters set).
+void resume_one(const SweepModel& model, const ParameterOverrides& overrides, results::RunRecord& record,
+                const std::function<bool()>& stop) {
+  const WarmStart& warm = *model.warm_start;
+  record.warm_start_until = warm.snapshot.time;
+  Model loaded = load_model_text(model.text, model.path, types_of(model), overrides, model.folder);
+  RunSetup setup = set_up_run(loaded, model.spec.stop_time);
+  if (setup.options.start_time != warm.start_time || setup.options.stop_time != warm.stop_time) {
+    throw ModelError(concat({"this run goes from ", format_double(setup.options.start_time), " to ",
+                             format_double(setup.options.stop_time), " s, the warm-up from ",
+                             format_double(warm.start_time), " to ", format_double(warm.stop_time),
+                             " s: a warm-started sweep cannot sweep the start or stop time"}));
+  }
+  ColumnarResults rows(std::move(setup.signals));
+  Director director(setup.flat, setup.options, loaded.name(), nullptr, &rows);
+  director.set_stop_check(stop);
+  try {
+    director.resume_from(warm.snapshot, true);
+  } catch (const SnapshotError& e) {
+    throw SnapshotError(concat({"cannot resume from the warm-up at ", format_double(warm.snapshot.time),
+                                " s with this run's values: ", e.what()}));
+  }
+  const RunResult result = director.run();
+  results::fill_record(record, result, rows);
+}
+
+}  // namespace
+
 results::RunRecord run_one(const SweepModel& model, std::uint64_t k, const std::function<bool()>& stop) {
   const auto started = std::chrono::steady_clock::now();
   results::RunRecord record;
@@ -83,15 +123,20 @@ results::RunRecord run_one(const SweepModel& model, std::uint64_t k, const std::
   try {
     ParameterOverrides overrides;
     for (const auto& [name, value] : record.parameters) overrides.emplace_back(name, format_double(value));
-    Model loaded = load_model_text(model.text, model.path, types_of(model), overrides, model.folder);
-    std::uint64_t next = 0;
-    seed_actors(loaded.top(), model.spec, k, next);
-    RunSetup setup = set_up_run(loaded, model.spec.stop_time);
-    ColumnarResults rows(std::move(setup.signals));
-    Director director(setup.flat, setup.options, loaded.name(), nullptr, &rows);
-    director.set_stop_check(stop);
-    const RunResult result = director.run();
-    results::fill_record(record, result, rows);
+    if (model.spec.warm_start_until) {
+      if (!model.warm_start) throw std::logic_error("a warm-started sweep without its warm-up (warm_up())");
+      resume_one(model, overrides, record, stop);
+    } else {
+      Model loaded = load_model_text(model.text, model.path, types_of(model), overrides, model.folder);
+      std::uint64_t next = 0;
+      seed_actors(loaded.top(), model.spec, k, next);
+      RunSetup setup = set_up_run(loaded, model.spec.stop_time);
+      ColumnarResults rows(std::move(setup.signals));
+      Director director(setup.flat, setup.options, loaded.name(), nullptr, &rows);
+      director.set_stop_check(stop);
+      const RunResult result = director.run();
+      results::fill_record(record, result, rows);
+    }
   } catch (const std::exception& e) {  // a value the model refuses: this run fails, the others go on
     record.status = "error";
     record.message = e.what();

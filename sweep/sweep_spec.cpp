@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "results/hdf5_file.hpp"
 
 namespace ctde::sweep {
@@ -92,6 +93,17 @@ class Parser {
     return p;
   }
 
+  /// {"until": T}: T, a finite number (its place in the run is checked against the model).
+  double warm_start(const json& value, const std::string& pointer) const {
+    if (!value.is_object()) fail(pointer, "expected {\"until\": T} (T in s)");
+    for (const auto& [key, item] : value.items()) {
+      if (key != "until")
+        fail(concat({pointer, "/", key}), concat({"unknown key '", key, "' (known: until)"}));
+    }
+    if (!value.contains("until")) fail(pointer, "missing \"until\": T, the time (s) the runs branch at");
+    return number(value["until"], concat({pointer, "/until"}));
+  }
+
   SweepSpec parse(const std::string& text) {
     json root;
     try {
@@ -133,9 +145,11 @@ class Parser {
       } else if (key == "stop_time") {
         spec.stop_time = number(value, pointer);
         if (*spec.stop_time <= 0) fail(pointer, "the stop time must be > 0");
+      } else if (key == "warm_start") {
+        spec.warm_start_until = warm_start(value, pointer);
       } else {
-        fail(pointer,
-             "unknown key '" + key + "' (known: ctde_sweep, grid, random, samples, seed, stop_time)");
+        fail(pointer, "unknown key '" + key +
+                          "' (known: ctde_sweep, grid, random, samples, seed, stop_time, warm_start)");
       }
     }
     if (spec.grid.empty() && spec.random.empty()) fail("", "nothing to sweep: give \"grid\" or \"random\"");

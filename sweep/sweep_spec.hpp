@@ -1,6 +1,7 @@
 #pragma once
 /// A sweep file (docs/sweep.md): the grid of parameter values, the random
-/// draws, the number of samples, the seed and the stop time; and the values
+/// draws, the number of samples, the seed, the stop time and the warm start;
+/// and the values
 /// and random-actor seeds of run k, which depend on (seed, k) only, so that
 /// results do not depend on how many workers or ranks ran them.
 
@@ -28,6 +29,9 @@ struct SweepSpec {
   std::uint64_t samples = 1;
   std::uint64_t seed = 0;
   std::optional<double> stop_time;
+  /// `"warm_start": {"until": T}`: T (s), where every run branches from the
+  /// warm-up, the run of the values not swept (docs/sweep.md, "Warm start").
+  std::optional<double> warm_start_until;
   std::string text;  ///< the file as read
 
   /// Runs: samples x the grid's points.

@@ -1,7 +1,8 @@
 """ctde.sweep(): the runs of `ctde sweep MODEL SWEEP` in-process or on a Dask
 cluster, with the command's own pieces (the sweep file's parsing, run k's
-values and random-actor seeds, one run in memory, the HDF5 writer), so that
-run k is the same run whatever ran it (docs/sweep.md, "Dask")."""
+values and random-actor seeds, the warm-up of a warm-started sweep, one run
+in memory, the HDF5 writer), so that run k is the same run whatever ran it
+(docs/sweep.md, "Dask")."""
 
 import functools
 import json
@@ -26,12 +27,16 @@ class SweepRun(ResultsView):
         stats: dict of counters (steps, rejected_steps, rhs_evals, events,
             time_events, state_events).
         end_time: where the run ended (s).
-        wall_time: the run's wall-clock time (s).
+        wall_time: the run's wall-clock time (s; of a warm-started run, its
+            own part after the warm-up).
+        warm_start_until: in a warm-started sweep, the time T (s) the run
+            branched from the warm-up at: its rows up to T are the warm-up's,
+            the same in every run; None otherwise.
     """
 
     def __init__(self, record):
         (self.index, self.parameters, self.status, self.message, self.stats, self.end_time, self.wall_time, time,
-         microstep, names, columns, discrete) = record.unpack()
+         microstep, names, columns, discrete, self.warm_start_until) = record.unpack()
         super().__init__(time, microstep, dict(zip(names, columns)), discrete)
         self._record = record
 
@@ -69,7 +74,8 @@ def load_sweep(spec):
 
     Returns the C++ ``SweepSpec``: ``run_count``, ``names()``, ``values(k)``
     (run k's values, as ``ctde sweep`` gives them), ``actor_seed(k, actor)``,
-    ``grid``, ``random``, ``samples``, ``seed``, ``stop_time``, ``text``.
+    ``grid``, ``random``, ``samples``, ``seed``, ``stop_time``,
+    ``warm_start_until`` (None without a warm start), ``text``.
 
     Raises:
         ModelError: naming the file and the JSON location.
@@ -79,17 +85,18 @@ def load_sweep(spec):
 
 
 @functools.lru_cache(maxsize=4)
-def _worker_model(text, path, folder, sweep_text, sweep_file):
-    """The SweepModel of a task, parsed once per worker process."""
-    return _ctde.SweepModel(text, path, folder, _ctde.parse_sweep(sweep_text, sweep_file))
+def _worker_model(text, path, folder, sweep_text, sweep_file, warm):
+    """The SweepModel of a task, parsed (and its warm-up read) once per worker process."""
+    return _ctde.SweepModel(text, path, folder, _ctde.parse_sweep(sweep_text, sweep_file), warm)
 
 
-def _run_batch(task):
+def _run_batch(task, warm=None):
     """What a Dask worker runs: task = (model text, model file, folder, sweep
-    text, sweep file, run indices), plain data. Returns the runs' records
-    (pickled as their bytes)."""
+    text, sweep file, run indices), plain data, and the warm-up's bytes of a
+    warm-started sweep (sent once per worker: a scattered future). Returns
+    the runs' records (pickled as their bytes)."""
     *source, indices = task
-    model = _worker_model(*source)
+    model = _worker_model(*source, warm)
     return [_ctde.run_one(model, k) for k in indices]
 
 
@@ -125,7 +132,7 @@ def _batches(count, size):
     return [list(range(start, min(start + size, count))) for start in range(0, count, size)]
 
 
-def _run_on_dask(client, model, folder, sweep_file, batch_size, collector):
+def _run_on_dask(client, model, folder, sweep_file, batch_size, collector, warm):
     from distributed import as_completed  # lazily: ctde.sweep without a client needs no Dask
 
     count = model.spec.run_count
@@ -134,7 +141,12 @@ def _run_on_dask(client, model, folder, sweep_file, batch_size, collector):
         batch_size = max(1, math.ceil(count / (4 * threads)))
     source = (model.text, model.path, folder, model.spec.text, sweep_file)
     batches = _batches(count, batch_size)
-    futures = client.map(_run_batch, [source + (b,) for b in batches], pure=False)
+    tasks = [source + (b,) for b in batches]
+    if warm is None:
+        futures = client.map(_run_batch, tasks, pure=False)
+    else:  # the warm-up's bytes go to each worker once, not with every task
+        shared = client.scatter(warm, broadcast=True, hash=False)
+        futures = client.map(_run_batch, tasks, [shared] * len(tasks), pure=False)
     indices = {future.key: batch for future, batch in zip(futures, batches)}
     for future in as_completed(futures):
         batch = indices.pop(future.key)
@@ -153,7 +165,10 @@ def sweep(model, spec, client=None, output=None, batch_size=None):
     Run k has the values and the random actors' seeds that ``ctde sweep``
     gives it, so the results are the same, bit for bit, whatever runs them.
     The model and the sweep are checked once, before any run; a run that
-    fails is kept with its status and message and the others go on.
+    fails is kept with its status and message and the others go on. A
+    sweep with ``"warm_start": {"until": T}`` runs the warm-up (the model
+    with the values not swept, up to T) once, here, and every run resumes
+    from it with its own values (docs/sweep.md, "Warm start").
 
     Args:
         model: a model file's path, a dict shaped like one, or its JSON text.
@@ -178,7 +193,8 @@ def sweep(model, spec, client=None, output=None, batch_size=None):
     Raises:
         TypeError: an argument of the wrong type (naming it).
         ValueError: ``output`` is not an .h5/.hdf5 file; ``batch_size`` < 1.
-        ModelError: the model or the sweep is wrong (nothing ran or was written).
+        ModelError: the model or the sweep is wrong, or the warm start cannot
+            be made or resumed with the swept values (nothing ran or was written).
         OSError: ``output`` cannot be written.
     """
     if output is not None:
@@ -202,8 +218,13 @@ def sweep(model, spec, client=None, output=None, batch_size=None):
         folder = os.path.dirname(model_path) or "."
     else:
         folder = os.getcwd()
-    checked = _ctde.SweepModel(model_text, model_file, folder, _ctde.parse_sweep(sweep_text, sweep_file))
+    parsed = _ctde.parse_sweep(sweep_text, sweep_file)
+    checked = _ctde.SweepModel(model_text, model_file, folder, parsed)
     _ctde.check_sweep_model(checked, sweep_file)
+    warm = None
+    if parsed.warm_start_until is not None:  # run once here; the runs resume from it
+        warm = _ctde.warm_up(checked, sweep_file)
+        checked = _ctde.SweepModel(model_text, model_file, folder, parsed, warm)
 
     writer = None
     if output is not None:
@@ -218,5 +239,5 @@ def sweep(model, spec, client=None, output=None, batch_size=None):
                 break
     else:
         # The workers anchor the model's relative `file` parameters at an absolute folder.
-        _run_on_dask(client, checked, os.path.abspath(folder), sweep_file, batch_size, collector)
+        _run_on_dask(client, checked, os.path.abspath(folder), sweep_file, batch_size, collector, warm)
     return collector.finish()

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
 
 #include "core/recorded_signal.hpp"
 #include "python/src/numpy_view.hpp"
@@ -13,6 +16,7 @@
 #include "run/output_file.hpp"
 #include "sweep/sweep_run.hpp"
 #include "sweep/sweep_spec.hpp"
+#include "sweep/warm_start.hpp"
 
 namespace py = pybind11;
 
@@ -54,8 +58,8 @@ void check_index(const sweep::SweepSpec& spec, std::uint64_t k) {
 
 /// Everything a ctde.SweepRun holds, in one call: (index, parameters,
 /// status, message, stats, end_time, wall_time, time, microstep, column
-/// names, columns, discrete column names). The arrays are read-only views
-/// of the record's memory, kept alive by `self`.
+/// names, columns, discrete column names, warm_start_until or None). The
+/// arrays are read-only views of the record's memory, kept alive by `self`.
 py::tuple unpack(const py::object& self) {
   const auto& r = self.cast<const results::RunRecord&>();
   const std::size_t rows = r.time.size();
@@ -77,7 +81,7 @@ py::tuple unpack(const py::object& self) {
   for (const auto& [name, value] : r.parameters) parameters[py::str(name)] = value;
   return py::make_tuple(r.index, parameters, r.status, r.message, stats_dict(r.stats), r.end_time,
                         r.wall_time, view(r.time.data(), rows, self), view(r.microstep.data(), rows, self),
-                        names, columns, discrete);
+                        names, columns, discrete, r.warm_start_until);
 }
 
 void bind_spec(py::module_& module) {
@@ -96,6 +100,7 @@ void bind_spec(py::module_& module) {
       .def_readonly("samples", &sweep::SweepSpec::samples)
       .def_readonly("seed", &sweep::SweepSpec::seed)
       .def_readonly("stop_time", &sweep::SweepSpec::stop_time)
+      .def_readonly("warm_start_until", &sweep::SweepSpec::warm_start_until)
       .def_readonly("text", &sweep::SweepSpec::text)
       .def_property_readonly("run_count", &sweep::SweepSpec::run_count)
       .def("names", &sweep::SweepSpec::names)
@@ -116,17 +121,45 @@ void bind_spec(py::module_& module) {
   module.def("parse_sweep", &sweep::parse_sweep, py::arg("text"), py::arg("file"));
 }
 
+/// The warm-up of `bytes` (encode_warm_start's, as warm_up gives them). With the GIL held.
+std::shared_ptr<const sweep::WarmStart> decoded(const py::bytes& bytes) {
+  const std::string_view data = bytes;
+  return std::make_shared<const sweep::WarmStart>(sweep::decode_warm_start(data));
+}
+
 void bind_model(py::module_& module) {
   py::class_<sweep::SweepModel>(module, "SweepModel")
-      .def(py::init([](std::string text, std::string path, std::string folder, sweep::SweepSpec spec) {
-             return sweep::SweepModel{std::move(path), std::move(folder), std::move(text), std::move(spec),
-                                      &actor_types()};
+      .def(py::init([](std::string text, std::string path, std::string folder, sweep::SweepSpec spec,
+                       const std::optional<py::bytes>& warm_start) {
+             return sweep::SweepModel{std::move(path), std::move(folder),
+                                      std::move(text), std::move(spec),
+                                      &actor_types(),  warm_start ? decoded(*warm_start) : nullptr};
            }),
-           py::arg("text"), py::arg("path"), py::arg("folder"), py::arg("spec"))
+           py::arg("text"), py::arg("path"), py::arg("folder"), py::arg("spec"),
+           py::arg("warm_start") = py::none())
       .def_readonly("text", &sweep::SweepModel::text)
       .def_readonly("path", &sweep::SweepModel::path)
       .def_readonly("folder", &sweep::SweepModel::folder)
       .def_readonly("spec", &sweep::SweepModel::spec);
+  module.def(
+      "warm_up",
+      [](const sweep::SweepModel& model, const std::string& sweep_file) {
+        std::vector<char> bytes;
+        {
+          const py::gil_scoped_release nogil;
+          SignalCheck signals;  // Ctrl-C ends the warm-up at its next step: KeyboardInterrupt
+          try {
+            bytes = sweep::encode_warm_start(
+                *sweep::warm_up(model, sweep_file, [&signals] { return signals(); }));
+          } catch (const sweep::WarmUpInterrupted&) {
+            const py::gil_scoped_acquire gil;
+            PyErr_SetString(PyExc_KeyboardInterrupt, signals.reason().c_str());
+            throw py::error_already_set();
+          }
+        }
+        return py::bytes(bytes.data(), bytes.size());
+      },
+      py::arg("model"), py::arg("sweep_file"));
   module.def("check_sweep_model", &sweep::check_model, py::arg("model"), py::arg("sweep_file"),
              py::call_guard<py::gil_scoped_release>());
   module.def(

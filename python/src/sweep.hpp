@@ -1,7 +1,8 @@
 #pragma once
 /// The pieces of `ctde sweep` that ctde.sweep() (python/ctde/_sweep.py)
 /// runs, locally or on Dask workers: the sweep file (SweepSpec: run k's
-/// values and random-actor seeds), the checked model (SweepModel), one run
+/// values and random-actor seeds), the checked model (SweepModel, with the
+/// warm-up of a warm-started sweep, sweep/warm_start.hpp), one run
 /// in memory (sweep::run_one, with the GIL released) giving a RunRecord
 /// (numpy views of its rows; pickled as results::serialize's bytes, so a
 /// Dask worker sends it back whole), and the HDF5 sweep file, written by
@@ -52,8 +53,9 @@ class SweepFileWriter {
   std::vector<results::SummaryRow> summary_;
 };
 
-/// Binds SweepSpec, SweepModel, RunRecord, the checks, run_one and
-/// SweepFileWriter into `module`.
+/// Binds SweepSpec, SweepModel (with the warm-up's bytes), RunRecord, the
+/// checks, warm_up (the warm-up's bytes), run_one and SweepFileWriter into
+/// `module`.
 void bind_sweep(pybind11::module_& module);
 
 }  // namespace ctde::python

@@ -1,7 +1,8 @@
 """ctde.sweep(): the same runs as `ctde sweep`, in-process and on a Dask
 LocalCluster (two worker processes on 127.0.0.1): the HDF5 files compared
 dataset by dataset with the command's (tests/sweep/h5_compare.py, wall
-times left out), the returned runs against the file, a failing run kept."""
+times left out), the returned runs against the file, a failing run kept;
+sweeps from a warm start against runs resumed one by one (ctde.resume)."""
 
 import importlib.util
 import json
@@ -33,6 +34,8 @@ POISSON_MODEL = {"ctde": 1, "name": "arrivals", "parameters": {"m": 0.5}, "direc
                  "actors": [{"name": "p", "type": "PoissonClock", "params": {"mean_interval": "m", "seed": 1}}],
                  "record": ["p.out"]}
 POISSON = {"ctde_sweep": 1, "grid": {"m": [0.5, 1]}, "samples": 3, "seed": 5}
+# The ball from a warm start at 2.13 s (after its first impact, between two output rows).
+WARM = dict(MIXED, stop_time=6, warm_start={"until": 2.13})
 
 
 def write_json(path, value):
@@ -81,6 +84,7 @@ def files(tmp_path):
         "zeno": write_json(tmp_path / "zeno.json", ZENO),
         "poisson_model": write_json(tmp_path / "poisson.json", POISSON_MODEL),
         "poisson": write_json(tmp_path / "poisson_sweep.json", POISSON),
+        "warm": write_json(tmp_path / "warm.json", WARM),
     }
 
 
@@ -253,3 +257,80 @@ def test_ctrl_c_stops_an_in_process_sweep_at_its_next_step():
     assert [r.status for r in runs] == ["interrupted"]
     assert "KeyboardInterrupt" in runs[0].message
     assert 0 < runs[0].end_time < 5e5 and len(runs[0]["x.out"]) > 0
+
+
+def bits(values):
+    """The bytes of an array: equal when the values are the same bit for bit (NaN included)."""
+    return np.ascontiguousarray(values).tobytes()
+
+
+def assert_same_rows(a, b):
+    """Results/SweepRun `a` and `b` hold the same rows, bit for bit."""
+    assert bits(a.time) == bits(b.time)
+    assert bits(a.microstep) == bits(b.microstep)
+    assert sorted(a.columns) == sorted(b.columns)
+    for name in a.columns:
+        assert bits(a[name]) == bits(b[name]), name
+
+
+def test_a_warm_started_run_is_the_run_resumed_alone_with_its_values(ball_path):
+    until = WARM["warm_start"]["until"]
+    runs = ctde.sweep(ball_path, WARM)
+    # The model with its own values, saved at T by a run that goes on; each run's values set on resuming.
+    whole_run = ctde.load(ball_path).start(stop_time=WARM["stop_time"])
+    assert whole_run.advance_to(until)
+    snapshot = whole_run.snapshot()
+    assert whole_run.run().status == "ok"
+    assert len(runs) == 6 and len({r.parameters["e"] for r in runs}) == 3
+    for r in runs:
+        assert r.status == "ok" and r.warm_start_until == until
+        assert len(r) > 0 and np.all(r.time > until)  # the rows after T, as ctde.resume() gives them
+        alone = ctde.resume(snapshot, set=r.parameters).run()
+        assert_same_rows(r, alone)
+        assert (r.status, r.message, r.end_time, r.stats) == (alone.status, alone.message, alone.end_time,
+                                                               alone.stats)
+    # e applies from T on (at the next impact); h0, the start height, is not read again.
+    assert len({bits(r["h.out"]) for r in runs}) == 3
+
+
+def test_a_warm_started_sweep_gives_the_commands_file_in_process_and_on_dask(client, ball_path, files, tmp_path,
+                                                                              cli):
+    expected = cli_sweep(cli, ball_path, files["warm"], tmp_path / "cli.h5")
+    with h5py.File(expected, "r") as f:
+        assert all(f["runs"][k].attrs["warm_start_until"] == 2.13 for k in f["runs"])
+    assert ctde.load_sweep(files["warm"]).warm_start_until == 2.13
+    assert ctde.load_sweep(files["mixed"]).warm_start_until is None
+    out = str(tmp_path / "local.h5")
+    ctde.sweep(str(ball_path), files["warm"], output=out)
+    assert_same_files(expected, out)
+    out = str(tmp_path / "dask.h5")
+    summary = ctde.sweep(str(ball_path), files["warm"], client=client, output=out, batch_size=1)
+    assert [s["status"] for s in summary] == ["ok"] * 6
+    assert_same_files(expected, out)
+    runs = ctde.sweep(str(ball_path), WARM, client=client, batch_size=2)
+    assert_runs_match_file(runs, expected)
+    assert all(r.warm_start_until == 2.13 for r in runs)
+    import pickle
+    assert pickle.loads(pickle.dumps(runs[1])).warm_start_until == 2.13
+    assert ctde.sweep(ball_path, files["mixed"])[0].warm_start_until is None
+
+
+def test_a_warm_start_that_cannot_be_made_is_refused_before_any_run(ball_path, tmp_path):
+    out = tmp_path / "never.h5"
+    with pytest.raises(ctde.ModelError, match="not inside the run, from 0 to 6 s") as error:
+        ctde.sweep(ball_path, dict(WARM, warm_start={"until": 6}), output=out)
+    assert error.value.location == "<dict> at /warm_start/until"
+    with pytest.raises(ctde.ModelError, match="unknown key 'at'"):
+        ctde.sweep(ball_path, dict(WARM, warm_start={"at": 1}))
+    # A swept parameter that moves the stop time: every run must resume the warm-up's plans.
+    model = json.loads((SOURCE_DIR / "examples" / "models" / "bouncing_ball.json").read_text())
+    model["parameters"]["tend"] = 6
+    model["director"]["stop_time"] = "tend"
+    with pytest.raises(ctde.ModelError, match="cannot sweep the start or stop time") as error:
+        ctde.sweep(model, {"ctde_sweep": 1, "grid": {"tend": [6, 5]}, "warm_start": {"until": 2}}, output=out)
+    assert error.value.location == "<dict> at /grid/tend/1"
+    # Python actors keep their state in Python: a sweep (warm or not) cannot load them from its text.
+    python_actor = dict(model, actors=model["actors"] + [{"name": "p", "type": "Python"}])
+    with pytest.raises(ctde.ModelError, match="written in Python"):
+        ctde.sweep(python_actor, {"ctde_sweep": 1, "grid": {"e": [0.5]}, "warm_start": {"until": 2}})
+    assert not out.exists()

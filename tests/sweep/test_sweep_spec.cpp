@@ -160,3 +160,24 @@ TEST_CASE("bad sweep files are refused with the file and the JSON location") {
                  "standard deviation is negative"));
   CHECK(mentions(error_of(R"({"ctde_sweep": 1, "grid": {"status": [1]}})"), "'status' cannot be swept"));
 }
+
+TEST_CASE("a warm start is {\"until\": T}: parsed, or refused at its place") {
+  const SweepSpec cold = parse_sweep(R"({"ctde_sweep": 1, "grid": {"e": [1]}})", "s.json");
+  CHECK(!cold.warm_start_until.has_value());
+  const SweepSpec warm =
+      parse_sweep(R"({"ctde_sweep": 1, "grid": {"e": [1]}, "warm_start": {"until": 2.5}})", "s.json");
+  REQUIRE(warm.warm_start_until.has_value());
+  CHECK(*warm.warm_start_until == 2.5);
+  CHECK(warm.run_count() == 1);
+  const auto refused = [](const std::string& warm_start) {
+    return error_of(R"({"ctde_sweep": 1, "grid": {"e": [1]}, "warm_start": )" + warm_start + "}");
+  };
+  CHECK(mentions(refused("2.5"), "s.json at /warm_start: expected {\"until\": T}"));
+  CHECK(mentions(refused("{}"), "s.json at /warm_start: missing \"until\""));
+  CHECK(mentions(refused(R"({"until": "5"})"), "s.json at /warm_start/until: expected a number"));
+  CHECK(mentions(refused(R"({"until": 1, "from": 0})"),
+                 "s.json at /warm_start/from: unknown key 'from' (known: until)"));
+  CHECK(mentions(error_of(R"({"ctde_sweep": 1, "grid": {"e": [1]}, "warm": 3})"), "warm_start)"));
+  CHECK(mentions(error_of(R"({"ctde_sweep": 1, "grid": {"warm_start_until": [1]}})"),
+                 "'warm_start_until' cannot be swept"));
+}
