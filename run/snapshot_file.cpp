@@ -10,6 +10,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "core/fnv1a.hpp"
 #include "core/format.hpp"
 #include "core/state_stream.hpp"
 
@@ -18,13 +19,11 @@ namespace {
 
 constexpr std::string_view kMagic = "CTDESNAP";
 
-std::uint64_t fnv1a(std::span<const std::byte> bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const std::byte b : bytes) {
-    h ^= static_cast<std::uint8_t>(b);
-    h *= 0x100000001b3ULL;
-  }
-  return h;
+/// The checksum of the bytes before it.
+std::uint64_t checksum_of(std::span<const std::byte> bytes) {
+  Fnv1a h;
+  h.bytes(bytes);
+  return h.get();
 }
 
 std::string hex(std::uint64_t v) {
@@ -80,7 +79,7 @@ std::vector<std::byte> encode_snapshot(const SnapshotFile& file) {
   for (const char c : text) bytes.push_back(static_cast<std::byte>(c));
   put(bytes, static_cast<std::uint64_t>(s.body.size()));
   bytes.insert(bytes.end(), s.body.begin(), s.body.end());
-  put(bytes, fnv1a(bytes));
+  put(bytes, checksum_of(bytes));
   return bytes;
 }
 
@@ -143,7 +142,7 @@ SnapshotFile decode_snapshot(std::span<const std::byte> bytes, const std::string
     if (body_length + sizeof(std::uint64_t) != reader.remaining())
       reader.fail(body_length + sizeof(std::uint64_t) > reader.remaining() ? "truncated"
                                                                            : "has bytes after its end");
-    if (fnv1a(summed) != checksum) reader.fail("corrupt: its checksum does not match its contents");
+    if (checksum_of(summed) != checksum) reader.fail("corrupt: its checksum does not match its contents");
     const std::span<const std::byte> body =
         bytes.subspan(bytes.size() - sizeof(std::uint64_t) - body_length, body_length);
     file.snapshot.body.assign(body.begin(), body.end());

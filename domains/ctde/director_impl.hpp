@@ -147,6 +147,8 @@ class Director::Impl final : public DirectorServices, public RunState {
   /// The snapshot of the run where it stands (a snapshot line traced, the
   /// solvers restarted, the state written).
   RunSnapshot saved();
+  /// The snapshot at now_ whose body `out` wrote (save_run).
+  [[nodiscard]] RunSnapshot here(const StateWriter& out) const;
   /// The run's state after the events of now_ (run_snapshot.cpp).
   void save_run(StateWriter& out) const;
   /// resume_from(): the run's state from resume_'s snapshot, but for the

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "core/fnv1a.hpp"
 #include "core/format.hpp"
 #include "domains/ctde/director_impl.hpp"
 
@@ -15,34 +16,9 @@ namespace {
 /// The body's layout version: a body of another version is refused.
 constexpr std::uint32_t kBodyVersion = 1;
 
-/// 64-bit FNV-1a, fed value by value.
-class Fnv {
- public:
-  void bytes(const void* data, std::size_t size) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < size; ++i) {
-      hash_ ^= p[i];
-      hash_ *= 0x100000001b3ULL;
-    }
-  }
-  template <class T>
-  void value(const T& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    bytes(&v, sizeof v);
-  }
-  void text(std::string_view s) {
-    value(s.size());
-    bytes(s.data(), s.size());
-  }
-  [[nodiscard]] std::uint64_t get() const { return hash_; }
-
- private:
-  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
-};
-
 /// The fingerprint of one actor's parameter values as resolved.
 std::uint64_t parameters_hash(const Actor& actor) {
-  Fnv h;
+  Fnv1a h;
   for (const ParamSlot& p : actor.parameters()) {
     h.text(p.name.str());
     const ResolvedParam& r = p.resolved;
@@ -80,8 +56,8 @@ void Director::Impl::snapshot_at(double time, SnapshotWriter write) {
 }
 
 ModelFingerprint Director::Impl::fingerprint() const {
-  Fnv structure;
-  Fnv parameters;
+  Fnv1a structure;
+  Fnv1a parameters;
   structure.value(resolution_.seconds_per_tick());
   structure.value(layout_.actors.size());
   for (ActorId d{0}; d.index() < layout_.actors.size(); ++d) {
@@ -136,11 +112,7 @@ void Director::Impl::take_checkpoint() {
   } catch (const SnapshotError& e) {
     throw Failure{std::string("the checkpoint could not be taken: ") + e.what(), ""};
   }
-  RunSnapshot snapshot;
-  snapshot.tag = now_;
-  snapshot.time = resolution_.to_seconds(now_.time);
-  snapshot.model = fingerprint();
-  snapshot.body = out.bytes();
+  const RunSnapshot snapshot = here(out);
   try {
     checkpoint_->write(snapshot);
   } catch (const std::exception& e) {
@@ -159,6 +131,10 @@ RunSnapshot Director::Impl::saved() {
   StateWriter out;
   save_run(out);
   if (trace_ != nullptr) trace_->snapshot(now_, false);
+  return here(out);
+}
+
+RunSnapshot Director::Impl::here(const StateWriter& out) const {
   RunSnapshot snapshot;
   snapshot.tag = now_;
   snapshot.time = resolution_.to_seconds(now_.time);
