@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -40,28 +41,51 @@ struct Run {
   }
 };
 
+/// What one run wrote.
+struct Written {
+  RunResult result;
+  std::string csv;
+  std::string trace;
+};
+
+/// A run of the model `load()` makes; `configure` sets the director up
+/// before it runs (a snapshot to take, one to resume from).
+inline Written run_written(const std::function<Model()>& load,
+                           const std::function<void(Director&)>& configure) {
+  Model model = load();
+  const FlatModel flat = validate(model);
+  const RunOptions options = make_run_options(model.director(), model.parameters());
+  std::ostringstream trace_text;
+  std::ostringstream csv;
+  Written written;
+  {
+    TraceWriter trace(trace_text);
+    CsvResults results(csv, resolve_record(flat, model.record()));
+    Director director(flat, options, model.name(), &trace, &results);
+    configure(director);
+    written.result = director.run();
+  }
+  written.csv = csv.str();
+  written.trace = trace_text.str();
+  return written;
+}
+
 /// Loads, validates and runs JSON model text, tracing and recording into
 /// memory; `overrides` replace model parameters as `ctde run --set` does;
 /// `stop_check`, if given, is the director's (Director::set_stop_check).
 inline Run run_model(const std::string& text, const ParameterOverrides& overrides = {},
                      const Director::StopCheck& stop_check = {}) {
-  Model model = load_model_text(text, "test.json", builtin_actors(), overrides);
-  const FlatModel flat = validate(model);
-  const RunOptions options = make_run_options(model.director(), model.parameters());
-  std::ostringstream out;
-  std::ostringstream csv;
+  Written written =
+      run_written([&] { return load_model_text(text, "test.json", builtin_actors(), overrides); },
+                  [&](Director& director) {
+                    if (stop_check) director.set_stop_check(stop_check);
+                  });
   Run run;
-  {
-    TraceWriter trace(out);
-    CsvResults results(csv, resolve_record(flat, model.record()));
-    Director director(flat, options, model.name(), &trace, &results);
-    if (stop_check) director.set_stop_check(stop_check);
-    run.result = director.run();
-  }
-  run.trace = out.str();
+  run.result = std::move(written.result);
+  run.trace = std::move(written.trace);
   std::istringstream in(run.trace);
   for (std::string line; std::getline(in, line);) run.lines.push_back(nlohmann::json::parse(line));
-  run.csv = csv.str();
+  run.csv = std::move(written.csv);
   std::istringstream rows(run.csv);
   std::string line;
   std::getline(rows, line);

@@ -17,37 +17,9 @@
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
 #include "support/model_helpers.hpp"
+#include "support/run_helpers.hpp"
 
 namespace ctde::test {
-
-/// What one run wrote.
-struct Written {
-  RunResult result;
-  std::string csv;
-  std::string trace;
-};
-
-/// A run of the model `load()` makes; `configure` sets the director up
-/// before it runs (a snapshot to take, one to resume from).
-inline Written run_written(const std::function<Model()>& load,
-                           const std::function<void(Director&)>& configure) {
-  Model model = load();
-  const FlatModel flat = validate(model);
-  const RunOptions options = make_run_options(model.director(), model.parameters());
-  std::ostringstream trace_text;
-  std::ostringstream csv;
-  Written written;
-  {
-    TraceWriter trace(trace_text);
-    CsvResults results(csv, resolve_record(flat, model.record()));
-    Director director(flat, options, model.name(), &trace, &results);
-    configure(director);
-    written.result = director.run();
-  }
-  written.csv = csv.str();
-  written.trace = trace_text.str();
-  return written;
-}
 
 /// The lines of `text` after the first one (the header).
 inline std::vector<std::string> body_lines(const std::string& text) {
