@@ -331,4 +331,38 @@ void DormandPrince::redo_to(double te) {
   controller_.restart();
 }
 
+void DormandPrince::save_exact(StateWriter& out) const {
+  out.f64(t0_);
+  out.f64(t_);
+  out.f64(h_);
+  out.f64(hlast_);
+  out.boolean(have_f0_);
+  out.boolean(weights_valid_);
+  out.boolean(interpolant_);
+  out.f64(controller_.last_error());
+  out.f64(controller_.growth_limit());
+  out.f64(stiffness_);
+  for (const double* v : {y0_, y_, weights_}) out.values(std::span<const double>(v, n_));
+  for (const double* k : k_) out.values(std::span<const double>(k, n_));
+  for (const long c : {stats_.steps, stats_.step_attempts, stats_.error_test_failures, stats_.rhs_evals})
+    out.i64(c);
+}
+
+void DormandPrince::restore_exact(StateReader& in) {
+  t0_ = in.f64();
+  t_ = in.f64();
+  h_ = in.f64();
+  hlast_ = in.f64();
+  have_f0_ = in.boolean();
+  weights_valid_ = in.boolean();
+  interpolant_ = in.boolean();
+  const double last_error = in.f64();
+  controller_.set_memory(last_error, in.f64());
+  stiffness_ = in.f64();
+  for (double* v : {y0_, y_, weights_}) in.values_into(std::span<double>(v, n_));
+  for (double* k : k_) in.values_into(std::span<double>(k, n_));
+  for (long* c : {&stats_.steps, &stats_.step_attempts, &stats_.error_test_failures, &stats_.rhs_evals})
+    *c = in.i64();
+}
+
 }  // namespace ctde

@@ -70,6 +70,11 @@ class DormandPrince final : public SolverBackend {
   [[nodiscard]] bool has_interpolant() const override { return interpolant_; }
   [[nodiscard]] OdeStatistics statistics() const override { return stats_; }
   [[nodiscard]] std::string method_now() const override { return "erk45"; }
+  [[nodiscard]] bool saves_exactly() const override { return true; }
+  /// The times, the states at both ends of the last step, its stages, the
+  /// error weights, the planned step and the controller's memory, the counters.
+  void save_exact(StateWriter& out) const override;
+  void restore_exact(StateReader& in) override;
 
   /// Hairer's stiffness estimate of the last accepted step: h times the
   /// Lipschitz quotient |f(x7) - f(x6)| / |x7 - x6| of its last two stages

@@ -72,6 +72,14 @@ class StepController {
 
   /// The error test failed for the `failures`-th time in one step, an attempt
   /// of size h: whether the step fails for good.
+  /// Its memory (a checkpoint's: DormandPrince::save_exact).
+  [[nodiscard]] double last_error() const { return e1_; }
+  [[nodiscard]] double growth_limit() const { return etamax_; }
+  void set_memory(double last_error, double growth_limit) {
+    e1_ = last_error;
+    etamax_ = growth_limit;
+  }
+
   [[nodiscard]] bool gives_up(double h, int failures) const {
     return failures == kMaxNef || h <= min_step_ * (1 + kEps);
   }

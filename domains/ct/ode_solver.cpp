@@ -199,6 +199,20 @@ void OdeSolver::restore_method(StateReader& in, double t, const double* x) {
   backend_->restore_method(in, t, {x, n_});
 }
 
+bool OdeSolver::saves_exactly() const { return backend_->saves_exactly(); }
+
+void OdeSolver::save_exact(StateWriter& out) const {
+  out.f64(last_reset_step_);
+  out.i64(steps_without_stop_);
+  backend_->save_exact(out);
+}
+
+void OdeSolver::restore_exact(StateReader& in) {
+  last_reset_step_ = in.f64();
+  steps_without_stop_ = in.i64();
+  backend_->restore_exact(in);
+}
+
 void OdeSolver::redo_to(double te) {
   const SolverBackend& b = *backend_;
   const double t0 = b.last_step_start();

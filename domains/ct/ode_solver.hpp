@@ -274,6 +274,15 @@ class OdeSolver {
   /// save_method wrote.
   void restore_method(StateReader& in, double t, const double* x);
 
+  /// True when save_exact() lets a resumed run go on without a restart
+  /// (SolverBackend::saves_exactly: the project's Dormand–Prince).
+  [[nodiscard]] bool saves_exactly() const;
+  /// Pre: saves_exactly(). The integrator where it stands, to go on from.
+  void save_exact(StateWriter& out) const;
+  /// In a resumed run's new integrator, instead of its restart: reads what
+  /// save_exact wrote.
+  void restore_exact(StateReader& in);
+
   /// True when a step from t0 to t1 > t0 is long enough to integrate: more
   /// than a few ulps of t (shorter, step() advances the time only).
   [[nodiscard]] static bool resolves(double t0, double t1);

@@ -75,6 +75,15 @@ class SolverBackend {
     (void)t;
     (void)x;
   }
+  /// True when save_exact() holds everything it needs to go on as if never
+  /// stopped (the project's Dormand–Prince): a checkpoint then needs no
+  /// restart (docs/snapshots.md, "Checkpoints"). SUNDIALS keeps its history
+  /// to itself: the others restart.
+  [[nodiscard]] virtual bool saves_exactly() const { return false; }
+  /// Pre: saves_exactly(). Everything it holds beyond its options.
+  virtual void save_exact(StateWriter& out) const { (void)out; }
+  /// In a resumed run, instead of a restart: reads what save_exact wrote.
+  virtual void restore_exact(StateReader& in) { (void)in; }
   /// The method stepping now: its own, or for auto the one it switched to.
   [[nodiscard]] virtual std::string method_now() const = 0;
   /// The last switch announced (auto), "" for the others.

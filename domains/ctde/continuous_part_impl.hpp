@@ -66,12 +66,13 @@ struct ContinuousPhase::Part {
     bool evaluated = false;  ///< the outputs are at te already (a step integrated to it)
   };
   std::optional<Pending> pending;
-  bool touched = false;      ///< at the current event time: at now_, in the phase's parts_.touched list
-  bool behind = false;       ///< its state at now_ is from its dense output: it restarts at now_
-  bool current = false;      ///< its locator's end values are its guards now
-  double planned = 0;        ///< the first step after its next restart (0: the solver's plan)
-  double snapshot_step = 0;  ///< the first step after a snapshot's restart (restart_for_snapshot)
-  double restarted_at = -1;  ///< the time of its solver's last restart after events (restart_part)
+  bool touched = false;         ///< at the current event time: at now_, in the phase's parts_.touched list
+  bool behind = false;          ///< its state at now_ is from its dense output: it restarts at now_
+  bool current = false;         ///< its locator's end values are its guards now
+  double planned = 0;           ///< the first step after its next restart (0: the solver's plan)
+  double snapshot_step = 0;     ///< the first step after a snapshot's restart (restart_for_snapshot)
+  bool snapshot_exact = false;  ///< a checkpoint's: its solver saves its exact state, no restart
+  double restarted_at = -1;     ///< the time of its solver's last restart after events (restart_part)
 
   /// Where the part stands: its pending crossing's time, else its solver's
   /// (or its own time): kept by ContinuousPhase::update_frontier whenever

@@ -148,18 +148,23 @@ class ContinuousPhase {
   /// planned, as a run resumed from the snapshot starts its solvers there;
   /// from here on the two take the same steps. Then save() writes it.
   void restart_for_snapshot();
-  /// True when every part's solver restarted at now_ after its events and
-  /// has not stepped since (or there is none): a snapshot there needs no
-  /// restart of its own (a checkpoint's place, take_for_checkpoint).
-  [[nodiscard]] bool restarted_now() const;
-  /// For a snapshot at such a place: each part restarts, in the resumed run,
-  /// as its solver just did (OdeSolver::last_reset_step).
+  /// True when a snapshot here needs no restart of its own (a checkpoint's
+  /// place, take_for_checkpoint): every part stands at now_ with nothing
+  /// pending, and its solver either restarted here after the events and has
+  /// not stepped since, or saves itself exactly (OdeSolver::saves_exactly),
+  /// or there is none.
+  [[nodiscard]] bool checkpoint_place() const;
+  /// For a snapshot at such a place: each part, in the resumed run, goes on
+  /// as its solver would have: restarted as it just was
+  /// (OdeSolver::last_reset_step), or from its exact state.
   void take_for_checkpoint();
-  /// Writes each part's planned step and guards, and the counters so far.
+  /// Writes each part's solver (its exact state, or the step it restarts
+  /// with) and guards, and the counters so far.
   void save(StateWriter& out) const;
   /// In a resumed run, after start_parts() at the snapshot's time: reads
   /// what save() wrote; each part's solver restarts as restart_for_snapshot()
-  /// did, and the counters go on from the saved ones.
+  /// did or goes on from its exact state, and the counters go on from the
+  /// saved ones.
   void restore(StateReader& in);
 
  private:

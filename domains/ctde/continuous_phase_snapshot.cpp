@@ -1,8 +1,9 @@
 // The continuous phase's part of a snapshot (docs/snapshots.md): each part
 // restarts at the snapshot's tag with the step it had planned, in the run
 // that takes the snapshot and in the run resumed from it alike, so the two
-// take the same steps from there; the guards' sides and recent events; the
-// counters so far.
+// take the same steps from there (a checkpoint's part whose solver saves
+// its exact state goes on from it instead, in both); the guards' sides and
+// recent events; the counters so far.
 #include <algorithm>
 #include <stdexcept>
 
@@ -27,29 +28,40 @@ void ContinuousPhase::restart_for_snapshot() {
                              ")");
     }
     if (!p.solver) continue;
+    p.snapshot_exact = false;
     p.snapshot_step = p.solver->planned_step();
     p.solver->reset(t, part_state(p), p.snapshot_step);
     update_frontier(p);
   }
 }
 
-bool ContinuousPhase::restarted_now() const {
+bool ContinuousPhase::checkpoint_place() const {
   const double t = run_.resolution_.to_seconds(run_.now_.time);
   return std::all_of(parts_.all.begin(), parts_.all.end(), [t](const Part& p) {
-    return !p.solver || (p.restarted_at == t && p.solver->current_time() == t && !p.pending && !p.behind);
+    return !p.solver || (p.solver->current_time() == t && !p.pending && !p.behind &&
+                         (p.restarted_at == t || p.solver->saves_exactly()));
   });
 }
 
 void ContinuousPhase::take_for_checkpoint() {
   for (Part& p : parts_.all) {
-    if (p.solver) p.snapshot_step = p.solver->last_reset_step();
+    if (!p.solver) continue;
+    // One that saves itself exactly goes on from that state; any other
+    // restarted here, and restarts again the same way.
+    p.snapshot_exact = p.solver->saves_exactly();
+    if (!p.snapshot_exact) p.snapshot_step = p.solver->last_reset_step();
   }
 }
 
 void ContinuousPhase::save(StateWriter& out) const {
   out.u64(parts_.all.size());
   for (const Part& p : parts_.all) {
-    out.f64(p.snapshot_step);
+    out.boolean(p.snapshot_exact);
+    if (p.snapshot_exact) {
+      p.solver->save_exact(out);
+    } else {
+      out.f64(p.snapshot_step);
+    }
     out.f64(p.time);
     out.f64(p.step_start);
     out.f64(p.planned);
@@ -71,7 +83,13 @@ void ContinuousPhase::restore(StateReader& in) {
     in.fail("its continuous states fall into another number of independent parts (another model)");
   const double t = run_.resolution_.to_seconds(run_.now_.time);
   for (Part& p : parts_.all) {
-    p.snapshot_step = in.f64();
+    p.snapshot_exact = in.boolean();
+    if (p.snapshot_exact && !p.solver) in.fail("a part without states has a solver's state (another model)");
+    if (p.snapshot_exact) {
+      p.solver->restore_exact(in);
+    } else {
+      p.snapshot_step = in.f64();
+    }
     p.time = in.f64();
     p.step_start = in.f64();
     p.planned = in.f64();
@@ -81,7 +99,7 @@ void ContinuousPhase::restore(StateReader& in) {
     if (p.solver) {
       const double* x = part_state(p);
       p.solver->restore_method(in, t, x);
-      p.solver->reset(t, x, p.snapshot_step);
+      if (!p.snapshot_exact) p.solver->reset(t, x, p.snapshot_step);
     }
     update_frontier(p);
   }

@@ -135,11 +135,11 @@ class Director::Impl final : public DirectorServices, public RunState {
   /// After the events at now_: takes the snapshot asked for there.
   void snapshot_if_due() {
     if (snapshot_ && snapshot_->at == now_.time && !snapshot_->taken) take_snapshot();
-    if (checkpoint_ && now_.time < stop_ && (b_.x_storage.empty() || continuous_.restarted_now()) &&
+    if (checkpoint_ && now_.time < stop_ && (b_.x_storage.empty() || continuous_.checkpoint_place()) &&
         checkpoint_->due())
       take_checkpoint();
   }
-  /// A checkpoint here, where the solvers restarted anyway (run_snapshot.cpp).
+  /// A checkpoint here, where no solver needs a restart of its own (run_snapshot.cpp).
   void take_checkpoint();
   /// The solver restarts for the snapshot (ContinuousPhase::restart_for_snapshot),
   /// then the run's state is written and handed to the writer.

@@ -14,7 +14,7 @@ namespace ctde {
 namespace {
 
 /// The body's layout version: a body of another version is refused.
-constexpr std::uint32_t kBodyVersion = 1;
+constexpr std::uint32_t kBodyVersion = 2;
 
 /// The fingerprint of one actor's parameter values as resolved.
 std::uint64_t parameters_hash(const Actor& actor) {

@@ -253,6 +253,49 @@ TEST_CASE("reset, correct_state and redo_to set the next Dormand-Prince step as 
   CHECK(solver.last_step_end() == t + 1e-4);
 }
 
+TEST_CASE("a Dormand-Prince saved exactly goes on in a new solver as the one that saved it") {
+  // Saved after a step (a stage kept for the next, a planned step, the
+  // controller's memory of the last error) and after a stop time: the new
+  // solver takes the very same steps, dense output included.
+  const std::array x0{1.0};
+  for (const double stop : {0.0, 2.5}) {
+    CAPTURE(stop);
+    OdeSolver first = make(periodic_growth, x0, options_for(OdeIntegrator::kCtde));
+    REQUIRE(first.saves_exactly());
+    for (int i = 0; i < 7; ++i) REQUIRE(first.step(100.0).status == StepStatus::kOk);
+    if (stop > 0) {
+      while (first.step(stop).status != StepStatus::kReachedStop) {
+      }
+    }
+    StateWriter out;
+    first.save_exact(out);
+    OdeSolver second = make(periodic_growth, std::array{-7.0}, options_for(OdeIntegrator::kCtde));
+    StateReader in(out.bytes(), "the solver");
+    second.restore_exact(in);
+    CHECK(in.remaining() == 0);
+    CHECK(second.current_time() == first.current_time());
+    CHECK(second.planned_step() == first.planned_step());
+    CHECK(second.statistics().rhs_evals == first.statistics().rhs_evals);
+    for (int i = 0; i < 20; ++i) {
+      REQUIRE(first.step(100.0).status == StepStatus::kOk);
+      REQUIRE(second.step(100.0).status == StepStatus::kOk);
+      CHECK(second.last_step_end() == first.last_step_end());
+      CHECK(second.state()[0] == first.state()[0]);
+      const double inside = 0.5 * (first.last_step_start() + first.last_step_end());
+      std::array<double, 1> a{};
+      std::array<double, 1> b{};
+      first.dense_output(inside, a.data());
+      second.dense_output(inside, b.data());
+      CHECK(b[0] == a[0]);
+    }
+    CHECK(second.statistics().rhs_evals == first.statistics().rhs_evals);
+    CHECK(second.statistics().error_test_failures == first.statistics().error_test_failures);
+  }
+  // ARKODE keeps its history to itself: its solvers restart instead.
+  OdeSolver arkode = make(periodic_growth, x0, options_for(OdeIntegrator::kArkode));
+  CHECK_FALSE(arkode.saves_exactly());
+}
+
 TEST_CASE("a right-hand side's failures give the same status on both integrators") {
   for (OdeIntegrator integrator : kBoth) {
     CAPTURE(integrator);
