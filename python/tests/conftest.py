@@ -27,3 +27,18 @@ def cli():
     if not path:
         pytest.skip("CTDE_CLI is not set (run through ctest)")
     return path
+
+
+@pytest.fixture
+def one_thread_at_a_time():
+    """No forced switch of the GIL during the test (a switch interval of an
+    hour): a thread waiting for the GIL gets it only when its holder releases
+    it (a run without the GIL, a sleep, a lock). A test can so make a thread
+    run Python code only while another is inside a run, by construction
+    rather than by the clock."""
+    import sys
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(3600.0)
+    yield
+    sys.setswitchinterval(before)
