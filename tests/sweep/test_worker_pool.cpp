@@ -2,13 +2,12 @@
 // whatever the order, a worker that dies taking only its runs with it.
 #include <doctest/doctest.h>
 
+#include <poll.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <csignal>
 #include <map>
 #include <string>
-#include <thread>
 
 #include "sweep/worker_pool.hpp"
 
@@ -54,29 +53,46 @@ TEST_CASE("local workers run every index once and give back each run's own recor
 }
 
 TEST_CASE("a worker that dies fails only the runs it held; the others finish") {
-  // This process is one of the two jobs and runs runs too: it takes 20 ms a run, the
-  // worker none, so the worker soon holds an index from 5 on and dies running it.
+  // The worker is handed runs 0 and 1 before anything runs; it says on a pipe when it starts
+  // run 1 (run 0's record is sent by then) and dies at any later run. This process waits for
+  // that word before its own first run, so it takes run 0's record before it runs out of
+  // indices and hands the worker one more: the worker dies, by construction, holding the first
+  // index handed out after 0 and 1, and at most one beside it.
+  int started[2];
+  REQUIRE(::pipe(started) == 0);
   const pid_t parent = ::getpid();
-  const auto records = run_all(12, 2, [parent](std::uint64_t k) {
-    if (::getpid() == parent) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    } else if (k >= 5) {
-      std::raise(SIGKILL);
+  bool waited = false;
+  const auto records = run_all(12, 2, [&](std::uint64_t k) {
+    if (::getpid() != parent) {
+      if (k == 1) {
+        const char word = 1;
+        REQUIRE(::write(started[1], &word, 1) == 1);
+      } else if (k >= 2) {
+        std::raise(SIGKILL);
+      }
+    } else if (!waited) {
+      pollfd wait_for{started[0], POLLIN, 0};
+      REQUIRE_MESSAGE(::poll(&wait_for, 1, 60'000) == 1, "the worker never started run 1");  // hang guard
+      waited = true;
     }
     return fake_run(k);
   });
+  ::close(started[0]);
+  ::close(started[1]);
   REQUIRE(records.size() == 12);
   int lost = 0;
   for (const auto& [k, r] : records) {
     if (r.status == "ok") {
       CHECK(r.time[1] == static_cast<double>(k));
     } else {
-      CHECK(k >= 5);
+      CHECK(k >= 2);
       CHECK(r.status == "error");
       CHECK(r.message == "the worker process ended: killed by signal 9");
       ++lost;
     }
   }
+  CHECK(records.at(0).status == "ok");  // the worker's own runs before it died
+  CHECK(records.at(1).status == "ok");
   CHECK(lost >= 1);
   CHECK(lost <= 2);  // the run it died in and at most the one index it held beside it
 }
