@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -26,6 +27,7 @@
 #include "cli/types_command.hpp"
 #include "cli/validate_command.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "ctde/version.hpp"
 #include "run/command_error.hpp"
 #include "run/interrupt.hpp"
@@ -39,10 +41,14 @@ using namespace ctde::cli;
 
 /// `ctde run`: the run, its summary, and the plot. Returns the exit status.
 int run_main(RunRequest request, const std::string& plot, bool quiet) {
-  check_paths({{"MODEL", request.model}, {"--resume", request.resume}}, {{"-o", request.results},
-                                                                         {"--trace", request.trace},
-                                                                         {"--plot", plot},
-                                                                         {"--snapshot", request.snapshot}});
+  // The checkpoint may be the snapshot resumed from: it is read whole first, then replaced whole.
+  const bool checkpoint_is_resumed = !request.resume.empty() && request.checkpoint == request.resume;
+  check_paths({{"MODEL", request.model}, {"--resume", request.resume}},
+              {{"-o", request.results},
+               {"--trace", request.trace},
+               {"--plot", plot},
+               {"--snapshot", request.snapshot},
+               {"--checkpoint", checkpoint_is_resumed ? std::string() : request.checkpoint}});
   std::optional<PlotTool> tool;
   // Created before the run: a plot that cannot be written runs nothing.
   std::optional<OutputFile> plot_file;
@@ -124,6 +130,7 @@ struct RunArgs {
   std::string rows = "all";
   double snapshot_at = 0;
   CLI::Option* snapshot_at_option = nullptr;  ///< --snapshot-at: given or not
+  std::string checkpoint_every;               ///< --checkpoint-every, as given
 };
 
 /// `ctde sweep`'s values, as the command line sets them.
@@ -237,6 +244,11 @@ void add_run(CLI::App& app, CommandLine& args) {
   r.command->add_option("--resume", r.request.resume,
                         "Continue the run saved in this snapshot file (the model must be the same; "
                         "--set may change parameters)");
+  r.command->add_option("--checkpoint-every", r.checkpoint_every,
+                        "Keep a checkpoint of the run about this often (wall clock: 90s, 5m, 1h), "
+                        "which --resume continues, results file included");
+  r.command->add_option("--checkpoint", r.request.checkpoint,
+                        "The checkpoint file --checkpoint-every keeps (default: the -o file + .ckpt)");
   r.command->add_flag("--quiet", r.quiet, "Print nothing but errors (and no progress bar)");
 }
 
@@ -331,6 +343,46 @@ void add_fmu(CLI::App& app, CommandLine& args) {
   f.info->add_flag("--json", f.json, "Print it as JSON (for scripts)");
 }
 
+/// --checkpoint-every's wall-clock period, "500ms", "90s", "5m", "1h" or seconds
+/// ("30"), into `request`, with the checkpoint's default path, once the
+/// rest of the command line agrees with it.
+/// @throws CommandError (kExitUsage) saying what does not.
+void set_checkpoints(RunRequest& request, const std::string& every) {
+  if (every.empty()) {
+    if (!request.checkpoint.empty())
+      throw CommandError(kExitUsage, "--checkpoint needs --checkpoint-every: how often to keep it");
+    return;
+  }
+  const auto refuse = [&every](const std::string& why) {
+    throw CommandError(kExitUsage, concat({"--checkpoint-every ", every, ": ", why}));
+  };
+  double seconds = 0;
+  std::size_t used = 0;
+  try {
+    seconds = std::stod(every, &used);
+  } catch (const std::exception&) {
+    refuse("expects a duration such as 90s, 5m or 1h");
+  }
+  const std::string unit = every.substr(used);
+  if (unit == "ms") seconds /= 1000;
+  if (unit == "m") seconds *= 60;
+  if (unit == "h") seconds *= 3600;
+  if (!unit.empty() && unit != "ms" && unit != "s" && unit != "m" && unit != "h")
+    refuse("expects a duration such as 90s, 5m or 1h (units ms, s, m, h)");
+  if (!(seconds > 0) || !std::isfinite(seconds)) refuse("expects a duration above 0");
+  if (request.results.empty() || request.results == "-" ||
+      results_format(request.results) != ResultsFormat::kCsv) {
+    refuse(
+        "needs -o FILE.csv, the results a resumed run continues (standard output cannot be continued; "
+        "HDF5 and MAT files are written only when the run ends)");
+  }
+  if (request.trace == "-") refuse("writes --trace to a file (standard output cannot be continued)");
+  if (request.rows == RowSelection::kEvents || request.rows == RowSelection::kFinal)
+    refuse("needs --rows all or output (events and final hold rows back, which a checkpoint cannot hold)");
+  request.checkpoint_every = seconds;
+  if (request.checkpoint.empty()) request.checkpoint = request.results + ".ckpt";
+}
+
 /// `ctde run` from its parsed values: the request completed from the options, then run_main().
 /// Returns the exit status.
 int run_parsed(const RunArgs& args) {
@@ -347,6 +399,7 @@ int run_parsed(const RunArgs& args) {
   const std::optional<ctde::RowSelection> rows = ctde::parse_row_selection(args.rows);
   if (!rows) throw ctde::ModelError("--rows " + args.rows + ": expects all, output, events or final");
   request.rows = *rows;
+  set_checkpoints(request, args.checkpoint_every);
   // Results or trace on a terminal's stdout would be garbled by the bar redrawn beside them.
   const bool to_terminal = (request.results == "-" || request.trace == "-") && isatty(STDOUT_FILENO);
   request.progress = !args.quiet && !to_terminal;

@@ -1,5 +1,6 @@
 #include "cli/run_command.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -94,6 +95,132 @@ void set_up_snapshots(Director& director, const RunRequest& request, std::option
   }
 }
 
+/// How many bytes of `path` the checkpoint `resume` was taken from covers,
+/// when this run continues that file (it names the same one); else nullopt
+/// (a new file, with the rows after the snapshot only).
+std::optional<std::uint64_t> continued_bytes(const std::optional<SnapshotFile>& resume,
+                                             const std::optional<CoveredFile> SnapshotFile::*covered,
+                                             const std::string& path) {
+  if (!resume || !(*resume.*covered) || path.empty() || path == "-") return std::nullopt;
+  std::error_code error;
+  const std::filesystem::path here =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(path), error);
+  if (error || here != std::filesystem::path((*resume.*covered)->path)) return std::nullopt;
+  return (*resume.*covered)->bytes;
+}
+
+/// The files a run writes and the writers that fill them, declared in the
+/// order that lets each file outlive its writer.
+struct RunOutputs {
+  std::optional<OutputFile> results_file;
+  std::optional<OutputFile> trace_file;
+  ResultsFormat format = ResultsFormat::kCsv;
+  std::optional<CsvResults> csv;
+  std::optional<ColumnarResults> columns;
+  std::optional<TraceWriter> trace;
+  std::optional<SelectedRows> selected;
+  ResultsSink* sink = nullptr;  ///< what the director writes rows to, or none
+
+  /// Opens the outputs `request` names: continued from the checkpoint
+  /// `resume` where it covers them, else new.
+  RunOutputs(const RunRequest& request, const std::optional<SnapshotFile>& resume,
+             std::vector<RecordedSignal> signals, const RunOptions& options) {
+    const bool checkpointing = request.checkpoint_every.has_value();
+    const std::optional<std::uint64_t> results_at =
+        continued_bytes(resume, &SnapshotFile::results, request.results);
+    const std::optional<std::uint64_t> trace_at =
+        continued_bytes(resume, &SnapshotFile::trace, request.trace);
+    if (!request.trace.empty())
+      open(trace_file, {"--trace", request.trace}, OutputFile::Writer::kStream, checkpointing, trace_at);
+    // .h5/.hdf5 and .mat files are written from memory when the run ends; anything else is CSV text.
+    format = results_format(request.results);
+    if (!request.results.empty()) {
+      open(results_file, {"-o", request.results},
+           format == ResultsFormat::kCsv ? OutputFile::Writer::kStream : OutputFile::Writer::kHelper,
+           checkpointing, results_at);
+    }
+    if (results_file && format == ResultsFormat::kCsv) {
+      sink = &csv.emplace(results_file->stream(), std::move(signals),
+                          results_at ? CsvResults::Header::kAlreadyWritten : CsvResults::Header::kWrite);
+    } else if (results_file) {
+      sink = &columns.emplace(std::move(signals));
+    }
+    if (trace_file) trace.emplace(trace_file->stream());
+    if (trace && trace_at) trace->continue_run();
+    if (sink != nullptr && request.rows != RowSelection::kAll)
+      sink = &selected.emplace(*sink, request.rows, options.start_time, options.output_interval);
+  }
+
+  [[nodiscard]] TraceWriter* trace_writer() { return trace ? &*trace : nullptr; }
+  /// True once a write failed.
+  [[nodiscard]] bool failed() const {
+    return (sink != nullptr && sink->failed()) || (trace && trace->failed());
+  }
+
+  /// The checkpoints --checkpoint-every asks for: about that often (wall
+  /// clock), at the next place the director can take one, the results and
+  /// the trace flushed to disk, then the snapshot with their lengths written
+  /// whole to the checkpoint file (docs/snapshots.md, "Checkpoints").
+  void set_up_checkpoints(Director& director, const RunRequest& request, const SnapshotFile& header) {
+    using Clock = std::chrono::steady_clock;
+    const auto every =
+        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*request.checkpoint_every));
+    director.set_checkpoints(
+        [every, next = Clock::now() + every]() mutable {
+          const Clock::time_point now = Clock::now();
+          if (now < next) return false;
+          next = now + every;
+          return true;
+        },
+        [this, header, path = request.checkpoint](const RunSnapshot& snapshot) {
+          SnapshotFile file = header;
+          file.snapshot = snapshot;
+          sink->flush();
+          file.results = CoveredFile{results_file->final_path(), results_file->sync()};
+          if (trace) {
+            trace->flush();
+            file.trace = CoveredFile{trace_file->final_path(), trace_file->sync()};
+          }
+          write_snapshot_file(path, file);
+        });
+  }
+
+  /// After the run: the writers flushed, an HDF5 or MAT file written, every
+  /// file kept however the run ended; the first failure into `outcome`.
+  void finish(const RunRequest& request, RunOutcome& outcome) {
+    trace.reset();  // flushes
+    selected.reset();
+    csv.reset();
+    if (columns) {
+      try {
+        write_results_file(format, results_file->write_path(), request.model, outcome.result, *columns);
+      } catch (const results::WriteError& e) {
+        outcome.write_error = e.what();
+      }
+    }
+    for (auto* file : {&results_file, &trace_file}) {
+      if (!*file) continue;
+      try {
+        (*file)->commit();
+      } catch (const CommandError& e) {
+        if (outcome.write_error.empty()) outcome.write_error = e.what();
+      }
+    }
+  }
+
+ private:
+  /// An output continued from a checkpoint (`continue_at`), or written
+  /// across checkpoints, or written as any command's output.
+  static void open(std::optional<OutputFile>& file, NamedPath path, OutputFile::Writer writer,
+                   bool checkpointing, std::optional<std::uint64_t> continue_at) {
+    if (continue_at || checkpointing) {
+      file.emplace(std::move(path), continue_at);
+    } else {
+      file.emplace(std::move(path), writer);
+    }
+  }
+};
+
 }  // namespace
 
 ResultsFormat results_format(const std::string& path) {
@@ -115,71 +242,30 @@ RunOutcome run_command(const RunRequest& request) {
         "events or final)")
         .located(model.file());
   }
-  const FlatModel& flat = setup.flat;
   const RunOptions& options = setup.options;
-  std::vector<RecordedSignal> signals = std::move(setup.signals);
   RunOutcome outcome;
   outcome.model_name = model.name();
-  outcome.discrete_columns = discrete_columns(signals);
-  // Declared before the writers that hold their streams, so that they outlive them.
-  std::optional<OutputFile> results_file;
-  std::optional<OutputFile> trace_file;
-  if (!request.trace.empty())
-    trace_file.emplace(NamedPath{"--trace", request.trace}, OutputFile::Writer::kStream);
-  // .h5/.hdf5 and .mat files are written from memory when the run ends; anything else is CSV text.
-  const ResultsFormat format = results_format(request.results);
-  if (!request.results.empty()) {
-    results_file.emplace(NamedPath{"-o", request.results}, format == ResultsFormat::kCsv
-                                                               ? OutputFile::Writer::kStream
-                                                               : OutputFile::Writer::kHelper);
-  }
-  std::optional<CsvResults> csv;
-  std::optional<ColumnarResults> columns;
-  std::optional<TraceWriter> trace;
-  ResultsSink* sink = nullptr;
-  if (results_file && format == ResultsFormat::kCsv) {
-    sink = &csv.emplace(results_file->stream(), std::move(signals));
-  } else if (results_file) {
-    sink = &columns.emplace(std::move(signals));
-  }
-  if (trace_file) trace.emplace(trace_file->stream());
-  std::optional<SelectedRows> selected;
-  if (sink != nullptr && request.rows != RowSelection::kAll) {
-    sink = &selected.emplace(*sink, request.rows, options.start_time, options.output_interval);
-  }
+  outcome.discrete_columns = discrete_columns(setup.signals);
+  RunOutputs outputs(request, resume, std::move(setup.signals), options);
   {
-    Director director(flat, options, model.name(), trace ? &*trace : nullptr, sink);
-    set_up_snapshots(director, request, resume, {{}, model.name(), overrides, options.stop_time});
+    Director director(setup.flat, options, model.name(), outputs.trace_writer(), outputs.sink);
+    const SnapshotFile header{{}, model.name(), overrides, options.stop_time, {}, {}};
+    set_up_snapshots(director, request, resume, header);
+    if (request.checkpoint_every) outputs.set_up_checkpoints(director, request, header);
     ProgressBar bar(request.progress_fd, options.start_time, options.stop_time, request.progress);
     if (bar.active()) {
       director.set_progress([&bar](double time, const RunStatistics& stats) { bar.update(time, stats); });
     }
     // A write that failed ends the run at once: the rest would be lost too.
-    director.set_stop_check([sink, &trace] {
-      return interrupt_signal() != 0 || (sink != nullptr && sink->failed()) || (trace && trace->failed());
-    });
+    director.set_stop_check([&outputs] { return interrupt_signal() != 0 || outputs.failed(); });
     outcome.result = director.run();
     bar.finish();
   }
-  trace.reset();  // flushes
-  selected.reset();
-  csv.reset();
-  if (columns) {
-    try {
-      write_results_file(format, results_file->write_path(), request.model, outcome.result, *columns);
-    } catch (const results::WriteError& e) {
-      outcome.write_error = e.what();
-    }
-  }
-  // Every file is kept, however the run ended; the first failure is reported.
-  for (auto* file : {&results_file, &trace_file}) {
-    if (!*file) continue;
-    try {
-      (*file)->commit();
-    } catch (const CommandError& e) {
-      if (outcome.write_error.empty()) outcome.write_error = e.what();
-    }
-  }
+  outputs.finish(request, outcome);
+  // A run that reached its end has no use for its checkpoint any more.
+  if (request.checkpoint_every && outcome.result.status != RunStatus::kError &&
+      outcome.result.status != RunStatus::kInterrupted && outcome.write_error.empty())
+    std::filesystem::remove(request.checkpoint);
   return outcome;
 }
 

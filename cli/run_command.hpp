@@ -36,6 +36,10 @@ struct RunRequest {
   std::optional<double> snapshot_at;
   std::string snapshot;  ///< the snapshot file (--snapshot), or empty
   std::string resume;    ///< continue from this snapshot file (--resume), or empty
+  /// Keep a checkpoint at `checkpoint` about this often (wall-clock seconds;
+  /// --checkpoint-every; docs/snapshots.md, "Checkpoints").
+  std::optional<double> checkpoint_every;
+  std::string checkpoint;  ///< the checkpoint file (--checkpoint; default: the results' path + ".ckpt")
   /// Draw a progress bar on `progress_fd` if it is a terminal (ProgressBar).
   bool progress = false;
   int progress_fd = 2;

@@ -7,9 +7,9 @@
 
 namespace ctde {
 
-CsvResults::CsvResults(std::ostream& out, std::vector<RecordedSignal> signals)
+CsvResults::CsvResults(std::ostream& out, std::vector<RecordedSignal> signals, Header header)
     : out_(&out), signals_(std::move(signals)) {
-  header();
+  if (header == Header::kWrite) this->header();
 }
 
 CsvResults::CsvResults(const std::string& path, std::vector<RecordedSignal> signals)

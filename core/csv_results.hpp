@@ -20,8 +20,12 @@ namespace ctde {
 /// Writes the results as CSV text, a line per row. Not copyable; movable.
 class CsvResults final : public ResultsSink {
  public:
-  /// Writes to `out` (which must outlive the sink); writes the header line.
-  CsvResults(std::ostream& out, std::vector<RecordedSignal> signals);
+  /// Whether the sink writes the header line: a file continued after a
+  /// checkpoint has it already (docs/snapshots.md, "Checkpoints").
+  enum class Header { kWrite, kAlreadyWritten };
+  /// Writes to `out` (which must outlive the sink); writes the header line
+  /// unless `header` says it is there.
+  CsvResults(std::ostream& out, std::vector<RecordedSignal> signals, Header header = Header::kWrite);
   /// Writes to file `path` (truncated); writes the header line.
   /// @throws std::runtime_error when it cannot be opened.
   CsvResults(const std::string& path, std::vector<RecordedSignal> signals);

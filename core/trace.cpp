@@ -165,6 +165,7 @@ void TraceWriter::flush() { logger_->flush(); }
 
 void TraceWriter::run_start(const TraceHeader& header) {
   resolution_ = TimeResolution(header.time_resolution);
+  if (continuing_) return;
   write(Line("run_start")
             .text("model", header.model)
             .text("solver", header.solver)

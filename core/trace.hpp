@@ -55,6 +55,9 @@ class TraceWriter {
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
+  /// The stream already holds the lines of the run up to a checkpoint
+  /// (docs/snapshots.md, "Checkpoints"): run_start() writes no line.
+  void continue_run() { continuing_ = true; }
   /// The first line. Its `time_resolution` is the one that the tags of the
   /// lines after it are in (their `t` is TimeResolution::append_seconds of
   /// the tick: exact at 10^-n s).
@@ -107,6 +110,7 @@ class TraceWriter {
  private:
   void write(const std::string& line);
   TimeResolution resolution_;  ///< of the tags (run_start's)
+  bool continuing_ = false;    ///< continue_run()
   std::shared_ptr<spdlog::logger> logger_;
   std::ostream* out_ = nullptr;  ///< the stream written, when there is one (its state tells failures)
   /// Set by the logger's error handler when writing to a file failed (shared:

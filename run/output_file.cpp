@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "core/format.hpp"
 #include "run/command_error.hpp"
 
 namespace ctde {
@@ -124,14 +125,13 @@ void check_output(const NamedPath& output) {
   if (reason != ENOENT) refuse("cannot write " + describe(output) + ": " + std::strerror(reason));
 }
 
-/// The permissions a new file gets: rw for all, less the umask.
+}  // namespace
+
 mode_t new_file_mode() {
   const mode_t mask = umask(0);  // reading the umask means setting it: put it back at once
   umask(mask);
   return static_cast<mode_t>(0666) & ~mask;
 }
-
-}  // namespace
 
 void check_paths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
   std::vector<std::pair<const NamedPath*, Identity>> inputs_seen;
@@ -265,10 +265,55 @@ OutputFile::OutputFile(NamedPath path, Writer writer) : path_(std::move(path)), 
   buffer_.attach(fd_);
 }
 
+OutputFile::OutputFile(NamedPath path, std::optional<std::uint64_t> continue_at)
+    : path_(std::move(path)), stream_(&buffer_) {
+  const auto refuse = [this](const std::string& why) {
+    throw CommandError(kExitUsage, concat({"cannot write ", describe(path_), ": ", why}));
+  };
+  struct stat info {};
+  if (path_.path == "-" || (stat(path_.path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)))
+    refuse("a run with checkpoints writes a regular file, which its resumed run continues");
+  final_path_ = resolve(path_.path).string();
+  write_path_ = final_path_ + ".partial";
+  temporary_ = true;
+  if (!continue_at) {
+    fd_ = ::open(write_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, new_file_mode());
+    if (fd_ < 0) refuse(concat({"'", write_path_, "': ", std::strerror(errno)}));
+    buffer_.attach(fd_);
+    return;
+  }
+  keep_ = true;
+  // An ended run renamed its file onto PATH: it is continued under the partial name again.
+  if (::access(write_path_.c_str(), F_OK) != 0 && ::rename(final_path_.c_str(), write_path_.c_str()) != 0)
+    refuse(concat({"neither '", write_path_, "' nor '", final_path_, "' is there to continue"}));
+  fd_ = ::open(write_path_.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd_ < 0) refuse(concat({"'", write_path_, "': ", std::strerror(errno)}));
+  if (fstat(fd_, &info) != 0 || static_cast<std::uint64_t>(info.st_size) < *continue_at) {
+    refuse(concat({"'", write_path_, "' has ", std::to_string(info.st_size), " bytes, fewer than the ",
+                   std::to_string(*continue_at),
+                   " its checkpoint covers: it is not the file the checkpoint was taken with"}));
+  }
+  if (::ftruncate(fd_, static_cast<off_t>(*continue_at)) != 0 ||
+      ::lseek(fd_, static_cast<off_t>(*continue_at), SEEK_SET) < 0)
+    refuse(concat({"'", write_path_, "': ", std::strerror(errno)}));
+  buffer_.attach(fd_);
+}
+
 OutputFile::~OutputFile() {
   if (committed_) return;
   if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
-  if (temporary_) ::unlink(write_path_.c_str());
+  if (temporary_ && !keep_) ::unlink(write_path_.c_str());
+}
+
+std::uint64_t OutputFile::sync() {
+  stream_.flush();
+  int error = buffer_.error();
+  if (error == 0 && stream_.fail()) error = EIO;
+  if (error == 0 && ::fsync(fd_) != 0) error = errno;
+  const off_t length = error == 0 ? ::lseek(fd_, 0, SEEK_CUR) : -1;
+  if (error == 0 && length < 0) error = errno;
+  if (error != 0) fail_write(error);
+  return static_cast<std::uint64_t>(length);
 }
 
 void OutputFile::commit() {

@@ -4,6 +4,10 @@
 /// written under a temporary name and renamed onto their own only when
 /// complete, and every write is checked.
 
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -17,6 +21,10 @@ struct NamedPath {
   std::string option;
   std::string path;
 };
+
+/// The permissions a new file gets: rw for all, less the umask (files made
+/// private by mkstemp get them back).
+[[nodiscard]] mode_t new_file_mode();
 
 /// Checks a command's files before it reads or writes anything.
 /// @throws CommandError (kExitUsage), naming the file(s), when an input is a
@@ -89,6 +97,17 @@ class OutputFile {
   /// @pre check_paths() accepted `path`.
   /// @throws CommandError (kExitUsage) when it cannot be created.
   OutputFile(NamedPath path, Writer writer);
+  /// A regular file written across checkpoints (docs/snapshots.md,
+  /// "Checkpoints"): under the visible name `PATH.partial`, which a run
+  /// killed outright leaves for the run resumed from its checkpoint, and
+  /// renamed onto PATH by commit(). With `continue_at`, that run's file:
+  /// PATH.partial, or PATH when the run that wrote it ended and renamed it,
+  /// cut back to the `continue_at` bytes its checkpoint covers and written
+  /// on from there (it is then kept even without commit()).
+  /// @throws CommandError (kExitUsage) when the path is not a regular file,
+  ///         the file cannot be created or opened, or it is shorter than
+  ///         `continue_at` (not the file the checkpoint was taken with).
+  OutputFile(NamedPath path, std::optional<std::uint64_t> continue_at);
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
@@ -106,6 +125,14 @@ class OutputFile {
   /// True once a write has failed. Cheap: the run polls it.
   [[nodiscard]] bool failed() const { return buffer_.error() != 0 || stream_.fail(); }
 
+  /// The path it is renamed onto (symbolic links resolved).
+  [[nodiscard]] const std::string& final_path() const { return final_path_; }
+
+  /// Flushes what was written and puts it on disk (a checkpoint's);
+  /// returns the file's length.
+  /// @throws CommandError (kExitRunFailed) naming the file and the reason.
+  std::uint64_t sync();
+
   /// Flushes and closes the file and renames it onto its name. The file is
   /// kept even after a failed write (what was written is worth having).
   /// @throws CommandError (kExitRunFailed) naming the file and the reason
@@ -119,6 +146,7 @@ class OutputFile {
   std::string final_path_;  ///< the path written at commit() (links resolved)
   std::string write_path_;  ///< the temporary file, or final_path_ when written directly
   bool temporary_ = false;  ///< written under a temporary name
+  bool keep_ = false;       ///< kept even without commit() (a continued file)
   bool committed_ = false;
   int fd_ = -1;
   FdBuffer buffer_;

@@ -1,6 +1,7 @@
 #include "run/snapshot_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +14,7 @@
 #include "core/fnv1a.hpp"
 #include "core/format.hpp"
 #include "core/state_stream.hpp"
+#include "run/output_file.hpp"
 
 namespace ctde {
 namespace {
@@ -69,6 +71,9 @@ std::vector<std::byte> encode_snapshot(const SnapshotFile& file) {
   nlohmann::ordered_json sets = nlohmann::ordered_json::array();
   for (const auto& [name, value] : file.sets) sets.push_back({name, value});
   header["sets"] = sets;
+  for (const auto& [key, covered] : {std::pair{"results", &file.results}, std::pair{"trace", &file.trace}}) {
+    if (*covered) header[key] = {{"path", (*covered)->path}, {"bytes", (*covered)->bytes}};
+  }
   const std::string text = header.dump();
 
   std::vector<std::byte> bytes;
@@ -90,6 +95,7 @@ void write_snapshot_file(const std::string& path, const SnapshotFile& file) {
       (target.parent_path() / concat({".", target.filename().string(), ".XXXXXX"})).string();
   const int fd = mkstemp(temporary.data());
   if (fd < 0) fail(file_name(path), std::string("cannot be written: ") + std::strerror(errno));
+  (void)fchmod(fd, new_file_mode());  // mkstemp makes it private (0600)
   std::size_t done = 0;
   int error = 0;
   while (done < bytes.size()) {
@@ -157,6 +163,12 @@ SnapshotFile decode_snapshot(std::span<const std::byte> bytes, const std::string
     file.snapshot.model.parameters = from_hex(header.at("parameters").get<std::string>());
     for (const auto& set : header.at("sets"))
       file.sets.emplace_back(set.at(0).get<std::string>(), set.at(1).get<std::string>());
+    for (const auto& [key, covered] :
+         {std::pair{"results", &file.results}, std::pair{"trace", &file.trace}}) {
+      if (!header.contains(key)) continue;
+      *covered = CoveredFile{header[key].at("path").get<std::string>(),
+                             header[key].at("bytes").get<std::uint64_t>()};
+    }
   } catch (const SnapshotError&) {
     throw;
   } catch (const std::exception& e) {

@@ -14,6 +14,8 @@
 /// before reading its body.
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,12 +28,21 @@ namespace ctde {
 /// The format version this ctde writes and reads.
 inline constexpr std::uint32_t kSnapshotFormat = 1;
 
+/// A file a checkpointed run was writing, and how much of it the
+/// checkpoint covers (docs/snapshots.md, "Checkpoints"). Copyable.
+struct CoveredFile {
+  std::string path;         ///< the file's own path (links resolved), not its `.partial` name
+  std::uint64_t bytes = 0;  ///< its length when the checkpoint was taken
+};
+
 /// A snapshot with what its file says of it. Copyable value type.
 struct SnapshotFile {
   RunSnapshot snapshot;
-  std::string model_name;   ///< the model's name
-  ParameterOverrides sets;  ///< the `--set` values of the run that took it
-  double stop_time = 0;     ///< that run's stop time (s)
+  std::string model_name;              ///< the model's name
+  ParameterOverrides sets;             ///< the `--set` values of the run that took it
+  double stop_time = 0;                ///< that run's stop time (s)
+  std::optional<CoveredFile> results;  ///< a checkpoint's: the results written so far
+  std::optional<CoveredFile> trace;    ///< a checkpoint's: the trace written so far
 };
 
 /// The bytes of the file (what write_snapshot_file writes; Python's

@@ -133,7 +133,7 @@ std::shared_ptr<const WarmStart> warm_up(const SweepModel& model, const std::str
 }
 
 std::vector<char> encode_warm_start(const WarmStart& warm) {
-  const std::vector<std::byte> snapshot = encode_snapshot({warm.snapshot, "", {}, warm.stop_time});
+  const std::vector<std::byte> snapshot = encode_snapshot({warm.snapshot, "", {}, warm.stop_time, {}, {}});
   std::vector<char> out(sizeof warm.start_time + snapshot.size());
   std::memcpy(out.data(), &warm.start_time, sizeof warm.start_time);
   std::memcpy(out.data() + sizeof warm.start_time, snapshot.data(), snapshot.size());
