@@ -190,6 +190,13 @@ bool ContinuousPhase::reached(Part& p, double t1, Tick next, double t_next) {
     return true;
   if (run_.progress_) run_.progress_(t1, run_.stats_);
   run_.stop_if_asked();
+  // A checkpoint due here: the run goes on from this step's end as from an
+  // event time with no event (the director takes it, then runs on to `next`).
+  if (checkpoint_due_ != nullptr && t1 < t_next && run_.now_.time > previous && checkpoint_place() &&
+      (*checkpoint_due_)()) {
+    step_checkpoint_ = true;
+    return true;
+  }
   return false;
 }
 

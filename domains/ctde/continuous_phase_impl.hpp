@@ -20,8 +20,10 @@
 /// - continuous_phase_jacobian.cpp: the parts' Jacobian structure.
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../core/ids.hpp"
@@ -149,15 +151,22 @@ class ContinuousPhase {
   /// from here on the two take the same steps. Then save() writes it.
   void restart_for_snapshot();
   /// True when a snapshot here needs no restart of its own (a checkpoint's
-  /// place, take_for_checkpoint): every part stands at now_ with nothing
-  /// pending, and its solver either restarted here after the events and has
-  /// not stepped since, or saves itself exactly (OdeSolver::saves_exactly),
-  /// or there is none.
+  /// place, take_for_checkpoint): no part has a crossing pending or a state
+  /// taken from its dense output, and each part's solver either saves itself
+  /// exactly (OdeSolver::saves_exactly: it may stand at a step's end ahead
+  /// of now_) or restarted at now_ after the events and has not stepped
+  /// since, or there is none.
   [[nodiscard]] bool checkpoint_place() const;
   /// For a snapshot at such a place: each part, in the resumed run, goes on
   /// as its solver would have: restarted as it just was
   /// (OdeSolver::last_reset_step), or from its exact state.
   void take_for_checkpoint();
+  /// Director::set_checkpoints: `due` is asked at step ends too (a place
+  /// where the run goes on as after an event time with no event: a
+  /// continuous run without events has no other), while it lives.
+  void ask_checkpoints_at_steps(const std::function<bool()>* due) { checkpoint_due_ = due; }
+  /// True once after a step end where `due` said yes (run_to returned there).
+  [[nodiscard]] bool take_step_checkpoint() { return std::exchange(step_checkpoint_, false); }
   /// Writes each part's solver (its exact state, or the step it restarts
   /// with) and guards, and the counters so far.
   void save(StateWriter& out) const;
@@ -376,6 +385,8 @@ class ContinuousPhase {
   void microstep_crossing(Part& p, GuardId local, const Tag& tag, double t);
 
   RunState& run_;
+  const std::function<bool()>* checkpoint_due_ = nullptr;  ///< ask_checkpoints_at_steps
+  bool step_checkpoint_ = false;                           ///< take_step_checkpoint
 
   /// The guards of the state-event generators, numbered across actors in
   /// depth order (each part's locator holds its own, step_part).

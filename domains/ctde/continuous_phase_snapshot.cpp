@@ -36,10 +36,13 @@ void ContinuousPhase::restart_for_snapshot() {
 }
 
 bool ContinuousPhase::checkpoint_place() const {
-  const double t = run_.resolution_.to_seconds(run_.now_.time);
-  return std::all_of(parts_.all.begin(), parts_.all.end(), [t](const Part& p) {
-    return !p.solver || (p.solver->current_time() == t && !p.pending && !p.behind &&
-                         (p.restarted_at == t || p.solver->saves_exactly()));
+  const Tick now = run_.now_.time;
+  const double t = run_.resolution_.to_seconds(now);
+  return std::all_of(parts_.all.begin(), parts_.all.end(), [&](const Part& p) {
+    if (!p.solver) return true;
+    if (p.pending || p.behind) return false;
+    if (p.solver->saves_exactly()) return run_.resolution_.to_ticks(p.solver->current_time()) >= now;
+    return p.restarted_at == t && p.solver->current_time() == t;
   });
 }
 

@@ -135,8 +135,9 @@ class Director::Impl final : public DirectorServices, public RunState {
   /// After the events at now_: takes the snapshot asked for there.
   void snapshot_if_due() {
     if (snapshot_ && snapshot_->at == now_.time && !snapshot_->taken) take_snapshot();
-    if (checkpoint_ && now_.time < stop_ && (b_.x_storage.empty() || continuous_.checkpoint_place()) &&
-        checkpoint_->due())
+    if (checkpoint_ && now_.time < stop_ &&
+        (continuous_.take_step_checkpoint() ||
+         ((b_.x_storage.empty() || continuous_.checkpoint_place()) && checkpoint_->due())))
       take_checkpoint();
   }
   /// A checkpoint here, where no solver needs a restart of its own (run_snapshot.cpp).

@@ -102,6 +102,7 @@ void Director::Impl::resume_from(RunSnapshot snapshot, bool parameters_may_diffe
 
 void Director::Impl::set_checkpoints(std::function<bool()> due, SnapshotWriter write) {
   checkpoint_ = Checkpoints{std::move(due), std::move(write)};
+  continuous_.ask_checkpoints_at_steps(&checkpoint_->due);
 }
 
 void Director::Impl::take_checkpoint() {

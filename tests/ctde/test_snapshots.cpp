@@ -114,7 +114,21 @@ TEST_CASE("checkpoints change nothing in the run, wherever they fall, and each r
   // Asked for at every chance: after the events of every time at which every
   // solver restarted anyway or saves its exact state (erk45, the default:
   // every event time of the tank and its queue, where the level's solver
-  // goes on through the queue's events), or of a run without states.
+  // goes on through the queue's events), and at every step end of an erk45
+  // run (spring_mass has no event at all; two_tanks has two independent
+  // parts, each ahead of the other in turn), or of a run without states.
+  const std::string two_tanks = R"({"ctde": 1, "director": {"stop_time": 40},
+    "actors": [{"name": "in1", "type": "Sine", "params": {"amplitude": 0.8, "frequency": 0.1, "bias": 1}},
+               {"name": "x1", "type": "Integrator", "params": {"initial": 0}},
+               {"name": "d1", "type": "Gain", "params": {"k": -0.5}},
+               {"name": "s1", "type": "Sum", "params": {"signs": "++"}},
+               {"name": "x2", "type": "Integrator", "params": {"initial": 3}},
+               {"name": "d2", "type": "Gain", "params": {"k": -0.3}},
+               {"name": "level", "type": "LevelCrossingDetector", "params": {"level": 1.5, "direction": "both"}},
+               {"name": "count", "type": "Counter"}],
+    "connections": [["in1.out", "s1.in0"], ["x1.out", "d1.in"], ["d1.out", "s1.in1"], ["s1.out", "x1.in"],
+                    ["x2.out", "d2.in"], ["d2.out", "x2.in"], ["x1.out", "level.in"], ["level.out", "count.in"]],
+    "record": ["x1.out", "x2.out", "count.out"]})";
   const std::string mm1 = R"({"ctde": 1, "director": {"stop_time": 30},
     "actors": [{"name": "arrivals", "type": "PoissonClock", "params": {"mean_interval": 1.5, "seed": 3}},
                {"name": "server", "type": "Server", "params": {"service_time": 1.2}}],
@@ -123,6 +137,8 @@ TEST_CASE("checkpoints change nothing in the run, wherever they fall, and each r
            {"mixed", text(kMixed)},
            {"bouncing_ball", example("bouncing_ball")},
            {"tank_queue", example("tank_queue")},
+           {"spring_mass", example("spring_mass")},
+           {"two_tanks", text(two_tanks)},
            {"mm1", text(mm1)}}) {
     CAPTURE(name);
     const Written plain = run_written(load, [](Director&) {});
