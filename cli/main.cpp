@@ -88,6 +88,10 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
     std::cerr << "ctde: error: " << outcome.write_error << "\n";
     status = kExitRunFailed;
   }
+  if (!request.checkpoint.empty() && !quiet && std::filesystem::exists(request.checkpoint)) {
+    std::cerr << "ctde: the run's last checkpoint is in " << request.checkpoint
+              << ": the same command with --resume " << request.checkpoint << " goes on from it\n";
+  }
   if (tool) {  // also after a failed or interrupted run: the results up to there are worth seeing
     try {
       PlotRequest plot_request;

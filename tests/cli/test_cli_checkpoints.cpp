@@ -133,7 +133,6 @@ TEST_CASE(
   fs::remove(checkpoint);
   const std::vector<std::string> arguments{"run",
                                            model.string(),
-                                           "--quiet",
                                            "--rows",
                                            "output",
                                            "-o",
@@ -149,6 +148,9 @@ TEST_CASE(
   }
   kill(pid, SIGINT);
   REQUIRE(wait_cli(pid, std::chrono::seconds(60)) == 130);
+  CHECK(contains(read_text(log),
+                 concat({"ctde: the run's last checkpoint is in ", checkpoint.string(),
+                         ": the same command with --resume ", checkpoint.string(), " goes on from it"})));
   // The rows up to the interrupt are in the results file, under its name.
   CHECK(fs::exists(out));
   CHECK(!fs::exists(out.string() + ".partial"));
