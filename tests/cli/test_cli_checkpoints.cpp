@@ -37,7 +37,7 @@ fs::path long_tank() {
   model["director"]["stop_time"] = 100000;
   model["director"]["time_resolution"] = 1e-9;
   model["director"]["output_interval"] = 10;
-  const fs::path path = scratch_file("cli_checkpoints", "long_tank.json");
+  fs::path path = scratch_file("cli_checkpoints", "long_tank.json");
   std::ofstream(path) << model.dump();
   return path;
 }
