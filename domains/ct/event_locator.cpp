@@ -1,6 +1,8 @@
 #include "domains/ct/event_locator.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <utility>
 
 #include "core/format.hpp"
@@ -197,6 +199,22 @@ GuardId EventLocator::first_located() const {
 
 void EventLocator::take_located() { std::copy(g_b_.begin(), g_b_.end(), g_end_.begin()); }
 
+namespace {
+
+/// Where a double's spacing at time t is wider than a tick, the solver's time
+/// cannot move by one tick: a guard crossed at an event is found crossed
+/// again at once. Says so, or nothing where ticks are fine.
+std::string precision_hint(const TimeResolution& resolution, double t) {
+  const double spacing = std::nextafter(std::abs(t), std::numeric_limits<double>::infinity()) - std::abs(t);
+  if (spacing <= resolution.seconds_per_tick()) return {};
+  return concat({"; at t = ", format_double(t), " s a double's spacing (", format_double(spacing),
+                 " s) is wider than the time resolution (", format_double(resolution.seconds_per_tick()),
+                 " s), so the solver cannot resolve single ticks there: a coarser director time_resolution "
+                 "(such as 1e-9) resolves it"});
+}
+
+}  // namespace
+
 std::string EventLocator::unresolved_message(const EventRhythm& rhythm, std::string_view who,
                                              const TimeResolution& resolution, Tick te,
                                              std::string_view zeno_advice) {
@@ -204,12 +222,14 @@ std::string EventLocator::unresolved_message(const EventRhythm& rhythm, std::str
   if (rhythm.kind == EventRhythm::Kind::kChattering) {
     return concat(
         {"chattering: ", who, " crossed again at once after its event at ", when,
-         " (the event does not move the guard away from zero, so it would fire forever at this time)"});
+         " (the event does not move the guard away from zero, so it would fire forever at this time)",
+         precision_hint(resolution, resolution.to_seconds(rhythm.previous))});
   }
   return concat({"Zeno behaviour: ", who, " fired ", std::to_string(kZenoEvents + 1),
                  " times in a row at most ", std::to_string(kZenoTicks), " ticks apart, the last two at ",
                  when, " and t = ", format_double(resolution.to_seconds(te)),
-                 " s; its events accumulate here, and ", zeno_advice});
+                 " s; its events accumulate here, and ", zeno_advice,
+                 precision_hint(resolution, resolution.to_seconds(te))});
 }
 
 EventRhythm EventLocator::fire(GuardId guard, Tick te) {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <numbers>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "domains/ct/event_locator.hpp"
@@ -282,6 +283,33 @@ TEST_CASE("a guard at a shifted level after its event is armed at zero again ins
   CHECK(again->tick == expected);
   // The level it was armed at is reached a tick later: the re-arming mattered.
   CHECK(first_tick([&](double t) { return h(t) <= h1; }, back) > expected);
+}
+
+TEST_CASE("a chattering or Zeno message says when ticks are finer than a double's spacing at that time") {
+  // At 1e-12 s ticks a double resolves single ticks only up to 2^52 ticks
+  // (about 4500 s); beyond, the message says why and what to change.
+  const TimeResolution ps(1e-12);
+  const auto message = [&](EventRhythm::Kind kind, double at) {
+    const Tick tick = ps.to_ticks(at);
+    return EventLocator::unresolved_message({kind, tick}, "g", ps, tick + 1, "advice");
+  };
+  for (const EventRhythm::Kind kind : {EventRhythm::Kind::kChattering, EventRhythm::Kind::kZeno}) {
+    CHECK(message(kind, 4000.0).find("double's spacing") == std::string::npos);
+    const double late = 38525.19;
+    const double spacing = std::nextafter(late, 1e300) - late;  // 2^-37 s, about 7.3e-12 s
+    REQUIRE(spacing == std::ldexp(1.0, -37));
+    const std::string text = message(kind, late);
+    CAPTURE(text);
+    CHECK(
+        text.find("; at t = 38525.19 s a double's spacing (7.275957614183426e-12 s) is wider than the time resolution "
+                  "(1e-12 s), so the solver cannot resolve single ticks there: a coarser director "
+                  "time_resolution (such as 1e-9) resolves it") != std::string::npos);
+  }
+  // At 1e-9 s ticks the same time is fine.
+  const TimeResolution ns(1e-9);
+  CHECK(EventLocator::unresolved_message({EventRhythm::Kind::kChattering, ns.to_ticks(38525.19)}, "g", ns,
+                                         ns.to_ticks(38525.19) + 1, "advice")
+            .find("spacing") == std::string::npos);
 }
 
 TEST_CASE("a guard crossing again within one tick of its event is chattering") {
