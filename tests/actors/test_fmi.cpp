@@ -173,6 +173,32 @@ TEST_CASE("the model description gives the states, derivatives, outputs and thei
   CHECK_FALSE(d.outputs[1].dependencies.has_value());
 }
 
+TEST_CASE(
+    "a model description missing an output from its structure, or not XML, is refused with its exact "
+    "reason") {
+  const auto message = [](const std::string& xml) {
+    try {
+      (void)parse_model_description(xml, "FMU 'm.fmu'");
+    } catch (const ModelError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(
+      message(
+          R"(<fmiModelDescription fmiVersion="2.0" modelName="m" guid="g"><ModelExchange modelIdentifier="m"/>
+      <ModelVariables><ScalarVariable name="y" valueReference="0" causality="output"><Real/></ScalarVariable>
+      </ModelVariables><ModelStructure/></fmiModelDescription>)") ==
+      "FMU 'm.fmu': modelDescription.xml: output 'y' is missing from <ModelStructure>");
+  CHECK(message(R"(<fmiModelDescription fmiVersion="2.0" modelName="m" guid="g" numberOfEventIndicators="-1">
+      <ModelExchange modelIdentifier="m"/></fmiModelDescription>)") ==
+        "FMU 'm.fmu': modelDescription.xml: numberOfEventIndicators is negative");
+  CHECK(
+      message("<fmiModelDescription fmiVersion=\"2.0\"") ==
+      "FMU 'm.fmu': modelDescription.xml: malformed XML at offset 36: Error parsing start element tag");  // its end
+  CHECK(message("<other/>") == "FMU 'm.fmu': modelDescription.xml: no <fmiModelDescription> element");
+}
+
 TEST_CASE("a model description with an index out of range or a missing guid is refused with its reason") {
   const auto message = [](const std::string& xml) {
     try {
