@@ -55,11 +55,14 @@ ArkodeBackend::ArkodeBackend(const OdeProblem& problem, const OdeOptions& option
   if (erk_) {
     mem_ = ERKStepCreate(rhs_main, t0, y_[cur_], ctx_);
     if (mem_ == nullptr) fail_setup("ERKStepCreate", 0);
-  } else if (kind == SolverKind::kArkImex && problem.rhs != nullptr && problem.rhs_implicit != nullptr) {
-    mem_ = ARKStepCreate(rhs_main, rhs_implicit, t0, y_[cur_], ctx_);
-    if (mem_ == nullptr) fail_setup("ARKStepCreate", 0);
-  } else {  // dirk, or ark-imex with one function: all implicit
-    mem_ = ARKStepCreate(nullptr, problem.rhs != nullptr ? rhs_main : rhs_implicit, t0, y_[cur_], ctx_);
+  } else {
+    if (kind == SolverKind::kArkImex && problem.rhs != nullptr && problem.rhs_implicit != nullptr) {
+      fe_ = rhs_main;
+      fi_ = rhs_implicit;
+    } else {  // dirk, or ark-imex with one function: all implicit
+      fi_ = problem.rhs != nullptr ? rhs_main : rhs_implicit;
+    }
+    mem_ = ARKStepCreate(fe_, fi_, t0, y_[cur_], ctx_);
     if (mem_ == nullptr) fail_setup("ARKStepCreate", 0);
   }
 
@@ -190,7 +193,17 @@ int ArkodeBackend::evolve(double t_limit, N_Vector yout, double& t_reached) {
   return result;
 }
 
-int ArkodeBackend::reinit(double t, N_Vector y) { return CTDE_ARK(Reset, erk_, mem_, t, y); }
+int ArkodeBackend::reinit(double t, N_Vector y) {
+  // A full re-initialization, not ARKODE's Reset: Reset keeps the step
+  // counter (so the first step after it may grow 20-fold, not 10^4-fold)
+  // and the controller's past errors, which a new integrator lacks. After
+  // ReInit a restart is the start of a new integrator, so the run resumed
+  // from a snapshot, which starts one, goes on exactly as the run that took
+  // it (docs/snapshots.md); the project's Dormand-Prince restarts its
+  // controller alike.
+  carried_ += counters();
+  return erk_ ? ERKStepReInit(mem_, rhs_main, t, y) : ARKStepReInit(mem_, fe_, fi_, t, y);
+}
 int ArkodeBackend::set_init_step(double h) { return CTDE_ARK(SetInitStep, erk_, mem_, h); }
 int ArkodeBackend::get_dky(double t, N_Vector out) const { return CTDE_ARK(GetDky, erk_, mem_, t, 0, out); }
 int ArkodeBackend::current_step(double& h) const {
@@ -243,6 +256,13 @@ StepStatus ArkodeBackend::classify(int flag) const {
 }
 
 OdeStatistics ArkodeBackend::statistics() const {
+  OdeStatistics st = counters();
+  st += carried_;
+  if (!erk_) st.jacobian_rhs_evals += jacobian_rhs_evals();
+  return st;
+}
+
+OdeStatistics ArkodeBackend::counters() const {
   OdeStatistics st;
   void* mem = mem_;
   check(CTDE_ARK(GetNumSteps, erk_, mem, &st.steps), "GetNumSteps");
@@ -267,7 +287,15 @@ OdeStatistics ArkodeBackend::statistics() const {
     check(CTDE_ARKSTEP(GetNumNonlinSolvConvFails, mem, &st.nonlinear_conv_failures),
           "GetNumNonlinSolvConvFails");
     check(CTDE_ARKSTEP(GetNumLinSolvSetups, mem, &st.linear_setups), "GetNumLinSolvSetups");
-    st.jacobian_rhs_evals += jacobian_rhs_evals();
+    // The nonlinear solver's counters go on through a ReInit: what they
+    // count since it is their increase over what was carried.
+    st.nonlinear_iterations -= carried_.nonlinear_iterations;
+    st.nonlinear_conv_failures -= carried_.nonlinear_conv_failures;
+    if (st.step_attempts == 0) {
+      // No step since the ReInit: the linear solver's counters are those of
+      // before it (cleared at the next step), already carried.
+      st.jacobian_rhs_evals = st.jacobian_evals = 0;
+    }
   }
   return st;
 }

@@ -37,8 +37,16 @@ class ArkodeBackend final : public SundialsBackend {
     return options_.initial_step ? *options_.initial_step : *options_.max_step;
   }
 
+  /// The integrator's counters as it reports them (since its last ReInit,
+  /// but the nonlinear solver's, which it keeps counting).
+  [[nodiscard]] OdeStatistics counters() const;
+
   void* mem_ = nullptr;
   bool erk_ = true;  // ERKStep (explicit methods) or ARKStep (implicit, IMEX)
+  using RhsCallback = int (*)(sunrealtype, N_Vector, N_Vector, void*);
+  RhsCallback fe_ = nullptr;  // ARKStep's explicit and implicit functions, for ReInit
+  RhsCallback fi_ = nullptr;
+  OdeStatistics carried_;  // the counters of the integrations before the last ReInit
 };
 
 }  // namespace ctde

@@ -18,7 +18,7 @@
 ///   - ERKStep's PI controller on the embedding's order 4 with ERKStep's limits, and
 ///     ARKODE's first-step estimate (none given): dormand_prince_controller.hpp,
 ///     the code the benchmarks' floor (bench/ct/dp5_floor.cpp) runs too;
-///   - reset() and redo_to() restart the controller as ARKODE's Reset does;
+///   - reset() and redo_to() restart the controller as ARKODE's ReInit does;
 ///     correct_state() keeps it.
 /// Not ARKODE's: a step that would end short of step()'s t_limit by less than 1 %
 /// of itself is stretched to land on it, as Hairer's DOPRI5 does (where max_step

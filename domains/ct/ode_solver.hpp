@@ -11,12 +11,13 @@
 ///     solver.step(t_next)          one step [t0, t1] with t1 <= t_next; t1 == t_next
 ///                                  exactly when the step reached it (kReachedStop)
 ///     solver.dense_output(t, x)    x(t) for t in [t0, t1], from the integrator's interpolant
-///     solver.redo_to(te)           rollback: x(te) from the interpolant, then Reset at
+///     solver.redo_to(te)           rollback: x(te) from the interpolant, then ReInit at
 ///                                  (te, x(te)); the step is now [t0, te]
-///     solver.reset(t, x⁺)          state reset at an event: Reset at (t, x⁺)
+///     solver.reset(t, x⁺)          state reset at an event: ReInit at (t, x⁺)
 ///
-/// A state reset is ARKODE's Reset or CVODE's ReInit, a rollback is GetDky + Reset
-/// (ReInit): the integrator is never re-created, its counters and options survive both.
+/// A state reset is ARKODE's or CVODE's ReInit, a rollback is GetDky + ReInit: the
+/// integrator is never re-created and its options survive both; it starts as a new
+/// one would (no step counter, no past errors), and its counters are carried over.
 ///
 /// Methods (`SolverKind`, domains/ct/solver_kind.hpp; the director option `solver`):
 ///
@@ -178,7 +179,7 @@ struct StepResult {
   [[nodiscard]] bool ok() const { return status == StepStatus::kOk || status == StepStatus::kReachedStop; }
 };
 
-/// Cumulative counters since construction (Reset does not clear them).
+/// Cumulative counters since construction (carried over every ReInit).
 struct OdeStatistics {
   long steps = 0;                ///< accepted steps
   long step_attempts = 0;        ///< accepted + rejected
@@ -291,7 +292,7 @@ class OdeSolver {
   [[nodiscard]] double planned_step() const;
 
   /// Small correction of the state at current_time() (a projection onto a constraint,
-  /// an invariant re-imposed): Reset at (current_time(), x) (n values) keeping the step
+  /// an invariant re-imposed): ReInit at (current_time(), x) (n values) keeping the step
   /// size ARKODE chose for the next step, where reset() asks for a fresh estimate, whose
   /// first steps are short: after a correction at every step that would make every step
   /// a first step. For a jump that makes the old step size meaningless, use reset().
@@ -300,8 +301,8 @@ class OdeSolver {
   void correct_state(const double* x);
 
   /// Rollback of the last step to te in [last_step_start(), last_step_end()]: x(te)
-  /// from the dense output, then Reset at (te, x(te)); the next step starts with the
-  /// rolled-back step's size (ARKODE's Reset alone would estimate a new one). This is
+  /// from the dense output, then ReInit at (te, x(te)); the next step starts with the
+  /// rolled-back step's size (ARKODE's ReInit alone would estimate a new one). This is
   /// how a refined step is taken: redo_to(te) and the step is [t0, te] (the director
   /// then calls step(t_limit) to go on). redo_to(last_step_start()) restores the
   /// step's start state exactly, so re-integrating with step(te) is also possible.

@@ -14,6 +14,8 @@
 #include "domains/ctde/director.hpp"
 #include "support/cli_helpers.hpp"
 #include "support/model_helpers.hpp"
+#include "support/snapshot_helpers.hpp"
+#include "support/written_run.hpp"
 
 namespace ctde::test {
 
@@ -41,45 +43,16 @@ struct Run {
   }
 };
 
-/// What one run wrote.
-struct Written {
-  RunResult result;
-  std::string csv;
-  std::string trace;
-};
-
-/// A run of the model `load()` makes; `configure` sets the director up
-/// before it runs (a snapshot to take, one to resume from).
-inline Written run_written(const std::function<Model()>& load,
-                           const std::function<void(Director&)>& configure) {
-  Model model = load();
-  const FlatModel flat = validate(model);
-  const RunOptions options = make_run_options(model.director(), model.parameters());
-  std::ostringstream trace_text;
-  std::ostringstream csv;
-  Written written;
-  {
-    TraceWriter trace(trace_text);
-    CsvResults results(csv, resolve_record(flat, model.record()));
-    Director director(flat, options, model.name(), &trace, &results);
-    configure(director);
-    written.result = director.run();
-  }
-  written.csv = csv.str();
-  written.trace = trace_text.str();
-  return written;
-}
-
 /// Loads, validates and runs JSON model text, tracing and recording into
 /// memory; `overrides` replace model parameters as `ctde run --set` does;
 /// `stop_check`, if given, is the director's (Director::set_stop_check).
 inline Run run_model(const std::string& text, const ParameterOverrides& overrides = {},
                      const Director::StopCheck& stop_check = {}) {
-  Written written =
-      run_written([&] { return load_model_text(text, "test.json", builtin_actors(), overrides); },
-                  [&](Director& director) {
-                    if (stop_check) director.set_stop_check(stop_check);
-                  });
+  const auto load = [&] { return load_model_text(text, "test.json", builtin_actors(), overrides); };
+  Written written = run_written(load, [&](Director& director) {
+    if (stop_check) director.set_stop_check(stop_check);
+  });
+  if (!stop_check) check_resumes_at_half_if_asked(load, written.result);
   Run run;
   run.result = std::move(written.result);
   run.trace = std::move(written.trace);

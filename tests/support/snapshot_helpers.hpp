@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -17,7 +18,7 @@
 #include "core/validate.hpp"
 #include "domains/ctde/director.hpp"
 #include "support/model_helpers.hpp"
-#include "support/run_helpers.hpp"
+#include "support/written_run.hpp"
 
 namespace ctde::test {
 
@@ -84,6 +85,26 @@ inline RunSnapshot check_resumes_exactly(const std::function<Model()>& load, dou
   check_resumed(load, whole, snapshot);
   CHECK(!rows_after(whole.csv, at).empty());
   return snapshot;
+}
+
+/// With CTDE_TEST_RESUME set (ctest's conformance_resumed): a run that got
+/// past half its time span is run again taking a snapshot there, and a run
+/// resumed from it must continue it exactly (check_resumed), so every model
+/// the conformance suite runs is a snapshot test too (issue 33's target).
+inline void check_resumes_at_half_if_asked(const std::function<Model()>& load, const RunResult& plain) {
+  if (std::getenv("CTDE_TEST_RESUME") == nullptr) return;
+  const Model model = load();
+  const RunOptions options = make_run_options(model.director(), model.parameters());
+  const TimeResolution resolution(options.time_resolution);
+  const Tick half = resolution.to_ticks(0.5 * (options.start_time + options.stop_time));
+  const double at = resolution.to_seconds(half);
+  if (plain.status == RunStatus::kError || !(at > options.start_time) || !(plain.time > at)) return;
+  INFO("resumed at half time, t = " << at << " s (CTDE_TEST_RESUME)");
+  RunSnapshot snapshot;
+  const Written whole =
+      run_written(load, [&](Director& d) { d.snapshot_at(at, [&](const RunSnapshot& s) { snapshot = s; }); });
+  REQUIRE_MESSAGE(!snapshot.body.empty(), "no snapshot was taken: " << whole.result.message);
+  check_resumed(load, whole, snapshot);
 }
 
 }  // namespace ctde::test
