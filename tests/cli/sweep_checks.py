@@ -88,7 +88,24 @@ def distinct_arrivals(path):
     print("distinct")
 
 
-CHECKS = {check.__name__: check for check in (layout, impacts, failed_run, same_results, distinct_arrivals)}
+def interrupted(path):
+    """The sweep of x' = rate (rate 1, 2, 3) that Ctrl-C ended during run 0:
+    only run 0 in the file, marked interrupted part way with its rows, x = t
+    up to there. Prints the summary's indices and statuses, and run 0's message."""
+    f = h5py.File(path, "r")
+    assert list(f["runs"]) == ["0"], list(f["runs"])
+    r = f["runs/0"]
+    assert r.attrs["status"] == "interrupted" and r.attrs["rate"] == 1
+    assert 0 < r.attrs["end_time"] < 1e5 and r["time"].shape[0] > 1
+    assert r["time"][-1] <= r.attrs["end_time"]
+    np.testing.assert_allclose(r["x.out"][()], r["time"][()], rtol=1e-9, atol=1e-12)
+    s = f["summary"][()]
+    print(*[int(k) for k in s["index"]], *[x.decode() for x in s["status"]])
+    print(r.attrs["message"])
+
+
+CHECKS = {check.__name__: check for check in (layout, impacts, failed_run, same_results, distinct_arrivals,
+                                              interrupted)}
 
 if __name__ == "__main__":
     CHECKS[sys.argv[1]](*sys.argv[2:])

@@ -10,6 +10,7 @@ const char* cli() { return CTDE_PATH_CLI; }
 const char* test_fmus() { return CTDE_PATH_TEST_FMUS; }
 const char* doubler_plugin() { return CTDE_PATH_DOUBLER_PLUGIN; }
 const char* clashing_plugin() { return CTDE_PATH_CLASHING_PLUGIN; }
+const char* faulty_plugin() { return CTDE_PATH_FAULTY_PLUGIN; }
 #ifdef CTDE_PATH_EXAMPLE_FIRST_MODEL  // built with CTDE_BUILD_EXAMPLES (examples/cpp/CMakeLists.txt)
 const char* example_first_model() { return CTDE_PATH_EXAMPLE_FIRST_MODEL; }
 const char* example_thermostat() { return CTDE_PATH_EXAMPLE_THERMOSTAT; }

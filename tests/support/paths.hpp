@@ -14,6 +14,7 @@ const char* cli();
 const char* test_fmus();
 const char* doubler_plugin();
 const char* clashing_plugin();
+const char* faulty_plugin();
 const char* example_first_model();
 const char* example_thermostat();
 
