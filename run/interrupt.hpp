@@ -3,9 +3,18 @@
 /// instead of dying mid-line. The handler only notes the signal; `ctde run`
 /// polls it through the director's stop check (after every solver step and
 /// DE phase), the other commands between lines or steps. A second signal
-/// ends the process at once (the handler is reset after the first).
+/// sent by a process (kill, GNU timeout, which signals the process and its
+/// group) or within 2 s of the first changes nothing; a Ctrl-C pressed again
+/// later ends the process at once, with the files it was writing renamed
+/// onto their names first (docs/cli.md, "Signals").
+
+#include <cstddef>
 
 namespace ctde {
+
+/// How many files, and how long their paths, the emergency renames hold.
+inline constexpr std::size_t kMaxEmergencyRenames = 8;
+inline constexpr std::size_t kMaxEmergencyPath = 4096;
 
 /// Installs the handlers. A signal that was ignored when ctde started (a
 /// background job started by a shell) stays ignored. SIGPIPE is ignored too,
@@ -22,5 +31,12 @@ void install_interrupt_handlers();
 
 /// @throws CommandError (interrupted_status()) when a signal asked to stop.
 void throw_if_interrupted();
+
+/// A file written under the temporary name `from`, to be renamed onto `to`
+/// if a second Ctrl-C ends the process at once. Returns its slot, or -1 when
+/// the table is full or a path too long (the file is then left as it is).
+int register_emergency_rename(const char* from, const char* to);
+/// The file of `slot` was renamed (or removed) the usual way. -1: nothing.
+void unregister_emergency_rename(int slot);
 
 }  // namespace ctde

@@ -9,9 +9,11 @@
 #include <cstring>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 #include "core/format.hpp"
 #include "run/command_error.hpp"
+#include "run/interrupt.hpp"
 
 namespace ctde {
 
@@ -263,6 +265,11 @@ OutputFile::OutputFile(NamedPath path, Writer writer) : path_(std::move(path)), 
   // mkstemp makes it private (0600); the file gets the mode it has, or the usual one.
   (void)fchmod(fd_, exists ? (info.st_mode & 07777) : new_file_mode());
   buffer_.attach(fd_);
+  // What a stream wrote is worth keeping even if a second Ctrl-C ends the
+  // process (a helper's file is empty until the end: renaming it would
+  // replace the old file with nothing).
+  if (writer == Writer::kStream)
+    emergency_ = register_emergency_rename(write_path_.c_str(), final_path_.c_str());
 }
 
 OutputFile::OutputFile(NamedPath path, std::optional<std::uint64_t> continue_at)
@@ -280,6 +287,7 @@ OutputFile::OutputFile(NamedPath path, std::optional<std::uint64_t> continue_at)
     fd_ = ::open(write_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, new_file_mode());
     if (fd_ < 0) refuse(concat({"'", write_path_, "': ", std::strerror(errno)}));
     buffer_.attach(fd_);
+    emergency_ = register_emergency_rename(write_path_.c_str(), final_path_.c_str());
     return;
   }
   keep_ = true;
@@ -297,9 +305,11 @@ OutputFile::OutputFile(NamedPath path, std::optional<std::uint64_t> continue_at)
       ::lseek(fd_, static_cast<off_t>(*continue_at), SEEK_SET) < 0)
     refuse(concat({"'", write_path_, "': ", std::strerror(errno)}));
   buffer_.attach(fd_);
+  emergency_ = register_emergency_rename(write_path_.c_str(), final_path_.c_str());
 }
 
 OutputFile::~OutputFile() {
+  unregister_emergency_rename(emergency_);
   if (committed_) return;
   if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
   if (temporary_ && !keep_) ::unlink(write_path_.c_str());
@@ -319,6 +329,7 @@ std::uint64_t OutputFile::sync() {
 void OutputFile::commit() {
   if (committed_) return;
   committed_ = true;
+  unregister_emergency_rename(std::exchange(emergency_, -1));
   stream_.flush();
   int error = buffer_.error();
   if (error == 0 && stream_.fail()) error = EIO;

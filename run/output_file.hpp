@@ -147,6 +147,7 @@ class OutputFile {
   std::string write_path_;  ///< the temporary file, or final_path_ when written directly
   bool temporary_ = false;  ///< written under a temporary name
   bool keep_ = false;       ///< kept even without commit() (a continued file)
+  int emergency_ = -1;      ///< its slot in the emergency renames (run/interrupt.hpp), or -1
   bool committed_ = false;
   int fd_ = -1;
   FdBuffer buffer_;

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "support/cli_helpers.hpp"
 #include "support/process_helpers.hpp"
@@ -70,8 +71,12 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-void check_interrupted_run(int signal, int expected_status) {
-  const fs::path folder = fresh_folder(signal == SIGINT ? "sigint" : "sigterm");
+/// Sends `signals` back to back to a run under way (a second signal arrives
+/// before the run has reached its safe point, as GNU timeout sends one to
+/// the process and one to its group); the run ends with `expected_status`
+/// at its safe point, its files whole and renamed.
+void check_interrupted_run(const std::vector<int>& signals, int expected_status, const std::string& name) {
+  const fs::path folder = fresh_folder(name);
   const pid_t pid =
       ctde::test::spawn_cli({"run", (folder / "long.json").string(), "-o", (folder / "r.csv").string(),
                              "--trace", (folder / "t.jsonl").string()},
@@ -82,7 +87,7 @@ void check_interrupted_run(int signal, int expected_status) {
   CHECK_FALSE(fs::exists(folder / "t.jsonl"));
   CHECK(hidden_files(folder).size() == 2);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  REQUIRE(kill(pid, signal) == 0);
+  for (const int signal : signals) REQUIRE(kill(pid, signal) == 0);
   CHECK(ctde::test::wait_cli(pid, std::chrono::seconds(20)) == expected_status);
 
   CHECK(hidden_files(folder).empty());  // renamed, nothing left behind
@@ -124,10 +129,18 @@ void check_interrupted_run(int signal, int expected_status) {
 
 TEST_CASE(
     "SIGINT ends ctde run at a safe point: exit 130, whole lines, run_end interrupted, no temporary files") {
-  check_interrupted_run(SIGINT, 130);
+  check_interrupted_run({SIGINT}, 130, "sigint");
 }
 
 TEST_CASE(
     "SIGTERM ends ctde run at a safe point: exit 143, whole lines, run_end interrupted, no temporary files") {
-  check_interrupted_run(SIGTERM, 143);
+  check_interrupted_run({SIGTERM}, 143, "sigterm");
+}
+
+TEST_CASE(
+    "two signals back to back end ctde run at its safe point as one does, its files kept (GNU timeout)") {
+  // Before: the second SIGTERM ended the process at once (exit by the
+  // signal), the results left under their temporary names.
+  check_interrupted_run({SIGTERM, SIGTERM}, 143, "sigterm_twice");
+  check_interrupted_run({SIGINT, SIGINT, SIGTERM}, 130, "sigint_twice");
 }
