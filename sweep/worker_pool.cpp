@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <deque>
 #include <stdexcept>
@@ -49,10 +50,12 @@ bool read_all(int fd, void* data, std::size_t size) {
   return true;
 }
 
-/// The worker's loop: an index in, its record out, until kNoMore or the end.
-[[noreturn]] void work(int fd, const RunFunction& run) {
+/// The worker's loop: an index in, its record out, until kNoMore, the end,
+/// or `stop` (a signal, which the parent forwards): the indices it holds
+/// then are not started, and it ends with status 0.
+[[noreturn]] void work(int fd, const RunFunction& run, const StopFunction& stop) {
   std::uint64_t k = 0;
-  while (read_all(fd, &k, sizeof k) && k != kNoMore) {
+  while (read_all(fd, &k, sizeof k) && k != kNoMore && !stop()) {
     const std::vector<char> bytes = results::serialize(run(k));
     const std::uint64_t size = bytes.size();
     if (!write_all(fd, &size, sizeof size) || !write_all(fd, bytes.data(), bytes.size())) break;
@@ -119,6 +122,8 @@ class LocalPool {
   void take(Worker& w);
   /// Worker `w` died: its held runs are recorded as lost, its share goes to the others.
   void bury(Worker& w);
+  /// `stop` said so: the workers are told (SIGTERM) to end their runs and start no more.
+  void stop_workers();
 
   std::uint64_t count_;
   const RunFunction& run_;
@@ -126,6 +131,7 @@ class LocalPool {
   const StopFunction& stop_;
   std::vector<Worker> workers_;
   std::uint64_t next_ = 0;  ///< the next index to hand out
+  bool stopping_ = false;   ///< stop_workers() was called
   RunTimer timer_;
   std::vector<pollfd> polls_;
   std::vector<char> bytes_;  ///< the record being read
@@ -146,7 +152,7 @@ void LocalPool::start(std::size_t n) {
       for (const Worker& other : workers_) {
         if (other.fd >= 0) ::close(other.fd);
       }
-      work(pair[1], run_);
+      work(pair[1], run_, stop_);
     }
     ::close(pair[1]);
     w.pid = pid;
@@ -172,6 +178,7 @@ bool LocalPool::busy() const {
 void LocalPool::serve() {
   for (Worker& w : workers_) hand_out(w);
   while (true) {
+    if (!stopping_ && stop_()) stop_workers();
     const bool own_work = next_ < count_ && !stop_();
     if (!own_work && !busy()) break;
     polls_.clear();
@@ -217,12 +224,23 @@ void LocalPool::take(Worker& w) {
   hand_out(w);
 }
 
+void LocalPool::stop_workers() {
+  // A signal to this process only (kill, a batch system) reaches the workers
+  // too: each ends its run at its safe point, sends it, and starts no other.
+  stopping_ = true;
+  for (const Worker& w : workers_) {
+    if (w.alive) (void)::kill(w.pid, SIGTERM);
+  }
+}
+
 void LocalPool::bury(Worker& w) {
-  w.alive = false;  // its end of the socket closed: it died
+  w.alive = false;  // its end of the socket closed: it died, or stopped as asked
   ::close(w.fd);
   w.fd = -1;
   const std::string why = how_it_ended(w.pid);
   w.pid = -1;
+  // A worker that stopped as asked did not start the runs it still held.
+  if (stopping_ && why == "exit status 0") w.held.clear();
   for (const std::uint64_t k : w.held) record_(lost(k, why));
   w.held.clear();
   for (Worker& other : workers_) hand_out(other);  // its share goes to the others (or to this process)

@@ -88,6 +88,14 @@ def distinct_arrivals(path):
     print("distinct")
 
 
+def statuses(path):
+    """Prints each run of the summary: its index and status."""
+    f = h5py.File(path, "r")
+    s = f["summary"][()]
+    for k, status in zip(s["index"], s["status"]):
+        print(int(k), status.decode())
+
+
 def interrupted(path):
     """The sweep of x' = rate (rate 1, 2, 3) that Ctrl-C ended during run 0:
     only run 0 in the file, marked interrupted part way with its rows, x = t
@@ -105,7 +113,7 @@ def interrupted(path):
 
 
 CHECKS = {check.__name__: check for check in (layout, impacts, failed_run, same_results, distinct_arrivals,
-                                              interrupted)}
+                                              interrupted, statuses)}
 
 if __name__ == "__main__":
     CHECKS[sys.argv[1]](*sys.argv[2:])

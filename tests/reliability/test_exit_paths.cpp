@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -154,6 +155,36 @@ TEST_CASE(
       ctde::test::run_shell("/usr/bin/python3 " + kChecks + " interrupted " + out.string() + " 2>&1");
   REQUIRE_MESSAGE(read.status == 0, read.output);
   CHECK(read.output == "0 interrupted\n\n");  // run 0 alone, interrupted, with no message
+}
+
+TEST_CASE("SIGTERM to the ctde sweep parent alone stops its worker's run too, and no new run starts") {
+  // A batch system or `kill PID` signals the parent only. Before, the worker
+  // went on with its run and the runs it held (here: hours each).
+  const fs::path folder = fresh_folder("sweep_parent");
+  std::ofstream(folder / "long.json") << kLongModel;
+  std::ofstream(folder / "spec.json") << R"({"ctde_sweep": 1, "grid": {"rate": [1, 2, 3, 4, 5, 6]}})";
+  const fs::path out = folder / "out.h5";
+  const pid_t pid =
+      ctde::test::spawn_cli({"sweep", "--load", kFaulty, (folder / "long.json").string(),
+                             (folder / "spec.json").string(), "-o", out.string(), "--jobs", "2"},
+                            folder / "stdout.txt", folder / "stderr.txt");
+  // Both processes (this one's child and its worker) say so when their first run is under way.
+  REQUIRE(wait_for_text(folder / "stderr.txt", "ctde-test: run under way\nctde-test: run under way\n"));
+  REQUIRE(::kill(pid, SIGTERM) == 0);
+  CHECK(ctde::test::wait_cli(pid, kEnds) == 143);
+  const std::string err = read_text(folder / "stderr.txt");
+  CHECK_MESSAGE(ctde::test::contains(err, "ctde: sweep: 2 of 6 runs, 2 failed, "), err);
+  const auto read =
+      ctde::test::run_shell("/usr/bin/python3 " + kChecks + " statuses " + out.string() + " 2>&1");
+  REQUIRE_MESSAGE(read.status == 0, read.output);
+  // The two runs under way, each ended at its safe point; none lost, none more.
+  std::istringstream lines(read.output);
+  int interrupted = 0;
+  for (std::string line; std::getline(lines, line);) {
+    CHECK_MESSAGE(line.ends_with(" interrupted"), line);
+    ++interrupted;
+  }
+  CHECK(interrupted == 2);
 }
 
 TEST_CASE("Ctrl-C during ctde trace export: exit 130, nothing written") {
