@@ -110,6 +110,26 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
   return status;
 }
 
+/// A time option's value (--stop-time): seconds, with or without a
+/// trailing "s" ("10", "2.5e3", "10s"); anything else is refused naming it.
+CLI::Validator seconds_value() {
+  return {[](std::string& text) -> std::string {
+            std::string number = text;
+            if (!number.empty() && number.back() == 's') number.pop_back();
+            std::size_t used = 0;
+            try {
+              (void)std::stod(number, &used);
+            } catch (const std::exception&) {
+              used = 0;
+            }
+            if (used == 0 || used != number.size())
+              return concat({"expects a time in seconds, such as 10, 2.5e3 or 10s, not '", text, "'"});
+            text = number;
+            return {};
+          },
+          "SECONDS"};
+}
+
 /// `ctde validate`'s values, as the command line sets them.
 struct ValidateArgs {
   CLI::App* command = nullptr;
@@ -214,8 +234,10 @@ void add_validate(CLI::App& app, CommandLine& args) {
                                  "port widths and evaluation schedule (nothing is run)");
   v.command->add_option("MODEL", v.model, "The model file (JSON)")->required();
   v.command->add_option("--set", v.sets, "Override a model parameter: NAME=VALUE (repeatable)");
-  v.stop = v.command->add_option("--stop-time", v.stop_time,
-                                 "Check with this stop_time (s), as run --stop-time would run");
+  v.stop = v.command
+               ->add_option("--stop-time", v.stop_time,
+                            "Check with this stop_time (s), as run --stop-time would run")
+               ->transform(seconds_value());
   add_load(*v.command, args.plugins);
   v.command->add_flag("--json", v.json, "Print the resolved model as JSON (for scripts)");
 }
@@ -234,7 +256,8 @@ void add_run(CLI::App& app, CommandLine& args) {
       "--plot", r.plot,
       "Plot of the recorded signals (.png, .svg or .pdf; 1000x600 pixels), drawn by matplotlib");
   r.command->add_option("--set", r.sets, "Override a model parameter: NAME=VALUE (repeatable)");
-  r.stop = r.command->add_option("--stop-time", r.stop_time, "Override the director's stop_time (s)");
+  r.stop = r.command->add_option("--stop-time", r.stop_time, "Override the director's stop_time (s)")
+               ->transform(seconds_value());
   add_load(*r.command, args.plugins);
   r.command->add_option(
       "--rows", r.rows,
@@ -387,6 +410,25 @@ void set_checkpoints(RunRequest& request, const std::string& every) {
   if (request.checkpoint.empty()) request.checkpoint = request.results + ".ckpt";
 }
 
+/// -o's format from its extension: CSV (.csv, .txt, none), HDF5 (.h5,
+/// .hdf5) or MAT (.mat); a device or pipe is written as CSV whatever its
+/// name.
+/// @throws CommandError (kExitUsage) for another extension (a `.xlsx` was
+///         silently written as CSV).
+void check_results_extension(const std::string& path) {
+  if (path.empty() || path == "-") return;
+  std::error_code error;
+  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error)) return;
+  const std::string extension = std::filesystem::path(path).extension().string();
+  for (const char* known : {"", ".csv", ".txt", ".h5", ".hdf5", ".mat"}) {
+    if (extension == known) return;
+  }
+  throw CommandError(kExitUsage, concat({"-o ", path,
+                                         ": ctde writes results as CSV (.csv, .txt or no extension), HDF5 "
+                                         "(.h5, .hdf5) or MAT (.mat), not ",
+                                         extension}));
+}
+
 /// `ctde run` from its parsed values: the request completed from the options, then run_main().
 /// Returns the exit status.
 int run_parsed(const RunArgs& args) {
@@ -403,6 +445,7 @@ int run_parsed(const RunArgs& args) {
   const std::optional<ctde::RowSelection> rows = ctde::parse_row_selection(args.rows);
   if (!rows) throw ctde::ModelError("--rows " + args.rows + ": expects all, output, events or final");
   request.rows = *rows;
+  check_results_extension(request.results);
   set_checkpoints(request, args.checkpoint_every);
   // Results or trace on a terminal's stdout would be garbled by the bar redrawn beside them.
   const bool to_terminal = (request.results == "-" || request.trace == "-") && isatty(STDOUT_FILENO);

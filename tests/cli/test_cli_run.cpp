@@ -151,6 +151,30 @@ TEST_CASE("ctde run exits 2 on a bad model or command line and runs nothing") {
   CHECK(run("run " + kModels + "spring_mass.json -o /nonexistent/dir/out.csv").status == 2);
 }
 
+TEST_CASE(
+    "ctde run takes --stop-time with or without its unit, and refuses a results format it does not write") {
+  const auto csv = scratch("units.csv");
+  const auto ten = scratch("ten.csv");
+  REQUIRE(run("run " + kModels + "spring_mass.json --quiet --stop-time 1s -o " + csv.string()).status == 0);
+  REQUIRE(run("run " + kModels + "spring_mass.json --quiet --stop-time 1 -o " + ten.string()).status == 0);
+  CHECK(read(csv) == read(ten));
+  for (const std::string value : {"ten", "5x", "1ss", "s"}) {
+    CAPTURE(value);
+    const Result r = run("run " + kModels + "spring_mass.json --stop-time " + value);
+    CHECK(r.status == 2);
+    CHECK(r.output.find("--stop-time: expects a time in seconds, such as 10, 2.5e3 or 10s, not '" + value +
+                        "'") != std::string::npos);
+  }
+  // A .xlsx was written as CSV under that name.
+  const auto sheet = scratch("results.xlsx");
+  const Result r = run("run " + kModels + "spring_mass.json -o " + sheet.string());
+  CHECK(r.status == 2);
+  CHECK(r.output == "ctde: error: -o " + sheet.string() +
+                        ": ctde writes results as CSV (.csv, .txt or no extension), HDF5 (.h5, .hdf5) or MAT "
+                        "(.mat), not .xlsx\n");
+  CHECK(!std::filesystem::exists(sheet));
+}
+
 TEST_CASE("ctde run exits 3 on a run-time failure and keeps results and trace up to it") {
   const auto model = scratch("zeno.json");
   {
