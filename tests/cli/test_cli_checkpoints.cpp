@@ -49,6 +49,23 @@ ino_t inode_of(const fs::path& path) {
   return stat(path.c_str(), &info) == 0 ? info.st_ino : 0;
 }
 
+/// Starts `ctde ARGUMENTS` (its output into `log`) and returns once it has
+/// written a new checkpoint at `checkpoint`: a signal sent then lands in the
+/// middle of the run, by construction.
+pid_t start_until_checkpoint(const std::vector<std::string>& arguments, const fs::path& checkpoint,
+                             const fs::path& log) {
+  const ino_t before = inode_of(checkpoint);
+  const pid_t pid = spawn_cli(arguments, log, log);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (inode_of(checkpoint) == before || inode_of(checkpoint) == 0) {
+    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "no new checkpoint within 60 s");
+    REQUIRE_MESSAGE(waitpid(pid, nullptr, WNOHANG) == 0,
+                    "the run ended before its checkpoint: " << read_text(log));
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return pid;
+}
+
 /// The lines of `text` that are not `snapshot` lines (a resumed run says
 /// where it resumed; the uninterrupted run has no such line).
 std::string without_snapshot_lines(const std::string& text) {
@@ -85,15 +102,7 @@ TEST_CASE(
   std::vector<double> resumed_at;
   for (int kill_number = 0; kill_number < 10; ++kill_number) {
     CAPTURE(kill_number);
-    const ino_t before = inode_of(checkpoint);
-    const pid_t pid = spawn_cli(arguments, log, log);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (inode_of(checkpoint) == before || inode_of(checkpoint) == 0) {
-      REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "no new checkpoint within 60 s");
-      REQUIRE_MESSAGE(waitpid(pid, nullptr, WNOHANG) == 0,
-                      "the run ended before its checkpoint: " << read_text(log));
-      std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
+    const pid_t pid = start_until_checkpoint(arguments, checkpoint, log);
     std::this_thread::sleep_for(std::chrono::microseconds(delay_us(random)));
     kill(pid, SIGKILL);
     REQUIRE(wait_cli(pid, std::chrono::seconds(60)) == -SIGKILL);
@@ -141,11 +150,7 @@ TEST_CASE(
                                            checkpoint.string(),
                                            "--checkpoint-every",
                                            "5ms"};
-  const pid_t pid = spawn_cli(arguments, log, log);
-  while (!fs::exists(checkpoint)) {
-    REQUIRE_MESSAGE(waitpid(pid, nullptr, WNOHANG) == 0, read_text(log));
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
+  const pid_t pid = start_until_checkpoint(arguments, checkpoint, log);
   kill(pid, SIGINT);
   REQUIRE(wait_cli(pid, std::chrono::seconds(60)) == 130);
   CHECK(contains(read_text(log),
@@ -203,11 +208,7 @@ TEST_CASE("a resumed checkpointed run refuses a results file shorter than its ch
   fs::remove(checkpoint);
   const std::vector<std::string> arguments{
       "run", model.string(), "--quiet", "--rows", "output", "-o", out.string(), "--checkpoint-every", "5ms"};
-  const pid_t pid = spawn_cli(arguments, log, log);
-  while (!fs::exists(checkpoint)) {
-    REQUIRE_MESSAGE(waitpid(pid, nullptr, WNOHANG) == 0, read_text(log));
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
+  const pid_t pid = start_until_checkpoint(arguments, checkpoint, log);
   kill(pid, SIGKILL);
   REQUIRE(wait_cli(pid, std::chrono::seconds(60)) == -SIGKILL);
   const std::uint64_t covered = read_snapshot_file(checkpoint.string()).results->bytes;
