@@ -41,4 +41,19 @@ void Derivative::derivatives(const ReadContext& context, std::span<double> dxdt)
   for (std::size_t i = 0; i < dxdt.size(); ++i) dxdt[i] = (u[i] - x[i]) / scalar(tau_);
 }
 
+void Derivative::local_jacobian(LocalJacobian& jacobian) const {
+  // y = (u - x) / tau and x' = (u - x) / tau, element by element.
+  const double rate = 1.0 / scalar(tau_);
+  const auto in = static_cast<std::size_t>(in_.index);
+  const auto out = static_cast<std::size_t>(out_.index);
+  for (std::uint32_t i = 0; i < jacobian.states(); ++i) {
+    if (i < jacobian.output_width(out)) {
+      jacobian.output_input(out, i, in, i, rate);
+      jacobian.output_state(out, i, i, -rate);
+    }
+    jacobian.derivative_input(i, in, i, rate);
+    jacobian.derivative_state(i, i, -rate);
+  }
+}
+
 }  // namespace ctde

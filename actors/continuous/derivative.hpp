@@ -25,6 +25,8 @@ class Derivative : public UnaryActor {
   void evaluate(EvalContext& context) const override;
   void derivatives(const ReadContext& context, std::span<double> dxdt) const override;
   void widths_resolved(std::span<const int> input_widths, std::span<const int> output_widths) override;
+  /// Linear: its exact values (docs/semantics.md, "Jacobians"), element by element.
+  void local_jacobian(LocalJacobian& jacobian) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

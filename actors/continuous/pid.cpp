@@ -49,4 +49,22 @@ void PID::derivatives(const ReadContext& context, std::span<double> dxdt) const 
   dxdt[1] = (e - x[1]) / scalar(tf_);
 }
 
+void PID::local_jacobian(LocalJacobian& jacobian) const {
+  const double kp = scalar(kp_);
+  const double ki = scalar(ki_);
+  const double kd = scalar(kd_);
+  const double tf = scalar(tf_);
+  const auto in = static_cast<std::size_t>(in_.index);
+  const auto out = static_cast<std::size_t>(out_.index);
+  // y = kp e + ki x0 + kd (e - x1) / tf, x0' = e, x1' = (e - x1) / tf; only the nonzero entries.
+  if (jacobian.output_width(out) > 0) {
+    if (kp != 0 || kd != 0) jacobian.output_input(out, 0, in, 0, kp + kd / tf);
+    if (ki != 0) jacobian.output_state(out, 0, 0, ki);
+    if (kd != 0) jacobian.output_state(out, 0, 1, -kd / tf);
+  }
+  jacobian.derivative_input(0, in, 0, 1.0);
+  jacobian.derivative_input(1, in, 0, 1.0 / tf);
+  jacobian.derivative_state(1, 1, -1.0 / tf);
+}
+
 }  // namespace ctde

@@ -26,6 +26,9 @@ class PID : public UnaryActor {
   void initialize(FireContext& context) const override;
   void evaluate(EvalContext& context) const override;
   void derivatives(const ReadContext& context, std::span<double> dxdt) const override;
+  /// Linear: its exact values (docs/semantics.md, "Jacobians"); y on e only
+  /// when it feeds through (kp or kd not 0).
+  void local_jacobian(LocalJacobian& jacobian) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

@@ -276,3 +276,39 @@ TEST_CASE("a TransferFunction's exact Jacobian is its canonical form's, and diff
   CHECK(std::count(exact.begin(), exact.end(), -5.0) == 1);
   CHECK(std::count(exact.begin(), exact.end(), -6.0) == 1);
 }
+
+TEST_CASE("PID and Derivative: their exact Jacobians are their equations', and differences agree") {
+  // x' = 1; pid on e = x (kp 1.5, ki 3, kd 0.5, tf 0.25): p0' = x, p1' = (x - p1) / 0.25,
+  // z' = y = 1.5 x + 3 p0 + 0.5 (x - p1) / 0.25; a PI without feedthrough (ki 7): q0' = x,
+  // q1' = 4 (x - q1), v' = 7 q0; der on a vector x2 (tau 0.125): d' = 8 (x2 - d), r' = 8 (x2 - d).
+  const std::string text = R"json({"ctde": 1, "director": {"stop_time": 1, "subsystems": "joined"},
+    "actors": [{"name": "one", "type": "Constant", "params": {"value": 1}},
+               {"name": "x", "type": "Integrator", "params": {"initial": 0.5}},
+               {"name": "pid", "type": "PID", "params": {"kp": 1.5, "ki": 3, "kd": 0.5, "tf": 0.25}},
+               {"name": "z", "type": "Integrator"},
+               {"name": "pi", "type": "PID", "params": {"kp": 0, "ki": 7, "kd": 0, "tf": 0.25}},
+               {"name": "v", "type": "Integrator"},
+               {"name": "ones", "type": "Constant", "params": {"value": [1, 1]}},
+               {"name": "x2", "type": "Integrator", "params": {"initial": [0.5, 0.25]}},
+               {"name": "der", "type": "Derivative", "params": {"time_constant": 0.125, "initial": 0.75}},
+               {"name": "r", "type": "Integrator", "params": {"initial": [0, 0]}}],
+    "connections": [["one.out", "x.in"], ["x.out", "pid.in"], ["pid.out", "z.in"], ["x.out", "pi.in"],
+                    ["pi.out", "v.in"], ["ones.out", "x2.in"], ["x2.out", "der.in"], ["der.out", "r.in"]]})json";
+  const auto j = summary(text);
+  CHECK(j.states == 13);
+  CHECK(j.known_rows == 13);
+  const std::vector<double> exact = jacobian(text, false);
+  const auto count = [&](double v) { return std::count(exact.begin(), exact.end(), v); };
+  // Every nonzero of the closed form, once per row it is in (the states' order is validate's).
+  CHECK(count(1.0) == 2);   // p0' and q0' on x
+  CHECK(count(4.0) == 2);   // p1' and q1' on x
+  CHECK(count(-4.0) == 2);  // p1' and q1' on themselves
+  CHECK(count(3.5) == 1);   // z' on x: 1.5 + 0.5 / 0.25
+  CHECK(count(3.0) == 1);   // z' on p0
+  CHECK(count(-2.0) == 1);  // z' on p1
+  CHECK(count(7.0) == 1);   // v' on q0
+  CHECK(count(8.0) == 4);   // d' and r' on x2, each element
+  CHECK(count(-8.0) == 4);  // d' and r' on d, each element
+  CHECK(exact.size() - static_cast<std::size_t>(count(0.0)) == 18);
+  check_close(jacobian(text, true), exact, 1e-7, 1e-9);
+}
