@@ -207,10 +207,13 @@ namespace {
 std::string precision_hint(const TimeResolution& resolution, double t) {
   const double spacing = std::nextafter(std::abs(t), std::numeric_limits<double>::infinity()) - std::abs(t);
   if (spacing <= resolution.seconds_per_tick()) return {};
+  constexpr const char* kAdvice =
+      " s), so the solver cannot resolve single ticks there: a coarser director time_resolution (such as "
+      "1e-9) "
+      "resolves it";
   return concat({"; at t = ", format_double(t), " s a double's spacing (", format_double(spacing),
                  " s) is wider than the time resolution (", format_double(resolution.seconds_per_tick()),
-                 " s), so the solver cannot resolve single ticks there: a coarser director time_resolution "
-                 "(such as 1e-9) resolves it"});
+                 kAdvice});
 }
 
 }  // namespace
