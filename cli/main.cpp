@@ -39,6 +39,25 @@ namespace {
 using namespace ctde;
 using namespace ctde::cli;
 
+/// -o's format from its extension: CSV (.csv, .txt, none), HDF5 (.h5,
+/// .hdf5) or MAT (.mat); a device or pipe is written as CSV whatever its
+/// name.
+/// @throws CommandError (kExitUsage) for another extension (a `.xlsx` was
+///         silently written as CSV).
+void check_results_extension(const std::string& path) {
+  if (path.empty() || path == "-") return;
+  std::error_code error;
+  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error)) return;
+  const std::string extension = std::filesystem::path(path).extension().string();
+  for (const char* known : {"", ".csv", ".txt", ".h5", ".hdf5", ".mat"}) {
+    if (extension == known) return;
+  }
+  throw CommandError(kExitUsage, concat({"-o ", path,
+                                         ": ctde writes results as CSV (.csv, .txt or no extension), HDF5 "
+                                         "(.h5, .hdf5) or MAT (.mat), not ",
+                                         extension}));
+}
+
 /// `ctde run`: the run, its summary, and the plot. Returns the exit status.
 int run_main(RunRequest request, const std::string& plot, bool quiet) {
   // The checkpoint may be the snapshot resumed from: it is read whole first, then replaced whole.
@@ -49,6 +68,7 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
                {"--plot", plot},
                {"--snapshot", request.snapshot},
                {"--checkpoint", checkpoint_is_resumed ? std::string() : request.checkpoint}});
+  check_results_extension(request.results);
   std::optional<PlotTool> tool;
   // Created before the run: a plot that cannot be written runs nothing.
   std::optional<OutputFile> plot_file;
@@ -410,25 +430,6 @@ void set_checkpoints(RunRequest& request, const std::string& every) {
   if (request.checkpoint.empty()) request.checkpoint = request.results + ".ckpt";
 }
 
-/// -o's format from its extension: CSV (.csv, .txt, none), HDF5 (.h5,
-/// .hdf5) or MAT (.mat); a device or pipe is written as CSV whatever its
-/// name.
-/// @throws CommandError (kExitUsage) for another extension (a `.xlsx` was
-///         silently written as CSV).
-void check_results_extension(const std::string& path) {
-  if (path.empty() || path == "-") return;
-  std::error_code error;
-  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error)) return;
-  const std::string extension = std::filesystem::path(path).extension().string();
-  for (const char* known : {"", ".csv", ".txt", ".h5", ".hdf5", ".mat"}) {
-    if (extension == known) return;
-  }
-  throw CommandError(kExitUsage, concat({"-o ", path,
-                                         ": ctde writes results as CSV (.csv, .txt or no extension), HDF5 "
-                                         "(.h5, .hdf5) or MAT (.mat), not ",
-                                         extension}));
-}
-
 /// `ctde run` from its parsed values: the request completed from the options, then run_main().
 /// Returns the exit status.
 int run_parsed(const RunArgs& args) {
@@ -445,7 +446,6 @@ int run_parsed(const RunArgs& args) {
   const std::optional<ctde::RowSelection> rows = ctde::parse_row_selection(args.rows);
   if (!rows) throw ctde::ModelError("--rows " + args.rows + ": expects all, output, events or final");
   request.rows = *rows;
-  check_results_extension(request.results);
   set_checkpoints(request, args.checkpoint_every);
   // Results or trace on a terminal's stdout would be garbled by the bar redrawn beside them.
   const bool to_terminal = (request.results == "-" || request.trace == "-") && isatty(STDOUT_FILENO);
