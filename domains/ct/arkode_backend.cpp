@@ -55,13 +55,11 @@ ArkodeBackend::ArkodeBackend(const OdeProblem& problem, const OdeOptions& option
   if (erk_) {
     mem_ = ERKStepCreate(rhs_main, t0, y_[cur_], ctx_);
     if (mem_ == nullptr) fail_setup("ERKStepCreate", 0);
-  } else {
-    if (kind == SolverKind::kArkImex && problem.rhs != nullptr && problem.rhs_implicit != nullptr) {
-      fe_ = rhs_main;
-      fi_ = rhs_implicit;
-    } else {  // dirk, or ark-imex with one function: all implicit
-      fi_ = problem.rhs != nullptr ? rhs_main : rhs_implicit;
-    }
+  } else {  // ark-imex with two functions; dirk, or ark-imex with one: all implicit
+    const bool split =
+        kind == SolverKind::kArkImex && problem.rhs != nullptr && problem.rhs_implicit != nullptr;
+    fe_ = split ? rhs_main : nullptr;
+    fi_ = split || problem.rhs == nullptr ? rhs_implicit : rhs_main;
     mem_ = ARKStepCreate(fe_, fi_, t0, y_[cur_], ctx_);
     if (mem_ == nullptr) fail_setup("ARKStepCreate", 0);
   }

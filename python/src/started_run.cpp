@@ -66,7 +66,8 @@ bool StartedRun::advance_to(double time) {
 }
 
 py::bytes StartedRun::snapshot() {
-  SnapshotFile file{director_->snapshot(), model_->name(), source_.overrides, setup_.options.stop_time, {}, {}};
+  SnapshotFile file{
+      director_->snapshot(), model_->name(), source_.overrides, setup_.options.stop_time, {}, {}};
   const std::vector<std::byte> bytes = encode_snapshot(file);
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }

@@ -300,10 +300,10 @@ TEST_CASE("a chattering or Zeno message says when ticks are finer than a double'
     REQUIRE(spacing == std::ldexp(1.0, -37));
     const std::string text = message(kind, late);
     CAPTURE(text);
-    CHECK(
-        text.find("; at t = 38525.19 s a double's spacing (7.275957614183426e-12 s) is wider than the time resolution "
-                  "(1e-12 s), so the solver cannot resolve single ticks there: a coarser director "
-                  "time_resolution (such as 1e-9) resolves it") != std::string::npos);
+    CHECK(text.find("; at t = 38525.19 s a double's spacing (7.275957614183426e-12 s) is wider than the time "
+                    "resolution "
+                    "(1e-12 s), so the solver cannot resolve single ticks there: a coarser director "
+                    "time_resolution (such as 1e-9) resolves it") != std::string::npos);
   }
   // At 1e-9 s ticks the same time is fine.
   const TimeResolution ns(1e-9);
