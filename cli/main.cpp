@@ -102,7 +102,8 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
     std::cerr << "ctde: run " << ctde::to_string(result.status) << " at t = " << result.time << " s"
               << (result.actor.empty() ? "" : " (by " + result.actor + ")") << ": " << result.stats.steps
               << " steps, " << result.stats.rejected_steps << " rejected, " << result.stats.rhs_evals
-              << " RHS evaluations, " << result.stats.events << " events\n";
+              << " RHS evaluations, " << result.stats.state_events << " state events, "
+              << result.stats.time_events << " time events, " << result.stats.events << " tokens\n";
   }
   if (!outcome.write_error.empty()) {
     std::cerr << "ctde: error: " << outcome.write_error << "\n";

@@ -175,6 +175,26 @@ TEST_CASE(
   CHECK(!std::filesystem::exists(sheet));
 }
 
+TEST_CASE("ctde run's summary counts state events, time events and tokens as the trace has them") {
+  // It said "0 events" for a run of 18 state events: it counted tokens only.
+  const auto trace = scratch("summary.jsonl");
+  const Result r = run("run " + kModels + "thermostat.json -o /dev/null --trace " + trace.string());
+  REQUIRE(r.status == 0);
+  const auto count = [&](const std::string& kind) {
+    const std::string text = read(trace);
+    std::size_t n = 0;
+    for (auto at = text.find("\"kind\":\"" + kind + "\""); at != std::string::npos;
+         at = text.find("\"kind\":\"" + kind + "\"", at + 1))
+      ++n;
+    return n;
+  };
+  const std::size_t state_events = count("state_event");
+  REQUIRE(state_events > 0);
+  CHECK(r.output.find(" RHS evaluations, " + std::to_string(state_events) + " state events, " +
+                      std::to_string(count("time_event")) + " time events, " +
+                      std::to_string(count("event")) + " tokens\n") != std::string::npos);
+}
+
 TEST_CASE("ctde run exits 3 on a run-time failure and keeps results and trace up to it") {
   const auto model = scratch("zeno.json");
   {
