@@ -112,6 +112,28 @@ TEST_CASE("auto resumes exactly before its switch to bdf, while on bdf, and afte
   }
 }
 
+namespace {
+
+/// Runs the model plainly and with a checkpoint asked for at every chance:
+/// the two write the same rows and trace, bit for bit, at least three
+/// checkpoints were taken, and the first, middle and last resume exactly.
+void check_checkpoints_at_every_chance(const std::function<Model()>& load) {
+  const Written plain = run_written(load, [](Director&) {});
+  std::vector<RunSnapshot> checkpoints;
+  const Written checkpointed = run_written(load, [&](Director& d) {
+    d.set_checkpoints([] { return true; }, [&](const RunSnapshot& s) { checkpoints.push_back(s); });
+  });
+  CHECK(checkpointed.csv == plain.csv);
+  CHECK(checkpointed.trace == plain.trace);
+  REQUIRE(checkpoints.size() >= 3);
+  for (const std::size_t k : {std::size_t{0}, checkpoints.size() / 2, checkpoints.size() - 1}) {
+    CAPTURE(checkpoints[k].time);
+    check_resumed(load, plain, checkpoints[k]);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("checkpoints change nothing in the run, wherever they fall, and each resumes exactly") {
   // Asked for at every chance: after the events of every time at which every
   // solver restarted anyway or saves its exact state (erk45, the default:
@@ -143,18 +165,7 @@ TEST_CASE("checkpoints change nothing in the run, wherever they fall, and each r
            {"two_tanks", text(two_tanks)},
            {"mm1", text(mm1)}}) {
     CAPTURE(name);
-    const Written plain = run_written(load, [](Director&) {});
-    std::vector<RunSnapshot> checkpoints;
-    const Written checkpointed = run_written(load, [&](Director& d) {
-      d.set_checkpoints([] { return true; }, [&](const RunSnapshot& s) { checkpoints.push_back(s); });
-    });
-    CHECK(checkpointed.csv == plain.csv);
-    CHECK(checkpointed.trace == plain.trace);
-    REQUIRE(checkpoints.size() >= 3);
-    for (const std::size_t k : {std::size_t{0}, checkpoints.size() / 2, checkpoints.size() - 1}) {
-      CAPTURE(checkpoints[k].time);
-      check_resumed(load, plain, checkpoints[k]);
-    }
+    check_checkpoints_at_every_chance(load);
   }
 }
 
@@ -170,18 +181,7 @@ TEST_CASE("checkpoints with every solver change nothing and resume exactly") {
     nlohmann::json model = nlohmann::json::parse(ball);
     model["director"]["solver"] = solver;
     const auto load = text(model.dump());
-    const Written plain = run_written(load, [](Director&) {});
-    std::vector<RunSnapshot> checkpoints;
-    const Written checkpointed = run_written(load, [&](Director& d) {
-      d.set_checkpoints([] { return true; }, [&](const RunSnapshot& s) { checkpoints.push_back(s); });
-    });
-    CHECK(checkpointed.csv == plain.csv);
-    CHECK(checkpointed.trace == plain.trace);
-    REQUIRE(checkpoints.size() >= 3);
-    for (const std::size_t k : {std::size_t{0}, checkpoints.size() / 2, checkpoints.size() - 1}) {
-      CAPTURE(checkpoints[k].time);
-      check_resumed(load, plain, checkpoints[k]);
-    }
+    check_checkpoints_at_every_chance(load);
   }
 }
 
