@@ -110,6 +110,11 @@ class Parser {
       root = json::parse(text);
     } catch (const json::parse_error& e) {
       throw ModelError(std::string("not valid JSON: ") + e.what()).located(file_);
+    } catch (const json::exception& e) {  // a number beyond a double's range ("1e999"): the user's, not a bug
+      std::string what = e.what();
+      const auto bracket = what.find("] ");
+      if (bracket != std::string::npos) what = what.substr(bracket + 2);
+      throw ModelError("JSON value out of range: " + what).located(file_);
     }
     if (!root.is_object()) fail("", "a sweep file is a JSON object");
     SweepSpec spec;
