@@ -82,6 +82,15 @@ TEST_CASE("random draws depend on the seed and the run index only and stay in th
   CHECK(other_seed.values(0)[0].second != spec.values(0)[0].second);
 }
 
+TEST_CASE("a sweep without a seed is seeded 0, as documented: the same draws as \"seed\": 0") {
+  const SweepSpec unseeded =
+      parse_sweep(R"({"ctde_sweep": 1, "random": {"e": {"uniform": [0, 1]}}, "samples": 3})", "s.json");
+  const SweepSpec zero = parse_sweep(
+      R"({"ctde_sweep": 1, "random": {"e": {"uniform": [0, 1]}}, "samples": 3, "seed": 0})", "s.json");
+  CHECK(unseeded.seed == 0);
+  for (std::uint64_t k = 0; k < 3; ++k) CHECK(unseeded.values(k) == zero.values(k));
+}
+
 TEST_CASE("random actors' seeds are whole numbers a double holds, different per run and per actor") {
   const double a = ctde::sweep::actor_seed(7, 0, 0);
   CHECK(a == std::floor(a));
