@@ -68,6 +68,17 @@ bool wait_for_text(const fs::path& path, const std::string& text) {
   return false;
 }
 
+/// Starts `ctde sweep` of the long model over `rates` (a JSON array) with
+/// `jobs` processes, in `folder`: out.h5, stdout.txt, stderr.txt.
+pid_t start_long_sweep(const fs::path& folder, const std::string& rates, const std::string& jobs) {
+  std::ofstream(folder / "long.json") << kLongModel;
+  std::ofstream(folder / "spec.json") << R"({"ctde_sweep": 1, "grid": {"rate": )" + rates + "}}";
+  return ctde::test::spawn_cli(
+      {"sweep", "--load", kFaulty, (folder / "long.json").string(), (folder / "spec.json").string(), "-o",
+       (folder / "out.h5").string(), "--jobs", jobs},
+      folder / "stdout.txt", folder / "stderr.txt");
+}
+
 /// Writes `text` whole to file descriptor `fd`.
 void write_all(int fd, const std::string& text) {
   std::size_t done = 0;
@@ -135,13 +146,8 @@ TEST_CASE("a reader that closes the pipe of -o - ends the run: exit 3 naming sta
 TEST_CASE(
     "Ctrl-C during ctde sweep: exit 130, the file kept, the running run marked interrupted, no new one") {
   const fs::path folder = fresh_folder("sweep");
-  std::ofstream(folder / "long.json") << kLongModel;
-  std::ofstream(folder / "spec.json") << R"({"ctde_sweep": 1, "grid": {"rate": [1, 2, 3]}})";
   const fs::path out = folder / "out.h5";
-  const pid_t pid =
-      ctde::test::spawn_cli({"sweep", "--load", kFaulty, (folder / "long.json").string(),
-                             (folder / "spec.json").string(), "-o", out.string(), "--jobs", "1"},
-                            folder / "stdout.txt", folder / "stderr.txt");
+  const pid_t pid = start_long_sweep(folder, "[1, 2, 3]", "1");
   REQUIRE(wait_for_text(folder / "stderr.txt", "ctde-test: run under way\n"));  // run 0 is under way
   REQUIRE(::kill(pid, SIGINT) == 0);
   CHECK(ctde::test::wait_cli(pid, kEnds) == 130);
@@ -161,13 +167,8 @@ TEST_CASE("SIGTERM to the ctde sweep parent alone stops its worker's run too, an
   // A batch system or `kill PID` signals the parent only. Before, the worker
   // went on with its run and the runs it held (here: hours each).
   const fs::path folder = fresh_folder("sweep_parent");
-  std::ofstream(folder / "long.json") << kLongModel;
-  std::ofstream(folder / "spec.json") << R"({"ctde_sweep": 1, "grid": {"rate": [1, 2, 3, 4, 5, 6]}})";
   const fs::path out = folder / "out.h5";
-  const pid_t pid =
-      ctde::test::spawn_cli({"sweep", "--load", kFaulty, (folder / "long.json").string(),
-                             (folder / "spec.json").string(), "-o", out.string(), "--jobs", "2"},
-                            folder / "stdout.txt", folder / "stderr.txt");
+  const pid_t pid = start_long_sweep(folder, "[1, 2, 3, 4, 5, 6]", "2");
   // Both processes (this one's child and its worker) say so when their first run is under way.
   REQUIRE(wait_for_text(folder / "stderr.txt", "ctde-test: run under way\nctde-test: run under way\n"));
   REQUIRE(::kill(pid, SIGTERM) == 0);
