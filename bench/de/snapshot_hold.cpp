@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   ctde::Director first(flat, options, "hold");
   if (!first.advance_to(20)) return 1;
   auto start = std::chrono::steady_clock::now();
-  ctde::write_snapshot_file(file, {first.snapshot(), "hold", {}, options.stop_time});
+  ctde::write_snapshot_file(file, {first.snapshot(), "hold", {}, options.stop_time, {}, {}});
   const double write_s = since(start);
 
   start = std::chrono::steady_clock::now();
