@@ -100,6 +100,42 @@ Json jacobian_json(const RunSetup& setup) {
           {"linear_solver_reason", j.reason}};
 }
 
+/// The actors of each algebraic loop and its tears, by path.
+struct LoopNames {
+  std::vector<std::string> actors;  ///< in the order of one iterate
+  std::vector<std::string> tears;
+};
+LoopNames loop_names(const FlatModel& flat, const AlgebraicLoop& loop) {
+  LoopNames names;
+  for (const FlatIndex a : loop.order) names.actors.push_back(flat[a].path);
+  for (const FlatIndex a : loop.tear_actors()) names.tears.push_back(flat[a].path);
+  return names;
+}
+
+Json loops_json(const FlatModel& flat) {
+  Json loops = Json::array();
+  for (const AlgebraicLoop& loop : flat.algebraic_loops) {
+    const LoopNames names = loop_names(flat, loop);
+    loops.push_back({{"cycle", loop.cycle}, {"actors", names.actors}, {"tears", names.tears}});
+  }
+  return loops;
+}
+
+/// "algebraic loop: a -> b -> a (actors b, a; tears a): solved at every evaluation", one line per loop.
+void print_loops(const FlatModel& flat, std::ostream& out) {
+  const auto joined = [](const std::vector<std::string>& list) {
+    std::string text;
+    for (const std::string& name : list) text += (text.empty() ? "" : ", ") + name;
+    return text;
+  };
+  for (const AlgebraicLoop& loop : flat.algebraic_loops) {
+    const LoopNames names = loop_names(flat, loop);
+    out << "algebraic loop: " << loop.cycle << " (actors " << joined(names.actors) << "; "
+        << (names.tears.size() == 1 ? "tear " : "tears ") << joined(names.tears)
+        << "): solved by Newton's method at every evaluation\n";
+  }
+}
+
 Json model_json(const Model& model, const std::string& path, const RunSetup& setup,
                 const std::vector<std::uint32_t>& order) {
   const FlatModel& flat = setup.flat;
@@ -141,6 +177,7 @@ Json model_json(const Model& model, const std::string& path, const RunSetup& set
           {"actors", actors},
           {"continuous_schedule", names(flat.continuous_schedule)},
           {"discrete_schedule", names(flat.discrete_schedule)},
+          {"algebraic_loops", loops_json(flat)},
           {"states", states},
           {"jacobian", jacobian_json(setup)}};
 }
@@ -188,6 +225,7 @@ void validate_command(const std::string& path, const ParameterOverrides& overrid
     return text.empty() ? std::string("(none)") : text;
   };
   out << "continuous schedule: " << names(flat.continuous_schedule) << "\n";
+  print_loops(flat, out);
   std::string states;  // the order of the state vector (per-state atol follows it)
   std::size_t count = 0;
   for (const std::uint32_t index : order) {

@@ -14,6 +14,7 @@ FlatModel::FlatModel(const FlatModel& other)
     : actors(other.actors),
       continuous_schedule(other.continuous_schedule),
       discrete_schedule(other.discrete_schedule),
+      algebraic_loops(other.algebraic_loops),
       ports(other.ports) {
   const FlatPortArrays& from = other.ports;
   for (FlatActor& actor : actors) {

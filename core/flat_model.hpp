@@ -80,6 +80,25 @@ struct FlatPortArrays {
   std::vector<PortRef> receivers;
 };
 
+/// A loop of direct-feedthrough continuous actors, solved at every
+/// evaluation of the outputs (docs/semantics.md, "Algebraic loops"): the
+/// outputs of its tear actors are the unknowns; one iterate evaluates the
+/// other actors in order with the tears' outputs guessed, then the tears.
+/// Copyable value type.
+struct AlgebraicLoop {
+  /// Every actor of the loop, in the order of one iterate: the others in a
+  /// topological order of the loop without the tears' outputs, then the tears.
+  std::vector<FlatIndex> order;
+  std::uint32_t tears = 0;  ///< the last `tears` actors of `order` are the tears
+  std::string cycle;        ///< a cycle through the loop, "a -> b -> a"
+  FlatIndex first;          ///< the cycle's first actor (where an error is located)
+
+  /// The tear actors: the end of `order`.
+  [[nodiscard]] std::span<const FlatIndex> tear_actors() const {
+    return std::span<const FlatIndex>(order).subspan(order.size() - tears);
+  }
+};
+
 /// The flattened, validated model. Indices are stable for one validation.
 /// Copyable value type (refers to actors owned by the Model, which must
 /// outlive it): its actors' spans view its own port arrays, which a move
@@ -97,6 +116,8 @@ struct FlatModel {
   std::vector<FlatIndex> continuous_schedule;
   /// Discrete actors in firing-depth order.
   std::vector<FlatIndex> discrete_schedule;
+  /// The algebraic loops, each in continuous_schedule as its `order`.
+  std::vector<AlgebraicLoop> algebraic_loops;
   /// The arrays the actors' port spans view (written by validation).
   FlatPortArrays ports;
 

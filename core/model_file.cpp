@@ -47,7 +47,8 @@ const std::vector<std::string> kDirectorKeys = {"start_time",
                                                 "events",
                                                 "event_state",
                                                 "output_interval",
-                                                "subsystems"};
+                                                "subsystems",
+                                                "algebraic_loops"};
 
 /// Builds a Model from parsed JSON; every value is read through a
 /// JsonCursor, which names its location in messages. The locations the

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <optional>
+#include <string>
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/reverse_graph.hpp>
@@ -90,7 +92,94 @@ std::pair<std::string, bool> describe_cycle(const FlatModel& model, const Feedth
 struct PortOrderedLoop {
   std::vector<std::uint32_t> sequence;
   std::vector<std::uint32_t> chain;
+  /// An algebraic loop, solved: its cycle's names and first actor (its
+  /// order is `sequence`, its tears the last `tears` of it).
+  std::uint32_t tears = 0;
+  std::string cycle;
+  std::uint32_t first = 0;
 };
+
+/// Whether vertex v of `graph` lies on a cycle: in a strong component of
+/// two or more (`size` per component), or on an edge to itself.
+bool on_cycle(const FeedthroughGraph& graph, Vertex v, const std::vector<int>& component,
+              const std::vector<int>& size) {
+  if (size[static_cast<std::size_t>(component[v])] >= 2) return true;
+  for (auto [e, end] = boost::out_edges(v, graph); e != end; ++e) {
+    if (boost::target(*e, graph) == v) return true;
+  }
+  return false;
+}
+
+/// The tears of the algebraic loop `members` (strong component c): a small
+/// set of actors whose outputs, once guessed, leave the rest without a
+/// cycle. Greedy: while a cycle is left, the actor on one with the most
+/// in-edges times out-edges among the actors left (ties: the first in
+/// `members`) becomes a tear. Fills loop.sequence and loop.chain with the
+/// others in a topological order, then the tears.
+void tear(const FlatModel& model, const std::vector<std::uint32_t>& members,
+          const std::vector<int>& component, int c, PortOrderedLoop& loop) {
+  const std::size_t m = members.size();
+  const auto local = [&](std::uint32_t actor) {
+    return static_cast<Vertex>(std::lower_bound(members.begin(), members.end(), actor) - members.begin());
+  };
+  std::vector<std::pair<Vertex, Vertex>> edges;
+  for (const std::uint32_t to : members) {
+    const FlatActor& target = model.actors[to];
+    for (std::uint32_t p = 0; p < target.drivers.size(); ++p) {
+      const auto& driver = target.drivers[p];
+      if (driver && component[driver->actor.index()] == c && target.actor->feeds_through(p))
+        edges.emplace_back(local(driver->actor.value()), local(to));
+    }
+  }
+  std::vector<std::uint8_t> torn(m, 0);
+  std::vector<Vertex> tears;
+  for (;;) {
+    FeedthroughGraph rest(m);
+    for (const auto& [from, to] : edges) {
+      if (torn[from] == 0 && torn[to] == 0) boost::add_edge(from, to, 0, rest);
+    }
+    std::vector<int> in_component(m);
+    const int count = boost::strong_components(
+        rest, boost::make_iterator_property_map(in_component.begin(), boost::get(boost::vertex_index, rest)));
+    std::vector<int> size(static_cast<std::size_t>(count), 0);
+    for (const int k : in_component) ++size[static_cast<std::size_t>(k)];
+    std::optional<Vertex> best;
+    std::size_t best_degree = 0;
+    for (Vertex v = 0; v < m; ++v) {
+      if (torn[v] != 0 || !on_cycle(rest, v, in_component, size)) continue;
+      const std::size_t degree = boost::in_degree(v, rest) * boost::out_degree(v, rest);
+      if (!best || degree > best_degree) {
+        best = v;
+        best_degree = degree;
+      }
+    }
+    if (!best) {
+      std::vector<Vertex> order;
+      const auto reversed = boost::make_reverse_graph(rest);
+      boost::topological_sort(reversed, std::back_inserter(order),
+                              boost::vertex_index_map(boost::get(boost::vertex_index, rest)));
+      for (const Vertex v : order) {
+        if (torn[v] == 0) loop.sequence.push_back(members[v]);
+      }
+      break;
+    }
+    torn[*best] = 1;
+    tears.push_back(*best);
+  }
+  for (const Vertex v : tears) loop.sequence.push_back(members[v]);
+  loop.chain = loop.sequence;
+  loop.tears = static_cast<std::uint32_t>(tears.size());
+}
+
+/// Whether the loop `members` can be solved at every evaluation: each of
+/// its actors is evaluated with the continuous outputs (a constant or
+/// discrete one is not).
+bool solvable(const FlatModel& model, const std::vector<std::uint32_t>& members) {
+  return std::all_of(members.begin(), members.end(), [&](std::uint32_t a) {
+    const FlatActor& actor = model.actors[a];
+    return actor.mode == TimeMode::kContinuous && in_continuous_schedule(actor);
+  });
+}
 
 /// The outputs of the actors of strong component `c` (`members`) as the
 /// vertices of a graph: an edge from A.o to B.o' when A.o drives an input of
@@ -142,7 +231,13 @@ PortOrderedLoop order_by_ports(const FlatModel& model, const std::vector<std::ui
     const std::vector<Vertex> cycle = cycle_through(ports, v, port_component);
     const auto [names, continuous] =
         describe_cycle(model, ports, cycle, [&](Vertex node) { return node_actor[node]; });
-    throw_loop(model, node_actor[cycle.front()], names, continuous);
+    if (!continuous || discrete || !solvable(model, members))
+      throw_loop(model, node_actor[cycle.front()], names, continuous);
+    PortOrderedLoop loop;
+    tear(model, members, component, c, loop);
+    loop.cycle = names;
+    loop.first = node_actor[cycle.front()];
+    return loop;
   }
   if (discrete) return {};  // the caller reports the actors' cycle
   std::vector<Vertex> order;
@@ -341,6 +436,10 @@ std::vector<Vertex> level_order(const FlatModel& model, const FeedthroughGraph& 
 
 }  // namespace
 
+void throw_algebraic_loop(const FlatModel& model, const AlgebraicLoop& loop) {
+  throw_loop(model, loop.first.value(), loop.cycle, /*continuous=*/true);
+}
+
 void schedule(FlatModel& model) {
   // No loops: the same order on flat arrays (a fast path: core/fast_paths.hpp).
   if (!fast_paths_enabled() || !schedule_acyclic(model)) schedule_on_graphs(model);
@@ -356,6 +455,15 @@ void schedule_on_graphs(FlatModel& model) {
   const std::vector<Vertex> order = level_order(model, ordering_graph(model, zero_delay, loops));
   model.continuous_schedule.clear();
   model.discrete_schedule.clear();
+  model.algebraic_loops.clear();
+  for (const PortOrderedLoop& loop : loops.loops) {
+    if (loop.cycle.empty()) continue;
+    AlgebraicLoop& solved = model.algebraic_loops.emplace_back();
+    for (const std::uint32_t a : loop.sequence) solved.order.push_back(FlatIndex{a});
+    solved.tears = loop.tears;
+    solved.cycle = loop.cycle;
+    solved.first = FlatIndex{loop.first};
+  }
   for (std::uint32_t depth = 0; depth < order.size(); ++depth) {
     const auto a = static_cast<std::uint32_t>(order[depth]);
     FlatActor& actor = model.actors[a];

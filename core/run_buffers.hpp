@@ -106,6 +106,21 @@ struct RunBuffers {
   /// Per input port: 1 when unconnected (it reads the zero slice), 2 when
   /// resolved discrete, 0 otherwise (ReadContext::connected(), discrete()).
   std::vector<std::uint8_t> input_flags;
+  /// The algebraic loops (docs/semantics.md, "Algebraic loops"): loop k's
+  /// actors in the order of one iterate are loop_members[k]; its first
+  /// actor, its head, stands for the whole loop in the evaluation lists (an
+  /// output program calls it, and the director solves the loop). Per actor:
+  /// its loop's k + 1, or 0 (empty when the model has no loop).
+  std::vector<std::vector<ActorId>> loop_members;
+  std::vector<std::uint32_t> loop_of;
+
+  /// The members of the loop whose head is `a`, or none when `a` heads no loop.
+  [[nodiscard]] std::span<const ActorId> loop_headed_by(ActorId a) const {
+    if (loop_of.empty() || loop_of[a.index()] == 0) return {};
+    const std::vector<ActorId>& members = loop_members[loop_of[a.index()] - 1];
+    if (members.front() != a) return {};
+    return members;
+  }
 
   // ---- values
   std::vector<double> signals;            ///< every output's current value (continuous) or last token

@@ -1,5 +1,7 @@
 #include "run/run_setup.hpp"
 
+#include "core/model_graph.hpp"
+
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "core/validate.hpp"
@@ -62,6 +64,8 @@ RunSetup set_up_run(Model& model, std::optional<double> stop_time,
   } catch (const OptionError& e) {
     throw located(e);
   }
+  if (setup.options.algebraic_loops == AlgebraicLoops::kError && !setup.flat.algebraic_loops.empty())
+    throw_algebraic_loop(setup.flat, setup.flat.algebraic_loops.front());
   try {
     if (record) {
       setup.signals = resolve_record(setup.flat, *record);

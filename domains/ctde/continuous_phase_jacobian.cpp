@@ -122,8 +122,50 @@ JacobianPattern ContinuousPhase::jacobian_pattern(const Part* part) const {
       acc.add(row_states[k], e.value * row_values[k]);
   };
   const auto mine = [&](ActorId d) { return whole || parts_.of[d.index()] == part->id; };
+  const auto take_row = [&] {
+    const auto row = static_cast<std::uint32_t>(row_starts.size() - 1);
+    acc.take([&](std::uint32_t s, double v) {
+      row_states.push_back(s);
+      row_values.push_back(v);
+    });
+    row_starts.push_back(row_states.size());
+    return row;
+  };
+  // An algebraic loop: each of its outputs may depend on every input from
+  // outside it and every state of its actors (values unknown).
+  const auto loop_rows = [&](std::span<const ActorId> loop) {
+    constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+    for (const ActorId m : loop) {
+      const ActorSlots& slots = run_.b_.actors[m.index()];
+      for (std::uint32_t j = 0; j < slots.states.width; ++j) {
+        const std::uint32_t s = local[slots.states.at(j).index()];
+        if (s != kNoRow) acc.add(s, kUnknown);
+      }
+      for (std::size_t k = 0; k < run_.flat(m).input_widths.size(); ++k) {
+        const SignalSlice in = run_.b_.inputs[slots.input(k).index()];
+        for (std::uint32_t j = 0; j < in.width; ++j) {
+          const std::uint32_t r = row_of[in.at(j).index()];
+          if (r == kNoRow) continue;
+          for (std::size_t e = row_starts[r]; e < row_starts[r + 1]; ++e) acc.add(row_states[e], kUnknown);
+        }
+      }
+    }
+    const std::uint32_t row = take_row();
+    for (const ActorId m : loop) {
+      const ActorSlots& slots = run_.b_.actors[m.index()];
+      for (std::size_t o = 0; o < run_.flat(m).output_kinds.size(); ++o) {
+        if (run_.flat(m).output_kinds[o] != PortKind::kContinuous) continue;
+        const SignalSlice out = run_.b_.outputs[slots.output(o).index()];
+        for (std::uint32_t j = 0; j < out.width; ++j) row_of[out.at(j).index()] = row;
+      }
+    }
+  };
   for (const ActorId d : run_.layout_.rhs_inputs) {
     if (!mine(d)) continue;
+    if (const std::span<const ActorId> loop = run_.b_.loop_headed_by(d); !loop.empty()) {
+      loop_rows(loop);
+      continue;
+    }
     const ActorSlots& slots = run_.b_.actors[d.index()];
     by_row(sorted_local_jacobian(d),
            [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
@@ -131,12 +173,7 @@ JacobianPattern ContinuousPhase::jacobian_pattern(const Part* part) const {
              const SignalSlice out = run_.b_.outputs[slots.output(row.port).index()];
              if (row.index >= out.width) return;
              for (const auto& e : es) contribute(d, e);
-             row_of[out.at(row.index).index()] = static_cast<std::uint32_t>(row_starts.size() - 1);
-             acc.take([&](std::uint32_t s, double v) {
-               row_states.push_back(s);
-               row_values.push_back(v);
-             });
-             row_starts.push_back(row_states.size());
+             row_of[out.at(row.index).index()] = take_row();
            });
   }
   for (const ActorId d : run_.layout_.stateful) {

@@ -94,6 +94,12 @@ class Director::Impl final : public DirectorServices, public RunState {
   /// Each input's slice (its driver's output, or zeros when unconnected),
   /// the receivers of each output's tokens, the token and value buffers.
   void connect_inputs(const BufferSizes& sizes);
+  /// The algebraic loops (FlatModel::algebraic_loops): their actors by
+  /// depth (RunBuffers::loop_members) and their solvers; refused here when
+  /// the option `algebraic_loops` is "error".
+  void lay_out_loops();
+  /// The head of the algebraic loop actor `d` belongs to, or d itself.
+  [[nodiscard]] ActorId loop_head(ActorId d) const;
   /// The fixed flags that need the evaluation lists: who moves guards,
   /// functions, readers of timed outputs; the constant discrete inputs.
   void set_fixed_flags();

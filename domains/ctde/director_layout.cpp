@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/fast_paths.hpp"
+#include "core/model_graph.hpp"
 
 namespace ctde {
 
@@ -34,6 +35,7 @@ void Director::Impl::lay_out() {
   for (FlatIndex a{0}; a.index() < n; ++a) layout_.by_depth[model_.actors[a.index()].depth.index()] = a;
   const BufferSizes sizes = lay_out_actors();
   connect_inputs(sizes);
+  lay_out_loops();
   b_.states.resize(n);
   b_.x_storage.assign(sizes.states, 0.0);
   b_.x = b_.x_storage.data();
@@ -173,14 +175,50 @@ void Director::Impl::set_fixed_flags() {
   }
 }
 
+void Director::Impl::lay_out_loops() {
+  if (model_.algebraic_loops.empty()) return;
+  if (options_.algebraic_loops == AlgebraicLoops::kError)
+    throw_algebraic_loop(model_, model_.algebraic_loops.front());
+  b_.loop_of.assign(layout_.actors.size(), 0);
+  for (const AlgebraicLoop& loop : model_.algebraic_loops) {
+    std::vector<ActorId> members;
+    for (const FlatIndex a : loop.order) {
+      members.push_back(model_[a].depth);
+      b_.loop_of[members.back().index()] = static_cast<std::uint32_t>(b_.loop_members.size() + 1);
+    }
+    // The unknowns: every element of the tears' continuous outputs.
+    std::vector<SignalIndex> unknowns;
+    std::vector<std::uint32_t> tear_end;
+    for (const FlatIndex a : loop.tear_actors()) {
+      const FlatActor& tear = model_[a];
+      for (std::size_t o = 0; o < tear.output_kinds.size(); ++o) {
+        if (tear.output_kinds[o] != PortKind::kContinuous) continue;
+        const SignalSlice out = b_.outputs[b_.actors[tear.depth.index()].output(o).index()];
+        for (std::uint32_t j = 0; j < out.width; ++j) unknowns.push_back(out.at(j));
+      }
+      tear_end.push_back(static_cast<std::uint32_t>(unknowns.size()));
+    }
+    b_.loop_members.push_back(members);
+    loops_.push_back(
+        std::make_unique<LoopSolver>(std::move(members), std::move(unknowns), std::move(tear_end), b_));
+  }
+}
+
+ActorId Director::Impl::loop_head(ActorId d) const {
+  if (b_.loop_of.empty() || b_.loop_of[d.index()] == 0) return d;
+  return b_.loop_members[b_.loop_of[d.index()] - 1].front();
+}
+
 void Director::Impl::schedule_guards_and_outputs() {
   layout_.timed.assign(layout_.actors.size(), 0);
   for (const FlatIndex a : model_.continuous_schedule) {
     const FlatActor& actor = model_[a];
     const ActorId d = actor.depth;
-    layout_.at_start.push_back(d);
+    // An algebraic loop is in the lists once, as its head (its actors follow it in the schedule).
+    const bool listed = loop_head(d) == d;
+    if (listed) layout_.at_start.push_back(d);
     if (actor.mode == TimeMode::kConstant || (layout_.flags[d.index()] & kDrivesContinuous) == 0) continue;
-    layout_.continuous.push_back(d);
+    if (listed) layout_.continuous.push_back(d);
     layout_.timed[d.index()] = 1;
   }
   layout_.rhs_inputs = upstream(layout_.stateful, /*with_seeds=*/false);
@@ -190,16 +228,22 @@ void Director::Impl::schedule_guards_and_outputs() {
 std::vector<ActorId> Director::Impl::upstream(const std::vector<ActorId>& seeds, bool with_seeds) const {
   std::vector<std::uint8_t> reached(layout_.actors.size(), 0);
   std::vector<ActorId> work;
-  // Every input of a seed, then inputs that feed a reached output through.
-  const auto walk = [&](ActorId d, bool all_inputs) {
+  // Every input of a seed, then inputs that feed a reached output through;
+  // an algebraic loop is reached as its head, and walked from all its actors.
+  const auto walk_one = [&](ActorId d, bool all_inputs) {
     const FlatActor& actor = flat(d);
     for (std::size_t i = 0; i < actor.drivers.size(); ++i) {
       if (!actor.drivers[i] || (!all_inputs && !actor.actor->feeds_through(i))) continue;
-      const ActorId u = model_[actor.drivers[i]->actor].depth;
+      const ActorId u = loop_head(model_[actor.drivers[i]->actor].depth);
       if (layout_.timed[u.index()] == 0 || reached[u.index()] != 0) continue;
       reached[u.index()] = 1;
       work.push_back(u);
     }
+  };
+  const auto walk = [&](ActorId d, bool all_inputs) {
+    const std::span<const ActorId> loop = b_.loop_headed_by(d);
+    if (loop.empty()) walk_one(d, all_inputs);
+    for (const ActorId m : loop) walk_one(m, all_inputs);
   };
   for (const ActorId d : seeds) walk(d, /*all_inputs=*/true);
   while (!work.empty()) {
@@ -208,7 +252,7 @@ std::vector<ActorId> Director::Impl::upstream(const std::vector<ActorId>& seeds,
     walk(d, /*all_inputs=*/false);
   }
   if (with_seeds) {
-    for (const ActorId d : seeds) reached[d.index()] = 1;
+    for (const ActorId d : seeds) reached[loop_head(d).index()] = 1;
   }
   std::vector<ActorId> list;
   for (const ActorId d : layout_.continuous) {
@@ -231,7 +275,9 @@ void Director::Impl::bound_steps() {
   }
   layout_.step_bound = std::numeric_limits<double>::infinity();
   for (const ActorId d : upstream(seeds, /*with_seeds=*/true)) {
-    layout_.step_bound = std::min(layout_.step_bound, layout_.actors[d.index()]->max_step());
+    const std::span<const ActorId> loop = b_.loop_headed_by(d);
+    for (const ActorId m : loop.empty() ? std::span<const ActorId>(&d, 1) : loop)
+      layout_.step_bound = std::min(layout_.step_bound, layout_.actors[m.index()]->max_step());
   }
 }
 

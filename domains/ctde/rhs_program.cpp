@@ -59,20 +59,35 @@ Kernel::Output output_form(ActorId d, const Actor& actor, const Kernel& kernel, 
 
 /// Calls `f(slice)` for every signal slice the actor's output computation
 /// reads: none for a state kernel, input 0 for a scale, every input otherwise
-/// (a virtual call may read any of its inputs).
+/// (a virtual call may read any of its inputs); for a loop's head, every
+/// input of the loop's actors (the head's call solves the loop).
 template <class F>
-void for_each_read(const Planned& p, const Actor& actor, const RunBuffers& b, F&& f) {
-  const ActorSlots& slots = b.actors[p.depth.index()];
-  std::size_t n = actor.inputs().size();
+void for_each_read(const Planned& p, std::span<const Actor* const> actors, const RunBuffers& b, F&& f) {
+  const auto reads = [&](ActorId d, std::size_t n) {
+    const ActorSlots& slots = b.actors[d.index()];
+    for (std::size_t i = 0; i < n; ++i) f(b.inputs[slots.input(i).index()]);
+  };
+  const std::span<const ActorId> loop = b.loop_headed_by(p.depth);
+  for (const ActorId m : loop) reads(m, actors[m.index()]->inputs().size());
+  if (!loop.empty()) return;
+  std::size_t n = actors[p.depth.index()]->inputs().size();
   if (p.form == Kernel::Output::kState) n = 0;
   if (p.form == Kernel::Output::kScale) n = 1;
-  for (std::size_t i = 0; i < n; ++i) f(b.inputs[slots.input(i).index()]);
+  reads(p.depth, n);
 }
 
+/// Calls `f(slice)` for every output the actor writes (for a loop's head:
+/// every output of the loop's actors).
 template <class F>
-void for_each_write(const Planned& p, const Actor& actor, const RunBuffers& b, F&& f) {
-  const ActorSlots& slots = b.actors[p.depth.index()];
-  for (std::size_t o = 0; o < actor.outputs().size(); ++o) f(b.outputs[slots.output(o).index()]);
+void for_each_write(const Planned& p, std::span<const Actor* const> actors, const RunBuffers& b, F&& f) {
+  const auto writes = [&](ActorId d) {
+    const ActorSlots& slots = b.actors[d.index()];
+    for (std::size_t o = 0; o < actors[d.index()]->outputs().size(); ++o)
+      f(b.outputs[slots.output(o).index()]);
+  };
+  const std::span<const ActorId> loop = b.loop_headed_by(p.depth);
+  for (const ActorId m : loop) writes(m);
+  if (loop.empty()) writes(p.depth);
 }
 
 std::size_t signal_count(const RunBuffers& b) {
@@ -144,22 +159,23 @@ OutputPlan plan_outputs(std::span<const ActorId> depths, std::span<const Actor* 
     p.depth = depths[i];
     const Actor& actor = *actors[p.depth.index()];
     plan.kernels[i] = kernel_of(actor);
-    p.form = output_form(p.depth, actor, plan.kernels[i], b);
+    p.form = b.loop_headed_by(p.depth).empty() ? output_form(p.depth, actor, plan.kernels[i], b)
+                                               : Kernel::Output::kVirtual;
     Level level = 0;
-    for_each_read(p, actor, b, [&](SignalSlice s) {
+    for_each_read(p, actors, b, [&](SignalSlice s) {
       for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) {
         if (written_at[o] != kNone) level = std::max(level, written_at[o]);
       }
     });
-    for_each_write(p, actor, b, [&](SignalSlice s) {
+    for_each_write(p, actors, b, [&](SignalSlice s) {
       for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) level = std::max(level, read_at[o]);
     });
     p.level = level;
-    for_each_read(p, actor, b, [&](SignalSlice s) {
+    for_each_read(p, actors, b, [&](SignalSlice s) {
       for (std::size_t o = s.offset.index(); o < s.past_end(); ++o)
         read_at[o] = std::max(read_at[o], level + 1);
     });
-    for_each_write(p, actor, b, [&](SignalSlice s) {
+    for_each_write(p, actors, b, [&](SignalSlice s) {
       for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) written_at[o] = level + 1;
     });
     n_levels = std::max(n_levels, level + 1);

@@ -226,7 +226,8 @@ void read_tolerances(const OptionReader& read, RunOptions& options) {
   if (auto v = read.number("event_tolerance")) options.event_tolerance = *v;
 }
 
-/// Reads the options integrator, events, event_state, output_interval and subsystems into `options`.
+/// Reads the options integrator, events, event_state, output_interval, subsystems and
+/// algebraic_loops into `options`.
 void read_modes(const OptionReader& read, RunOptions& options) {
   if (auto first = read.either("integrator", "ctde", "arkode")) {
     options.integrator = *first ? OdeIntegrator::kCtde : OdeIntegrator::kArkode;
@@ -240,6 +241,9 @@ void read_modes(const OptionReader& read, RunOptions& options) {
   if (auto v = read.number("output_interval")) options.output_interval = *v;
   if (auto first = read.either("subsystems", "split", "joined")) {
     options.subsystems = *first ? Subsystems::kSplit : Subsystems::kJoined;
+  }
+  if (auto first = read.either("algebraic_loops", "solve", "error")) {
+    options.algebraic_loops = *first ? AlgebraicLoops::kSolve : AlgebraicLoops::kError;
   }
 }
 

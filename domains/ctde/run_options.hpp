@@ -27,6 +27,10 @@ enum class EventState { kInterpolated, kIntegrated };
 /// integrator for all states (joined).
 enum class Subsystems { kSplit, kJoined };
 
+/// Loops of direct-feedthrough continuous actors (docs/semantics.md,
+/// "Algebraic loops"): solved by Newton's method at every evaluation, or refused.
+enum class AlgebraicLoops { kSolve, kError };
+
 /// Every option has a default; `stop_time` is required. Times in seconds. Copyable value type.
 struct RunOptions {
   double start_time = 0.0;
@@ -53,6 +57,7 @@ struct RunOptions {
   EventState event_state = EventState::kInterpolated;
   std::optional<double> output_interval;  ///< empty: no interpolated rows
   Subsystems subsystems = Subsystems::kSplit;
+  AlgebraicLoops algebraic_loops = AlgebraicLoops::kSolve;
 };
 
 /// Checks the values of run options, however they were made (a model file's

@@ -14,7 +14,7 @@ namespace ctde {
 namespace {
 
 /// The body's layout version: a body of another version is refused.
-constexpr std::uint32_t kBodyVersion = 2;
+constexpr std::uint32_t kBodyVersion = 3;
 
 /// The fingerprint of one actor's parameter values as resolved.
 std::uint64_t parameters_hash(const Actor& actor) {
@@ -171,6 +171,8 @@ void Director::Impl::save_run(StateWriter& out) const {
   out.u64(stats_.events);
   out.u64(stats_.time_events);
   out.u64(stats_.state_events);
+  out.u64(stats_.loop_solves);
+  out.u64(stats_.loop_iterations);
   out.values(b_.signals);
   out.values(b_.tokens_now);
   out.values(b_.tokens_next);
@@ -224,6 +226,8 @@ void Director::Impl::restore_run() {
   stats_.events = in.u64();
   stats_.time_events = in.u64();
   stats_.state_events = in.u64();
+  stats_.loop_solves = in.u64();
+  stats_.loop_iterations = in.u64();
   in.values_into(std::span<double>(b_.signals));
   in.values_into(std::span<double>(b_.tokens_now));
   in.values_into(std::span<double>(b_.tokens_next));

@@ -2,6 +2,8 @@
 // evaluation and the step watchers.
 #include "domains/ctde/run_state_impl.hpp"
 
+#include "core/format.hpp"
+
 namespace ctde {
 
 RunState::RunState(const FlatModel& model, const RunOptions& options, TraceWriter* trace,
@@ -17,9 +19,37 @@ RunState::RunState(const FlatModel& model, const RunOptions& options, TraceWrite
 
 void RunState::evaluate(const RhsProgram& program, double t) {
   program.run_outputs(b_, [&](ActorId d) {
+    if (!b_.loop_of.empty() && b_.loop_of[d.index()] != 0) {  // only a loop's head is in a program
+      solve_loop(d, t);
+      return;
+    }
     EvalContext context(b_, services_, d, now_, t);
     guarded(d, [&] { layout_.actors[d.index()]->evaluate(context); });
   });
+}
+
+void RunState::solve_loop(ActorId head, double t) {
+  struct At {
+    RunState* run;
+    double t;
+  } at{this, t};
+  const LoopSolver::Evaluator evaluator{&at, [](void* where, ActorId d) {
+                                          const At& a = *static_cast<At*>(where);
+                                          RunState& run = *a.run;
+                                          EvalContext context(run.b_, run.services_, d, run.now_, a.t);
+                                          run.guarded(
+                                              d, [&] { run.layout_.actors[d.index()]->evaluate(context); });
+                                        }};
+  const std::uint32_t k = b_.loop_of[head.index()] - 1;
+  const LoopSolver::Result result = loops_[k]->solve(evaluator, options_.rtol, options_.atol);
+  ++stats_.loop_solves;
+  stats_.loop_iterations += static_cast<std::uint64_t>(result.iterations);
+  if (result.converged) return;
+  const AlgebraicLoop& loop = model_.algebraic_loops[k];
+  throw Failure{concat({"algebraic loop ", loop.cycle, ": no solution found at t = ", format_double(t),
+                        " s: ", result.reason, " (largest residual ", format_double(result.residual_norm),
+                        " after ", std::to_string(result.iterations), " Newton iterations)"}),
+                flat(head).path};
 }
 
 bool RunState::steps_completed(double t1) {

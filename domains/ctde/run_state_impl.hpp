@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "../../core/actor_context.hpp"
 #include "../../core/flat_model.hpp"
@@ -19,6 +21,7 @@
 #include "../de/discrete_scheduler.hpp"
 #include "director.hpp"
 #include "director_layout_impl.hpp"
+#include "loop_solver_impl.hpp"
 #include "rhs_program.hpp"
 #include "row_recorder.hpp"
 #include "run_options.hpp"
@@ -71,6 +74,10 @@ struct RunState {
   /// The outputs `program` computes, at time t (run_state.cpp).
   void evaluate(const RhsProgram& program, double t);
 
+  /// Solves the algebraic loop headed by `head` at time t (its outputs at
+  /// the solution); a failure to converge is a run failure naming the loop.
+  void solve_loop(ActorId head, double t);
+
   /// A row at (time, microstep): continuous values, and discrete ones sent at
   /// microstep - 1 of this time (absent otherwise).
   void record_values(const RowTime& time, std::uint32_t microstep) {
@@ -107,6 +114,8 @@ struct RunState {
   EventChanges changes_;
   Director::ProgressCallback progress_;
   Director::StopCheck stop_check_;
+  /// Per algebraic loop (RunBuffers::loop_members' order): its solver.
+  std::vector<std::unique_ptr<LoopSolver>> loops_;
 
   // Per actor flags (Flags, declared above; layout_.flags).
   static constexpr Flags kStatesChanging = 8;     ///< in changes_.reset

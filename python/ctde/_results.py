@@ -95,7 +95,7 @@ class Results(ResultsView):
         actor: the failing actor's path, or "".
         end_time: where the run ended (s).
         stats: dict of counters (steps, rejected_steps, rhs_evals, events,
-            time_events, state_events).
+            time_events, state_events, loop_solves, loop_iterations).
         trace: the trace lines as dicts (docs/trace-format.md) when the run
             was asked for one (``trace=True``), else None.
     """

@@ -25,7 +25,7 @@ class SweepRun(ResultsView):
         status: "ok", "stopped", "error" or "interrupted".
         message: why it failed, or "".
         stats: dict of counters (steps, rejected_steps, rhs_evals, events,
-            time_events, state_events).
+            time_events, state_events, loop_solves, loop_iterations).
         end_time: where the run ended (s).
         wall_time: the run's wall-clock time (s; of a warm-started run, its
             own part after the warm-up).

@@ -119,7 +119,7 @@ class RunMonitor {
 };
 
 /// A run's counters as a dict: steps, rejected_steps, rhs_evals, events,
-/// time_events, state_events.
+/// time_events, state_events, loop_solves, loop_iterations.
 [[nodiscard]] pybind11::dict stats_dict(const RunStatistics& stats);
 
 /// Options of one run, from Python.

@@ -129,7 +129,8 @@ def test_the_trace_holds_the_documented_kinds(ball_path):
 
 def test_stats_count_what_the_run_did(ball_path):
     r = ctde.load(ball_path).run()
-    assert set(r.stats) == {"steps", "rejected_steps", "rhs_evals", "events", "time_events", "state_events"}
+    assert set(r.stats) == {"steps", "rejected_steps", "rhs_evals", "events", "time_events", "state_events",
+                            "loop_solves", "loop_iterations"}
     assert r.stats["state_events"] == 7
     assert r.stats["steps"] > 0 and r.stats["rhs_evals"] > r.stats["steps"]
 

@@ -67,7 +67,8 @@ def assert_runs_match_file(runs, path):
             assert r.message == group.attrs["message"]
             for name, value in r.parameters.items():
                 assert value == group.attrs[name], name
-            for name in ("steps", "rejected_steps", "rhs_evals", "events", "time_events", "state_events"):
+            for name in ("steps", "rejected_steps", "rhs_evals", "events", "time_events", "state_events",
+                         "loop_solves", "loop_iterations"):
                 assert r.stats[name] == group.attrs[name], name
             assert r.end_time == group.attrs["end_time"]
             assert np.array_equal(r.time, group["time"][()])

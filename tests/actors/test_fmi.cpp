@@ -334,8 +334,8 @@ TEST_CASE("an FMU's Real, Integer and Boolean inputs reach it and its outputs de
 
 TEST_CASE("a loop through a Model Exchange FMU's direct feedthrough is an algebraic loop") {
   // (Co-simulation: a causality loop, tests/actors/test_fmi_cosim.cpp.)
-  const std::string message = model_file_error(
-      fmu_model("feedthrough", "", R"("stop_time": 1)", "",
+  const std::string message = test::run_setup_error(
+      fmu_model("feedthrough", "", R"("stop_time": 1, "algebraic_loops": "error")", "",
                 R"(, {"name": "g", "type": "Gain", "params": {"k": 0.5}},
                    {"name": "n", "type": "Constant", "params": {"value": 4}},
                    {"name": "on", "type": "Constant", "params": {"value": 1}})",

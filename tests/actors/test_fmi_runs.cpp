@@ -240,8 +240,8 @@ TEST_CASE("a loop through an FMU output that does not depend on the input it rea
 
 TEST_CASE("a loop through the FMU output that depends on the input is an algebraic loop naming its actors") {
   const auto message = [](const std::string& more_actors, const std::string& connections) {
-    return test::model_file_error(
-        fmu_model("two_paths", "", R"("stop_time": 1)", "", more_actors, connections));
+    return test::run_setup_error(fmu_model("two_paths", "", R"("stop_time": 1, "algebraic_loops": "error")",
+                                           "", more_actors, connections));
   };
   const std::string gain = R"(, {"name": "g", "type": "Gain", "params": {"k": 3}})";
   CHECK(message(gain, R"(["a.y1", "g.in"], ["g.out", "a.u1"])")
@@ -249,6 +249,33 @@ TEST_CASE("a loop through the FMU output that depends on the input is an algebra
         std::string::npos);
   CHECK(message("", R"(["a.y1", "a.u1"])")
             .find("algebraic loop among direct-feedthrough continuous actors: a -> a") != std::string::npos);
+}
+
+TEST_CASE("a loop that closes through an FMU's direct feedthrough is solved: y = k u + n, u = g y") {
+  // The feedthrough FMU: y = 2 u + n (on); with u = 0.25 y, y = 0.5 y + 4: y = 8 at every time.
+  const auto run_with = [](double g) {
+    return run_model(fmu_model("feedthrough", "", R"("stop_time": 1, "output_interval": 0.25)",
+                               R"("a.y", "g.out")",
+                               R"(, {"name": "g", "type": "Gain", "params": {"k": )" + std::to_string(g) +
+                                   R"(}}, {"name": "n", "type": "Constant", "params": {"value": 4}},
+                                   {"name": "on", "type": "Constant", "params": {"value": 1}})",
+                               R"(["a.y", "g.in"], ["g.out", "a.u"], ["n.out", "a.n"], ["on.out", "a.on"])"));
+  };
+  const auto solved = run_with(0.25);
+  REQUIRE_MESSAGE(solved.result.status == RunStatus::kOk, solved.result.message);
+  REQUIRE(solved.rows.size() >= 5);
+  for (const auto& row : solved.rows) {
+    CAPTURE(row.t);
+    CHECK(row.values[0] == doctest::Approx(8.0).epsilon(1e-12));
+    CHECK(row.values[1] == doctest::Approx(2.0).epsilon(1e-12));
+  }
+  // u = 0.5 y: y = y + 4 has no solution; the loop's Jacobian is singular.
+  const auto singular = run_with(0.5);
+  CHECK(singular.result.status == RunStatus::kError);
+  CHECK_MESSAGE(
+      singular.result.message.find("algebraic loop a -> g -> a: no solution found at t = 0 s: the loop's "
+                                   "Jacobian is singular") != std::string::npos,
+      singular.result.message);
 }
 
 TEST_CASE(

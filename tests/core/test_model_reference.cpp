@@ -195,6 +195,8 @@ std::string director_default(const std::string& key) {
   if (key == "subsystems") return code(o.subsystems == Subsystems::kSplit ? "\"split\"" : "\"joined\"");
   if (key == "linear_solver") return code(std::string("\"") + to_string(o.linear_solver) + "\"");
   if (key == "integrator") return code(o.integrator == OdeIntegrator::kCtde ? "\"ctde\"" : "\"arkode\"");
+  if (key == "algebraic_loops")
+    return code(o.algebraic_loops == AlgebraicLoops::kSolve ? "\"solve\"" : "\"error\"");
   return "? (unknown to director_default() in tests/core/test_model_reference.cpp)";
 }
 

@@ -6,6 +6,7 @@
 #include "actors/math/sum.hpp"
 #include "actors/sources/constant.hpp"
 #include "actors/sources/discrete_clock.hpp"
+#include "domains/ctde/director.hpp"
 #include "support/model_helpers.hpp"
 
 using namespace ctde;
@@ -120,8 +121,24 @@ TEST_CASE("algebraic loop lists the actors on the cycle") {
                   {"controller.out", "plant.in"},
                   {"plant.out", "error.in1"},
                   {"plant.out", "x.in"}});
-  CHECK(validation_error(model).find("algebraic loop among direct-feedthrough continuous actors: "
-                                     "error -> controller -> plant -> error") != std::string::npos);
+  const FlatModel flat = validate(model);
+  REQUIRE(flat.algebraic_loops.size() == 1);
+  const AlgebraicLoop& loop = flat.algebraic_loops[0];
+  CHECK(loop.cycle == "error -> controller -> plant -> error");
+  // One tear breaks a ring of three; the others come before it, each after its driver.
+  REQUIRE(loop.tears == 1);
+  std::vector<std::string> order;
+  for (const FlatIndex a : loop.order) order.push_back(flat[a].path);
+  CHECK(order == std::vector<std::string>{"controller", "plant", "error"});
+  // Refused with director option algebraic_loops "error", naming the cycle.
+  RunOptions options;
+  options.stop_time = 1;
+  options.algebraic_loops = AlgebraicLoops::kError;
+  CHECK_THROWS_WITH_AS(
+      Director(flat, options, "m"),
+      "algebraic loop among direct-feedthrough continuous actors: error -> controller -> plant "
+      "-> error (break it with a state, e.g. an Integrator, or a delay)",
+      ModelError);
 }
 
 TEST_CASE("an Integrator breaks the loop") {

@@ -247,7 +247,7 @@ TEST_CASE("a snapshot of another model, or of other parameters, is refused") {
     version.body[0] = std::byte{9};
     Director second(flat, make_run_options(model.director(), model.parameters()), "m");
     CHECK_THROWS_WITH_AS(second.resume_from(version, false),
-                         "the snapshot: its body is of version 9; this ctde reads version 2", SnapshotError);
+                         "the snapshot: its body is of version 9; this ctde reads version 3", SnapshotError);
   }
   SUBCASE("a stop time later than the first run's") {
     std::string later = kMixed;

@@ -103,7 +103,8 @@ TEST_CASE("reliability: validate takes --stop-time as run does; below one tick i
 }
 
 TEST_CASE("reliability: algebraic and causality loops name the file and the loop's first actor") {
-  const std::string error = model_file_error(R"({"ctde": 1, "director": {"stop_time": 1},
+  const std::string error =
+      test::run_setup_error(R"({"ctde": 1, "director": {"stop_time": 1, "algebraic_loops": "error"},
     "actors": [{"name": "a", "type": "Gain"}, {"name": "b", "type": "Gain"}, {"name": "c", "type": "Clock"},
                {"name": "s", "type": "Sum"}],
     "connections": [["c.out", "s.in0"], ["b.out", "s.in1"], ["s.out", "a.in"], ["a.out", "b.in"]]})");

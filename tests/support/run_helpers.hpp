@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -12,12 +13,27 @@
 
 #include "core/csv_results.hpp"
 #include "domains/ctde/director.hpp"
+#include "run/run_setup.hpp"
 #include "support/cli_helpers.hpp"
 #include "support/model_helpers.hpp"
 #include "support/snapshot_helpers.hpp"
 #include "support/written_run.hpp"
 
 namespace ctde::test {
+
+/// The ModelError message of loading JSON text ("test.json") and setting up
+/// a run of it as `ctde run` does (validation, the director options, the
+/// director's own checks), or "" when it would run.
+inline std::string run_setup_error(const std::string& text) {
+  try {
+    Model model = load(text);
+    const RunSetup setup = set_up_run(model, std::nullopt);
+    const Director director(setup.flat, setup.options, "test");
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return "";
+}
 
 /// One results row: time, microstep and the cells (NaN for an empty cell).
 struct Row {

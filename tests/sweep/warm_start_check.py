@@ -19,7 +19,8 @@ import tempfile
 import h5py
 import numpy as np
 
-COUNTERS = ("steps", "rejected_steps", "rhs_evals", "events", "time_events", "state_events", "end_time",
+COUNTERS = ("steps", "rejected_steps", "rhs_evals", "events", "time_events", "state_events", "loop_solves",
+            "loop_iterations", "end_time",
             "status", "message")
 OWN = set(COUNTERS) | {"wall_time", "warm_start_until"}
 

@@ -1,0 +1,225 @@
+// An algebraic loop's Newton solver on KINSOL (loop_solver_impl.hpp).
+#include <kinsol/kinsol.h>
+#include <kinsol/kinsol_ls.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sundials/sundials_version.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/format.hpp"
+#include "domains/ctde/loop_solver_impl.hpp"
+
+namespace ctde {
+
+namespace {
+
+/// The loop is solved to this fraction of the run's tolerances: far below
+/// what the integrator's error test sees.
+constexpr double kLoopTolerance = 1e-6;
+/// The least tolerance, relative to the unknowns' size (at least 1): 45 ulps.
+constexpr double kRounding = 1e-14;
+/// The longest Newton step, in the unknowns' scale (1 + |g|): the line
+/// search, not this bound, keeps a step from going astray.
+constexpr double kMaxStep = 1e12;
+/// A solve that needs more Newton iterations than this fails.
+constexpr long kMaxIterations = 50;
+
+int residual_of(N_Vector g, N_Vector r, void* self) {
+  return static_cast<LoopSolver*>(self)->residual(NV_DATA_S(g), NV_DATA_S(r));
+}
+
+#if SUNDIALS_VERSION_MAJOR < 7
+/// KINSOL's own error messages are not printed: a failure is a Result.
+void quiet(int /*code*/, const char* /*module*/, const char* /*function*/, char* /*message*/,
+           void* /*data*/) {}
+#endif
+
+/// What a KINSOL failure means for the loop.
+std::string failure_reason(int flag) {
+  switch (flag) {
+    case KIN_STEP_LT_STPTOL:
+      return "Newton's steps became too small to lower the residual further";
+    case KIN_MAXITER_REACHED:
+      return concat({"no convergence in ", std::to_string(kMaxIterations), " Newton iterations"});
+    case KIN_LINESEARCH_NONCONV:
+    case KIN_LINESEARCH_BCFAIL:
+      return "the line search found no step that lowers the residual";
+    case KIN_MXNEWT_5X_EXCEEDED:
+      return "Newton's steps grew without bound (is there a solution?)";
+    case KIN_LSETUP_FAIL:
+    case KIN_LSOLVE_FAIL:
+    case KIN_LINSOLV_NO_RECOVERY:
+      return "the loop's Jacobian is singular";
+    case KIN_SYSFUNC_FAIL:
+    case KIN_FIRST_SYSFUNC_ERR:
+    case KIN_REPTD_SYSFUNC_ERR:
+      return "a value in the loop is not finite";
+    default:
+      return concat({"KINSOL failed (flag ", std::to_string(flag), ")"});
+  }
+}
+
+void check(int flag, const char* call) {
+  if (flag != 0) {
+    throw std::runtime_error(
+        concat({"KINSOL set-up failed in ", call, " (flag ", std::to_string(flag), ")"}));
+  }
+}
+
+}  // namespace
+
+LoopSolver::LoopSolver(std::vector<ActorId> members, std::vector<SignalIndex> unknowns,
+                       std::vector<std::uint32_t> tear_end, RunBuffers& b)
+    : members_(std::move(members)),
+      b_(&b),
+      unknowns_(std::move(unknowns)),
+      tear_end_(std::move(tear_end)),
+      last_guess_(unknowns_.size(), std::nan("")) {}
+
+LoopSolver::~LoopSolver() { free_sundials(); }
+
+void LoopSolver::free_sundials() noexcept {
+  if (kinsol_ != nullptr) KINFree(&kinsol_);
+  if (linear_solver_ != nullptr) SUNLinSolFree(static_cast<SUNLinearSolver>(linear_solver_));
+  if (matrix_ != nullptr) SUNMatDestroy(static_cast<SUNMatrix>(matrix_));
+  for (void* v : {u_, u_scale_, f_scale_}) {
+    if (v != nullptr) N_VDestroy(static_cast<N_Vector>(v));
+  }
+  if (context_ != nullptr) {
+    auto ctx = static_cast<SUNContext>(context_);
+    (void)SUNContext_Free(&ctx);
+  }
+}
+
+void LoopSolver::set_up() {
+  SUNContext ctx = nullptr;
+#if SUNDIALS_VERSION_MAJOR >= 7
+  check(SUNContext_Create(SUN_COMM_NULL, &ctx), "SUNContext_Create");
+  context_ = ctx;
+  check(SUNContext_ClearErrHandlers(ctx), "SUNContext_ClearErrHandlers");
+#else
+  check(SUNContext_Create(nullptr, &ctx), "SUNContext_Create");
+  context_ = ctx;
+#endif
+  const auto n = static_cast<sunindextype>(unknowns_.size());
+  N_Vector u = N_VNew_Serial(n, ctx);
+  u_ = u;
+  u_scale_ = N_VNew_Serial(n, ctx);
+  f_scale_ = N_VNew_Serial(n, ctx);
+  if (u == nullptr || u_scale_ == nullptr || f_scale_ == nullptr) throw std::bad_alloc();
+  kinsol_ = KINCreate(ctx);
+  if (kinsol_ == nullptr) throw std::bad_alloc();
+#if SUNDIALS_VERSION_MAJOR < 7
+  check(KINSetErrHandlerFn(kinsol_, quiet, nullptr), "KINSetErrHandlerFn");
+#endif
+  check(KINInit(kinsol_, residual_of, u), "KINInit");
+  check(KINSetUserData(kinsol_, this), "KINSetUserData");
+  SUNMatrix matrix = SUNDenseMatrix(n, n, ctx);
+  matrix_ = matrix;
+  SUNLinearSolver solver = SUNLinSol_Dense(u, matrix, ctx);
+  linear_solver_ = solver;
+  if (matrix == nullptr || solver == nullptr) throw std::bad_alloc();
+  check(KINSetLinearSolver(kinsol_, solver, matrix), "KINSetLinearSolver");
+  check(KINSetNumMaxIters(kinsol_, kMaxIterations), "KINSetNumMaxIters");
+  // The residual is scaled by the tolerances (f_scale): converged below 1.
+  check(KINSetFuncNormTol(kinsol_, 1.0), "KINSetFuncNormTol");
+  // KINSOL bounds a Newton step by a thousand times the guess (scaled), or
+  // 1000 from a guess of zero; a loop's unknowns may be far from their start.
+  check(KINSetMaxNewtonStep(kinsol_, kMaxStep), "KINSetMaxNewtonStep");
+}
+
+int LoopSolver::residual(const double* g, double* r) noexcept {
+  double* s = b_->signals.data();
+  for (std::size_t k = 0; k < unknowns_.size(); ++k) s[unknowns_[k].index()] = g[k];
+  const std::size_t others = members_.size() - tear_end_.size();
+  try {
+    for (std::size_t i = 0; i < others; ++i) evaluator_.evaluate(evaluator_.context, members_[i]);
+    // Each tear from the guess, its outputs the residual, then the guess
+    // back in place for the tears after it.
+    std::uint32_t k = 0;
+    for (std::size_t t = 0; t < tear_end_.size(); ++t) {
+      evaluator_.evaluate(evaluator_.context, members_[others + t]);
+      for (; k < tear_end_[t]; ++k) {
+        double& out = s[unknowns_[k].index()];
+        r[k] = out - g[k];
+        out = g[k];
+      }
+    }
+  } catch (...) {
+    failure_ = std::current_exception();
+    return -1;
+  }
+  std::copy_n(g, unknowns_.size(), last_guess_.data());
+  for (std::size_t k = 0; k < unknowns_.size(); ++k) {
+    if (!std::isfinite(r[k])) return 1;
+  }
+  return 0;
+}
+
+LoopSolver::Result LoopSolver::solve(Evaluator evaluator, double rtol, double atol) {
+  evaluator_ = evaluator;
+  failure_ = nullptr;
+  if (kinsol_ == nullptr) set_up();
+  const std::size_t n = unknowns_.size();
+  double* g = NV_DATA_S(static_cast<N_Vector>(u_));
+  double* u_scale = NV_DATA_S(static_cast<N_Vector>(u_scale_));
+  double* f_scale = NV_DATA_S(static_cast<N_Vector>(f_scale_));
+  const double* s = b_->signals.data();
+  for (std::size_t k = 0; k < n; ++k) {
+    g[k] = s[unknowns_[k].index()];  // the last solution (or the outputs' start values)
+    if (!std::isfinite(g[k])) g[k] = 0.0;
+    // Not below what rounding leaves of a residual of values of g's size.
+    const double tolerance =
+        std::max(kLoopTolerance * (atol + rtol * std::abs(g[k])), kRounding * std::max(1.0, std::abs(g[k])));
+    f_scale[k] = 1.0 / tolerance;
+    u_scale[k] = 1.0 / (1.0 + std::abs(g[k]));
+  }
+  check(KINSetNoInitSetup(kinsol_, jacobian_kept_ ? SUNTRUE : SUNFALSE), "KINSetNoInitSetup");
+  const int flag = KINSol(kinsol_, static_cast<N_Vector>(u_), KIN_LINESEARCH, static_cast<N_Vector>(u_scale_),
+                          static_cast<N_Vector>(f_scale_));
+  if (failure_) std::rethrow_exception(failure_);
+  long iterations = 0;
+  (void)KINGetNumNonlinSolvIters(kinsol_, &iterations);
+  // A solve that stopped at its first guess made no Jacobian: only one
+  // made (now or before) may be kept.
+  long jacobians = 0;
+  (void)KINGetNumJacEvals(kinsol_, &jacobians);
+  const bool factored = jacobian_kept_ || jacobians > 0;
+  total_iterations_ += static_cast<std::uint64_t>(iterations);
+  Result result;
+  result.iterations = iterations;
+  // The signals hold the last guess evaluated and what the loop computes
+  // from it; KINSOL returns its last iterate, which that is unless it
+  // backed off.
+  const bool evaluated = std::equal(g, g + n, last_guess_.begin());
+  if (flag >= 0 && flag != KIN_STEP_LT_STPTOL && evaluated) {
+    jacobian_kept_ = factored;
+    result.converged = true;
+    return result;
+  }
+  std::vector<double>& r = scratch_;
+  r.resize(n);
+  if (residual(g, r.data()) < 0) std::rethrow_exception(failure_);
+  double worst = 0.0;  // in units of the tolerance
+  for (std::size_t k = 0; k < n; ++k) {
+    result.residual_norm = std::max(result.residual_norm, std::abs(r[k]));
+    worst = std::max(worst, std::abs(r[k]) * f_scale[k]);
+  }
+  // A step below KINSOL's step tolerance, or a line search that finds no
+  // lower residual, stops it where rounding leaves the residual: accepted
+  // when that is within a thousandth of the run's tolerance.
+  const bool stalled = flag == KIN_STEP_LT_STPTOL || flag == KIN_LINESEARCH_NONCONV;
+  result.converged = (flag >= 0 && !stalled) || (stalled && worst <= 1e3);
+  result.singular = flag == KIN_LSETUP_FAIL || flag == KIN_LSOLVE_FAIL || flag == KIN_LINSOLV_NO_RECOVERY;
+  jacobian_kept_ = result.converged && factored;
+  if (!result.converged) result.reason = failure_reason(flag);
+  return result;
+}
+
+}  // namespace ctde

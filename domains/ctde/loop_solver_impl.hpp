@@ -1,0 +1,92 @@
+#pragma once
+/// (Private: not installed.) An algebraic loop solved at every evaluation
+/// of the outputs (docs/semantics.md, "Algebraic loops"): the unknowns are
+/// the continuous outputs of its tear actors (FlatModel::AlgebraicLoop);
+/// the residual of a guess g is what the tears compute from it, less g.
+/// Newton's method with a line search on SUNDIALS KINSOL, its Jacobian by
+/// finite differences over the unknowns (KINSOL's dense difference
+/// quotients), kept from one solve to the next and renewed when it stops
+/// serving; each solve starts from the previous solution.
+
+#include <cstdint>
+#include <exception>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "../../core/ids.hpp"
+#include "../../core/run_buffers.hpp"
+
+namespace ctde {
+
+/// One loop's Newton solver. Not copyable, not movable (the SUNDIALS objects
+/// it owns, made at its first solve, refer to it).
+class LoopSolver {
+ public:
+  /// Evaluates one actor of the loop (its evaluate(), at the current time).
+  struct Evaluator {
+    void* context = nullptr;
+    void (*evaluate)(void* context, ActorId actor) = nullptr;
+  };
+  /// How a solve ended.
+  struct Result {
+    bool converged = false;
+    bool singular = false;       ///< the loop's Jacobian was singular
+    long iterations = 0;         ///< Newton iterations of this solve
+    double residual_norm = 0.0;  ///< the largest |F(g) - g| left, at the end
+    std::string reason;          ///< what failed, in words
+  };
+
+  /// `members`: the loop's actors in iterate order, the last
+  /// `tear_end.size()` its tears; `unknowns`: the tears' continuous output
+  /// elements in b.signals, tear after tear, tear k's ending at tear_end[k].
+  LoopSolver(std::vector<ActorId> members, std::vector<SignalIndex> unknowns,
+             std::vector<std::uint32_t> tear_end, RunBuffers& b);
+  ~LoopSolver();
+  LoopSolver(const LoopSolver&) = delete;
+  LoopSolver& operator=(const LoopSolver&) = delete;
+  LoopSolver(LoopSolver&&) = delete;
+  LoopSolver& operator=(LoopSolver&&) = delete;
+
+  /// Solves the loop at the current inputs and states, leaving every
+  /// output of its actors at the solution. An actor's exception is rethrown.
+  /// `rtol`, `atol`: the run's tolerances; the loop is solved to 10^-6 of them.
+  Result solve(Evaluator evaluator, double rtol, double atol);
+
+  [[nodiscard]] std::span<const ActorId> members() const { return members_; }
+  [[nodiscard]] std::size_t unknowns() const { return unknowns_.size(); }
+  /// Newton iterations of every solve so far, and the solves.
+  [[nodiscard]] std::uint64_t total_iterations() const { return total_iterations_; }
+
+  /// F(g) - g for the guess g: writes g into the tears' outputs, evaluates
+  /// the loop once with the current evaluator, and leaves g in them.
+  /// Returns 0, 1 when a value is not finite (KINSOL backs off), or -1 when
+  /// an actor threw (kept, rethrown by solve()).
+  int residual(const double* g, double* r) noexcept;
+
+ private:
+  void set_up();
+  void free_sundials() noexcept;
+
+  std::vector<ActorId> members_;
+  RunBuffers* b_;
+  std::vector<SignalIndex> unknowns_;    ///< the tears' continuous output elements, tear after tear
+  std::vector<std::uint32_t> tear_end_;  ///< per tear: where its elements end in unknowns_
+  std::vector<double> last_guess_;       ///< the guess the signals hold now
+  std::vector<double> scratch_;          ///< a residual
+  Evaluator evaluator_;
+  std::exception_ptr failure_;  ///< an actor's exception inside KINSOL's call
+  std::uint64_t total_iterations_ = 0;
+  bool jacobian_kept_ = false;  ///< a Jacobian from an earlier solve is there to start from
+
+  // SUNDIALS objects (opaque here: the header does not include SUNDIALS).
+  void* context_ = nullptr;
+  void* kinsol_ = nullptr;
+  void* u_ = nullptr;
+  void* u_scale_ = nullptr;
+  void* f_scale_ = nullptr;
+  void* matrix_ = nullptr;
+  void* linear_solver_ = nullptr;
+};
+
+}  // namespace ctde

@@ -1,0 +1,229 @@
+// Algebraic loops solved at every evaluation (docs/semantics.md, "Algebraic
+// loops"): against closed forms, against the same models with the loop
+// removed by hand, with every solver, split parts, state events, and the
+// failures (a loop without a solution, a singular one).
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "support/run_helpers.hpp"
+
+using namespace ctde;
+using namespace ctde::test;
+
+namespace {
+
+/// A model file: `director` options (besides the stop time 4 s and rows
+/// every 0.25 s), actors, connections and recorded signals as JSON text.
+std::string model(const std::string& director, const std::string& actors, const std::string& connections,
+                  const std::string& record) {
+  return R"({"ctde": 1, "name": "loops", "director": {"stop_time": 4, "output_interval": 0.25)" + director +
+         R"(}, "actors": [)" + actors + R"(], "connections": [)" + connections + R"(], "record": [)" +
+         record + "]}";
+}
+
+/// y = u - k y (a Sum and a Gain in a ring) driven by u = sin(t) + 2, and x' = y.
+std::string linear_loop(double k, const std::string& director = "") {
+  return model(director,
+               R"({"name": "u", "type": "Sine", "params": {"frequency": 0.15915494309189535, "bias": 2}},
+                  {"name": "mix", "type": "Sum", "params": {"signs": "+-"}},
+                  {"name": "fb", "type": "Gain", "params": {"k": )" +
+                   std::to_string(k) + R"(}},
+                  {"name": "x", "type": "Integrator"})",
+               R"(["u.out", "mix.in0"], ["mix.out", "fb.in"], ["fb.out", "mix.in1"], ["mix.out", "x.in"])",
+               R"("u.out", "mix.out", "x.out")");
+}
+
+/// The same model with the loop solved by hand: y = u / (1 + k).
+std::string linear_by_hand(double k, const std::string& director = "") {
+  return model(director,
+               R"({"name": "u", "type": "Sine", "params": {"frequency": 0.15915494309189535, "bias": 2}},
+                  {"name": "mix", "type": "Gain", "params": {"k": )" +
+                   std::to_string(1.0 / (1.0 + k)) + R"(}},
+                  {"name": "x", "type": "Integrator"})",
+               R"(["u.out", "mix.in"], ["mix.out", "x.in"])", R"("u.out", "mix.out", "x.out")");
+}
+
+/// The rows of `run` on the output_interval grid (every 0.25 s): the rows
+/// at step ends differ between runs that step differently.
+std::vector<Row> grid_rows(const Run& run) {
+  std::vector<Row> rows;
+  for (const Row& row : run.rows) {
+    if (row.t * 4 == std::round(row.t * 4) && (rows.empty() || rows.back().t != row.t)) rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("a linear loop y = u - k y is solved to the closed form u / (1 + k) at every row") {
+  const Run run = run_model(linear_loop(3.0));
+  REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+  REQUIRE(run.rows.size() >= 17);
+  const std::size_t u = run.column("u.out");
+  const std::size_t y = run.column("mix.out");
+  const std::size_t x = run.column("x.out");
+  for (const Row& row : run.rows) {
+    CAPTURE(row.t);
+    CHECK(std::abs(row.values[y] - row.values[u] / 4.0) <= 1e-12);
+    // x = (2 t + 1 - cos t) / 4, to the integrator's tolerance.
+    CHECK(row.values[x] == doctest::Approx((2 * row.t + 1 - std::cos(row.t)) / 4).epsilon(1e-6));
+  }
+  // Each evaluation of the outputs solved the loop once; Newton's method
+  // kept its Jacobian from one solve to the next.
+  CHECK(run.result.stats.loop_solves > run.result.stats.rhs_evals);
+  CHECK(run.result.stats.loop_iterations > 0);
+  CHECK(run.result.stats.loop_iterations <= 2 * run.result.stats.loop_solves);
+  CHECK(run.lines.back()["loop_solves"] == run.result.stats.loop_solves);
+}
+
+TEST_CASE("a loop and the same model with the loop removed by hand give the same trajectory") {
+  for (const char* solver : {"erk45", "bdf", "dirk"}) {
+    CAPTURE(solver);
+    const std::string options = std::string(R"(, "rtol": 1e-9, "atol": 1e-12, "solver": ")") + solver + "\"";
+    const Run loop_run = run_model(linear_loop(3.0, options));
+    REQUIRE_MESSAGE(loop_run.result.status == RunStatus::kOk, loop_run.result.message);
+    const std::vector<Row> loop = grid_rows(loop_run);
+    const std::vector<Row> by_hand = grid_rows(run_model(linear_by_hand(3.0, options)));
+    REQUIRE(loop.size() == 17);
+    REQUIRE(by_hand.size() == 17);
+    for (std::size_t i = 0; i < loop.size(); ++i) {
+      CAPTURE(loop[i].t);
+      CHECK(loop[i].t == by_hand[i].t);
+      for (std::size_t c = 0; c < loop[i].values.size(); ++c)
+        CHECK(loop[i].values[c] == doctest::Approx(by_hand[i].values[c]).epsilon(1e-8));
+    }
+  }
+}
+
+TEST_CASE("a nonlinear loop y = sin(u - y) is solved to Newton's tolerance") {
+  const Run run = run_model(model("", R"j({"name": "u", "type": "Ramp", "params": {"slope": 2}},
+                   {"name": "f", "type": "Expression", "params": {"expr": "sin(in0 - in1)", "inputs": 2}})j",
+                                  R"(["u.out", "f.in0"], ["f.out", "f.in1"])", R"("u.out", "f.out")"));
+  REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+  REQUIRE(run.rows.size() >= 17);
+  for (const Row& row : run.rows) {
+    CAPTURE(row.t);
+    const double u = row.values[0];
+    const double y = row.values[1];
+    CHECK(u == doctest::Approx(2 * row.t));
+    // Solved to 10^-6 of the tolerances rtol 1e-6, atol 1e-9.
+    CHECK(std::abs(y - std::sin(u - y)) <= 1e-6 * (1e-9 + 1e-6 * std::abs(y)) * 1.01);
+  }
+}
+
+TEST_CASE("a loop through a StateSpace with D != 0 in feedback equals the loop eliminated by hand") {
+  // Plant x' = -x + v, y = x + 2 v, fed v = r - 0.5 y: y = (x + 2 r) / 2 and
+  // x' = -1.25 x + 0.5 r, y = 0.5 x + r, a StateSpace of its own.
+  const std::string options = R"(, "rtol": 1e-10, "atol": 1e-12)";
+  const Run loop = run_model(model(
+      options,
+      R"({"name": "r", "type": "Step", "params": {"time": 0.5, "after": 1}},
+                    {"name": "v", "type": "Sum", "params": {"signs": "+-"}},
+                    {"name": "half", "type": "Gain", "params": {"k": 0.5}},
+                    {"name": "p", "type": "StateSpace", "params": {"A": [[-1]], "B": [[1]], "C": [[1]], "D": [[2]]}})",
+      R"(["r.out", "v.in0"], ["half.out", "v.in1"], ["v.out", "p.in"], ["p.out", "half.in"])", R"("p.out")"));
+  const Run by_hand = run_model(model(options,
+                                      R"({"name": "r", "type": "Step", "params": {"time": 0.5, "after": 1}},
+         {"name": "p", "type": "StateSpace", "params": {"A": [[-1.25]], "B": [[0.5]], "C": [[0.5]], "D": [[1]]}})",
+                                      R"(["r.out", "p.in"])", R"("p.out")"));
+  REQUIRE_MESSAGE(loop.result.status == RunStatus::kOk, loop.result.message);
+  const std::vector<Row> on_grid = grid_rows(loop);
+  const std::vector<Row> by_hand_grid = grid_rows(by_hand);
+  REQUIRE(on_grid.size() == 17);
+  REQUIRE(by_hand_grid.size() == 17);
+  for (std::size_t i = 0; i < on_grid.size(); ++i) {
+    CAPTURE(on_grid[i].t);
+    CHECK(on_grid[i].values[0] == doctest::Approx(by_hand_grid[i].values[0]).epsilon(1e-9));
+  }
+  // Closed form after the step: y = 0.8 (1 - e^{-1.25 (t - 0.5)}) / 2 + 1.
+  const Row& last = loop.rows.back();
+  CHECK(last.values[0] == doctest::Approx(0.2 * (1 - std::exp(-1.25 * (last.t - 0.5))) + 1).epsilon(1e-8));
+}
+
+TEST_CASE("a guard on a loop's output fires at the closed-form time") {
+  // y = t / 4 crosses 0.5 at t = 2 exactly.
+  const Run run = run_model(
+      model("", R"({"name": "u", "type": "Ramp", "params": {"slope": 1}},
+                   {"name": "mix", "type": "Sum", "params": {"signs": "+-"}},
+                   {"name": "fb", "type": "Gain", "params": {"k": 3}},
+                   {"name": "d", "type": "LevelCrossingDetector", "params": {"level": 0.5}})",
+            R"(["u.out", "mix.in0"], ["mix.out", "fb.in"], ["fb.out", "mix.in1"], ["mix.out", "d.in"])",
+            R"("mix.out")"));
+  REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+  std::vector<double> times;
+  for (const auto& line : run.lines) {
+    if (line["kind"] == "state_event") times.push_back(line["t"].get<double>());
+  }
+  REQUIRE(times.size() == 1);
+  CHECK(std::abs(times[0] - 2.0) <= 1e-12);
+}
+
+TEST_CASE("two independent loops are solved in their own parts, as in one joined run") {
+  const std::string actors =
+      R"j({"name": "u", "type": "Sine", "params": {"frequency": 0.15915494309189535, "bias": 2}},
+         {"name": "mix", "type": "Sum", "params": {"signs": "+-"}}, {"name": "fb", "type": "Gain", "params": {"k": 3}},
+         {"name": "x", "type": "Integrator"},
+         {"name": "w", "type": "Ramp", "params": {"slope": 1}},
+         {"name": "f", "type": "Expression", "params": {"expr": "0.5 * cos(in0 + in1)", "inputs": 2}},
+         {"name": "z", "type": "Integrator"})j";
+  const std::string wires =
+      R"(["u.out", "mix.in0"], ["mix.out", "fb.in"], ["fb.out", "mix.in1"], ["mix.out", "x.in"],
+         ["w.out", "f.in0"], ["f.out", "f.in1"], ["f.out", "z.in"])";
+  const std::string record = R"("mix.out", "x.out", "f.out", "z.out")";
+  const Run split = run_model(model(R"(, "rtol": 1e-10, "atol": 1e-12)", actors, wires, record));
+  const Run joined =
+      run_model(model(R"(, "rtol": 1e-10, "atol": 1e-12, "subsystems": "joined")", actors, wires, record));
+  REQUIRE_MESSAGE(split.result.status == RunStatus::kOk, split.result.message);
+  REQUIRE_MESSAGE(joined.result.status == RunStatus::kOk, joined.result.message);
+  const std::vector<Row> a = grid_rows(split);
+  const std::vector<Row> b = grid_rows(joined);
+  REQUIRE(a.size() == 17);
+  REQUIRE(b.size() == 17);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CAPTURE(a[i].t);
+    for (std::size_t c = 0; c < 4; ++c)
+      CHECK(a[i].values[c] == doctest::Approx(b[i].values[c]).epsilon(1e-8));
+    const double f = a[i].values[2];
+    CHECK(std::abs(f - 0.5 * std::cos(a[i].t + f)) <= 1e-13);
+  }
+}
+
+TEST_CASE(
+    "a loop without a solution ends the run naming the loop, the time, the residual and the iterations") {
+  // y = exp(y) + t has no real solution.
+  const Run none = run_model(model("", R"({"name": "t", "type": "Ramp", "params": {"slope": 1}},
+                             {"name": "f", "type": "Expression", "params": {"expr": "exp(in0) + in1", "inputs": 2}})",
+                                   R"(["f.out", "f.in0"], ["t.out", "f.in1"])", R"("f.out")"));
+  CHECK(none.result.status == RunStatus::kError);
+  CHECK_MESSAGE(
+      none.result.message.rfind("at t=0 s (tick 0, microstep 0): algebraic loop f -> f: no solution "
+                                "found at t = 0 s: ",
+                                0) == 0,
+      none.result.message);
+  CHECK(none.result.message.find("(largest residual ") != std::string::npos);
+  CHECK(none.result.message.find(" Newton iterations)") != std::string::npos);
+  CHECK(none.result.actor == "f");
+  // y = 1 + sin(t) + y: the loop's Jacobian is singular.
+  const Run singular = run_model(model("", R"({"name": "t", "type": "Sine", "params": {"bias": 1}},
+                             {"name": "s", "type": "Sum", "params": {"signs": "++"}})",
+                                       R"(["t.out", "s.in0"], ["s.out", "s.in1"])", R"("s.out")"));
+  CHECK(singular.result.status == RunStatus::kError);
+  CHECK_MESSAGE(
+      singular.result.message.find("algebraic loop s -> s: no solution found at t = 0 s: the loop's "
+                                   "Jacobian is singular") != std::string::npos,
+      singular.result.message);
+}
+
+TEST_CASE("algebraic_loops \"error\" refuses a loop; other values are named") {
+  CHECK(run_setup_error(linear_loop(3.0, R"(, "algebraic_loops": "error")")) ==
+        "test.json at /actors/1: algebraic loop among direct-feedthrough continuous actors: mix -> fb -> mix "
+        "(break it with a state, e.g. an Integrator, or a delay)");
+  CHECK(run_setup_error(linear_loop(3.0, R"(, "algebraic_loops": "solve")")).empty());
+  CHECK(run_setup_error(linear_loop(3.0, R"(, "algebraic_loops": "tear")")) ==
+        "test.json at /director/algebraic_loops: director option 'algebraic_loops' must be \"solve\" or "
+        "\"error\", got \"tear\"");
+}
