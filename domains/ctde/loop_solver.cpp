@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
+#include "core/fast_paths.hpp"
 #include "core/format.hpp"
 #include "domains/ctde/loop_solver_impl.hpp"
 
@@ -27,6 +29,14 @@ constexpr double kRounding = 1e-14;
 /// The longest Newton step, in the unknowns' scale (1 + |g|): the line
 /// search, not this bound, keeps a step from going astray.
 constexpr double kMaxStep = 1e12;
+/// The fast path's iterations before it leaves the solve to KINSOL, and the
+/// least shrinking of the residual it asks of each.
+constexpr long kQuickIterations = 8;
+constexpr double kContraction = 0.25;
+/// A kept Jacobian is renewed when an iteration shrinks the residual less than this.
+constexpr double kRenewal = 1e-3;
+/// The central differences' step, relative to the unknown's size (at least 1).
+constexpr double kStep = 1e-6;
 /// A solve that needs more Newton iterations than this fails.
 constexpr long kMaxIterations = 50;
 
@@ -80,7 +90,15 @@ LoopSolver::LoopSolver(std::vector<ActorId> members, std::vector<SignalIndex> un
       b_(&b),
       unknowns_(std::move(unknowns)),
       tear_end_(std::move(tear_end)),
-      last_guess_(unknowns_.size(), std::nan("")) {}
+      last_guess_(unknowns_.size(), std::nan("")),
+      guess_(unknowns_.size()),
+      start_(unknowns_.size()),
+      r_(unknowns_.size()),
+      tolerance_(unknowns_.size()),
+      jacobian_(unknowns_.size() * unknowns_.size()),
+      pivots_(unknowns_.size()),
+      plus_(unknowns_.size()),
+      minus_(unknowns_.size()) {}
 
 LoopSolver::~LoopSolver() { free_sundials(); }
 
@@ -162,64 +180,163 @@ int LoopSolver::residual(const double* g, double* r) noexcept {
   return 0;
 }
 
+void LoopSolver::save(StateWriter& out) const {
+  out.boolean(kept_);
+  out.values(jacobian_);
+  out.values(pivots_);
+}
+
+void LoopSolver::restore(StateReader& in) {
+  kept_ = in.boolean();
+  in.values_into(std::span<double>(jacobian_));
+  in.values_into(std::span<std::size_t>(pivots_));
+}
+
+double LoopSolver::scaled_residual(const double* g, double* r) {
+  if (residual(g, r) < 0) std::rethrow_exception(failure_);
+  double worst = 0.0;
+  for (std::size_t k = 0; k < unknowns_.size(); ++k) {
+    const double scaled = std::abs(r[k]) / tolerance_[k];
+    if (!(scaled <= worst)) worst = std::isfinite(scaled) ? scaled : std::numeric_limits<double>::infinity();
+  }
+  return worst;
+}
+
+bool LoopSolver::renew_jacobian() {
+  const std::size_t n = unknowns_.size();
+  kept_ = false;
+  for (std::size_t j = 0; j < n; ++j) {
+    const double g = guess_[j];
+    const double h = kStep * std::max(1.0, std::abs(g));
+    guess_[j] = g + h;
+    if (residual(guess_.data(), plus_.data()) < 0) std::rethrow_exception(failure_);
+    guess_[j] = g - h;
+    if (residual(guess_.data(), minus_.data()) < 0) std::rethrow_exception(failure_);
+    guess_[j] = g;
+    for (std::size_t i = 0; i < n; ++i) jacobian_[i + j * n] = (plus_[i] - minus_[i]) / (2 * h);
+  }
+  // LU with partial pivoting, in place.
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t p = k;
+    for (std::size_t i = k + 1; i < n; ++i) {
+      if (std::abs(jacobian_[i + k * n]) > std::abs(jacobian_[p + k * n])) p = i;
+    }
+    pivots_[k] = p;
+    if (!(std::abs(jacobian_[p + k * n]) > 0.0) || !std::isfinite(jacobian_[p + k * n])) return false;
+    if (p != k) {
+      for (std::size_t j = 0; j < n; ++j) std::swap(jacobian_[k + j * n], jacobian_[p + j * n]);
+    }
+    for (std::size_t i = k + 1; i < n; ++i) {
+      const double factor = jacobian_[i + k * n] /= jacobian_[k + k * n];
+      for (std::size_t j = k + 1; j < n; ++j) jacobian_[i + j * n] -= factor * jacobian_[k + j * n];
+    }
+  }
+  kept_ = true;
+  return true;
+}
+
+void LoopSolver::solve_kept(double* r) const {
+  const std::size_t n = unknowns_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    std::swap(r[k], r[pivots_[k]]);
+    for (std::size_t i = k + 1; i < n; ++i) r[i] -= jacobian_[i + k * n] * r[k];
+  }
+  for (std::size_t k = n; k-- > 0;) {
+    for (std::size_t j = k + 1; j < n; ++j) r[k] -= jacobian_[k + j * n] * r[j];
+    r[k] /= jacobian_[k + k * n];
+  }
+  for (std::size_t k = 0; k < n; ++k) r[k] = -r[k];
+}
+
+bool LoopSolver::quick(Result& result) {
+  const std::size_t n = unknowns_.size();
+  double norm = scaled_residual(guess_.data(), r_.data());
+  if (norm <= 1.0) return true;
+  bool fresh = !kept_;  // the Jacobian is the one at this solve's iterate
+  if (!kept_ && !renew_jacobian()) return false;
+  for (long k = 0; k < kQuickIterations; ++k) {
+    solve_kept(r_.data());
+    for (std::size_t i = 0; i < n; ++i) guess_[i] += r_[i];
+    ++result.iterations;
+    const double next = scaled_residual(guess_.data(), r_.data());
+    if (next <= 1.0) return true;
+    // A residual that grows, or shrinks slowly with a fresh Jacobian, needs
+    // KINSOL's line search; one that shrinks less than Newton's method
+    // shrinks it with a kept one, a Jacobian renewed here.
+    if (!(next < norm) || (fresh && !(next <= kContraction * norm))) return false;
+    if (!fresh && !(next <= kRenewal * norm)) {
+      if (!renew_jacobian()) return false;
+      fresh = true;
+    } else {
+      fresh = false;
+    }
+    norm = next;
+  }
+  return false;
+}
+
 LoopSolver::Result LoopSolver::solve(Evaluator evaluator, double rtol, double atol) {
   evaluator_ = evaluator;
   failure_ = nullptr;
+  const std::size_t n = unknowns_.size();
+  const double* s = b_->signals.data();
+  for (std::size_t k = 0; k < n; ++k) {
+    double g = s[unknowns_[k].index()];  // the last solution (or the outputs' start values)
+    if (!std::isfinite(g)) g = 0.0;
+    guess_[k] = g;
+    start_[k] = g;
+    // Not below what rounding leaves of a residual of values of g's size.
+    tolerance_[k] =
+        std::max(kLoopTolerance * (atol + rtol * std::abs(g)), kRounding * std::max(1.0, std::abs(g)));
+  }
+  Result result;
+  if (fast_paths_enabled() && quick(result)) {
+    result.converged = true;
+    total_iterations_ += static_cast<std::uint64_t>(result.iterations);
+    return result;
+  }
+  with_kinsol(start_, result);
+  total_iterations_ += static_cast<std::uint64_t>(result.iterations);
+  return result;
+}
+
+void LoopSolver::with_kinsol(const std::vector<double>& start, Result& result) {
   if (kinsol_ == nullptr) set_up();
   const std::size_t n = unknowns_.size();
   double* g = NV_DATA_S(static_cast<N_Vector>(u_));
   double* u_scale = NV_DATA_S(static_cast<N_Vector>(u_scale_));
   double* f_scale = NV_DATA_S(static_cast<N_Vector>(f_scale_));
-  const double* s = b_->signals.data();
   for (std::size_t k = 0; k < n; ++k) {
-    g[k] = s[unknowns_[k].index()];  // the last solution (or the outputs' start values)
-    if (!std::isfinite(g[k])) g[k] = 0.0;
-    // Not below what rounding leaves of a residual of values of g's size.
-    const double tolerance =
-        std::max(kLoopTolerance * (atol + rtol * std::abs(g[k])), kRounding * std::max(1.0, std::abs(g[k])));
-    f_scale[k] = 1.0 / tolerance;
-    u_scale[k] = 1.0 / (1.0 + std::abs(g[k]));
+    g[k] = start[k];
+    f_scale[k] = 1.0 / tolerance_[k];
+    u_scale[k] = 1.0 / (1.0 + std::abs(start[k]));
   }
-  check(KINSetNoInitSetup(kinsol_, jacobian_kept_ ? SUNTRUE : SUNFALSE), "KINSetNoInitSetup");
   const int flag = KINSol(kinsol_, static_cast<N_Vector>(u_), KIN_LINESEARCH, static_cast<N_Vector>(u_scale_),
                           static_cast<N_Vector>(f_scale_));
   if (failure_) std::rethrow_exception(failure_);
   long iterations = 0;
   (void)KINGetNumNonlinSolvIters(kinsol_, &iterations);
-  // A solve that stopped at its first guess made no Jacobian: only one
-  // made (now or before) may be kept.
-  long jacobians = 0;
-  (void)KINGetNumJacEvals(kinsol_, &jacobians);
-  const bool factored = jacobian_kept_ || jacobians > 0;
-  total_iterations_ += static_cast<std::uint64_t>(iterations);
-  Result result;
-  result.iterations = iterations;
-  // The signals hold the last guess evaluated and what the loop computes
-  // from it; KINSOL returns its last iterate, which that is unless it
-  // backed off.
-  const bool evaluated = std::equal(g, g + n, last_guess_.begin());
-  if (flag >= 0 && flag != KIN_STEP_LT_STPTOL && evaluated) {
-    jacobian_kept_ = factored;
-    result.converged = true;
-    return result;
-  }
-  std::vector<double>& r = scratch_;
-  r.resize(n);
-  if (residual(g, r.data()) < 0) std::rethrow_exception(failure_);
-  double worst = 0.0;  // in units of the tolerance
-  for (std::size_t k = 0; k < n; ++k) {
-    result.residual_norm = std::max(result.residual_norm, std::abs(r[k]));
-    worst = std::max(worst, std::abs(r[k]) * f_scale[k]);
-  }
+  result.iterations += iterations;
+  std::copy_n(g, n, guess_.data());
+  const double worst = scaled_residual(guess_.data(), r_.data());
+  for (std::size_t k = 0; k < n; ++k) result.residual_norm = std::max(result.residual_norm, std::abs(r_[k]));
   // A step below KINSOL's step tolerance, or a line search that finds no
   // lower residual, stops it where rounding leaves the residual: accepted
   // when that is within a thousandth of the run's tolerance.
   const bool stalled = flag == KIN_STEP_LT_STPTOL || flag == KIN_LINESEARCH_NONCONV;
   result.converged = (flag >= 0 && !stalled) || (stalled && worst <= 1e3);
   result.singular = flag == KIN_LSETUP_FAIL || flag == KIN_LSOLVE_FAIL || flag == KIN_LINSOLV_NO_RECOVERY;
-  jacobian_kept_ = result.converged && factored;
-  if (!result.converged) result.reason = failure_reason(flag);
-  return result;
+  if (!result.converged) {
+    result.reason = failure_reason(flag);
+    kept_ = false;
+    return;
+  }
+  // The next solves start from a Jacobian at this solution; the signals
+  // are left at it.
+  if (fast_paths_enabled()) {
+    (void)renew_jacobian();
+    (void)scaled_residual(guess_.data(), r_.data());
+  }
 }
 
 }  // namespace ctde

@@ -3,10 +3,15 @@
 /// of the outputs (docs/semantics.md, "Algebraic loops"): the unknowns are
 /// the continuous outputs of its tear actors (FlatModel::AlgebraicLoop);
 /// the residual of a guess g is what the tears compute from it, less g.
-/// Newton's method with a line search on SUNDIALS KINSOL, its Jacobian by
-/// finite differences over the unknowns (KINSOL's dense difference
-/// quotients), kept from one solve to the next and renewed when it stops
-/// serving; each solve starts from the previous solution.
+/// Each solve starts from the previous solution. Two ways, one result
+/// within the tolerance (tests/ctde/test_algebraic_loops.cpp):
+/// - a few Newton iterations with a Jacobian kept from earlier solves
+///   (central differences over the unknowns, LU-factored here): the fast
+///   path (core/fast_paths.hpp), which allocates nothing; a linear loop
+///   converges in one iteration;
+/// - when that does not converge briskly (or the fast paths are off):
+///   Newton's method with a line search on SUNDIALS KINSOL, its Jacobian by
+///   KINSOL's difference quotients, and then a new kept Jacobian.
 
 #include <cstdint>
 #include <exception>
@@ -16,6 +21,7 @@
 
 #include "../../core/ids.hpp"
 #include "../../core/run_buffers.hpp"
+#include "../../core/state_stream.hpp"
 
 namespace ctde {
 
@@ -58,6 +64,12 @@ class LoopSolver {
   /// Newton iterations of every solve so far, and the solves.
   [[nodiscard]] std::uint64_t total_iterations() const { return total_iterations_; }
 
+  /// The kept Jacobian, for a snapshot: a resumed run solves as the run
+  /// that took it would have (docs/snapshots.md).
+  void save(StateWriter& out) const;
+  /// @throws SnapshotError when the saved Jacobian is of another size.
+  void restore(StateReader& in);
+
   /// F(g) - g for the guess g: writes g into the tears' outputs, evaluates
   /// the loop once with the current evaluator, and leaves g in them.
   /// Returns 0, 1 when a value is not finite (KINSOL backs off), or -1 when
@@ -65,6 +77,19 @@ class LoopSolver {
   int residual(const double* g, double* r) noexcept;
 
  private:
+  /// The fast path: from guess_ (the last solution), Newton's iterations
+  /// with the kept Jacobian. True when converged (the signals at guess_).
+  bool quick(Result& result);
+  /// KINSOL from `start`, then a new kept Jacobian at its solution.
+  void with_kinsol(const std::vector<double>& start, Result& result);
+  /// The residual at g, into r; an actor's exception rethrown. Returns
+  /// its largest element in units of the tolerance (infinity when not finite).
+  double scaled_residual(const double* g, double* r);
+  /// The Jacobian of the residual at guess_ by central differences, LU-factored
+  /// into jacobian_ and pivots_. False when it is singular.
+  bool renew_jacobian();
+  /// Solves jacobian_ step = -r in place (r becomes the step).
+  void solve_kept(double* r) const;
   void set_up();
   void free_sundials() noexcept;
 
@@ -73,11 +98,18 @@ class LoopSolver {
   std::vector<SignalIndex> unknowns_;    ///< the tears' continuous output elements, tear after tear
   std::vector<std::uint32_t> tear_end_;  ///< per tear: where its elements end in unknowns_
   std::vector<double> last_guess_;       ///< the guess the signals hold now
-  std::vector<double> scratch_;          ///< a residual
+  std::vector<double> guess_;            ///< the current iterate
+  std::vector<double> start_;            ///< the solve's first guess
+  std::vector<double> r_;                ///< a residual, then a step
+  std::vector<double> tolerance_;        ///< per unknown: the residual's tolerance in this solve
+  std::vector<double> jacobian_;         ///< the kept Jacobian's LU factors (column-major, n x n)
+  std::vector<std::size_t> pivots_;
+  std::vector<double> plus_;  ///< central differences' residuals
+  std::vector<double> minus_;
+  bool kept_ = false;  ///< jacobian_ holds a factored Jacobian
   Evaluator evaluator_;
   std::exception_ptr failure_;  ///< an actor's exception inside KINSOL's call
   std::uint64_t total_iterations_ = 0;
-  bool jacobian_kept_ = false;  ///< a Jacobian from an earlier solve is there to start from
 
   // SUNDIALS objects (opaque here: the header does not include SUNDIALS).
   void* context_ = nullptr;

@@ -191,6 +191,7 @@ void Director::Impl::save_run(StateWriter& out) const {
     }
   }
   scheduler_.save(out);
+  for (const auto& loop : loops_) loop->save(out);
   out.f64(rows_.interval_until());
   out.block([&] { continuous_.save(out); });
 }
@@ -257,6 +258,7 @@ void Director::Impl::restore_run() {
     });
   }
   scheduler_.restore(in);
+  for (const auto& loop : loops_) loop->restore(in);
   rows_.set_interval_until(in.f64());
   const std::uint64_t length = in.u64();  // the continuous phase's block, read once the solvers start
   const std::span<const std::byte> rest = std::span<const std::byte>(snapshot.body).last(in.remaining());

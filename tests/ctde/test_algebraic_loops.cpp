@@ -227,3 +227,15 @@ TEST_CASE("algebraic_loops \"error\" refuses a loop; other values are named") {
         "test.json at /director/algebraic_loops: director option 'algebraic_loops' must be \"solve\" or "
         "\"error\", got \"tear\"");
 }
+
+TEST_CASE("a run with loops resumes from a snapshot exactly: the kept Jacobian is saved") {
+  for (const std::string& text :
+       {linear_loop(3.0),
+        model("",
+              R"j({"name": "u", "type": "Ramp", "params": {"slope": 2}}, {"name": "x", "type": "Integrator"},
+                      {"name": "f", "type": "Expression", "params": {"expr": "sin(in0 - in1)", "inputs": 2}})j",
+              R"(["u.out", "f.in0"], ["f.out", "f.in1"], ["f.out", "x.in"])", R"("f.out", "x.out")")}) {
+    const auto load = [&] { return load_model_text(text, "test.json", builtin_actors()); };
+    (void)check_resumes_exactly(load, 2.0);
+  }
+}
