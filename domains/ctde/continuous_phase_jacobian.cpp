@@ -11,6 +11,7 @@
 #include <limits>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "domains/ct/jacobian_evaluator_impl.hpp"
@@ -215,6 +216,50 @@ std::vector<double> ContinuousPhase::jacobian_at_start(bool finite_differences) 
       for (std::size_t i = 0; i < m; ++i) jacobian[global(i) + global(j) * n] = local[i + j * m];
     }
   }
+  return jacobian;
+}
+
+std::vector<double> ContinuousPhase::loop_jacobian(std::span<const ActorId> members, std::size_t tears,
+                                                   std::span<const SignalIndex> unknowns) const {
+  const std::size_t n = unknowns.size();
+  // Per signal element the loop computes: its derivatives over the unknowns.
+  std::unordered_map<std::uint32_t, std::vector<double>> rows;
+  for (std::size_t k = 0; k < n; ++k) {
+    std::vector<double>& row = rows[unknowns[k].value()];
+    row.assign(n, 0.0);
+    row[k] = 1.0;
+  }
+  std::vector<double> jacobian(n * n, 0.0);  // -I, plus the tears' outputs' rows below
+  for (std::size_t k = 0; k < n; ++k) jacobian[k + k * n] = -1.0;
+  bool known = true;
+  for (std::size_t i = 0; i < members.size() && known; ++i) {
+    const ActorId d = members[i];
+    const ActorSlots& slots = run_.b_.actors[d.index()];
+    const bool tear = i >= members.size() - tears;
+    by_row(sorted_local_jacobian(d), [&](const LocalJacobian::Element& row,
+                                         std::span<const LocalJacobian::Entry> es) {
+      if (row.kind != LocalJacobian::Kind::kOutput || !known) return;
+      std::vector<double> sum(n, 0.0);
+      for (const LocalJacobian::Entry& e : es) {
+        if (e.column.kind != LocalJacobian::Kind::kInput) continue;  // states are fixed in a solve
+        const auto it =
+            rows.find(run_.b_.inputs[slots.input(e.column.port).index()].at(e.column.index).value());
+        if (it == rows.end()) continue;  // from outside the loop: fixed in a solve
+        if (std::isnan(e.value)) known = false;
+        for (std::size_t j = 0; j < n; ++j) sum[j] += e.value * it->second[j];
+      }
+      const SignalIndex out = run_.b_.outputs[slots.output(row.port).index()].at(row.index);
+      if (!tear) {
+        rows[out.value()] = std::move(sum);
+        return;
+      }
+      const auto k =
+          static_cast<std::size_t>(std::find(unknowns.begin(), unknowns.end(), out) - unknowns.begin());
+      if (k == n) return;
+      for (std::size_t j = 0; j < n; ++j) jacobian[k + j * n] += sum[j];
+    });
+  }
+  if (!known) return {};
   return jacobian;
 }
 

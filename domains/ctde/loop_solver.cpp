@@ -203,6 +203,7 @@ double LoopSolver::scaled_residual(const double* g, double* r) {
 }
 
 bool LoopSolver::renew_jacobian() {
+  if (constant_) return true;
   const std::size_t n = unknowns_.size();
   kept_ = false;
   for (std::size_t j = 0; j < n; ++j) {
@@ -215,6 +216,19 @@ bool LoopSolver::renew_jacobian() {
     guess_[j] = g;
     for (std::size_t i = 0; i < n; ++i) jacobian_[i + j * n] = (plus_[i] - minus_[i]) / (2 * h);
   }
+  kept_ = factor();
+  return kept_;
+}
+
+void LoopSolver::set_constant_jacobian(const std::vector<double>& jacobian) {
+  constant_ = false;
+  jacobian_ = jacobian;
+  kept_ = factor();
+  constant_ = kept_;
+}
+
+bool LoopSolver::factor() {
+  const std::size_t n = unknowns_.size();
   // LU with partial pivoting, in place.
   for (std::size_t k = 0; k < n; ++k) {
     std::size_t p = k;
@@ -227,11 +241,10 @@ bool LoopSolver::renew_jacobian() {
       for (std::size_t j = 0; j < n; ++j) std::swap(jacobian_[k + j * n], jacobian_[p + j * n]);
     }
     for (std::size_t i = k + 1; i < n; ++i) {
-      const double factor = jacobian_[i + k * n] /= jacobian_[k + k * n];
-      for (std::size_t j = k + 1; j < n; ++j) jacobian_[i + j * n] -= factor * jacobian_[k + j * n];
+      const double multiple = jacobian_[i + k * n] /= jacobian_[k + k * n];
+      for (std::size_t j = k + 1; j < n; ++j) jacobian_[i + j * n] -= multiple * jacobian_[k + j * n];
     }
   }
-  kept_ = true;
   return true;
 }
 
@@ -252,7 +265,7 @@ bool LoopSolver::quick(Result& result) {
   const std::size_t n = unknowns_.size();
   double norm = scaled_residual(guess_.data(), r_.data());
   if (norm <= 1.0) return true;
-  bool fresh = !kept_;  // the Jacobian is the one at this solve's iterate
+  bool fresh = !kept_ || constant_;  // the Jacobian is the one at this solve's iterate
   if (!kept_ && !renew_jacobian()) return false;
   for (long k = 0; k < kQuickIterations; ++k) {
     solve_kept(r_.data());
@@ -268,7 +281,7 @@ bool LoopSolver::quick(Result& result) {
       if (!renew_jacobian()) return false;
       fresh = true;
     } else {
-      fresh = false;
+      fresh = constant_;
     }
     norm = next;
   }
@@ -328,7 +341,7 @@ void LoopSolver::with_kinsol(const std::vector<double>& start, Result& result) {
   result.singular = flag == KIN_LSETUP_FAIL || flag == KIN_LSOLVE_FAIL || flag == KIN_LINSOLV_NO_RECOVERY;
   if (!result.converged) {
     result.reason = failure_reason(flag);
-    kept_ = false;
+    kept_ = constant_;
     return;
   }
   // The next solves start from a Jacobian at this solution; the signals

@@ -64,6 +64,11 @@ class LoopSolver {
   /// Newton iterations of every solve so far, and the solves.
   [[nodiscard]] std::uint64_t total_iterations() const { return total_iterations_; }
 
+  /// The residual's Jacobian when it is a constant of the run (a linear
+  /// loop, ContinuousPhase::loop_jacobian): kept for good, never renewed,
+  /// and a Newton step from it lands on the solution.
+  void set_constant_jacobian(const std::vector<double>& jacobian);
+
   /// The kept Jacobian, for a snapshot: a resumed run solves as the run
   /// that took it would have (docs/snapshots.md).
   void save(StateWriter& out) const;
@@ -85,9 +90,11 @@ class LoopSolver {
   /// The residual at g, into r; an actor's exception rethrown. Returns
   /// its largest element in units of the tolerance (infinity when not finite).
   double scaled_residual(const double* g, double* r);
-  /// The Jacobian of the residual at guess_ by central differences, LU-factored
-  /// into jacobian_ and pivots_. False when it is singular.
+  /// The Jacobian of the residual at guess_ by central differences (or the
+  /// constant one), LU-factored into jacobian_ and pivots_. False when it is singular.
   bool renew_jacobian();
+  /// Factors jacobian_ in place. False when it is singular.
+  bool factor();
   /// Solves jacobian_ step = -r in place (r becomes the step).
   void solve_kept(double* r) const;
   void set_up();
@@ -106,7 +113,8 @@ class LoopSolver {
   std::vector<std::size_t> pivots_;
   std::vector<double> plus_;  ///< central differences' residuals
   std::vector<double> minus_;
-  bool kept_ = false;  ///< jacobian_ holds a factored Jacobian
+  bool kept_ = false;      ///< jacobian_ holds a factored Jacobian
+  bool constant_ = false;  ///< it is the constant Jacobian of a linear loop
   Evaluator evaluator_;
   std::exception_ptr failure_;  ///< an actor's exception inside KINSOL's call
   std::uint64_t total_iterations_ = 0;
