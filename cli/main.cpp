@@ -18,6 +18,7 @@
 
 #include "cli/fmu_command.hpp"
 #include "cli/graph_command.hpp"
+#include "cli/linearize_command.hpp"
 #include "cli/plot.hpp"
 #include "cli/plugins.hpp"
 #include "cli/process.hpp"
@@ -161,6 +162,17 @@ struct ValidateArgs {
   bool json = false;
 };
 
+/// `ctde linearize`'s values, as the command line sets them.
+struct LinearizeArgs {
+  CLI::App* command = nullptr;
+  ctde::cli::LinearizeRequest request;
+  std::vector<std::string> sets;
+  double at = 0;
+  CLI::Option* at_option = nullptr;
+  std::string inputs;
+  std::string outputs;
+};
+
 /// `ctde run`'s values, as the command line sets them.
 struct RunArgs {
   CLI::App* command = nullptr;
@@ -229,6 +241,7 @@ struct FmuArgs {
 struct CommandLine {
   std::vector<std::string> plugins;  ///< --load, on every command that reads model files or the registry
   ValidateArgs validate;
+  LinearizeArgs linearize;
   RunArgs run;
   SweepArgs sweep;
   PlotArgs plot;
@@ -261,6 +274,26 @@ void add_validate(CLI::App& app, CommandLine& args) {
                ->transform(seconds_value());
   add_load(*v.command, args.plugins);
   v.command->add_flag("--json", v.json, "Print the resolved model as JSON (for scripts)");
+}
+
+/// Adds `ctde linearize` and its options to `app`.
+void add_linearize(CLI::App& app, CommandLine& args) {
+  LinearizeArgs& l = args.linearize;
+  l.command =
+      app.add_subcommand("linearize",
+                         "Run a model file to a time and print A, B, C, D of its continuous side there, "
+                         "with the eigenvalues of A");
+  l.command->add_option("MODEL", l.request.model, "The model file (JSON)")->required();
+  l.at_option = l.command->add_option("--at", l.at, "Linearize at this time (s; default: the start time)")
+                    ->transform(seconds_value());
+  l.command->add_option("--inputs", l.inputs,
+                        "The input ports whose signals are u: a.in,b.in (default: none)");
+  l.command->add_option("--outputs", l.outputs,
+                        "The output ports whose values are y: y.out (default: the model's recorded "
+                        "continuous outputs)");
+  l.command->add_option("-o,--output", l.request.output, "Also write the result: .json, .mat or .npz");
+  l.command->add_option("--set", l.sets, "Override a model parameter: NAME=VALUE (repeatable)");
+  add_load(*l.command, args.plugins);
 }
 
 /// Adds `ctde run` and its options to `app`.
@@ -464,6 +497,18 @@ std::optional<int> dispatch(const CommandLine& args) {
     const std::optional<double> stop = *v.stop ? std::optional<double>(v.stop_time) : std::nullopt;
     ctde::cli::validate_command(v.model, parse_overrides(v.sets), stop, std::cout, v.json);
   }
+  if (args.linearize.command->parsed()) {
+    const LinearizeArgs& l = args.linearize;
+    ctde::cli::LinearizeRequest request = l.request;
+    check_paths({{"MODEL", request.model}}, l.request.output.empty()
+                                                ? std::vector<ctde::NamedPath>{}
+                                                : std::vector<ctde::NamedPath>{{"-o", request.output}});
+    request.overrides = parse_overrides(l.sets);
+    if (*l.at_option) request.at = l.at;
+    if (!l.inputs.empty()) request.inputs = parse_record(l.inputs, "--inputs");
+    if (!l.outputs.empty()) request.outputs = parse_record(l.outputs, "--outputs");
+    ctde::cli::linearize_command(request, std::cout);
+  }
   if (args.run.command->parsed()) return run_parsed(args.run);
   if (args.sweep.command->parsed()) return sweep_command(args.sweep.request);
   if (args.plot.command->parsed()) {
@@ -492,6 +537,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   CommandLine args;
   add_validate(app, args);
+  add_linearize(app, args);
   add_run(app, args);
   add_sweep(app, args);
   add_plot(app, args);

@@ -172,12 +172,13 @@ void tear(const FlatModel& model, const std::vector<std::uint32_t>& members,
 }
 
 /// Whether the loop `members` can be solved at every evaluation: each of
-/// its actors is evaluated with the continuous outputs (a constant or
-/// discrete one is not).
+/// its actors is evaluated with the continuous (or constant) outputs, not
+/// fired as a discrete one.
 bool solvable(const FlatModel& model, const std::vector<std::uint32_t>& members) {
   return std::all_of(members.begin(), members.end(), [&](std::uint32_t a) {
     const FlatActor& actor = model.actors[a];
-    return actor.mode == TimeMode::kContinuous && in_continuous_schedule(actor);
+    return (actor.mode == TimeMode::kContinuous || actor.mode == TimeMode::kConstant) &&
+           in_continuous_schedule(actor);
   });
 }
 

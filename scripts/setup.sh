@@ -8,6 +8,7 @@ packages=(
   libboost-dev libboost-graph-dev     # model graph (Boost.Graph), event queue candidates (Boost.Heap)
   libsundials-dev                     # ARKODE, CVODE (BDF) and the KLU linear solver module
   libsuitesparse-dev                  # KLU, the sparse direct solver behind linear_solver "klu"
+  liblapack-dev                       # eigenvalues of a linearization (ctde linearize)
   libspdlog-dev libfmt-dev            # logging and the trace sink
   doctest-dev nlohmann-json3-dev libcli11-dev libmuparser-dev
   libsystemc-dev                      # the DE benchmark baseline

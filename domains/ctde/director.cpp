@@ -434,6 +434,11 @@ std::vector<double> Director::jacobian_at_start(bool finite_differences) {
   return impl_->jacobian_at_start(finite_differences);
 }
 
+Director::Linearization Director::linearize(const std::vector<std::string>& inputs,
+                                            const std::vector<std::string>& outputs) {
+  return impl_->linearize(inputs, outputs);
+}
+
 void Director::set_progress(ProgressCallback callback) { impl_->progress_ = std::move(callback); }
 void Director::set_stop_check(StopCheck check) { impl_->stop_check_ = std::move(check); }
 

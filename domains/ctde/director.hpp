@@ -13,6 +13,7 @@
 /// zero-delay cycles, what an actor reads never depends on firing order.
 ///
 
+#include <complex>
 #include <functional>
 #include <memory>
 #include <string>
@@ -145,6 +146,29 @@ class Director {
   /// local Jacobians. Instead of run(): the director cannot run after it.
   /// @throws std::runtime_error when f fails or a value is not finite.
   [[nodiscard]] std::vector<double> jacobian_at_start(bool finite_differences = false);
+
+  /// The linear model of the continuous side where the run stands
+  /// (docs/semantics.md, "Linearization"): x' = A x + B u, y = C x + D u
+  /// for small changes of the states x, of the signals u at the `inputs`
+  /// ports and of the `outputs` ports' values y, each port named
+  /// "actor.port" (every element of its width). Discrete values are held.
+  /// Row-major matrices; the eigenvalues of A.
+  struct Linearization {
+    double time = 0;
+    std::vector<std::string> states;   ///< "x", "p[1]": actor paths, the element when wider than 1
+    std::vector<std::string> inputs;   ///< "mass.in", "u.in[2]"
+    std::vector<std::string> outputs;  ///< "y.out"
+    std::vector<double> a, b, c, d;    ///< n x n, n x inputs, outputs x n, outputs x inputs
+    std::vector<std::complex<double>> eigenvalues;
+  };
+  /// Linearizes by central differences (each state and input element in
+  /// turn, the algebraic loops solved). After run() or advance_to(); before
+  /// either, at the start state (after initialize()).
+  /// @throws ModelError for a name that is not an input (resp. output) port,
+  ///         a discrete output, or an input whose driver is inside an algebraic loop;
+  ///         std::runtime_error when a value is not finite.
+  [[nodiscard]] Linearization linearize(const std::vector<std::string>& inputs,
+                                        const std::vector<std::string>& outputs);
 
  private:
   class Impl;

@@ -59,6 +59,28 @@ class Director::Impl final : public DirectorServices, public RunState {
   [[nodiscard]] JacobianSummary jacobian_summary() const;
   /// Director::jacobian_at_start: initialize(), then the continuous phase's.
   [[nodiscard]] std::vector<double> jacobian_at_start(bool finite_differences);
+  /// Director::linearize (linearization.cpp).
+  [[nodiscard]] Director::Linearization linearize(const std::vector<std::string>& inputs,
+                                                  const std::vector<std::string>& outputs);
+  /// An input element of a linearization: the signal it reads, moved where
+  /// its driver computes it.
+  struct Perturbed {
+    ActorId driver;
+    SignalIndex signal;
+  };
+  /// The derivatives (into dx) and every timed output, at time t, the
+  /// states in b_.x_storage, the signals first `held`, input k moved by du[k].
+  void evaluate_perturbed(double t, const std::vector<double>& held, const std::vector<Perturbed>& u,
+                          const std::vector<double>& du, double* dx);
+  /// The elements of the input ports `names` ("actor.port"), their names appended to `element_names`.
+  std::vector<Perturbed> perturbed_inputs(const std::vector<std::string>& names,
+                                          std::vector<std::string>& element_names);
+  /// The elements of the output ports `names`, their names appended to `element_names`.
+  std::vector<SignalIndex> linearized_outputs(const std::vector<std::string>& names,
+                                              std::vector<std::string>& element_names);
+  /// The actor and port of "actor.port" (an input or an output).
+  /// @throws ModelError naming what is not there.
+  [[nodiscard]] std::pair<FlatIndex, std::size_t> find_port(const std::string& name, bool input) const;
 
   // ---- DirectorServices
 

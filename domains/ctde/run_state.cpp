@@ -18,14 +18,7 @@ RunState::RunState(const FlatModel& model, const RunOptions& options, TraceWrite
       rows_(results) {}
 
 void RunState::evaluate(const RhsProgram& program, double t) {
-  program.run_outputs(b_, [&](ActorId d) {
-    if (!b_.loop_of.empty() && b_.loop_of[d.index()] != 0) {  // only a loop's head is in a program
-      solve_loop(d, t);
-      return;
-    }
-    EvalContext context(b_, services_, d, now_, t);
-    guarded(d, [&] { layout_.actors[d.index()]->evaluate(context); });
-  });
+  program.run_outputs(b_, [&](ActorId d) { evaluate_actor(d, t); });
 }
 
 void RunState::solve_loop(ActorId head, double t) {

@@ -74,6 +74,17 @@ struct RunState {
   /// The outputs `program` computes, at time t (run_state.cpp).
   void evaluate(const RhsProgram& program, double t);
 
+  /// Evaluates actor `a`'s outputs at time t: its evaluate(), or, for an
+  /// algebraic loop's head, the loop solved.
+  void evaluate_actor(ActorId a, double t) {
+    if (!b_.loop_of.empty() && b_.loop_of[a.index()] != 0) {  // only a loop's head is in an evaluation list
+      solve_loop(a, t);
+      return;
+    }
+    EvalContext context(b_, services_, a, now_, t);
+    guarded(a, [&] { layout_.actors[a.index()]->evaluate(context); });
+  }
+
   /// Solves the algebraic loop headed by `head` at time t (its outputs at
   /// the solution); a failure to converge is a run failure naming the loop.
   void solve_loop(ActorId head, double t);

@@ -1,0 +1,33 @@
+#pragma once
+/// `ctde linearize MODEL.json --at T`: A, B, C, D of the model's continuous
+/// side at time T, with the names of its states, inputs and outputs and the
+/// eigenvalues of A (docs/cli.md, "linearize"; docs/semantics.md, "Linearization").
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/model_file.hpp"
+
+namespace ctde::cli {
+
+/// What `ctde linearize` was asked for.
+struct LinearizeRequest {
+  std::string model;
+  ParameterOverrides overrides;
+  std::optional<double> at;                         ///< empty: at the start time
+  std::optional<std::vector<std::string>> inputs;   ///< "actor.port"; empty: none
+  std::optional<std::vector<std::string>> outputs;  ///< empty: the model's recorded continuous outputs
+  std::string output;                               ///< "": print only; .json, .mat or .npz
+};
+
+/// Runs the model to `at` (its events there included), linearizes it there
+/// and prints the matrices with their names and the eigenvalues of A to
+/// `out`; writes them to request.output when given.
+/// @throws ModelError for a bad model, port or file name (exit 2); a
+///         std::runtime_error when the run fails before `at` or a value is
+///         not finite (exit 3).
+void linearize_command(const LinearizeRequest& request, std::ostream& out);
+
+}  // namespace ctde::cli
