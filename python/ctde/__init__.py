@@ -16,7 +16,7 @@ from ._errors import ModelError
 from . import _ctde
 from ._actor import Actor, FiringContext
 from ._builder import Model
-from ._model import LoadedModel, load
+from ._model import Linearization, LoadedModel, load
 from ._results import Results, ResultsView
 from ._registry import describe, types
 from ._snapshot import Simulation, Snapshot, SnapshotError, resume
@@ -27,6 +27,7 @@ __version__ = _ctde.__version__
 __all__ = [
     "Actor",
     "FiringContext",
+    "Linearization",
     "LoadedModel",
     "Model",
     "ModelError",

@@ -127,6 +127,52 @@ class _Runnable:
         return Results(output, traced=trace)
 
 
+    def linearize(self, at=None, inputs=None, outputs=None):
+        """The linear model of the continuous side at time ``at`` (the start
+        when None), after running there: x' = A x + B u, y = C x + D u for
+        small changes of the states, of the signals at the ``inputs`` ports
+        and of the ``outputs`` ports' values ("actor.port" names; every
+        element of a port's width). Discrete values are held at theirs.
+
+        Returns:
+            Linearization: ``A``, ``B``, ``C``, ``D`` (numpy arrays),
+            ``states``, ``inputs``, ``outputs`` (names), ``eigenvalues``
+            (of A, complex) and ``time``.
+
+        Raises:
+            ModelError: the model or a port name is wrong.
+            RuntimeError: the run failed before ``at``, or a value is not finite.
+        """
+        at = _check_stop_time("linearize", at)
+        names = []
+        for what, ports in (("inputs", inputs), ("outputs", outputs)):
+            if ports is None:
+                ports = []
+            if isinstance(ports, str) or not all(isinstance(p, str) for p in ports):
+                raise TypeError(f"linearize(): {what} must be a list of 'actor.port' names")
+            names.append(list(ports))
+        found = _named_as_in_python(_ctde.linearize, self._source(None), at, names[0], names[1])
+        return Linearization(**found)
+
+
+class Linearization:
+    """What Model.linearize() found: A, B, C, D (numpy arrays, rows by
+    states or outputs, columns by states or inputs), the names of the
+    states, inputs and outputs, the eigenvalues of A, and the time."""
+
+    def __init__(self, time, states, inputs, outputs, A, B, C, D, eigenvalues):  # noqa: N803 (the matrices' names)
+        self.time = time
+        self.states = states
+        self.inputs = inputs
+        self.outputs = outputs
+        self.A, self.B, self.C, self.D = A, B, C, D
+        self.eigenvalues = eigenvalues
+
+    def __repr__(self):
+        return (f"Linearization(t={self.time}, states={self.states}, inputs={self.inputs}, "
+                f"outputs={self.outputs})")
+
+
 class LoadedModel(_Runnable):
     """A model read by ctde.load(): a file, a dict or JSON text, with its
     `set` overrides. The first validate() or run() uses what load() read;

@@ -1,11 +1,14 @@
 #include "python/src/simulation.hpp"
 
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <chrono>
 
 #include "actors/builtin_actors.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/trace.hpp"
 #include "domains/ctde/director.hpp"
 #include "python/src/numpy_view.hpp"
@@ -194,6 +197,54 @@ RunOutput run_source(const ModelSource& source, const RunRequest& request, std::
   return {std::move(result), trace_text.str(), std::move(columns)};
 }
 
+py::dict linearize_source(const ModelSource& source, std::optional<double> at,
+                          const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
+  std::optional<Model> model(load(source));
+  Director::Linearization lin;
+  {
+    const py::gil_scoped_release nogil;
+    try {
+      const RunSetup start = set_up_run(*model, source.stop_time);
+      const bool runs = at && *at != start.options.start_time;
+      const RunSetup setup = runs ? set_up_run(*model, at) : start;
+      Director director(setup.flat, setup.options, model->name());
+      if (runs) {
+        const RunResult result = director.run();
+        if (result.status != RunStatus::kOk) {
+          throw std::runtime_error("the run to t = " + format_double(*at) + " s did not get there: " +
+                                   (result.message.empty() ? std::string(to_string(result.status)) : result.message));
+        }
+      }
+      lin = director.linearize(inputs, outputs);
+    } catch (...) {
+      release(model);
+      throw;
+    }
+    release(model);
+  }
+  const auto matrix = [](const std::vector<double>& values, std::size_t rows, std::size_t columns) {
+    py::array_t<double> array({rows, columns});
+    std::copy(values.begin(), values.end(), array.mutable_data());
+    return array;
+  };
+  const std::size_t n = lin.states.size();
+  const std::size_t m = lin.inputs.size();
+  const std::size_t p = lin.outputs.size();
+  py::dict out;
+  out["time"] = lin.time;
+  out["states"] = lin.states;
+  out["inputs"] = lin.inputs;
+  out["outputs"] = lin.outputs;
+  out["A"] = matrix(lin.a, n, n);
+  out["B"] = matrix(lin.b, n, m);
+  out["C"] = matrix(lin.c, p, n);
+  out["D"] = matrix(lin.d, p, m);
+  py::array_t<std::complex<double>> eigenvalues(lin.eigenvalues.size());
+  std::copy(lin.eigenvalues.begin(), lin.eigenvalues.end(), eigenvalues.mutable_data());
+  out["eigenvalues"] = eigenvalues;
+  return out;
+}
+
 LoadedSource::LoadedSource(ModelSource source) : source_(std::move(source)), fresh_(load(source_)) {
   name_ = fresh_->name();
 }
@@ -273,6 +324,8 @@ void bind_run_functions(py::module_& module) {
       },
       py::arg("source"), py::arg("trace") = false, py::arg("progress") = py::none(),
       py::arg("progress_interval") = 0.1);
+  module.def("linearize", &linearize_source, py::arg("source"), py::arg("at"), py::arg("inputs"),
+             py::arg("outputs"));
   // bench/python/bench_python.py's baseline, in the same process: the load
   // and run of run_source() as a C++ caller writes it (python/ nowhere),
   // for a file without Python actors. Returns the rows.

@@ -172,6 +172,16 @@ class RunOutput {
 [[nodiscard]] RunOutput run_source(const ModelSource& source, const RunRequest& request,
                                    std::optional<Model> model = {});
 
+/// Loads `source`, runs it to `at` (when given) and linearizes it there
+/// (Director::linearize): {"time", "states", "inputs", "outputs", "A", "B",
+/// "C", "D" (numpy arrays), "eigenvalues" (complex)}. The GIL is released
+/// while it runs.
+/// @throws ModelError for a wrong model or port name; RuntimeError when the
+///         run fails before `at` or a value is not finite.
+[[nodiscard]] pybind11::dict linearize_source(const ModelSource& source, std::optional<double> at,
+                                              const std::vector<std::string>& inputs,
+                                              const std::vector<std::string>& outputs);
+
 /// What ctde.load() made: the source, and its first load kept for the first
 /// validate() or run() (a file is read once when loaded and run once);
 /// later calls load it again (a model is consumed by a run). Not copyable,
