@@ -48,9 +48,10 @@ Type text_type() {
   return type;
 }
 
-constexpr std::array<std::string_view, 13> kReserved{
-    "index",       "status",       "message",  "steps",     "rejected_steps", "rhs_evals",       "events",
-    "time_events", "state_events", "end_time", "wall_time", "microstep",      "warm_start_until"};
+constexpr std::array<std::string_view, 15> kReserved{
+    "index",     "status",    "message",     "steps",           "rejected_steps",
+    "rhs_evals", "events",    "time_events", "state_events",    "end_time",
+    "wall_time", "microstep", "loop_solves", "loop_iterations", "warm_start_until"};
 
 }  // namespace
 
