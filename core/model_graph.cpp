@@ -114,10 +114,15 @@ bool on_cycle(const FeedthroughGraph& graph, Vertex v, const std::vector<int>& c
 /// set of actors whose outputs, once guessed, leave the rest without a
 /// cycle. Greedy: while a cycle is left, the actor on one with the most
 /// in-edges times out-edges among the actors left (ties: the first in
-/// `members`) becomes a tear. Fills loop.sequence and loop.chain with the
-/// others in a topological order, then the tears.
-void tear(const FlatModel& model, const std::vector<std::uint32_t>& members,
-          const std::vector<int>& component, int c, PortOrderedLoop& loop) {
+/// `members`) becomes a tear. Returns the loop, named by `cycle` from its
+/// actor `first`: its sequence and chain the others in a topological
+/// order, then the tears.
+PortOrderedLoop tear(const FlatModel& model, const std::vector<std::uint32_t>& members,
+                     const std::vector<int>& component, int c, const std::string& cycle,
+                     std::uint32_t first) {
+  PortOrderedLoop loop;
+  loop.cycle = cycle;
+  loop.first = first;
   const std::size_t m = members.size();
   const auto local = [&](std::uint32_t actor) {
     return static_cast<Vertex>(std::lower_bound(members.begin(), members.end(), actor) - members.begin());
@@ -169,6 +174,7 @@ void tear(const FlatModel& model, const std::vector<std::uint32_t>& members,
   for (const Vertex v : tears) loop.sequence.push_back(members[v]);
   loop.chain = loop.sequence;
   loop.tears = static_cast<std::uint32_t>(tears.size());
+  return loop;
 }
 
 /// Whether the loop `members` can be solved at every evaluation: each of
@@ -234,11 +240,7 @@ PortOrderedLoop order_by_ports(const FlatModel& model, const std::vector<std::ui
         describe_cycle(model, ports, cycle, [&](Vertex node) { return node_actor[node]; });
     if (!continuous || discrete || !solvable(model, members))
       throw_loop(model, node_actor[cycle.front()], names, continuous);
-    PortOrderedLoop loop;
-    tear(model, members, component, c, loop);
-    loop.cycle = names;
-    loop.first = node_actor[cycle.front()];
-    return loop;
+    return tear(model, members, component, c, names, node_actor[cycle.front()]);
   }
   if (discrete) return {};  // the caller reports the actors' cycle
   std::vector<Vertex> order;

@@ -53,6 +53,60 @@ class RowAccumulator {
   std::uint32_t epoch_ = 1;
 };
 
+/// Per signal element an output program computes: its row over a part's
+/// states (compressed, in the order computed).
+struct RowTable {
+  explicit RowTable(std::size_t signals) : row_of(signals, kNoRow) {}
+  std::vector<std::uint32_t> row_of;  ///< per signal element: its row, or kNoRow
+  std::vector<std::size_t> row_starts{0};
+  std::vector<std::uint32_t> row_states;
+  std::vector<double> row_values;
+
+  /// Appends the row `acc` holds; returns its number.
+  std::uint32_t take(RowAccumulator& acc) {
+    const auto row = static_cast<std::uint32_t>(row_starts.size() - 1);
+    acc.take([&](std::uint32_t s, double v) {
+      row_states.push_back(s);
+      row_values.push_back(v);
+    });
+    row_starts.push_back(row_states.size());
+    return row;
+  }
+};
+
+/// The rows of algebraic loop `loop`'s outputs: each may depend on every
+/// input from outside it and every state of its actors (values unknown).
+/// `local`: the part's number of each of the run's states.
+void add_loop_rows(const RunState& run, std::span<const ActorId> loop,
+                   const std::vector<std::uint32_t>& local, RowAccumulator& acc, RowTable& rows) {
+  constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+  for (const ActorId m : loop) {
+    const ActorSlots& slots = run.b_.actors[m.index()];
+    for (std::uint32_t j = 0; j < slots.states.width; ++j) {
+      const std::uint32_t s = local[slots.states.at(j).index()];
+      if (s != kNoRow) acc.add(s, kUnknown);
+    }
+    for (std::size_t k = 0; k < run.flat(m).input_widths.size(); ++k) {
+      const SignalSlice in = run.b_.inputs[slots.input(k).index()];
+      for (std::uint32_t j = 0; j < in.width; ++j) {
+        const std::uint32_t r = rows.row_of[in.at(j).index()];
+        if (r == kNoRow) continue;
+        for (std::size_t e = rows.row_starts[r]; e < rows.row_starts[r + 1]; ++e)
+          acc.add(rows.row_states[e], kUnknown);
+      }
+    }
+  }
+  const std::uint32_t row = rows.take(acc);
+  for (const ActorId m : loop) {
+    const ActorSlots& slots = run.b_.actors[m.index()];
+    for (std::size_t o = 0; o < run.flat(m).output_kinds.size(); ++o) {
+      if (run.flat(m).output_kinds[o] != PortKind::kContinuous) continue;
+      const SignalSlice out = run.b_.outputs[slots.output(o).index()];
+      for (std::uint32_t j = 0; j < out.width; ++j) rows.row_of[out.at(j).index()] = row;
+    }
+  }
+}
+
 /// Calls `each_row(row, entries)` for each run of `sorted`'s entries with the same row.
 template <class EachRow>
 void by_row(const std::vector<LocalJacobian::Entry>& sorted, EachRow&& each_row) {
@@ -97,12 +151,7 @@ JacobianPattern ContinuousPhase::jacobian_pattern(const Part* part) const {
   for (std::size_t k = 0; k < n; ++k) {
     local[whole ? k : part->states[k].index()] = static_cast<std::uint32_t>(k);
   }
-  // Per signal element the program computes: its row over the part's
-  // states (compressed, in the order computed).
-  std::vector<std::uint32_t> row_of(run_.b_.signals.size(), kNoRow);
-  std::vector<std::size_t> row_starts{0};
-  std::vector<std::uint32_t> row_states;
-  std::vector<double> row_values;
+  RowTable rows(run_.b_.signals.size());
   RowAccumulator acc(n);
   std::vector<JacobianPattern::Entry> entries;
 
@@ -117,54 +166,16 @@ JacobianPattern ContinuousPhase::jacobian_pattern(const Part* part) const {
     }
     const SignalSlice in = run_.b_.inputs[slots.input(e.column.port).index()];
     if (e.column.index >= in.width) return;
-    const std::uint32_t r = row_of[in.at(e.column.index).index()];
+    const std::uint32_t r = rows.row_of[in.at(e.column.index).index()];
     if (r == kNoRow) return;  // not computed by the part: constant during a step
-    for (std::size_t k = row_starts[r]; k < row_starts[r + 1]; ++k)
-      acc.add(row_states[k], e.value * row_values[k]);
+    for (std::size_t k = rows.row_starts[r]; k < rows.row_starts[r + 1]; ++k)
+      acc.add(rows.row_states[k], e.value * rows.row_values[k]);
   };
   const auto mine = [&](ActorId d) { return whole || parts_.of[d.index()] == part->id; };
-  const auto take_row = [&] {
-    const auto row = static_cast<std::uint32_t>(row_starts.size() - 1);
-    acc.take([&](std::uint32_t s, double v) {
-      row_states.push_back(s);
-      row_values.push_back(v);
-    });
-    row_starts.push_back(row_states.size());
-    return row;
-  };
-  // An algebraic loop: each of its outputs may depend on every input from
-  // outside it and every state of its actors (values unknown).
-  const auto loop_rows = [&](std::span<const ActorId> loop) {
-    constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
-    for (const ActorId m : loop) {
-      const ActorSlots& slots = run_.b_.actors[m.index()];
-      for (std::uint32_t j = 0; j < slots.states.width; ++j) {
-        const std::uint32_t s = local[slots.states.at(j).index()];
-        if (s != kNoRow) acc.add(s, kUnknown);
-      }
-      for (std::size_t k = 0; k < run_.flat(m).input_widths.size(); ++k) {
-        const SignalSlice in = run_.b_.inputs[slots.input(k).index()];
-        for (std::uint32_t j = 0; j < in.width; ++j) {
-          const std::uint32_t r = row_of[in.at(j).index()];
-          if (r == kNoRow) continue;
-          for (std::size_t e = row_starts[r]; e < row_starts[r + 1]; ++e) acc.add(row_states[e], kUnknown);
-        }
-      }
-    }
-    const std::uint32_t row = take_row();
-    for (const ActorId m : loop) {
-      const ActorSlots& slots = run_.b_.actors[m.index()];
-      for (std::size_t o = 0; o < run_.flat(m).output_kinds.size(); ++o) {
-        if (run_.flat(m).output_kinds[o] != PortKind::kContinuous) continue;
-        const SignalSlice out = run_.b_.outputs[slots.output(o).index()];
-        for (std::uint32_t j = 0; j < out.width; ++j) row_of[out.at(j).index()] = row;
-      }
-    }
-  };
   for (const ActorId d : run_.layout_.rhs_inputs) {
     if (!mine(d)) continue;
     if (const std::span<const ActorId> loop = run_.b_.loop_headed_by(d); !loop.empty()) {
-      loop_rows(loop);
+      add_loop_rows(run_, loop, local, acc, rows);
       continue;
     }
     const ActorSlots& slots = run_.b_.actors[d.index()];
@@ -174,7 +185,7 @@ JacobianPattern ContinuousPhase::jacobian_pattern(const Part* part) const {
              const SignalSlice out = run_.b_.outputs[slots.output(row.port).index()];
              if (row.index >= out.width) return;
              for (const auto& e : es) contribute(d, e);
-             row_of[out.at(row.index).index()] = take_row();
+             rows.row_of[out.at(row.index).index()] = rows.take(acc);
            });
   }
   for (const ActorId d : run_.layout_.stateful) {

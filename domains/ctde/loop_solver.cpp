@@ -305,11 +305,9 @@ LoopSolver::Result LoopSolver::solve(Evaluator evaluator, double rtol, double at
   Result result;
   if (fast_paths_enabled() && quick(result)) {
     result.converged = true;
-    total_iterations_ += static_cast<std::uint64_t>(result.iterations);
     return result;
   }
   with_kinsol(start_, result);
-  total_iterations_ += static_cast<std::uint64_t>(result.iterations);
   return result;
 }
 

@@ -61,8 +61,6 @@ class LoopSolver {
 
   [[nodiscard]] std::span<const ActorId> members() const { return members_; }
   [[nodiscard]] std::size_t unknowns() const { return unknowns_.size(); }
-  /// Newton iterations of every solve so far, and the solves.
-  [[nodiscard]] std::uint64_t total_iterations() const { return total_iterations_; }
 
   /// The residual's Jacobian when it is a constant of the run (a linear
   /// loop, ContinuousPhase::loop_jacobian): kept for good, never renewed,
@@ -117,7 +115,6 @@ class LoopSolver {
   bool constant_ = false;  ///< it is the constant Jacobian of a linear loop
   Evaluator evaluator_;
   std::exception_ptr failure_;  ///< an actor's exception inside KINSOL's call
-  std::uint64_t total_iterations_ = 0;
 
   // SUNDIALS objects (opaque here: the header does not include SUNDIALS).
   void* context_ = nullptr;
