@@ -13,6 +13,7 @@
 
 // LAPACK's eigenvalues of a general matrix (Debian's liblapack; the
 // trailing lengths are gfortran's hidden lengths of the two CHARACTER arguments).
+// NOLINTNEXTLINE(readability-identifier-naming): LAPACK's name
 extern "C" void dgeev_(const char* jobvl, const char* jobvr, const int* n, double* a, const int* lda,
                        double* wr, double* wi, double* vl, const int* ldvl, double* vr, const int* ldvr,
                        double* work, const int* lwork, int* info, std::size_t jobvl_length,

@@ -211,8 +211,9 @@ py::dict linearize_source(const ModelSource& source, std::optional<double> at,
       if (runs) {
         const RunResult result = director.run();
         if (result.status != RunStatus::kOk) {
-          throw std::runtime_error("the run to t = " + format_double(*at) + " s did not get there: " +
-                                   (result.message.empty() ? std::string(to_string(result.status)) : result.message));
+          throw std::runtime_error(
+              "the run to t = " + format_double(*at) + " s did not get there: " +
+              (result.message.empty() ? std::string(to_string(result.status)) : result.message));
         }
       }
       lin = director.linearize(inputs, outputs);
@@ -239,7 +240,7 @@ py::dict linearize_source(const ModelSource& source, std::optional<double> at,
   out["B"] = matrix(lin.b, n, m);
   out["C"] = matrix(lin.c, p, n);
   out["D"] = matrix(lin.d, p, m);
-  py::array_t<std::complex<double>> eigenvalues(lin.eigenvalues.size());
+  py::array_t<std::complex<double>> eigenvalues(static_cast<py::ssize_t>(lin.eigenvalues.size()));
   std::copy(lin.eigenvalues.begin(), lin.eigenvalues.end(), eigenvalues.mutable_data());
   out["eigenvalues"] = eigenvalues;
   return out;
