@@ -18,6 +18,7 @@
 #include "domains/ctde/director.hpp"
 #include "run/command_error.hpp"
 #include "run/run_setup.hpp"
+#include "run/snapshot_file.hpp"
 
 namespace ctde::cli {
 
@@ -231,12 +232,31 @@ void linearize_command(const LinearizeRequest& request, std::ostream& out) {
   if (!request.output.empty() && extension != ".json" && extension != ".mat" && extension != ".npz") {
     throw CommandError(kExitUsage, "-o " + request.output + ": linearize writes .json, .mat or .npz files");
   }
-  Model model = load_model_file(request.model, command_actors(), request.overrides);
+  std::optional<SnapshotFile> snapshot;
+  ParameterOverrides overrides = request.overrides;
+  if (!request.resume.empty()) {
+    try {
+      snapshot = read_snapshot_file(request.resume);
+    } catch (const SnapshotError& e) {
+      throw CommandError(kExitUsage, e.what());
+    }
+    overrides = snapshot->sets;
+    overrides.insert(overrides.end(), request.overrides.begin(), request.overrides.end());
+  }
+  Model model = load_model_file(request.model, command_actors(), overrides);
   RunSetup start = set_up_run(model, std::nullopt);
-  const bool runs = request.at && *request.at != start.options.start_time;
+  const double from = snapshot ? snapshot->snapshot.time : start.options.start_time;
+  const bool runs = request.at && *request.at != from;
   RunSetup setup = runs ? set_up_run(model, request.at) : std::move(start);
   const std::vector<std::string> outputs = request.outputs ? *request.outputs : recorded_outputs(setup);
   Director director(setup.flat, setup.options, model.name());
+  if (snapshot) {
+    try {
+      director.resume_from(std::move(snapshot->snapshot), !request.overrides.empty());
+    } catch (const SnapshotError& e) {
+      throw CommandError(kExitUsage, concat({"--resume ", request.resume, ": ", e.what()}));
+    }
+  }
   if (runs) {
     const RunResult result = director.run();
     if (result.status != RunStatus::kOk) {

@@ -16,13 +16,15 @@ namespace ctde::cli {
 struct LinearizeRequest {
   std::string model;
   ParameterOverrides overrides;
-  std::optional<double> at;                         ///< empty: at the start time
+  std::optional<double> at;  ///< empty: at the start time
+  std::string resume;        ///< a snapshot file to start from instead of running from the start
   std::optional<std::vector<std::string>> inputs;   ///< "actor.port"; empty: none
   std::optional<std::vector<std::string>> outputs;  ///< empty: the model's recorded continuous outputs
   std::string output;                               ///< "": print only; .json, .mat or .npz
 };
 
-/// Runs the model to `at` (its events there included), linearizes it there
+/// Runs the model to `at` (its events there included; from the snapshot
+/// `resume` when given, which may stand at `at` already), linearizes it there
 /// and prints the matrices with their names and the eigenvalues of A to
 /// `out`; writes them to request.output when given.
 /// @throws ModelError for a bad model, port or file name (exit 2); a

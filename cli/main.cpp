@@ -292,6 +292,9 @@ void add_linearize(CLI::App& app, CommandLine& args) {
                         "The output ports whose values are y: y.out (default: the model's recorded "
                         "continuous outputs)");
   l.command->add_option("-o,--output", l.request.output, "Also write the result: .json, .mat or .npz");
+  l.command->add_option(
+      "--resume", l.request.resume,
+      "Start from this snapshot file (ctde run --snapshot-at) instead of running from the start");
   l.command->add_option("--set", l.sets, "Override a model parameter: NAME=VALUE (repeatable)");
   add_load(*l.command, args.plugins);
 }
@@ -500,9 +503,9 @@ std::optional<int> dispatch(const CommandLine& args) {
   if (args.linearize.command->parsed()) {
     const LinearizeArgs& l = args.linearize;
     ctde::cli::LinearizeRequest request = l.request;
-    check_paths({{"MODEL", request.model}}, l.request.output.empty()
-                                                ? std::vector<ctde::NamedPath>{}
-                                                : std::vector<ctde::NamedPath>{{"-o", request.output}});
+    check_paths({{"MODEL", request.model}, {"--resume", request.resume}},
+                l.request.output.empty() ? std::vector<ctde::NamedPath>{}
+                                         : std::vector<ctde::NamedPath>{{"-o", request.output}});
     request.overrides = parse_overrides(l.sets);
     if (*l.at_option) request.at = l.at;
     if (!l.inputs.empty()) request.inputs = parse_record(l.inputs, "--inputs");

@@ -86,3 +86,32 @@ TEST_CASE("ctde linearize refuses what it cannot do, with the exit status of eac
   CHECK(xlsx.status == 2);
   CHECK(contains(xlsx.output, "-o lin.xlsx: linearize writes .json, .mat or .npz files"));
 }
+
+TEST_CASE("ctde linearize --resume starts from a snapshot: the same linearization as the run to its time") {
+  const auto snapshot = scratch_file("ctde_cli_linearize", "at10.snap");
+  REQUIRE(run_cli("run " + kExample + " -o /dev/null --snapshot-at 10 --snapshot " + snapshot.string() +
+                  " --quiet")
+              .status == 0);
+  const auto resumed = scratch_file("ctde_cli_linearize", "resumed.json");
+  const auto ran = scratch_file("ctde_cli_linearize", "ran.json");
+  const std::string ports = " --inputs error.in0 --outputs force.out,x.out -o ";
+  const CommandResult from_snapshot =
+      run_cli("linearize " + kExample + " --resume " + snapshot.string() + ports + resumed.string());
+  REQUIRE_MESSAGE(from_snapshot.status == 0, from_snapshot.output);
+  CHECK(contains(from_snapshot.output, "linearized at t = 10 s: 4 states, 1 inputs, 2 outputs\n"));
+  REQUIRE(run_cli("linearize " + kExample + " --at 10" + ports + ran.string()).status == 0);
+  std::ifstream a(resumed);
+  std::ifstream b(ran);
+  const auto x = nlohmann::json::parse(a);
+  const auto y = nlohmann::json::parse(b);
+  CHECK(x["time"] == y["time"]);
+  for (const char* m : {"A", "B", "C", "D"}) {
+    CAPTURE(m);
+    for (std::size_t i = 0; i < x[m].size(); ++i) {
+      for (std::size_t j = 0; j < x[m][i].size(); ++j)
+        CHECK(std::abs(x[m][i][j].get<double>() - y[m][i][j].get<double>()) <= 1e-8);
+    }
+  }
+  const CommandResult bad = run_cli("linearize " + kExample + " --resume " + kExample);
+  CHECK(bad.status == 2);
+}
