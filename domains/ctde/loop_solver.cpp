@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -90,7 +89,6 @@ LoopSolver::LoopSolver(std::vector<ActorId> members, std::vector<SignalIndex> un
       b_(&b),
       unknowns_(std::move(unknowns)),
       tear_end_(std::move(tear_end)),
-      last_guess_(unknowns_.size(), std::nan("")),
       guess_(unknowns_.size()),
       start_(unknowns_.size()),
       r_(unknowns_.size()),
@@ -173,7 +171,6 @@ int LoopSolver::residual(const double* g, double* r) noexcept {
     failure_ = std::current_exception();
     return -1;
   }
-  std::copy_n(g, unknowns_.size(), last_guess_.data());
   for (std::size_t k = 0; k < unknowns_.size(); ++k) {
     if (!std::isfinite(r[k])) return 1;
   }
@@ -250,8 +247,10 @@ bool LoopSolver::factor() {
 
 void LoopSolver::solve_kept(double* r) const {
   const std::size_t n = unknowns_.size();
+  // factor() swapped whole rows (L's columns so far too): every interchange
+  // first, in order, then L (unit diagonal), then U.
+  for (std::size_t k = 0; k < n; ++k) std::swap(r[k], r[pivots_[k]]);
   for (std::size_t k = 0; k < n; ++k) {
-    std::swap(r[k], r[pivots_[k]]);
     for (std::size_t i = k + 1; i < n; ++i) r[i] -= jacobian_[i + k * n] * r[k];
   }
   for (std::size_t k = n; k-- > 0;) {

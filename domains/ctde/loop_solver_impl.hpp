@@ -102,7 +102,6 @@ class LoopSolver {
   RunBuffers* b_;
   std::vector<SignalIndex> unknowns_;    ///< the tears' continuous output elements, tear after tear
   std::vector<std::uint32_t> tear_end_;  ///< per tear: where its elements end in unknowns_
-  std::vector<double> last_guess_;       ///< the guess the signals hold now
   std::vector<double> guess_;            ///< the current iterate
   std::vector<double> start_;            ///< the solve's first guess
   std::vector<double> r_;                ///< a residual, then a step
