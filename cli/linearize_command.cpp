@@ -234,15 +234,7 @@ void linearize_command(const LinearizeRequest& request, std::ostream& out) {
   }
   std::optional<SnapshotFile> snapshot;
   ParameterOverrides overrides = request.overrides;
-  if (!request.resume.empty()) {
-    try {
-      snapshot = read_snapshot_file(request.resume);
-    } catch (const SnapshotError& e) {
-      throw CommandError(kExitUsage, e.what());
-    }
-    overrides = snapshot->sets;
-    overrides.insert(overrides.end(), request.overrides.begin(), request.overrides.end());
-  }
+  if (!request.resume.empty()) snapshot = read_resume_file(request.resume, request.overrides, overrides);
   Model model = load_model_file(request.model, command_actors(), overrides);
   RunSetup start = set_up_run(model, std::nullopt);
   const double from = snapshot ? snapshot->snapshot.time : start.options.start_time;

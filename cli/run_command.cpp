@@ -63,15 +63,7 @@ void write_results_file(ResultsFormat format, const std::string& path, const std
 /// @throws CommandError (kExitUsage) when it does not read.
 std::optional<SnapshotFile> read_resume(const RunRequest& request, ParameterOverrides& overrides) {
   if (request.resume.empty()) return std::nullopt;
-  std::optional<SnapshotFile> resume;
-  try {
-    resume = read_snapshot_file(request.resume);
-  } catch (const SnapshotError& e) {
-    throw CommandError(kExitUsage, e.what());
-  }
-  overrides = resume->sets;
-  overrides.insert(overrides.end(), request.overrides.begin(), request.overrides.end());
-  return resume;
+  return read_resume_file(request.resume, request.overrides, overrides);
 }
 
 /// The snapshot --snapshot-at asks for (written as `header` says, with the

@@ -14,6 +14,7 @@
 #include "core/fnv1a.hpp"
 #include "core/format.hpp"
 #include "core/state_stream.hpp"
+#include "run/command_error.hpp"
 #include "run/output_file.hpp"
 
 namespace ctde {
@@ -174,6 +175,19 @@ SnapshotFile decode_snapshot(std::span<const std::byte> bytes, const std::string
   } catch (const std::exception& e) {
     fail(name, std::string("its header does not read: ") + e.what());
   }
+  return file;
+}
+
+SnapshotFile read_resume_file(const std::string& path, const ParameterOverrides& given,
+                              ParameterOverrides& overrides) {
+  SnapshotFile file;
+  try {
+    file = read_snapshot_file(path);
+  } catch (const SnapshotError& e) {
+    throw CommandError(kExitUsage, e.what());
+  }
+  overrides = file.sets;
+  overrides.insert(overrides.end(), given.begin(), given.end());
   return file;
 }
 

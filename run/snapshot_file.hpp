@@ -66,4 +66,10 @@ void write_snapshot_file(const std::string& path, const SnapshotFile& file);
 ///         that does not match (corrupt), a header that does not parse.
 [[nodiscard]] SnapshotFile read_snapshot_file(const std::string& path);
 
+/// The snapshot a command resumes from (`--resume PATH`), and the resumed
+/// run's parameter overrides: the file's own `--set` values, then `given`.
+/// @throws CommandError (kExitUsage) when the file does not read.
+[[nodiscard]] SnapshotFile read_resume_file(const std::string& path, const ParameterOverrides& given,
+                                            ParameterOverrides& overrides);
+
 }  // namespace ctde
