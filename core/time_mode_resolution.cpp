@@ -1,5 +1,6 @@
 #include "core/time_mode_resolution.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <span>
 
@@ -43,6 +44,7 @@ class Resolver {
     }
     fold_constants();
     rule_one();
+    while (loops_as_a_whole()) rule_one();
     for (std::uint32_t i = 0; i < model_.actors.size(); ++i) {
       if (modes_[i] == TimeMode::kUnresolved) set_mode(i, TimeMode::kContinuous);  // rule 2
     }
@@ -129,6 +131,101 @@ class Resolver {
       }
       return any ? TimeMode::kDiscrete : TimeMode::kUnresolved;
     });
+  }
+
+  /// Rule 1 for loops: a strong component of unresolved actors (a loop of
+  /// polymorphic actors, which cannot meet rule 1 as they are upstream of
+  /// themselves) whose non-constant inputs from outside are all discrete (and
+  /// at least one) is discrete as a whole. Returns whether any was resolved.
+  bool loops_as_a_whole() {
+    bool resolved = false;
+    for (const std::vector<std::uint32_t>& group : unresolved_components()) {
+      if (group.size() < 2 && !feeds_itself(group.front())) continue;
+      if (!only_discrete_from_outside(group)) continue;
+      for (const std::uint32_t i : group) set_mode(i, TimeMode::kDiscrete);
+      resolved = true;
+    }
+    return resolved;
+  }
+
+  bool feeds_itself(std::uint32_t i) const {
+    for (const auto& driver : model_.actors[i].drivers) {
+      if (driver && driver->actor.index() == i) return true;
+    }
+    return false;
+  }
+
+  bool only_discrete_from_outside(const std::vector<std::uint32_t>& group) const {
+    std::vector<char> inside(model_.actors.size(), 0);
+    for (const std::uint32_t i : group) inside[i] = 1;
+    bool any = false;
+    for (const std::uint32_t i : group) {
+      for (const auto& driver : model_.actors[i].drivers) {
+        if (!driver) continue;
+        const PortKind kind = driver_kind(*driver);
+        if (inside[driver->actor.index()] != 0 && kind == PortKind::kPolymorphic) continue;
+        if (kind == PortKind::kConstant) continue;
+        if (kind != PortKind::kDiscrete) return false;
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  /// The strong components of the graph of unresolved actors (Tarjan's
+  /// algorithm, iterative: a model may hold 1e5 actors in a chain).
+  std::vector<std::vector<std::uint32_t>> unresolved_components() const {
+    constexpr std::uint32_t kNone = 0xffffffffU;
+    const std::size_t n = model_.actors.size();
+    std::vector<std::uint32_t> index(n, kNone);
+    std::vector<std::uint32_t> low(n, 0);
+    std::vector<char> on_stack(n, 0);
+    std::vector<std::uint32_t> stack;
+    std::vector<std::vector<std::uint32_t>> components;
+    std::uint32_t next = 0;
+    struct Frame {
+      std::uint32_t actor;
+      std::size_t driver;
+    };
+    for (std::uint32_t root = 0; root < n; ++root) {
+      if (modes_[root] != TimeMode::kUnresolved || index[root] != kNone) continue;
+      std::vector<Frame> frames{{root, 0}};
+      index[root] = low[root] = next++;
+      stack.push_back(root);
+      on_stack[root] = 1;
+      while (!frames.empty()) {
+        Frame& frame = frames.back();
+        const auto& drivers = model_.actors[frame.actor].drivers;
+        if (frame.driver < drivers.size()) {
+          const auto& driver = drivers[frame.driver++];
+          if (!driver || modes_[driver->actor.index()] != TimeMode::kUnresolved) continue;
+          const std::uint32_t w = driver->actor.value();
+          if (index[w] == kNone) {
+            index[w] = low[w] = next++;
+            stack.push_back(w);
+            on_stack[w] = 1;
+            frames.push_back({w, 0});
+          } else if (on_stack[w] != 0) {
+            low[frame.actor] = std::min(low[frame.actor], index[w]);
+          }
+          continue;
+        }
+        const std::uint32_t v = frame.actor;
+        frames.pop_back();
+        if (!frames.empty()) low[frames.back().actor] = std::min(low[frames.back().actor], low[v]);
+        if (low[v] != index[v]) continue;
+        std::vector<std::uint32_t> component;
+        std::uint32_t w = kNone;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          on_stack[w] = 0;
+          component.push_back(w);
+        } while (w != v);
+        components.push_back(std::move(component));
+      }
+    }
+    return components;
   }
 
   static void assign_port_kinds(FlatActor& actor) {

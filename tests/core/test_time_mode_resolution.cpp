@@ -140,3 +140,12 @@ TEST_CASE("a polymorphic loop without a discrete source is continuous") {
   CHECK(mode_of(flat, "g") == TimeMode::kContinuous);
   CHECK(mode_of(flat, "hold") == TimeMode::kHybrid);
 }
+
+TEST_CASE("a discrete loop without a delay is named as a causality loop, not a wrong connection") {
+  Model model;
+  add(model, {{"DiscreteClock", "clock"}, {"Sum", "add"}, {"Gain", "half"}});
+  connect(model, {{"clock.out", "add.in0"}, {"add.out", "half.in"}, {"half.out", "add.in1"}});
+  CHECK(validation_error(model) ==
+        "causality loop: a zero-delay cycle among discrete actors: add -> half -> add "
+        "(break it with a TimeDelay, whose delay 0 means the next microstep)");
+}
