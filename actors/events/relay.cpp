@@ -44,6 +44,18 @@ std::unique_ptr<ActorState> Relay::make_state() const {
   return state;
 }
 
+void Relay::initialize(FireContext& context) const {
+  auto& state = context.state<RelayState>();
+  const double u = context.input(in_)[0];
+  if (u > scalar(on_threshold_)) {
+    state.on = true;
+  } else if (u < scalar(off_threshold_)) {
+    state.on = false;
+  } else {
+    state.on = text(initial_) == "on";
+  }
+}
+
 Crossing Relay::guard_direction(std::size_t i) const {
   return i == 0 ? Crossing::kRising : Crossing::kFalling;
 }

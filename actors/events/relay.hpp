@@ -4,7 +4,9 @@
 ///
 /// Two guards: `in - on_threshold` (rising: switch on) and
 /// `in - off_threshold` (falling: switch off). Between them the output
-/// keeps its value (the run state, changed only when the actor fires).
+/// keeps its value (the run state, changed only when the actor fires). At
+/// the start the input decides it (initialize()); `initial` only between
+/// the thresholds.
 
 #include "../base/unary_actor.hpp"
 
@@ -25,6 +27,10 @@ class Relay : public UnaryActor {
 
   explicit Relay(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  /// At the start the relay decides from its input: above `on_threshold` on,
+  /// below `off_threshold` off, between them (or on a threshold) `initial`.
+  void initialize(FireContext& context) const override;
+  [[nodiscard]] bool initializes_from_inputs() const override { return true; }
   void evaluate(EvalContext& context) const override;
   void fire(FireContext& context) const override;
   [[nodiscard]] std::size_t guard_count() const override { return 2; }

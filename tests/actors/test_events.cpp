@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/format.hpp"
 #include "support/run_helpers.hpp"
 
 using namespace ctde;
@@ -64,6 +65,66 @@ TEST_CASE("Relay on a sine: switchings located at sin(2 pi t) = 0.5 rising and -
     CHECK(times[i] == doctest::Approx(expected[i]).epsilon(1e-11));
   CHECK(run.rows.back().values[run.column("x.out")] == doctest::Approx(1.0 / 3).epsilon(1e-9));
   CHECK(run.rows.back().values[run.column("relay.out")] == 1);
+}
+
+namespace {
+
+/// A thermostat: T' = heater - 1 from T(0) = t0, the heater 2 (the relay off) below 19 and 0 (the
+/// relay on) above 21.
+Run thermostat(double t0, const std::string& initial) {
+  return run_model(R"({"ctde": 1, "director": {"stop_time": 7, "rtol": 1e-10, "atol": 1e-12},
+    "actors": [{"name": "T", "type": "Integrator", "params": {"initial": )" +
+                   format_double(t0) + R"(}},
+               {"name": "relay", "type": "Relay", "params": {"on_threshold": 21, "off_threshold": 19,
+                "on_value": 0, "off_value": 2, "initial": ")" +
+                   initial + R"("}},
+               {"name": "loss", "type": "Constant", "params": {"value": -1}},
+               {"name": "net", "type": "Sum"}],
+    "connections": [["T.out", "relay.in"], ["relay.out", "net.in0"], ["loss.out", "net.in1"],
+                    ["net.out", "T.in"]], "record": ["T.out", "relay.out"]})");
+}
+
+}  // namespace
+
+TEST_CASE("Relay started above on_threshold is on at the start: a thermostat at 25 cools to 19") {
+  // initial "off" (heat) is overridden: 25 > 21, so on (no heat); T = 25 - t falls to 19 at t = 6,
+  // the relay switches off (heat), and T = 19 + (t - 6) is 20 at t = 7.
+  const Run run = thermostat(25, "off");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  CHECK(run.rows.front().t == 0);
+  CHECK(run.rows.front().values[run.column("relay.out")] == 0);
+  const auto times = event_times(run, "relay");
+  REQUIRE(times.size() == 1);
+  CHECK(times[0] == doctest::Approx(6).epsilon(1e-11));
+  CHECK(run.rows.back().values[run.column("T.out")] == doctest::Approx(20).epsilon(1e-9));
+}
+
+TEST_CASE("Relay started below off_threshold is off at the start; between the thresholds, `initial`") {
+  // 17 < 19: off (heat) though initial is "on": T = 17 + t reaches 21 at t = 4, falls to 19 at
+  // t = 6, heats again: 20 at 7.
+  const Run below = thermostat(17, "on");
+  REQUIRE(below.result.status == RunStatus::kOk);
+  CHECK(below.rows.front().values[below.column("relay.out")] == 2);
+  const auto below_times = event_times(below, "relay");
+  REQUIRE(below_times.size() == 2);
+  CHECK(below_times[0] == doctest::Approx(4).epsilon(1e-11));
+  CHECK(below_times[1] == doctest::Approx(6).epsilon(1e-11));
+  CHECK(below.rows.back().values[below.column("T.out")] == doctest::Approx(20).epsilon(1e-9));
+  // 20, between: "on" (no heat) falls to 19 at t = 1, heats to 21 at t = 3, falls to 19 at t = 5.
+  const Run on = thermostat(20, "on");
+  REQUIRE(on.result.status == RunStatus::kOk);
+  CHECK(on.rows.front().values[on.column("relay.out")] == 0);
+  const auto times = event_times(on, "relay");
+  REQUIRE(times.size() >= 3);  // and at 7, the stop time
+  CHECK(times[0] == doctest::Approx(1).epsilon(1e-11));
+  CHECK(times[1] == doctest::Approx(3).epsilon(1e-11));
+  CHECK(times[2] == doctest::Approx(5).epsilon(1e-11));
+  // "off" (heat) from 20 reaches 21 at t = 1.
+  const Run off = thermostat(20, "off");
+  REQUIRE(off.result.status == RunStatus::kOk);
+  CHECK(off.rows.front().values[off.column("relay.out")] == 2);
+  REQUIRE(!event_times(off, "relay").empty());
+  CHECK(event_times(off, "relay")[0] == doctest::Approx(1).epsilon(1e-11));
 }
 
 TEST_CASE("Relay: thresholds must not cross; initial is on or off") {
