@@ -30,6 +30,20 @@ def _json_value(where, value):
     raise TypeError(f"{where} must be a number, a str or a list, not {value.__class__.__name__}")
 
 
+_PARAMETER_NAMES = {}  # type name -> its parameters' names (a registered type's never change)
+
+
+def _parameter_names(type_name):
+    """The parameter names of registered type `type_name`, described once
+    per type (add() is then constant time per call); ModelError for an
+    unknown type."""
+    names = _PARAMETER_NAMES.get(type_name)
+    if names is None:
+        names = [p["name"] for p in describe(type_name)["parameters"]]
+        _PARAMETER_NAMES[type_name] = names
+    return names
+
+
 def _check_name(function, name):
     if not isinstance(name, str):
         raise TypeError(f"{function}(): name must be a str, not {name.__class__.__name__}")
@@ -47,10 +61,12 @@ class _Network:
     def __init__(self, name):
         self.name = name
         self._actors = []  # in order: model-file actor dicts, Composite, or _PythonEntry
+        self._names = set()  # the names in _actors: add() checks a name in constant time
         self._connections = []
 
-    def _names(self):
-        return {a["name"] if isinstance(a, dict) else a.name for a in self._actors}
+    def _append(self, name, actor):
+        self._actors.append(actor)
+        self._names.add(name)
 
     def _python(self):
         return [a for a in self._actors if isinstance(a, _PythonEntry)]
@@ -68,7 +84,7 @@ class _Network:
             ModelError: an unknown type or parameter, or a name already used.
         """
         _check_name("add", name)
-        if name in self._names():
+        if name in self._names:
             raise ModelError(f"{self._where()}: an actor named '{name}' is already there")
         if inspect.isclass(type) and issubclass(type, Actor):
             type = type(**params)
@@ -82,9 +98,9 @@ class _Network:
             if params or time_mode is not None:
                 raise ModelError(f"{self._where()}: a Composite takes no parameters or time_mode")
             composite = Composite(name)
-            self._actors.append(composite)
+            self._append(name, composite)
             return composite
-        known = [p["name"] for p in describe(type)["parameters"]]  # ModelError for an unknown type
+        known = _parameter_names(type)  # ModelError for an unknown type
         entry = {"name": name, "type": type}
         for key in params:
             if key not in known:
@@ -97,7 +113,7 @@ class _Network:
                 raise ModelError(f"{self._where()}: actor '{name}': time_mode must be 'continuous' or "
                                  f"'discrete', not {time_mode!r}")
             entry["time_mode"] = time_mode
-        self._actors.append(entry)
+        self._append(name, entry)
         return entry
 
     def _add_python(self, actor, name, params, time_mode):
@@ -194,7 +210,7 @@ class Model(_Network, _Runnable):
         if params or time_mode is not None:
             raise TypeError("add(): the parameters of a Python actor go to its class: add(MyActor, name, **params)")
         actor._declared_ports()  # TypeError now rather than at the run
-        self._actors.append(_PythonEntry(name, actor))
+        self._append(name, _PythonEntry(name, actor))
         return actor
 
     def to_dict(self):

@@ -96,6 +96,23 @@ def test_unknown_parameters_and_duplicate_names_are_refused_at_add():
         m.add("Gain", "h", time_mode="sometimes")
 
 
+def test_names_of_every_kind_of_actor_are_refused_again_in_their_own_network_only():
+    m = ctde.Model("m")
+    for i in range(1000):
+        m.add("Gain", f"g{i}")
+    plant = m.add("Composite", "plant")
+    plant.add("Gain", "g0")  # a composite's names are its own
+    for name in ("g0", "g999", "plant"):
+        with pytest.raises(ctde.ModelError, match=f"^model 'm': an actor named '{name}' is already there$"):
+            m.add("Constant", name)
+    with pytest.raises(ctde.ModelError, match="^composite 'plant': an actor named 'g0' is already there$"):
+        plant.add("Gain", "g0")
+    with pytest.raises(ctde.ModelError, match="has no parameter"):
+        m.add("Gain", "late", gain=1)
+    m.add("Gain", "late")  # a refused add keeps no name
+    assert repr(m) == "<ctde.Model 'm': 1002 actors>"
+
+
 def test_time_mode_and_lists_reach_the_model_file():
     m = ctde.Model("m", director={"stop_time": 1})
     m.add("Constant", "c", value=np.array([1.0, 2.0]))
