@@ -4,6 +4,9 @@
 #include <deque>
 #include <span>
 
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/strong_components.hpp>
+
 #include "core/error.hpp"
 #include "core/port_offsets.hpp"
 #include "core/prefetch.hpp"
@@ -172,59 +175,27 @@ class Resolver {
     return any;
   }
 
-  /// The strong components of the graph of unresolved actors (Tarjan's
-  /// algorithm, iterative: a model may hold 1e5 actors in a chain).
+  /// The strong components of the graph of unresolved actors (Boost.Graph's
+  /// strong_components, as the model graph finds loops: core/model_graph.cpp).
   std::vector<std::vector<std::uint32_t>> unresolved_components() const {
-    constexpr std::uint32_t kNone = 0xffffffffU;
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
     const std::size_t n = model_.actors.size();
-    std::vector<std::uint32_t> index(n, kNone);
-    std::vector<std::uint32_t> low(n, 0);
-    std::vector<char> on_stack(n, 0);
-    std::vector<std::uint32_t> stack;
-    std::vector<std::vector<std::uint32_t>> components;
-    std::uint32_t next = 0;
-    struct Frame {
-      std::uint32_t actor;
-      std::size_t driver;
-    };
-    for (std::uint32_t root = 0; root < n; ++root) {
-      if (modes_[root] != TimeMode::kUnresolved || index[root] != kNone) continue;
-      std::vector<Frame> frames{{root, 0}};
-      index[root] = low[root] = next++;
-      stack.push_back(root);
-      on_stack[root] = 1;
-      while (!frames.empty()) {
-        Frame& frame = frames.back();
-        const auto& drivers = model_.actors[frame.actor].drivers;
-        if (frame.driver < drivers.size()) {
-          const auto& driver = drivers[frame.driver++];
-          if (!driver || modes_[driver->actor.index()] != TimeMode::kUnresolved) continue;
-          const std::uint32_t w = driver->actor.value();
-          if (index[w] == kNone) {
-            index[w] = low[w] = next++;
-            stack.push_back(w);
-            on_stack[w] = 1;
-            frames.push_back({w, 0});
-          } else if (on_stack[w] != 0) {
-            low[frame.actor] = std::min(low[frame.actor], index[w]);
-          }
-          continue;
-        }
-        const std::uint32_t v = frame.actor;
-        frames.pop_back();
-        if (!frames.empty()) low[frames.back().actor] = std::min(low[frames.back().actor], low[v]);
-        if (low[v] != index[v]) continue;
-        std::vector<std::uint32_t> component;
-        std::uint32_t w = kNone;
-        do {
-          w = stack.back();
-          stack.pop_back();
-          on_stack[w] = 0;
-          component.push_back(w);
-        } while (w != v);
-        components.push_back(std::move(component));
+    Graph graph(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (modes_[i] != TimeMode::kUnresolved) continue;
+      for (const auto& driver : model_.actors[i].drivers) {
+        if (driver && modes_[driver->actor.index()] == TimeMode::kUnresolved)
+          boost::add_edge(driver->actor.value(), i, graph);
       }
     }
+    std::vector<int> component(n);
+    const int count = boost::strong_components(
+        graph, boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, graph)));
+    std::vector<std::vector<std::uint32_t>> components(static_cast<std::size_t>(count));
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (modes_[i] == TimeMode::kUnresolved) components[static_cast<std::size_t>(component[i])].push_back(i);
+    }
+    std::erase_if(components, [](const auto& c) { return c.empty(); });
     return components;
   }
 
