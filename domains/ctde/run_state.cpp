@@ -28,10 +28,7 @@ void RunState::solve_loop(ActorId head, double t) {
   } at{this, t};
   const LoopSolver::Evaluator evaluator{&at, [](void* where, ActorId d) {
                                           const At& a = *static_cast<At*>(where);
-                                          RunState& run = *a.run;
-                                          EvalContext context(run.b_, run.services_, d, run.now_, a.t);
-                                          run.guarded(
-                                              d, [&] { run.layout_.actors[d.index()]->evaluate(context); });
+                                          a.run->evaluate_own(d, a.t);
                                         }};
   const std::uint32_t k = b_.loop_of[head.index()] - 1;
   const LoopSolver::Result result = loops_[k]->solve(evaluator, options_.rtol, options_.atol);

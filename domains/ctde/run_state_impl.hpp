@@ -81,6 +81,11 @@ struct RunState {
       solve_loop(a, t);
       return;
     }
+    evaluate_own(a, t);
+  }
+
+  /// Actor `a`'s own evaluate() at time t (a loop's solver calls it for each of the loop's actors).
+  void evaluate_own(ActorId a, double t) {
     EvalContext context(b_, services_, a, now_, t);
     guarded(a, [&] { layout_.actors[a.index()]->evaluate(context); });
   }
