@@ -214,17 +214,6 @@ void print(std::ostream& out, const Linearization& lin) {
   out << (lin.eigenvalues.empty() ? " (none)\n" : "\n");
 }
 
-/// The default outputs: the model's recorded continuous outputs.
-std::vector<std::string> recorded_outputs(const RunSetup& setup) {
-  std::vector<std::string> names;
-  for (const RecordedSignal& s : setup.signals) {
-    const FlatActor& actor = setup.flat[s.actor];
-    if (actor.output_kinds[s.port] == PortKind::kDiscrete) continue;
-    names.push_back(actor.path + "." + actor.actor->outputs()[s.port].name);
-  }
-  return names;
-}
-
 }  // namespace
 
 void linearize_command(const LinearizeRequest& request, std::ostream& out) {
@@ -236,32 +225,16 @@ void linearize_command(const LinearizeRequest& request, std::ostream& out) {
   ParameterOverrides overrides = request.overrides;
   if (!request.resume.empty()) snapshot = read_resume_file(request.resume, request.overrides, overrides);
   Model model = load_model_file(request.model, command_actors(), overrides);
-  RunSetup start = set_up_run(model, std::nullopt);
-  const double from = snapshot ? snapshot->snapshot.time : start.options.start_time;
-  const bool runs = request.at && *request.at != from;
-  RunSetup setup = runs ? set_up_run(model, request.at) : std::move(start);
-  const std::vector<std::string> outputs = request.outputs ? *request.outputs : recorded_outputs(setup);
-  Director director(setup.flat, setup.options, model.name());
-  if (snapshot) {
-    try {
-      director.resume_from(std::move(snapshot->snapshot), !request.overrides.empty());
-    } catch (const SnapshotError& e) {
-      throw CommandError(kExitUsage, concat({"--resume ", request.resume, ": ", e.what()}));
-    }
-  }
-  if (runs) {
-    const RunResult result = director.run();
-    if (result.status != RunStatus::kOk) {
-      throw CommandError(kExitRunFailed,
-                         "the run to t = " + format_double(*request.at) + " s did not get there: " +
-                             (result.message.empty() ? to_string(result.status) : result.message));
-    }
-  }
   Linearization lin;
   try {
-    lin = director.linearize(request.inputs.value_or(std::vector<std::string>{}), outputs);
+    lin = linearize_model(model, request.at,
+                          snapshot ? std::optional<RunSnapshot>(std::move(snapshot->snapshot)) : std::nullopt,
+                          !request.overrides.empty(), request.inputs.value_or(std::vector<std::string>{}),
+                          request.outputs);
   } catch (const ModelError&) {
     throw;
+  } catch (const SnapshotError& e) {
+    throw CommandError(kExitUsage, concat({"--resume ", request.resume, ": ", e.what()}));
   } catch (const std::runtime_error& e) {
     throw CommandError(kExitRunFailed, e.what());
   }

@@ -91,4 +91,40 @@ RunSetup set_up_run(Model& model, std::optional<double> stop_time,
   return setup;
 }
 
+namespace {
+
+/// The default outputs of a linearization: the model's recorded continuous outputs.
+std::vector<std::string> recorded_outputs(const RunSetup& setup) {
+  std::vector<std::string> names;
+  for (const RecordedSignal& s : setup.signals) {
+    const FlatActor& actor = setup.flat[s.actor];
+    if (actor.output_kinds[s.port] == PortKind::kDiscrete) continue;
+    names.push_back(actor.path + "." + actor.actor->outputs()[s.port].name);
+  }
+  return names;
+}
+
+}  // namespace
+
+Director::Linearization linearize_model(Model& model, std::optional<double> at,
+                                        std::optional<RunSnapshot> resume, bool parameters_may_differ,
+                                        const std::vector<std::string>& inputs,
+                                        const std::optional<std::vector<std::string>>& outputs) {
+  RunSetup start = set_up_run(model, std::nullopt);
+  const double from = resume ? resume->time : start.options.start_time;
+  const bool runs = at && *at != from;
+  const RunSetup setup = runs ? set_up_run(model, at) : std::move(start);
+  Director director(setup.flat, setup.options, model.name());
+  if (resume) director.resume_from(std::move(*resume), parameters_may_differ);
+  if (runs) {
+    const RunResult result = director.run();
+    if (result.status != RunStatus::kOk) {
+      throw std::runtime_error(
+          "the run to t = " + format_double(*at) + " s did not get there: " +
+          (result.message.empty() ? std::string(to_string(result.status)) : result.message));
+    }
+  }
+  return director.linearize(inputs, outputs ? *outputs : recorded_outputs(setup));
+}
+
 }  // namespace ctde

@@ -13,6 +13,7 @@
 #include "../core/model.hpp"
 #include "../core/model_file.hpp"
 #include "../core/recorded_signal.hpp"
+#include "../domains/ctde/director.hpp"
 #include "../domains/ctde/run_options.hpp"
 
 namespace ctde {
@@ -40,5 +41,19 @@ struct RunSetup {
 /// @throws ModelError for an empty list or an empty name.
 [[nodiscard]] std::vector<std::string> parse_record(const std::string& text,
                                                     const std::string& option = "--record");
+
+/// `model` run to `at` (its events there included; from `resume` when given,
+/// which may stand at `at` already; from the start when `at` is empty),
+/// then linearized there (Director::linearize): what `ctde linearize` and
+/// Python's Model.linearize compute. `outputs` empty: the model's recorded
+/// continuous outputs.
+/// @throws ModelError for a wrong model or port; SnapshotError when `resume`
+///         does not fit the model; std::runtime_error when the run fails
+///         before `at` or a value is not finite.
+[[nodiscard]] Director::Linearization linearize_model(Model& model, std::optional<double> at,
+                                                      std::optional<RunSnapshot> resume,
+                                                      bool parameters_may_differ,
+                                                      const std::vector<std::string>& inputs,
+                                                      const std::optional<std::vector<std::string>>& outputs);
 
 }  // namespace ctde

@@ -204,19 +204,7 @@ py::dict linearize_source(const ModelSource& source, std::optional<double> at,
   {
     const py::gil_scoped_release nogil;
     try {
-      const RunSetup start = set_up_run(*model, source.stop_time);
-      const bool runs = at && *at != start.options.start_time;
-      const RunSetup setup = runs ? set_up_run(*model, at) : start;
-      Director director(setup.flat, setup.options, model->name());
-      if (runs) {
-        const RunResult result = director.run();
-        if (result.status != RunStatus::kOk) {
-          throw std::runtime_error(
-              "the run to t = " + format_double(*at) + " s did not get there: " +
-              (result.message.empty() ? std::string(to_string(result.status)) : result.message));
-        }
-      }
-      lin = director.linearize(inputs, outputs);
+      lin = linearize_model(*model, at, std::nullopt, false, inputs, outputs);
     } catch (...) {
       release(model);
       throw;
