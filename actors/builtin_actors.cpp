@@ -50,6 +50,7 @@
 #include "actors/sources/clock.hpp"
 #include "actors/sources/constant.hpp"
 #include "actors/sources/discrete_clock.hpp"
+#include "actors/sources/input.hpp"
 #include "actors/sources/poisson_clock.hpp"
 #include "actors/sources/ramp.hpp"
 #include "actors/sources/sine.hpp"
@@ -79,6 +80,7 @@ void register_builtin_actors(ActorRegistry& registry) {
   register_actor<FMU>(registry);
   register_actor<Gain>(registry);
   register_actor<GaussianRandom>(registry);
+  register_actor<Input>(registry);
   register_actor<Integrator>(registry);
   register_actor<LevelCrossingDetector>(registry);
   register_actor<Lookup1D>(registry);

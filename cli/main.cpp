@@ -18,6 +18,7 @@
 
 #include "cli/fmu_command.hpp"
 #include "cli/graph_command.hpp"
+#include "cli/export_command.hpp"
 #include "cli/linearize_command.hpp"
 #include "cli/plot.hpp"
 #include "cli/plugins.hpp"
@@ -173,6 +174,13 @@ struct LinearizeArgs {
   std::string outputs;
 };
 
+/// `ctde export`'s values, as the command line sets them.
+struct ExportArgs {
+  CLI::App* command = nullptr;
+  ctde::cli::ExportRequest request;
+  std::vector<std::string> sets;
+};
+
 /// `ctde run`'s values, as the command line sets them.
 struct RunArgs {
   CLI::App* command = nullptr;
@@ -242,6 +250,7 @@ struct CommandLine {
   std::vector<std::string> plugins;  ///< --load, on every command that reads model files or the registry
   ValidateArgs validate;
   LinearizeArgs linearize;
+  ExportArgs export_args;
   RunArgs run;
   SweepArgs sweep;
   PlotArgs plot;
@@ -274,6 +283,20 @@ void add_validate(CLI::App& app, CommandLine& args) {
                ->transform(seconds_value());
   add_load(*v.command, args.plugins);
   v.command->add_flag("--json", v.json, "Print the resolved model as JSON (for scripts)");
+}
+
+/// Adds `ctde export` and its options to `app`.
+void add_export(CLI::App& app, CommandLine& args) {
+  ExportArgs& e = args.export_args;
+  e.command = app.add_subcommand("export", "Write a model file as an FMU (Co-Simulation, FMI 3.0 or 2.0) that other "
+                                           "tools run");
+  e.command->add_option("MODEL", e.request.model, "The model file (JSON)")->required();
+  e.command->add_option("-o,--output", e.request.output, "The FMU file to write (.fmu)")->required();
+  e.command->add_option("--fmi", e.request.fmi, "The FMI version: 3 (default) or 2")
+      ->check(CLI::IsMember({3, 2}));
+  e.command->add_option("--interface", e.request.interface, "cs (Co-Simulation, the default)");
+  e.command->add_option("--set", e.sets, "Override a model parameter: NAME=VALUE (repeatable)");
+  add_load(*e.command, args.plugins);
 }
 
 /// Adds `ctde linearize` and its options to `app`.
@@ -512,6 +535,12 @@ std::optional<int> dispatch(const CommandLine& args) {
     if (!l.outputs.empty()) request.outputs = parse_record(l.outputs, "--outputs");
     ctde::cli::linearize_command(request, std::cout);
   }
+  if (args.export_args.command->parsed()) {
+    ctde::cli::ExportRequest request = args.export_args.request;
+    check_paths({{"MODEL", request.model}}, {{"-o", request.output}});
+    request.overrides = parse_overrides(args.export_args.sets);
+    ctde::cli::export_command(request, std::cout);
+  }
   if (args.run.command->parsed()) return run_parsed(args.run);
   if (args.sweep.command->parsed()) return sweep_command(args.sweep.request);
   if (args.plot.command->parsed()) {
@@ -541,6 +570,7 @@ int main(int argc, char** argv) {
   CommandLine args;
   add_validate(app, args);
   add_linearize(app, args);
+  add_export(app, args);
   add_run(app, args);
   add_sweep(app, args);
   add_plot(app, args);

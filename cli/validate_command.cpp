@@ -136,6 +136,35 @@ void print_loops(const FlatModel& flat, std::ostream& out) {
   }
 }
 
+/// "u (Input u.out[2])" for each of `ports`, or "(none)".
+std::string interface_text(const std::vector<InterfacePort>& ports, bool inputs) {
+  std::string text;
+  for (const InterfacePort& p : ports) {
+    if (!text.empty()) text += ", ";
+    text += p.name;
+    if (!inputs) text += concat({" <- ", p.port.name});
+    if (p.port.width != 1) text += concat({"[", std::to_string(p.port.width), "]"});
+    if (p.port.discrete) text += " (discrete)";
+  }
+  return text.empty() ? std::string("(none)") : text;
+}
+
+Json interface_json(const Model& model, const RunSetup& setup) {
+  const auto ports = [](const std::vector<InterfacePort>& list) {
+    Json out = Json::array();
+    for (const InterfacePort& p : list) {
+      out.push_back({{"name", p.name},
+                     {"port", p.port.name},
+                     {"width", p.port.width},
+                     {"kind", p.port.discrete ? "discrete" : "continuous"}});
+    }
+    return out;
+  };
+  return {{"inputs", ports(setup.inputs)},
+          {"outputs", ports(setup.outputs)},
+          {"tunable", model.interface().tunable}};
+}
+
 Json model_json(const Model& model, const std::string& path, const RunSetup& setup,
                 const std::vector<std::uint32_t>& order) {
   const FlatModel& flat = setup.flat;
@@ -178,6 +207,7 @@ Json model_json(const Model& model, const std::string& path, const RunSetup& set
           {"continuous_schedule", names(flat.continuous_schedule)},
           {"discrete_schedule", names(flat.discrete_schedule)},
           {"algebraic_loops", loops_json(flat)},
+          {"interface", interface_json(model, setup)},
           {"states", states},
           {"jacobian", jacobian_json(setup)}};
 }
@@ -226,6 +256,13 @@ void validate_command(const std::string& path, const ParameterOverrides& overrid
   };
   out << "continuous schedule: " << names(flat.continuous_schedule) << "\n";
   print_loops(flat, out);
+  if (!setup.inputs.empty() || !setup.outputs.empty() || !model.interface().tunable.empty()) {
+    std::string tunable;
+    for (const std::string& name : model.interface().tunable) tunable += concat({tunable.empty() ? "" : ", ", name});
+    out << "interface: inputs " << interface_text(setup.inputs, true) << "; outputs "
+        << interface_text(setup.outputs, false) << "; tunable " << (tunable.empty() ? "(none)" : tunable)
+        << "\n";
+  }
   std::string states;  // the order of the state vector (per-state atol follows it)
   std::size_t count = 0;
   for (const std::uint32_t index : order) {

@@ -12,6 +12,30 @@
 
 namespace ctde {
 
+/// A model's declared input (docs/model-format.md, "The model's
+/// interface"): the `Input` actor of that name, whose output drives the
+/// input ports the file listed.
+struct ModelInput {
+  std::string name;
+  SourceLocation location;
+};
+
+/// A model's declared output: the output port `from` ("actor.port") under a name of its own.
+struct ModelOutput {
+  std::string name;
+  std::string from;
+  SourceLocation location;
+};
+
+/// What a model shows of itself to a program that embeds it (an FMU's
+/// importer, linearization's defaults): its inputs and outputs, and the
+/// model parameters that may change between steps.
+struct ModelInterface {
+  std::vector<ModelInput> inputs;
+  std::vector<ModelOutput> outputs;
+  std::vector<std::string> tunable;  ///< model parameters' names
+};
+
 /// A whole model, as written (in C++ or loaded from a file). Not copyable; movable.
 class Model {
  public:
@@ -40,6 +64,10 @@ class Model {
   [[nodiscard]] std::vector<std::string>& record() { return record_; }
   [[nodiscard]] const std::vector<std::string>& record() const { return record_; }
 
+  /// The declared inputs, outputs and tunable parameters.
+  [[nodiscard]] ModelInterface& interface() { return interface_; }
+  [[nodiscard]] const ModelInterface& interface() const { return interface_; }
+
   /// Shorthands for top().add / top().connect.
   template <class T, class... Args>
   T& add(std::string name, Args&&... args) {
@@ -54,6 +82,7 @@ class Model {
   ParameterScope parameters_;
   std::map<std::string, ParamValue> director_;
   std::vector<std::string> record_;
+  ModelInterface interface_;
 };
 
 }  // namespace ctde

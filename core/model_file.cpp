@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -67,8 +68,8 @@ class Loader {
   Model load(Json& document, const ParameterOverrides& overrides, PackedPairs& pairs) {
     const JsonCursor root(document, file_ + " at ");
     root.expect_object();
-    root.check_keys(
-        {"ctde", "name", "parameters", "director", "actors", "connections", "record", "description"});
+    root.check_keys({"ctde", "name", "parameters", "director", "actors", "connections", "record", "inputs",
+                     "outputs", "tunable", "description"});
     if (!root.has("ctde")) root.fail("missing \"ctde\": 1 (the format version)");
     const JsonCursor version = root["ctde"];
     if (!version.value().is_number_integer() || version.value().get<long long>() != 1) {
@@ -117,6 +118,7 @@ class Loader {
       if (!record.value().is_array()) record.fail("must be an array of \"actor.port\" strings");
       for (std::size_t i = 0; i < record.size(); ++i) model.record().push_back(record[i].string());
     }
+    load_interface(root, model);
     return model;
   }
 
@@ -276,6 +278,75 @@ class Loader {
         throw e.located(where.location());
       }
     }
+  }
+
+  /// The model's `inputs` (each an `Input` actor of its name, connected to
+  /// the ports listed), `outputs` and `tunable` parameters.
+  void load_interface(const JsonCursor& root, Model& model) {
+    std::set<std::string> names;
+    const auto fresh = [&](const std::string& name, const JsonCursor& where) {
+      if (name.empty()) where.fail("an input or output needs a name");
+      if (!names.insert(name).second) where.fail("'" + name + "' names two of the model's inputs and outputs");
+    };
+    if (root.has("inputs")) {
+      const JsonCursor inputs = root["inputs"];
+      inputs.expect_object();
+      inputs.for_each_member([&](const std::string& name, const JsonCursor& target) {
+        fresh(name, target);
+        load_input(name, target, model);
+      });
+    }
+    if (root.has("outputs")) {
+      const JsonCursor outputs = root["outputs"];
+      outputs.expect_object();
+      outputs.for_each_member([&](const std::string& name, const JsonCursor& source) {
+        fresh(name, source);
+        model.interface().outputs.push_back({name, source.string(), SourceLocation(source.location())});
+      });
+    }
+    if (root.has("tunable")) {
+      const JsonCursor tunable = root["tunable"];
+      if (!tunable.value().is_array()) tunable.fail("must be an array of the model's parameter names");
+      for (std::size_t i = 0; i < tunable.size(); ++i) {
+        std::string name = tunable[i].string();
+        if (!model.parameters().has(name))
+          tunable[i].fail("'" + name + "' is not one of the model's parameters");
+        model.interface().tunable.push_back(std::move(name));
+      }
+    }
+  }
+
+  /// Input `name`: "actor.port", a list of them, or {"to": either, "start": value}.
+  void load_input(const std::string& name, const JsonCursor& target, Model& model) {
+    JsonCursor to = target;
+    if (target.value().is_object()) {
+      target.check_keys({"to", "start"});
+      if (!target.has("to")) target.fail("an input needs \"to\": \"actor.port\" or a list of them");
+      to = target["to"];
+    }
+    std::vector<std::string> ports;
+    if (to.value().is_string()) {
+      ports.push_back(to.string());
+    } else if (to.value().is_array() && to.size() > 0) {
+      for (std::size_t i = 0; i < to.size(); ++i) ports.push_back(to[i].string());
+    } else {
+      to.fail("a model's input drives \"actor.port\", a list of them, or is {\"to\": ..., \"start\": value}");
+    }
+    const SourceLocation location(target.location());
+    try {
+      std::unique_ptr<Actor> actor = registry_.make("Input", name);
+      actor->set_location(location);
+      if (target.value().is_object() && target.has("start")) {
+        actor->set_parameter("start", param_value(target["start"]), SourceLocation(target["start"].location()));
+      } else {
+        actor->set_parameter("start", ParamValue(0.0), location);
+      }
+      model.top().add(std::move(actor), location);
+      for (std::string& port : ports) model.top().connect(name + ".out", std::move(port), location);
+    } catch (const ModelError& e) {
+      throw e.located(target.location());
+    }
+    model.interface().inputs.push_back({name, location});
   }
 
   void load_exports(const JsonCursor& node, Composite& composite) {

@@ -20,6 +20,21 @@ std::vector<std::string> all_outputs(const FlatModel& flat) {
   return out;
 }
 
+/// The model's declared inputs and outputs resolved against its flat model.
+/// @throws ModelError located where an output was declared, for a port that is not there.
+void resolve_interface(const Model& model, RunSetup& setup) {
+  for (const ModelInput& input : model.interface().inputs) {
+    setup.inputs.push_back({input.name, resolve_record(setup.flat, {input.name + ".out"}).front()});
+  }
+  for (const ModelOutput& output : model.interface().outputs) {
+    try {
+      setup.outputs.push_back({output.name, resolve_record(setup.flat, {output.from}).front()});
+    } catch (const ModelError& e) {
+      throw ModelError("output '" + output.name + "': " + e.message()).located(output.location);
+    }
+  }
+}
+
 }  // namespace
 
 ParameterOverrides parse_overrides(const std::vector<std::string>& texts) {
@@ -51,7 +66,7 @@ std::vector<std::string> parse_record(const std::string& text, const std::string
 RunSetup set_up_run(Model& model, std::optional<double> stop_time,
                     const std::optional<std::vector<std::string>>& record) {
   if (stop_time) model.director().insert_or_assign("stop_time", ParamValue(*stop_time));
-  RunSetup setup{validate(model), {}, {}};
+  RunSetup setup{validate(model), {}, {}, {}, {}};
   // An option's error names where it was written: the file, or --stop-time.
   const auto located = [&](const OptionError& e) {
     if (stop_time && e.key() == "stop_time") {
@@ -82,6 +97,7 @@ RunSetup set_up_run(Model& model, std::optional<double> stop_time,
     }
     throw e.located("--record " + given);
   }
+  resolve_interface(model, setup);
   try {
     // The director's own checks, without running: what the run would refuse.
     const Director probe(setup.flat, setup.options, model.name());

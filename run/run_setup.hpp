@@ -18,12 +18,21 @@
 
 namespace ctde {
 
+/// One of a model's declared inputs or outputs, resolved: the output port
+/// that carries it (an input's is its `Input` actor's `out`).
+struct InterfacePort {
+  std::string name;    ///< as declared
+  RecordedSignal port;  ///< "actor.port", its actor, width and kind
+};
+
 /// A model checked for a run. Copyable value type (the flat model refers
 /// to the Model's actors: keep the Model alive).
 struct RunSetup {
   FlatModel flat;
   RunOptions options;
   std::vector<RecordedSignal> signals;  ///< the model's `record`, or every output
+  std::vector<InterfacePort> inputs;    ///< the model's declared inputs, in order
+  std::vector<InterfacePort> outputs;   ///< its declared outputs
 };
 
 /// The `--set NAME=VALUE` texts of the command line, in order: NAME is up

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/external_input.hpp"
 #include "core/format.hpp"
 
 namespace ctde {
@@ -128,6 +129,26 @@ std::optional<RunResult> Director::Impl::go(Tick pause) {
   } catch (const Interrupted&) {
     return finish(RunStatus::kInterrupted, "", "");
   }
+}
+
+void Director::Impl::set_input(const std::string& actor, std::span<const double> value) {
+  if (!started_ || ended_ || now_.time != pause_)
+    throw std::logic_error("Director::set_input: the run is not paused (advance_to() pauses it)");
+  const std::optional<FlatIndex> index = model_.find(actor);
+  const auto* input = index ? dynamic_cast<const ExternalInput*>(model_[*index].actor) : nullptr;
+  if (input == nullptr) {
+    throw ModelError(concat({"no input actor '", actor, "' (",
+                             index ? "it is a " + model_[*index].actor->type() : std::string("no such actor"),
+                             "; a model's declared input is an Input actor of its name)"}));
+  }
+  const ActorId d = model_[*index].depth;
+  if (input->take(*b_.states[d.index()], value)) fire_at(d, now_.time);
+}
+
+std::span<const double> Director::Impl::output_values(const std::string& port) const {
+  const auto [actor, output] = find_port(port, /*input=*/false, "output_values");
+  const SignalSlice slice = b_.outputs[b_.actors[model_[actor].depth.index()].output(output).index()];
+  return {b_.signals.data() + slice.offset.index(), slice.width};
 }
 
 Director::JacobianSummary Director::Impl::jacobian_summary() const { return continuous_.jacobian_summary(); }
@@ -444,6 +465,12 @@ void Director::set_stop_check(StopCheck check) { impl_->stop_check_ = std::move(
 
 RunResult Director::run() { return impl_->run(); }
 bool Director::advance_to(double time) { return impl_->advance_to(time); }
+void Director::set_input(const std::string& actor, std::span<const double> value) {
+  impl_->set_input(actor, value);
+}
+std::span<const double> Director::output_values(const std::string& port) const {
+  return impl_->output_values(port);
+}
 RunSnapshot Director::snapshot() { return impl_->snapshot(); }
 
 void Director::snapshot_at(double time, SnapshotWriter write) { impl_->snapshot_at(time, std::move(write)); }

@@ -16,6 +16,7 @@
 #include <complex>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,23 @@ class Director {
   /// @throws std::logic_error when the run is not paused; SnapshotError
   ///         naming the actor that cannot save its state (the run goes on).
   RunSnapshot snapshot();
+
+  // ---- Embedding the run (an FMU of the model: docs/fmi.md, "Export")
+
+  /// Gives the `Input` actor `actor` (a model's declared input, or any
+  /// actor of core/external_input.hpp) `value` where advance_to() paused
+  /// the run. It takes it at the next microstep there, as an event of the
+  /// run, when the run goes on: the solvers restart there as at any jump of
+  /// a continuous input. A value equal to the one it has changes nothing.
+  /// @throws std::logic_error when the run is not paused; ModelError for an
+  ///         actor that is not there or takes no value, or a value of another width.
+  void set_input(const std::string& actor, std::span<const double> value);
+
+  /// The value of output port `port` ("actor.port") where the run stands
+  /// (after advance_to() or run()): a view into the run's signals, valid as
+  /// long as the director.
+  /// @throws ModelError for a port that is not there.
+  [[nodiscard]] std::span<const double> output_values(const std::string& port) const;
 
   /// The structure of the whole continuous side's Jacobian ∂f/∂x (every
   /// state, in the order `ctde validate` prints), as the implicit methods

@@ -44,6 +44,10 @@ class Director::Impl final : public DirectorServices, public RunState {
   bool advance_to(double time);
   /// Director::snapshot.
   RunSnapshot snapshot();
+  /// Director::set_input.
+  void set_input(const std::string& actor, std::span<const double> value);
+  /// Director::output_values.
+  [[nodiscard]] std::span<const double> output_values(const std::string& port) const;
 
   // ---- Snapshots (run_snapshot.cpp)
 
@@ -80,7 +84,8 @@ class Director::Impl final : public DirectorServices, public RunState {
                                               std::vector<std::string>& element_names);
   /// The actor and port of "actor.port" (an input or an output).
   /// @throws ModelError naming what is not there.
-  [[nodiscard]] std::pair<FlatIndex, std::size_t> find_port(const std::string& name, bool input) const;
+  [[nodiscard]] std::pair<FlatIndex, std::size_t> find_port(const std::string& name, bool input,
+                                                            std::string_view caller) const;
 
   // ---- DirectorServices
 

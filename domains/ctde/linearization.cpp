@@ -152,7 +152,7 @@ std::vector<Director::Impl::Perturbed> Director::Impl::perturbed_inputs(
     const std::vector<std::string>& names, std::vector<std::string>& element_names) {
   std::vector<Perturbed> u;
   for (const std::string& name : names) {
-    const auto [actor, port] = find_port(name, /*input=*/true);
+    const auto [actor, port] = find_port(name, /*input=*/true, "linearize");
     const FlatActor& target = model_[actor];
     if (!target.drivers[port]) throw ModelError(concat({"linearize: input '", name, "' is not connected"}));
     const ActorId driver = model_[target.drivers[port]->actor].depth;
@@ -174,7 +174,7 @@ std::vector<SignalIndex> Director::Impl::linearized_outputs(const std::vector<st
                                                             std::vector<std::string>& element_names) {
   std::vector<SignalIndex> y;
   for (const std::string& name : names) {
-    const auto [actor, port] = find_port(name, /*input=*/false);
+    const auto [actor, port] = find_port(name, /*input=*/false, "linearize");
     const FlatActor& source = model_[actor];
     if (source.output_kinds[port] == PortKind::kDiscrete) {
       throw ModelError(concat({"linearize: output '", name,
@@ -189,20 +189,21 @@ std::vector<SignalIndex> Director::Impl::linearized_outputs(const std::vector<st
   return y;
 }
 
-std::pair<FlatIndex, std::size_t> Director::Impl::find_port(const std::string& name, bool input) const {
+std::pair<FlatIndex, std::size_t> Director::Impl::find_port(const std::string& name, bool input,
+                                                           std::string_view caller) const {
   const char* what = input ? "input" : "output";
   const std::size_t dot = name.rfind('.');
   const std::optional<FlatIndex> actor =
       dot == std::string::npos ? std::nullopt : model_.find(name.substr(0, dot));
   if (!actor) {
     throw ModelError(concat(
-        {"linearize: no actor for ", what, " '", name, "' (name it as actor.port, the actor's full path)"}));
+        {caller, ": no actor for ", what, " '", name, "' (name it as actor.port, the actor's full path)"}));
   }
   const Actor& a = *model_[*actor].actor;
   const auto port = input ? a.find_input(name.substr(dot + 1)) : a.find_output(name.substr(dot + 1));
   if (!port) {
     throw ModelError(concat(
-        {"linearize: actor '", model_[*actor].path, "' has no ", what, " '", name.substr(dot + 1), "'"}));
+        {caller, ": actor '", model_[*actor].path, "' has no ", what, " '", name.substr(dot + 1), "'"}));
   }
   return {*actor, *port};
 }

@@ -1,0 +1,355 @@
+#include "fmu_export/exported_instance.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "actors/builtin_actors.hpp"
+#include "core/format.hpp"
+#include "core/model_file.hpp"
+#include "core/time.hpp"
+#include "run/run_setup.hpp"
+
+namespace ctde::fmu {
+
+namespace {
+
+const char* mode_name(Mode mode) {
+  switch (mode) {
+    case Mode::kInstantiated:
+      return "Instantiated";
+    case Mode::kInitialization:
+      return "Initialization Mode";
+    case Mode::kStep:
+      return "Step Mode";
+    case Mode::kTerminated:
+      return "Terminated";
+    case Mode::kError:
+      return "the error state";
+  }
+  return "?";
+}
+
+/// The modes in which the standard allows `call` (Co-Simulation, FMI 2 and 3 alike).
+bool allowed_in(Call call, Mode mode) {
+  switch (call) {
+    case Call::kEnterInitialization:
+      return mode == Mode::kInstantiated;
+    case Call::kExitInitialization:
+      return mode == Mode::kInitialization;
+    case Call::kDoStep:
+    case Call::kTerminate:
+      return mode == Mode::kStep;
+    case Call::kGet:
+      return mode == Mode::kInitialization || mode == Mode::kStep || mode == Mode::kTerminated ||
+             mode == Mode::kError;
+    case Call::kSet:
+      return mode == Mode::kInstantiated || mode == Mode::kInitialization || mode == Mode::kStep;
+    case Call::kReset:
+      return true;
+    case Call::kGetState:
+    case Call::kSetState:
+      return mode == Mode::kInitialization || mode == Mode::kStep || mode == Mode::kTerminated;
+  }
+  return false;
+}
+
+const char* causality_name(Causality c) {
+  switch (c) {
+    case Causality::kIndependent:
+      return "independent";
+    case Causality::kInput:
+      return "input";
+    case Causality::kOutput:
+      return "output";
+    case Causality::kParameter:
+      return "parameter";
+    case Causality::kLocal:
+      return "local";
+  }
+  return "?";
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path + " (is the resource location the FMU's resources folder?)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+ExportedInstance::ExportedInstance(std::string name, const std::string& resources, std::string_view token,
+                                   Logger log)
+    : name_(std::move(name)), resources_(resources), log_(std::move(log)) {
+  model_text_ = read_text(resources_ + "/model.json");
+  const std::string expected = instantiation_token(model_text_);
+  if (token != expected) {
+    throw std::runtime_error("instantiation token '" + std::string(token) + "' is not this FMU's ('" + expected +
+                             "'): the modelDescription.xml and resources/model.json are of different exports");
+  }
+  Model model = load_model_text(model_text_, resources_ + "/model.json", builtin_actors(), {}, resources_);
+  const RunSetup setup = set_up_run(model, std::nullopt);
+  variables_ = fmu_variables(model, setup);
+  start_ = setup.options.start_time;
+  stop_ = setup.options.stop_time;
+  resolution_ = setup.options.time_resolution;
+  reset();
+}
+
+ExportedInstance::~ExportedInstance() = default;
+
+void ExportedInstance::log(Status status, std::string_view category, const std::string& message) const {
+  if (!log_) return;
+  if (status == Status::kOk && !debug_) return;
+  log_(status, category, message);
+}
+
+Status ExportedInstance::fail(std::string_view function, const std::string& message) noexcept {
+  try {
+    log(Status::kError, "logStatusError", std::string(function) + ": " + message);
+  } catch (...) {  // NOLINT(bugprone-empty-catch): a logger that throws cannot be told
+  }
+  mode_ = Mode::kError;
+  return Status::kError;
+}
+
+Status ExportedInstance::allowed(Call call, std::string_view function) noexcept {
+  if (allowed_in(call, mode_)) return Status::kOk;
+  return fail(function, std::string("not allowed in ") + mode_name(mode_));
+}
+
+Status ExportedInstance::enter_initialization(std::optional<double> tolerance, double start,
+                                              std::optional<double> stop) noexcept {
+  const char* fn = "EnterInitializationMode";
+  if (allowed(Call::kEnterInitialization, fn) != Status::kOk) return Status::kError;
+  if (!std::isfinite(start)) return fail(fn, "startTime is not finite");
+  if (tolerance && !(*tolerance > 0)) return fail(fn, "tolerance " + format_double(*tolerance) + " is not positive");
+  if (stop && !(*stop > start)) {
+    return fail(fn, "stopTime " + format_double(*stop) + " is not after startTime " + format_double(start));
+  }
+  start_ = start;
+  tolerance_ = tolerance;
+  // Without a stop time the run may go on to a quarter of the time horizon (docs/fmi.md).
+  stop_ = stop ? *stop : start + 0.25 * TimeResolution(resolution_).horizon();
+  director_.reset();
+  mode_ = Mode::kInitialization;
+  return Status::kOk;
+}
+
+Status ExportedInstance::exit_initialization() noexcept {
+  const char* fn = "ExitInitializationMode";
+  if (allowed(Call::kExitInitialization, fn) != Status::kOk) return Status::kError;
+  try {
+    if (!director_) build();
+  } catch (const std::exception& e) {
+    return fail(fn, e.what());
+  }
+  mode_ = Mode::kStep;
+  return Status::kOk;
+}
+
+void ExportedInstance::build(const RunSnapshot* resume) {
+  director_.reset();
+  setup_.reset();
+  outputs_.assign(variables_.size(), {});
+  ParameterOverrides overrides;
+  for (const Variable& v : variables_) {
+    if (v.causality == Causality::kParameter && values_[v.reference] != v.start)
+      overrides.emplace_back(v.name, format_double(values_[v.reference]));
+  }
+  model_ = std::make_unique<Model>(
+      load_model_text(model_text_, resources_ + "/model.json", builtin_actors(), overrides, resources_));
+  for (const Variable& v : variables_) {
+    if (v.causality != Causality::kInput || v.element != 0) continue;
+    Actor* input = model_->top().find_child(v.source);
+    if (input != nullptr) input->set_parameter("start", ParamValue(input_values(v.source)));
+  }
+  model_->director().insert_or_assign("start_time", ParamValue(start_));
+  model_->director().insert_or_assign("stop_time", ParamValue(stop_));
+  if (tolerance_) model_->director().insert_or_assign("rtol", ParamValue(*tolerance_));
+  setup_ = std::make_unique<RunSetup>(set_up_run(*model_, std::nullopt));
+  const std::vector<Variable> now = fmu_variables(*model_, *setup_);
+  const bool same = now.size() == variables_.size() &&
+                    std::equal(now.begin(), now.end(), variables_.begin(),
+                               [](const Variable& a, const Variable& b) { return a.name == b.name; });
+  if (!same) throw std::runtime_error("the parameters set change the model's inputs or outputs (their widths)");
+  director_ = std::make_unique<Director>(setup_->flat, setup_->options, model_->name());
+  resolution_ = setup_->options.time_resolution;
+  ended_ = false;
+  finished_ = false;
+  for (const Variable& v : variables_) {
+    if (v.causality == Causality::kOutput || v.causality == Causality::kLocal)
+      outputs_[v.reference] = director_->output_values(v.source);
+  }
+  if (resume != nullptr) director_->resume_from(*resume, /*parameters_may_differ=*/true);
+  const double at = resume != nullptr ? resume->time : start_;
+  now_ticks_ = TimeResolution(resolution_).to_ticks(at);
+  if (!director_->advance_to(at)) {
+    const RunResult result = director_->run();
+    if (result.status == RunStatus::kError) throw std::runtime_error(result.message);
+    ended_ = true;
+    finished_ = true;
+  }
+}
+
+std::vector<double> ExportedInstance::input_values(const std::string& input) const {
+  std::vector<double> values;
+  for (const Variable& v : variables_) {
+    if (v.causality == Causality::kInput && v.source == input) values.push_back(values_[v.reference]);
+  }
+  return values;
+}
+
+Status ExportedInstance::do_step(double t, double h, bool& terminate, double& last_time) noexcept {
+  const char* fn = "DoStep";
+  terminate = false;
+  if (allowed(Call::kDoStep, fn) != Status::kOk) return Status::kError;
+  try {
+    const TimeResolution resolution(resolution_);
+    last_time = resolution.to_seconds(now_ticks_);
+    if (ended_) return fail(fn, "the model's run ended at t = " + format_double(last_time) + " s (a Stop)");
+    if (!std::isfinite(t) || !std::isfinite(h) || h < 0)
+      return fail(fn, "communication point " + format_double(t) + " s and step " + format_double(h) + " s");
+    if (resolution.to_ticks(t) != now_ticks_) {
+      return fail(fn, "the communication point " + format_double(t) + " s is not where the last step ended (" +
+                          format_double(last_time) + " s)");
+    }
+    const Tick target = resolution.to_ticks(t + h);
+    if (resolution.to_seconds(target) > stop_) {
+      return fail(fn, "a step to " + format_double(t + h) + " s goes past the stop time " + format_double(stop_) +
+                          " s");
+    }
+    if (director_->advance_to(resolution.to_seconds(target))) {
+      now_ticks_ = target;
+      last_time = resolution.to_seconds(target);
+      return Status::kOk;
+    }
+    const RunResult result = director_->run();
+    finished_ = true;
+    now_ticks_ = result.tag.time;
+    last_time = result.time;
+    if (result.status == RunStatus::kError) return fail(fn, result.message);
+    if (result.status == RunStatus::kStopped) {
+      ended_ = true;
+      terminate = true;
+      log(Status::kOk, "logEvents", "a Stop ended the run at t = " + format_double(result.time) + " s");
+    }
+    return Status::kOk;
+  } catch (const std::exception& e) {
+    return fail(fn, e.what());
+  }
+}
+
+double ExportedInstance::get_variable(const Variable& v) {
+  switch (v.causality) {
+    case Causality::kIndependent:
+      return director_ ? TimeResolution(resolution_).to_seconds(now_ticks_) : start_;
+    case Causality::kInput:
+    case Causality::kParameter:
+      return values_[v.reference];
+    case Causality::kOutput:
+    case Causality::kLocal:
+      if (!director_) build();
+      return outputs_[v.reference][v.element];
+  }
+  return 0;
+}
+
+Status ExportedInstance::get(std::span<const std::uint32_t> references, std::span<double> values) noexcept {
+  const char* fn = "GetFloat64";
+  if (allowed(Call::kGet, fn) != Status::kOk) return Status::kError;
+  if (values.size() != references.size())
+    return fail(fn, "nValues " + std::to_string(values.size()) + " for " + std::to_string(references.size()) +
+                        " value references");
+  try {
+    for (std::size_t i = 0; i < references.size(); ++i) {
+      if (references[i] >= variables_.size())
+        return fail(fn, "no Float64 variable has value reference " + std::to_string(references[i]));
+      values[i] = get_variable(variables_[references[i]]);
+    }
+  } catch (const std::exception& e) {
+    return fail(fn, e.what());
+  }
+  return Status::kOk;
+}
+
+Status ExportedInstance::set(std::span<const std::uint32_t> references, std::span<const double> values) noexcept {
+  const char* fn = "SetFloat64";
+  if (allowed(Call::kSet, fn) != Status::kOk) return Status::kError;
+  if (values.size() != references.size())
+    return fail(fn, "nValues " + std::to_string(values.size()) + " for " + std::to_string(references.size()) +
+                        " value references");
+  try {
+    std::vector<std::string> inputs;  // touched in Step Mode: given to the run once each
+    bool tuned = false;
+    for (std::size_t i = 0; i < references.size(); ++i) {
+      if (references[i] >= variables_.size())
+        return fail(fn, "no Float64 variable has value reference " + std::to_string(references[i]));
+      const Variable& v = variables_[references[i]];
+      const bool input = v.causality == Causality::kInput;
+      const bool parameter = v.causality == Causality::kParameter;
+      if (!input && !parameter) {
+        return fail(fn, "'" + v.name + "' (causality " + causality_name(v.causality) + ") cannot be set");
+      }
+      if (parameter && mode_ == Mode::kStep && !v.tunable) {
+        return fail(fn, "parameter '" + v.name + "' is fixed: it cannot be set after initialization (the model's "
+                        "\"tunable\" lists those that can)");
+      }
+      if (!std::isfinite(values[i])) return fail(fn, "'" + v.name + "': a value that is not finite");
+      values_[v.reference] = values[i];
+      if (mode_ != Mode::kStep) {
+        director_.reset();  // built again with these values when needed
+      } else if (input) {
+        if (std::find(inputs.begin(), inputs.end(), v.source) == inputs.end()) inputs.push_back(v.source);
+      } else {
+        tuned = true;
+      }
+    }
+    if (tuned && !finished_) {
+      const RunSnapshot here = director_->snapshot();
+      build(&here);
+    }
+    if (!finished_) {
+      for (const std::string& input : inputs) director_->set_input(input, input_values(input));
+    }
+  } catch (const std::exception& e) {
+    return fail(fn, e.what());
+  }
+  return Status::kOk;
+}
+
+Status ExportedInstance::no_variables(Call call, std::string_view function, std::string_view type,
+                                      std::span<const std::uint32_t> references) noexcept {
+  if (allowed(call, function) != Status::kOk) return Status::kError;
+  if (references.empty()) return Status::kOk;
+  return fail(function, "no " + std::string(type) + " variable has value reference " +
+                            std::to_string(references.front()) + " (the model's variables are all Float64)");
+}
+
+Status ExportedInstance::terminate() noexcept {
+  if (allowed(Call::kTerminate, "Terminate") != Status::kOk) return Status::kError;
+  mode_ = Mode::kTerminated;
+  return Status::kOk;
+}
+
+Status ExportedInstance::reset() noexcept {
+  director_.reset();
+  setup_.reset();
+  model_.reset();
+  outputs_.assign(variables_.size(), {});
+  values_.assign(variables_.size(), 0.0);
+  for (const Variable& v : variables_) values_[v.reference] = v.start;
+  ended_ = false;
+  finished_ = false;
+  tolerance_.reset();
+  mode_ = Mode::kInstantiated;
+  return Status::kOk;
+}
+
+}  // namespace ctde::fmu

@@ -1,0 +1,136 @@
+#pragma once
+/// One instance of a ctde model exported as a Co-Simulation FMU
+/// (docs/fmi.md, "Export"): the model read from the FMU's
+/// resources/model.json, its director run from communication point to
+/// communication point, its variables read and written by value
+/// reference, its state saved and restored through snapshots. The FMI 2
+/// and FMI 3 C functions (fmi2_functions.cpp, fmi3_functions.cpp) are thin
+/// wrappers around it: they check nothing of their own beyond pointers.
+///
+/// Every member function checks the FMI state machine first (modes()
+/// below) and returns kError, with a logged reason, for a call the standard
+/// forbids in the mode the instance is in; after an error only getters,
+/// reset and freeing are allowed. No exception leaves a member function
+/// marked noexcept; the constructor throws (instantiation fails).
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../core/model.hpp"
+#include "../domains/ctde/director.hpp"
+#include "../run/snapshot_file.hpp"
+#include "fmu_variables.hpp"
+
+namespace ctde::fmu {
+
+/// The status of a call, as both standards number it.
+enum class Status : int { kOk = 0, kWarning = 1, kDiscard = 2, kError = 3, kFatal = 4 };
+
+/// Where an instance is in the standard's state machine (Co-Simulation).
+enum class Mode : std::uint8_t { kInstantiated, kInitialization, kStep, kTerminated, kError };
+
+/// What an instance's calls are, for the state machine and the messages.
+enum class Call : std::uint8_t {
+  kEnterInitialization,
+  kExitInitialization,
+  kDoStep,
+  kGet,
+  kSet,
+  kTerminate,
+  kReset,
+  kGetState,
+  kSetState,
+};
+
+/// The saved state of an instance (fmi3FMUState, fmi2FMUstate): a snapshot
+/// of its run and the parameter values it was run with.
+struct SavedState {
+  SnapshotFile file;
+  std::vector<double> values;  ///< per variable: the inputs' and parameters' values
+};
+
+/// Not copyable, not movable (the C functions hand out its address).
+class ExportedInstance {
+ public:
+  /// Logs one message: its status, its category (docs/fmi.md), the text.
+  using Logger = std::function<void(Status, std::string_view category, const std::string& message)>;
+
+  /// Reads the model in `resources` (a folder) and checks that
+  /// `token` is the one its modelDescription.xml gives.
+  /// @throws std::runtime_error saying why (instantiation then fails).
+  ExportedInstance(std::string name, const std::string& resources, std::string_view token, Logger log);
+  ~ExportedInstance();
+  ExportedInstance(const ExportedInstance&) = delete;
+  ExportedInstance& operator=(const ExportedInstance&) = delete;
+  ExportedInstance(ExportedInstance&&) = delete;
+  ExportedInstance& operator=(ExportedInstance&&) = delete;
+
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] Mode mode() const { return mode_; }
+  void set_debug_logging(bool on) { debug_ = on; }
+
+  Status enter_initialization(std::optional<double> tolerance, double start, std::optional<double> stop) noexcept;
+  Status exit_initialization() noexcept;
+  /// Runs from `t` (the last communication point) to t + h, inputs held.
+  /// `terminate`: a Stop actor ended the run; `last_time`: where the run stands.
+  Status do_step(double t, double h, bool& terminate, double& last_time) noexcept;
+  Status get(std::span<const std::uint32_t> references, std::span<double> values) noexcept;
+  Status set(std::span<const std::uint32_t> references, std::span<const double> values) noexcept;
+  /// A Get or Set of a type the model has no variables of (`type`, e.g.
+  /// "Int32"): nothing to do for no references, else an error naming the first.
+  Status no_variables(Call call, std::string_view function, std::string_view type,
+                      std::span<const std::uint32_t> references) noexcept;
+  Status terminate() noexcept;
+  Status reset() noexcept;
+
+  Status get_state(SavedState*& state) noexcept;
+  Status set_state(const SavedState& state) noexcept;
+  /// The bytes of `state` (encode_snapshot's, with the input values).
+  Status serialize(const SavedState& state, std::vector<std::byte>& bytes) noexcept;
+  Status deserialize(std::span<const std::byte> bytes, SavedState*& state) noexcept;
+
+  /// Checks that `call` may be made in the current mode; logs and returns
+  /// kError (entering the error state) when not.
+  Status allowed(Call call, std::string_view function) noexcept;
+  /// Logs `message` as an error of `function` and enters the error state.
+  Status fail(std::string_view function, const std::string& message) noexcept;
+  /// Logs a message of category logStatusWarning or logEvents (the latter only with debug logging on).
+  void log(Status status, std::string_view category, const std::string& message) const;
+
+ private:
+  /// Builds the model with the values set and its director, run to the
+  /// start (or resumed from `resume` and run to its time): where the run stands.
+  void build(const RunSnapshot* resume = nullptr);
+  [[nodiscard]] std::vector<double> input_values(const std::string& input) const;
+  [[nodiscard]] double get_variable(const Variable& v);
+
+  std::string name_;
+  std::string resources_;
+  std::string model_text_;
+  Logger log_;
+  bool debug_ = false;
+  Mode mode_ = Mode::kInstantiated;
+  std::vector<Variable> variables_;
+  std::vector<double> values_;  ///< per variable: an input's or a parameter's value (set or start)
+  std::vector<bool> parameter_changed_;
+  double start_ = 0;
+  double stop_ = 0;
+  std::optional<double> tolerance_;
+  double resolution_ = 1e-12;
+  std::int64_t now_ticks_ = 0;
+  bool ended_ = false;     ///< the run ended (Stop): only getters until reset
+  bool finished_ = false;  ///< the run is over (a Stop, or its stop time reached): inputs set change nothing
+
+  std::unique_ptr<Model> model_;
+  std::unique_ptr<RunSetup> setup_;
+  std::unique_ptr<Director> director_;
+  std::vector<std::span<const double>> outputs_;  ///< per variable: the output or local port's values (else empty)
+};
+
+}  // namespace ctde::fmu

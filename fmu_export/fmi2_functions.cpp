@@ -1,0 +1,325 @@
+// The FMI 2.0 C functions of an exported ctde model (docs/fmi.md,
+// "Export"): Co-Simulation, declared from the standard's text (our own
+// declarations: actors/fmi/fmi2_api.hpp). As fmi3_functions.cpp: pointers
+// checked here, the rest by the instance; no exception leaves a function;
+// the functions of Model Exchange and of the types other than Real answer
+// with an error.
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "actors/fmi/fmi2_api.hpp"
+#include "fmu_export/exported_instance.hpp"
+
+namespace {
+
+using ctde::fmu::Call;
+using ctde::fmu::ExportedInstance;
+using ctde::fmu::SavedState;
+namespace fmi2 = ctde::fmi2;
+using Status = fmi2::Status;
+using ValueReference = fmi2::ValueReference;
+
+/// What the importer's fmi2Component points to: the instance, and what
+/// FMI 2 keeps beside it (the experiment, the last step's end).
+struct Component {
+  std::unique_ptr<ExportedInstance> model;
+  bool experiment = false;
+  std::optional<double> tolerance;
+  double start = 0;
+  std::optional<double> stop;
+  bool terminated = false;
+  double last_time = 0;
+};
+
+Component* component(fmi2::Component c) { return static_cast<Component*>(c); }
+ExportedInstance* get(fmi2::Component c) { return c == nullptr ? nullptr : component(c)->model.get(); }
+Status status(ctde::fmu::Status s) { return static_cast<Status>(static_cast<int>(s)); }
+std::span<const std::uint32_t> refs(const ValueReference* vr, std::size_t n) {
+  return {vr, vr == nullptr ? 0 : n};
+}
+
+Status unsupported(fmi2::Component c, const char* function) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr) return Status::kError;
+  return status(m->fail(function, "not supported: this FMU offers Co-Simulation of Real variables"));
+}
+
+/// "file:///a/b%20c" -> "/a/b c" (RFC 8089's local forms: "file:///p" and "file:/p").
+std::string path_of(const std::string& uri) {
+  std::string path;
+  if (uri.rfind("file:///", 0) == 0) {
+    path = uri.substr(7);
+  } else if (uri.rfind("file://localhost/", 0) == 0) {
+    path = uri.substr(16);
+  } else if (uri.rfind("file:/", 0) == 0) {
+    path = uri.substr(5);
+  } else {
+    throw std::runtime_error("resource location '" + uri + "' is not a file URI (file:///...)");
+  }
+  std::string decoded;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (path[i] == '%' && i + 2 < path.size()) {
+      decoded += static_cast<char>(std::stoi(path.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      decoded += path[i];
+    }
+  }
+  while (decoded.size() > 1 && decoded.back() == '/') decoded.pop_back();
+  return decoded;
+}
+
+}  // namespace
+
+extern "C" {
+
+// NOLINTBEGIN(readability-identifier-naming, readability-non-const-parameter): the standard's names and signatures
+
+const char* fmi2GetTypesPlatform() { return "default"; }
+const char* fmi2GetVersion() { return "2.0"; }
+
+Status fmi2SetDebugLogging(fmi2::Component c, fmi2::Boolean logging_on, std::size_t /*n*/,
+                           const fmi2::String /*categories*/[]) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr) return Status::kError;
+  m->set_debug_logging(logging_on != fmi2::kFalse);
+  return Status::kOK;
+}
+
+fmi2::Component fmi2Instantiate(fmi2::String name, fmi2::Type type, fmi2::String guid, fmi2::String resources,
+                                const fmi2::CallbackFunctions* functions, fmi2::Boolean /*visible*/,
+                                fmi2::Boolean logging_on) {
+  const std::string instance_name = name == nullptr ? "" : name;
+  fmi2::CallbackLogger log = functions == nullptr ? nullptr : functions->logger;
+  fmi2::ComponentEnvironment environment = functions == nullptr ? nullptr : functions->component_environment;
+  auto logger = [instance_name, log, environment](ctde::fmu::Status s, std::string_view category,
+                                                  const std::string& message) {
+    // The message is a format: ours goes through "%s", its '%' kept.
+    if (log != nullptr) log(environment, instance_name.c_str(), status(s), std::string(category).c_str(), "%s", message.c_str());
+  };
+  try {
+    if (functions == nullptr || functions->logger == nullptr)
+      throw std::runtime_error("no callback functions (the standard requires the logger)");
+    if (type != fmi2::Type::kCoSimulation) throw std::runtime_error("this FMU offers Co-Simulation only");
+    if (guid == nullptr || resources == nullptr) throw std::runtime_error("no GUID or resource location");
+    auto component = std::make_unique<Component>();
+    component->model = std::make_unique<ExportedInstance>(instance_name, path_of(resources), guid, logger);
+    component->model->set_debug_logging(logging_on != fmi2::kFalse);
+    return component.release();
+  } catch (const std::exception& e) {
+    logger(ctde::fmu::Status::kError, "logStatusError", "fmi2Instantiate: " + std::string(e.what()));
+  }
+  return nullptr;
+}
+
+void fmi2FreeInstance(fmi2::Component c) { delete component(c); }
+
+Status fmi2SetupExperiment(fmi2::Component c, fmi2::Boolean tolerance_defined, double tolerance, double start,
+                           fmi2::Boolean stop_defined, double stop) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr) return Status::kError;
+  if (m->mode() != ctde::fmu::Mode::kInstantiated)
+    return status(m->fail("fmi2SetupExperiment", "allowed only after fmi2Instantiate"));
+  Component& self = *component(c);
+  self.experiment = true;
+  self.tolerance = tolerance_defined != fmi2::kFalse ? std::optional(tolerance) : std::nullopt;
+  self.start = start;
+  self.stop = stop_defined != fmi2::kFalse ? std::optional(stop) : std::nullopt;
+  return Status::kOK;
+}
+
+Status fmi2EnterInitializationMode(fmi2::Component c) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr) return Status::kError;
+  Component& self = *component(c);
+  if (!self.experiment && m->mode() == ctde::fmu::Mode::kInstantiated)
+    return status(m->fail("fmi2EnterInitializationMode", "fmi2SetupExperiment was not called before it"));
+  self.terminated = false;
+  self.last_time = self.start;
+  return status(m->enter_initialization(self.tolerance, self.start, self.stop));
+}
+
+Status fmi2ExitInitializationMode(fmi2::Component c) {
+  ExportedInstance* m = get(c);
+  return m == nullptr ? Status::kError : status(m->exit_initialization());
+}
+
+Status fmi2Terminate(fmi2::Component c) {
+  ExportedInstance* m = get(c);
+  return m == nullptr ? Status::kError : status(m->terminate());
+}
+
+Status fmi2Reset(fmi2::Component c) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr) return Status::kError;
+  component(c)->experiment = false;
+  return status(m->reset());
+}
+
+Status fmi2GetReal(fmi2::Component c, const ValueReference vr[], std::size_t nvr, double values[]) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr) return Status::kError;
+  if (nvr > 0 && (vr == nullptr || values == nullptr))
+    return status(m->fail("fmi2GetReal", "a null array of value references or values"));
+  return status(m->get(refs(vr, nvr), {values, values == nullptr ? 0 : nvr}));
+}
+
+Status fmi2SetReal(fmi2::Component c, const ValueReference vr[], std::size_t nvr, const double values[]) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr) return Status::kError;
+  if (nvr > 0 && (vr == nullptr || values == nullptr))
+    return status(m->fail("fmi2SetReal", "a null array of value references or values"));
+  return status(m->set(refs(vr, nvr), {values, values == nullptr ? 0 : nvr}));
+}
+
+#define CTDE_FMI2_NO_TYPE(Type, CType)                                                                      \
+  Status fmi2Get##Type(fmi2::Component c, const ValueReference vr[], std::size_t nvr, CType /*values*/[]) { \
+    ExportedInstance* m = get(c);                                                                           \
+    return m == nullptr ? Status::kError : status(m->no_variables(Call::kGet, "fmi2Get" #Type, #Type, refs(vr, nvr))); \
+  }                                                                                                         \
+  Status fmi2Set##Type(fmi2::Component c, const ValueReference vr[], std::size_t nvr,                      \
+                       const CType /*values*/[]) {                                                          \
+    ExportedInstance* m = get(c);                                                                           \
+    return m == nullptr ? Status::kError : status(m->no_variables(Call::kSet, "fmi2Set" #Type, #Type, refs(vr, nvr))); \
+  }
+CTDE_FMI2_NO_TYPE(Integer, fmi2::Integer)
+CTDE_FMI2_NO_TYPE(Boolean, fmi2::Boolean)
+CTDE_FMI2_NO_TYPE(String, fmi2::String)
+#undef CTDE_FMI2_NO_TYPE
+
+Status fmi2GetFMUstate(fmi2::Component c, fmi2::FMUstate* state) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr || state == nullptr) return Status::kError;
+  auto* saved = static_cast<SavedState*>(*state);
+  const Status s = status(m->get_state(saved));
+  *state = saved;
+  return s;
+}
+Status fmi2SetFMUstate(fmi2::Component c, fmi2::FMUstate state) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr) return Status::kError;
+  if (state == nullptr) return status(m->fail("fmi2SetFMUstate", "a null FMU state"));
+  const Status s = status(m->set_state(*static_cast<const SavedState*>(state)));
+  if (s == Status::kOK) component(c)->terminated = false;
+  return s;
+}
+Status fmi2FreeFMUstate(fmi2::Component c, fmi2::FMUstate* state) {
+  if (get(c) == nullptr) return Status::kError;
+  if (state == nullptr) return Status::kOK;
+  delete static_cast<SavedState*>(*state);
+  *state = nullptr;
+  return Status::kOK;
+}
+Status fmi2SerializedFMUstateSize(fmi2::Component c, fmi2::FMUstate state, std::size_t* size) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr || state == nullptr || size == nullptr) return Status::kError;
+  std::vector<std::byte> bytes;
+  const Status s = status(m->serialize(*static_cast<const SavedState*>(state), bytes));
+  *size = bytes.size();
+  return s;
+}
+Status fmi2SerializeFMUstate(fmi2::Component c, fmi2::FMUstate state, fmi2::Byte serialized[], std::size_t size) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr || state == nullptr || serialized == nullptr) return Status::kError;
+  std::vector<std::byte> bytes;
+  const Status s = status(m->serialize(*static_cast<const SavedState*>(state), bytes));
+  if (s != Status::kOK) return s;
+  if (size != bytes.size()) {
+    return status(m->fail("fmi2SerializeFMUstate", "size " + std::to_string(size) + " is not the " +
+                                                       std::to_string(bytes.size()) +
+                                                       " bytes fmi2SerializedFMUstateSize gave"));
+  }
+  std::copy(bytes.begin(), bytes.end(), reinterpret_cast<std::byte*>(serialized));
+  return Status::kOK;
+}
+Status fmi2DeSerializeFMUstate(fmi2::Component c, const fmi2::Byte serialized[], std::size_t size,
+                               fmi2::FMUstate* state) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr || serialized == nullptr || state == nullptr) return Status::kError;
+  auto* saved = static_cast<SavedState*>(*state);
+  const Status s = status(m->deserialize({reinterpret_cast<const std::byte*>(serialized), size}, saved));
+  *state = saved;
+  return s;
+}
+
+Status fmi2GetDirectionalDerivative(fmi2::Component c, const ValueReference[], std::size_t, const ValueReference[],
+                                    std::size_t, const double[], double[]) {
+  return unsupported(c, "fmi2GetDirectionalDerivative");
+}
+Status fmi2EnterEventMode(fmi2::Component c) { return unsupported(c, "fmi2EnterEventMode"); }
+Status fmi2NewDiscreteStates(fmi2::Component c, fmi2::EventInfo*) { return unsupported(c, "fmi2NewDiscreteStates"); }
+Status fmi2EnterContinuousTimeMode(fmi2::Component c) { return unsupported(c, "fmi2EnterContinuousTimeMode"); }
+Status fmi2CompletedIntegratorStep(fmi2::Component c, fmi2::Boolean, fmi2::Boolean*, fmi2::Boolean*) {
+  return unsupported(c, "fmi2CompletedIntegratorStep");
+}
+Status fmi2SetTime(fmi2::Component c, double) { return unsupported(c, "fmi2SetTime"); }
+Status fmi2SetContinuousStates(fmi2::Component c, const double[], std::size_t) {
+  return unsupported(c, "fmi2SetContinuousStates");
+}
+Status fmi2GetDerivatives(fmi2::Component c, double[], std::size_t) { return unsupported(c, "fmi2GetDerivatives"); }
+Status fmi2GetEventIndicators(fmi2::Component c, double[], std::size_t) {
+  return unsupported(c, "fmi2GetEventIndicators");
+}
+Status fmi2GetContinuousStates(fmi2::Component c, double[], std::size_t) {
+  return unsupported(c, "fmi2GetContinuousStates");
+}
+Status fmi2GetNominalsOfContinuousStates(fmi2::Component c, double[], std::size_t) {
+  return unsupported(c, "fmi2GetNominalsOfContinuousStates");
+}
+Status fmi2SetRealInputDerivatives(fmi2::Component c, const ValueReference[], std::size_t, const fmi2::Integer[],
+                                   const double[]) {
+  return unsupported(c, "fmi2SetRealInputDerivatives");
+}
+Status fmi2GetRealOutputDerivatives(fmi2::Component c, const ValueReference[], std::size_t, const fmi2::Integer[],
+                                    double[]) {
+  return unsupported(c, "fmi2GetRealOutputDerivatives");
+}
+Status fmi2CancelStep(fmi2::Component c) { return unsupported(c, "fmi2CancelStep"); }
+
+Status fmi2DoStep(fmi2::Component c, double current_communication_point, double step_size,
+                  fmi2::Boolean /*no_set_fmu_state_prior*/) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr) return Status::kError;
+  Component& self = *component(c);
+  bool terminate = false;
+  double last = current_communication_point;
+  const Status s = status(m->do_step(current_communication_point, step_size, terminate, last));
+  self.last_time = last;
+  if (s == Status::kOK && terminate) {
+    self.terminated = true;
+    return Status::kDiscard;  // the standard's way to say the simulation ended before the step's end
+  }
+  return s;
+}
+
+Status fmi2GetStatus(fmi2::Component c, fmi2::StatusKind, Status*) { return unsupported(c, "fmi2GetStatus"); }
+Status fmi2GetRealStatus(fmi2::Component c, fmi2::StatusKind kind, double* value) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr || value == nullptr) return Status::kError;
+  if (kind != fmi2::StatusKind::kLastSuccessfulTime)
+    return status(m->fail("fmi2GetRealStatus", "only fmi2LastSuccessfulTime is a Real status"));
+  *value = component(c)->last_time;
+  return Status::kOK;
+}
+Status fmi2GetIntegerStatus(fmi2::Component c, fmi2::StatusKind, fmi2::Integer*) {
+  return unsupported(c, "fmi2GetIntegerStatus");
+}
+Status fmi2GetBooleanStatus(fmi2::Component c, fmi2::StatusKind kind, fmi2::Boolean* value) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr || value == nullptr) return Status::kError;
+  if (kind != fmi2::StatusKind::kTerminated)
+    return status(m->fail("fmi2GetBooleanStatus", "only fmi2Terminated is a Boolean status"));
+  *value = component(c)->terminated ? fmi2::kTrue : fmi2::kFalse;
+  return Status::kOK;
+}
+Status fmi2GetStringStatus(fmi2::Component c, fmi2::StatusKind, fmi2::String*) {
+  return unsupported(c, "fmi2GetStringStatus");
+}
+
+// NOLINTEND(readability-identifier-naming, readability-non-const-parameter)
+
+}  // extern "C"

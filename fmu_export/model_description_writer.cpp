@@ -1,0 +1,178 @@
+#include "fmu_export/model_description_writer.hpp"
+
+#include <cctype>
+#include <sstream>
+
+#include "core/format.hpp"
+
+namespace ctde::fmu {
+
+namespace {
+
+/// `text` as an XML attribute value (between double quotes).
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+const char* causality(Causality c) {
+  switch (c) {
+    case Causality::kIndependent:
+      return "independent";
+    case Causality::kInput:
+      return "input";
+    case Causality::kOutput:
+      return "output";
+    case Causality::kParameter:
+      return "parameter";
+    case Causality::kLocal:
+      return "local";
+  }
+  return "local";
+}
+
+const char* variability(const Variable& v) {
+  if (v.causality == Causality::kParameter) return v.tunable ? "tunable" : "fixed";
+  return v.discrete ? "discrete" : "continuous";
+}
+
+/// The attributes every variable has, in both versions.
+std::string common_attributes(const Variable& v) {
+  std::string out = "name=\"" + escaped(v.name) + "\" valueReference=\"" + std::to_string(v.reference) +
+                    "\" description=\"" + escaped(v.description) + "\" causality=\"" + causality(v.causality) +
+                    "\" variability=\"" + variability(v) + "\"";
+  if (v.causality == Causality::kOutput || v.causality == Causality::kLocal) out += " initial=\"calculated\"";
+  return out;
+}
+
+bool has_start(const Variable& v) { return v.causality == Causality::kInput || v.causality == Causality::kParameter; }
+
+std::string list(const std::vector<std::uint32_t>& values, std::uint32_t plus) {
+  std::string out;
+  for (const std::uint32_t v : values) {
+    if (!out.empty()) out += ' ';
+    out += std::to_string(v + plus);
+  }
+  return out;
+}
+
+void fmi3_variables(std::ostream& out, const FmuDescription& d) {
+  out << "  <ModelVariables>\n";
+  for (const Variable& v : d.variables) {
+    out << "    <Float64 " << common_attributes(v);
+    if (has_start(v)) out << " start=\"" << format_double(v.start) << "\"";
+    out << "/>\n";
+  }
+  out << "  </ModelVariables>\n  <ModelStructure>\n";
+  for (const Variable& v : d.variables) {
+    if (v.causality != Causality::kOutput) continue;
+    out << "    <Output valueReference=\"" << v.reference << "\" dependencies=\""
+        << list(d.dependencies[v.reference], 0) << "\"/>\n";
+  }
+  for (const Variable& v : d.variables) {
+    if (v.causality == Causality::kOutput) out << "    <InitialUnknown valueReference=\"" << v.reference << "\"/>\n";
+  }
+  out << "  </ModelStructure>\n";
+}
+
+void fmi2_variables(std::ostream& out, const FmuDescription& d) {
+  // An index of FMI 2 is the 1-based position in ModelVariables: the value reference + 1.
+  out << "  <ModelVariables>\n";
+  for (const Variable& v : d.variables) {
+    out << "    <ScalarVariable " << common_attributes(v) << ">\n      <Real";
+    if (has_start(v)) out << " start=\"" << format_double(v.start) << "\"";
+    out << "/>\n    </ScalarVariable>\n";
+  }
+  out << "  </ModelVariables>\n  <ModelStructure>\n";
+  bool outputs = false;
+  for (const Variable& v : d.variables) outputs = outputs || v.causality == Causality::kOutput;
+  if (outputs) {
+    out << "    <Outputs>\n";
+    for (const Variable& v : d.variables) {
+      if (v.causality != Causality::kOutput) continue;
+      out << "      <Unknown index=\"" << v.reference + 1 << "\" dependencies=\""
+          << list(d.dependencies[v.reference], 1) << "\"/>\n";
+    }
+    out << "    </Outputs>\n    <InitialUnknowns>\n";
+    for (const Variable& v : d.variables) {
+      if (v.causality == Causality::kOutput) out << "      <Unknown index=\"" << v.reference + 1 << "\"/>\n";
+    }
+    out << "    </InitialUnknowns>\n";
+  }
+  out << "  </ModelStructure>\n";
+}
+
+void log_categories(std::ostream& out) {
+  out << "  <LogCategories>\n"
+         "    <Category name=\"logStatusError\" description=\"a call that failed: why\"/>\n"
+         "    <Category name=\"logStatusWarning\" description=\"a call that succeeded with a warning\"/>\n"
+         "    <Category name=\"logEvents\" description=\"the run's own news (a Stop), with debug logging on\"/>\n"
+         "  </LogCategories>\n";
+}
+
+void default_experiment(std::ostream& out, const FmuDescription& d) {
+  out << "  <DefaultExperiment startTime=\"" << format_double(d.start_time) << "\" stopTime=\""
+      << format_double(d.stop_time) << "\" tolerance=\"" << format_double(d.tolerance) << "\"";
+  if (d.step_size) out << " stepSize=\"" << format_double(*d.step_size) << "\"";
+  out << "/>\n";
+}
+
+}  // namespace
+
+std::string model_description_xml(const FmuDescription& d, int fmi) {
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out << "<fmiModelDescription fmiVersion=\"" << (fmi == 3 ? "3.0" : "2.0") << "\" modelName=\""
+      << escaped(d.model_name) << "\" " << (fmi == 3 ? "instantiationToken" : "guid") << "=\"" << d.token
+      << "\" description=\"" << escaped(d.description) << "\" generationTool=\"" << escaped(d.generation_tool)
+      << "\" variableNamingConvention=\"flat\"" << (fmi == 2 ? " numberOfEventIndicators=\"0\"" : "") << ">\n";
+  out << "  <CoSimulation modelIdentifier=\"" << d.model_identifier
+      << "\" canHandleVariableCommunicationStepSize=\"true\" canBeInstantiatedOnlyOncePerProcess=\"false\"";
+  if (fmi == 3) {
+    out << " canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\" providesDirectionalDerivatives=\"false\""
+           " hasEventMode=\"false\" canReturnEarlyAfterIntermediateUpdate=\"false\"/>\n";
+  } else {
+    out << " needsExecutionTool=\"false\" canNotUseMemoryManagementFunctions=\"true\" canGetAndSetFMUstate=\"true\""
+           " canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"false\" canInterpolateInputs=\"false\""
+           " maxOutputDerivativeOrder=\"0\"/>\n";
+  }
+  log_categories(out);
+  default_experiment(out, d);
+  if (fmi == 3) {
+    fmi3_variables(out, d);
+  } else {
+    fmi2_variables(out, d);
+  }
+  out << "</fmiModelDescription>\n";
+  return out.str();
+}
+
+std::string model_identifier(const std::string& name) {
+  std::string out;
+  for (const char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out.front())) != 0) out.insert(out.begin(), '_');
+  return out;
+}
+
+}  // namespace ctde::fmu
