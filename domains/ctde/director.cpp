@@ -142,7 +142,15 @@ void Director::Impl::set_input(const std::string& actor, std::span<const double>
                              "; a model's declared input is an Input actor of its name)"}));
   }
   const ActorId d = model_[*index].depth;
-  if (input->take(*b_.states[d.index()], value)) fire_at(d, now_.time);
+  if (!input->take(*b_.states[d.index()], value)) return;
+  // The run stands after the events of its tag (t, n): the values given
+  // here are taken at (t, n + 1), the run standing there, so that its DE
+  // phase begins with them when it goes on.
+  if (given_at_ != now_) {
+    ++now_.microstep;
+    given_at_ = now_;
+  }
+  scheduler_.fire_at(now_, d);
 }
 
 std::span<const double> Director::Impl::output_values(const std::string& port) const {

@@ -282,6 +282,9 @@ class Director::Impl final : public DirectorServices, public RunState {
   bool started_ = false;
   Tick pause_ = 0;                  ///< where go() pauses (the stop time: nowhere)
   std::optional<RunResult> ended_;  ///< how the run ended, once it did
+  /// Where the run stood when a value was last given to an input (set_input):
+  /// the values given at one pause are taken at one microstep.
+  std::optional<Tag> given_at_;
   /// A snapshot to take (snapshot_at).
   struct SnapshotRequest {
     Tick at = 0;

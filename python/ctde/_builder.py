@@ -194,14 +194,23 @@ class Model(_Network, _Runnable):
         parameters: dict of model parameters (name -> number, expression or list).
         director: dict of director options (``stop_time`` is required).
         record: list of output endpoints to record (empty: every output).
+        inputs: the model's declared inputs, name -> "actor.port", a list of
+            them, or {"to": ..., "start": value} (docs/model-format.md,
+            "The model's interface"; an FMU of the model offers them).
+        outputs: its declared outputs, name -> "actor.port".
+        tunable: the model parameters an FMU of it may change between steps.
     """
 
-    def __init__(self, name="model", *, parameters=None, director=None, record=None):
+    def __init__(self, name="model", *, parameters=None, director=None, record=None, inputs=None, outputs=None,
+                 tunable=None):
         _check_name("Model", name)
         super().__init__(name)
         self.parameters = dict(parameters or {})
         self.director = dict(director or {})
         self.record = list(record or [])
+        self.inputs = dict(inputs or {})
+        self.outputs = dict(outputs or {})
+        self.tunable = list(tunable or [])
 
     def _where(self):
         return f"model '{self.name}'"
@@ -226,6 +235,12 @@ class Model(_Network, _Runnable):
             out["connections"] = connections
         if self.record:
             out["record"] = list(self.record)
+        if self.inputs:
+            out["inputs"] = {k: _json_value(f"inputs['{k}']", v) for k, v in self.inputs.items()}
+        if self.outputs:
+            out["outputs"] = dict(self.outputs)
+        if self.tunable:
+            out["tunable"] = list(self.tunable)
         return out
 
     def to_json(self, indent=2):

@@ -149,11 +149,16 @@ py::tuple RunOutput::unpack() const {
 py::dict validate_source(const ModelSource& source, std::optional<Model> model) {
   if (!model) model.emplace(load(source));
   std::vector<std::string> columns;
+  std::vector<std::pair<std::string, std::string>> inputs;
+  std::vector<std::pair<std::string, std::string>> outputs;
+  const std::vector<std::string> tunable = model->interface().tunable;
   std::string name = model->name();
   try {
     const py::gil_scoped_release nogil;
     const RunSetup setup = set_up_run(*model, source.stop_time);
     columns = column_names(setup.signals);
+    for (const InterfacePort& p : setup.inputs) inputs.emplace_back(p.name, p.port.name);
+    for (const InterfacePort& p : setup.outputs) outputs.emplace_back(p.name, p.port.name);
   } catch (...) {
     model.reset();  // with the GIL, held again here
     throw;
@@ -162,6 +167,14 @@ py::dict validate_source(const ModelSource& source, std::optional<Model> model) 
   py::dict report;
   report["name"] = name;
   report["columns"] = columns;
+  // The model's interface (docs/model-format.md): name -> the port that carries it.
+  py::dict input_ports;
+  for (const auto& [input, port] : inputs) input_ports[py::str(input)] = port;
+  py::dict output_ports;
+  for (const auto& [output, port] : outputs) output_ports[py::str(output)] = port;
+  report["inputs"] = input_ports;
+  report["outputs"] = output_ports;
+  report["tunable"] = tunable;
   py::list actors;
   for (const auto& a : source.actors) actors.append(a.name);
   report["python_actors"] = actors;

@@ -1,0 +1,210 @@
+// The modelDescription.xml `ctde export` writes, against the rules the FMI
+// 3.0 and 2.0 standards state for the elements and attributes it uses: one
+// test per rule, each on both versions, read back from the archive itself.
+#include <doctest/doctest.h>
+#include <zip.h>
+
+#include <pugixml.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "fmu_export/fmu_variables.hpp"
+#include "support/cli_helpers.hpp"
+
+using namespace ctde::test;
+
+namespace {
+
+/// An exported FMU's files, by name.
+struct Archive {
+  std::map<std::string, std::string> files;
+  pugi::xml_document xml;
+  int fmi = 3;
+  [[nodiscard]] pugi::xml_node root() const { return xml.child("fmiModelDescription"); }
+  /// Each variable: FMI 3's <Float64> elements, FMI 2's <ScalarVariable>.
+  [[nodiscard]] std::vector<pugi::xml_node> variables() const {
+    std::vector<pugi::xml_node> out;
+    for (const pugi::xml_node v : root().child("ModelVariables").children()) out.push_back(v);
+    return out;
+  }
+};
+
+std::map<std::string, std::string> unzip(const std::string& path) {
+  std::map<std::string, std::string> files;
+  int error = 0;
+  zip_t* archive = zip_open(path.c_str(), ZIP_RDONLY, &error);
+  REQUIRE(archive != nullptr);
+  for (zip_int64_t i = 0; i < zip_get_num_entries(archive, 0); ++i) {
+    zip_stat_t stat;
+    zip_stat_index(archive, static_cast<zip_uint64_t>(i), 0, &stat);
+    std::string bytes(stat.size, '\0');
+    zip_file_t* file = zip_fopen_index(archive, static_cast<zip_uint64_t>(i), 0);
+    zip_fread(file, bytes.data(), stat.size);
+    zip_fclose(file);
+    files[stat.name] = std::move(bytes);
+  }
+  zip_close(archive);
+  return files;
+}
+
+/// The test plant (an input, two outputs, a fixed and a tunable parameter), exported as FMI `fmi`.
+const Archive& plant(int fmi) {
+  static std::map<int, Archive> archives;
+  auto [it, added] = archives.try_emplace(fmi);
+  if (added) {
+    const auto fmu = scratch_file("ctde_model_description", "plant" + std::to_string(fmi) + ".fmu");
+    const CommandResult result = run_cli("export " + std::string(CTDE_SOURCE_DIR) +
+                                         "/tests/fmu_export/models/plant.json -o " + fmu.string() + " --fmi " +
+                                         std::to_string(fmi));
+    REQUIRE_MESSAGE(result.status == 0, result.output);
+    it->second.files = unzip(fmu.string());
+    it->second.fmi = fmi;
+    REQUIRE(it->second.xml.load_string(it->second.files.at("modelDescription.xml").c_str()));
+  }
+  return it->second;
+}
+
+std::string attribute(pugi::xml_node node, const char* name) { return node.attribute(name).as_string(); }
+
+/// The attribute of `v` that FMI 3 puts on the variable and FMI 2 on its <Real>.
+std::string typed(const Archive& a, pugi::xml_node v, const char* name) {
+  return attribute(a.fmi == 3 ? v : v.child("Real"), name);
+}
+
+}  // namespace
+
+TEST_CASE("modelDescription: fmiVersion, modelName and the token of resources/model.json") {
+  for (const int fmi : {3, 2}) {
+    const Archive& a = plant(fmi);
+    CHECK(attribute(a.root(), "fmiVersion") == (fmi == 3 ? "3.0" : "2.0"));
+    CHECK(attribute(a.root(), "modelName") == "plant");
+    const std::string token = attribute(a.root(), fmi == 3 ? "instantiationToken" : "guid");
+    CHECK(std::regex_match(token, std::regex(R"(\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\})")));
+    CHECK(token == ctde::fmu::instantiation_token(a.files.at("resources/model.json")));
+  }
+}
+
+TEST_CASE("modelDescription: the modelIdentifier is a C name and names the binary of the platform") {
+  for (const int fmi : {3, 2}) {
+    const Archive& a = plant(fmi);
+    const std::string id = attribute(a.root().child("CoSimulation"), "modelIdentifier");
+    CHECK(ctde::fmu::is_fmi_name(id));
+    CHECK(a.files.count(std::string("binaries/") + (fmi == 3 ? "x86_64-linux/" : "linux64/") + id + ".so") == 1);
+    CHECK(a.root().child("ModelExchange").empty());  // only what the binary offers
+  }
+}
+
+TEST_CASE("modelDescription: the elements in the order the schema gives") {
+  const std::vector<std::string> order = {"CoSimulation", "LogCategories", "DefaultExperiment", "ModelVariables",
+                                          "ModelStructure"};
+  for (const int fmi : {3, 2}) {
+    std::vector<std::string> seen;
+    for (const pugi::xml_node child : plant(fmi).root().children()) seen.emplace_back(child.name());
+    CHECK(seen == order);
+  }
+}
+
+TEST_CASE("modelDescription: names and value references are unique") {
+  for (const int fmi : {3, 2}) {
+    std::set<std::string> names;
+    std::set<std::string> references;
+    for (const pugi::xml_node v : plant(fmi).variables()) {
+      CHECK(names.insert(attribute(v, "name")).second);
+      CHECK(references.insert(attribute(v, "valueReference")).second);
+    }
+    CHECK(names == std::set<std::string>{"time", "u", "y", "dy", "a", "gain"});
+  }
+}
+
+TEST_CASE("modelDescription: one independent variable, continuous, without start or initial") {
+  for (const int fmi : {3, 2}) {
+    const Archive& a = plant(fmi);
+    int independent = 0;
+    for (const pugi::xml_node v : a.variables()) {
+      if (attribute(v, "causality") != "independent") continue;
+      ++independent;
+      CHECK(attribute(v, "variability") == "continuous");
+      CHECK(typed(a, v, "start").empty());
+      CHECK(attribute(v, "initial").empty());
+    }
+    CHECK(independent == 1);
+  }
+}
+
+TEST_CASE("modelDescription: inputs and parameters have a start value; outputs are calculated, without one") {
+  for (const int fmi : {3, 2}) {
+    const Archive& a = plant(fmi);
+    for (const pugi::xml_node v : a.variables()) {
+      const std::string causality = attribute(v, "causality");
+      CAPTURE(attribute(v, "name"));
+      if (causality == "input" || causality == "parameter") {
+        CHECK(!typed(a, v, "start").empty());
+        CHECK((attribute(v, "initial").empty() || attribute(v, "initial") == "exact"));
+      }
+      if (causality == "output") {
+        CHECK(typed(a, v, "start").empty());
+        CHECK(attribute(v, "initial") == "calculated");
+      }
+      if (causality == "parameter") {
+        const std::string variability = attribute(v, "variability");
+        CHECK(variability == (attribute(v, "name") == "gain" ? "tunable" : "fixed"));  // the model's "tunable"
+      }
+    }
+  }
+}
+
+TEST_CASE("modelDescription: every output once in ModelStructure, in order, with its feedthrough dependencies") {
+  for (const int fmi : {3, 2}) {
+    const Archive& a = plant(fmi);
+    // FMI 3 names variables by value reference; FMI 2 by their 1-based index in ModelVariables.
+    std::map<std::string, std::string> key;  // name -> what ModelStructure calls it
+    std::vector<std::string> outputs;
+    std::size_t index = 0;
+    for (const pugi::xml_node v : a.variables()) {
+      ++index;
+      key[attribute(v, "name")] = fmi == 3 ? attribute(v, "valueReference") : std::to_string(index);
+      if (attribute(v, "causality") == "output") outputs.push_back(key[attribute(v, "name")]);
+    }
+    const pugi::xml_node structure = a.root().child("ModelStructure");
+    std::vector<std::string> listed;
+    std::map<std::string, std::string> dependencies;
+    const pugi::xml_node outputs_of = fmi == 3 ? structure : structure.child("Outputs");
+    for (const pugi::xml_node o : outputs_of.children(fmi == 3 ? "Output" : "Unknown")) {
+      const std::string name = attribute(o, fmi == 3 ? "valueReference" : "index");
+      listed.push_back(name);
+      dependencies[name] = attribute(o, "dependencies");
+    }
+    CHECK(listed == outputs);
+    CHECK(dependencies[key["y"]].empty());          // y is the integrator's state: no feedthrough
+    CHECK(dependencies[key["dy"]] == key["u"]);     // dy = u - a y
+    std::vector<std::string> initial;
+    const pugi::xml_node initial_of = fmi == 3 ? structure : structure.child("InitialUnknowns");
+    for (const pugi::xml_node o : initial_of.children(fmi == 3 ? "InitialUnknown" : "Unknown"))
+      initial.push_back(attribute(o, fmi == 3 ? "valueReference" : "index"));
+    CHECK(initial == outputs);  // the outputs with initial "calculated", in order
+  }
+}
+
+TEST_CASE("modelDescription: the default experiment is the model's director, the declared log categories the binary's") {
+  for (const int fmi : {3, 2}) {
+    const Archive& a = plant(fmi);
+    const pugi::xml_node experiment = a.root().child("DefaultExperiment");
+    CHECK(experiment.attribute("startTime").as_double() == 0);
+    CHECK(experiment.attribute("stopTime").as_double() == 4);
+    CHECK(experiment.attribute("tolerance").as_double() == 1e-10);
+    std::set<std::string> categories;
+    for (const pugi::xml_node c : a.root().child("LogCategories").children("Category"))
+      categories.insert(attribute(c, "name"));
+    CHECK(categories == std::set<std::string>{"logStatusError", "logStatusWarning", "logEvents"});
+    const pugi::xml_node cs = a.root().child("CoSimulation");
+    CHECK(cs.attribute(fmi == 3 ? "canGetAndSetFMUState" : "canGetAndSetFMUstate").as_bool());
+    CHECK(cs.attribute(fmi == 3 ? "canSerializeFMUState" : "canSerializeFMUstate").as_bool());
+    CHECK(cs.attribute("canHandleVariableCommunicationStepSize").as_bool());
+  }
+}
