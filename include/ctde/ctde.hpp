@@ -90,6 +90,7 @@
 #include "actors/sources/clock.hpp"
 #include "actors/sources/constant.hpp"
 #include "actors/sources/discrete_clock.hpp"
+#include "actors/sources/input.hpp"
 #include "actors/sources/poisson_clock.hpp"
 #include "actors/sources/ramp.hpp"
 #include "actors/sources/sine.hpp"

@@ -14,7 +14,8 @@ import ctde
 def sampled_pi():
     """examples/models/sampled_pi.json, written in Python."""
     m = ctde.Model("sampled_pi", parameters={"a": 1.5, "b": 2, "T": 0.2, "kp": 0.8, "ki": 1.1, "r": 1},
-                   director={"stop_time": 6, "rtol": 1e-9, "atol": 1e-12, "output_interval": 0.02})
+                   director={"stop_time": 6, "rtol": 1e-9, "atol": 1e-12, "output_interval": 0.02},
+                   outputs={"x": "plant.x.out", "u": "hold.out"})
     m.add("Constant", "ref", value="r")
     m.add("Sum", "error", signs="+-")
     m.add("PeriodicSampler", "sample", period="T")
