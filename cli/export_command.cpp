@@ -37,7 +37,8 @@ std::string fmu_library() {
   for (const char* path : {CTDE_FMU_LIBRARY_BUILD, CTDE_FMU_LIBRARY_INSTALL}) {
     if (std::filesystem::exists(path)) return path;
   }
-  throw CommandError(kExitUsage, std::string("the FMU binary ctde_fmu.so is not at ") + CTDE_FMU_LIBRARY_INSTALL +
+  throw CommandError(kExitUsage, std::string("the FMU binary ctde_fmu.so is not at ") +
+                                     CTDE_FMU_LIBRARY_INSTALL +
                                      " (build the target ctde_fmu, or set CTDE_FMU_LIBRARY)");
 }
 
@@ -45,9 +46,10 @@ std::string fmu_library() {
 void check_portable(const RunSetup& setup) {
   for (const FlatActor& a : setup.flat.actors) {
     if (!builtin_actors().has(a.actor->type())) {
-      throw CommandError(kExitUsage, "actor '" + a.path + "' is of type " + a.actor->type() +
-                                         ", which is not built into ctde: an exported FMU carries the built-in "
-                                         "types only");
+      throw CommandError(kExitUsage,
+                         "actor '" + a.path + "' is of type " + a.actor->type() +
+                             ", which is not built into ctde: an exported FMU carries the built-in "
+                             "types only");
     }
     for (const ParamSlot& slot : a.actor->parameters()) {
       if (slot.kind == ParamKind::kFile && !slot.resolved.is_unset() && !slot.resolved.text().empty()) {
@@ -75,8 +77,10 @@ void check_names(const std::vector<fmu::Variable>& variables) {
   for (const fmu::Variable& v : variables) {
     const std::string base = v.causality == fmu::Causality::kLocal ? "" : v.name.substr(0, v.name.find('['));
     if (!base.empty() && !fmu::is_fmi_name(base)) {
-      throw CommandError(kExitUsage, "'" + base + "' is not a name ctde gives an FMU's variable (a letter or '_', "
-                                     "then letters, digits and '_'): rename the model's input, output or parameter");
+      throw CommandError(kExitUsage,
+                         "'" + base +
+                             "' is not a name ctde gives an FMU's variable (a letter or '_', "
+                             "then letters, digits and '_'): rename the model's input, output or parameter");
     }
   }
 }
@@ -131,10 +135,11 @@ void export_command(const ExportRequest& request, std::ostream& out) {
   const std::string platform = request.fmi == 3 ? "x86_64-linux" : "linux64";
   const std::string binary = "binaries/" + platform + "/" + d.model_identifier + ".so";
   try {
-    fmu::write_fmu_archive(request.output, {{"modelDescription.xml", fmu::model_description_xml(d, request.fmi), ""},
-                                            {"resources/model.json", text, ""},
-                                            {binary, "", fmu_library()},
-                                            {"documentation/licenses/README.txt", licenses_text(), ""}});
+    fmu::write_fmu_archive(request.output,
+                           {{"modelDescription.xml", fmu::model_description_xml(d, request.fmi), ""},
+                            {"resources/model.json", text, ""},
+                            {binary, "", fmu_library()},
+                            {"documentation/licenses/README.txt", licenses_text(), ""}});
   } catch (const std::runtime_error& e) {
     throw CommandError(kExitRunFailed, e.what());
   }

@@ -12,8 +12,8 @@ namespace ctde::cli {
 /// What `ctde export` was asked for.
 struct ExportRequest {
   std::string model;
-  std::string output;           ///< the .fmu file
-  int fmi = 3;                  ///< 3 or 2
+  std::string output;            ///< the .fmu file
+  int fmi = 3;                   ///< 3 or 2
   std::string interface = "cs";  ///< "cs" (Model Exchange: "me", "both", refused for now)
   ParameterOverrides overrides;
 };

@@ -16,9 +16,9 @@
 #include <iostream>
 #include <optional>
 
+#include "cli/export_command.hpp"
 #include "cli/fmu_command.hpp"
 #include "cli/graph_command.hpp"
-#include "cli/export_command.hpp"
 #include "cli/linearize_command.hpp"
 #include "cli/plot.hpp"
 #include "cli/plugins.hpp"
@@ -40,25 +40,6 @@ namespace {
 
 using namespace ctde;
 using namespace ctde::cli;
-
-/// -o's format from its extension: CSV (.csv, .txt, none), HDF5 (.h5,
-/// .hdf5) or MAT (.mat); a device or pipe is written as CSV whatever its
-/// name.
-/// @throws CommandError (kExitUsage) for another extension (a `.xlsx` was
-///         silently written as CSV).
-void check_results_extension(const std::string& path) {
-  if (path.empty() || path == "-") return;
-  std::error_code error;
-  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error)) return;
-  const std::string extension = std::filesystem::path(path).extension().string();
-  for (const char* known : {"", ".csv", ".txt", ".h5", ".hdf5", ".mat"}) {
-    if (extension == known) return;
-  }
-  throw CommandError(kExitUsage, concat({"-o ", path,
-                                         ": ctde writes results as CSV (.csv, .txt or no extension), HDF5 "
-                                         "(.h5, .hdf5) or MAT (.mat), not ",
-                                         extension}));
-}
 
 /// `ctde run`: the run, its summary, and the plot. Returns the exit status.
 int run_main(RunRequest request, const std::string& plot, bool quiet) {
@@ -288,8 +269,9 @@ void add_validate(CLI::App& app, CommandLine& args) {
 /// Adds `ctde export` and its options to `app`.
 void add_export(CLI::App& app, CommandLine& args) {
   ExportArgs& e = args.export_args;
-  e.command = app.add_subcommand("export", "Write a model file as an FMU (Co-Simulation, FMI 3.0 or 2.0) that other "
-                                           "tools run");
+  e.command = app.add_subcommand("export",
+                                 "Write a model file as an FMU (Co-Simulation, FMI 3.0 or 2.0) that other "
+                                 "tools run");
   e.command->add_option("MODEL", e.request.model, "The model file (JSON)")->required();
   e.command->add_option("-o,--output", e.request.output, "The FMU file to write (.fmu)")->required();
   e.command->add_option("--fmi", e.request.fmi, "The FMI version: 3 (default) or 2")
@@ -448,46 +430,6 @@ void add_fmu(CLI::App& app, CommandLine& args) {
       "variable to (a port and its kind, a start value), before wiring it (docs/fmi.md)");
   f.info->add_option("FMU", f.file, "The FMU file (.fmu)")->required();
   f.info->add_flag("--json", f.json, "Print it as JSON (for scripts)");
-}
-
-/// --checkpoint-every's wall-clock period, "500ms", "90s", "5m", "1h" or seconds
-/// ("30"), into `request`, with the checkpoint's default path, once the
-/// rest of the command line agrees with it.
-/// @throws CommandError (kExitUsage) saying what does not.
-void set_checkpoints(RunRequest& request, const std::string& every) {
-  if (every.empty()) {
-    if (!request.checkpoint.empty())
-      throw CommandError(kExitUsage, "--checkpoint needs --checkpoint-every: how often to keep it");
-    return;
-  }
-  const auto refuse = [&every](const std::string& why) {
-    throw CommandError(kExitUsage, concat({"--checkpoint-every ", every, ": ", why}));
-  };
-  double seconds = 0;
-  std::size_t used = 0;
-  try {
-    seconds = std::stod(every, &used);
-  } catch (const std::exception&) {
-    refuse("expects a duration such as 90s, 5m or 1h");
-  }
-  const std::string unit = every.substr(used);
-  if (unit == "ms") seconds /= 1000;
-  if (unit == "m") seconds *= 60;
-  if (unit == "h") seconds *= 3600;
-  if (!unit.empty() && unit != "ms" && unit != "s" && unit != "m" && unit != "h")
-    refuse("expects a duration such as 90s, 5m or 1h (units ms, s, m, h)");
-  if (!(seconds > 0) || !std::isfinite(seconds)) refuse("expects a duration above 0");
-  if (request.results.empty() || request.results == "-" ||
-      results_format(request.results) != ResultsFormat::kCsv) {
-    refuse(
-        "needs -o FILE.csv, the results a resumed run continues (standard output cannot be continued; "
-        "HDF5 and MAT files are written only when the run ends)");
-  }
-  if (request.trace == "-") refuse("writes --trace to a file (standard output cannot be continued)");
-  if (request.rows == RowSelection::kEvents || request.rows == RowSelection::kFinal)
-    refuse("needs --rows all or output (events and final hold rows back, which a checkpoint cannot hold)");
-  request.checkpoint_every = seconds;
-  if (request.checkpoint.empty()) request.checkpoint = request.results + ".ckpt";
 }
 
 /// `ctde run` from its parsed values: the request completed from the options, then run_main().

@@ -69,4 +69,14 @@ struct RunOutcome {
 ///         read or does not fit the model (kExitUsage: nothing is run or written).
 [[nodiscard]] RunOutcome run_command(const RunRequest& request);
 
+/// -o's format from its extension: CSV (.csv, .txt, none), HDF5 (.h5,
+/// .hdf5) or MAT (.mat); a device or pipe is written as CSV whatever its name.
+/// @throws CommandError (kExitUsage) for another extension.
+void check_results_extension(const std::string& path);
+
+/// --checkpoint-every's period ("500ms", "90s", "5m", "1h" or seconds) into
+/// `request`, with the checkpoint's default path.
+/// @throws CommandError (kExitUsage) when the rest of the command line disagrees.
+void set_checkpoints(RunRequest& request, const std::string& every);
+
 }  // namespace ctde::cli

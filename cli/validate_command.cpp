@@ -149,6 +149,17 @@ std::string interface_text(const std::vector<InterfacePort>& ports, bool inputs)
   return text.empty() ? std::string("(none)") : text;
 }
 
+/// "interface: inputs u; outputs y <- x.out; tunable k", when the model declares any.
+void print_interface(const Model& model, const RunSetup& setup, std::ostream& out) {
+  if (setup.inputs.empty() && setup.outputs.empty() && model.interface().tunable.empty()) return;
+  std::string tunable;
+  for (const std::string& name : model.interface().tunable)
+    tunable += concat({tunable.empty() ? "" : ", ", name});
+  out << "interface: inputs " << interface_text(setup.inputs, true) << "; outputs "
+      << interface_text(setup.outputs, false) << "; tunable " << (tunable.empty() ? "(none)" : tunable)
+      << "\n";
+}
+
 Json interface_json(const Model& model, const RunSetup& setup) {
   const auto ports = [](const std::vector<InterfacePort>& list) {
     Json out = Json::array();
@@ -256,13 +267,8 @@ void validate_command(const std::string& path, const ParameterOverrides& overrid
   };
   out << "continuous schedule: " << names(flat.continuous_schedule) << "\n";
   print_loops(flat, out);
-  if (!setup.inputs.empty() || !setup.outputs.empty() || !model.interface().tunable.empty()) {
-    std::string tunable;
-    for (const std::string& name : model.interface().tunable) tunable += concat({tunable.empty() ? "" : ", ", name});
-    out << "interface: inputs " << interface_text(setup.inputs, true) << "; outputs "
-        << interface_text(setup.outputs, false) << "; tunable " << (tunable.empty() ? "(none)" : tunable)
-        << "\n";
-  }
+  print_interface(model, setup, out);
+
   std::string states;  // the order of the state vector (per-state atol follows it)
   std::size_t count = 0;
   for (const std::uint32_t index : order) {

@@ -286,7 +286,8 @@ class Loader {
     std::set<std::string> names;
     const auto fresh = [&](const std::string& name, const JsonCursor& where) {
       if (name.empty()) where.fail("an input or output needs a name");
-      if (!names.insert(name).second) where.fail("'" + name + "' names two of the model's inputs and outputs");
+      if (!names.insert(name).second)
+        where.fail("'" + name + "' names two of the model's inputs and outputs");
     };
     if (root.has("inputs")) {
       const JsonCursor inputs = root["inputs"];
@@ -337,7 +338,8 @@ class Loader {
       std::unique_ptr<Actor> actor = registry_.make("Input", name);
       actor->set_location(location);
       if (target.value().is_object() && target.has("start")) {
-        actor->set_parameter("start", param_value(target["start"]), SourceLocation(target["start"].location()));
+        actor->set_parameter("start", param_value(target["start"]),
+                             SourceLocation(target["start"].location()));
       } else {
         actor->set_parameter("start", ParamValue(0.0), location);
       }

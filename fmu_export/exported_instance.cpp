@@ -76,7 +76,9 @@ const char* causality_name(Causality c) {
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path + " (is the resource location the FMU's resources folder?)");
+  if (!in)
+    throw std::runtime_error("cannot read " + path +
+                             " (is the resource location the FMU's resources folder?)");
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -90,8 +92,9 @@ ExportedInstance::ExportedInstance(std::string name, const std::string& resource
   model_text_ = read_text(resources_ + "/model.json");
   const std::string expected = instantiation_token(model_text_);
   if (token != expected) {
-    throw std::runtime_error("instantiation token '" + std::string(token) + "' is not this FMU's ('" + expected +
-                             "'): the modelDescription.xml and resources/model.json are of different exports");
+    throw std::runtime_error(
+        "instantiation token '" + std::string(token) + "' is not this FMU's ('" + expected +
+        "'): the modelDescription.xml and resources/model.json are of different exports");
   }
   Model model = load_model_text(model_text_, resources_ + "/model.json", builtin_actors(), {}, resources_);
   const RunSetup setup = set_up_run(model, std::nullopt);
@@ -129,7 +132,8 @@ Status ExportedInstance::enter_initialization(std::optional<double> tolerance, d
   const char* fn = "EnterInitializationMode";
   if (allowed(Call::kEnterInitialization, fn) != Status::kOk) return Status::kError;
   if (!std::isfinite(start)) return fail(fn, "startTime is not finite");
-  if (tolerance && !(*tolerance > 0)) return fail(fn, "tolerance " + format_double(*tolerance) + " is not positive");
+  if (tolerance && !(*tolerance > 0))
+    return fail(fn, "tolerance " + format_double(*tolerance) + " is not positive");
   if (stop && !(*stop > start)) {
     return fail(fn, "stopTime " + format_double(*stop) + " is not after startTime " + format_double(start));
   }
@@ -178,7 +182,8 @@ void ExportedInstance::build(const RunSnapshot* resume) {
   const bool same = now.size() == variables_.size() &&
                     std::equal(now.begin(), now.end(), variables_.begin(),
                                [](const Variable& a, const Variable& b) { return a.name == b.name; });
-  if (!same) throw std::runtime_error("the parameters set change the model's inputs or outputs (their widths)");
+  if (!same)
+    throw std::runtime_error("the parameters set change the model's inputs or outputs (their widths)");
   director_ = std::make_unique<Director>(setup_->flat, setup_->options, model_->name());
   resolution_ = setup_->options.time_resolution;
   ended_ = false;
@@ -217,13 +222,13 @@ Status ExportedInstance::do_step(double t, double h, bool& terminate, double& la
     if (!std::isfinite(t) || !std::isfinite(h) || h < 0)
       return fail(fn, "communication point " + format_double(t) + " s and step " + format_double(h) + " s");
     if (resolution.to_ticks(t) != now_ticks_) {
-      return fail(fn, "the communication point " + format_double(t) + " s is not where the last step ended (" +
-                          format_double(last_time) + " s)");
+      return fail(fn, "the communication point " + format_double(t) +
+                          " s is not where the last step ended (" + format_double(last_time) + " s)");
     }
     const Tick target = resolution.to_ticks(t + h);
     if (resolution.to_seconds(target) > stop_) {
-      return fail(fn, "a step to " + format_double(t + h) + " s goes past the stop time " + format_double(stop_) +
-                          " s");
+      return fail(fn, "a step to " + format_double(t + h) + " s goes past the stop time " +
+                          format_double(stop_) + " s");
     }
     if (director_->advance_to(resolution.to_seconds(target))) {
       now_ticks_ = target;
@@ -279,7 +284,8 @@ Status ExportedInstance::get(std::span<const std::uint32_t> references, std::spa
   return Status::kOk;
 }
 
-Status ExportedInstance::set(std::span<const std::uint32_t> references, std::span<const double> values) noexcept {
+Status ExportedInstance::set(std::span<const std::uint32_t> references,
+                             std::span<const double> values) noexcept {
   const char* fn = "SetFloat64";
   if (allowed(Call::kSet, fn) != Status::kOk) return Status::kError;
   if (values.size() != references.size())
@@ -298,8 +304,9 @@ Status ExportedInstance::set(std::span<const std::uint32_t> references, std::spa
         return fail(fn, "'" + v.name + "' (causality " + causality_name(v.causality) + ") cannot be set");
       }
       if (parameter && mode_ == Mode::kStep && !v.tunable) {
-        return fail(fn, "parameter '" + v.name + "' is fixed: it cannot be set after initialization (the model's "
-                        "\"tunable\" lists those that can)");
+        return fail(fn, "parameter '" + v.name +
+                            "' is fixed: it cannot be set after initialization (the model's "
+                            "\"tunable\" lists those that can)");
       }
       if (!std::isfinite(values[i])) return fail(fn, "'" + v.name + "': a value that is not finite");
       values_[v.reference] = values[i];

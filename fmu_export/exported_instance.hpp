@@ -75,7 +75,8 @@ class ExportedInstance {
   [[nodiscard]] Mode mode() const { return mode_; }
   void set_debug_logging(bool on) { debug_ = on; }
 
-  Status enter_initialization(std::optional<double> tolerance, double start, std::optional<double> stop) noexcept;
+  Status enter_initialization(std::optional<double> tolerance, double start,
+                              std::optional<double> stop) noexcept;
   Status exit_initialization() noexcept;
   /// Runs from `t` (the last communication point) to t + h, inputs held.
   /// `terminate`: a Stop actor ended the run; `last_time`: where the run stands.
@@ -130,7 +131,8 @@ class ExportedInstance {
   std::unique_ptr<Model> model_;
   std::unique_ptr<RunSetup> setup_;
   std::unique_ptr<Director> director_;
-  std::vector<std::span<const double>> outputs_;  ///< per variable: the output or local port's values (else empty)
+  std::vector<std::span<const double>>
+      outputs_;  ///< per variable: the output or local port's values (else empty)
 };
 
 }  // namespace ctde::fmu

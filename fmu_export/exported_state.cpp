@@ -77,7 +77,8 @@ Status ExportedInstance::deserialize(std::span<const std::byte> bytes, SavedStat
     auto saved = std::make_unique<SavedState>();
     saved->values.resize(count);
     std::memcpy(saved->values.data(), bytes.data() + sizeof count, count * sizeof(double));
-    saved->file = decode_snapshot(bytes.subspan(sizeof count + count * sizeof(double)), "the serialized FMU state");
+    saved->file =
+        decode_snapshot(bytes.subspan(sizeof count + count * sizeof(double)), "the serialized FMU state");
     if (state == nullptr) {
       state = saved.release();
     } else {

@@ -77,7 +77,8 @@ std::string path_of(const std::string& uri) {
 
 extern "C" {
 
-// NOLINTBEGIN(readability-identifier-naming, readability-non-const-parameter): the standard's names and signatures
+// NOLINTBEGIN(readability-identifier-naming, readability-non-const-parameter): the standard's names and
+// signatures
 
 const char* fmi2GetTypesPlatform() { return "default"; }
 const char* fmi2GetVersion() { return "2.0"; }
@@ -99,7 +100,9 @@ fmi2::Component fmi2Instantiate(fmi2::String name, fmi2::Type type, fmi2::String
   auto logger = [instance_name, log, environment](ctde::fmu::Status s, std::string_view category,
                                                   const std::string& message) {
     // The message is a format: ours goes through "%s", its '%' kept.
-    if (log != nullptr) log(environment, instance_name.c_str(), status(s), std::string(category).c_str(), "%s", message.c_str());
+    if (log != nullptr)
+      log(environment, instance_name.c_str(), status(s), std::string(category).c_str(), "%s",
+          message.c_str());
   };
   try {
     if (functions == nullptr || functions->logger == nullptr)
@@ -176,20 +179,24 @@ Status fmi2SetReal(fmi2::Component c, const ValueReference vr[], std::size_t nvr
   return status(m->set(refs(vr, nvr), {values, values == nullptr ? 0 : nvr}));
 }
 
+// NOLINTBEGIN(bugprone-macro-parentheses): CType is a type
 #define CTDE_FMI2_NO_TYPE(Type, CType)                                                                      \
   Status fmi2Get##Type(fmi2::Component c, const ValueReference vr[], std::size_t nvr, CType /*values*/[]) { \
     ExportedInstance* m = get(c);                                                                           \
-    return m == nullptr ? Status::kError : status(m->no_variables(Call::kGet, "fmi2Get" #Type, #Type, refs(vr, nvr))); \
+    return m == nullptr ? Status::kError                                                                    \
+                        : status(m->no_variables(Call::kGet, "fmi2Get" #Type, #Type, refs(vr, nvr)));       \
   }                                                                                                         \
-  Status fmi2Set##Type(fmi2::Component c, const ValueReference vr[], std::size_t nvr,                      \
+  Status fmi2Set##Type(fmi2::Component c, const ValueReference vr[], std::size_t nvr,                       \
                        const CType /*values*/[]) {                                                          \
     ExportedInstance* m = get(c);                                                                           \
-    return m == nullptr ? Status::kError : status(m->no_variables(Call::kSet, "fmi2Set" #Type, #Type, refs(vr, nvr))); \
+    return m == nullptr ? Status::kError                                                                    \
+                        : status(m->no_variables(Call::kSet, "fmi2Set" #Type, #Type, refs(vr, nvr)));       \
   }
 CTDE_FMI2_NO_TYPE(Integer, fmi2::Integer)
 CTDE_FMI2_NO_TYPE(Boolean, fmi2::Boolean)
 CTDE_FMI2_NO_TYPE(String, fmi2::String)
 #undef CTDE_FMI2_NO_TYPE
+// NOLINTEND(bugprone-macro-parentheses)
 
 Status fmi2GetFMUstate(fmi2::Component c, fmi2::FMUstate* state) {
   ExportedInstance* m = get(c);
@@ -222,7 +229,8 @@ Status fmi2SerializedFMUstateSize(fmi2::Component c, fmi2::FMUstate state, std::
   *size = bytes.size();
   return s;
 }
-Status fmi2SerializeFMUstate(fmi2::Component c, fmi2::FMUstate state, fmi2::Byte serialized[], std::size_t size) {
+Status fmi2SerializeFMUstate(fmi2::Component c, fmi2::FMUstate state, fmi2::Byte serialized[],
+                             std::size_t size) {
   ExportedInstance* m = get(c);
   if (m == nullptr || state == nullptr || serialized == nullptr) return Status::kError;
   std::vector<std::byte> bytes;
@@ -246,13 +254,17 @@ Status fmi2DeSerializeFMUstate(fmi2::Component c, const fmi2::Byte serialized[],
   return s;
 }
 
-Status fmi2GetDirectionalDerivative(fmi2::Component c, const ValueReference[], std::size_t, const ValueReference[],
-                                    std::size_t, const double[], double[]) {
+Status fmi2GetDirectionalDerivative(fmi2::Component c, const ValueReference[], std::size_t,
+                                    const ValueReference[], std::size_t, const double[], double[]) {
   return unsupported(c, "fmi2GetDirectionalDerivative");
 }
 Status fmi2EnterEventMode(fmi2::Component c) { return unsupported(c, "fmi2EnterEventMode"); }
-Status fmi2NewDiscreteStates(fmi2::Component c, fmi2::EventInfo*) { return unsupported(c, "fmi2NewDiscreteStates"); }
-Status fmi2EnterContinuousTimeMode(fmi2::Component c) { return unsupported(c, "fmi2EnterContinuousTimeMode"); }
+Status fmi2NewDiscreteStates(fmi2::Component c, fmi2::EventInfo*) {
+  return unsupported(c, "fmi2NewDiscreteStates");
+}
+Status fmi2EnterContinuousTimeMode(fmi2::Component c) {
+  return unsupported(c, "fmi2EnterContinuousTimeMode");
+}
 Status fmi2CompletedIntegratorStep(fmi2::Component c, fmi2::Boolean, fmi2::Boolean*, fmi2::Boolean*) {
   return unsupported(c, "fmi2CompletedIntegratorStep");
 }
@@ -260,7 +272,9 @@ Status fmi2SetTime(fmi2::Component c, double) { return unsupported(c, "fmi2SetTi
 Status fmi2SetContinuousStates(fmi2::Component c, const double[], std::size_t) {
   return unsupported(c, "fmi2SetContinuousStates");
 }
-Status fmi2GetDerivatives(fmi2::Component c, double[], std::size_t) { return unsupported(c, "fmi2GetDerivatives"); }
+Status fmi2GetDerivatives(fmi2::Component c, double[], std::size_t) {
+  return unsupported(c, "fmi2GetDerivatives");
+}
 Status fmi2GetEventIndicators(fmi2::Component c, double[], std::size_t) {
   return unsupported(c, "fmi2GetEventIndicators");
 }
@@ -270,12 +284,12 @@ Status fmi2GetContinuousStates(fmi2::Component c, double[], std::size_t) {
 Status fmi2GetNominalsOfContinuousStates(fmi2::Component c, double[], std::size_t) {
   return unsupported(c, "fmi2GetNominalsOfContinuousStates");
 }
-Status fmi2SetRealInputDerivatives(fmi2::Component c, const ValueReference[], std::size_t, const fmi2::Integer[],
-                                   const double[]) {
+Status fmi2SetRealInputDerivatives(fmi2::Component c, const ValueReference[], std::size_t,
+                                   const fmi2::Integer[], const double[]) {
   return unsupported(c, "fmi2SetRealInputDerivatives");
 }
-Status fmi2GetRealOutputDerivatives(fmi2::Component c, const ValueReference[], std::size_t, const fmi2::Integer[],
-                                    double[]) {
+Status fmi2GetRealOutputDerivatives(fmi2::Component c, const ValueReference[], std::size_t,
+                                    const fmi2::Integer[], double[]) {
   return unsupported(c, "fmi2GetRealOutputDerivatives");
 }
 Status fmi2CancelStep(fmi2::Component c) { return unsupported(c, "fmi2CancelStep"); }

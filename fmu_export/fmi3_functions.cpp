@@ -42,8 +42,8 @@ std::span<const std::uint32_t> refs(const ValueReference* vr, std::size_t n) {
 
 /// The Get/Set of a type the model has no variables of.
 template <class T>
-Status none(fmi3::Instance instance, Call call, const char* function, const char* type, const ValueReference vr[],
-            std::size_t nvr) {
+Status none(fmi3::Instance instance, Call call, const char* function, const char* type,
+            const ValueReference vr[], std::size_t nvr) {
   ExportedInstance* m = get(instance);
   if (m == nullptr) return Status::kError;
   return status(m->no_variables(call, function, type, refs(vr, nvr)));
@@ -59,18 +59,21 @@ Status unsupported(fmi3::Instance instance, const char* function) {
 fmi3::Instance instantiate(fmi3::String name, fmi3::String token, fmi3::String resources,
                            fmi3::InstanceEnvironment environment, fmi3::LogMessageCallback log) {
   const std::string instance_name = name == nullptr ? "" : name;
-  auto logger = [environment, log](ctde::fmu::Status s, std::string_view category, const std::string& message) {
+  auto logger = [environment, log](ctde::fmu::Status s, std::string_view category,
+                                   const std::string& message) {
     if (log != nullptr) log(environment, status(s), std::string(category).c_str(), message.c_str());
   };
   try {
-    if (token == nullptr || resources == nullptr) throw std::runtime_error("no instantiation token or resource path");
+    if (token == nullptr || resources == nullptr)
+      throw std::runtime_error("no instantiation token or resource path");
     std::string folder = resources;
     while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
     auto instance = std::make_unique<Instance>();
     instance->model = std::make_unique<ExportedInstance>(instance_name, folder, token, logger);
     return instance.release();
   } catch (const std::exception& e) {
-    logger(ctde::fmu::Status::kError, "logStatusError", "fmi3InstantiateCoSimulation: " + std::string(e.what()));
+    logger(ctde::fmu::Status::kError, "logStatusError",
+           "fmi3InstantiateCoSimulation: " + std::string(e.what()));
   } catch (...) {
     logger(ctde::fmu::Status::kError, "logStatusError", "fmi3InstantiateCoSimulation: an unknown failure");
   }
@@ -81,7 +84,8 @@ fmi3::Instance instantiate(fmi3::String name, fmi3::String token, fmi3::String r
 
 extern "C" {
 
-// NOLINTBEGIN(readability-identifier-naming, readability-non-const-parameter): the standard's names and signatures
+// NOLINTBEGIN(readability-identifier-naming, readability-non-const-parameter): the standard's names and
+// signatures
 
 const char* fmi3GetVersion() { return "3.0"; }
 
@@ -93,11 +97,13 @@ Status fmi3SetDebugLogging(fmi3::Instance instance, bool logging_on, std::size_t
   return Status::kOK;
 }
 
-fmi3::Instance fmi3InstantiateModelExchange(fmi3::String /*name*/, fmi3::String /*token*/, fmi3::String /*resources*/,
-                                            bool /*visible*/, bool /*logging_on*/, fmi3::InstanceEnvironment environment,
+fmi3::Instance fmi3InstantiateModelExchange(fmi3::String /*name*/, fmi3::String /*token*/,
+                                            fmi3::String /*resources*/, bool /*visible*/, bool /*logging_on*/,
+                                            fmi3::InstanceEnvironment environment,
                                             fmi3::LogMessageCallback log) {
   if (log != nullptr)
-    log(environment, Status::kError, "logStatusError", "fmi3InstantiateModelExchange: this FMU offers Co-Simulation only");
+    log(environment, Status::kError, "logStatusError",
+        "fmi3InstantiateModelExchange: this FMU offers Co-Simulation only");
   return nullptr;
 }
 
@@ -110,7 +116,8 @@ fmi3::Instance fmi3InstantiateCoSimulation(fmi3::String name, fmi3::String token
   if (event_mode_used) {
     if (log != nullptr)
       log(environment, Status::kError, "logStatusError",
-          "fmi3InstantiateCoSimulation: eventModeUsed, but this FMU has no event mode (hasEventMode=\"false\")");
+          "fmi3InstantiateCoSimulation: eventModeUsed, but this FMU has no event mode "
+          "(hasEventMode=\"false\")");
     return nullptr;
   }
   fmi3::Instance instance = instantiate(name, token, resources, environment, log);
@@ -118,10 +125,11 @@ fmi3::Instance fmi3InstantiateCoSimulation(fmi3::String name, fmi3::String token
   return instance;
 }
 
-void* fmi3InstantiateScheduledExecution(fmi3::String /*name*/, fmi3::String /*token*/, fmi3::String /*resources*/,
-                                        bool /*visible*/, bool /*logging_on*/, fmi3::InstanceEnvironment environment,
-                                        fmi3::LogMessageCallback log, void (*/*clock_update*/)(void*),
-                                        void (*/*lock*/)(), void (*/*unlock*/)()) {
+void* fmi3InstantiateScheduledExecution(fmi3::String /*name*/, fmi3::String /*token*/,
+                                        fmi3::String /*resources*/, bool /*visible*/, bool /*logging_on*/,
+                                        fmi3::InstanceEnvironment environment, fmi3::LogMessageCallback log,
+                                        void (* /*clock_update*/)(void*), void (* /*lock*/)(),
+                                        void (* /*unlock*/)()) {
   if (log != nullptr)
     log(environment, Status::kError, "logStatusError",
         "fmi3InstantiateScheduledExecution: this FMU offers Co-Simulation only");
@@ -134,7 +142,8 @@ Status fmi3EnterInitializationMode(fmi3::Instance instance, bool tolerance_defin
                                    double start_time, bool stop_time_defined, double stop_time) {
   ExportedInstance* m = get(instance);
   if (m == nullptr) return Status::kError;
-  return status(m->enter_initialization(tolerance_defined ? std::optional(tolerance) : std::nullopt, start_time,
+  return status(m->enter_initialization(tolerance_defined ? std::optional(tolerance) : std::nullopt,
+                                        start_time,
                                         stop_time_defined ? std::optional(stop_time) : std::nullopt));
 }
 
@@ -164,8 +173,8 @@ Status fmi3GetFloat64(fmi3::Instance instance, const ValueReference vr[], std::s
   return status(m->get(refs(vr, nvr), {values, n_values}));
 }
 
-Status fmi3SetFloat64(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr, const double values[],
-                      std::size_t n_values) {
+Status fmi3SetFloat64(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr,
+                      const double values[], std::size_t n_values) {
   ExportedInstance* m = get(instance);
   if (m == nullptr) return Status::kError;
   if ((nvr > 0 && (vr == nullptr || values == nullptr)))
@@ -173,14 +182,15 @@ Status fmi3SetFloat64(fmi3::Instance instance, const ValueReference vr[], std::s
   return status(m->set(refs(vr, nvr), {values, n_values}));
 }
 
-#define CTDE_FMI3_NO_TYPE(Type, CType)                                                                            \
-  Status fmi3Get##Type(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr, CType /*values*/[],  \
-                       std::size_t /*n_values*/) {                                                               \
-    return none<CType>(instance, Call::kGet, "fmi3Get" #Type, #Type, vr, nvr);                                   \
-  }                                                                                                              \
-  Status fmi3Set##Type(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr,                     \
-                       const CType /*values*/[], std::size_t /*n_values*/) {                                     \
-    return none<CType>(instance, Call::kSet, "fmi3Set" #Type, #Type, vr, nvr);                                   \
+// NOLINTBEGIN(bugprone-macro-parentheses): CType is a type
+#define CTDE_FMI3_NO_TYPE(Type, CType)                                                      \
+  Status fmi3Get##Type(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr, \
+                       CType /*values*/[], std::size_t /*n_values*/) {                      \
+    return none<CType>(instance, Call::kGet, "fmi3Get" #Type, #Type, vr, nvr);              \
+  }                                                                                         \
+  Status fmi3Set##Type(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr, \
+                       const CType /*values*/[], std::size_t /*n_values*/) {                \
+    return none<CType>(instance, Call::kSet, "fmi3Set" #Type, #Type, vr, nvr);              \
   }
 CTDE_FMI3_NO_TYPE(Float32, float)
 CTDE_FMI3_NO_TYPE(Int8, std::int8_t)
@@ -194,23 +204,27 @@ CTDE_FMI3_NO_TYPE(UInt64, std::uint64_t)
 CTDE_FMI3_NO_TYPE(Boolean, bool)
 CTDE_FMI3_NO_TYPE(String, fmi3::String)
 #undef CTDE_FMI3_NO_TYPE
+// NOLINTEND(bugprone-macro-parentheses)
 
-Status fmi3GetBinary(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr, std::size_t /*sizes*/[],
-                     fmi3::Binary /*values*/[], std::size_t /*n_values*/) {
+Status fmi3GetBinary(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr,
+                     std::size_t /*sizes*/[], fmi3::Binary /*values*/[], std::size_t /*n_values*/) {
   return none<fmi3::Binary>(instance, Call::kGet, "fmi3GetBinary", "Binary", vr, nvr);
 }
 Status fmi3SetBinary(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr,
-                     const std::size_t /*sizes*/[], const fmi3::Binary /*values*/[], std::size_t /*n_values*/) {
+                     const std::size_t /*sizes*/[], const fmi3::Binary /*values*/[],
+                     std::size_t /*n_values*/) {
   return none<fmi3::Binary>(instance, Call::kSet, "fmi3SetBinary", "Binary", vr, nvr);
 }
 Status fmi3GetClock(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr, bool /*values*/[]) {
   return none<bool>(instance, Call::kGet, "fmi3GetClock", "Clock", vr, nvr);
 }
-Status fmi3SetClock(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr, const bool /*values*/[]) {
+Status fmi3SetClock(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr,
+                    const bool /*values*/[]) {
   return none<bool>(instance, Call::kSet, "fmi3SetClock", "Clock", vr, nvr);
 }
 
-Status fmi3GetNumberOfVariableDependencies(fmi3::Instance instance, ValueReference /*vr*/, std::size_t* /*n*/) {
+Status fmi3GetNumberOfVariableDependencies(fmi3::Instance instance, ValueReference /*vr*/,
+                                           std::size_t* /*n*/) {
   return unsupported(instance, "fmi3GetNumberOfVariableDependencies");
 }
 Status fmi3GetVariableDependencies(fmi3::Instance instance, ValueReference /*dependent*/, std::size_t /*a*/[],
@@ -248,7 +262,8 @@ Status fmi3SerializedFMUStateSize(fmi3::Instance instance, void* state, std::siz
   *size = bytes.size();
   return s;
 }
-Status fmi3SerializeFMUState(fmi3::Instance instance, void* state, std::uint8_t serialized[], std::size_t size) {
+Status fmi3SerializeFMUState(fmi3::Instance instance, void* state, std::uint8_t serialized[],
+                             std::size_t size) {
   ExportedInstance* m = get(instance);
   if (m == nullptr || state == nullptr || serialized == nullptr) return Status::kError;
   std::vector<std::byte> bytes;
@@ -267,15 +282,14 @@ Status fmi3DeserializeFMUState(fmi3::Instance instance, const std::uint8_t seria
   ExportedInstance* m = get(instance);
   if (m == nullptr || serialized == nullptr || state == nullptr) return Status::kError;
   auto* saved = static_cast<SavedState*>(*state);
-  const Status s =
-      status(m->deserialize({reinterpret_cast<const std::byte*>(serialized), size}, saved));
+  const Status s = status(m->deserialize({reinterpret_cast<const std::byte*>(serialized), size}, saved));
   *state = saved;
   return s;
 }
 
 Status fmi3GetDirectionalDerivative(fmi3::Instance instance, const ValueReference[], std::size_t,
-                                    const ValueReference[], std::size_t, const double[], std::size_t, double[],
-                                    std::size_t) {
+                                    const ValueReference[], std::size_t, const double[], std::size_t,
+                                    double[], std::size_t) {
   return unsupported(instance, "fmi3GetDirectionalDerivative");
 }
 Status fmi3GetAdjointDerivative(fmi3::Instance instance, const ValueReference[], std::size_t,
@@ -306,15 +320,15 @@ Status fmi3GetShiftFraction(fmi3::Instance instance, const ValueReference[], std
 Status fmi3SetIntervalDecimal(fmi3::Instance instance, const ValueReference[], std::size_t, const double[]) {
   return unsupported(instance, "fmi3SetIntervalDecimal");
 }
-Status fmi3SetIntervalFraction(fmi3::Instance instance, const ValueReference[], std::size_t, const std::uint64_t[],
-                               const std::uint64_t[]) {
+Status fmi3SetIntervalFraction(fmi3::Instance instance, const ValueReference[], std::size_t,
+                               const std::uint64_t[], const std::uint64_t[]) {
   return unsupported(instance, "fmi3SetIntervalFraction");
 }
 Status fmi3SetShiftDecimal(fmi3::Instance instance, const ValueReference[], std::size_t, const double[]) {
   return unsupported(instance, "fmi3SetShiftDecimal");
 }
-Status fmi3SetShiftFraction(fmi3::Instance instance, const ValueReference[], std::size_t, const std::uint64_t[],
-                            const std::uint64_t[]) {
+Status fmi3SetShiftFraction(fmi3::Instance instance, const ValueReference[], std::size_t,
+                            const std::uint64_t[], const std::uint64_t[]) {
   return unsupported(instance, "fmi3SetShiftFraction");
 }
 Status fmi3EvaluateDiscreteStates(fmi3::Instance instance) {
@@ -352,8 +366,8 @@ Status fmi3GetNumberOfContinuousStates(fmi3::Instance instance, std::size_t*) {
   return unsupported(instance, "fmi3GetNumberOfContinuousStates");
 }
 Status fmi3EnterStepMode(fmi3::Instance instance) { return unsupported(instance, "fmi3EnterStepMode"); }
-Status fmi3GetOutputDerivatives(fmi3::Instance instance, const ValueReference[], std::size_t, const std::int32_t[],
-                                double[], std::size_t) {
+Status fmi3GetOutputDerivatives(fmi3::Instance instance, const ValueReference[], std::size_t,
+                                const std::int32_t[], double[], std::size_t) {
   return unsupported(instance, "fmi3GetOutputDerivatives");
 }
 Status fmi3ActivateModelPartition(fmi3::Instance instance, ValueReference, double) {

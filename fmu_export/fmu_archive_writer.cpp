@@ -37,7 +37,8 @@ void write_fmu_archive(const std::string& path, const std::vector<ArchiveEntry>&
         throw std::runtime_error("cannot add " + entry.name + " to " + path + ": " + zip_message(archive));
       }
     }
-    if (zip_close(archive) != 0) throw std::runtime_error("cannot write " + path + ": " + zip_message(archive));
+    if (zip_close(archive) != 0)
+      throw std::runtime_error("cannot write " + path + ": " + zip_message(archive));
   } catch (...) {
     zip_discard(archive);  // (after a failed zip_close the archive is still open)
     std::error_code ignored;

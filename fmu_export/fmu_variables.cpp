@@ -92,7 +92,7 @@ std::vector<Variable> fmu_variables(const Model& model, const RunSetup& setup) {
 }
 
 std::vector<std::vector<std::uint32_t>> output_dependencies(const RunSetup& setup,
-                                                                          const std::vector<Variable>& variables) {
+                                                            const std::vector<Variable>& variables) {
   const FlatModel& flat = setup.flat;
   std::vector<std::vector<std::uint32_t>> out(variables.size());
   for (const InterfacePort& input : setup.inputs) {

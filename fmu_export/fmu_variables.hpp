@@ -28,10 +28,10 @@ enum class Causality : std::uint8_t { kIndependent, kInput, kOutput, kParameter,
 
 /// One scalar variable of the FMU. Copyable value type.
 struct Variable {
-  std::string name;         ///< its FMI name
+  std::string name;             ///< its FMI name
   std::uint32_t reference = 0;  ///< its value reference (= its index in the list)
   Causality causality = Causality::kLocal;
-  std::string source;        ///< input: its Input actor; output, local: "actor.port"; parameter: its name
+  std::string source;         ///< input: its Input actor; output, local: "actor.port"; parameter: its name
   std::uint32_t element = 0;  ///< the element of the port
   bool discrete = false;      ///< an output or local that changes only at events
   bool tunable = false;       ///< a parameter the model lists in `tunable`
@@ -46,8 +46,8 @@ struct Variable {
 /// references of the inputs it depends on directly, through actors that
 /// feed their inputs through (a state or a delay on the way breaks the
 /// dependency), in increasing order: ModelStructure's `dependencies`.
-[[nodiscard]] std::vector<std::vector<std::uint32_t>> output_dependencies(const RunSetup& setup,
-                                                                          const std::vector<Variable>& variables);
+[[nodiscard]] std::vector<std::vector<std::uint32_t>> output_dependencies(
+    const RunSetup& setup, const std::vector<Variable>& variables);
 
 /// The model's parameters that an FMU of it does not offer (a vector, a
 /// matrix or a string value), by name: `ctde export` says so.

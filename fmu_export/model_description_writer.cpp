@@ -60,13 +60,15 @@ const char* variability(const Variable& v) {
 /// The attributes every variable has, in both versions.
 std::string common_attributes(const Variable& v) {
   std::string out = "name=\"" + escaped(v.name) + "\" valueReference=\"" + std::to_string(v.reference) +
-                    "\" description=\"" + escaped(v.description) + "\" causality=\"" + causality(v.causality) +
-                    "\" variability=\"" + variability(v) + "\"";
+                    "\" description=\"" + escaped(v.description) + "\" causality=\"" +
+                    causality(v.causality) + "\" variability=\"" + variability(v) + "\"";
   if (v.causality == Causality::kOutput || v.causality == Causality::kLocal) out += " initial=\"calculated\"";
   return out;
 }
 
-bool has_start(const Variable& v) { return v.causality == Causality::kInput || v.causality == Causality::kParameter; }
+bool has_start(const Variable& v) {
+  return v.causality == Causality::kInput || v.causality == Causality::kParameter;
+}
 
 std::string list(const std::vector<std::uint32_t>& values, std::uint32_t plus) {
   std::string out;
@@ -91,7 +93,8 @@ void fmi3_variables(std::ostream& out, const FmuDescription& d) {
         << list(d.dependencies[v.reference], 0) << "\"/>\n";
   }
   for (const Variable& v : d.variables) {
-    if (v.causality == Causality::kOutput) out << "    <InitialUnknown valueReference=\"" << v.reference << "\"/>\n";
+    if (v.causality == Causality::kOutput)
+      out << "    <InitialUnknown valueReference=\"" << v.reference << "\"/>\n";
   }
   out << "  </ModelStructure>\n";
 }
@@ -127,7 +130,8 @@ void log_categories(std::ostream& out) {
   out << "  <LogCategories>\n"
          "    <Category name=\"logStatusError\" description=\"a call that failed: why\"/>\n"
          "    <Category name=\"logStatusWarning\" description=\"a call that succeeded with a warning\"/>\n"
-         "    <Category name=\"logEvents\" description=\"the run's own news (a Stop), with debug logging on\"/>\n"
+         "    <Category name=\"logEvents\" description=\"the run's own news (a Stop), with debug logging "
+         "on\"/>\n"
          "  </LogCategories>\n";
 }
 
@@ -146,15 +150,19 @@ std::string model_description_xml(const FmuDescription& d, int fmi) {
   out << "<fmiModelDescription fmiVersion=\"" << (fmi == 3 ? "3.0" : "2.0") << "\" modelName=\""
       << escaped(d.model_name) << "\" " << (fmi == 3 ? "instantiationToken" : "guid") << "=\"" << d.token
       << "\" description=\"" << escaped(d.description) << "\" generationTool=\"" << escaped(d.generation_tool)
-      << "\" variableNamingConvention=\"flat\"" << (fmi == 2 ? " numberOfEventIndicators=\"0\"" : "") << ">\n";
+      << "\" variableNamingConvention=\"flat\"" << (fmi == 2 ? " numberOfEventIndicators=\"0\"" : "")
+      << ">\n";
   out << "  <CoSimulation modelIdentifier=\"" << d.model_identifier
       << "\" canHandleVariableCommunicationStepSize=\"true\" canBeInstantiatedOnlyOncePerProcess=\"false\"";
   if (fmi == 3) {
-    out << " canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\" providesDirectionalDerivatives=\"false\""
+    out << " canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\" "
+           "providesDirectionalDerivatives=\"false\""
            " hasEventMode=\"false\" canReturnEarlyAfterIntermediateUpdate=\"false\"/>\n";
   } else {
-    out << " needsExecutionTool=\"false\" canNotUseMemoryManagementFunctions=\"true\" canGetAndSetFMUstate=\"true\""
-           " canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"false\" canInterpolateInputs=\"false\""
+    out << " needsExecutionTool=\"false\" canNotUseMemoryManagementFunctions=\"true\" "
+           "canGetAndSetFMUstate=\"true\""
+           " canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"false\" "
+           "canInterpolateInputs=\"false\""
            " maxOutputDerivativeOrder=\"0\"/>\n";
   }
   log_categories(out);

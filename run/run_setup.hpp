@@ -21,7 +21,7 @@ namespace ctde {
 /// One of a model's declared inputs or outputs, resolved: the output port
 /// that carries it (an input's is its `Input` actor's `out`).
 struct InterfacePort {
-  std::string name;    ///< as declared
+  std::string name;     ///< as declared
   RecordedSignal port;  ///< "actor.port", its actor, width and kind
 };
 

@@ -17,8 +17,9 @@ class Input : public Actor, public ExternalInput {
   static constexpr ActorInfo kInfo{
       .type = "Input",
       .family = "sources",
-      .summary = "A model's input: `start` (scalar or vector) until a value is given from outside the model; "
-                 "held between the values given.",
+      .summary =
+          "A model's input: `start` (scalar or vector) until a value is given from outside the model; "
+          "held between the values given.",
       .sample_params = R"({"start": 0})",
   };
 

@@ -121,8 +121,8 @@ int main(int argc, char** argv) {
   const auto free_instance = symbol<fmi3::FreeInstanceFn>(library, "fmi3FreeInstance");
   const fmi3::ValueReference refs[2] = {1, 2};  // h, v: the first two outputs after time
   const Timed fmu = best_of(repeats, [&] {
-    fmi3::Instance instance = instantiate("ball", token.c_str(), resources.c_str(), false, false, false, false,
-                                          nullptr, 0, nullptr, log_message, nullptr);
+    fmi3::Instance instance = instantiate("ball", token.c_str(), resources.c_str(), false, false, false,
+                                          false, nullptr, 0, nullptr, log_message, nullptr);
     if (instance == nullptr || enter(instance, false, 0, 0, true, stop) != fmi3::Status::kOK ||
         exit_init(instance) != fmi3::Status::kOK) {
       std::exit(3);
@@ -134,8 +134,8 @@ int main(int argc, char** argv) {
       bool terminate = false;
       bool early = false;
       double last = 0;
-      if (do_step(instance, resolution.to_seconds(k * ticks), step, false, &handling, &terminate, &early, &last) !=
-          fmi3::Status::kOK)
+      if (do_step(instance, resolution.to_seconds(k * ticks), step, false, &handling, &terminate, &early,
+                  &last) != fmi3::Status::kOK)
         std::exit(3);
       (void)get(instance, refs, 2, values, 2);
       sum += values[1];
@@ -143,8 +143,8 @@ int main(int argc, char** argv) {
     free_instance(instance);
     return values[0] + 0 * sum;
   });
-  std::printf("step=%g\npoints=%ld\nnative_seconds=%.6f\npaused_seconds=%.6f\nfmu_seconds=%.6f\n", step, points,
-              native.seconds, paused.seconds, fmu.seconds);
+  std::printf("step=%g\npoints=%ld\nnative_seconds=%.6f\npaused_seconds=%.6f\nfmu_seconds=%.6f\n", step,
+              points, native.seconds, paused.seconds, fmu.seconds);
   std::printf("paused_last_h=%.17g\nfmu_last_h=%.17g\n", paused.last_h, fmu.last_h);
   std::printf("ratio_fmu_over_native=%.3f\nratio_fmu_over_paused=%.3f\n", fmu.seconds / native.seconds,
               fmu.seconds / paused.seconds);

@@ -190,7 +190,7 @@ std::vector<SignalIndex> Director::Impl::linearized_outputs(const std::vector<st
 }
 
 std::pair<FlatIndex, std::size_t> Director::Impl::find_port(const std::string& name, bool input,
-                                                           std::string_view caller) const {
+                                                            std::string_view caller) const {
   const char* what = input ? "input" : "output";
   const std::size_t dot = name.rfind('.');
   const std::optional<FlatIndex> actor =

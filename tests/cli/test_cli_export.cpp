@@ -58,16 +58,17 @@ TEST_CASE("ctde export refuses, with exit 2 and nothing written, what it cannot 
   check_refused(kPlant + " --interface me", out, "Model Exchange export is not available yet");
   const fs::path invalid = write("invalid.json", model(R"j("actors": [{"name": "g", "type": "Gain"}])j"));
   check_refused(invalid.string(), out, "g.in");
-  const fs::path badname = write(
-      "badname.json",
-      model(R"j("outputs": {"my out": "x.out"}, "actors": [{"name": "x", "type": "Integrator"},
+  const fs::path badname =
+      write("badname.json",
+            model(R"j("outputs": {"my out": "x.out"}, "actors": [{"name": "x", "type": "Integrator"},
                 {"name": "c", "type": "Constant", "params": {"value": 1}}], "connections": [["c.out", "x.in"]])j"));
   check_refused(badname.string(), out, "'my out' is not a name ctde gives an FMU's variable");
   const fs::path table = write("table.csv", "t,v\n0,1\n1,2\n");
   const fs::path reads = write("reads.json", model(R"j("actors": [{"name": "tt", "type": "TimeTable",
       "params": {"file": "table.csv"}}])j"));
   check_refused(reads.string(), out, "reads the file");
-  const fs::path plugin = write("plugin.json", model(R"j("actors": [{"name": "c", "type": "Constant", "params":
+  const fs::path plugin =
+      write("plugin.json", model(R"j("actors": [{"name": "c", "type": "Constant", "params":
       {"value": 1}}, {"name": "d", "type": "Doubler"}], "connections": [["c.out", "d.in"]])j"));
   check_refused("--load " + std::string(CTDE_TEST_DOUBLER_PLUGIN) + " " + plugin.string(), out,
                 "which is not built into ctde");
@@ -80,7 +81,8 @@ TEST_CASE("a model without inputs or outputs exports its parameters and recorded
   const fs::path out = scratch_file("cli_export", "bare.fmu");
   const CommandResult result = run_cli("export " + path.string() + " -o " + out.string() + " --fmi 2");
   REQUIRE_MESSAGE(result.status == 0, result.output);
-  CHECK(contains(result.output, "FMI 2.0 Co-Simulation, 0 input, 0 output, 1 parameter and 1 local variables"));
+  CHECK(
+      contains(result.output, "FMI 2.0 Co-Simulation, 0 input, 0 output, 1 parameter and 1 local variables"));
   // What ctde fmu info reads from it: the parameter and the recorded signal, a local variable.
   const CommandResult info = run_cli("fmu info " + out.string());
   REQUIRE_MESSAGE(info.status == 0, info.output);
@@ -108,10 +110,12 @@ TEST_CASE("ctde validate prints the model's interface; the model file's mistakes
   };
   CHECK(contains(error_of(write("e1.json", model(R"j("outputs": {"y": "x.nothing"}, )j" + actors))),
                  "at /outputs/y"));
-  CHECK(contains(error_of(write("e2.json", model(R"j("inputs": {"u": "nobody.in"}, )j" + actors))), "nobody"));
-  CHECK(contains(error_of(write("e3.json", model(R"j("inputs": {"u": "x.reset"}, "outputs": {"u": "x.out"}, )j" +
-                                                 actors))),
-                 "'u' names two of the model's inputs and outputs"));
+  CHECK(
+      contains(error_of(write("e2.json", model(R"j("inputs": {"u": "nobody.in"}, )j" + actors))), "nobody"));
+  CHECK(contains(
+      error_of(
+          write("e3.json", model(R"j("inputs": {"u": "x.reset"}, "outputs": {"u": "x.out"}, )j" + actors))),
+      "'u' names two of the model's inputs and outputs"));
   CHECK(contains(error_of(write("e4.json", model(R"j("tunable": ["k"], )j" + actors))),
                  "'k' is not one of the model's parameters"));
   CHECK(contains(error_of(write("e5.json", model(R"j("inputs": {"c": "x.reset"}, )j" + actors))),
@@ -121,10 +125,12 @@ TEST_CASE("ctde validate prints the model's interface; the model file's mistakes
 TEST_CASE("a run with an exported FMU, snapshotted and resumed in a new process, goes on exactly") {
   const fs::path fmu = scratch_file("cli_export", "resumable.fmu");
   REQUIRE(run_cli("export " + kPlant + " -o " + fmu.string()).status == 0);
-  const fs::path host = write("host.json", R"j({"ctde": 1, "director": {"stop_time": 3}, "actors": [
+  const fs::path host =
+      write("host.json", R"j({"ctde": 1, "director": {"stop_time": 3}, "actors": [
       {"name": "u", "type": "Sine", "params": {"frequency": 0.5}},
-      {"name": "m", "type": "FMU", "params": {"file": ")j" + fmu.string() +
-                                                R"j(", "interface": "co-simulation", "communication_step": 0.1}}],
+      {"name": "m", "type": "FMU", "params": {"file": ")j" +
+                             fmu.string() +
+                             R"j(", "interface": "co-simulation", "communication_step": 0.1}}],
       "connections": [["u.out", "m.u"]], "record": ["m.y", "m.dy"]})j");
   const fs::path whole = scratch_file("cli_export", "whole.csv");
   const fs::path snap = scratch_file("cli_export", "host.snap");
@@ -132,8 +138,8 @@ TEST_CASE("a run with an exported FMU, snapshotted and resumed in a new process,
   const CommandResult first = run_cli("run " + host.string() + " --quiet --snapshot-at 1.5 --snapshot " +
                                       snap.string() + " -o " + whole.string());
   REQUIRE_MESSAGE(first.status == 0, first.output);
-  const CommandResult second = run_cli("run " + host.string() + " --quiet --resume " + snap.string() + " -o " +
-                                       rest.string());
+  const CommandResult second =
+      run_cli("run " + host.string() + " --quiet --resume " + snap.string() + " -o " + rest.string());
   REQUIRE_MESSAGE(second.status == 0, second.output);
   const std::string all = read_text(whole);
   const std::string after = read_text(rest);

@@ -30,7 +30,8 @@ std::string write_plant() { return std::string(CTDE_SOURCE_DIR) + "/tests/fmu_ex
 
 std::string exported(const std::string& model, int fmi, const std::string& name) {
   const auto fmu = scratch_file("ctde_fmu_export", name + ".fmu");
-  const CommandResult result = run_cli("export " + model + " -o " + fmu.string() + " --fmi " + std::to_string(fmi));
+  const CommandResult result =
+      run_cli("export " + model + " -o " + fmu.string() + " --fmi " + std::to_string(fmi));
   REQUIRE_MESSAGE(result.status == 0, result.output);
   return fmu.string();
 }
@@ -70,15 +71,16 @@ std::vector<std::vector<double>> imported_run(const std::string& fmu, const std:
                                               double h, double stop, const std::string& input_source = "") {
   std::string record;
   for (const std::string& o : outputs) record += std::string(record.empty() ? "" : ", ") + "\"m." + o + "\"";
-  const std::string model = R"j({"ctde": 1, "director": {"stop_time": )j" + format_double(stop) +
-                            R"j(}, "actors": [)j" + input_source +
-                            R"j({"name": "m", "type": "FMU", "params": {"file": ")j" + fmu +
-                            R"j(", "interface": "co-simulation", "communication_step": )j" + format_double(h) +
-                            "}}]" + (input_source.empty() ? "" : R"j(, "connections": [["u.out", "m.u"]])j") +
-                            ", \"record\": [" + record + "]}";
+  const std::string model =
+      R"j({"ctde": 1, "director": {"stop_time": )j" + format_double(stop) + R"j(}, "actors": [)j" +
+      input_source + R"j({"name": "m", "type": "FMU", "params": {"file": ")j" + fmu +
+      R"j(", "interface": "co-simulation", "communication_step": )j" + format_double(h) + "}}]" +
+      (input_source.empty() ? "" : R"j(, "connections": [["u.out", "m.u"]])j") + ", \"record\": [" + record +
+      "]}";
   const Run run = run_model(model);
   REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
-  std::vector<std::vector<double>> rows;  // at the communication points k h, k > 0 (not at the input's events)
+  std::vector<std::vector<double>>
+      rows;  // at the communication points k h, k > 0 (not at the input's events)
   for (const Row& row : run.rows) {
     const double k = std::round(row.t / h);
     if (row.n == 1 && k > 0 && std::abs(row.t - k * h) <= 1e-9 * h) rows.push_back(row.values);
@@ -99,16 +101,17 @@ void check_same(const std::vector<std::vector<double>>& native, const std::vecto
 
 }  // namespace
 
-TEST_CASE("every example model exported (FMI 3 and 2) and imported gives the native run at each point, to 1e-9") {
+TEST_CASE(
+    "every example model exported (FMI 3 and 2) and imported gives the native run at each point, to 1e-9") {
   struct Example {
     const char* name;
     std::vector<std::string> outputs;  ///< the FMU's output ports, element by element
     double h;                          ///< the communication step
   };
   const std::vector<Example> examples = {
-      {"bouncing_ball", {"h", "v"}, 0.02}, {"actuator_loop", {"force", "x"}, 0.05},
-      {"hard_stop", {"x", "v"}, 0.05},     {"mm1_queue", {"departed"}, 1},
-      {"sampled_pi", {"x", "u"}, 0.05},    {"spring_mass", {"y_1_", "y_2_"}, 0.05},
+      {"bouncing_ball", {"h", "v"}, 0.02},    {"actuator_loop", {"force", "x"}, 0.05},
+      {"hard_stop", {"x", "v"}, 0.05},        {"mm1_queue", {"departed"}, 1},
+      {"sampled_pi", {"x", "u"}, 0.05},       {"spring_mass", {"y_1_", "y_2_"}, 0.05},
       {"tank_queue", {"level", "jobs"}, 0.1}, {"thermostat", {"T", "heating"}, 0.05}};
   for (const Example& e : examples) {
     for (const int fmi : {3, 2}) {
@@ -151,8 +154,10 @@ TEST_CASE("two instances of one exported FMU in one process are independent") {
   const std::string model = R"j({"ctde": 1, "director": {"stop_time": 2}, "actors": [
       {"name": "one", "type": "Constant", "params": {"value": 1}},
       {"name": "three", "type": "Constant", "params": {"value": 3}},
-      {"name": "a", "type": "FMU", "params": {"file": ")j" + fmu + R"j(", "interface": "co-simulation", "communication_step": 0.1}},
-      {"name": "b", "type": "FMU", "params": {"file": ")j" + fmu + R"j(", "interface": "co-simulation", "communication_step": 0.1}}],
+      {"name": "a", "type": "FMU", "params": {"file": ")j" +
+                            fmu + R"j(", "interface": "co-simulation", "communication_step": 0.1}},
+      {"name": "b", "type": "FMU", "params": {"file": ")j" +
+                            fmu + R"j(", "interface": "co-simulation", "communication_step": 0.1}}],
     "connections": [["one.out", "a.u"], ["three.out", "b.u"]], "record": ["a.y", "b.y"]})j";
   const Run run = run_model(model);
   REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);

@@ -59,9 +59,9 @@ const Archive& plant(int fmi) {
   auto [it, added] = archives.try_emplace(fmi);
   if (added) {
     const auto fmu = scratch_file("ctde_model_description", "plant" + std::to_string(fmi) + ".fmu");
-    const CommandResult result = run_cli("export " + std::string(CTDE_SOURCE_DIR) +
-                                         "/tests/fmu_export/models/plant.json -o " + fmu.string() + " --fmi " +
-                                         std::to_string(fmi));
+    const CommandResult result =
+        run_cli("export " + std::string(CTDE_SOURCE_DIR) + "/tests/fmu_export/models/plant.json -o " +
+                fmu.string() + " --fmi " + std::to_string(fmi));
     REQUIRE_MESSAGE(result.status == 0, result.output);
     it->second.files = unzip(fmu.string());
     it->second.fmi = fmi;
@@ -85,7 +85,8 @@ TEST_CASE("modelDescription: fmiVersion, modelName and the token of resources/mo
     CHECK(attribute(a.root(), "fmiVersion") == (fmi == 3 ? "3.0" : "2.0"));
     CHECK(attribute(a.root(), "modelName") == "plant");
     const std::string token = attribute(a.root(), fmi == 3 ? "instantiationToken" : "guid");
-    CHECK(std::regex_match(token, std::regex(R"(\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\})")));
+    CHECK(std::regex_match(
+        token, std::regex(R"(\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\})")));
     CHECK(token == ctde::fmu::instantiation_token(a.files.at("resources/model.json")));
   }
 }
@@ -95,14 +96,15 @@ TEST_CASE("modelDescription: the modelIdentifier is a C name and names the binar
     const Archive& a = plant(fmi);
     const std::string id = attribute(a.root().child("CoSimulation"), "modelIdentifier");
     CHECK(ctde::fmu::is_fmi_name(id));
-    CHECK(a.files.count(std::string("binaries/") + (fmi == 3 ? "x86_64-linux/" : "linux64/") + id + ".so") == 1);
+    CHECK(a.files.count(std::string("binaries/") + (fmi == 3 ? "x86_64-linux/" : "linux64/") + id + ".so") ==
+          1);
     CHECK(a.root().child("ModelExchange").empty());  // only what the binary offers
   }
 }
 
 TEST_CASE("modelDescription: the elements in the order the schema gives") {
-  const std::vector<std::string> order = {"CoSimulation", "LogCategories", "DefaultExperiment", "ModelVariables",
-                                          "ModelStructure"};
+  const std::vector<std::string> order = {"CoSimulation", "LogCategories", "DefaultExperiment",
+                                          "ModelVariables", "ModelStructure"};
   for (const int fmi : {3, 2}) {
     std::vector<std::string> seen;
     for (const pugi::xml_node child : plant(fmi).root().children()) seen.emplace_back(child.name());
@@ -153,13 +155,15 @@ TEST_CASE("modelDescription: inputs and parameters have a start value; outputs a
       }
       if (causality == "parameter") {
         const std::string variability = attribute(v, "variability");
-        CHECK(variability == (attribute(v, "name") == "gain" ? "tunable" : "fixed"));  // the model's "tunable"
+        CHECK(variability ==
+              (attribute(v, "name") == "gain" ? "tunable" : "fixed"));  // the model's "tunable"
       }
     }
   }
 }
 
-TEST_CASE("modelDescription: every output once in ModelStructure, in order, with its feedthrough dependencies") {
+TEST_CASE(
+    "modelDescription: every output once in ModelStructure, in order, with its feedthrough dependencies") {
   for (const int fmi : {3, 2}) {
     const Archive& a = plant(fmi);
     // FMI 3 names variables by value reference; FMI 2 by their 1-based index in ModelVariables.
@@ -181,8 +185,8 @@ TEST_CASE("modelDescription: every output once in ModelStructure, in order, with
       dependencies[name] = attribute(o, "dependencies");
     }
     CHECK(listed == outputs);
-    CHECK(dependencies[key["y"]].empty());          // y is the integrator's state: no feedthrough
-    CHECK(dependencies[key["dy"]] == key["u"]);     // dy = u - a y
+    CHECK(dependencies[key["y"]].empty());       // y is the integrator's state: no feedthrough
+    CHECK(dependencies[key["dy"]] == key["u"]);  // dy = u - a y
     std::vector<std::string> initial;
     const pugi::xml_node initial_of = fmi == 3 ? structure : structure.child("InitialUnknowns");
     for (const pugi::xml_node o : initial_of.children(fmi == 3 ? "InitialUnknown" : "Unknown"))
@@ -191,7 +195,9 @@ TEST_CASE("modelDescription: every output once in ModelStructure, in order, with
   }
 }
 
-TEST_CASE("modelDescription: the default experiment is the model's director, the declared log categories the binary's") {
+TEST_CASE(
+    "modelDescription: the default experiment is the model's director, the declared log categories the "
+    "binary's") {
   for (const int fmi : {3, 2}) {
     const Archive& a = plant(fmi);
     const pugi::xml_node experiment = a.root().child("DefaultExperiment");
