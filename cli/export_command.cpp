@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "ctde/version.hpp"
+#include "fmu_export/carried_files.hpp"
 #include "fmu_export/fmu_archive_writer.hpp"
 #include "fmu_export/fmu_variables.hpp"
 #include "fmu_export/model_description_writer.hpp"
@@ -42,7 +43,7 @@ std::string fmu_library() {
                                      " (build the target ctde_fmu, or set CTDE_FMU_LIBRARY)");
 }
 
-/// Refuses what an FMU cannot carry: a plug-in's actor type, a file the model reads.
+/// Refuses what an FMU cannot carry: a plug-in's actor type.
 void check_portable(const RunSetup& setup) {
   for (const FlatActor& a : setup.flat.actors) {
     if (!builtin_actors().has(a.actor->type())) {
@@ -51,26 +52,19 @@ void check_portable(const RunSetup& setup) {
                              ", which is not built into ctde: an exported FMU carries the built-in "
                              "types only");
     }
-    for (const ParamSlot& slot : a.actor->parameters()) {
-      if (slot.kind == ParamKind::kFile && !slot.resolved.is_unset() && !slot.resolved.text().empty()) {
-        throw CommandError(kExitUsage, "actor '" + a.path + "' reads the file " + slot.resolved.text() +
-                                           " (parameter " + slot.name.str() +
-                                           "): ctde does not yet export models that read files");
-      }
-    }
   }
 }
 
 /// The model file's JSON with the model's parameters as resolved (numbers
 /// for the scalar ones; the others as written): resources/model.json.
-std::string resolved_model_text(const std::string& path, const Model& model) {
+Json resolved_model(const std::string& path, const Model& model) {
   Json doc = Json::parse(read_text(path));
   for (const auto& [name, written] : model.parameters().definitions()) {
     const ResolvedParam& value = model.parameters().value(name);
     if (!value.is_unset() && value.values().size() == 1 && value.rows() == 1 && value.cols() == 1)
       doc["parameters"][name] = value.scalar();
   }
-  return doc.dump(2) + "\n";
+  return doc;
 }
 
 void check_names(const std::vector<fmu::Variable>& variables) {
@@ -100,6 +94,19 @@ std::string licenses_text() {
          "The full texts are in /usr/share/doc/<package>/copyright on a Debian machine.\n";
 }
 
+/// The archive's files: the description, the model, the files it reads, the binary, the licences.
+std::vector<fmu::ArchiveEntry> entries(const fmu::FmuDescription& d, int fmi, const std::string& text,
+                                       const std::vector<fmu::CarriedFile>& files,
+                                       const std::filesystem::path& resources, const std::string& binary) {
+  std::vector<fmu::ArchiveEntry> out = {{"modelDescription.xml", fmu::model_description_xml(d, fmi), ""},
+                                        {"resources/model.json", text, ""}};
+  for (const fmu::CarriedFile& f : files)
+    out.push_back({"resources/" + f.name, "", (resources / f.name).string()});
+  out.push_back({binary, "", fmu_library()});
+  out.push_back({"documentation/licenses/README.txt", licenses_text(), ""});
+  return out;
+}
+
 }  // namespace
 
 void export_command(const ExportRequest& request, std::ostream& out) {
@@ -114,10 +121,17 @@ void export_command(const ExportRequest& request, std::ostream& out) {
   Model model = load_model_file(request.model, command_actors(), request.overrides);
   const RunSetup checked = set_up_run(model, std::nullopt);
   check_portable(checked);
-  // The FMU reads the resolved text: its variables are made from it, as the binary makes them.
-  const std::string text = resolved_model_text(request.model, model);
-  Model exported = load_model_text(text, request.model, builtin_actors(), {},
-                                   std::filesystem::path(request.model).parent_path().string());
+  // The FMU reads the resolved text, with the files it reads carried beside it: checked here as it
+  // will read them, in a folder of its own, and its variables made from it, as the binary makes them.
+  Json doc = resolved_model(request.model, model);
+  const std::vector<fmu::CarriedFile> files = fmu::carry_files(checked, doc);
+  const std::string text = doc.dump(2) + "\n";
+  const fmu::ScratchFolder resources;
+  for (const fmu::CarriedFile& f : files) {
+    std::filesystem::create_directories((resources.path() / f.name).parent_path());
+    std::filesystem::copy_file(f.from, resources.path() / f.name);
+  }
+  Model exported = load_model_text(text, request.model, builtin_actors(), {}, resources.path().string());
   const RunSetup setup = set_up_run(exported, std::nullopt);
   fmu::FmuDescription d;
   d.model_name = exported.name();
@@ -135,11 +149,7 @@ void export_command(const ExportRequest& request, std::ostream& out) {
   const std::string platform = request.fmi == 3 ? "x86_64-linux" : "linux64";
   const std::string binary = "binaries/" + platform + "/" + d.model_identifier + ".so";
   try {
-    fmu::write_fmu_archive(request.output,
-                           {{"modelDescription.xml", fmu::model_description_xml(d, request.fmi), ""},
-                            {"resources/model.json", text, ""},
-                            {binary, "", fmu_library()},
-                            {"documentation/licenses/README.txt", licenses_text(), ""}});
+    fmu::write_fmu_archive(request.output, entries(d, request.fmi, text, files, resources.path(), binary));
   } catch (const std::runtime_error& e) {
     throw CommandError(kExitRunFailed, e.what());
   }

@@ -22,7 +22,7 @@ struct ExportRequest {
 /// @throws ModelError for a model that does not validate (exit 2);
 ///         CommandError (exit 2) for an output that is not a .fmu in an
 ///         existing folder, a name that is not an FMI name, an actor the FMU
-///         cannot carry (a plug-in's, one that reads a file), the FMU binary
+///         cannot carry (a plug-in's), the FMU binary
 ///         missing; (exit 3) when the archive cannot be written. Nothing is
 ///         left at request.output after a failure.
 void export_command(const ExportRequest& request, std::ostream& out);

@@ -229,8 +229,7 @@ void linearize_command(const LinearizeRequest& request, std::ostream& out) {
   try {
     lin = linearize_model(model, request.at,
                           snapshot ? std::optional<RunSnapshot>(std::move(snapshot->snapshot)) : std::nullopt,
-                          !request.overrides.empty(), request.inputs.value_or(std::vector<std::string>{}),
-                          request.outputs);
+                          !request.overrides.empty(), request.inputs, request.outputs);
   } catch (const ModelError&) {
     throw;
   } catch (const SnapshotError& e) {

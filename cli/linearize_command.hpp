@@ -18,9 +18,10 @@ struct LinearizeRequest {
   ParameterOverrides overrides;
   std::optional<double> at;  ///< empty: at the start time
   std::string resume;        ///< a snapshot file to start from instead of running from the start
-  std::optional<std::vector<std::string>> inputs;   ///< "actor.port"; empty: none
-  std::optional<std::vector<std::string>> outputs;  ///< empty: the model's recorded continuous outputs
-  std::string output;                               ///< "": print only; .json, .mat or .npz
+  std::optional<std::vector<std::string>> inputs;  ///< "actor.port"; empty: the model's declared inputs
+  std::optional<std::vector<std::string>>
+      outputs;         ///< empty: its declared outputs, else its recorded continuous ones
+  std::string output;  ///< "": print only; .json, .mat or .npz
 };
 
 /// Runs the model to `at` (its events there included; from the snapshot

@@ -334,6 +334,11 @@ class Loader {
       to.fail("a model's input drives \"actor.port\", a list of them, or is {\"to\": ..., \"start\": value}");
     }
     const SourceLocation location(target.location());
+    if (model.top().find_child(name) != nullptr) {
+      target.fail("input '" + name +
+                  "': an input becomes an actor of its name, and the model has an actor '" + name +
+                  "' already");
+    }
     try {
       std::unique_ptr<Actor> actor = registry_.make("Input", name);
       actor->set_location(location);

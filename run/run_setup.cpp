@@ -120,11 +120,38 @@ std::vector<std::string> recorded_outputs(const RunSetup& setup) {
   return names;
 }
 
+/// The ports a linearization perturbs for the model's declared inputs: for
+/// each, one input port its Input actor drives (the perturbation moves the
+/// actor's output, which every port it drives reads).
+std::vector<std::string> declared_input_ports(const RunSetup& setup) {
+  std::vector<std::string> ports;
+  for (const InterfacePort& input : setup.inputs) {
+    const std::span<const PortRef> driven = setup.flat[input.port.actor].receivers[input.port.port];
+    if (driven.empty()) continue;
+    const FlatActor& reader = setup.flat[driven.front().actor];
+    ports.push_back(reader.path + "." + reader.actor->inputs()[driven.front().port].name);
+  }
+  return ports;
+}
+
+/// `names` ("sum.in0", "sum.in0[2]") renamed to the declared names of
+/// `declared` ("u", "u[2]"), port by port, element by element.
+void rename(std::vector<std::string>& names, const std::vector<std::string>& ports,
+            const std::vector<InterfacePort>& declared) {
+  std::size_t at = 0;
+  for (std::size_t k = 0; k < ports.size() && k < declared.size(); ++k) {
+    for (std::uint32_t i = 0; i < declared[k].port.width && at < names.size(); ++i, ++at) {
+      names[at] = declared[k].port.width == 1 ? declared[k].name
+                                              : concat({declared[k].name, "[", std::to_string(i), "]"});
+    }
+  }
+}
+
 }  // namespace
 
 Director::Linearization linearize_model(Model& model, std::optional<double> at,
                                         std::optional<RunSnapshot> resume, bool parameters_may_differ,
-                                        const std::vector<std::string>& inputs,
+                                        const std::optional<std::vector<std::string>>& inputs,
                                         const std::optional<std::vector<std::string>>& outputs) {
   RunSetup start = set_up_run(model, std::nullopt);
   const double from = resume ? resume->time : start.options.start_time;
@@ -140,7 +167,21 @@ Director::Linearization linearize_model(Model& model, std::optional<double> at,
           (result.message.empty() ? std::string(to_string(result.status)) : result.message));
     }
   }
-  return director.linearize(inputs, outputs ? *outputs : recorded_outputs(setup));
+  // Without a choice, the model's declared inputs and outputs, by their names;
+  // without declared outputs, its recorded continuous ones.
+  const std::vector<std::string> input_ports = inputs ? *inputs : declared_input_ports(setup);
+  std::vector<std::string> output_ports;
+  if (outputs) {
+    output_ports = *outputs;
+  } else if (!setup.outputs.empty()) {
+    for (const InterfacePort& output : setup.outputs) output_ports.push_back(output.port.name);
+  } else {
+    output_ports = recorded_outputs(setup);
+  }
+  Director::Linearization lin = director.linearize(input_ports, output_ports);
+  if (!inputs) rename(lin.inputs, input_ports, setup.inputs);
+  if (!outputs && !setup.outputs.empty()) rename(lin.outputs, output_ports, setup.outputs);
+  return lin;
 }
 
 }  // namespace ctde

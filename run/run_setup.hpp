@@ -54,15 +54,17 @@ struct RunSetup {
 /// `model` run to `at` (its events there included; from `resume` when given,
 /// which may stand at `at` already; from the start when `at` is empty),
 /// then linearized there (Director::linearize): what `ctde linearize` and
-/// Python's Model.linearize compute. `outputs` empty: the model's recorded
-/// continuous outputs.
+/// Python's Model.linearize compute. `inputs` empty: the model's declared
+/// inputs (docs/model-format.md, "The model's interface"), named as declared;
+/// `outputs` empty: its declared outputs, named as declared, or without
+/// those its recorded continuous outputs.
 /// @throws ModelError for a wrong model or port; SnapshotError when `resume`
 ///         does not fit the model; std::runtime_error when the run fails
 ///         before `at` or a value is not finite.
 [[nodiscard]] Director::Linearization linearize_model(Model& model, std::optional<double> at,
                                                       std::optional<RunSnapshot> resume,
                                                       bool parameters_may_differ,
-                                                      const std::vector<std::string>& inputs,
+                                                      const std::optional<std::vector<std::string>>& inputs,
                                                       const std::optional<std::vector<std::string>>& outputs);
 
 }  // namespace ctde

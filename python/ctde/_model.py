@@ -133,6 +133,8 @@ class _Runnable:
         small changes of the states, of the signals at the ``inputs`` ports
         and of the ``outputs`` ports' values ("actor.port" names; every
         element of a port's width). Discrete values are held at theirs.
+        ``inputs`` None: the model's declared inputs; ``outputs`` None: its
+        declared outputs, else its recorded continuous outputs.
 
         Returns:
             Linearization: ``A``, ``B``, ``C``, ``D`` (numpy arrays),
@@ -146,8 +148,9 @@ class _Runnable:
         at = _check_stop_time("linearize", at)
         names = []
         for what, ports in (("inputs", inputs), ("outputs", outputs)):
-            if ports is None:
-                ports = []
+            if ports is None:  # the model's declared ones (then its recorded continuous outputs)
+                names.append(None)
+                continue
             if isinstance(ports, str) or not all(isinstance(p, str) for p in ports):
                 raise TypeError(f"linearize(): {what} must be a list of 'actor.port' names")
             names.append(list(ports))

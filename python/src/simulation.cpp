@@ -211,7 +211,8 @@ RunOutput run_source(const ModelSource& source, const RunRequest& request, std::
 }
 
 py::dict linearize_source(const ModelSource& source, std::optional<double> at,
-                          const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
+                          const std::optional<std::vector<std::string>>& inputs,
+                          const std::optional<std::vector<std::string>>& outputs) {
   std::optional<Model> model(load(source));
   Director::Linearization lin;
   {

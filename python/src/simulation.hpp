@@ -178,9 +178,10 @@ class RunOutput {
 /// while it runs.
 /// @throws ModelError for a wrong model or port name; RuntimeError when the
 ///         run fails before `at` or a value is not finite.
+/// Empty `inputs` or `outputs`: the model's declared ones (linearize_model).
 [[nodiscard]] pybind11::dict linearize_source(const ModelSource& source, std::optional<double> at,
-                                              const std::vector<std::string>& inputs,
-                                              const std::vector<std::string>& outputs);
+                                              const std::optional<std::vector<std::string>>& inputs,
+                                              const std::optional<std::vector<std::string>>& outputs);
 
 /// What ctde.load() made: the source, and its first load kept for the first
 /// validate() or run() (a file is read once when loaded and run once);

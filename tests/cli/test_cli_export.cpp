@@ -63,15 +63,36 @@ TEST_CASE("ctde export refuses, with exit 2 and nothing written, what it cannot 
             model(R"j("outputs": {"my out": "x.out"}, "actors": [{"name": "x", "type": "Integrator"},
                 {"name": "c", "type": "Constant", "params": {"value": 1}}], "connections": [["c.out", "x.in"]])j"));
   check_refused(badname.string(), out, "'my out' is not a name ctde gives an FMU's variable");
-  const fs::path table = write("table.csv", "t,v\n0,1\n1,2\n");
-  const fs::path reads = write("reads.json", model(R"j("actors": [{"name": "tt", "type": "TimeTable",
-      "params": {"file": "table.csv"}}])j"));
-  check_refused(reads.string(), out, "reads the file");
   const fs::path plugin =
       write("plugin.json", model(R"j("actors": [{"name": "c", "type": "Constant", "params":
       {"value": 1}}, {"name": "d", "type": "Doubler"}], "connections": [["c.out", "d.in"]])j"));
   check_refused("--load " + std::string(CTDE_TEST_DOUBLER_PLUGIN) + " " + plugin.string(), out,
                 "which is not built into ctde");
+}
+
+TEST_CASE("the files a model reads are carried in the FMU: it runs where the originals are gone") {
+  const fs::path folder = scratch_file("cli_export", "carried");
+  fs::create_directories(folder / "data");
+  std::ofstream(folder / "data" / "table.csv") << "0,1\n1,3\n";
+  std::ofstream(folder / "table_model.json")
+      << R"j({"ctde": 1, "name": "table_model", "director": {"stop_time": 1},
+      "outputs": {"y": "tt.out"}, "actors": [{"name": "tt", "type": "TimeTable", "params": {"file": "data/table.csv"}}]})j";
+  const fs::path fmu = scratch_file("cli_export", "table.fmu");
+  const CommandResult exported =
+      run_cli("export " + (folder / "table_model.json").string() + " -o " + fmu.string());
+  REQUIRE_MESSAGE(exported.status == 0, exported.output);
+  fs::remove_all(folder);  // the FMU's own copy is what it reads
+  const fs::path host =
+      write("table_host.json", R"j({"ctde": 1, "director": {"stop_time": 1}, "actors": [
+      {"name": "m", "type": "FMU", "params": {"file": ")j" +
+                                   fmu.string() +
+                                   R"j(", "interface": "co-simulation", "communication_step": 0.25}}],
+      "record": ["m.y"]})j");
+  const fs::path results = scratch_file("cli_export", "table.csv");
+  const CommandResult run = run_cli("run " + host.string() + " --quiet -o " + results.string());
+  REQUIRE_MESSAGE(run.status == 0, run.output);
+  // y = 1 + 2 t, linear between the table's points: at t = 0.5, microstep 1 (the FMU's token), 2.
+  CHECK(contains(read_text(results), "\n0.5,1,2\n"));
 }
 
 TEST_CASE("a model without inputs or outputs exports its parameters and recorded signals") {
@@ -119,7 +140,8 @@ TEST_CASE("ctde validate prints the model's interface; the model file's mistakes
   CHECK(contains(error_of(write("e4.json", model(R"j("tunable": ["k"], )j" + actors))),
                  "'k' is not one of the model's parameters"));
   CHECK(contains(error_of(write("e5.json", model(R"j("inputs": {"c": "x.reset"}, )j" + actors))),
-                 "at /inputs/c: duplicate actor name: 'c'"));  // an input is an actor of its name
+                 "at /inputs/c: input 'c': an input becomes an actor of its name, and the model has an actor "
+                 "'c' already"));
 }
 
 TEST_CASE("a run with an exported FMU, snapshotted and resumed in a new process, goes on exactly") {

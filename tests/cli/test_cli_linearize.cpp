@@ -115,3 +115,22 @@ TEST_CASE("ctde linearize --resume starts from a snapshot: the same linearizatio
   const CommandResult bad = run_cli("linearize " + kExample + " --resume " + kExample);
   CHECK(bad.status == 2);
 }
+
+TEST_CASE(
+    "ctde linearize without --inputs and --outputs takes the model's declared ones, named as declared") {
+  // y' = gain (u - a y) with a = 2, gain = 3; dy = u - a y: A = -6, B = 3, C = [1; -2], D = [0; 1].
+  const auto out = scratch_file("ctde_cli_linearize", "plant.json");
+  const CommandResult lin = run_cli("linearize " + std::string(CTDE_SOURCE_DIR) +
+                                    "/tests/fmu_export/models/plant.json --at 1 -o " + out.string());
+  REQUIRE_MESSAGE(lin.status == 0, lin.output);
+  std::ifstream file(out);
+  const auto doc = nlohmann::json::parse(file);
+  CHECK(doc["inputs"] == nlohmann::json::array({"u"}));
+  CHECK(doc["outputs"] == nlohmann::json::array({"y", "dy"}));
+  CHECK(std::abs(doc["A"][0][0].get<double>() + 6) <= 1e-8);
+  CHECK(std::abs(doc["B"][0][0].get<double>() - 3) <= 1e-8);
+  CHECK(std::abs(doc["C"][0][0].get<double>() - 1) <= 1e-8);
+  CHECK(std::abs(doc["C"][1][0].get<double>() + 2) <= 1e-8);
+  CHECK(std::abs(doc["D"][0][0].get<double>()) <= 1e-8);
+  CHECK(std::abs(doc["D"][1][0].get<double>() - 1) <= 1e-8);
+}
