@@ -57,10 +57,6 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
   std::optional<OutputFile> plot_file;
   std::filesystem::path temporary;  // the results, when only a plot was asked for
   if (!plot.empty()) {
-    if (!request.results.empty() && results_format(request.results) != ResultsFormat::kCsv) {
-      throw CommandError(kExitUsage, "--plot draws from CSV results, and -o '" + request.results +
-                                         "' is an HDF5 or MAT file: give -o a .csv file, or no -o");
-    }
     check_plot_path("--plot", plot);
     tool = find_plot_tool("--plot");  // before the run: a missing tool runs nothing
     plot_file.emplace(NamedPath{"--plot", plot}, OutputFile::Writer::kHelper);
@@ -366,12 +362,14 @@ void add_plot(CLI::App& app, CommandLine& args) {
   PlotRequest& request = args.plot.request;
   CLI::App* plot = app.add_subcommand(
       "plot",
-      "Draw results files (CSV), one run each, overlaid: panels by scale, dense events as a raster "
-      "(.png, .svg or .pdf; docs/cli.md)");
+      "Draw results files (CSV, HDF5 or MAT), every run overlaid: panels by scale, dense events as a "
+      "raster (.png, .svg or .pdf; docs/cli.md)");
   args.plot.command = plot;
-  plot->add_option("RESULTS", request.results, "Results files (CSV, from run -o), one run each")->required();
+  plot->add_option("RESULTS", request.results, "Results files: CSV, HDF5 or MAT (run -o), or a sweep's HDF5")
+      ->required();
   plot->add_option("-o,--output", request.output, "The plot (.png, .svg or .pdf; 1000 pixels wide)");
   plot->add_option("--signals", args.plot.signals, "Draw only these signals: a.out,b.out");
+  plot->add_option("--runs", request.runs, "Draw only these runs of a sweep's HDF5 file: 0,3-5");
   plot->add_flag("--logx", request.logx, "A logarithmic time axis (rows at t <= 0 skipped)");
   plot->add_flag("--logy", request.logy, "Logarithmic value axes (values <= 0 skipped)");
   plot->add_option("--title", request.title, "The plot's title");

@@ -57,18 +57,30 @@ std::string environment(const char* name) {
   return value == nullptr ? std::string() : std::string(value);
 }
 
-/// plot_results.py's exit status for a bad results file or signal name.
+/// plot_results.py's exit status for a bad results file, signal name or --runs.
 constexpr int kScriptBadInput = 3;
 
-/// The column names of a results CSV (after time and microstep).
-/// @throws CommandError (kExitUsage) when it cannot be read or is not one.
-std::vector<std::string> results_columns(const std::string& path) {
+/// The first bytes of an HDF5 file (ctde writes no user block before them).
+constexpr std::string_view kHdf5Signature("\x89HDF\r\n\x1a\n", 8);
+/// A MAT file's text header starts so ("MATLAB 5.0 MAT-file, ...").
+constexpr std::string_view kMatHeader = "MATLAB ";
+
+/// The column names of a results CSV (after time and microstep), or nothing
+/// for an HDF5 or MAT file, whose signals the script reads and checks (told
+/// apart by their first bytes, as the script tells them).
+/// @throws CommandError (kExitUsage) when it cannot be read or is none of them.
+std::optional<std::vector<std::string>> results_columns(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int reason = errno;
     throw CommandError(kExitUsage, "cannot read RESULTS '" + path + "': " + std::strerror(reason));
   }
-  std::string line;
+  std::string line(kHdf5Signature.size(), '\0');
+  in.read(line.data(), static_cast<std::streamsize>(line.size()));
+  line.resize(static_cast<std::size_t>(in.gcount()));
+  if (line == kHdf5Signature || line.starts_with(kMatHeader)) return std::nullopt;
+  in.clear();
+  in.seekg(0);
   std::getline(in, line);
   if (!line.empty() && line.back() == '\r') line.pop_back();
   std::vector<std::string> cells;
@@ -80,8 +92,9 @@ std::vector<std::string> results_columns(const std::string& path) {
   }
   if (cells.size() < 2 || cells[0] != "time" || cells[1] != "microstep") {
     throw CommandError(kExitUsage, "RESULTS '" + path +
-                                       "' is not a ctde results file: its first line must start with "
-                                       "time,microstep (a CSV written by ctde run -o)");
+                                       "' is not a ctde results file: neither a CSV whose first line starts "
+                                       "with time,microstep (ctde run -o x.csv) nor an HDF5 (-o x.h5, ctde "
+                                       "sweep) or MAT file (-o x.mat)");
   }
   cells.erase(cells.begin(), cells.begin() + 2);
   return cells;
@@ -140,6 +153,7 @@ ProcessResult run_plot_tool(const PlotTool& tool, const PlotRequest& request, co
     }
     arguments.push_back(option);
   }
+  if (!request.runs.empty()) arguments.push_back("--runs=" + request.runs);
   for (const auto& column : request.discrete) arguments.push_back("--discrete=" + column);
   if (request.logx) arguments.emplace_back("--logx");
   if (request.logy) arguments.emplace_back("--logy");
@@ -221,12 +235,15 @@ void plot_command(const PlotRequest& request) {
   const std::string output = request.describe ? std::string() : request.output;
   check_paths(inputs, {{"-o", output}});
   std::vector<std::string> known;
+  bool all_csv = true;  // else the script checks the names, with the same message
   for (const auto& path : request.results) {
-    for (auto& name : results_columns(path)) {
+    auto columns = results_columns(path);
+    all_csv = all_csv && columns.has_value();
+    for (auto& name : columns.value_or(std::vector<std::string>())) {
       if (std::find(known.begin(), known.end(), name) == known.end()) known.push_back(std::move(name));
     }
   }
-  check_signals(request.signals, known);
+  if (all_csv) check_signals(request.signals, known);
   if (!request.describe) check_plot_path("-o", request.output);
   const PlotTool tool = find_plot_tool("plot");
   std::optional<OutputFile> file;

@@ -20,9 +20,10 @@ struct PlotTool {
 
 /// What to draw. Copyable value type.
 struct PlotRequest {
-  std::vector<std::string> results;   ///< results CSV files, one run each
+  std::vector<std::string> results;   ///< results files: CSV, HDF5 (a run or a sweep's) or MAT
   std::string output;                 ///< the plot file (empty with `describe`)
   std::vector<std::string> signals;   ///< the signals to draw (empty: all)
+  std::string runs;                   ///< a sweep file's runs to draw, "0,3-5" (empty: all)
   std::vector<std::string> discrete;  ///< the discrete columns (empty: those with empty cells)
   std::string title;
   bool logx = false;      ///< a logarithmic time axis
@@ -49,11 +50,13 @@ void check_plot_path(const std::string& who, const std::string& path);
 ///         message has gone to stderr.
 void plot_run_results(const PlotTool& tool, const PlotRequest& request, const std::string& output);
 
-/// `ctde plot`: checks the results files (each exists and starts with
-/// `time,microstep`) and the --signals names, then draws or describes.
+/// `ctde plot`: checks the results files (each exists and is a CSV starting
+/// with `time,microstep`, an HDF5 or a MAT file) and the --signals names
+/// (of CSV files; the script checks those of the others), then draws or
+/// describes.
 /// @throws CommandError (kExitUsage) for a missing or foreign file, an
-///         unknown signal (naming the known ones) or a malformed row the
-///         script finds; (kExitRunFailed) when drawing fails.
+///         unknown signal (naming the known ones), or a malformed row, file
+///         or --runs the script finds; (kExitRunFailed) when drawing fails.
 void plot_command(const PlotRequest& request);
 
 }  // namespace ctde::cli

@@ -53,6 +53,15 @@ constexpr std::array<std::string_view, 15> kReserved{
     "rhs_evals", "events",    "time_events", "state_events",    "end_time",
     "wall_time", "microstep", "loop_solves", "loop_iterations", "warm_start_until"};
 
+/// Group (or file: the root group) creation properties that keep the order
+/// in which links are created: a run's datasets are read back in the order
+/// of `record`, as the CSV's columns are (h5py's iteration, the plot script).
+Plist creation_order(hid_t list_class) {
+  Plist list(H5Pcreate(list_class));
+  H5Pset_link_creation_order(list.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+  return list;
+}
+
 }  // namespace
 
 SummaryRow summary_row(const RunRecord& record) {
@@ -75,8 +84,9 @@ bool is_reserved_name(std::string_view name) {
 }
 
 Hdf5File::Hdf5File(std::string path) : path_(std::move(path)) {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by what they fail, not printed
-  file_ = H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);         // errors are reported by what they fail, not printed
+  const Plist root = creation_order(H5P_FILE_CREATE);  // the root is a single run's group
+  file_ = H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, root.get(), H5P_DEFAULT);
   if (file_ < 0) fail("cannot create the file");
 }
 
@@ -123,11 +133,18 @@ bool put_dataset(hid_t group, const std::string& name, hid_t type, const std::ve
   return count == 0 || H5Dwrite(dataset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
 }
 
-/// Creates group `name` and the groups above it that do not exist yet.
+/// Creates the run group `name`, its links kept in creation order, and the
+/// groups above it that do not exist yet (HDF5's default: by name, so a
+/// sweep's /runs lists its runs in no order a writer chose).
 hid_t create_group(hid_t file, const std::string& name) {
-  const Plist links(H5Pcreate(H5P_LINK_CREATE));
-  H5Pset_create_intermediate_group(links.get(), 1);
-  return H5Gcreate2(file, name.c_str(), links.get(), H5P_DEFAULT, H5P_DEFAULT);
+  for (std::size_t slash = name.find('/', 1); slash != std::string::npos; slash = name.find('/', slash + 1)) {
+    const std::string parent = name.substr(0, slash);
+    if (H5Lexists(file, parent.c_str(), H5P_DEFAULT) > 0) continue;
+    const Group created(H5Gcreate2(file, parent.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    if (!created.ok()) return -1;
+  }
+  const Plist order = creation_order(H5P_GROUP_CREATE);
+  return H5Gcreate2(file, name.c_str(), H5P_DEFAULT, order.get(), H5P_DEFAULT);
 }
 
 }  // namespace

@@ -1,9 +1,20 @@
 #!/usr/bin/python3
-"""Plots ctde results files, one run per file, overlaid.
+"""Plots ctde results files, every run of every file overlaid.
 
-    /usr/bin/python3 scripts/plot_results.py RESULTS.csv [MORE.csv ...] -o plot.png
-        [--signals a.out,b.out] [--logx] [--logy] [--title TEXT]
+    /usr/bin/python3 scripts/plot_results.py RESULTS [MORE ...] -o plot.png
+        [--signals a.out,b.out] [--runs 0,3-5] [--logx] [--logy] [--title TEXT]
         [--width 10 --height 6 --dpi 100] [--discrete=COLUMN ...] [--describe]
+
+Results files (docs/cli.md, "ctde plot"; told apart by their first bytes, not
+their names):
+- CSV (ctde run -o x.csv): a run; an empty cell is an absent value.
+- HDF5 (ctde run -o x.h5): a run, the root group; ctde sweep's file: every
+  run /runs/<k> (--runs chooses some), labelled "run k: e=0.6" with its swept
+  parameters (from /summary), and its status when not ok. Vector datasets
+  (rows x width) are the columns NAME[0], NAME[1], ... as in a CSV.
+- MAT (ctde run -o x.mat, version 5): a run; signals.<field> in the order of
+  signal_names, which gives the columns' names.
+A NaN in an HDF5 or MAT file is an absent value (ctde writes absent values so).
 
 Layout (docs/cli.md, "ctde plot"):
 - Continuous signals are lines, grouped into panels of similar scale: sorted by
@@ -19,7 +30,10 @@ Layout (docs/cli.md, "ctde plot"):
   largest is drawn as 0, and a signal whose values all lie below 1e-9 of the
   plot's largest magnitude (at least 1) is drawn as 0 altogether.
 - Each run has its own line style and marker; each signal of a panel its own
-  colour (a panel of one signal colours the runs instead).
+  colour (a panel of one signal colours the runs instead). With more runs than
+  line styles (4), each signal has a panel of its own, its runs coloured.
+- A legend lists 12 lines at most (the last "+N more"); an event raster is at
+  most twice a panel's height and labels 12 of its rows at most (every k-th).
 
 The figure is WIDTH inches wide and HEIGHT high for up to three panels, 1.5
 inches more for each further one, at DPI dots per inch; the format follows the
@@ -45,6 +59,12 @@ EXTRA_PANEL_INCHES = 1.5  # added to the height for each panel beyond three
 LINE_STYLES = ["-", "--", ":", "-."]
 MARKERS = ["o", "s", "^", "D", "v", "x"]
 EXIT_BAD_INPUT = 3
+LEGEND_ENTRIES = 12  # a legend lists this many lines at most, the last "+N more"
+RASTER_LABELS = 12  # an event raster labels this many rows at most (every k-th row)
+HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
+MAT_HEADER = b"MATLAB "  # "MATLAB 5.0 MAT-file, ..." (and 7.3's, which scipy cannot read)
+# The columns of a sweep file's /summary that are no swept parameter (docs/sweep.md, "Results files").
+SWEEP_SUMMARY_OWN = {"index", "status", "message", "steps", "events", "wall_time"}
 
 
 class BadInput(Exception):
@@ -55,24 +75,54 @@ class CannotWrite(Exception):
     """The plot file cannot be written."""
 
 
-class Run:
-    """One results file: its label, times and columns ({name: [value or None]})."""
+class MissingModule(Exception):
+    """A Python module that reading HDF5 or MAT files needs is not installed."""
 
-    def __init__(self, path, label, times, columns):
+
+class Run:
+    """One run: its file, label, times and columns ({name: [value or None]}).
+
+    `index` is its number in a sweep file (None for a file of one run),
+    `parameters` its swept values ({name: value}), `status` how it ended.
+    """
+
+    def __init__(self, path, times, columns, index=None, parameters=None, status="ok"):
         self.path = path
-        self.label = label
+        self.label = os.path.basename(path)
         self.times = times
         self.columns = columns
+        self.index = index
+        self.parameters = parameters or {}
+        self.status = status
 
 
-def read_run(path):
-    """Reads a results CSV into a Run (labelled by the file's name)."""
+def read_results(path, wanted_runs):
+    """The runs of one results file, by its first bytes: HDF5, MAT, else CSV."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(len(HDF5_SIGNATURE))
+    except OSError as e:
+        raise BadInput(f"cannot read {path}: {e.strerror}")
+    if start == HDF5_SIGNATURE:
+        return read_hdf5(path, wanted_runs)
+    if start.startswith(MAT_HEADER):
+        return [read_mat(path)]
+    return [read_csv(path)]
+
+
+def not_results(path, why):
+    return BadInput(f"{path}: not a ctde results file ({why}; ctde writes CSV whose first line starts with "
+                    "time,microstep, HDF5 and MAT files)")
+
+
+def read_csv(path):
+    """Reads a results CSV into a Run."""
     try:
         with open(path, newline="") as f:
             rows = csv.reader(f)
             header = next(rows, [])
             if header[:2] != ["time", "microstep"]:
-                raise BadInput(f"{path}: not a ctde results file (its first line must start with time,microstep)")
+                raise not_results(path, "its first line does not start with time,microstep")
             names = header[2:]
             columns = {name: [] for name in names}
             times = []
@@ -88,16 +138,130 @@ def read_run(path):
     except OSError as e:
         raise BadInput(f"cannot read {path}: {e.strerror}")
     except UnicodeDecodeError:
-        raise BadInput(f"{path}: not a ctde results file (not text)")
-    return Run(path, os.path.basename(path), times, columns)
+        raise not_results(path, "not text")
+    return Run(path, times, columns)
 
 
-def label_runs(runs):
-    """Labels runs by file name, or by path where two share a name."""
-    names = [r.label for r in runs]
+def import_module(name, package):
+    try:
+        return __import__(name, fromlist=["_"])
+    except ImportError as missing:
+        raise MissingModule(f"{name} is not available to {sys.executable} ({missing}); "
+                            f"on Debian: apt-get install {package}")
+
+
+def absent_as_none(values):
+    """A column's values as floats, NaN (absent) as None."""
+    return [None if v != v else v for v in values.astype(float).tolist()]
+
+
+def add_columns(columns, name, values, rows, where):
+    """Adds a signal of `rows` x width values as CSV's columns: NAME, or NAME[0], NAME[1], ..."""
+    if values.shape[:1] != (rows,) or values.ndim > 2:
+        raise BadInput(f"{where}: {name} has the shape {values.shape}, the time {rows} rows")
+    if values.ndim == 2 and values.shape[1] > 1:
+        for e in range(values.shape[1]):
+            columns[f"{name}[{e}]"] = absent_as_none(values[:, e])
+    else:
+        columns[name] = absent_as_none(values.reshape(rows))
+
+
+def hdf5_run(path, group, h5py, index=None, parameters=()):
+    """One run's group: time, microstep and a dataset per signal."""
+    where = f"{path}:{group.name}"
+    if not isinstance(group.get("time"), h5py.Dataset):
+        raise not_results(path, f"an HDF5 file without {group.name.rstrip('/')}/time")
+    times = group["time"][()].astype(float).tolist()
+    columns = {}
+    for name in group:  # in the order written (the record's), where the file keeps it; else by name
+        item = group[name]
+        if name in ("time", "microstep") or not isinstance(item, h5py.Dataset) or item.dtype.kind != "f":
+            continue
+        add_columns(columns, name, item[()], len(times), where)
+    values = {p: float(group.attrs[p]) for p in parameters if p in group.attrs}
+    return Run(path, times, columns, index, values, str(group.attrs.get("status", "ok")))
+
+
+def read_hdf5(path, wanted_runs):
+    """A run (the root group) or a sweep's runs (/runs/<k>, those of --runs if given)."""
+    h5py = import_module("h5py", "python3-h5py")
+    try:
+        with h5py.File(path, "r") as f:
+            if not isinstance(f.get("runs"), h5py.Group):
+                return [hdf5_run(path, f["/"], h5py)]
+            indices = sorted(int(k) for k in f["runs"] if k.isdigit())
+            missing = [k for k in wanted_runs or [] if k not in indices]
+            if missing:
+                raise BadInput(f"--runs: {path} has no run {', '.join(map(str, missing))} "
+                               f"(its runs: {index_ranges(indices) or 'none'})")
+            summary = f.get("summary")
+            names = summary.dtype.names if isinstance(summary, h5py.Dataset) and summary.dtype.names else ()
+            parameters = [n for n in names if n not in SWEEP_SUMMARY_OWN]
+            chosen = [k for k in indices if not wanted_runs or k in wanted_runs]
+            return [hdf5_run(path, f["runs"][str(k)], h5py, k, parameters) for k in chosen]
+    except OSError as e:
+        raise BadInput(f"{path}: cannot read the HDF5 file ({e})")
+
+
+def read_mat(path):
+    """A MAT file of ctde run -o x.mat: time, signals (a struct), signal_names."""
+    io = import_module("scipy.io", "python3-scipy")
+    try:
+        m = io.loadmat(path)
+    except (ValueError, TypeError, NotImplementedError, OSError) as e:
+        raise BadInput(f"{path}: cannot read the MAT file ({e})")
+    if not {"time", "signals", "signal_names"} <= m.keys():
+        raise not_results(path, "a MAT file without time, signals and signal_names")
+    times = m["time"].reshape(-1).astype(float).tolist()
+    fields = m["signals"].dtype.names or ()
+    names = [str(cell[0]) if cell.size else "" for cell in m["signal_names"].reshape(-1)]
+    if len(names) != len(fields):
+        raise BadInput(f"{path}: {len(names)} signal_names for {len(fields)} fields of signals")
+    columns = {}
+    for name, field in zip(names, fields):
+        add_columns(columns, name, m["signals"][field][0, 0], len(times), path)
+    return Run(path, times, columns)
+
+
+def index_ranges(indices):
+    """[0, 1, 2, 5] as "0-2, 5"."""
+    spans = []
+    for k in indices:
+        if spans and k == spans[-1][1] + 1:
+            spans[-1][1] = k
+        else:
+            spans.append([k, k])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
+def parse_runs(text):
+    """--runs 0,3-5: the run numbers of a sweep file to draw."""
+    runs = []
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        first, _, last = part.partition("-")
+        if not first.isdigit() or (last and not last.isdigit()) or (last and int(last) < int(first)):
+            raise BadInput(f"--runs {text}: expects run numbers and ranges such as 0,3-5")
+        runs += range(int(first), int(last or first) + 1)
+    return list(dict.fromkeys(runs))
+
+
+def run_label(run):
+    """A sweep run's label: its number, swept values, and how it ended when not ok."""
+    label = f"run {run.index}"
+    if run.parameters:
+        label += ": " + ", ".join(f"{name}={value:.6g}" for name, value in run.parameters.items())
+    return label if run.status == "ok" else f"{label} ({run.status})"
+
+
+def label_runs(runs, files):
+    """Labels runs by file name, or by path where two files share a name; a
+    sweep's runs by run_label(), after the file's label when there are several files."""
+    names = [os.path.basename(f) for f in files]
     for r in runs:
         if names.count(r.label) > 1:
             r.label = r.path
+        if r.index is not None:
+            r.label = run_label(r) if len(files) == 1 else f"{r.label} {run_label(r)}"
     labels = [r.label for r in runs]
     for i, r in enumerate(runs):
         if labels.count(r.label) > 1:
@@ -119,8 +283,9 @@ def choose(runs, wanted):
         return known
     unknown = [n for n in wanted if n not in known]
     if unknown:
-        raise BadInput(f"--signals: no signal {', '.join(unknown)} in the results; "
-                       f"known: {', '.join(known) if known else '(none)'}")
+        quoted = ", ".join("'" + n + "'" for n in unknown)  # as ctde plot's own check says it
+        raise BadInput(f"--signals: no signal {quoted} in the results; "
+                       f"they have: {', '.join(known) if known else '(no signals)'}")
     return list(dict.fromkeys(wanted))
 
 
@@ -166,21 +331,26 @@ def clean_roundoff(names, runs, report):
 
 
 def group_by_scale(names, runs):
-    """Panels (lists of names) of signals of similar magnitude, largest first."""
+    """Panels (lists of names) of signals of similar magnitude, largest first.
+
+    With more runs than line styles, a panel holds one signal: its runs are
+    told apart by colour (a panel of several signals colours the signals).
+    """
+    per_panel = MAX_PER_PANEL if len(runs) <= len(LINE_STYLES) else 1
     magnitudes = {n: magnitude(n, runs) for n in names}
     order = sorted((n for n in names if magnitudes[n] > 0.0), key=lambda n: -magnitudes[n])
     panels = []
     for name in order:
         panel = panels[-1] if panels else None
-        if panel and len(panel) < MAX_PER_PANEL and magnitudes[name] * SHARE_FACTOR >= magnitudes[panel[0]]:
+        if panel and len(panel) < per_panel and magnitudes[name] * SHARE_FACTOR >= magnitudes[panel[0]]:
             panel.append(name)
         else:
             panels.append([name])
     zeros = [n for n in names if magnitudes[n] == 0.0]
-    if zeros and panels and len(panels[-1]) + len(zeros) <= MAX_PER_PANEL:
+    if zeros and panels and len(panels[-1]) + len(zeros) <= per_panel:
         panels[-1] += zeros
-    elif zeros:
-        panels.append(zeros)
+    else:
+        panels += [zeros[i:i + per_panel] for i in range(0, len(zeros), per_panel)]
     rank = {n: i for i, n in enumerate(names)}  # each panel lists its signals in column order
     return [sorted(p, key=rank.get) for p in panels]
 
@@ -340,11 +510,24 @@ def draw_raster(ax, signals, runs, report, seconds_per_pixel):
                      alpha=1.0 if per_pixel <= 1 else max(0.05, 1.0 / per_pixel))
         label = name if len(runs) == 1 else f"{name} · {r.label}"
         labels.append(f"{axis_label([label])} ({len(times)})")
-    ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels(labels, fontsize="small")
+    step = math.ceil(len(rows) / RASTER_LABELS) if rows else 1  # more rows than labels fit: every step-th
+    ax.set_yticks(range(0, len(rows), step))
+    ax.set_yticklabels(labels[::step], fontsize="small")
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.set_ylabel("events")
     ax.grid(True, axis="x", alpha=0.3)
+
+
+def legend(ax, points):
+    """The panel's legend: at most LEGEND_ENTRIES lines, the last "+N more" (a
+    sweep's hundred runs would hide the plot)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if len(handles) > LEGEND_ENTRIES:
+        more = len(handles) - LEGEND_ENTRIES + 1
+        handles = handles[:LEGEND_ENTRIES - 1] + [ax.plot([], [], linestyle="none")[0]]
+        labels = labels[:LEGEND_ENTRIES - 1] + [f"+{more} more"]
+    ax.legend(handles, labels, loc="best" if points < 20000 else "upper right", fontsize="x-small",
+              ncol=2 if len(handles) > 4 else 1)
 
 
 def draw(runs, report, args):
@@ -354,7 +537,9 @@ def draw(runs, report, args):
     import matplotlib.pyplot as plt
 
     panels = report["panels"] or [{"kind": "lines", "signals": []}]
-    heights = [0.4 + 0.3 * len(p["signals"]) * len(runs) if p["kind"] == "raster" else 2.0 for p in panels]
+    # A raster row per signal and run, up to twice a panel's height (12 rows); more rows are narrower.
+    heights = [min(0.4 + 0.3 * len(p["signals"]) * len(runs), 4.0) if p["kind"] == "raster" else 2.0
+               for p in panels]
     fig, axes = plt.subplots(len(panels), 1, sharex=True, squeeze=False, gridspec_kw={"height_ratios": heights},
                              figsize=(report["width_pixels"] / args.dpi, report["height_pixels"] / args.dpi))
     axes = [a[0] for a in axes]
@@ -373,9 +558,7 @@ def draw(runs, report, args):
             ax.text(0.5, 0.5, "no values > 0 to draw on a log axis", ha="center", va="center", transform=ax.transAxes)
         ax.grid(True, alpha=0.3)
         if signals:
-            points = sum(len(r.times) for r in runs) * len(signals)
-            ax.legend(loc="best" if points < 20000 else "upper right", fontsize="x-small",
-                      ncol=2 if len(signals) * len(runs) > 4 else 1)
+            legend(ax, sum(len(r.times) for r in runs) * len(signals))
     if args.logx:
         axes[-1].set_xscale("log")
     if args.title:
@@ -395,10 +578,11 @@ def draw(runs, report, args):
 
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results", nargs="+", help="results CSV files, one run each")
+    parser.add_argument("results", nargs="+", help="results files: CSV, HDF5 (a run or a sweep) or MAT")
     parser.add_argument("-o", "--output", help="the plot (.png, .svg or .pdf)")
     parser.add_argument("--signals", type=lambda s: [n for n in s.split(",") if n], default=[],
                         help="the signals to draw: a.out,b.out (default: all)")
+    parser.add_argument("--runs", default="", help="a sweep file's runs to draw: 0,3-5 (default: all)")
     parser.add_argument("--logx", action="store_true", help="a logarithmic time axis")
     parser.add_argument("--logy", action="store_true", help="logarithmic value axes")
     parser.add_argument("--width", type=float, default=10, help="inches (default 10)")
@@ -414,15 +598,27 @@ def parse_arguments():
     return args
 
 
+def read_all(paths, runs_text=""):
+    """Every run of the results files, labelled; --runs (`runs_text`) chooses a sweep's."""
+    wanted = parse_runs(runs_text) if runs_text else None
+    runs = [r for path in paths for r in read_results(path, wanted)]
+    if wanted and not any(r.index is not None for r in runs):
+        raise BadInput(f"--runs {runs_text}: chooses runs of a sweep's HDF5 file, and no file is one")
+    label_runs(runs, paths)
+    return runs
+
+
 def main():
     args = parse_arguments()
     try:
-        runs = [read_run(path) for path in args.results]
-        label_runs(runs)
+        runs = read_all(args.results, args.runs)
         report = layout(runs, args)
     except BadInput as e:
         print(f"plot_results.py: error: {e}", file=sys.stderr)
         sys.exit(EXIT_BAD_INPUT)
+    except MissingModule as e:
+        print(f"plot_results.py: {e}", file=sys.stderr)
+        sys.exit(2)
     for note in report["notes"]:
         print(f"plot_results.py: note: {note}", file=sys.stderr)
     if args.describe:

@@ -13,7 +13,7 @@ packages=(
   doctest-dev nlohmann-json3-dev libcli11-dev libmuparser-dev
   libsystemc-dev                      # the DE benchmark baseline
   python3-matplotlib                  # ctde run --plot and scripts/plot_results.py (run by /usr/bin/python3)
-  python3-scipy                       # the scipy benchmark baseline
+  python3-scipy                       # the scipy benchmark baseline; ctde plot reads .mat results with it
   graphviz                            # ctde graph -o model.svg (the `dot` program)
   clang-format clang-tidy             # scripts/lint.sh, run by the test command
   universal-ctags                     # scripts/check_structure.py (in lint): functions and members
@@ -25,7 +25,7 @@ packages=(
   libhdf5-dev                         # results in HDF5: the serial flavour, on purpose (docs/sweep.md)
   libmatio-dev                        # results in MATLAB's .mat (ctde run -o x.mat)
   libopenmpi-dev openmpi-bin          # mpirun ctde sweep (find_package(MPI)); the tests run mpirun -np 2 and 3
-  python3-h5py                        # the sweep tests read the HDF5 files back (scipy reads the .mat ones)
+  python3-h5py                        # ctde plot reads .h5 results; the sweep tests read them back (scipy the .mat)
   python3-distributed                 # ctde.sweep(..., client=) on a Dask cluster; its test starts a LocalCluster
   bc valgrind                         # bench/sweep/run_sweep_bench.sh (times, instruction counts)
   "$@"

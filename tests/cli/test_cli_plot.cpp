@@ -1,5 +1,6 @@
 // `ctde run --plot` and `ctde plot` end to end: the PNG drawn, its size, the
-// layout decisions (through --describe), and the errors.
+// layout decisions (through --describe), and the errors; CSV, HDF5 and MAT
+// results drawn alike, and a sweep's runs.
 #include <doctest/doctest.h>
 
 #include "support/cli_helpers.hpp"
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace {
 
@@ -346,4 +348,164 @@ TEST_CASE(
   const CommandResult r = run_cli("plot " + csv.string() + " -o " + png.string());
   CHECK_MESSAGE(r.status == 0, r.output);
   CHECK(png_size(png) == std::make_pair(1000U, 600U));
+}
+
+// ---- HDF5 and MAT results: the same drawing as the CSV's, a sweep's runs, and the errors
+
+namespace {
+
+/// Check `check` of tests/cli/plot_checks.py on `arguments`: what it printed,
+/// status 0 when its assertions held.
+CommandResult plot_check(const std::string& check, const std::string& arguments) {
+  return ctde::test::run_shell("/usr/bin/python3 " + std::string(CTDE_SOURCE_DIR) +
+                               "/tests/cli/plot_checks.py " + check + " " + arguments + " 2>&1");
+}
+
+/// The layout --describe prints from its panels on (the runs' labels are the files' names).
+std::string panels_of(const std::string& layout) { return layout.substr(layout.find("\"panels\"")); }
+
+/// Writes the sweep of the ball over `e` (stop time 3 s) to the scratch file `name`.
+std::string ball_sweep(const std::string& name, const std::string& values) {
+  const std::string spec = write_scratch(
+      name + ".json", R"({"ctde_sweep": 1, "grid": {"e": [)" + values + R"(]}, "stop_time": 3})");
+  const std::string out = scratch(name).string();
+  const CommandResult r = run_cli("sweep " + example_models() + "bouncing_ball.json " + spec + " -o " + out +
+                                  " --jobs 1 --quiet");
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ctde plot draws a run's HDF5 and MAT results as it draws its CSV") {
+  // The ball: a discrete signal (absent values: empty cells, NaN); the spring: a vector signal
+  // (spring.out[0] and [1] in the CSV, one dataset of rows x 2 in HDF5 and MAT).
+  const std::vector<std::pair<std::string, std::string>> models = {
+      {"bouncing_ball", "h.out:0 v.out:0 ground.out:"},
+      {"spring_mass", "force.out:0 spring.out[0]:0 spring.out[1]:0"}};
+  for (const auto& [model, columns] : models) {
+    CAPTURE(model);
+    std::vector<std::string> files;
+    for (const std::string extension : {".csv", ".h5", ".mat"}) {
+      files.push_back(scratch(model + extension).string());
+      const CommandResult r = run_cli("run " + example_models() + model + ".json --quiet -o " + files.back());
+      REQUIRE_MESSAGE(r.status == 0, r.output);
+    }
+    // The script loads the three into the same columns, in the record's order, absent values alike.
+    const CommandResult same = plot_check("same_columns", files[0] + " " + files[1] + " " + files[2]);
+    CHECK_MESSAGE(same.status == 0, same.output);
+    CHECK(has(same.output, columns));
+    CHECK_FALSE(has(same.output, "ground.out:0"));  // absent but at its events
+
+    std::vector<std::string> drawn;
+    for (const auto& file : files) {
+      CAPTURE(file);
+      CHECK(panels_of(describe_layout(file)) == panels_of(describe_layout(files[0])));
+      const auto png = scratch(std::filesystem::path(file).filename().string() + ".png");
+      std::filesystem::remove(png);
+      const CommandResult r = run_cli("plot " + file + " -o " + png.string());
+      CHECK_MESSAGE(r.status == 0, r.output);
+      CHECK(png_size(png) == std::make_pair(1000U, 600U));
+      drawn.push_back(read_text(png));
+    }
+    CHECK(drawn[1] == drawn[0]);  // the same picture, byte for byte
+    CHECK(drawn[2] == drawn[0]);
+  }
+}
+
+TEST_CASE("ctde run --plot draws from -o x.h5 or x.mat, and keeps it") {
+  std::vector<std::string> drawn;
+  for (const std::string extension : {".csv", ".h5", ".mat"}) {
+    CAPTURE(extension);
+    const auto results = scratch("pi_plotted" + extension);
+    const auto png = scratch("pi_plotted" + extension + ".png");
+    std::filesystem::remove(results);
+    std::filesystem::remove(png);
+    const CommandResult r = run_cli("run " + example_models() + "sampled_pi.json --quiet -o " +
+                                    results.string() + " --plot " + png.string());
+    CHECK_MESSAGE(r.status == 0, r.output);
+    CHECK(std::filesystem::file_size(results) > 0);
+    CHECK(png_size(png) == std::make_pair(1000U, 600U));
+    drawn.push_back(read_text(png));
+  }
+  CHECK(read_text(scratch("pi_plotted.h5")).rfind("\x89HDF\r\n\x1a\n", 0) == 0);
+  CHECK(read_text(scratch("pi_plotted.mat")).rfind("MATLAB 5.0 MAT-file", 0) == 0);
+  CHECK(drawn[1] == drawn[0]);  // the discrete u.out as stems from all three
+  CHECK(drawn[2] == drawn[0]);
+}
+
+TEST_CASE("ctde plot of a sweep file draws every run, labelled with its values; --runs chooses some") {
+  const std::string sweep = ball_sweep("sweep_e.h5", "0.6, 0.7, 0.8, 0.9, 1.0");
+  const std::string layout = describe_layout(sweep);
+  CHECK(has(layout,
+            R"("runs": ["run 0: e=0.6", "run 1: e=0.7", "run 2: e=0.8", "run 3: e=0.9", "run 4: e=1"])"));
+  // More runs than line styles: a signal per panel, its runs in colours.
+  CHECK(has(layout,
+            R"("panels": [{"kind": "lines", "signals": ["v.out"]}, )"
+            R"({"kind": "lines", "signals": ["h.out"]}, {"kind": "raster", "signals": ["ground.out"]}])"));
+  const auto png = scratch("sweep_e.png");
+  std::filesystem::remove(png);
+  const CommandResult r = run_cli("plot " + sweep + " -o " + png.string());
+  CHECK_MESSAGE(r.status == 0, r.output);
+  CHECK(png_size(png) == std::make_pair(1000U, 600U));
+
+  // Three runs share panels again.
+  const std::string chosen = describe_layout(sweep + " --runs 0,2-3");
+  CHECK(has(chosen, R"("runs": ["run 0: e=0.6", "run 2: e=0.8", "run 3: e=0.9"])"));
+  CHECK(has(chosen, R"({"kind": "lines", "signals": ["h.out", "v.out"]})"));
+
+  // Run 1 is what the model run alone with e = 0.7 gives, read from a CSV.
+  const auto alone = scratch("ball_e07.csv");
+  REQUIRE(run_cli("run " + example_models() + "bouncing_ball.json --quiet --set e=0.7 --stop-time 3 -o " +
+                  alone.string())
+              .status == 0);
+  const CommandResult same = plot_check("sweep_run", sweep + " 1 " + alone.string());
+  CHECK_MESSAGE(same.status == 0, same.output);
+
+  // With other files, a run's label starts with its file's name.
+  CHECK(has(describe_layout(sweep + " " + alone.string() + " --runs 1"),
+            R"("runs": ["sweep_e.h5 run 1: e=0.7", "ball_e07.csv"])"));
+
+  const CommandResult missing = run_cli("plot " + sweep + " --runs 2,7 --describe");
+  CHECK(missing.status == 2);
+  CHECK(has(missing.output, "--runs: " + sweep + " has no run 7 (its runs: 0-4)"));
+  const CommandResult bad = run_cli("plot " + sweep + " --runs 3-1 --describe");
+  CHECK(bad.status == 2);
+  CHECK(has(bad.output, "--runs 3-1: expects run numbers and ranges such as 0,3-5"));
+  const CommandResult no_sweep = run_cli("plot " + alone.string() + " --runs 1 --describe");
+  CHECK(no_sweep.status == 2);
+  CHECK(has(no_sweep.output, "--runs 1: chooses runs of a sweep's HDF5 file, and no file is one"));
+}
+
+TEST_CASE("ctde plot names a file that is neither CSV nor ctde's HDF5 or MAT, and a signal HDF5 lacks") {
+  const std::string h5 = scratch("foreign.h5").string();
+  const std::string mat = scratch("foreign.mat").string();
+  REQUIRE(plot_check("foreign_hdf5", h5).status == 0);
+  REQUIRE(plot_check("foreign_mat", mat).status == 0);
+  const CommandResult not_h5 = run_cli("plot " + h5 + " -o " + scratch("x.png").string());
+  CHECK(not_h5.status == 2);
+  CHECK(has(not_h5.output, h5 + ": not a ctde results file (an HDF5 file without /time;"));
+  CHECK(has(not_h5.output, "the results cannot be plotted"));
+  const CommandResult not_mat = run_cli("plot " + mat + " -o " + scratch("x.png").string());
+  CHECK(not_mat.status == 2);
+  CHECK(has(not_mat.output,
+            mat + ": not a ctde results file (a MAT file without time, signals and signal_names;"));
+
+  // A binary file of another kind: refused before the script runs.
+  const auto png = scratch("not_results.png");
+  REQUIRE(run_cli("plot " + motor_csv() + " -o " + png.string()).status == 0);
+  const CommandResult binary = run_cli("plot " + png.string() + " -o " + scratch("x.png").string());
+  CHECK(binary.status == 2);
+  CHECK(has(binary.output, "RESULTS '" + png.string() +
+                               "' is not a ctde results file: neither a CSV whose first line starts with "
+                               "time,microstep (ctde run -o x.csv) nor an HDF5 (-o x.h5, ctde sweep) or MAT "
+                               "file (-o x.mat)"));
+
+  // The script checks an HDF5 file's signal names, with the message of a CSV's.
+  const std::string ball = scratch("bouncing_ball.h5").string();
+  REQUIRE(run_cli("run " + example_models() + "bouncing_ball.json --quiet -o " + ball).status == 0);
+  const CommandResult unknown = run_cli("plot " + ball + " --signals h.out,height --describe");
+  CHECK(unknown.status == 2);
+  CHECK(has(unknown.output,
+            "--signals: no signal 'height' in the results; they have: h.out, v.out, ground.out"));
 }

@@ -218,15 +218,6 @@ TEST_CASE("ctde run writes the same results as CSV, HDF5 and MAT (read back by h
   CHECK_MESSAGE(r.status == 0, r.output);
 }
 
-TEST_CASE("ctde run --plot with HDF5 or MAT results is refused before the run") {
-  const std::string h5 = scratch("plot.h5").string();
-  std::filesystem::remove(h5);
-  const CommandResult r = run_cli("run " + ball() + " -o " + h5 + " --plot " + scratch("plot.png").string());
-  CHECK(r.status == 2);
-  CHECK(r.output.find("--plot draws from CSV results") != std::string::npos);
-  CHECK(!std::filesystem::exists(h5));
-}
-
 TEST_CASE(
     "random actors get seeds from (seed, k): the samples differ and the file does not depend on --jobs") {
   const std::string model = write("poisson.json", R"({"ctde": 1, "name": "arrivals",
