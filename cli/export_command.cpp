@@ -61,8 +61,7 @@ Json resolved_model(const std::string& path, const Model& model) {
   Json doc = Json::parse(read_text(path));
   for (const auto& [name, written] : model.parameters().definitions()) {
     const ResolvedParam& value = model.parameters().value(name);
-    if (!value.is_unset() && value.values().size() == 1 && value.rows() == 1 && value.cols() == 1)
-      doc["parameters"][name] = value.scalar();
+    if (fmu::is_scalar(value)) doc["parameters"][name] = value.scalar();
   }
   return doc;
 }

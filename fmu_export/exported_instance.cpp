@@ -58,22 +58,6 @@ bool allowed_in(Call call, Mode mode) {
   return false;
 }
 
-const char* causality_name(Causality c) {
-  switch (c) {
-    case Causality::kIndependent:
-      return "independent";
-    case Causality::kInput:
-      return "input";
-    case Causality::kOutput:
-      return "output";
-    case Causality::kParameter:
-      return "parameter";
-    case Causality::kLocal:
-      return "local";
-  }
-  return "?";
-}
-
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
@@ -301,7 +285,7 @@ Status ExportedInstance::set(std::span<const std::uint32_t> references,
       const bool input = v.causality == Causality::kInput;
       const bool parameter = v.causality == Causality::kParameter;
       if (!input && !parameter) {
-        return fail(fn, "'" + v.name + "' (causality " + causality_name(v.causality) + ") cannot be set");
+        return fail(fn, "'" + v.name + "' (causality " + to_string(v.causality) + ") cannot be set");
       }
       if (parameter && mode_ == Mode::kStep && !v.tunable) {
         return fail(fn, "parameter '" + v.name +

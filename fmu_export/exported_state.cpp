@@ -5,11 +5,26 @@
 // (docs/snapshots.md), so that the importer can roll a step back.
 #include <cstring>
 #include <exception>
+#include <memory>
 
 #include "core/format.hpp"
 #include "fmu_export/exported_instance.hpp"
 
 namespace ctde::fmu {
+
+namespace {
+
+/// Gives `saved` to the importer: as a new state, or into the one it passed
+/// (FMI: a non-null state is overwritten).
+void hand_over(std::unique_ptr<SavedState> saved, SavedState*& state) {
+  if (state == nullptr) {
+    state = saved.release();
+  } else {
+    *state = std::move(*saved);
+  }
+}
+
+}  // namespace
 
 Status ExportedInstance::get_state(SavedState*& state) noexcept {
   const char* fn = "GetFMUState";
@@ -26,11 +41,7 @@ Status ExportedInstance::get_state(SavedState*& state) noexcept {
         saved->file.sets.emplace_back(v.name, format_double(values_[v.reference]));
     }
     saved->values = values_;
-    if (state == nullptr) {
-      state = saved.release();
-    } else {
-      *state = std::move(*saved);  // the importer's earlier state, overwritten
-    }
+    hand_over(std::move(saved), state);
   } catch (const std::exception& e) {
     return fail(fn, e.what());
   }
@@ -79,11 +90,7 @@ Status ExportedInstance::deserialize(std::span<const std::byte> bytes, SavedStat
     std::memcpy(saved->values.data(), bytes.data() + sizeof count, count * sizeof(double));
     saved->file =
         decode_snapshot(bytes.subspan(sizeof count + count * sizeof(double)), "the serialized FMU state");
-    if (state == nullptr) {
-      state = saved.release();
-    } else {
-      *state = std::move(*saved);
-    }
+    hand_over(std::move(saved), state);
   } catch (const std::exception& e) {
     return fail(fn, e.what());
   }

@@ -17,11 +17,6 @@ std::string element_name(const std::string& name, std::uint32_t width, std::uint
   return width == 1 ? name : name + "[" + std::to_string(i + 1) + "]";
 }
 
-/// A parameter an FMU offers: one number.
-bool is_scalar(const ResolvedParam& value) {
-  return !value.is_unset() && value.values().size() == 1 && value.rows() == 1 && value.cols() == 1;
-}
-
 Variable variable(std::string name, std::size_t reference, Causality causality, std::string source) {
   Variable v;
   v.name = std::move(name);
@@ -61,6 +56,26 @@ void add_ports(std::vector<Variable>& out, const std::vector<InterfacePort>& por
 }
 
 }  // namespace
+
+const char* to_string(Causality causality) {
+  switch (causality) {
+    case Causality::kIndependent:
+      return "independent";
+    case Causality::kInput:
+      return "input";
+    case Causality::kOutput:
+      return "output";
+    case Causality::kParameter:
+      return "parameter";
+    case Causality::kLocal:
+      return "local";
+  }
+  return "local";
+}
+
+bool is_scalar(const ResolvedParam& value) {
+  return !value.is_unset() && value.values().size() == 1 && value.rows() == 1 && value.cols() == 1;
+}
 
 std::vector<Variable> fmu_variables(const Model& model, const RunSetup& setup) {
   std::vector<Variable> out;

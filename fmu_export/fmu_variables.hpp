@@ -39,6 +39,12 @@ struct Variable {
   std::string description;
 };
 
+/// The standard's name of `causality` ("input", "output", ...).
+[[nodiscard]] const char* to_string(Causality causality);
+
+/// True when a model parameter's value is one number: what an FMU offers as a parameter.
+[[nodiscard]] bool is_scalar(const ResolvedParam& value);
+
 /// The FMU's variables of `model`, checked for a run as `setup`.
 [[nodiscard]] std::vector<Variable> fmu_variables(const Model& model, const RunSetup& setup);
 

@@ -36,22 +36,6 @@ std::string escaped(const std::string& text) {
   return out;
 }
 
-const char* causality(Causality c) {
-  switch (c) {
-    case Causality::kIndependent:
-      return "independent";
-    case Causality::kInput:
-      return "input";
-    case Causality::kOutput:
-      return "output";
-    case Causality::kParameter:
-      return "parameter";
-    case Causality::kLocal:
-      return "local";
-  }
-  return "local";
-}
-
 const char* variability(const Variable& v) {
   if (v.causality == Causality::kParameter) return v.tunable ? "tunable" : "fixed";
   return v.discrete ? "discrete" : "continuous";
@@ -61,7 +45,7 @@ const char* variability(const Variable& v) {
 std::string common_attributes(const Variable& v) {
   std::string out = "name=\"" + escaped(v.name) + "\" valueReference=\"" + std::to_string(v.reference) +
                     "\" description=\"" + escaped(v.description) + "\" causality=\"" +
-                    causality(v.causality) + "\" variability=\"" + variability(v) + "\"";
+                    to_string(v.causality) + "\" variability=\"" + variability(v) + "\"";
   if (v.causality == Causality::kOutput || v.causality == Causality::kLocal) out += " initial=\"calculated\"";
   return out;
 }
