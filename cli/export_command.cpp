@@ -8,9 +8,11 @@
 #include <sstream>
 
 #include "actors/builtin_actors.hpp"
+#include "cli/model_path.hpp"
 #include "cli/plugins.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "core/model_include.hpp"
 #include "ctde/version.hpp"
 #include "fmu_export/carried_files.hpp"
 #include "fmu_export/fmu_archive_writer.hpp"
@@ -55,10 +57,14 @@ void check_portable(const RunSetup& setup) {
   }
 }
 
-/// The model file's JSON with the model's parameters as resolved (numbers
-/// for the scalar ones; the others as written): resources/model.json.
+/// The model file's JSON, its included files inlined, with the model's
+/// parameters as resolved (numbers for the scalar ones; the others as
+/// written): resources/model.json, which needs no other model file.
 Json resolved_model(const std::string& path, const Model& model) {
   Json doc = Json::parse(read_text(path));
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  (void)inline_includes(doc, path, folder.empty() ? "." : folder, command_actors(),
+                        model_search_path(command_model_path()));
   for (const auto& [name, written] : model.parameters().definitions()) {
     const ResolvedParam& value = model.parameters().value(name);
     if (fmu::is_scalar(value)) doc["parameters"][name] = value.scalar();
@@ -117,7 +123,7 @@ void export_command(const ExportRequest& request, std::ostream& out) {
                                        ": ctde exports Co-Simulation FMUs (--interface cs); Model Exchange "
                                        "export is not available yet");
   }
-  Model model = load_model_file(request.model, command_actors(), request.overrides);
+  Model model = load_model_file(request.model, command_actors(), request.overrides, command_model_path());
   const RunSetup checked = set_up_run(model, std::nullopt);
   check_portable(checked);
   // The FMU reads the resolved text, with the files it reads carried beside it: checked here as it

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/model_path.hpp"
 #include "cli/plugins.hpp"
 #include "cli/process.hpp"
 #include "core/graph_text.hpp"
@@ -414,7 +415,7 @@ void graph_command(const std::string& path, const ParameterOverrides& overrides,
   check_paths({{"MODEL", path}}, {{"-o", output}});
   const bool to_out = output.empty() || output == "-";
   const std::string format = to_out ? "dot" : format_of(output);
-  Model model = load_model_file(path, command_actors(), overrides);
+  Model model = load_model_file(path, command_actors(), overrides, command_model_path());
   const FlatModel flat = validate(model);
   std::ostringstream text;
   write_model_dot(flat, model.name(), text);

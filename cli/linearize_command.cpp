@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "actors/builtin_actors.hpp"
+#include "cli/model_path.hpp"
 #include "cli/plugins.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -224,7 +225,7 @@ void linearize_command(const LinearizeRequest& request, std::ostream& out) {
   std::optional<SnapshotFile> snapshot;
   ParameterOverrides overrides = request.overrides;
   if (!request.resume.empty()) snapshot = read_resume_file(request.resume, request.overrides, overrides);
-  Model model = load_model_file(request.model, command_actors(), overrides);
+  Model model = load_model_file(request.model, command_actors(), overrides, command_model_path());
   Linearization lin;
   try {
     lin = linearize_model(model, request.at,

@@ -20,6 +20,7 @@
 #include "cli/fmu_command.hpp"
 #include "cli/graph_command.hpp"
 #include "cli/linearize_command.hpp"
+#include "cli/model_path.hpp"
 #include "cli/plot.hpp"
 #include "cli/plugins.hpp"
 #include "cli/process.hpp"
@@ -224,7 +225,8 @@ struct FmuArgs {
 
 /// Every value the command line sets; CLI11 writes into it as it parses, so it must not move.
 struct CommandLine {
-  std::vector<std::string> plugins;  ///< --load, on every command that reads model files or the registry
+  std::vector<std::string> plugins;     ///< --load, on every command that reads model files or the registry
+  std::vector<std::string> model_path;  ///< --model-path, on every command that reads model files
   ValidateArgs validate;
   LinearizeArgs linearize;
   ExportArgs export_args;
@@ -243,7 +245,20 @@ void add_load(CLI::App& command, std::vector<std::string>& plugins) {
   command
       .add_option("--load", plugins, "Load user actor types from a plugin library (repeatable; docs/cli.md)")
       ->expected(1)
+      ->take_all()                // every --load, not at most one
       ->allow_extra_args(false);  // one library per --load: the model file may follow
+}
+
+/// Adds --load LIB and --model-path DIR (both repeatable) to `command`, a command that reads a model file.
+void add_model_options(CLI::App& command, CommandLine& args) {
+  add_load(command, args.plugins);
+  command
+      .add_option("--model-path", args.model_path,
+                  "A folder searched for included model files not found beside the including file "
+                  "(repeatable; after them CTDE_MODEL_PATH's; docs/model-format.md)")
+      ->expected(1)
+      ->take_all()
+      ->allow_extra_args(false);
 }
 
 /// Adds `ctde validate` and its options to `app`.
@@ -258,7 +273,7 @@ void add_validate(CLI::App& app, CommandLine& args) {
                ->add_option("--stop-time", v.stop_time,
                             "Check with this stop_time (s), as run --stop-time would run")
                ->transform(seconds_value());
-  add_load(*v.command, args.plugins);
+  add_model_options(*v.command, args);
   v.command->add_flag("--json", v.json, "Print the resolved model as JSON (for scripts)");
 }
 
@@ -274,7 +289,7 @@ void add_export(CLI::App& app, CommandLine& args) {
       ->check(CLI::IsMember({3, 2}));
   e.command->add_option("--interface", e.request.interface, "cs (Co-Simulation, the default)");
   e.command->add_option("--set", e.sets, "Override a model parameter: NAME=VALUE (repeatable)");
-  add_load(*e.command, args.plugins);
+  add_model_options(*e.command, args);
 }
 
 /// Adds `ctde linearize` and its options to `app`.
@@ -297,7 +312,7 @@ void add_linearize(CLI::App& app, CommandLine& args) {
       "--resume", l.request.resume,
       "Start from this snapshot file (ctde run --snapshot-at) instead of running from the start");
   l.command->add_option("--set", l.sets, "Override a model parameter: NAME=VALUE (repeatable)");
-  add_load(*l.command, args.plugins);
+  add_model_options(*l.command, args);
 }
 
 /// Adds `ctde run` and its options to `app`.
@@ -316,7 +331,7 @@ void add_run(CLI::App& app, CommandLine& args) {
   r.command->add_option("--set", r.sets, "Override a model parameter: NAME=VALUE (repeatable)");
   r.stop = r.command->add_option("--stop-time", r.stop_time, "Override the director's stop_time (s)")
                ->transform(seconds_value());
-  add_load(*r.command, args.plugins);
+  add_model_options(*r.command, args);
   r.command->add_option(
       "--rows", r.rows,
       "Which rows to write: all, output (the output_interval grid), events (the tags with events), "
@@ -354,7 +369,7 @@ void add_sweep(CLI::App& app, CommandLine& args) {
                    "ignored under MPI)")
       ->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", request.quiet, "Print nothing but errors (and no progress line)");
-  add_load(*sweep, args.plugins);
+  add_model_options(*sweep, args);
 }
 
 /// Adds `ctde plot` and its options to `app`.
@@ -385,7 +400,7 @@ void add_graph(CLI::App& app, CommandLine& args) {
   g.command->add_option("MODEL", g.model, "The model file (JSON)")->required();
   g.command->add_option("-o,--output", g.output, "The drawing (default: DOT text on stdout)");
   g.command->add_option("--set", g.sets, "Override a model parameter: NAME=VALUE (repeatable)");
-  add_load(*g.command, args.plugins);
+  add_model_options(*g.command, args);
 }
 
 /// Adds `ctde trace` and its subcommand `export`, with its options, to `app`.
@@ -457,6 +472,7 @@ int run_parsed(const RunArgs& args) {
 /// `run` and `sweep`; nullopt after the others, whose status depends on the standard output.
 std::optional<int> dispatch(const CommandLine& args) {
   for (const std::string& plugin : args.plugins) load_plugin(plugin);
+  command_model_path() = args.model_path;
   if (args.validate.command->parsed()) {
     const ValidateArgs& v = args.validate;
     check_paths({{"MODEL", v.model}}, {});

@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "cli/model_path.hpp"
 #include "cli/plugins.hpp"
 #include "cli/progress_bar.hpp"
 #include "core/columnar_results.hpp"
@@ -227,7 +228,7 @@ ResultsFormat results_format(const std::string& path) {
 RunOutcome run_command(const RunRequest& request) {
   ParameterOverrides overrides = request.overrides;
   std::optional<SnapshotFile> resume = read_resume(request, overrides);
-  Model model = load_model_file(request.model, command_actors(), overrides);
+  Model model = load_model_file(request.model, command_actors(), overrides, command_model_path());
   RunSetup setup = set_up_run(model, request.stop_time, request.record);
   if (request.rows == RowSelection::kOutput && !setup.options.output_interval) {
     throw ModelError(

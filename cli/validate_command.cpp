@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/model_path.hpp"
 #include "cli/plugins.hpp"
 #include "core/format.hpp"
 #include "core/validate.hpp"
@@ -227,7 +228,7 @@ Json model_json(const Model& model, const std::string& path, const RunSetup& set
 
 void validate_command(const std::string& path, const ParameterOverrides& overrides,
                       std::optional<double> stop_time, std::ostream& out, bool json) {
-  Model model = load_model_file(path, command_actors(), overrides);
+  Model model = load_model_file(path, command_actors(), overrides, command_model_path());
   const RunSetup setup = set_up_run(model, stop_time);  // everything `run` checks before it runs
   const FlatModel& flat = setup.flat;
   const RunOptions& run = setup.options;

@@ -21,6 +21,7 @@
 #include "core/format.hpp"
 #include "core/json_cursor.hpp"
 #include "core/model_file_json_impl.hpp"
+#include "core/model_include.hpp"
 #include "core/source_location.hpp"
 
 namespace ctde {
@@ -58,8 +59,9 @@ const std::vector<std::string> kDirectorKeys = {"start_time",
 /// parameter name, and an index.
 class Loader {
  public:
-  Loader(std::string file, std::string folder, const ActorRegistry& registry)
-      : file_(std::move(file)), folder_(std::move(folder)), registry_(registry) {}
+  /// `origins`: where the document's included parts were written (inline_includes()).
+  Loader(std::string file, std::string folder, const ActorRegistry& registry, const IncludeOrigins& origins)
+      : file_(std::move(file)), folder_(std::move(folder)), registry_(registry), origins_(origins) {}
 
   /// Builds the model; each actor's part of `document` is released once
   /// the actor is built (large models: the document and the actors are not
@@ -84,10 +86,14 @@ class Loader {
       const JsonCursor params = root["parameters"];
       params.expect_object();
       params.for_each_member([&](const std::string& key, const JsonCursor& value) {
+        // An included file's parameter: where its value was written.
+        const auto included = origins_.parameter_locations.find(key);
+        const std::string where =
+            included == origins_.parameter_locations.end() ? value.location() : included->second;
         try {
-          model.parameters().set(key, param_value(value), value.location());
+          model.parameters().set(key, param_value(value), where);
         } catch (const ModelError& e) {
-          throw e.located(value.location());
+          throw e.located(where);
         }
       });
     }
@@ -241,8 +247,19 @@ class Loader {
         node.fail("composites nest deeper than " + std::to_string(kMaxNesting) + " levels");
       }
       auto& inner = static_cast<Composite&>(added);
-      load_network(node, json, inner);
-      load_exports(node, inner);
+      const auto included = origins_.bodies.find(&json);
+      if (included == origins_.bodies.end()) {
+        load_network(node, json, inner);
+        load_exports(node, inner);
+      } else {  // another file's network: located there, its files beside it
+        const std::string file = std::exchange(file_, included->second.file);
+        const std::string folder = std::exchange(folder_, included->second.folder);
+        const JsonCursor body(json, file_ + " at ");
+        load_network(body, json, inner);
+        load_exports(body, inner);
+        file_ = file;
+        folder_ = folder;
+      }
       --nesting_;
       return;
     }
@@ -421,6 +438,7 @@ class Loader {
   std::string file_;
   std::string folder_;
   const ActorRegistry& registry_;
+  const IncludeOrigins& origins_;
   int nesting_ = 0;
 };
 
@@ -440,10 +458,12 @@ void return_free_pages(std::size_t text_size) {
 }  // namespace
 
 Model load_model_text(const std::string& text, const std::string& file, const ActorRegistry& registry,
-                      const ParameterOverrides& overrides, const std::string& folder) {
+                      const ParameterOverrides& overrides, const std::string& folder,
+                      const std::vector<std::string>& model_path) {
   auto pairs = std::make_unique<PackedPairs>();
-  Json root = read_model_json(text, file, *pairs);
-  Model model = Loader(file, folder, registry).load(root, overrides, *pairs);
+  Json root = read_model_json(text, file, pairs.get());
+  const IncludeOrigins origins = inline_includes(root, file, folder, registry, model_search_path(model_path));
+  Model model = Loader(file, folder, registry, origins).load(root, overrides, *pairs);
   root = Json();
   pairs.reset();
   return_free_pages(text.size());
@@ -451,7 +471,7 @@ Model load_model_text(const std::string& text, const std::string& file, const Ac
 }
 
 Model load_model_file(const std::string& path, const ActorRegistry& registry,
-                      const ParameterOverrides& overrides) {
+                      const ParameterOverrides& overrides, const std::vector<std::string>& model_path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ModelError("cannot open model file '" + path + "'");
   std::ostringstream buffer;
@@ -459,7 +479,7 @@ Model load_model_file(const std::string& path, const ActorRegistry& registry,
   const std::string folder = std::filesystem::path(path).parent_path().string();
   // The buffer's text moved out, not copied: a large model's file is held once.
   const std::string text = std::move(buffer).str();
-  return load_model_text(text, path, registry, overrides, folder.empty() ? "." : folder);
+  return load_model_text(text, path, registry, overrides, folder.empty() ? "." : folder, model_path);
 }
 
 }  // namespace ctde

@@ -237,9 +237,9 @@ Json parse_checked_json(const std::string& text, std::string file, PackedPairs* 
   return CheckedReader::parse(text, std::move(file), pairs);
 }
 
-Json read_model_json(const std::string& text, const std::string& file, PackedPairs& pairs) {
+Json read_model_json(const std::string& text, const std::string& file, PackedPairs* pairs) {
   try {
-    return CheckedReader::parse(text, file, &pairs);
+    return CheckedReader::parse(text, file, pairs);
   } catch (const Json::parse_error& e) {
     const auto [line, column] = line_column(text, e.byte);
     std::string what = e.what();

@@ -57,10 +57,11 @@ class PackedPairs {
                                       PackedPairs* pairs = nullptr);
 
 /// A model file's `text` parsed as parse_checked_json() does, its root's
-/// connections packed into `pairs`.
+/// connections packed into `pairs` (when given: the including file's; an
+/// included file's stay in the document).
 /// @throws ModelError for everything parse_checked_json() throws: a syntax
 ///         error located at "file:line:column", a number beyond a double's
 ///         range at the number's line and column.
-[[nodiscard]] Json read_model_json(const std::string& text, const std::string& file, PackedPairs& pairs);
+[[nodiscard]] Json read_model_json(const std::string& text, const std::string& file, PackedPairs* pairs);
 
 }  // namespace ctde

@@ -44,8 +44,9 @@ const ActorRegistry& types_of(const SweepModel& model) {
 }  // namespace
 
 SweepModel check_sweep(const std::string& model_path, const std::string& sweep_path,
-                       const ActorRegistry& types) {
+                       const ActorRegistry& types, const std::vector<std::string>& search) {
   SweepModel sweep;
+  sweep.model_path = search;
   sweep.types = &types;
   sweep.path = model_path;
   std::ifstream in(model_path, std::ios::binary);
@@ -69,7 +70,7 @@ SweepModel check_sweep(const std::string& model_path, const std::string& sweep_p
 }
 
 void check_model(const SweepModel& model, const std::string& sweep_file) {
-  Model loaded = load_model_text(model.text, model.path, types_of(model), {}, model.folder);
+  Model loaded = load_model_text(model.text, model.path, types_of(model), {}, model.folder, model.model_path);
   for (const auto& [name, values] : model.spec.grid) {
     if (!loaded.parameters().has(name)) {
       throw ModelError("the model '" + model.path + "' has no parameter '" + name + "'")
@@ -92,7 +93,8 @@ void resume_one(const SweepModel& model, const ParameterOverrides& overrides, re
                 const std::function<bool()>& stop) {
   const WarmStart& warm = *model.warm_start;
   record.warm_start_until = warm.snapshot.time;
-  Model loaded = load_model_text(model.text, model.path, types_of(model), overrides, model.folder);
+  Model loaded =
+      load_model_text(model.text, model.path, types_of(model), overrides, model.folder, model.model_path);
   RunSetup setup = set_up_run(loaded, model.spec.stop_time);
   if (setup.options.start_time != warm.start_time || setup.options.stop_time != warm.stop_time) {
     throw ModelError(concat({"this run goes from ", format_double(setup.options.start_time), " to ",
@@ -127,7 +129,8 @@ results::RunRecord run_one(const SweepModel& model, std::uint64_t k, const std::
       if (!model.warm_start) throw std::logic_error("a warm-started sweep without its warm-up (warm_up())");
       resume_one(model, overrides, record, stop);
     } else {
-      Model loaded = load_model_text(model.text, model.path, types_of(model), overrides, model.folder);
+      Model loaded =
+          load_model_text(model.text, model.path, types_of(model), overrides, model.folder, model.model_path);
       std::uint64_t next = 0;
       seed_actors(loaded.top(), model.spec, k, next);
       RunSetup setup = set_up_run(loaded, model.spec.stop_time);

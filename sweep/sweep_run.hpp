@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/registry.hpp"
 #include "results/run_record.hpp"
@@ -28,16 +29,18 @@ struct SweepModel {
   /// The warm-up (warm_up()) when spec.warm_start_until is set: made once
   /// (check_sweep makes it before the workers are forked, which inherit it).
   std::shared_ptr<const WarmStart> warm_start;
+  std::vector<std::string> model_path = {};  ///< folders searched for its included files (--model-path)
 };
 
 /// Reads the model file and the sweep file and checks them (check_model)
 /// with the actor types `types` (the built-in ones, a plugin's, ...); with
 /// a warm start, runs the warm-up (warm_up(), stopped by Ctrl-C or SIGTERM:
-/// run/interrupt.hpp).
+/// run/interrupt.hpp). `search`: the folders searched for included model
+/// files (`--model-path`).
 /// @throws ModelError naming the model or the sweep file and the location;
 ///         CommandError (the interrupted status) when a signal ended the warm-up.
 [[nodiscard]] SweepModel check_sweep(const std::string& model_path, const std::string& sweep_path,
-                                     const ActorRegistry& types);
+                                     const ActorRegistry& types, const std::vector<std::string>& search = {});
 
 /// Checks that `model` (its text, path, folder and spec filled) runs with
 /// its own values and the sweep's stop time, and that every swept name is

@@ -37,7 +37,8 @@ struct Probe {
 
 std::optional<Probe> probe(const SweepModel& model, const ParameterOverrides& overrides) {
   try {
-    Model loaded = load_model_text(model.text, model.path, *model.types, overrides, model.folder);
+    Model loaded =
+        load_model_text(model.text, model.path, *model.types, overrides, model.folder, model.model_path);
     const RunSetup setup = set_up_run(loaded, model.spec.stop_time);
     const Director director(setup.flat, setup.options, loaded.name());
     return Probe{director.fingerprint().structure, setup.options.start_time, setup.options.stop_time};
@@ -90,7 +91,7 @@ std::shared_ptr<const WarmStart> warm_up(const SweepModel& model, const std::str
   const double until = *model.spec.warm_start_until;
   const std::string at = concat({sweep_file, " at /warm_start"});
   const std::string until_at = concat({at, "/until"});
-  Model loaded = load_model_text(model.text, model.path, *model.types, {}, model.folder);
+  Model loaded = load_model_text(model.text, model.path, *model.types, {}, model.folder, model.model_path);
   RunSetup setup = set_up_run(loaded, model.spec.stop_time);
   auto warm = std::make_shared<WarmStart>();
   warm->start_time = setup.options.start_time;

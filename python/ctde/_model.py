@@ -181,12 +181,13 @@ class LoadedModel(_Runnable):
     `set` overrides. The first validate() or run() uses what load() read;
     later ones read it again, so it may be run many times."""
 
-    def __init__(self, kind, content, file, folder, overrides):
+    def __init__(self, kind, content, file, folder, overrides, model_path=()):
         self._kind = kind
         self._content = content
         self._file = file
         self._folder = folder
         self._overrides = overrides
+        self._model_path = list(model_path)
         self._loaded = _named_as_in_python(_ctde.LoadedSource, self._source(None))
         self.name = self._loaded.name
 
@@ -196,8 +197,10 @@ class LoadedModel(_Runnable):
         return self._file
 
     def _source(self, stop_time):
-        return _ctde.ModelSource(self._kind == "file", self._content, self._file, self._folder, self._overrides,
-                                 stop_time)
+        source = _ctde.ModelSource(self._kind == "file", self._content, self._file, self._folder, self._overrides,
+                                   stop_time)
+        source.model_path = self._model_path
+        return source
 
     def _validate(self, stop_time):
         return self._loaded.validate(stop_time)
@@ -209,23 +212,43 @@ class LoadedModel(_Runnable):
         return f"<ctde.LoadedModel {self.name!r} from {self._file}>"
 
 
-def load(model, set=None):  # noqa: A002 (the API's name)
+def _model_path(model_path):
+    """`model_path` as a list of folder names: None, one folder, or a list of them."""
+    if model_path is None:
+        return []
+    if isinstance(model_path, (str, os.PathLike)):
+        return [os.fspath(model_path)]
+    try:
+        folders = list(model_path)
+    except TypeError:
+        folders = None
+    if folders is None or not all(isinstance(f, (str, os.PathLike)) for f in folders):
+        raise TypeError("load(): model_path must be a folder or a list of folders (str or os.PathLike), "
+                        f"not {model_path!r}")
+    return [os.fspath(f) for f in folders]
+
+
+def load(model, set=None, model_path=None):  # noqa: A002 (the API's name)
     """Reads a model: a path to a model file (str or os.PathLike), a dict
     shaped like a model file, or JSON text (a str starting with '{').
 
     Args:
         set: parameter overrides, ``{"e": 0.7}``, as ``ctde run --set e=0.7``
             (a str value is an expression or JSON, as on the command line).
+        model_path: a folder or a list of folders searched for included
+            model files not found beside the including file, as
+            ``ctde run --model-path`` (CTDE_MODEL_PATH's folders follow).
 
     Raises:
         TypeError: an argument of the wrong type (naming it).
         ModelError: the file cannot be read or is not a valid model file.
     """
     overrides = _overrides(set)
+    folders = _model_path(model_path)
     if isinstance(model, dict):
-        return LoadedModel("text", json.dumps(model), "<dict>", os.getcwd(), overrides)
+        return LoadedModel("text", json.dumps(model), "<dict>", os.getcwd(), overrides, folders)
     if isinstance(model, str) and model.lstrip().startswith("{"):
-        return LoadedModel("text", model, "<text>", os.getcwd(), overrides)
+        return LoadedModel("text", model, "<text>", os.getcwd(), overrides, folders)
     if isinstance(model, (str, os.PathLike)):
-        return LoadedModel("file", os.fspath(model), os.fspath(model), "", overrides)
+        return LoadedModel("file", os.fspath(model), os.fspath(model), "", overrides, folders)
     raise TypeError(f"load(): model must be a path, a dict or JSON text, not {model.__class__.__name__}")

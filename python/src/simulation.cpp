@@ -76,9 +76,10 @@ Model load(const ModelSource& source) {
     Reset& operator=(Reset&&) = delete;
     ~Reset() { loading = nullptr; }
   } reset;
-  return source.is_file ? load_model_file(source.path_or_text, actor_types(), source.overrides)
-                        : load_model_text(source.path_or_text, source.file, actor_types(), source.overrides,
-                                          source.folder);
+  return source.is_file
+             ? load_model_file(source.path_or_text, actor_types(), source.overrides, source.model_path)
+             : load_model_text(source.path_or_text, source.file, actor_types(), source.overrides,
+                               source.folder, source.model_path);
 }
 
 void release(std::optional<Model>& model) {
@@ -287,6 +288,7 @@ void bind_model_source(py::module_& module) {
       .def_readwrite("path_or_text", &ModelSource::path_or_text)
       .def_readwrite("file", &ModelSource::file)
       .def_readwrite("folder", &ModelSource::folder)
+      .def_readwrite("model_path", &ModelSource::model_path)
       .def_readwrite("overrides", &ModelSource::overrides)
       .def_readwrite("stop_time", &ModelSource::stop_time)
       .def("add_actor", [](ModelSource& s, std::string name, std::string type, py::object instance,

@@ -38,9 +38,10 @@ struct PythonActorSpec {
 /// Where a model comes from, and what is added to it. Copyable (with the GIL).
 struct ModelSource {
   bool is_file = true;
-  std::string path_or_text;  ///< the model file's path, or the JSON text
-  std::string file;          ///< the name messages give the text (is_file: unused)
-  std::string folder = ".";  ///< anchors relative file parameters of a text
+  std::string path_or_text;             ///< the model file's path, or the JSON text
+  std::string file;                     ///< the name messages give the text (is_file: unused)
+  std::string folder = ".";             ///< anchors relative file parameters of a text
+  std::vector<std::string> model_path;  ///< folders searched for included model files (`model_path=`)
   ParameterOverrides overrides;
   std::vector<PythonActorSpec> actors;  ///< written in the JSON as {"name": ..., "type": "Python"}
   std::optional<double> stop_time;

@@ -1,6 +1,7 @@
 """Loading and running models: results as numpy and pandas, the trace, the
 statistics, run failures as statuses."""
 
+import json
 import math
 
 import numpy as np
@@ -182,3 +183,33 @@ def test_a_model_runs_several_times_alike(ball_path):
     m = ctde.load(ball_path)
     a, b = m.run(), m.run()
     np.testing.assert_array_equal(a["h.out"], b["h.out"])
+
+
+def test_an_included_model_file_is_found_in_model_path(tmp_path, monkeypatch):
+    """A composite's network from another file (docs/model-format.md,
+    "Including other model files"): beside the including file, else in
+    model_path, else in CTDE_MODEL_PATH; x' = rate gives x(1) = rate."""
+    monkeypatch.delenv("CTDE_MODEL_PATH", raising=False)
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "ramp.json").write_text(json.dumps({
+        "ctde": 1, "parameters": {"rate": 1},
+        "actors": [{"name": "c", "type": "Constant", "params": {"value": "rate"}},
+                   {"name": "x", "type": "Integrator"}],
+        "connections": [["c.out", "x.in"]], "outputs": {"y": "x.out"}}))
+    study = tmp_path / "study.json"
+    study.write_text(json.dumps({
+        "ctde": 1, "parameters": {"b": 1.5}, "director": {"stop_time": 1},
+        "actors": [{"name": "fast", "type": "Composite", "file": "ramp.json", "params": {"rate": "2 * b"}}],
+        "record": ["fast.x.out"]}))
+    with pytest.raises(ctde.ModelError, match=r"at /actors/0/file: cannot find the included model file 'ramp.json'"):
+        ctde.load(study)
+    r = ctde.load(study, model_path=lib).run()
+    assert r.status == "ok"
+    assert r["fast.x.out"][-1] == pytest.approx(3.0, rel=1e-12)
+    r = ctde.load(study, model_path=["/nonexistent", str(lib)], set={"fast__rate": 5}).run()
+    assert r["fast.x.out"][-1] == pytest.approx(5.0, rel=1e-12)
+    monkeypatch.setenv("CTDE_MODEL_PATH", str(lib))
+    assert ctde.load(study).run()["fast.x.out"][-1] == pytest.approx(3.0, rel=1e-12)
+    with pytest.raises(TypeError, match="model_path must be a folder or a list of folders"):
+        ctde.load(study, model_path=3)
