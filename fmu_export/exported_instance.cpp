@@ -80,12 +80,13 @@ ExportedInstance::ExportedInstance(std::string name, const std::string& resource
         "instantiation token '" + std::string(token) + "' is not this FMU's ('" + expected +
         "'): the modelDescription.xml and resources/model.json are of different exports");
   }
-  Model model = load_model_text(model_text_, resources_ + "/model.json", builtin_actors(), {}, resources_);
-  const RunSetup setup = set_up_run(model, std::nullopt);
-  variables_ = fmu_variables(model, setup);
+  model_ = std::make_unique<Model>(
+      load_model_text(model_text_, resources_ + "/model.json", builtin_actors(), {}, resources_));
+  const RunSetup setup = set_up_run(*model_, std::nullopt);
+  variables_ = fmu_variables(*model_, setup);
   start_ = setup.options.start_time;
   stop_ = setup.options.stop_time;
-  resolution_ = setup.options.time_resolution;
+  resolution_ = TimeResolution(setup.options.time_resolution);
   reset();
 }
 
@@ -124,7 +125,7 @@ Status ExportedInstance::enter_initialization(std::optional<double> tolerance, d
   start_ = start;
   tolerance_ = tolerance;
   // Without a stop time the run may go on to a quarter of the time horizon (docs/fmi.md).
-  stop_ = stop ? *stop : start + 0.25 * TimeResolution(resolution_).horizon();
+  stop_ = stop ? *stop : start + 0.25 * resolution_.horizon();
   director_.reset();
   mode_ = Mode::kInitialization;
   return Status::kOk;
@@ -151,8 +152,12 @@ void ExportedInstance::build(const RunSnapshot* resume) {
     if (v.causality == Causality::kParameter && values_[v.reference] != v.start)
       overrides.emplace_back(v.name, format_double(values_[v.reference]));
   }
-  model_ = std::make_unique<Model>(
-      load_model_text(model_text_, resources_ + "/model.json", builtin_actors(), overrides, resources_));
+  // The model as the constructor loaded it serves the first build without
+  // parameters set (loading it again is most of an instantiation's time).
+  if (!overrides.empty() || !std::exchange(model_as_loaded_, false)) {
+    model_ = std::make_unique<Model>(
+        load_model_text(model_text_, resources_ + "/model.json", builtin_actors(), overrides, resources_));
+  }
   for (const Variable& v : variables_) {
     if (v.causality != Causality::kInput || v.element != 0) continue;
     Actor* input = model_->top().find_child(v.source);
@@ -169,16 +174,21 @@ void ExportedInstance::build(const RunSnapshot* resume) {
   if (!same)
     throw std::runtime_error("the parameters set change the model's inputs or outputs (their widths)");
   director_ = std::make_unique<Director>(setup_->flat, setup_->options, model_->name());
-  resolution_ = setup_->options.time_resolution;
+  resolution_ = TimeResolution(setup_->options.time_resolution);
   ended_ = false;
   finished_ = false;
+  value_at_.assign(variables_.size(), nullptr);
   for (const Variable& v : variables_) {
-    if (v.causality == Causality::kOutput || v.causality == Causality::kLocal)
+    if (v.causality == Causality::kOutput || v.causality == Causality::kLocal) {
       outputs_[v.reference] = director_->output_values(v.source);
+      value_at_[v.reference] = &outputs_[v.reference][v.element];
+    } else {
+      value_at_[v.reference] = v.causality == Causality::kIndependent ? &now_time_ : &values_[v.reference];
+    }
   }
   if (resume != nullptr) director_->resume_from(*resume, /*parameters_may_differ=*/true);
   const double at = resume != nullptr ? resume->time : start_;
-  now_ticks_ = TimeResolution(resolution_).to_ticks(at);
+  stand_at(resolution_.to_ticks(at));
   if (!director_->advance_to(at)) {
     const RunResult result = director_->run();
     if (result.status == RunStatus::kError) throw std::runtime_error(result.message);
@@ -200,28 +210,29 @@ Status ExportedInstance::do_step(double t, double h, bool& terminate, double& la
   terminate = false;
   if (allowed(Call::kDoStep, fn) != Status::kOk) return Status::kError;
   try {
-    const TimeResolution resolution(resolution_);
-    last_time = resolution.to_seconds(now_ticks_);
+    const TimeResolution& resolution = resolution_;
+    last_time = now_time_;
     if (ended_) return fail(fn, "the model's run ended at t = " + format_double(last_time) + " s (a Stop)");
     if (!std::isfinite(t) || !std::isfinite(h) || h < 0)
       return fail(fn, "communication point " + format_double(t) + " s and step " + format_double(h) + " s");
-    if (resolution.to_ticks(t) != now_ticks_) {
+    if (t != now_time_ && resolution.to_ticks(t) != now_ticks_) {
       return fail(fn, "the communication point " + format_double(t) +
                           " s is not where the last step ended (" + format_double(last_time) + " s)");
     }
     const Tick target = resolution.to_ticks(t + h);
-    if (resolution.to_seconds(target) > stop_) {
+    const double target_time = resolution.to_seconds(target);
+    if (target_time > stop_) {
       return fail(fn, "a step to " + format_double(t + h) + " s goes past the stop time " +
                           format_double(stop_) + " s");
     }
-    if (director_->advance_to(resolution.to_seconds(target))) {
+    if (director_->advance_to(target_time, Director::Pause::kAhead)) {
       now_ticks_ = target;
-      last_time = resolution.to_seconds(target);
+      now_time_ = last_time = target_time;
       return Status::kOk;
     }
     const RunResult result = director_->run();
     finished_ = true;
-    now_ticks_ = result.tag.time;
+    stand_at(result.tag.time);
     last_time = result.time;
     if (result.status == RunStatus::kError) return fail(fn, result.message);
     if (result.status == RunStatus::kStopped) {
@@ -238,7 +249,7 @@ Status ExportedInstance::do_step(double t, double h, bool& terminate, double& la
 double ExportedInstance::get_variable(const Variable& v) {
   switch (v.causality) {
     case Causality::kIndependent:
-      return director_ ? TimeResolution(resolution_).to_seconds(now_ticks_) : start_;
+      return director_ ? now_time_ : start_;
     case Causality::kInput:
     case Causality::kParameter:
       return values_[v.reference];
@@ -260,7 +271,8 @@ Status ExportedInstance::get(std::span<const std::uint32_t> references, std::spa
     for (std::size_t i = 0; i < references.size(); ++i) {
       if (references[i] >= variables_.size())
         return fail(fn, "no Float64 variable has value reference " + std::to_string(references[i]));
-      values[i] = get_variable(variables_[references[i]]);
+      // With a run, every value where it lives (build()); else as it would start.
+      values[i] = director_ ? *value_at_[references[i]] : get_variable(variables_[references[i]]);
     }
   } catch (const std::exception& e) {
     return fail(fn, e.what());
@@ -332,7 +344,7 @@ Status ExportedInstance::terminate() noexcept {
 Status ExportedInstance::reset() noexcept {
   director_.reset();
   setup_.reset();
-  model_.reset();
+  if (!model_as_loaded_) model_.reset();
   outputs_.assign(variables_.size(), {});
   values_.assign(variables_.size(), 0.0);
   for (const Variable& v : variables_) values_[v.reference] = v.start;

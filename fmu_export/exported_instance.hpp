@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "../core/model.hpp"
+#include "../core/time.hpp"
 #include "../domains/ctde/director.hpp"
 #include "../run/snapshot_file.hpp"
 #include "fmu_variables.hpp"
@@ -123,16 +124,25 @@ class ExportedInstance {
   double start_ = 0;
   double stop_ = 0;
   std::optional<double> tolerance_;
-  double resolution_ = 1e-12;
+  TimeResolution resolution_;
   std::int64_t now_ticks_ = 0;
+  double now_time_ = 0;  ///< now_ticks_ in seconds
+  void stand_at(std::int64_t tick) {
+    now_ticks_ = tick;
+    now_time_ = resolution_.to_seconds(tick);
+  }
   bool ended_ = false;     ///< the run ended (Stop): only getters until reset
   bool finished_ = false;  ///< the run is over (a Stop, or its stop time reached): inputs set change nothing
 
   std::unique_ptr<Model> model_;
+  bool model_as_loaded_ = true;  ///< model_ is the constructor's, unchanged (build())
   std::unique_ptr<RunSetup> setup_;
   std::unique_ptr<Director> director_;
   std::vector<std::span<const double>>
       outputs_;  ///< per variable: the output or local port's values (else empty)
+  /// Per variable, while director_ lives: where its value is (an output's
+  /// element, an input's or parameter's entry of values_, the time).
+  std::vector<const double*> value_at_;
 };
 
 }  // namespace ctde::fmu

@@ -105,12 +105,23 @@ void ContinuousPhase::add_statistics(RunStatistics& stats) const {
   stats.rhs_evals = static_cast<std::uint64_t>(rhs);
 }
 
-void ContinuousPhase::run_to(Tick next) {
+void ContinuousPhase::run_to(Tick next, Tick step_limit) {
   if (run_.layout_.pure_de) {
     run_.now_ = {next, 0};
     return;
   }
   const double t_next = run_.resolution_.to_seconds(next);
+  const bool look_ahead = step_limit > next && may_look_ahead();
+  if (std::exchange(ahead_.on, false)) {  // nothing happened at the pause: on from the solver's state
+    // The next pause inside the same step: its outputs from the same interpolant.
+    if (Part& p = parts_.all.front(); look_ahead && p.frontier > t_next) {
+      ahead_.on = true;
+      at_ahead(p, next, t_next);
+      return;
+    }
+    std::copy(ahead_.signals.begin(), ahead_.signals.end(), run_.b_.signals.begin());
+  }
+  const double t_step = look_ahead ? run_.resolution_.to_seconds(step_limit) : t_next;
   // Without states time just advances from the event, by at most the step
   // bound where guards or recorded signals vary in time (docs/semantics.md).
   // (A part without states is the whole part.)
@@ -123,7 +134,9 @@ void ContinuousPhase::run_to(Tick next) {
   bool stepped = false;
   for (;;) {
     Part& first = earliest_part(frontier);
-    if (first.pending) {  // a located crossing is the earliest: its part's generators fire there
+    // Looking ahead, the last step ended (or found a crossing) after next.
+    const bool beyond = look_ahead && frontier > t_next;
+    if (first.pending && !beyond) {  // a located crossing is the earliest: its part's generators fire there
       const Tick te = first.pending->te;
       bool fired = false;
       for (Part& p : parts_.all) {
@@ -138,15 +151,56 @@ void ContinuousPhase::run_to(Tick next) {
       }
       continue;  // the crossings were a few ulps later: no event, the steps up to te accepted
     }
+    if (beyond) {
+      stand_ahead(first, next);
+      if (run_.progress_) run_.progress_(first.last_step_end(), run_.stats_);
+      run_.stop_if_asked();
+      return;
+    }
     // Every part has passed the frontier that the last step reached.
     if (std::exchange(stepped, false) && reached(first, frontier, next, t_next)) return;
     if (frontier >= t_next) break;
-    step_part(first, t_next);
+    step_part(first, t_step);
     update_frontier(first);
     stepped = true;
   }
   run_.now_ = {next, 0};
   record(run_.now_);
+}
+
+bool ContinuousPhase::may_look_ahead() const {
+  return !parts_.split && parts_.all.front().solver && !run_.rows_.active() &&
+         run_.layout_.step_watchers.empty() && checkpoint_due_ == nullptr;
+}
+
+void ContinuousPhase::stand_ahead(Part& p, Tick at) {
+  std::copy(run_.b_.signals.begin(), run_.b_.signals.end(), ahead_.signals.begin());
+  ahead_.on = true;
+  at_ahead(p, at, run_.resolution_.to_seconds(at));
+}
+
+void ContinuousPhase::at_ahead(Part& p, Tick at, double t) {
+  run_.now_ = {at, 0};
+  dense_state(p, t, parts_.row_x.data());
+  const StatesView view(run_.b_, parts_.row_x.data());
+  run_.evaluate_all(t);
+}
+
+bool ContinuousPhase::move_ahead(Tick at) {
+  Part& p = parts_.all.front();
+  const double t = run_.resolution_.to_seconds(at);
+  if (!(p.frontier > t)) return false;
+  at_ahead(p, at, t);
+  return true;
+}
+
+void ContinuousPhase::settle_ahead() {
+  if (!std::exchange(ahead_.on, false)) return;
+  Part& p = parts_.all.front();
+  const double t = run_.resolution_.to_seconds(run_.now_.time);
+  take_state_at(p, t);
+  p.planned = p.solver->planned_step();
+  restart_part(p, t);
 }
 
 ContinuousPhase::Part& ContinuousPhase::earliest_part(double& frontier) {

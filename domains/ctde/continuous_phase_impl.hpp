@@ -127,7 +127,31 @@ class ContinuousPhase {
   /// output_interval point inside the step (rows: one part). A state event
   /// located inside ends the phase early, at the event (now_ is then
   /// (te, 0) and the generators' firings are queued there).
-  void run_to(Tick next);
+  ///
+  /// Looking ahead (`step_limit` after `next`: the run pauses at `next`,
+  /// Director::advance_to, and its next event is at `step_limit`): a joined
+  /// run with states and nothing that watches its steps (no rows, step
+  /// watchers or checkpoints) steps on towards `step_limit` and stands at
+  /// `next` with its solver ahead, its outputs at `next` from the step's
+  /// dense output, as rows inside a step are (docs/semantics.md, "Pausing
+  /// a run"). The run goes on from the solver's own state when nothing
+  /// happens at the pause; settle_ahead() brings it back to `next` otherwise.
+  void run_to(Tick next, Tick step_limit);
+  void run_to(Tick next) { run_to(next, next); }
+
+  /// True while the run stands at a pause with its solver ahead (run_to).
+  [[nodiscard]] bool ahead() const { return ahead_.on; }
+  /// Standing ahead, with no event before `at`: when the solver's step (and
+  /// any crossing found in it) is past `at`, the run stands at `at` instead,
+  /// its outputs there from the same step (true); else nothing (false: the
+  /// phase must run).
+  bool move_ahead(Tick at);
+  /// The run standing ahead: its state at now_ from the dense output, its
+  /// guards' sides there, its solver restarted there (with the step it had
+  /// planned), a crossing found beyond forgotten; as after an event at
+  /// now_. Before anything that reads or changes the state at a pause: an
+  /// event there, a snapshot, a linearization. Nothing when not ahead.
+  void settle_ahead();
 
   /// At the start time: each guard's side.
   void start_guards();
@@ -259,6 +283,19 @@ class ContinuousPhase {
   /// The part with the earliest frontier (a located crossing before a
   /// solver's time at the same time).
   [[nodiscard]] Part& earliest_part(double& frontier);
+
+  /// run_to may look ahead (see there): one part with a solver, nothing
+  /// that watches its steps.
+  [[nodiscard]] bool may_look_ahead() const;
+  /// The run stands at `at` with p (the whole part) ahead: the run's
+  /// signals kept, the outputs at `at` from p's dense output.
+  void stand_ahead(Part& p, Tick at);
+  /// Standing ahead: now_ <- `at` (`t` s), the outputs there from p's dense output.
+  void at_ahead(Part& p, Tick at, double t);
+
+  /// Part p's state at now_ (t) from its dense output in the run's state,
+  /// its outputs and guards' sides there; a pending crossing forgotten.
+  void take_state_at(Part& p, double t);
 
   /// After the step of the part that reached `t1` (the earliest frontier
   /// now): rows, now_, the step watchers, progress, the stop check. Returns
@@ -433,6 +470,14 @@ class ContinuousPhase {
     bool split = false;           ///< two parts or more: the parts are touched by firings
   };
   Parts parts_;
+
+  /// Where the run stands ahead (run_to, stand_ahead): the run's signals at
+  /// the solver's time, put back when it goes on from there.
+  struct Ahead {
+    bool on = false;
+    std::vector<double> signals;  ///< run-sized, kept from lay_out_parts
+  };
+  Ahead ahead_;
 };
 
 }  // namespace ctde

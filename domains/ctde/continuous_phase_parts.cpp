@@ -36,6 +36,7 @@ ContinuousPhase::~ContinuousPhase() = default;
 
 void ContinuousPhase::lay_out_parts() {
   parts_.row_x.assign(run_.b_.x_storage.size(), 0.0);
+  ahead_.signals.assign(run_.b_.signals.size(), 0.0);
   guards_.fired_generators.reserve(guards_.generators.size());  // nothing allocates while firing
   const std::size_t n = run_.layout_.actors.size();
   guards_.local.assign(guards_.owner.size(), GuardId{});
@@ -273,15 +274,22 @@ void ContinuousPhase::touch_part(ActorId a) {
   if (p.touched) return;
   p.touched = true;
   parts_.touched.push_back(k);
-  const double t = run_.resolution_.to_seconds(run_.now_.time);
-  // Its state at now_ (its last step covers it), and its guards' sides
-  // there: a located crossing later than now_ is forgotten (the part
-  // restarts here and finds it again).
-  p.pending.reset();
-  dense_state(p, t, p.x.data());
-  for (std::size_t j = 0; j < p.x.size(); ++j) run_.b_.x_storage[p.states[j].index()] = p.x[j];
-  run_.evaluate(p.outputs, t);
+  // Its state at now_ (its last step covers it): it restarts here.
+  take_state_at(p, run_.resolution_.to_seconds(run_.now_.time));
   p.behind = true;
+}
+
+void ContinuousPhase::take_state_at(Part& p, double t) {
+  // A located crossing later than t is forgotten (the part restarts at t
+  // and finds it again).
+  p.pending.reset();
+  if (p.whole) {
+    dense_state(p, t, run_.b_.x_storage.data());
+  } else {
+    dense_state(p, t, p.x.data());
+    for (std::size_t j = 0; j < p.x.size(); ++j) run_.b_.x_storage[p.states[j].index()] = p.x[j];
+  }
+  run_.evaluate(p.outputs, t);
   update_frontier(p);
   if (p.generators.empty()) return;
   evaluate_guards(p, t, p.locator.end_values());

@@ -61,7 +61,7 @@ RunResult Director::Impl::run() {
   return *ended_;
 }
 
-bool Director::Impl::advance_to(double time) {
+bool Director::Impl::advance_to(double time, Pause how) {
   const std::optional<Tick> at = resolution_.whole_ticks(time);
   if (!at || *at < (started_ ? now_.time : start_) || *at > stop_) {
     throw std::invalid_argument(
@@ -72,7 +72,17 @@ bool Director::Impl::advance_to(double time) {
         format_double(resolution_.to_seconds(stop_)) + " s)");
   }
   if (ended_) return false;
+  // Standing ahead, nothing due up to `at` and the solver's step past it:
+  // the outputs there from the same step, as go() would find them.
+  if (how == Pause::kAhead && continuous_.ahead() &&
+      *at < scheduler_.next_time(run_limit(/*with_pause=*/false)) && !stop_requested_ &&
+      continuous_.move_ahead(*at)) {
+    pause_ = *at;
+    return true;
+  }
+  pause_how_ = how;
   std::optional<RunResult> result = go(*at);
+  pause_how_ = Pause::kExact;
   if (!result) return true;
   ended_ = std::move(result);
   return false;
@@ -105,6 +115,7 @@ std::optional<RunResult> Director::Impl::go(Tick pause) {
         if (pass == LonePass::kDone) continue;
       }
       if (scheduler_.due_at(now_.time)) {
+        continuous_.settle_ahead();  // an event where the run paused ahead (a new input)
         if (now_.microstep == 0 && now_.time != start_) watch_events(EventSide::kBefore);
         discrete_phase();
         if (progress_) progress_(resolution_.to_seconds(now_.time), stats_);
@@ -120,7 +131,9 @@ std::optional<RunResult> Director::Impl::go(Tick pause) {
       if (now_.time >= stop_) break;
       if (now_.time >= pause_) return std::nullopt;  // after the events there, as a snapshot's place
       const Tick next = scheduler_.next_time(run_limit());
-      continuous_.run_to(next);
+      // Pausing at next before any event: the solver may step on to that event.
+      const bool ahead = pause_how_ == Pause::kAhead && next == pause_;
+      continuous_.run_to(next, ahead ? scheduler_.next_time(run_limit(/*with_pause=*/false)) : next);
     }
     return finish(stop_requested_ ? RunStatus::kStopped : RunStatus::kOk, "", "");
   } catch (const Failure& f) {
@@ -472,7 +485,7 @@ void Director::set_progress(ProgressCallback callback) { impl_->progress_ = std:
 void Director::set_stop_check(StopCheck check) { impl_->stop_check_ = std::move(check); }
 
 RunResult Director::run() { return impl_->run(); }
-bool Director::advance_to(double time) { return impl_->advance_to(time); }
+bool Director::advance_to(double time, Pause how) { return impl_->advance_to(time, how); }
 void Director::set_input(const std::string& actor, std::span<const double> value) {
   impl_->set_input(actor, value);
 }

@@ -107,6 +107,21 @@ class Director {
   /// failures: they are in the result. Called again, returns that result again.
   RunResult run();
 
+  /// How advance_to() pauses (docs/semantics.md, "Pausing a run").
+  enum class Pause {
+    /// The solver stops at the pause: the run stands there as at the
+    /// snapshot snapshot_at() takes at that time.
+    kExact,
+    /// When no event falls at the pause, the solver may step on towards the
+    /// next one, and the outputs at the pause come from its step's dense
+    /// output, as rows inside a step do: the run takes the steps it takes
+    /// without pausing unless something happens at the pause (set_input,
+    /// snapshot, linearize: the solver restarts there from the dense
+    /// output). For a joined run with states and no rows, step watchers or
+    /// checkpoints; otherwise as kExact. An FMU's communication points.
+    kAhead,
+  };
+
   /// Runs from the start time (or from where it paused) to `time` (s) and
   /// pauses after the events there, where a snapshot would be taken; run()
   /// or advance_to() go on from there. Returns true when paused; false when
@@ -114,7 +129,7 @@ class Director {
   /// result).
   /// @throws std::invalid_argument when `time` is not a tick from where the
   ///         run stands to its stop time.
-  bool advance_to(double time);
+  bool advance_to(double time, Pause how = Pause::kExact);
 
   /// A snapshot of the run where advance_to() paused it: its solvers
   /// restart there (as snapshot_at's do), so the run and one resumed from

@@ -41,7 +41,7 @@ class Director::Impl final : public DirectorServices, public RunState {
 
   RunResult run();
   /// Director::advance_to.
-  bool advance_to(double time);
+  bool advance_to(double time, Pause how);
   /// Director::snapshot.
   RunSnapshot snapshot();
   /// Director::set_input.
@@ -155,9 +155,9 @@ class Director::Impl final : public DirectorServices, public RunState {
   void start_solver(double t);
 
   /// The time the continuous phase and the lone events may run to: the
-  /// stop time, or a snapshot's time before it.
-  [[nodiscard]] Tick run_limit() const {
-    Tick limit = pause_ > now_.time ? std::min(stop_, pause_) : stop_;
+  /// stop time, or the pause (`with_pause`) or a snapshot's time before it.
+  [[nodiscard]] Tick run_limit(bool with_pause = true) const {
+    Tick limit = with_pause && pause_ > now_.time ? std::min(stop_, pause_) : stop_;
     return snapshot_ && snapshot_->at > now_.time ? std::min(limit, snapshot_->at) : limit;
   }
   /// The run from where it stands: started (initialize() or resume()) the
@@ -280,8 +280,9 @@ class Director::Impl final : public DirectorServices, public RunState {
   bool stop_requested_ = false;
   ActorId stop_actor_;
   bool started_ = false;
-  Tick pause_ = 0;                  ///< where go() pauses (the stop time: nowhere)
-  std::optional<RunResult> ended_;  ///< how the run ended, once it did
+  Tick pause_ = 0;                   ///< where go() pauses (the stop time: nowhere)
+  Pause pause_how_ = Pause::kExact;  ///< how (advance_to's argument while it runs)
+  std::optional<RunResult> ended_;   ///< how the run ended, once it did
   /// Where the run stood when a value was last given to an input (set_input):
   /// the values given at one pause are taken at one microstep.
   std::optional<Tag> given_at_;

@@ -64,6 +64,7 @@ std::string element_name(const std::string& name, std::uint32_t width, std::uint
 Director::Linearization Director::Impl::linearize(const std::vector<std::string>& inputs,
                                                   const std::vector<std::string>& outputs) {
   if (!initialized_) initialize();
+  continuous_.settle_ahead();  // the states where the run stands
   Linearization lin;
   const double t = resolution_.to_seconds(now_.time);
   lin.time = t;

@@ -124,6 +124,7 @@ void Director::Impl::take_checkpoint() {
 RunSnapshot Director::Impl::snapshot() {
   if (!started_ || ended_ || now_.time != pause_)
     throw std::logic_error("Director::snapshot: the run is not paused (advance_to() pauses it)");
+  continuous_.settle_ahead();
   return saved();
 }
 
