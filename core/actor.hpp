@@ -133,6 +133,13 @@ class Actor {
   [[nodiscard]] bool feeds_through(std::size_t in, std::size_t out) const;
   /// True when input `in` feeds any output directly.
   [[nodiscard]] bool feeds_through(std::size_t in) const;
+  /// True for a sampled system without direct feedthrough (a UnitDelay...)
+  /// that breaks a discrete loop closing through its input: in such a loop
+  /// it sends its output from its state when the loop is sampled (a token
+  /// enters the loop: FireContext::loop_sample()) and takes its input
+  /// token after, without sending (docs/semantics.md, "Discrete loops
+  /// through a delay"). Outside a loop it runs as always.
+  [[nodiscard]] virtual bool samples_its_loop() const { return false; }
 
   /// Width of output `output` given the input widths known so far (0 =
   /// unknown). The default suits element-wise actors: the common width of the

@@ -177,6 +177,19 @@ class FireContext : public StepContext {
   /// microstep (it waited for this one: its sender fired after this actor,
   /// or this actor had fired already), false when it was sent at this tag.
   [[nodiscard]] bool token_sent_before(InputPort in) const { return presence(in) == kSentBefore; }
+  /// True for an actor that breaks a discrete loop by sampling it
+  /// (Actor::samples_its_loop()): it sends its output when the loop is
+  /// sampled (loop_sample()) and takes its input tokens without sending.
+  [[nodiscard]] bool breaks_loop() const {
+    const RunBuffers& b = buffers();
+    return !b.sampling.empty() && (b.sampling[actor().index()] & kBreaksLoop) != 0;
+  }
+  /// True when this firing samples the loop the actor breaks: a token
+  /// entered the loop at this microstep, and the loop's actors fire after it.
+  [[nodiscard]] bool loop_sample() const {
+    const RunBuffers& b = buffers();
+    return !b.sampling.empty() && (b.sampling[actor().index()] & kLoopSample) != 0;
+  }
   /// The token on discrete input `in` (only when has_token(in)).
   [[nodiscard]] std::span<const double> token(InputPort in) const {
     assert(has_token(in));

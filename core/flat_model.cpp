@@ -15,6 +15,8 @@ FlatModel::FlatModel(const FlatModel& other)
       continuous_schedule(other.continuous_schedule),
       discrete_schedule(other.discrete_schedule),
       algebraic_loops(other.algebraic_loops),
+      loop_breakers(other.loop_breakers),
+      loop_wakes(other.loop_wakes),
       ports(other.ports) {
   const FlatPortArrays& from = other.ports;
   for (FlatActor& actor : actors) {

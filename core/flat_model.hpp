@@ -99,6 +99,15 @@ struct AlgebraicLoop {
   }
 };
 
+/// A token on input `input` of actor `actor` enters a discrete loop that
+/// `breaker` breaks (Actor::samples_its_loop()): it samples the loop, the
+/// breaker sending its output before the loop's actors fire. Copyable.
+struct LoopWake {
+  FlatIndex actor;
+  std::uint32_t input = 0;
+  FlatIndex breaker;
+};
+
 /// The flattened, validated model. Indices are stable for one validation.
 /// Copyable value type (refers to actors owned by the Model, which must
 /// outlive it): its actors' spans view its own port arrays, which a move
@@ -118,6 +127,11 @@ struct FlatModel {
   std::vector<FlatIndex> discrete_schedule;
   /// The algebraic loops, each in continuous_schedule as its `order`.
   std::vector<AlgebraicLoop> algebraic_loops;
+  /// The actors that break a discrete loop by sampling it, and the inputs
+  /// through which tokens enter their loops (docs/semantics.md, "Discrete
+  /// loops through a delay").
+  std::vector<FlatIndex> loop_breakers;
+  std::vector<LoopWake> loop_wakes;
   /// The arrays the actors' port spans view (written by validation).
   FlatPortArrays ports;
 

@@ -14,6 +14,7 @@
 #include "core/acyclic_schedule.hpp"
 #include "core/error.hpp"
 #include "core/fast_paths.hpp"
+#include "core/loop_sampling.hpp"
 
 namespace ctde {
 
@@ -352,21 +353,12 @@ PortOrderedLoops order_loops(const FlatModel& model, const FeedthroughGraph& zer
 /// feedthrough (an Integrator's reset, a TimeDelay's input) from its
 /// sender, unless the connection closes a loop.
 FeedthroughGraph ordering_graph(const FlatModel& model, const FeedthroughGraph& zero_delay,
-                                const PortOrderedLoops& loops) {
+                                const PortOrderedLoops& loops, const std::vector<int>& loop) {
   const std::size_t n = model.actors.size();
   // A reset sent at (t, n) then happens at (t, n), where every later reader
   // sees it, instead of waiting for the next microstep. The connections that
-  // close loops (the strong components of the whole graph) stay out, so the
-  // order exists.
-  FeedthroughGraph all(n);
-  for (std::uint32_t to = 0; to < n; ++to) {
-    for (const auto& driver : model.actors[to].drivers) {
-      if (driver) boost::add_edge(driver->actor.value(), to, 0, all);
-    }
-  }
-  std::vector<int> loop(n);
-  boost::strong_components(
-      all, boost::make_iterator_property_map(loop.begin(), boost::get(boost::vertex_index, all)));
+  // close loops (`loop`: the strong components of the whole graph) stay
+  // out, so the order exists.
   FeedthroughGraph ordering = loops.loops.empty() ? zero_delay : FeedthroughGraph(n);
   if (!loops.loops.empty()) {
     for (auto [e, end] = boost::edges(zero_delay); e != end; ++e) {
@@ -395,7 +387,27 @@ FeedthroughGraph ordering_graph(const FlatModel& model, const FeedthroughGraph& 
       if (loop[from] != loop[to]) boost::add_edge(from, to, 1, ordering);
     }
   }
+  // A discrete loop's breaker fires after every sender into its loop: it
+  // sends when their tokens sample the loop, before the loop's actors fire.
+  for (const LoopWake& w : model.loop_wakes) {
+    boost::add_edge(model[w.actor].drivers[w.input]->actor.value(), w.breaker.value(), 1, ordering);
+  }
   return ordering;
+}
+
+/// Each actor's strong component of the graph of all connections.
+std::vector<int> connection_components(const FlatModel& model) {
+  const std::size_t n = model.actors.size();
+  FeedthroughGraph all(n);
+  for (std::uint32_t to = 0; to < n; ++to) {
+    for (const auto& driver : model.actors[to].drivers) {
+      if (driver) boost::add_edge(driver->actor.value(), to, 0, all);
+    }
+  }
+  std::vector<int> component(n);
+  boost::strong_components(
+      all, boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, all)));
+  return component;
 }
 
 /// The actors of `model` in the schedule's order: a topological order of
@@ -445,7 +457,11 @@ void throw_algebraic_loop(const FlatModel& model, const AlgebraicLoop& loop) {
 
 void schedule(FlatModel& model) {
   // No loops: the same order on flat arrays (a fast path: core/fast_paths.hpp).
-  if (!fast_paths_enabled() || !schedule_acyclic(model)) schedule_on_graphs(model);
+  // A discrete loop a delay may break by sampling it is ordered on the
+  // graphs, which put its breaker after the senders into its loop.
+  model.loop_breakers.clear();
+  model.loop_wakes.clear();
+  if (!fast_paths_enabled() || may_sample_loops(model) || !schedule_acyclic(model)) schedule_on_graphs(model);
 }
 
 void schedule_on_graphs(FlatModel& model) {
@@ -455,7 +471,9 @@ void schedule_on_graphs(FlatModel& model) {
   const PortOrderedLoops loops = order_loops(model, zero_delay);
   // The order also puts the receiver of a discrete input without
   // feedthrough after its sender, unless the connection closes a loop.
-  const std::vector<Vertex> order = level_order(model, ordering_graph(model, zero_delay, loops));
+  const std::vector<int> component = connection_components(model);
+  find_loop_sampling(model, component);  // discrete loops a delay breaks by sampling them
+  const std::vector<Vertex> order = level_order(model, ordering_graph(model, zero_delay, loops, component));
   model.continuous_schedule.clear();
   model.discrete_schedule.clear();
   model.algebraic_loops.clear();

@@ -73,6 +73,13 @@ enum Presence : std::uint8_t {
   kConstantValue = 3  ///< driven by a constant: its value is present at every tag
 };
 
+/// What an actor that breaks a discrete loop by sampling it is told
+/// (RunBuffers::sampling; docs/semantics.md, "Discrete loops through a delay").
+enum LoopSampling : std::uint8_t {
+  kBreaksLoop = 1,  ///< it breaks a loop: it sends when the loop is sampled, not at its input's tokens
+  kLoopSample = 2   ///< its current firing samples the loop
+};
+
 /// Where each actor's ports and states live. Copyable value type.
 struct ActorSlots {
   InputId first_input;    ///< its first input port (RunBuffers::inputs)
@@ -113,6 +120,13 @@ struct RunBuffers {
   /// its loop's k + 1, or 0 (empty when the model has no loop).
   std::vector<std::vector<ActorId>> loop_members;
   std::vector<std::uint32_t> loop_of;
+  /// Discrete loops through a delay (core/loop_sampling.hpp): per input
+  /// port, and one past the last, where its range in `wakes` begins: the
+  /// actors that break the loop a token on it enters. Empty when no actor
+  /// breaks a loop so.
+  std::vector<std::uint32_t> wakes_begin;
+  std::vector<ActorId> wakes;
+  std::vector<std::uint8_t> sampling;  ///< per actor: LoopSampling flags (empty: none)
 
   /// The members of the loop whose head is `a`, or none when `a` heads no loop.
   [[nodiscard]] std::span<const ActorId> loop_headed_by(ActorId a) const {

@@ -31,30 +31,51 @@ std::unique_ptr<ActorState> DiscreteStateSpace::make_state() const {
   return state;
 }
 
-void DiscreteStateSpace::fire(FireContext& context) const {
-  if (!context.has_token(in_)) return;
-  auto& state = context.state<DiscreteStateSpaceState>();
-  const auto u = context.token(in_);
+void DiscreteStateSpace::configure(const ParameterScope& scope) {
+  LinearSystem::configure(scope);
+  set_feedthrough(!zero_d_);  // D = 0: y[k] = C x[k] alone
+}
+
+std::span<double> DiscreteStateSpace::output(FireContext& context, const std::vector<double>& x,
+                                             std::span<const double> u) const {
   const auto y = context.scratch(p_);
-  const auto a = vector(a_);
-  const auto b = vector(b_);
   const auto c = vector(c_);
   const auto d = vector(d_);
   for (std::size_t r = 0; r < p_; ++r) {
     double sum = 0.0;
-    for (std::size_t j = 0; j < n_; ++j) sum += c[r * n_ + j] * state.x[j];
+    for (std::size_t j = 0; j < n_; ++j) sum += c[r * n_ + j] * x[j];
     if (!zero_d_) {
       for (std::size_t k = 0; k < m_; ++k) sum += d[r * m_ + k] * u[k];
     }
     y[r] = sum;
   }
+  return y;
+}
+
+void DiscreteStateSpace::update(std::vector<double>& x, std::vector<double>& next,
+                                std::span<const double> u) const {
+  const auto a = vector(a_);
+  const auto b = vector(b_);
   for (std::size_t i = 0; i < n_; ++i) {
     double sum = 0.0;
-    for (std::size_t j = 0; j < n_; ++j) sum += a[i * n_ + j] * state.x[j];
+    for (std::size_t j = 0; j < n_; ++j) sum += a[i * n_ + j] * x[j];
     for (std::size_t k = 0; k < m_; ++k) sum += b[i * m_ + k] * u[k];
-    state.next[i] = sum;
+    next[i] = sum;
   }
-  state.x.swap(state.next);
+  x.swap(next);
+}
+
+void DiscreteStateSpace::fire(FireContext& context) const {
+  auto& state = context.state<DiscreteStateSpaceState>();
+  if (context.breaks_loop()) {  // D = 0: y[k] = C x[k] is sent when a token samples the loop
+    if (context.has_token(in_)) update(state.x, state.next, context.token(in_));
+    if (context.loop_sample()) context.emit(out_, output(context, state.x, {}));
+    return;
+  }
+  if (!context.has_token(in_)) return;
+  const auto u = context.token(in_);
+  const auto y = output(context, state.x, u);
+  update(state.x, state.next, u);
   context.emit(out_, y);
 }
 

@@ -26,6 +26,7 @@ void DiscreteTransferFunction::configure(const ParameterScope& /*scope*/) {
   for (std::size_t i = 0; i <= order; ++i) a_[i] = den[i] / den[0];
   const std::size_t shift = den.size() - num.size();  // num(z) / z^order in powers of z^-1
   for (std::size_t i = 0; i < num.size(); ++i) b_[shift + i] = num[i] / den[0];
+  set_feedthrough(b_[0] != 0.0);  // strictly proper: y[k] from the delay line alone
 }
 
 namespace {
@@ -45,17 +46,25 @@ std::unique_ptr<ActorState> DiscreteTransferFunction::make_state() const {
   return state;
 }
 
-void DiscreteTransferFunction::fire(FireContext& context) const {
-  if (!context.has_token(in_)) return;
-  auto& s = context.state<FilterState>().s;
-  const double u = context.token(in_)[0];
+double DiscreteTransferFunction::step(std::vector<double>& s, double u) const {
   const std::size_t order = s.size();
   const double y = b_[0] * u + (order > 0 ? s[0] : 0.0);
   for (std::size_t i = 0; i < order; ++i) {
     const double next = i + 1 < order ? s[i + 1] : 0.0;
     s[i] = next + b_[i + 1] * u - a_[i + 1] * y;
   }
-  context.emit(out_, y);
+  return y;
+}
+
+void DiscreteTransferFunction::fire(FireContext& context) const {
+  auto& s = context.state<FilterState>().s;
+  if (context.breaks_loop()) {  // strictly proper: y[k] = s[0] is sent when a token samples the loop
+    if (context.has_token(in_)) (void)step(s, context.token(in_)[0]);
+    if (context.loop_sample()) context.emit(out_, s.empty() ? 0.0 : s[0]);
+    return;
+  }
+  if (!context.has_token(in_)) return;
+  context.emit(out_, step(s, context.token(in_)[0]));
 }
 
 }  // namespace ctde

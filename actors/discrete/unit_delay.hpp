@@ -12,12 +12,15 @@ class UnitDelay : public InitialValueActor {
   static constexpr ActorInfo kInfo{
       .type = "UnitDelay",
       .family = "discrete",
-      .summary = "At each token, sends the token received before it (`initial` at the first): y[k] = u[k-1].",
+      .summary =
+          "At each token, sends the token received before it (`initial` at the first): y[k] = u[k-1]. It has "
+          "no direct feedthrough: in a discrete loop it sends y[k] when a token samples the loop.",
       .sample_params = R"({"initial": 5})",
   };
 
   explicit UnitDelay(std::string name);
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
+  [[nodiscard]] bool samples_its_loop() const override { return true; }
   void fire(FireContext& context) const override;
 };
 

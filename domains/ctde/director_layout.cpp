@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/fast_paths.hpp"
+#include "core/loop_sampling.hpp"
 #include "core/model_graph.hpp"
 
 namespace ctde {
@@ -35,6 +36,7 @@ void Director::Impl::lay_out() {
   for (FlatIndex a{0}; a.index() < n; ++a) layout_.by_depth[model_.actors[a.index()].depth.index()] = a;
   const BufferSizes sizes = lay_out_actors();
   connect_inputs(sizes);
+  lay_out_loop_sampling(model_, b_);  // discrete loops through a delay
   lay_out_loops();
   b_.states.resize(n);
   b_.x_storage.assign(sizes.states, 0.0);

@@ -11,6 +11,7 @@ void DiscreteScheduler::present_always(InputId input, std::span<const double> va
   b_.present_now[input.index()] = kConstantValue;
   b_.present_next[input.index()] = kConstantValue;
   schedule_next(b_.input_owner[input.index()]);
+  if (!b_.wakes_begin.empty()) wake(input, false);
 }
 
 void DiscreteScheduler::deliver() {
@@ -24,7 +25,10 @@ void DiscreteScheduler::deliver() {
     std::swap(present_now_list_, present_next_list_);
   }
   for (const ActorId a : fire_next_) {
-    scheduled_[a.index()] &= static_cast<std::uint8_t>(~kScheduledNext);
+    std::uint8_t& scheduled = scheduled_[a.index()];
+    if ((scheduled & kWokenNext) != 0)
+      scheduled = static_cast<std::uint8_t>((scheduled & ~kWokenNext) | kWokenNow);
+    scheduled &= static_cast<std::uint8_t>(~kScheduledNext);
     schedule_now(a);
   }
   fire_next_.clear();

@@ -97,6 +97,7 @@ class DiscreteScheduler {
         if (b_.present_now[input.index()] == kAbsent) present_now_list_.push_back(input);
         b_.present_now[input.index()] = kSentNow;
         schedule_now(receiver);
+        if (!b_.wakes_begin.empty()) wake(input, true);
         continue;
       }
       std::copy(token.begin(), token.end(), b_.tokens_next.data() + slot.offset.index());
@@ -105,6 +106,7 @@ class DiscreteScheduler {
         present_next_list_.push_back(input);
       }
       schedule_next(receiver);
+      if (!b_.wakes_begin.empty()) wake(input, false);
     }
   }
 
@@ -214,7 +216,30 @@ class DiscreteScheduler {
     current_ = actor;
     next_ = std::uint64_t{actor.value()} + 1;
     due = {actor, from_queue};
+    if (!b_.sampling.empty()) {  // tell a loop's breaker whether this firing samples its loop
+      std::uint8_t& sampling = b_.sampling[actor.index()];
+      sampling = static_cast<std::uint8_t>((sampling & kBreaksLoop) |
+                                           ((scheduled_[actor.index()] & kWokenNow) != 0 ? kLoopSample : 0));
+      scheduled_[actor.index()] &= static_cast<std::uint8_t>(~kWokenNow);
+    }
     return true;
+  }
+
+  /// A token on `input` enters a discrete loop (core/loop_sampling.hpp):
+  /// the actors that break it are due first, at this microstep when `now`
+  /// and they are still to fire in it (they are deeper than every sender
+  /// into their loop), else at the next.
+  void wake(InputId input, bool now) {
+    for (std::uint32_t w = b_.wakes_begin[input.index()]; w < b_.wakes_begin[input.index() + 1]; ++w) {
+      const ActorId breaker = b_.wakes[w];
+      if (now && breaker > current_) {
+        scheduled_[breaker.index()] |= kWokenNow;
+        schedule_now(breaker);
+      } else {
+        scheduled_[breaker.index()] |= kWokenNext;
+        schedule_next(breaker);
+      }
+    }
   }
 
   void schedule_now(ActorId a) {
@@ -241,9 +266,11 @@ class DiscreteScheduler {
 
   static constexpr std::uint8_t kFiring = 1;         ///< in firing_ at this microstep
   static constexpr std::uint8_t kScheduledNext = 2;  ///< in fire_next_
+  static constexpr std::uint8_t kWokenNow = 4;       ///< samples its loop at this microstep
+  static constexpr std::uint8_t kWokenNext = 8;      ///< samples its loop at the next microstep
 
   RunBuffers& b_;
-  std::vector<std::uint8_t> scheduled_;  ///< per actor (depth): kFiring, kScheduledNext
+  std::vector<std::uint8_t> scheduled_;  ///< per actor (depth): kFiring, kScheduledNext, kWoken...
   EventQueue queue_;
   ServedEvent served_;
   std::vector<ActorId> firing_;             ///< this microstep's actors with tokens: a min-heap by depth
