@@ -174,6 +174,7 @@ void ExportedInstance::build(const RunSnapshot* resume) {
   if (!same)
     throw std::runtime_error("the parameters set change the model's inputs or outputs (their widths)");
   director_ = std::make_unique<Director>(setup_->flat, setup_->options, model_->name());
+  director_->return_at_events(early_return_);
   resolution_ = TimeResolution(setup_->options.time_resolution);
   ended_ = false;
   finished_ = false;
@@ -205,9 +206,11 @@ std::vector<double> ExportedInstance::input_values(const std::string& input) con
   return values;
 }
 
-Status ExportedInstance::do_step(double t, double h, bool& terminate, double& last_time) noexcept {
+Status ExportedInstance::do_step(double t, double h, bool& terminate, bool& early,
+                                 double& last_time) noexcept {
   const char* fn = "DoStep";
   terminate = false;
+  early = false;
   if (allowed(Call::kDoStep, fn) != Status::kOk) return Status::kError;
   try {
     const TimeResolution& resolution = resolution_;
@@ -226,6 +229,12 @@ Status ExportedInstance::do_step(double t, double h, bool& terminate, double& la
                           format_double(stop_) + " s");
     }
     if (director_->advance_to(target_time, Director::Pause::kAhead)) {
+      if (early_return_ && director_->time() < target_time) {  // after the events of a time inside the step
+        stand_at(resolution.to_ticks(director_->time()));
+        last_time = now_time_;
+        early = true;
+        return Status::kOk;
+      }
       now_ticks_ = target;
       now_time_ = last_time = target_time;
       return Status::kOk;

@@ -75,13 +75,18 @@ class ExportedInstance {
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] Mode mode() const { return mode_; }
   void set_debug_logging(bool on) { debug_ = on; }
+  /// FMI 3's earlyReturnAllowed: a step returns after the events of the
+  /// first time with events inside it (docs/fmi.md, "Export").
+  void allow_early_return(bool on) { early_return_ = on; }
 
   Status enter_initialization(std::optional<double> tolerance, double start,
                               std::optional<double> stop) noexcept;
   Status exit_initialization() noexcept;
   /// Runs from `t` (the last communication point) to t + h, inputs held.
-  /// `terminate`: a Stop actor ended the run; `last_time`: where the run stands.
-  Status do_step(double t, double h, bool& terminate, double& last_time) noexcept;
+  /// `terminate`: a Stop actor ended the run; `early`: it returned after the
+  /// events of a time before t + h (allow_early_return); `last_time`: where
+  /// the run stands.
+  Status do_step(double t, double h, bool& terminate, bool& early, double& last_time) noexcept;
   Status get(std::span<const std::uint32_t> references, std::span<double> values) noexcept;
   Status set(std::span<const std::uint32_t> references, std::span<const double> values) noexcept;
   /// A Get or Set of a type the model has no variables of (`type`, e.g.
@@ -135,7 +140,8 @@ class ExportedInstance {
   bool finished_ = false;  ///< the run is over (a Stop, or its stop time reached): inputs set change nothing
 
   std::unique_ptr<Model> model_;
-  bool model_as_loaded_ = true;  ///< model_ is the constructor's, unchanged (build())
+  bool model_as_loaded_ = true;
+  bool early_return_ = false;  ///< allow_early_return  ///< model_ is the constructor's, unchanged (build())
   std::unique_ptr<RunSetup> setup_;
   std::unique_ptr<Director> director_;
   std::vector<std::span<const double>>

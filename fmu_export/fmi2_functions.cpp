@@ -301,7 +301,8 @@ Status fmi2DoStep(fmi2::Component c, double current_communication_point, double 
   Component& self = *component(c);
   bool terminate = false;
   double last = current_communication_point;
-  const Status s = status(m->do_step(current_communication_point, step_size, terminate, last));
+  bool early = false;  // (FMI 2 has no early return: never allowed)
+  const Status s = status(m->do_step(current_communication_point, step_size, terminate, early, last));
   self.last_time = last;
   if (s == Status::kOK && terminate) {
     self.terminated = true;

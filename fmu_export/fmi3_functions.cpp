@@ -109,7 +109,7 @@ fmi3::Instance fmi3InstantiateModelExchange(fmi3::String /*name*/, fmi3::String 
 
 fmi3::Instance fmi3InstantiateCoSimulation(fmi3::String name, fmi3::String token, fmi3::String resources,
                                            bool /*visible*/, bool logging_on, bool event_mode_used,
-                                           bool /*early_return_allowed*/, const ValueReference /*required*/[],
+                                           bool early_return_allowed, const ValueReference /*required*/[],
                                            std::size_t /*n_required*/, fmi3::InstanceEnvironment environment,
                                            fmi3::LogMessageCallback log,
                                            fmi3::IntermediateUpdateCallback /*intermediate_update*/) {
@@ -121,7 +121,10 @@ fmi3::Instance fmi3InstantiateCoSimulation(fmi3::String name, fmi3::String token
     return nullptr;
   }
   fmi3::Instance instance = instantiate(name, token, resources, environment, log);
-  if (instance != nullptr) get(instance)->set_debug_logging(logging_on);
+  if (instance != nullptr) {
+    get(instance)->set_debug_logging(logging_on);
+    get(instance)->allow_early_return(early_return_allowed);
+  }
   return instance;
 }
 
@@ -383,10 +386,12 @@ Status fmi3DoStep(fmi3::Instance instance, double current_communication_point, d
       last_successful_time == nullptr)
     return status(m->fail("fmi3DoStep", "a null output argument"));
   *event_handling_needed = false;
-  *early_return = false;
   bool terminate = false;
+  bool early = false;
   double last = current_communication_point;
-  const Status s = status(m->do_step(current_communication_point, communication_step_size, terminate, last));
+  const Status s =
+      status(m->do_step(current_communication_point, communication_step_size, terminate, early, last));
+  *early_return = early;
   *terminate_simulation = terminate;
   *last_successful_time = last;
   return s;

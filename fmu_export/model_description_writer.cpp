@@ -141,7 +141,8 @@ std::string model_description_xml(const FmuDescription& d, int fmi) {
   if (fmi == 3) {
     out << " canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\" "
            "providesDirectionalDerivatives=\"false\""
-           " hasEventMode=\"false\" canReturnEarlyAfterIntermediateUpdate=\"false\"/>\n";
+           " hasEventMode=\"false\" mightReturnEarlyFromDoStep=\"true\""
+           " canReturnEarlyAfterIntermediateUpdate=\"false\"/>\n";
   } else {
     out << " needsExecutionTool=\"false\" canNotUseMemoryManagementFunctions=\"true\" "
            "canGetAndSetFMUstate=\"true\""

@@ -107,6 +107,7 @@ std::optional<RunResult> Director::Impl::go(Tick pause) {
         watch_events(EventSide::kBefore);  // the start values, before any event at the start
       }
     }
+    went_from_ = now_.time;
     while (!stop_requested_) {
       if (layout_.lone_events) {  // pure DE: an event time with one plain firing is a pass of its own
         const LonePass pass = lone_event();
@@ -114,6 +115,7 @@ std::optional<RunResult> Director::Impl::go(Tick pause) {
         if (pass == LonePass::kPaused) return std::nullopt;
         if (pass == LonePass::kDone) continue;
       }
+      bool served = false;
       if (scheduler_.due_at(now_.time)) {
         continuous_.settle_ahead();  // an event where the run paused ahead (a new input)
         if (now_.microstep == 0 && now_.time != start_) watch_events(EventSide::kBefore);
@@ -126,10 +128,12 @@ std::optional<RunResult> Director::Impl::go(Tick pause) {
         if (changes_.states || changes_.continuous) continuous_.restart_solver();
         if (continuous_.after_events()) continue;  // the phase made guards cross: next microstep
         watch_events(EventSide::kAfter);
+        served = true;
       }
       snapshot_if_due();
       if (now_.time >= stop_) break;
       if (now_.time >= pause_) return std::nullopt;  // after the events there, as a snapshot's place
+      if (served && early_pause()) return std::nullopt;
       const Tick next = scheduler_.next_time(run_limit());
       // Pausing at next before any event: the solver may step on to that event.
       const bool ahead = pause_how_ == Pause::kAhead && next == pause_;
@@ -368,7 +372,7 @@ Director::Impl::LonePass Director::Impl::lone_event() {
   if (changes_.states || changes_.continuous) continuous_.restart_solver();
   snapshot_if_due();
   if (now_.time >= stop_) return LonePass::kOver;
-  if (now_.time >= pause_) return LonePass::kPaused;
+  if (now_.time >= pause_ || early_pause()) return LonePass::kPaused;
   now_ = {scheduler.next_time(run_limit()), 0};
   return LonePass::kDone;
 }
@@ -486,6 +490,10 @@ void Director::set_stop_check(StopCheck check) { impl_->stop_check_ = std::move(
 
 RunResult Director::run() { return impl_->run(); }
 bool Director::advance_to(double time, Pause how) { return impl_->advance_to(time, how); }
+
+void Director::return_at_events(bool on) { impl_->return_at_events(on); }
+
+double Director::time() const { return impl_->time(); }
 void Director::set_input(const std::string& actor, std::span<const double> value) {
   impl_->set_input(actor, value);
 }

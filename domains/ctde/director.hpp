@@ -131,6 +131,14 @@ class Director {
   ///         run stands to its stop time.
   bool advance_to(double time, Pause how = Pause::kExact);
 
+  /// With `on`, advance_to() also pauses after the events of any time it
+  /// reaches before its own (a time event, a located state event, a
+  /// token's arrival): an FMU's early return. time() says where it stands.
+  void return_at_events(bool on);
+
+  /// Where the run stands (s): its start, a pause, or its end.
+  [[nodiscard]] double time() const;
+
   /// A snapshot of the run where advance_to() paused it: its solvers
   /// restart there (as snapshot_at's do), so the run and one resumed from
   /// the snapshot go on alike.

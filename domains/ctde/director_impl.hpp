@@ -42,6 +42,9 @@ class Director::Impl final : public DirectorServices, public RunState {
   RunResult run();
   /// Director::advance_to.
   bool advance_to(double time, Pause how);
+  /// Director::return_at_events and Director::time.
+  void return_at_events(bool on) { return_at_events_ = on; }
+  [[nodiscard]] double time() const { return resolution_.to_seconds(now_.time); }
   /// Director::snapshot.
   RunSnapshot snapshot();
   /// Director::set_input.
@@ -282,7 +285,16 @@ class Director::Impl final : public DirectorServices, public RunState {
   bool started_ = false;
   Tick pause_ = 0;                   ///< where go() pauses (the stop time: nowhere)
   Pause pause_how_ = Pause::kExact;  ///< how (advance_to's argument while it runs)
-  std::optional<RunResult> ended_;   ///< how the run ended, once it did
+  bool return_at_events_ = false;    ///< Director::return_at_events
+  Tick went_from_ = 0;               ///< where go() began
+  /// With return_at_events, after the events of a time after where go()
+  /// began and before its pause: the run pauses here (pause_ <- now_).
+  bool early_pause() {
+    if (!return_at_events_ || now_.time <= went_from_ || now_.time >= pause_) return false;
+    pause_ = now_.time;
+    return true;
+  }
+  std::optional<RunResult> ended_;  ///< how the run ended, once it did
   /// Where the run stood when a value was last given to an input (set_input):
   /// the values given at one pause are taken at one microstep.
   std::optional<Tag> given_at_;

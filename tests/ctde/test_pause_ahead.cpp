@@ -177,3 +177,36 @@ TEST_CASE("a snapshot where a run paused ahead: the run and the one resumed from
   CHECK(bits(resumed.output_values("h.out")[0]) == bits(h_on));
   CHECK(bits(resumed.output_values("v.out")[0]) == bits(v_on));
 }
+
+TEST_CASE("return_at_events: advance_to pauses after the events of each time it reaches before its own") {
+  // The ball: at each impact, t1 = sqrt(2 h0 / g), then flights of 2 e^k v1 / g.
+  Loaded m = load(example_models() + "bouncing_ball.json");
+  Director d(m.setup.flat, m.setup.options, m.model.name());
+  d.return_at_events(true);
+  std::vector<double> impacts;
+  for (double t = std::sqrt(2 * 10 / 9.81), v = 9.81 * t; t <= 10; v *= 0.8, t += 2 * v / 9.81) {
+    impacts.push_back(t);
+  }
+  std::vector<double> returns;
+  while (d.advance_to(10, Pause::kAhead) && d.time() < 10) {
+    returns.push_back(d.time());
+    CHECK(std::abs(d.output_values("h.out")[0]) < 1e-9);
+  }
+  REQUIRE(returns.size() == impacts.size());
+  for (std::size_t k = 0; k < impacts.size(); ++k)
+    CHECK(returns[k] == doctest::Approx(impacts[k]).epsilon(1e-12));
+
+  // A pure discrete-event model (one firing per time: the lone events' pass).
+  Model clock = load_model_text(R"({"ctde": 1, "director": {"stop_time": 1},
+    "actors": [{"name": "c", "type": "DiscreteClock", "params": {"period": 0.25}}], "record": ["c.out"]})",
+                                "clock.json", builtin_actors());
+  const RunSetup setup = set_up_run(clock, std::nullopt);
+  Director dc(setup.flat, setup.options, clock.name());
+  dc.return_at_events(true);
+  std::vector<double> ticks;
+  REQUIRE(dc.advance_to(0));  // the start's events are where the run begins, not a return
+  while (dc.advance_to(0.9) && dc.time() < 0.9) ticks.push_back(dc.time());
+  INFO("ticks " << ticks.size() << " first " << (ticks.empty() ? -1.0 : ticks[0]));
+  CHECK(ticks == std::vector<double>{0.25, 0.5, 0.75});
+  CHECK(dc.time() == 0.9);
+}

@@ -83,10 +83,10 @@ class Fmi3:
         f.fmi3SerializeFMUState.argtypes = [C.c_void_p, C.c_void_p, C.POINTER(C.c_uint8), C.c_size_t]
         f.fmi3DeserializeFMUState.argtypes = [C.c_void_p, C.POINTER(C.c_uint8), C.c_size_t, C.POINTER(C.c_void_p)]
 
-    def instantiate(self, folder, token, name="runner"):
+    def instantiate(self, folder, token, name="runner", early_return_allowed=False):
         resources = (os.path.join(folder, "resources") + os.sep).encode()
         return self.lib.fmi3InstantiateCoSimulation(name.encode(), token.encode(), resources, False, False, False,
-                                                    False, None, 0, None, log3, None)
+                                                    early_return_allowed, None, 0, None, log3, None)
 
     def get(self, inst, refs):
         vr = (C.c_uint32 * len(refs))(*refs)
@@ -104,6 +104,52 @@ class Fmi3:
         status = self.lib.fmi3DoStep(inst, t, h, False, C.byref(handling), C.byref(terminate), C.byref(early),
                                      C.byref(last))
         return status, terminate.value, last.value
+
+    def step_early(self, inst, t, h):
+        """DoStep: status, earlyReturn, lastSuccessfulTime."""
+        handling, terminate, early, last = C.c_bool(), C.c_bool(), C.c_bool(), C.c_double()
+        status = self.lib.fmi3DoStep(inst, t, h, False, C.byref(handling), C.byref(terminate), C.byref(early),
+                                     C.byref(last))
+        check(not handling.value, "eventHandlingNeeded stays false (no event mode)")
+        return status, early.value, last.value
+
+
+def ball_impacts(stop):
+    """The bouncing ball's impact times up to `stop` (examples/models/bouncing_ball.json:
+    g 9.81, e 0.8, dropped from 10 m at rest): t1 = sqrt(2 h0 / g), then flights of 2 e^k v1 / g."""
+    g, e, h0 = 9.81, 0.8, 10.0
+    t = math.sqrt(2 * h0 / g)
+    v = g * t
+    times = []
+    while t <= stop:
+        times.append(t)
+        v *= e
+        t += 2 * v / g
+    return times
+
+
+def fmi3_early_return(fmi, folder, token, refs):
+    """With earlyReturnAllowed, a step of 0.5 s returns at each impact inside it; without, never."""
+    for allowed in (True, False):
+        inst = fmi.instantiate(folder, token, early_return_allowed=allowed)
+        check(fmi.lib.fmi3EnterInitializationMode(inst, False, 0.0, 0.0, True, 10.0) == OK, "EnterInitializationMode")
+        check(fmi.lib.fmi3ExitInitializationMode(inst) == OK, "ExitInitializationMode")
+        t, returns = 0.0, []
+        while t < 10.0:
+            status, early, last = fmi.step_early(inst, t, min(0.5, 10.0 - t))
+            check(status == OK, "DoStep from %g" % t)
+            if early:
+                returns.append(last)
+                height = fmi.get(inst, [refs["h"]])[1][0]
+                check(abs(height) < 1e-9, "h = 0 at the early return at %r: %r" % (last, height))
+            t = last
+        fmi.lib.fmi3FreeInstance(inst)
+        if not allowed:
+            check(returns == [], "no early return unless allowed: %r" % returns)
+            continue
+        impacts = ball_impacts(10.0)
+        check(len(returns) == len(impacts) and all(abs(a - b) < 1e-9 for a, b in zip(returns, impacts)),
+              "early returns at the impacts %r: %r" % (impacts, returns))
 
 
 def last_error():
@@ -319,6 +365,9 @@ def main():
     fmi3_run(fmi, folder, token, refs)
     folder, binary, token, refs = export(ctde, stopper, os.path.join(scratch, "stopper3.fmu"), 3)
     fmi3_stopper(Fmi3(binary), folder, token, refs)
+    ball = os.path.join(models, os.pardir, os.pardir, os.pardir, "examples", "models", "bouncing_ball.json")
+    folder, binary, token, refs = export(ctde, ball, os.path.join(scratch, "ball3.fmu"), 3)
+    fmi3_early_return(Fmi3(binary), folder, token, refs)
     folder, binary, guid, refs = export(ctde, plant, os.path.join(scratch, "plant2.fmu"), 2)
     fmi2_run(Fmi2(binary), folder, guid, refs)
     folder, binary, guid, refs = export(ctde, stopper, os.path.join(scratch, "stopper2.fmu"), 2)
