@@ -16,6 +16,7 @@
 #include "actors/discrete/current_time.hpp"
 #include "actors/discrete/discrete_state_space.hpp"
 #include "actors/discrete/discrete_transfer_function.hpp"
+#include "actors/discrete/exponential_random.hpp"
 #include "actors/discrete/filter.hpp"
 #include "actors/discrete/gaussian_random.hpp"
 #include "actors/discrete/merge.hpp"
@@ -74,6 +75,7 @@ void register_builtin_actors(ActorRegistry& registry) {
   register_actor<DiscreteClock>(registry);
   register_actor<DiscreteStateSpace>(registry);
   register_actor<DiscreteTransferFunction>(registry);
+  register_actor<ExponentialRandom>(registry);
   register_actor<Expression>(registry);
   register_actor<Filter>(registry);
   register_actor<FirstOrderHold>(registry);

@@ -56,6 +56,7 @@
 #include "actors/discrete/current_time.hpp"
 #include "actors/discrete/discrete_state_space.hpp"
 #include "actors/discrete/discrete_transfer_function.hpp"
+#include "actors/discrete/exponential_random.hpp"
 #include "actors/discrete/filter.hpp"
 #include "actors/discrete/gaussian_random.hpp"
 #include "actors/discrete/merge.hpp"
