@@ -135,8 +135,8 @@ StepResult OdeSolver::step(double t_limit) {
   }
   if (max_steps_ > 0 && steps_without_stop_ >= max_steps_) {
     return StepResult{StepStatus::kTooMuchWork, t, 0,
-                      std::to_string(steps_without_stop_) + " steps (max_steps) without reaching t = " +
-                          std::to_string(t_limit) + "; is the problem stiff? (try bdf)"};
+                      std::to_string(steps_without_stop_) +
+                          " steps (max_steps) without reaching t = " + std::to_string(t_limit)};
   }
   if (!resolves(t, t_limit)) {
     // Closer than an integrator can resolve (a few ulps of t): x changes by

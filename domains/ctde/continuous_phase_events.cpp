@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "core/format.hpp"
@@ -93,8 +96,9 @@ double ContinuousPhase::advance_part(Part& p, double t_next) {
   }
   const StepResult r = step_solver(p, t_next);
   if (!r.ok()) {
-    throw RunState::Failure{
-        std::string("the ODE solver failed (") + ctde::to_string(r.status) + "): " + r.message, ""};
+    throw RunState::Failure{std::string("the ODE solver failed (") + ctde::to_string(r.status) +
+                                "): " + r.message + fastest_state(p),
+                            ""};
   }
   if (r.switches_method && run_.trace_ != nullptr) {
     const std::string& why = p.solver->method_switch();
@@ -102,6 +106,30 @@ double ContinuousPhase::advance_part(Part& p, double t_next) {
                         why.substr(0, why.find(':')), p.solver->linear_solver(), why);
   }
   return r.t_reached;
+}
+
+std::string ContinuousPhase::fastest_state(Part& p) {
+  const double t = p.solver->current_time();
+  const std::span<const double> x = p.solver->state();
+  if (part_rhs(t, x.data(), p.dx.data(), &p) != 0) return "";  // (a failing derivative says so itself)
+  // Scaled by its tolerance, the state that changes fastest where the solver
+  // stands is what its steps shrink for.
+  std::size_t fastest = 0;
+  double rate = -1;
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    const double scaled = std::abs(p.dx[k]) / (run_.options_.atol + run_.options_.rtol * std::abs(x[k]));
+    if (scaled > rate) {
+      rate = scaled;
+      fastest = k;
+    }
+  }
+  const StateIndex state = p.whole ? StateIndex::at(fastest) : p.states[fastest];
+  constexpr std::string_view kWhy =
+      " per second: a derivative that grows without bound (a singularity or a finite-time blow-up of the "
+      "model's equations) stops every method; if the states change slowly instead, the problem may be "
+      "stiff (try solver \"bdf\")";
+  return concat({"; at t = ", format_double(t), " s its fastest state is ", state_label(state), " = ",
+                 format_double(x[fastest]), ", changing at ", format_double(p.dx[fastest]), kWhy});
 }
 
 void ContinuousPhase::step_part(Part& p, double t_next) {

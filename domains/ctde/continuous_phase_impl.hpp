@@ -340,6 +340,10 @@ class ContinuousPhase {
   /// failure fails the run; a method switch is traced), or, without states,
   /// time advanced by at most the step bound. Returns the step's end.
   double advance_part(Part& p, double t_next);
+  /// For a solver's failure: where p's solver stands, the state whose
+  /// derivative is largest for its tolerance, named with its value and
+  /// derivative, and what that suggests (a blow-up, or stiffness).
+  [[nodiscard]] std::string fastest_state(Part& p);
 
   /// Part p at its pending crossing te, the earliest frontier: its step ends
   /// at te: rolled back there on its dense output (GetDky + Reset), or, when

@@ -164,3 +164,28 @@ TEST_CASE("a solution that leaves the derivative's domain stops the run where it
   const std::size_t x = run.column("src.x");
   CHECK(run.rows.back().values[x] == doctest::Approx(1 + 2.0 / 3.0).epsilon(1e-6));
 }
+
+TEST_CASE("a finite-time blow-up stops the run with the state whose derivative grows without bound named") {
+  // x' = 1 / (0.5 - x), x(0) = 0: (0.5 - x)^2 = 0.25 - 2 t, so x' grows without
+  // bound as t nears 0.125, where x reaches 0.5. No method steps across it.
+  const Run run = run_model(R"j({"ctde": 1, "director": {"stop_time": 1},
+    "actors": [{"name": "x", "type": "Integrator", "params": {"initial": 0}},
+               {"name": "f", "type": "Expression", "params": {"expr": "1 / (0.5 - in0)"}},
+               {"name": "y", "type": "Integrator", "params": {"initial": 3}},
+               {"name": "slow", "type": "Constant", "params": {"value": 0.1}}],
+    "connections": [["x.out", "f.in0"], ["f.out", "x.in"], ["slow.out", "y.in"]]})j");
+  REQUIRE(run.result.status == RunStatus::kError);
+  const std::string& message = run.result.message;
+  CAPTURE(message);
+  CHECK(message.find("the ODE solver failed (too_much_work): 1000000 steps (max_steps)") !=
+        std::string::npos);
+  const std::string named = "its fastest state is x = ";
+  const std::size_t at = message.find(named);
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stod(message.substr(at + named.size())) == doctest::Approx(0.5).epsilon(1e-3));
+  const std::size_t t_at = message.find("at t = ");
+  REQUIRE(t_at != std::string::npos);
+  CHECK(std::stod(message.substr(t_at + 7)) == doctest::Approx(0.125).epsilon(1e-2));
+  CHECK(message.find("a finite-time blow-up") != std::string::npos);
+  CHECK(message.find("try solver \"bdf\"") != std::string::npos);
+}
