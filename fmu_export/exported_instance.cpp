@@ -154,7 +154,7 @@ void ExportedInstance::build(const RunSnapshot* resume) {
   }
   // The model as the constructor loaded it serves the first build without
   // parameters set (loading it again is most of an instantiation's time).
-  if (!overrides.empty() || !std::exchange(model_as_loaded_, false)) {
+  if (const bool as_loaded = std::exchange(model_as_loaded_, false); !as_loaded || !overrides.empty()) {
     model_ = std::make_unique<Model>(
         load_model_text(model_text_, resources_ + "/model.json", builtin_actors(), overrides, resources_));
   }

@@ -239,6 +239,25 @@ def fmi3_run(fmi, folder, token, refs):
     fmi.lib.fmi3FreeInstance(inst)
 
 
+def fmi3_reset_parameters(fmi, folder, token, refs):
+    """A parameter set before initialization, then fmi3Reset: the next run has the start values again."""
+    inst = fmi.instantiate(folder, token)
+    expected = {3.0: 0.5 * (1 - math.exp(-6)), 6.0: 0.5 * (1 - math.exp(-12))}  # y(1), u = 1, a = 2
+    for gain in (6.0, None):
+        if gain is not None:
+            check(fmi.set(inst, [refs["gain"]], [gain]) == OK, "gain set in Instantiated")
+        check(fmi.lib.fmi3EnterInitializationMode(inst, False, 0.0, 0.0, True, 4.0) == OK, "EnterInitializationMode")
+        check(fmi.lib.fmi3ExitInitializationMode(inst) == OK, "ExitInitializationMode")
+        t = 0.0
+        for _ in range(10):
+            t = fmi.step(inst, t, 0.1)[2]
+        y = fmi.get(inst, [refs["y"]])[1][0]
+        want = expected[gain if gain is not None else 3.0]
+        check(abs(y - want) < 1e-8, "y(1) with gain %s: %r, expected %r" % (gain or "at its start 3", y, want))
+        check(fmi.lib.fmi3Reset(inst) == OK, "fmi3Reset")
+    fmi.lib.fmi3FreeInstance(inst)
+
+
 def fmi3_stopper(fmi, folder, token, refs):
     inst = fmi.instantiate(folder, token)
     fmi.lib.fmi3EnterInitializationMode(inst, False, 0.0, 0.0, False, 0.0)
@@ -363,6 +382,7 @@ def main():
     fmi = Fmi3(binary)
     fmi3_refusals(fmi, folder, token, refs)
     fmi3_run(fmi, folder, token, refs)
+    fmi3_reset_parameters(fmi, folder, token, refs)
     folder, binary, token, refs = export(ctde, stopper, os.path.join(scratch, "stopper3.fmu"), 3)
     fmi3_stopper(Fmi3(binary), folder, token, refs)
     ball = os.path.join(models, os.pardir, os.pardir, os.pardir, "examples", "models", "bouncing_ball.json")
