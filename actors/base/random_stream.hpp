@@ -1,10 +1,11 @@
 #pragma once
-/// The random actors' stream (UniformRandom, GaussianRandom, PoissonClock):
+/// The random actors' stream (UniformRandom, GaussianRandom, ExponentialRandom, PoissonClock):
 /// std::mt19937_64, whose sequence the C++ standard fixes, turned into
 /// uniform draws by a transform of ours, so that a seed gives the same
 /// draws on every platform (the standard library's distributions differ
 /// between libraries).
 
+#include <cmath>
 #include <cstdint>
 #include <locale>
 #include <random>
@@ -21,6 +22,11 @@ class RandomStream {
   explicit RandomStream(std::uint64_t seed) : engine_(seed) {}
   /// A uniform draw in [0, 1) with 53 random bits.
   [[nodiscard]] double uniform() { return static_cast<double>(engine_() >> 11U) * 0x1p-53; }
+
+  /// A draw of the exponential law of mean `mean`: -mean ln(1 - u) of one
+  /// uniform draw u (1 - u is in (0, 1], so the logarithm is finite), not
+  /// std::exponential_distribution, whose algorithm differs between libraries.
+  [[nodiscard]] double exponential(double mean) { return -mean * std::log(1.0 - uniform()); }
 
   /// Writes the engine's exact position: its state in the standard's text
   /// form (operator<<), which reads back to the same engine.

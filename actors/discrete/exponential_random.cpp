@@ -17,11 +17,6 @@ void ExponentialRandom::configure(const ParameterScope& scope) {
     fail(mean_, "must be a finite number > 0, got " + format_double(mean));
 }
 
-double ExponentialRandom::draw(RandomStream& stream) const {
-  // The inverse of the distribution function at one uniform draw u in
-  // [0, 1): 1 - u is in (0, 1], so the logarithm is finite (PoissonClock's
-  // intervals are drawn alike).
-  return -scalar(mean_) * std::log(1.0 - stream.uniform());
-}
+double ExponentialRandom::draw(RandomStream& stream) const { return stream.exponential(scalar(mean_)); }
 
 }  // namespace ctde

@@ -47,10 +47,7 @@ std::unique_ptr<ActorState> PoissonClock::make_state() const {
 
 Tick PoissonClock::time_of(FireContext& context, std::uint64_t /*k*/) const {
   auto& state = context.state<PoissonState>();
-  // The exponential law by inversion of one uniform draw (1 - u is in
-  // (0, 1], so the logarithm is finite), not std::exponential_distribution,
-  // whose algorithm differs between standard libraries.
-  const double interval = -scalar(mean_) * std::log(1.0 - state.stream.uniform());
+  const double interval = state.stream.exponential(scalar(mean_));
   const Tick dt = std::max<Tick>(1, context.resolution().to_ticks(interval));
   const Tick now = context.tag().time;
   if (now > context.stop_tick() - dt) return kNever;  // beyond the stop time (and no overflow)
