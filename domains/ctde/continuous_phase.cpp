@@ -112,13 +112,9 @@ void ContinuousPhase::run_to(Tick next, Tick step_limit) {
   }
   const double t_next = run_.resolution_.to_seconds(next);
   const bool look_ahead = step_limit > next && may_look_ahead();
-  if (std::exchange(ahead_.on, false)) {  // nothing happened at the pause: on from the solver's state
-    // The next pause inside the same step: its outputs from the same interpolant.
-    if (Part& p = parts_.all.front(); look_ahead && p.frontier > t_next) {
-      ahead_.on = true;
-      at_ahead(p, next, t_next);
-      return;
-    }
+  // Nothing happened at the pause: on from the solver's state (a next pause
+  // inside the same step is Director::advance_to's, through move_ahead).
+  if (std::exchange(ahead_.on, false)) {
     std::copy(ahead_.signals.begin(), ahead_.signals.end(), run_.b_.signals.begin());
   }
   const double t_step = look_ahead ? run_.resolution_.to_seconds(step_limit) : t_next;
