@@ -63,6 +63,7 @@ struct EdgeInfo {
   std::string from_port;
   std::string to_port;
   int width = 1;
+  std::string mark;    ///< at its head: the receiver's Actor::input_mark (a Sum's sign)
   bool wraps = false;  ///< from one row of a wrapped chain to the next: it does not constrain the ranks
 };
 
@@ -108,6 +109,7 @@ Graph build_graph(const FlatModel& model) {
         info.from_port = from.actor->outputs()[o].name;
         info.to_port = model[to.actor].actor->inputs()[to.port].name;
         info.width = from.output_widths[o];
+        info.mark = model[to.actor].actor->input_mark(to.port);
         boost::add_edge(i, to.actor.value(), info, graph);
       }
     }
@@ -400,6 +402,8 @@ void write_model_dot(const FlatModel& model, const std::string& model_name, std:
       label += ']';
     }
     if (!label.empty()) os << ", label=" << dot_quoted(label);
+    if (!info.mark.empty())
+      os << ", headlabel=" << dot_quoted(info.mark) << ", labelfontsize=12, labeldistance=1.4";
     if (info.wraps) os << ", constraint=false";
     const VertexInfo& from = graph[boost::source(e, graph)];
     const VertexInfo& to = graph[boost::target(e, graph)];

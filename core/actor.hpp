@@ -300,6 +300,13 @@ class Actor {
   /// `name = value` (short_value).
   [[nodiscard]] virtual std::string tooltip_lines() const;
 
+  /// A short mark `ctde graph` draws at the head of the connection into
+  /// input `input` (a Sum's sign); none by default. After configure().
+  [[nodiscard]] virtual std::string input_mark(std::size_t input) const {
+    (void)input;
+    return {};
+  }
+
   /// True when `ctde graph` draws the actor as a cluster of its own
   /// (write_graph_cluster) instead of one node.
   [[nodiscard]] virtual bool draws_cluster() const { return false; }

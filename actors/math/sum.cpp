@@ -1,6 +1,7 @@
 #include "actors/math/sum.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "core/actor_context.hpp"
 
@@ -44,6 +45,11 @@ void Sum::local_jacobian(LocalJacobian& jacobian) const {
 
 Kernel Sum::kernel() const {
   return {Kernel::Output::kWeightedSum, Kernel::Derivatives::kVirtual, 1.0, weights_};
+}
+
+std::string Sum::input_mark(std::size_t input) const {
+  if (input >= weights_.size()) return {};
+  return weights_[input] > 0 ? "+" : "\u2212";  // a minus sign, not a hyphen
 }
 
 }  // namespace ctde

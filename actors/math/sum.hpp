@@ -3,6 +3,7 @@
 /// width.
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "../base/fan_in.hpp"
@@ -26,6 +27,8 @@ class Sum : public FanIn {
 
  protected:
   void configure(const ParameterScope& scope) override;
+  /// Its sign for input `input` ("+" or "−"), drawn by `ctde graph`.
+  [[nodiscard]] std::string input_mark(std::size_t input) const override;
 
  private:
   std::vector<double> weights_;           ///< +1 or -1 per input (from signs, in configure)

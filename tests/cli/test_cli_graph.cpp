@@ -89,6 +89,23 @@ TEST_CASE("ctde graph labels connections to ports other than in") {
                            });
 }
 
+TEST_CASE("ctde graph draws a Sum's sign at the head of each connection into it") {
+  const auto model = scratch("signs.json");
+  std::ofstream(model) << R"({"ctde": 1, "director": {"stop_time": 1},
+    "actors": [{"name": "a", "type": "Constant", "params": {"value": 1}}, {"name": "b", "type": "Sine"},
+               {"name": "c", "type": "Step", "params": {"time": 0.5}}, {"name": "d", "type": "Sum", "params": {"signs": "+-+"}},
+               {"name": "g", "type": "Gain"}],
+    "connections": [["a.out", "d.in0"], ["b.out", "d.in1"], ["c.out", "d.in2"], ["d.out", "g.in"]]})";
+  const CommandResult r = run_cli("graph " + model.string());
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  check_contains(r.output, {"label=\"in0\", headlabel=\"+\",", "label=\"in1\", headlabel=\"\u2212\",",
+                            "label=\"in2\", headlabel=\"+\","});
+  std::size_t marks = 0;  // the Sum's three inputs; the Gain's input has none
+  for (auto at = r.output.find("headlabel"); at != std::string::npos; at = r.output.find("headlabel", at + 1))
+    ++marks;
+  CHECK(marks == 3);
+}
+
 TEST_CASE("ctde graph -o model.svg runs Graphviz and writes an SVG document") {
   const auto svg = scratch("small.svg");
   std::filesystem::remove(svg);
