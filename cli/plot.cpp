@@ -105,6 +105,9 @@ void check_signals(const std::vector<std::string>& signals, const std::vector<st
   std::string unknown;
   for (const auto& name : signals) {
     if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    const std::string element = name + '[';  // a vector signal's name: all its elements
+    if (std::any_of(known.begin(), known.end(), [&](const std::string& k) { return k.starts_with(element); }))
+      continue;
     unknown += unknown.empty() ? "'" : ", '";
     unknown += name;
     unknown += "'";

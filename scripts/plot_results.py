@@ -281,12 +281,18 @@ def choose(runs, wanted):
     known = signal_names(runs)
     if not wanted:
         return known
-    unknown = [n for n in wanted if n not in known]
+    chosen, unknown = [], []
+    for n in wanted:
+        # a vector signal's name stands for all its elements, n[0], n[1], ...
+        found = [n] if n in known else [k for k in known if k.startswith(n + "[")]
+        chosen += found
+        if not found:
+            unknown.append(n)
     if unknown:
         quoted = ", ".join("'" + n + "'" for n in unknown)  # as ctde plot's own check says it
         raise BadInput(f"--signals: no signal {quoted} in the results; "
                        f"they have: {', '.join(known) if known else '(no signals)'}")
-    return list(dict.fromkeys(wanted))
+    return list(dict.fromkeys(chosen))
 
 
 def is_discrete(name, runs, discrete_names):

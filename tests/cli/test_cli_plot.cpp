@@ -228,6 +228,20 @@ TEST_CASE("ctde plot puts signals of different scales in different panels") {
                     R"({"kind": "lines", "signals": ["motor.current"]}])"));
 }
 
+TEST_CASE("ctde plot --signals with a vector signal's name draws all its elements") {
+  const std::string csv = write_scratch("vector.csv", results_csv("x.out[0],x.out[1],y.out", 11, [](int i) {
+                                          return number(i) + "," + number(100.0 + i) + "," + number(-i);
+                                        }));
+  const std::string whole = describe_layout(csv + " --signals x.out");
+  const std::string named = describe_layout(csv + " --signals x.out[0],x.out[1]");
+  CHECK(has(whole, R"("x.out[0]")"));
+  CHECK(has(whole, R"("x.out[1]")"));
+  CHECK_FALSE(has(whole, R"("y.out")"));
+  CHECK(whole == named);
+  // a prefix that is not a vector's name stays unknown
+  CHECK(run_cli("plot " + csv + " --signals x.ou --describe").status == 2);
+}
+
 TEST_CASE("ctde plot draws roundoff as zero: a residual signal, and residuals of a real one") {
   const std::string csv = write_scratch("residuals.csv", results_csv("h.out,noise.out", 101, [](int i) {
                                           const double h = i % 25 == 0 && i > 0 ? -1e-11 : 10.0 - 0.1 * i;
