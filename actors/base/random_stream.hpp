@@ -10,10 +10,34 @@
 #include <locale>
 #include <random>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 #include "../../core/state_stream.hpp"
 
 namespace ctde {
+
+/// The largest `seed` a random actor takes: 2^53, so that every seed is
+/// exactly a double.
+inline constexpr double kMaxSeed = 9007199254740992.0;
+
+/// The seed of a random actor whose `seed` is not set: the 64-bit FNV-1a
+/// hash of its path ("plant.noise") shifted right by 11 bits, a whole number
+/// below 2^53 that a user can also write as `seed`. Two unseeded actors so
+/// draw different streams, and a model draws the same ones on every run and
+/// platform.
+[[nodiscard]] constexpr std::uint64_t seed_from_path(std::string_view path) {
+  std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a's 64-bit offset basis and prime
+  for (const char c : path) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ULL;
+  }
+  return hash >> 11U;
+}
+
+/// What is wrong with `seed` as a `seed` parameter's value (empty: nothing,
+/// a whole number from 0 to kMaxSeed).
+[[nodiscard]] std::string seed_problem(double seed);
 
 /// The generator of one random actor: 64-bit Mersenne Twister and the
 /// uniform draws made from it. Copyable value type.

@@ -1,9 +1,8 @@
 #include "actors/discrete/random_source.hpp"
 
-#include <cmath>
+#include <string>
 
 #include "core/actor_context.hpp"
-#include "core/format.hpp"
 
 namespace ctde {
 
@@ -11,14 +10,16 @@ RandomSource::RandomSource(std::string name, const ActorInfo& info)
     : Actor(std::move(name), info, TimeMode::kDiscrete) {
   trigger_ = declare_input("trigger", PortKind::kDiscrete);
   out_ = declare_output("out", PortKind::kDiscrete, 1);
-  seed_ = declare_parameter("seed", ParamKind::kScalar, 1.0);
+  seed_ = declare_optional_parameter("seed", ParamKind::kScalar);
 }
 
 void RandomSource::configure(const ParameterScope& /*scope*/) {
-  const double seed = scalar(seed_);
-  if (!(seed >= 0 && seed <= kMaxSeed) || seed != std::floor(seed)) {
-    fail(seed_, "must be a whole number from 0 to 2^53 (9007199254740992), got " + format_double(seed));
+  if (!is_set(seed_)) {
+    seed_value_ = seed_from_path(path());
+    return;
   }
+  if (const std::string problem = seed_problem(scalar(seed_)); !problem.empty()) fail(seed_, problem);
+  seed_value_ = static_cast<std::uint64_t>(scalar(seed_));
 }
 
 namespace {
@@ -32,7 +33,7 @@ struct RandomState final : ActorState {
 }  // namespace
 
 std::unique_ptr<ActorState> RandomSource::make_state() const {
-  return std::make_unique<RandomState>(static_cast<std::uint64_t>(scalar(seed_)));
+  return std::make_unique<RandomState>(seed_value_);
 }
 
 void RandomSource::fire(FireContext& context) const {

@@ -1,7 +1,7 @@
 #pragma once
 /// The base of the random actors (UniformRandom, GaussianRandom): one
-/// pseudo-random stream per actor, seeded by its `seed` parameter, one draw
-/// per token on `trigger`.
+/// pseudo-random stream per actor, seeded by its `seed` parameter (unset: a
+/// seed from its path, seed_from_path), one draw per token on `trigger`.
 ///
 /// The stream is std::mt19937_64 (its sequence is fixed by the C++
 /// standard) turned into numbers by our own transforms, not by the standard
@@ -21,9 +21,6 @@ class RandomSource : public Actor {
   [[nodiscard]] std::unique_ptr<ActorState> make_state() const override;
   void fire(FireContext& context) const override;
 
-  /// The largest seed: 2^53, so that every seed is exactly a double.
-  static constexpr double kMaxSeed = 9007199254740992.0;
-
  protected:
   RandomSource(std::string name, const ActorInfo& info);
   void configure(const ParameterScope& scope) override;
@@ -34,6 +31,7 @@ class RandomSource : public Actor {
   InputPort trigger_;
   OutputPort out_;
   ParamHandle seed_;
+  std::uint64_t seed_value_ = 0;  ///< `seed`, or seed_from_path(path()) when unset (in configure)
 };
 
 }  // namespace ctde

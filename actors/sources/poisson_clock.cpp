@@ -13,16 +13,19 @@ namespace ctde {
 
 PoissonClock::PoissonClock(std::string name) : SelfTimed(std::move(name), kInfo, TimeMode::kDiscrete, 1) {
   mean_ = declare_parameter("mean_interval", ParamKind::kScalar);
-  seed_ = declare_parameter("seed", ParamKind::kScalar, 1.0);
+  seed_ = declare_optional_parameter("seed", ParamKind::kScalar);
 }
 
 void PoissonClock::configure(const ParameterScope& /*scope*/) {
   if (!(scalar(mean_) > 0) || !std::isfinite(scalar(mean_))) {
     fail(mean_, "must be a finite number > 0, got " + format_double(scalar(mean_)));
   }
-  if (scalar(seed_) < 0 || scalar(seed_) != std::floor(scalar(seed_))) {
-    fail(seed_, "must be a whole number >= 0");
+  if (!is_set(seed_)) {
+    seed_value_ = seed_from_path(path());
+    return;
   }
+  if (const std::string problem = seed_problem(scalar(seed_)); !problem.empty()) fail(seed_, problem);
+  seed_value_ = static_cast<std::uint64_t>(scalar(seed_));
 }
 
 namespace {
@@ -42,7 +45,7 @@ struct PoissonState final : SelfTimed::State {
 }  // namespace
 
 std::unique_ptr<ActorState> PoissonClock::make_state() const {
-  return std::make_unique<PoissonState>(static_cast<std::uint64_t>(scalar(seed_)));
+  return std::make_unique<PoissonState>(seed_value_);
 }
 
 Tick PoissonClock::time_of(FireContext& context, std::uint64_t /*k*/) const {

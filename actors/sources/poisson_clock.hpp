@@ -2,6 +2,8 @@
 /// The `PoissonClock` actor (what it computes: kInfo.summary). Each event
 /// carries 1.
 
+#include <cstdint>
+
 #include "../base/self_timed.hpp"
 
 namespace ctde {
@@ -31,6 +33,7 @@ class PoissonClock : public SelfTimed {
  private:
   ParamHandle mean_;
   ParamHandle seed_;
+  std::uint64_t seed_value_ = 0;  ///< `seed`, or seed_from_path(path()) when unset (in configure)
 };
 
 }  // namespace ctde
