@@ -14,6 +14,8 @@
 #include "actors/discrete/counter.hpp"
 #include "actors/discrete/current_microstep.hpp"
 #include "actors/discrete/current_time.hpp"
+#include "actors/discrete/discrete_integrator.hpp"
+#include "actors/discrete/discrete_pid.hpp"
 #include "actors/discrete/discrete_state_space.hpp"
 #include "actors/discrete/discrete_transfer_function.hpp"
 #include "actors/discrete/exponential_random.hpp"
@@ -73,6 +75,8 @@ void register_builtin_actors(ActorRegistry& registry) {
   register_actor<Demux>(registry);
   register_actor<Derivative>(registry);
   register_actor<DiscreteClock>(registry);
+  register_actor<DiscreteIntegrator>(registry);
+  register_actor<DiscretePID>(registry);
   register_actor<DiscreteStateSpace>(registry);
   register_actor<DiscreteTransferFunction>(registry);
   register_actor<ExponentialRandom>(registry);

@@ -330,6 +330,26 @@ std::size_t wrap_width(const std::vector<std::size_t>& rank) {
   return best;
 }
 
+/// An edge's label: its ports where they are not the usual out -> in, and
+/// `[n]` for a signal of width n > 1 (empty: none).
+std::string edge_label(const EdgeInfo& info) {
+  std::string label;
+  if (info.from_port != "out") {
+    label = info.from_port;
+    label += " -> ";
+    label += info.to_port;
+  } else if (info.to_port != "in") {
+    label = info.to_port;
+  }
+  if (info.width != 1) {
+    if (!label.empty()) label += ' ';
+    label += '[';
+    label += std::to_string(info.width);
+    label += ']';
+  }
+  return label;
+}
+
 }  // namespace
 
 void write_model_dot(const FlatModel& model, const std::string& model_name, std::ostream& out) {
@@ -387,21 +407,7 @@ void write_model_dot(const FlatModel& model, const std::string& model_name, std:
     const EdgeInfo& info = graph[e];
     os << "[style=" << (info.kind == PortKind::kDiscrete ? "dashed" : "solid") << ", color=\""
        << edge_colour(info.kind) << "\"";
-    std::string label;
-    if (info.from_port != "out") {  // the ports, where they are not the usual out -> in
-      label = info.from_port;
-      label += " -> ";
-      label += info.to_port;
-    } else if (info.to_port != "in") {
-      label = info.to_port;
-    }
-    if (info.width != 1) {
-      if (!label.empty()) label += ' ';
-      label += '[';
-      label += std::to_string(info.width);
-      label += ']';
-    }
-    if (!label.empty()) os << ", label=" << dot_quoted(label);
+    if (const std::string label = edge_label(info); !label.empty()) os << ", label=" << dot_quoted(label);
     if (!info.mark.empty())
       os << ", headlabel=" << dot_quoted(info.mark) << ", labelfontsize=12, labeldistance=1.4";
     if (info.wraps) os << ", constraint=false";

@@ -54,6 +54,8 @@
 #include "actors/discrete/counter.hpp"
 #include "actors/discrete/current_microstep.hpp"
 #include "actors/discrete/current_time.hpp"
+#include "actors/discrete/discrete_integrator.hpp"
+#include "actors/discrete/discrete_pid.hpp"
 #include "actors/discrete/discrete_state_space.hpp"
 #include "actors/discrete/discrete_transfer_function.hpp"
 #include "actors/discrete/exponential_random.hpp"

@@ -124,3 +124,30 @@ TEST_CASE("a UnitDelay outside a loop still sends at each token the one before i
   CHECK(events_of(run, "sum") == std::vector<std::pair<double, double>>{{0, 1}, {1, 2}, {2, 3}});
   CHECK(events_of(run, "z") == std::vector<std::pair<double, double>>{{0, 7}, {1, 1}, {2, 2}});
 }
+
+TEST_CASE("a loop through a forward-Euler DiscreteIntegrator runs; backward Euler is a loop") {
+  // I[k] = I[k-1] + g y[k-1] (h = 1), I[0] = 0.5; y[k] = 1 + a I[k].
+  const double a = -0.5;
+  const double g = 0.75;
+  std::vector<double> y;
+  double integral = 0.5;
+  for (int k = 0; k < 5; ++k) {
+    if (k > 0) integral += g * y.back();
+    y.push_back(1.0 + a * integral);
+  }
+  const std::string forward = R"({"name": "delay", "type": "DiscreteIntegrator",
+      "params": {"gain": 0.75, "initial": 0.5}})";
+  check_samples(loop_model(forward, a), y);
+  // DiscretePID's integral alone (kp = kd = 0; its ki scales the integral from `initial`, so both start
+  // at 0) is the same loop, sample for sample
+  const auto pid = run_model(
+      loop_model(R"({"name": "delay", "type": "DiscretePID", "params": {"kp": 0, "ki": 0.75}})", a));
+  REQUIRE_MESSAGE(pid.result.status == RunStatus::kOk, pid.result.message);
+  const auto integrator = run_model(
+      loop_model(R"({"name": "delay", "type": "DiscreteIntegrator", "params": {"gain": 0.75}})", a));
+  REQUIRE(events_of(pid, "add").size() == 5);
+  CHECK(events_of(pid, "add") == events_of(integrator, "add"));
+  std::string backward = forward;
+  backward.insert(backward.find("\"initial\""), R"("method": "backward_euler", )");
+  CHECK(run_setup_error(loop_model(backward, a)) == std::string("test.json at /actors/1: ") + kLoopMessage);
+}
