@@ -110,6 +110,7 @@ LocatedCrossing GuardSet::locate(double ta, double tb, std::span<double> ga, std
   double weight_a = 1.0;
   double weight_b = 1.0;
   int last_moved = 0;  // +1: ta moved last, -1: tb moved last
+  bool probed_below = false;
   // Bracket widths before each of the last four iterations.
   std::array<double, 4> width_ago;
   width_ago.fill(std::numeric_limits<double>::infinity());
@@ -123,12 +124,18 @@ LocatedCrossing GuardSet::locate(double ta, double tb, std::span<double> ga, std
       worst = std::max(worst, std::abs(gb[i] - level_[i]));
       if (fb != fa) t = std::min(t, tb - fb * (tb - ta) / (fb - fa));
     }
-    if (worst <= tolerance) break;
+    if (tolerance > 0 && worst <= tolerance) break;
     // Bisect when the secant stalls (the bracket did not halve in four
     // iterations) or falls outside the open bracket; near an end, step half
     // a min_width inside it, so that a root next to that end ends the search.
     const double width = tb - ta;
     if (width > 0.5 * width_ago[3] || !(t > ta && t < tb)) t = ta + 0.5 * width;
+    // Guards exactly at their levels at tb: the root, unless they stay there
+    // (a saturated signal), so one min_width below tb is tried first; once.
+    if (worst == 0.0 && !probed_below) {
+      t = tb - min_width;
+      probed_below = true;
+    }
     if (width > min_width) t = std::clamp(t, ta + 0.5 * min_width, tb - 0.5 * min_width);
     if (!(t > ta && t < tb)) break;  // no double between the ends
     evaluate(user, t, scratch);

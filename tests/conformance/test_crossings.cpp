@@ -4,6 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <numbers>
 #include <string>
 #include <tuple>
@@ -138,4 +141,42 @@ TEST_CASE(
       {"down", 1.0, 2}, {"up", 1.0, 3}, {"down", 1.0, 4}, {"up", 1.0, 5}};
   CHECK(fired == expected);
   CHECK(run.result.stats.state_events == 4);
+}
+
+TEST_CASE("a guard that reaches its level and stays there crosses where it reaches it, to the tick") {
+  // A ramp saturated at 1 from t = 1 on: the rising crossing of level 1 is at 1 s exactly. The
+  // search once ended on the step's end, where the guard is exactly at its level (1.0019 s).
+  const auto run = run_model(R"({"ctde": 1, "director": {"stop_time": 3},
+    "actors": [{"name": "r", "type": "Ramp", "params": {"slope": 1}},
+               {"name": "s", "type": "Saturation", "params": {"lower": -5, "upper": 1}},
+               {"name": "d", "type": "LevelCrossingDetector", "params": {"level": 1, "direction": "rising"}},
+               {"name": "x", "type": "Integrator"}],
+    "connections": [["r.out", "s.in"], ["s.out", "d.in"], ["s.out", "x.in"]]})");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  std::vector<nlohmann::json> located;
+  for (const auto& line : run.lines) {
+    if (line["kind"] == "state_event") located.push_back(line);
+  }
+  REQUIRE(located.size() == 1);
+  CHECK(located[0]["tick"].get<std::int64_t>() == 1000000000000);  // 1 s at the default 1e-12 s
+  CHECK(located[0]["bracket"].get<double>() <= 1e-12 + 1e-15);
+  CHECK(event_times(run, "d") == std::vector<double>{1.0});
+}
+
+TEST_CASE("without event_tolerance, every located crossing's bracket is at most one tick (tank_queue)") {
+  // Its level crossings often meet a point where the guard is exactly at its level, which
+  // once ended the search on a bracket of up to 2e-8 s (docs/trace-format.md, `bracket`).
+  std::ifstream in(std::string(CTDE_SOURCE_DIR) + "/examples/models/tank_queue.json", std::ios::binary);
+  REQUIRE(in.good());
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto run = run_model(text);
+  REQUIRE(run.result.status == RunStatus::kOk);
+  int located = 0;
+  for (const auto& line : run.lines) {
+    if (line["kind"] != "state_event" || line["iterations"] == 0) continue;
+    ++located;
+    CAPTURE(line.dump());
+    CHECK(line["bracket"].get<double>() <= 1e-12 + 1e-14);  // a tick, give or take the times' rounding
+  }
+  CHECK(located >= 10);
 }

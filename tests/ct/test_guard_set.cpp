@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -93,12 +94,19 @@ TEST_CASE("with two guards crossing in one bracket, the earlier root is located"
   CHECK(found.tb - found.ta <= 1e-12);
 }
 
-TEST_CASE("a guard exactly zero at the bracket's end ends the search there at once") {
+TEST_CASE("a guard exactly zero at the bracket's end is tried a tick below: there a root, else searched on") {
   GuardSet guards({Crossing::kRising});
-  Functions f{{[](double t) { return t - 1; }}};
-  const LocatedCrossing found = search(guards, f, 0, 1);
+  Functions root{{[](double t) { return t - 1; }}};
+  const LocatedCrossing found = search(guards, root, 0, 1);
   CHECK(found.tb == 1.0);
-  CHECK(found.iterations == 0);  // |g(tb)| = 0 is within any tolerance
+  CHECK(found.ta == 1.0 - 1e-12);
+  CHECK(found.iterations == 1);
+  // A guard that reaches zero at 0.5 and stays there: the crossing is where it reaches it, not at tb.
+  Functions level{{[](double t) { return std::min(t - 0.5, 0.0); }}};
+  const LocatedCrossing reached = search(guards, level, 0, 1);
+  CHECK(reached.ta < 0.5);
+  CHECK(reached.tb >= 0.5);
+  CHECK(reached.tb - reached.ta <= 1e-12);
 }
 
 TEST_CASE("a step-shaped guard is located by bisection to one tick") {
