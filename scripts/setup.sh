@@ -20,6 +20,8 @@ packages=(
   pybind11-dev python3-dev            # the Python package (python/, docs/python.md), for /usr/bin/python3
   python3-numpy python3-pandas        # its results as arrays and frames
   python3-pytest                      # its tests (ctest's `python` test)
+  python3-pip python3-venv            # pip install of the package into a venv (ctest's `python_pip` test)
+  python3-setuptools python3-wheel python3-build  # setup.py's build backend; python3 -m build --wheel, offline
   python3-nbclient python3-nbconvert python3-ipykernel  # the example notebook, executed by those tests
   libzip-dev libpugixml-dev           # FMU import: FMU archives and modelDescription.xml (actors/fmi/)
   libhdf5-dev                         # results in HDF5: the serial flavour, on purpose (docs/sweep.md)
