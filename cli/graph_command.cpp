@@ -39,11 +39,6 @@ namespace {
 /// How a node is drawn.
 enum class NodeRole { kOrdinary, kConverter, kEventGenerator };
 
-constexpr std::array<std::string_view, 4> kConverters = {"ZeroOrderHold", "FirstOrderHold", "PeriodicSampler",
-                                                         "Sampler"};
-constexpr std::array<std::string_view, 2> kEventGenerators = {"ZeroCrossingDetector",
-                                                              "LevelCrossingDetector"};
-
 constexpr std::string_view kContinuousColour = "#1f4e79";
 constexpr std::string_view kDiscreteColour = "#7f3f98";
 constexpr std::string_view kConstantColour = "#777777";
@@ -77,12 +72,11 @@ struct Cluster {
   std::vector<std::size_t> children;  ///< indices into the cluster list
 };
 
-NodeRole role_of(std::string_view type) {
-  if (std::find(kConverters.begin(), kConverters.end(), type) != kConverters.end())
-    return NodeRole::kConverter;
-  if (std::find(kEventGenerators.begin(), kEventGenerators.end(), type) != kEventGenerators.end()) {
-    return NodeRole::kEventGenerator;
-  }
+/// How an actor is drawn, by its type's family: converters and state-event
+/// generators (Actor::family(), the model reference's sections) stand out.
+NodeRole role_of(const Actor& actor) {
+  if (actor.family() == "converters") return NodeRole::kConverter;
+  if (actor.family() == "events") return NodeRole::kEventGenerator;
   return NodeRole::kOrdinary;
 }
 
@@ -97,7 +91,7 @@ Graph build_graph(const FlatModel& model) {
     info.name = dot == std::string::npos ? actor.path : actor.path.substr(dot + 1);
     info.type = actor.actor->type();
     info.mode = actor.mode;
-    info.role = role_of(info.type);
+    info.role = role_of(*actor.actor);
     boost::add_vertex(info, graph);
   }
   for (std::size_t i = 0; i < model.actors.size(); ++i) {

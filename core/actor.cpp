@@ -20,7 +20,9 @@ Actor::Actor(std::string name, std::string_view type, TimeMode mode)
       outputs_(empty_port_list()) {}
 
 Actor::Actor(std::string name, const ActorInfo& info, TimeMode mode)
-    : Actor(std::move(name), info.type, mode) {}
+    : Actor(std::move(name), info.type, mode) {
+  family_ = info.family;
+}
 
 Actor::~Actor() = default;
 

@@ -91,6 +91,10 @@ class Actor {
   [[nodiscard]] const std::string& name() const { return name_; }
   /// The registered type name ("Gain").
   [[nodiscard]] const std::string& type() const { return type_.str(); }
+  /// Its type's family (ActorInfo::family: "converters", "events"...;
+  /// empty for an actor made without an ActorInfo). `ctde graph` draws
+  /// converters and state-event generators by it.
+  [[nodiscard]] std::string_view family() const { return family_; }
   /// The full dotted path from the model's top ("plant.spring").
   [[nodiscard]] std::string path() const;
   [[nodiscard]] const Composite* parent() const { return parent_; }
@@ -419,7 +423,8 @@ class Actor {
   enum class Feedthrough { kAll, kNone, kListed };
 
   std::string name_;
-  InternedName type_;  ///< one copy per type name, shared by its actors
+  InternedName type_;        ///< one copy per type name, shared by its actors
+  std::string_view family_;  ///< ActorInfo::family (a string literal), or empty
   SourceLocation location_;
   Composite* parent_ = nullptr;
   TimeMode declared_mode_;

@@ -89,6 +89,17 @@ TEST_CASE("ctde graph labels connections to ports other than in") {
                            });
 }
 
+TEST_CASE("ctde graph draws an actor by its type's family: a Relay is a state-event generator") {
+  const auto model = scratch("relay.json");
+  std::ofstream(model) << R"({"ctde": 1, "director": {"stop_time": 1},
+    "actors": [{"name": "s", "type": "Sine"}, {"name": "r", "type": "Relay", "params": {"on_threshold": 0.5, "off_threshold": -0.5}},
+               {"name": "g", "type": "Gain"}],
+    "connections": [["s.out", "r.in"], ["r.out", "g.in"]]})";
+  const CommandResult r = run_cli("graph " + model.string());
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  check_contains(r.output, {"id=\"r\", shape=octagon", "id=\"g\", shape=box"});
+}
+
 TEST_CASE("ctde graph draws a Sum's sign at the head of each connection into it") {
   const auto model = scratch("signs.json");
   std::ofstream(model) << R"({"ctde": 1, "director": {"stop_time": 1},
