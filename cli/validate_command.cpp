@@ -152,13 +152,20 @@ std::string interface_text(const std::vector<InterfacePort>& ports, bool inputs)
 
 /// "interface: inputs u; outputs y <- x.out; tunable k", when the model declares any.
 void print_interface(const Model& model, const RunSetup& setup, std::ostream& out) {
-  if (setup.inputs.empty() && setup.outputs.empty() && model.interface().tunable.empty()) return;
+  const ModelInterface& declared = model.interface();
+  if (setup.inputs.empty() && setup.outputs.empty() && declared.tunable.empty() && declared.units.empty())
+    return;
   std::string tunable;
   for (const std::string& name : model.interface().tunable)
     tunable += concat({tunable.empty() ? "" : ", ", name});
   out << "interface: inputs " << interface_text(setup.inputs, true) << "; outputs "
       << interface_text(setup.outputs, false) << "; tunable " << (tunable.empty() ? "(none)" : tunable)
       << "\n";
+  if (declared.units.empty()) return;
+  std::string units;
+  for (const auto& [name, unit] : declared.units)
+    units += concat({units.empty() ? "" : ", ", name, " [", unit, "]"});
+  out << "units: " << units << "\n";
 }
 
 Json interface_json(const Model& model, const RunSetup& setup) {
@@ -174,7 +181,8 @@ Json interface_json(const Model& model, const RunSetup& setup) {
   };
   return {{"inputs", ports(setup.inputs)},
           {"outputs", ports(setup.outputs)},
-          {"tunable", model.interface().tunable}};
+          {"tunable", model.interface().tunable},
+          {"units", model.interface().units}};
 }
 
 Json model_json(const Model& model, const std::string& path, const RunSetup& setup,

@@ -34,6 +34,9 @@ struct ModelInterface {
   std::vector<ModelInput> inputs;
   std::vector<ModelOutput> outputs;
   std::vector<std::string> tunable;  ///< model parameters' names
+  /// The unit of a model parameter, input or output, by its name ("m/s");
+  /// what an FMU of the model declares (docs/model-format.md).
+  std::map<std::string, std::string> units;
 };
 
 /// A whole model, as written (in C++ or loaded from a file). Not copyable; movable.

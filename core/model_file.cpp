@@ -71,7 +71,7 @@ class Loader {
     const JsonCursor root(document, file_ + " at ");
     root.expect_object();
     root.check_keys({"ctde", "name", "parameters", "director", "actors", "connections", "record", "inputs",
-                     "outputs", "tunable", "description"});
+                     "outputs", "tunable", "units", "description"});
     if (!root.has("ctde")) root.fail("missing \"ctde\": 1 (the format version)");
     const JsonCursor version = root["ctde"];
     if (!version.value().is_number_integer() || version.value().get<long long>() != 1) {
@@ -332,6 +332,22 @@ class Loader {
         model.interface().tunable.push_back(std::move(name));
       }
     }
+    if (root.has("units")) load_units(root["units"], names, model);
+  }
+
+  /// `units`: {"name": "unit"} for model parameters, inputs and outputs
+  /// (`interface_names`: the inputs' and outputs').
+  static void load_units(const JsonCursor& units, const std::set<std::string>& interface_names,
+                         Model& model) {
+    units.expect_object();
+    units.for_each_member([&](const std::string& name, const JsonCursor& unit) {
+      if (!model.parameters().has(name) && interface_names.count(name) == 0)
+        unit.fail("'" + name +
+                  "' is neither one of the model's parameters nor one of its inputs and outputs");
+      if (!unit.value().is_string() || unit.string().empty())
+        unit.fail("a unit is a non-empty string (\"m/s\"), got " + unit.show());
+      model.interface().units[name] = unit.string();
+    });
   }
 
   /// Input `name`: "actor.port", a list of them, or {"to": either, "start": value}.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -36,14 +37,21 @@ double start_value(const Actor& input, std::uint32_t i) {
   return 0.0;
 }
 
+/// The unit `units` gives `name`, or empty.
+std::string unit_of(const std::map<std::string, std::string>& units, const std::string& name) {
+  const auto at = units.find(name);
+  return at == units.end() ? std::string() : at->second;
+}
+
 void add_ports(std::vector<Variable>& out, const std::vector<InterfacePort>& ports, Causality causality,
-               const RunSetup& setup) {
+               const Model& model, const RunSetup& setup) {
   for (const InterfacePort& p : ports) {
     for (std::uint32_t i = 0; i < p.port.width; ++i) {
       Variable v = variable(element_name(p.name, p.port.width, i), out.size(), causality,
                             causality == Causality::kInput ? p.name : p.port.name);
       v.element = i;
       v.discrete = p.port.discrete;
+      v.unit = unit_of(model.interface().units, p.name);
       if (causality == Causality::kInput) {
         v.start = start_value(*setup.flat[p.port.actor].actor, i);
         v.description = "the model's input " + p.name;
@@ -81,8 +89,8 @@ std::vector<Variable> fmu_variables(const Model& model, const RunSetup& setup) {
   std::vector<Variable> out;
   out.push_back(variable("time", 0, Causality::kIndependent, ""));
   out.back().description = "simulated time";
-  add_ports(out, setup.inputs, Causality::kInput, setup);
-  add_ports(out, setup.outputs, Causality::kOutput, setup);
+  add_ports(out, setup.inputs, Causality::kInput, model, setup);
+  add_ports(out, setup.outputs, Causality::kOutput, model, setup);
   const auto& tunable = model.interface().tunable;
   for (const auto& [name, written] : model.parameters().definitions()) {
     const ResolvedParam& value = model.parameters().value(name);
@@ -91,6 +99,7 @@ std::vector<Variable> fmu_variables(const Model& model, const RunSetup& setup) {
     v.tunable = std::find(tunable.begin(), tunable.end(), name) != tunable.end();
     v.start = value.scalar();
     v.description = "the model's parameter " + name;
+    v.unit = unit_of(model.interface().units, name);
     out.push_back(std::move(v));
   }
   for (const RecordedSignal& s : setup.signals) {

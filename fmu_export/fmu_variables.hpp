@@ -37,6 +37,7 @@ struct Variable {
   bool tunable = false;       ///< a parameter the model lists in `tunable`
   double start = 0;           ///< an input's or parameter's start value
   std::string description;
+  std::string unit;  ///< the model's `units` for it (empty: none)
 };
 
 /// The standard's name of `causality` ("input", "output", ...).

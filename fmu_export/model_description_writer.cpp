@@ -1,6 +1,7 @@
 #include "fmu_export/model_description_writer.hpp"
 
 #include <cctype>
+#include <set>
 #include <sstream>
 
 #include "core/format.hpp"
@@ -50,6 +51,24 @@ std::string common_attributes(const Variable& v) {
   return out;
 }
 
+/// ` unit="m"` for a variable with a unit, else nothing.
+std::string unit_attribute(const Variable& v) {
+  return v.unit.empty() ? std::string() : " unit=\"" + escaped(v.unit) + "\"";
+}
+
+/// UnitDefinitions: each unit the variables use, once, by name (no base
+/// units: ctde does not parse unit strings).
+void unit_definitions(std::ostream& out, const FmuDescription& d) {
+  std::set<std::string> units;
+  for (const Variable& v : d.variables) {
+    if (!v.unit.empty()) units.insert(v.unit);
+  }
+  if (units.empty()) return;
+  out << "  <UnitDefinitions>\n";
+  for (const std::string& unit : units) out << "    <Unit name=\"" << escaped(unit) << "\"/>\n";
+  out << "  </UnitDefinitions>\n";
+}
+
 bool has_start(const Variable& v) {
   return v.causality == Causality::kInput || v.causality == Causality::kParameter;
 }
@@ -66,7 +85,7 @@ std::string list(const std::vector<std::uint32_t>& values, std::uint32_t plus) {
 void fmi3_variables(std::ostream& out, const FmuDescription& d) {
   out << "  <ModelVariables>\n";
   for (const Variable& v : d.variables) {
-    out << "    <Float64 " << common_attributes(v);
+    out << "    <Float64 " << common_attributes(v) << unit_attribute(v);
     if (has_start(v)) out << " start=\"" << format_double(v.start) << "\"";
     out << "/>\n";
   }
@@ -87,7 +106,7 @@ void fmi2_variables(std::ostream& out, const FmuDescription& d) {
   // An index of FMI 2 is the 1-based position in ModelVariables: the value reference + 1.
   out << "  <ModelVariables>\n";
   for (const Variable& v : d.variables) {
-    out << "    <ScalarVariable " << common_attributes(v) << ">\n      <Real";
+    out << "    <ScalarVariable " << common_attributes(v) << ">\n      <Real" << unit_attribute(v);
     if (has_start(v)) out << " start=\"" << format_double(v.start) << "\"";
     out << "/>\n    </ScalarVariable>\n";
   }
@@ -150,6 +169,7 @@ std::string model_description_xml(const FmuDescription& d, int fmi) {
            "canInterpolateInputs=\"false\""
            " maxOutputDerivativeOrder=\"0\"/>\n";
   }
+  unit_definitions(out, d);
   log_categories(out);
   default_experiment(out, d);
   if (fmi == 3) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "../../core/fnv1a.hpp"
 #include "../../core/state_stream.hpp"
 
 namespace ctde {
@@ -26,13 +27,10 @@ inline constexpr double kMaxSeed = 9007199254740992.0;
 /// below 2^53 that a user can also write as `seed`. Two unseeded actors so
 /// draw different streams, and a model draws the same ones on every run and
 /// platform.
-[[nodiscard]] constexpr std::uint64_t seed_from_path(std::string_view path) {
-  std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a's 64-bit offset basis and prime
-  for (const char c : path) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 1099511628211ULL;
-  }
-  return hash >> 11U;
+[[nodiscard]] inline std::uint64_t seed_from_path(std::string_view path) {
+  Fnv1a hash;
+  hash.bytes(path.data(), path.size());
+  return hash.get() >> 11U;
 }
 
 /// What is wrong with `seed` as a `seed` parameter's value (empty: nothing,

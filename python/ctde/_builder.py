@@ -199,10 +199,12 @@ class Model(_Network, _Runnable):
             "The model's interface"; an FMU of the model offers them).
         outputs: its declared outputs, name -> "actor.port".
         tunable: the model parameters an FMU of it may change between steps.
+        units: the unit of a model parameter, input or output, name -> "m/s"
+            (an FMU of the model declares it).
     """
 
     def __init__(self, name="model", *, parameters=None, director=None, record=None, inputs=None, outputs=None,
-                 tunable=None):
+                 tunable=None, units=None):
         _check_name("Model", name)
         super().__init__(name)
         self.parameters = dict(parameters or {})
@@ -211,6 +213,7 @@ class Model(_Network, _Runnable):
         self.inputs = dict(inputs or {})
         self.outputs = dict(outputs or {})
         self.tunable = list(tunable or [])
+        self.units = dict(units or {})
 
     def _where(self):
         return f"model '{self.name}'"
@@ -241,6 +244,8 @@ class Model(_Network, _Runnable):
             out["outputs"] = dict(self.outputs)
         if self.tunable:
             out["tunable"] = list(self.tunable)
+        if self.units:
+            out["units"] = dict(self.units)
         return out
 
     def to_json(self, indent=2):

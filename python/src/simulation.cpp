@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <map>
 
 #include "actors/builtin_actors.hpp"
 #include "core/error.hpp"
@@ -153,6 +154,7 @@ py::dict validate_source(const ModelSource& source, std::optional<Model> model) 
   std::vector<std::pair<std::string, std::string>> inputs;
   std::vector<std::pair<std::string, std::string>> outputs;
   const std::vector<std::string> tunable = model->interface().tunable;
+  const std::map<std::string, std::string> units = model->interface().units;
   std::string name = model->name();
   try {
     const py::gil_scoped_release nogil;
@@ -176,6 +178,9 @@ py::dict validate_source(const ModelSource& source, std::optional<Model> model) 
   report["inputs"] = input_ports;
   report["outputs"] = output_ports;
   report["tunable"] = tunable;
+  py::dict unit_of;
+  for (const auto& [named, unit] : units) unit_of[py::str(named)] = unit;
+  report["units"] = unit_of;
   py::list actors;
   for (const auto& a : source.actors) actors.append(a.name);
   report["python_actors"] = actors;

@@ -63,7 +63,7 @@ def test_an_unknown_set_parameter_is_named_as_set_from_python(ball_path):
 def test_validate_reports_what_a_run_records(ball_path):
     report = ctde.load(ball_path).validate()
     assert report == {"name": "bouncing_ball", "columns": ["h.out", "v.out", "ground.out"],
-                      "inputs": {}, "outputs": {"h": "h.out", "v": "v.out"}, "tunable": [],
+                      "inputs": {}, "outputs": {"h": "h.out", "v": "v.out"}, "tunable": [], "units": {},
                       "python_actors": [], "single_threaded": False}
 
 

@@ -1,4 +1,4 @@
-"""A model's interface (declared inputs, outputs, tunable parameters) from
+"""A model's interface (declared inputs, outputs, tunable parameters, units) from
 Python: built with ctde.Model and read back by validate(), the same as the
 model file written for the command; an input holds its start in a plain run."""
 
@@ -12,7 +12,7 @@ import ctde
 def plant():
     m = ctde.Model("plant", parameters={"a": 2, "gain": 3}, director={"stop_time": 2, "rtol": 1e-10, "atol": 1e-12},
                    inputs={"u": {"to": "sum.in0", "start": 1}}, outputs={"y": "x.out", "dy": "sum.out"},
-                   tunable=["gain"])
+                   tunable=["gain"], units={"u": "m/s", "y": "m", "dy": "m/s", "a": "1/s"})
     m.add("Sum", "sum", signs="+-")
     m.add("Gain", "k", k="a")
     m.add("Gain", "g", k="gain")
@@ -29,7 +29,8 @@ def test_validate_reports_the_interface_of_a_built_model_and_of_the_same_file():
     assert built["tunable"] == ["gain"]
     source = os.path.join(os.environ["CTDE_SOURCE_DIR"], "tests", "fmu_export", "models", "plant.json")
     loaded = ctde.load(source).validate()
-    for key in ("inputs", "outputs", "tunable"):
+    assert built["units"] == {"u": "m/s", "y": "m", "dy": "m/s", "a": "1/s"}
+    for key in ("inputs", "outputs", "tunable", "units"):
         assert loaded[key] == built[key]
     assert json.loads(plant().to_json())["inputs"] == {"u": {"to": "sum.in0", "start": 1}}
 

@@ -114,13 +114,16 @@ TEST_CASE("a model without inputs or outputs exports its parameters and recorded
 TEST_CASE("ctde validate prints the model's interface; the model file's mistakes in it are located") {
   const CommandResult text = run_cli("validate " + kPlant);
   REQUIRE_MESSAGE(text.status == 0, text.output);
-  CHECK(contains(text.output, "interface: inputs u; outputs y <- x.out, dy <- sum.out; tunable gain\n"));
+  CHECK(contains(text.output,
+                 "interface: inputs u; outputs y <- x.out, dy <- sum.out; tunable gain\n"
+                 "units: a [1/s], dy [m/s], u [m/s], y [m]\n"));
   const CommandResult json = run_cli("validate --json " + kPlant);
   const auto doc = nlohmann::json::parse(json.output)["interface"];
   CHECK(doc["inputs"][0]["name"] == "u");
   CHECK(doc["inputs"][0]["port"] == "u.out");
   CHECK(doc["outputs"][1]["port"] == "sum.out");
   CHECK(doc["tunable"] == nlohmann::json::array({"gain"}));
+  CHECK(doc["units"] == nlohmann::json({{"u", "m/s"}, {"y", "m"}, {"dy", "m/s"}, {"a", "1/s"}}));
 
   const std::string actors = R"j("actors": [{"name": "x", "type": "Integrator"},
       {"name": "c", "type": "Constant", "params": {"value": 1}}], "connections": [["c.out", "x.in"]])j";
@@ -139,6 +142,12 @@ TEST_CASE("ctde validate prints the model's interface; the model file's mistakes
       "'u' names two of the model's inputs and outputs"));
   CHECK(contains(error_of(write("e4.json", model(R"j("tunable": ["k"], )j" + actors))),
                  "'k' is not one of the model's parameters"));
+  CHECK(contains(
+      error_of(write("e6.json", model(R"j("units": {"x": "m"}, )j" + actors))),
+      "at /units/x: 'x' is neither one of the model's parameters nor one of its inputs and outputs"));
+  CHECK(contains(
+      error_of(write("e7.json", model(R"j("outputs": {"y": "x.out"}, "units": {"y": ""}, )j" + actors))),
+      "at /units/y: a unit is a non-empty string (\"m/s\"), got \"\""));
   CHECK(contains(error_of(write("e5.json", model(R"j("inputs": {"c": "x.reset"}, )j" + actors))),
                  "at /inputs/c: input 'c': an input becomes an actor of its name, and the model has an actor "
                  "'c' already"));

@@ -113,12 +113,31 @@ TEST_CASE("modelDescription: the modelIdentifier is a C name and names the binar
 }
 
 TEST_CASE("modelDescription: the elements in the order the schema gives") {
-  const std::vector<std::string> order = {"CoSimulation", "LogCategories", "DefaultExperiment",
-                                          "ModelVariables", "ModelStructure"};
+  const std::vector<std::string> order = {"CoSimulation",      "UnitDefinitions", "LogCategories",
+                                          "DefaultExperiment", "ModelVariables",  "ModelStructure"};
   for (const int fmi : {3, 2}) {
     std::vector<std::string> seen;
     for (const pugi::xml_node child : plant(fmi).root().children()) seen.emplace_back(child.name());
     CHECK(seen == order);
+  }
+}
+
+TEST_CASE("modelDescription: the model's units on their variables, each defined once in UnitDefinitions") {
+  // plant.json: "units": {"u": "m/s", "y": "m", "dy": "m/s", "a": "1/s"}; gain and time have none.
+  const std::map<std::string, std::string> expected = {{"u", "m/s"}, {"y", "m"}, {"dy", "m/s"}, {"a", "1/s"}};
+  for (const int fmi : {3, 2}) {
+    CAPTURE(fmi);
+    const Archive& a = plant(fmi);
+    std::vector<std::string> defined;
+    for (const pugi::xml_node unit : a.root().child("UnitDefinitions").children("Unit"))
+      defined.push_back(attribute(unit, "name"));
+    CHECK(defined == std::vector<std::string>{"1/s", "m", "m/s"});  // once each, in name order
+    for (const pugi::xml_node v : a.variables()) {
+      const std::string name = attribute(v, "name");
+      CAPTURE(name);
+      const auto unit = expected.find(name);
+      CHECK(typed(a, v, "unit") == (unit == expected.end() ? "" : unit->second));
+    }
   }
 }
 
