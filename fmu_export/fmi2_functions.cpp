@@ -13,12 +13,13 @@
 
 #include "actors/fmi/fmi2_api.hpp"
 #include "fmu_export/exported_instance.hpp"
+#include "fmu_export/state_calls.hpp"
 
 namespace {
 
 using ctde::fmu::Call;
 using ctde::fmu::ExportedInstance;
-using ctde::fmu::SavedState;
+namespace state_calls = ctde::fmu::state_calls;
 namespace fmi2 = ctde::fmi2;
 using Status = fmi2::Status;
 using ValueReference = fmi2::ValueReference;
@@ -199,59 +200,27 @@ CTDE_FMI2_NO_TYPE(String, fmi2::String)
 // NOLINTEND(bugprone-macro-parentheses)
 
 Status fmi2GetFMUstate(fmi2::Component c, fmi2::FMUstate* state) {
-  ExportedInstance* m = get(c);
-  if (m == nullptr || state == nullptr) return Status::kError;
-  auto* saved = static_cast<SavedState*>(*state);
-  const Status s = status(m->get_state(saved));
-  *state = saved;
-  return s;
+  return status(state_calls::get(get(c), state));
 }
 Status fmi2SetFMUstate(fmi2::Component c, fmi2::FMUstate state) {
-  ExportedInstance* m = get(c);
-  if (m == nullptr) return Status::kError;
-  if (state == nullptr) return status(m->fail("fmi2SetFMUstate", "a null FMU state"));
-  const Status s = status(m->set_state(*static_cast<const SavedState*>(state)));
+  const Status s = status(state_calls::set(get(c), state, "fmi2SetFMUstate"));
   if (s == Status::kOK) component(c)->terminated = false;
   return s;
 }
 Status fmi2FreeFMUstate(fmi2::Component c, fmi2::FMUstate* state) {
-  if (get(c) == nullptr) return Status::kError;
-  if (state == nullptr) return Status::kOK;
-  delete static_cast<SavedState*>(*state);
-  *state = nullptr;
-  return Status::kOK;
+  return status(state_calls::free(get(c), state));
 }
 Status fmi2SerializedFMUstateSize(fmi2::Component c, fmi2::FMUstate state, std::size_t* size) {
-  ExportedInstance* m = get(c);
-  if (m == nullptr || state == nullptr || size == nullptr) return Status::kError;
-  std::vector<std::byte> bytes;
-  const Status s = status(m->serialize(*static_cast<const SavedState*>(state), bytes));
-  *size = bytes.size();
-  return s;
+  return status(state_calls::size(get(c), state, size));
 }
 Status fmi2SerializeFMUstate(fmi2::Component c, fmi2::FMUstate state, fmi2::Byte serialized[],
                              std::size_t size) {
-  ExportedInstance* m = get(c);
-  if (m == nullptr || state == nullptr || serialized == nullptr) return Status::kError;
-  std::vector<std::byte> bytes;
-  const Status s = status(m->serialize(*static_cast<const SavedState*>(state), bytes));
-  if (s != Status::kOK) return s;
-  if (size != bytes.size()) {
-    return status(m->fail("fmi2SerializeFMUstate", "size " + std::to_string(size) + " is not the " +
-                                                       std::to_string(bytes.size()) +
-                                                       " bytes fmi2SerializedFMUstateSize gave"));
-  }
-  std::copy(bytes.begin(), bytes.end(), reinterpret_cast<std::byte*>(serialized));
-  return Status::kOK;
+  return status(state_calls::write(get(c), state, reinterpret_cast<std::byte*>(serialized), size,
+                                   "fmi2SerializeFMUstate", "fmi2SerializedFMUstateSize"));
 }
 Status fmi2DeSerializeFMUstate(fmi2::Component c, const fmi2::Byte serialized[], std::size_t size,
                                fmi2::FMUstate* state) {
-  ExportedInstance* m = get(c);
-  if (m == nullptr || serialized == nullptr || state == nullptr) return Status::kError;
-  auto* saved = static_cast<SavedState*>(*state);
-  const Status s = status(m->deserialize({reinterpret_cast<const std::byte*>(serialized), size}, saved));
-  *state = saved;
-  return s;
+  return status(state_calls::read(get(c), reinterpret_cast<const std::byte*>(serialized), size, state));
 }
 
 Status fmi2GetDirectionalDerivative(fmi2::Component c, const ValueReference[], std::size_t,

@@ -15,12 +15,13 @@
 
 #include "actors/fmi/fmi3_api.hpp"
 #include "fmu_export/exported_instance.hpp"
+#include "fmu_export/state_calls.hpp"
 
 namespace {
 
 using ctde::fmu::Call;
 using ctde::fmu::ExportedInstance;
-using ctde::fmu::SavedState;
+namespace state_calls = ctde::fmu::state_calls;
 namespace fmi3 = ctde::fmi3;
 using Status = fmi3::Status;
 using ValueReference = fmi3::ValueReference;
@@ -237,57 +238,26 @@ Status fmi3GetVariableDependencies(fmi3::Instance instance, ValueReference /*dep
 }
 
 Status fmi3GetFMUState(fmi3::Instance instance, void** state) {
-  ExportedInstance* m = get(instance);
-  if (m == nullptr || state == nullptr) return Status::kError;
-  auto* saved = static_cast<SavedState*>(*state);
-  const Status s = status(m->get_state(saved));
-  *state = saved;
-  return s;
+  return status(state_calls::get(get(instance), state));
 }
 Status fmi3SetFMUState(fmi3::Instance instance, void* state) {
-  ExportedInstance* m = get(instance);
-  if (m == nullptr) return Status::kError;
-  if (state == nullptr) return status(m->fail("fmi3SetFMUState", "a null FMU state"));
-  return status(m->set_state(*static_cast<const SavedState*>(state)));
+  return status(state_calls::set(get(instance), state, "fmi3SetFMUState"));
 }
 Status fmi3FreeFMUState(fmi3::Instance instance, void** state) {
-  if (get(instance) == nullptr) return Status::kError;
-  if (state == nullptr) return Status::kOK;
-  delete static_cast<SavedState*>(*state);
-  *state = nullptr;
-  return Status::kOK;
+  return status(state_calls::free(get(instance), state));
 }
 Status fmi3SerializedFMUStateSize(fmi3::Instance instance, void* state, std::size_t* size) {
-  ExportedInstance* m = get(instance);
-  if (m == nullptr || state == nullptr || size == nullptr) return Status::kError;
-  std::vector<std::byte> bytes;
-  const Status s = status(m->serialize(*static_cast<const SavedState*>(state), bytes));
-  *size = bytes.size();
-  return s;
+  return status(state_calls::size(get(instance), state, size));
 }
 Status fmi3SerializeFMUState(fmi3::Instance instance, void* state, std::uint8_t serialized[],
                              std::size_t size) {
-  ExportedInstance* m = get(instance);
-  if (m == nullptr || state == nullptr || serialized == nullptr) return Status::kError;
-  std::vector<std::byte> bytes;
-  const Status s = status(m->serialize(*static_cast<const SavedState*>(state), bytes));
-  if (s != Status::kOK) return s;
-  if (size != bytes.size()) {
-    return status(m->fail("fmi3SerializeFMUState", "size " + std::to_string(size) + " is not the " +
-                                                       std::to_string(bytes.size()) +
-                                                       " bytes fmi3SerializedFMUStateSize gave"));
-  }
-  std::copy(bytes.begin(), bytes.end(), reinterpret_cast<std::byte*>(serialized));
-  return Status::kOK;
+  return status(state_calls::write(get(instance), state, reinterpret_cast<std::byte*>(serialized), size,
+                                   "fmi3SerializeFMUState", "fmi3SerializedFMUStateSize"));
 }
 Status fmi3DeserializeFMUState(fmi3::Instance instance, const std::uint8_t serialized[], std::size_t size,
                                void** state) {
-  ExportedInstance* m = get(instance);
-  if (m == nullptr || serialized == nullptr || state == nullptr) return Status::kError;
-  auto* saved = static_cast<SavedState*>(*state);
-  const Status s = status(m->deserialize({reinterpret_cast<const std::byte*>(serialized), size}, saved));
-  *state = saved;
-  return s;
+  return status(
+      state_calls::read(get(instance), reinterpret_cast<const std::byte*>(serialized), size, state));
 }
 
 Status fmi3GetDirectionalDerivative(fmi3::Instance instance, const ValueReference[], std::size_t,
