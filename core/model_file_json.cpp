@@ -1,5 +1,6 @@
 // How a model file's JSON is read: the checked SAX reader and its errors
 // (core/model_file_json_impl.hpp).
+#include "core/json_text.hpp"
 #include "core/model_file_json_impl.hpp"
 
 #include <algorithm>
@@ -260,6 +261,10 @@ Json read_model_json(const std::string& text, const std::string& file, PackedPai
     throw ModelError(text.substr(at, length) + " is beyond a double's range (write \"inf\" for infinity)")
         .located(file + ":" + std::to_string(line) + ":" + std::to_string(column));
   }
+}
+
+Json read_json_text(const std::string& text, const std::string& file) {
+  return read_model_json(text, file, nullptr);
 }
 
 }  // namespace ctde

@@ -10,6 +10,7 @@
 #include "core/composite.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "core/json_cursor.hpp"
 #include "core/model_file.hpp"
 #include "core/state_stream.hpp"
 #include "domains/ctde/director.hpp"
@@ -41,6 +42,19 @@ const ActorRegistry& types_of(const SweepModel& model) {
   return *model.types;
 }
 
+/// Refuses a MODEL that is a sweep file: the command's two files given the other way round.
+void refuse_swapped(const std::string& model_text, const std::string& model_path,
+                    const std::string& sweep_path) {
+  if (model_text.find("\"ctde_sweep\"") == std::string::npos) return;
+  const Json root = Json::parse(model_text, nullptr, /*allow_exceptions=*/false);
+  if (!root.is_object() || !root.contains("ctde_sweep")) return;
+  const std::string what =
+      "this is a sweep file (it has \"ctde_sweep\"), not a model file: the two files look swapped (ctde "
+      "sweep "
+      "MODEL.json SWEEP.json; here MODEL is '";
+  throw ModelError(concat({what, model_path, "' and SWEEP '", sweep_path, "')"})).located(model_path);
+}
+
 }  // namespace
 
 SweepModel check_sweep(const std::string& model_path, const std::string& sweep_path,
@@ -56,6 +70,7 @@ SweepModel check_sweep(const std::string& model_path, const std::string& sweep_p
   sweep.text = text.str();
   const std::string folder = std::filesystem::path(model_path).parent_path().string();
   sweep.folder = folder.empty() ? "." : folder;
+  refuse_swapped(sweep.text, model_path, sweep_path);
   sweep.spec = load_sweep_file(sweep_path);
   check_model(sweep, sweep_path);
   if (sweep.spec.warm_start_until) {

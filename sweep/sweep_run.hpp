@@ -36,7 +36,8 @@ struct SweepModel {
 /// with the actor types `types` (the built-in ones, a plugin's, ...); with
 /// a warm start, runs the warm-up (warm_up(), stopped by Ctrl-C or SIGTERM:
 /// run/interrupt.hpp). `search`: the folders searched for included model
-/// files (`--model-path`).
+/// files (`--model-path`). A MODEL that is a sweep file is refused as the
+/// two files swapped.
 /// @throws ModelError naming the model or the sweep file and the location;
 ///         CommandError (the interrupted status) when a signal ended the warm-up.
 [[nodiscard]] SweepModel check_sweep(const std::string& model_path, const std::string& sweep_path,

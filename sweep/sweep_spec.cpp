@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "core/json_text.hpp"
 #include "results/hdf5_file.hpp"
 
 namespace ctde::sweep {
@@ -105,20 +106,15 @@ class Parser {
   }
 
   SweepSpec parse(const std::string& text) {
-    json root;
-    try {
-      root = json::parse(text);
-    } catch (const json::parse_error& e) {
-      throw ModelError(std::string("not valid JSON: ") + e.what()).located(file_);
-    } catch (const json::exception& e) {  // a number beyond a double's range ("1e999"): the user's, not a bug
-      std::string what = e.what();
-      const auto bracket = what.find("] ");
-      if (bracket != std::string::npos) what = what.substr(bracket + 2);
-      throw ModelError("JSON value out of range: " + what).located(file_);
-    }
+    const json root = read_json_text(text, file_);  // errors at file:line:column, as a model file's
     if (!root.is_object()) fail("", "a sweep file is a JSON object");
     SweepSpec spec;
     spec.text = text;
+    if (!root.contains("ctde_sweep") && root.contains("ctde")) {
+      fail("",
+           "this is a model file (it has \"ctde\" and no \"ctde_sweep\"), not a sweep file: "
+           "are the model and the sweep swapped? (ctde sweep MODEL.json SWEEP.json)");
+    }
     if (!root.contains("ctde_sweep")) fail("", "missing \"ctde_sweep\": 1 (the sweep file's format version)");
     if (root["ctde_sweep"] != 1)
       fail("/ctde_sweep",

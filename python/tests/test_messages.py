@@ -12,11 +12,19 @@ CONSTANT = [{"name": "c", "type": "Constant", "params": {"value": 1}}]
 
 @pytest.mark.parametrize("spec, message", [
     ({"ctde_sweep": 1, "grid": {"e": [0.5, "x"]}}, '<dict> at /grid/e/1: expected a number, got "x"'),
+    # JSON errors at the file's line and column, as a model file's (read_json_text)
     ('{"ctde_sweep": 1, "grid": {"e": [1e999]}}',
-     "<text>: JSON value out of range: number overflow parsing '1e999'"),
-    ('{"ctde_sweep": 1,', "<text>: not valid JSON: [json.exception.parse_error.101] parse error at line 1, "
-                         "column 18: syntax error while parsing object key - unexpected end of input; "
-                         "expected string literal"),
+     "<text>:1:34: 1e999 is beyond a double's range (write \"inf\" for infinity)"),
+    ('{"ctde_sweep": 1,', "<text>:1:18: JSON syntax error: syntax error while parsing object key - unexpected "
+                         "end of input; expected string literal"),
+    ('{"ctde_sweep": 1,\n "grid": {"e": [0.5, 0.6,]}}',
+     "<text>:2:26: JSON syntax error: syntax error while parsing value - unexpected ']'; expected '[', '{', or "
+     "a literal"),
+    ('{"ctde_sweep": 1, "grid": {"e": [1]}, "grid": {"e": [2]}}',
+     "<text> at /grid: the key 'grid' appears twice in this object; give each key once"),
+    ({"ctde": 1, "name": "ball", "actors": []},
+     '<dict> at /: this is a model file (it has "ctde" and no "ctde_sweep"), not a sweep file: are the model '
+     "and the sweep swapped? (ctde sweep MODEL.json SWEEP.json)"),
     ({"ctde_sweep": 1, "random": {"e": {"uniform": [0, 1]}}, "samples": 0},
      "<dict> at /samples: expected a whole number >= 1, got 0"),
     ({"ctde_sweep": 1, "grid": {"": [1]}}, "<dict> at /grid/: a parameter name is empty"),

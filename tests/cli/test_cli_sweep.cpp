@@ -1,6 +1,7 @@
 // `ctde sweep` end to end: the same file whatever runs it (--jobs 1, 2,
 // mpirun -np 2 and 3), failed runs kept, the ball's impact times against
-// the closed form, random sweeps reproducible; and `ctde run` writing the
+// the closed form, random sweeps reproducible, a sweep file's mistakes
+// (its JSON syntax, MODEL and SWEEP swapped); and `ctde run` writing the
 // same results as CSV, HDF5 and MAT (read back by h5py and scipy).
 #include <doctest/doctest.h>
 
@@ -203,6 +204,37 @@ TEST_CASE(
   r = sweep(ball(), good, scratch("x.csv").string(), "");
   CHECK(r.status == 2);
   CHECK(r.output.find("HDF5 file (.h5 or .hdf5)") != std::string::npos);
+  CHECK(!std::filesystem::exists(out));
+}
+
+TEST_CASE("a sweep file's JSON syntax error names the file, line and column and what was expected") {
+  const std::string bad = write("syntax.json", "{\"ctde_sweep\": 1,\n \"grid\": {\"e\": [0.5, 0.6,]}}\n");
+  const std::string out = scratch("syntax.h5").string();
+  const CommandResult r = sweep(ball(), bad, out, "");
+  CHECK(r.status == 2);
+  CHECK(r.output ==
+        "ctde: error: " + bad +
+            ":2:26: JSON syntax error: syntax error while parsing value - unexpected ']'; expected "
+            "'[', '{', or a literal\n");
+  CHECK(!std::filesystem::exists(out));
+}
+
+TEST_CASE("ctde sweep SWEEP MODEL says the two files look swapped") {
+  const std::string spec = write("swapped.json", kMixed);
+  const std::string out = scratch("swapped.h5").string();
+  CommandResult r = sweep(spec, ball(), out, "");
+  CHECK(r.status == 2);
+  CHECK_MESSAGE(
+      r.output.find("ctde: error: " + spec +
+                    ": this is a sweep file (it has \"ctde_sweep\"), not a model file: the two files "
+                    "look swapped (ctde sweep MODEL.json SWEEP.json; here MODEL is '" +
+                    spec + "' and SWEEP '" + ball() + "')") == 0,
+      r.output);
+  // A model file given as the sweep (the model right, the sweep another model): said so too.
+  r = sweep(ball(), ball(), out, "");
+  CHECK(r.status == 2);
+  CHECK(r.output.find("this is a model file (it has \"ctde\" and no \"ctde_sweep\"), not a sweep file") !=
+        std::string::npos);
   CHECK(!std::filesystem::exists(out));
 }
 
