@@ -16,6 +16,7 @@
 #include <iostream>
 #include <optional>
 
+#include "cli/command_options.hpp"
 #include "cli/export_command.hpp"
 #include "cli/fmu_command.hpp"
 #include "cli/graph_command.hpp"
@@ -111,26 +112,6 @@ int run_main(RunRequest request, const std::string& plot, bool quiet) {
   return status;
 }
 
-/// A time option's value (--stop-time): seconds, with or without a
-/// trailing "s" ("10", "2.5e3", "10s"); anything else is refused naming it.
-CLI::Validator seconds_value() {
-  return {[](std::string& text) -> std::string {
-            std::string number = text;
-            if (!number.empty() && number.back() == 's') number.pop_back();
-            std::size_t used = 0;
-            try {
-              (void)std::stod(number, &used);
-            } catch (const std::exception&) {
-              used = 0;
-            }
-            if (used == 0 || used != number.size())
-              return concat({"expects a time in seconds, such as 10, 2.5e3 or 10s, not '", text, "'"});
-            text = number;
-            return {};
-          },
-          "SECONDS"};
-}
-
 /// `ctde validate`'s values, as the command line sets them.
 struct ValidateArgs {
   CLI::App* command = nullptr;
@@ -168,9 +149,8 @@ struct RunArgs {
   CLI::Option* stop = nullptr;  ///< --stop-time: given or not
   bool quiet = false;
   std::string plot;
-  std::string record;
-  CLI::Option* record_option = nullptr;  ///< --record: given or not
-  std::string rows = "all";
+  ResultsFilterOptions filter;
+  TraceEventsOption trace_events;
   double snapshot_at = 0;
   CLI::Option* snapshot_at_option = nullptr;  ///< --snapshot-at: given or not
   std::string checkpoint_every;               ///< --checkpoint-every, as given
@@ -180,6 +160,7 @@ struct RunArgs {
 struct SweepArgs {
   CLI::App* command = nullptr;
   SweepRequest request;
+  ResultsFilterOptions filter;
 };
 
 /// `ctde plot`'s values, as the command line sets them.
@@ -325,6 +306,7 @@ void add_run(CLI::App& app, CommandLine& args) {
   r.command->add_option("-o,--output", r.request.results,
                         "Results file (CSV; .h5/.hdf5: HDF5, .mat: MATLAB)");
   r.command->add_option("--trace", r.request.trace, "Event trace file (JSON Lines)");
+  r.trace_events.add(*r.command);
   r.command->add_option(
       "--plot", r.plot,
       "Plot of the recorded signals (.png, .svg or .pdf; 1000x600 pixels), drawn by matplotlib");
@@ -332,12 +314,7 @@ void add_run(CLI::App& app, CommandLine& args) {
   r.stop = r.command->add_option("--stop-time", r.stop_time, "Override the director's stop_time (s)")
                ->transform(seconds_value());
   add_model_options(*r.command, args);
-  r.command->add_option(
-      "--rows", r.rows,
-      "Which rows to write: all, output (the output_interval grid), events (the tags with events), "
-      "final (the last row)");
-  r.record_option = r.command->add_option(
-      "--record", r.record, "Record these signals instead of the model's `record`: a.out,b.out");
+  r.filter.add(*r.command, "");
   r.snapshot_at_option = r.command->add_option(
       "--snapshot-at", r.snapshot_at, "Save the run at this time (s) to the --snapshot file, and go on");
   r.command->add_option("--snapshot", r.request.snapshot, "The snapshot file --snapshot-at writes");
@@ -369,6 +346,7 @@ void add_sweep(CLI::App& app, CommandLine& args) {
                    "ignored under MPI)")
       ->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", request.quiet, "Print nothing but errors (and no progress line)");
+  args.sweep.filter.add(*sweep, "every run's ");
   add_model_options(*sweep, args);
 }
 
@@ -451,16 +429,14 @@ int run_parsed(const RunArgs& args) {
   RunRequest request = args.request;
   request.overrides = parse_overrides(args.sets);
   if (*args.stop) request.stop_time = args.stop_time;
-  if (*args.record_option) request.record = parse_record(args.record);
+  request.filter = args.filter.parsed();
+  request.trace_events = args.trace_events.parsed(request.trace);
   if (*args.snapshot_at_option) request.snapshot_at = args.snapshot_at;
   if (request.snapshot_at.has_value() != !request.snapshot.empty()) {
     throw CommandError(kExitUsage, request.snapshot.empty()
                                        ? "--snapshot-at needs --snapshot FILE: where to save the run"
                                        : "--snapshot needs --snapshot-at TIME: when to save the run");
   }
-  const std::optional<ctde::RowSelection> rows = ctde::parse_row_selection(args.rows);
-  if (!rows) throw ctde::ModelError("--rows " + args.rows + ": expects all, output, events or final");
-  request.rows = *rows;
   set_checkpoints(request, args.checkpoint_every);
   // Results or trace on a terminal's stdout would be garbled by the bar redrawn beside them.
   const bool to_terminal = (request.results == "-" || request.trace == "-") && isatty(STDOUT_FILENO);
@@ -498,7 +474,11 @@ std::optional<int> dispatch(const CommandLine& args) {
     ctde::cli::export_command(request, std::cout);
   }
   if (args.run.command->parsed()) return run_parsed(args.run);
-  if (args.sweep.command->parsed()) return sweep_command(args.sweep.request);
+  if (args.sweep.command->parsed()) {
+    SweepRequest request = args.sweep.request;
+    request.filter = args.sweep.filter.parsed();
+    return sweep_command(request);
+  }
   if (args.plot.command->parsed()) {
     PlotRequest request = args.plot.request;
     if (!args.plot.signals.empty()) request.signals = parse_record(args.plot.signals, "--signals");

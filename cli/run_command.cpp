@@ -140,9 +140,11 @@ struct RunOutputs {
       sink = &columns.emplace(std::move(signals));
     }
     if (trace_file) trace.emplace(trace_file->stream());
+    if (trace) trace->set_filter(request.trace_events);
     if (trace && trace_at) trace->continue_run();
-    if (sink != nullptr && request.rows != RowSelection::kAll)
-      sink = &selected.emplace(*sink, request.rows, options.start_time, options.output_interval);
+    const RowSelection rows = request.filter.rows;
+    if (sink != nullptr && rows != RowSelection::kAll)
+      sink = &selected.emplace(*sink, rows, options.start_time, options.output_interval);
   }
 
   [[nodiscard]] TraceWriter* trace_writer() { return trace ? &*trace : nullptr; }
@@ -229,13 +231,8 @@ RunOutcome run_command(const RunRequest& request) {
   ParameterOverrides overrides = request.overrides;
   std::optional<SnapshotFile> resume = read_resume(request, overrides);
   Model model = load_model_file(request.model, command_actors(), overrides, command_model_path());
-  RunSetup setup = set_up_run(model, request.stop_time, request.record);
-  if (request.rows == RowSelection::kOutput && !setup.options.output_interval) {
-    throw ModelError(
-        "--rows output: the model sets no output_interval (set it in \"director\", or choose all, "
-        "events or final)")
-        .located(model.file());
-  }
+  RunSetup setup = set_up_run(model, request.stop_time, request.filter.record);
+  check_rows(request.filter.rows, setup.options, model.file());
   const RunOptions& options = setup.options;
   RunOutcome outcome;
   outcome.model_name = model.name();
@@ -316,7 +313,7 @@ void set_checkpoints(RunRequest& request, const std::string& every) {
         "HDF5 and MAT files are written only when the run ends)");
   }
   if (request.trace == "-") refuse("writes --trace to a file (standard output cannot be continued)");
-  if (request.rows == RowSelection::kEvents || request.rows == RowSelection::kFinal)
+  if (request.filter.rows == RowSelection::kEvents || request.filter.rows == RowSelection::kFinal)
     refuse("needs --rows all or output (events and final hold rows back, which a checkpoint cannot hold)");
   request.checkpoint_every = seconds;
   if (request.checkpoint.empty()) request.checkpoint = request.results + ".ckpt";

@@ -6,8 +6,9 @@
 #include <vector>
 
 #include "core/model_file.hpp"
-#include "core/row_selection.hpp"
+#include "core/trace.hpp"
 #include "domains/ctde/run_result.hpp"
+#include "run/run_setup.hpp"
 
 namespace ctde::cli {
 
@@ -28,10 +29,10 @@ struct RunRequest {
   std::string trace;    ///< JSON Lines path, "-" for stdout, or empty for none
   ParameterOverrides overrides;
   std::optional<double> stop_time;
-  /// The signals to record instead of the model's `record` ("a.out", ...; --record).
-  std::optional<std::vector<std::string>> record;
-  /// Which rows reach the results (--rows; core/row_selection.hpp).
-  RowSelection rows = RowSelection::kAll;
+  /// The signals recorded and the rows written (--record, --rows).
+  ResultsFilter filter;
+  /// The kinds of line the trace keeps (--trace-events; docs/trace-format.md).
+  TraceFilter trace_events;
   /// Save the run at this time (s) to `snapshot` (--snapshot-at; docs/snapshots.md).
   std::optional<double> snapshot_at;
   std::string snapshot;  ///< the snapshot file (--snapshot), or empty

@@ -140,8 +140,8 @@ int sweep_command(const SweepRequest& request) {
   if (sweep::launched_by_mpi()) mpi.emplace();
   const bool writer_rank = !mpi || mpi->rank() == 0;
   check_paths({{"MODEL", request.model}, {"SWEEP", request.sweep}}, {{"-o", request.output}});
-  const sweep::SweepModel model =
-      sweep::check_sweep(request.model, request.sweep, command_actors(), command_model_path());
+  const sweep::SweepModel model = sweep::check_sweep(request.model, request.sweep, command_actors(),
+                                                     command_model_path(), request.filter);
   const std::uint64_t count = model.spec.run_count();
   const auto stop = [] { return interrupt_signal() != 0; };
   const auto run = [&model, &stop](std::uint64_t k) { return sweep::run_one(model, k, stop); };

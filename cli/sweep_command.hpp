@@ -6,15 +6,18 @@
 #include <cstdint>
 #include <string>
 
+#include "run/run_setup.hpp"
+
 namespace ctde::cli {
 
 /// What `ctde sweep` was asked to do. Copyable value type.
 struct SweepRequest {
   std::string model;
   std::string sweep;
-  std::string output;  ///< the HDF5 file (.h5 or .hdf5)
-  unsigned jobs = 0;   ///< local worker processes; 0: one per core
-  bool quiet = false;  ///< no progress line and no summary
+  std::string output;    ///< the HDF5 file (.h5 or .hdf5)
+  unsigned jobs = 0;     ///< local worker processes; 0: one per core
+  bool quiet = false;    ///< no progress line and no summary
+  ResultsFilter filter;  ///< what every run keeps (--record, --rows), as `ctde run` does
   int progress_fd = 2;
 };
 

@@ -5,17 +5,42 @@
 #include <spdlog/sinks/ostream_sink.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 
+#include "core/error.hpp"
 #include "core/format.hpp"
 #include "ctde/version.hpp"
 
 namespace ctde {
 
 namespace {
+
+/// The documented kinds, indexed by TraceKind.
+constexpr std::array<std::string_view, 12> kKinds = {"run_start",   "time_event", "event", "step_reject",
+                                                     "state_event", "reset",      "mode",  "solver",
+                                                     "snapshot",    "fmu_log",    "error", "run_end"};
+static_assert(kKinds.size() == static_cast<std::size_t>(TraceKind::kRunEnd) + 1, "a name per TraceKind");
+/// The kinds every trace keeps, filtered or not.
+constexpr std::array<TraceKind, 4> kAlwaysKept = {TraceKind::kRunStart, TraceKind::kSnapshot,
+                                                  TraceKind::kError, TraceKind::kRunEnd};
+
+/// Kind `kind`'s index in kKinds, or kKinds.size().
+std::size_t kind_index(std::string_view kind) {
+  return static_cast<std::size_t>(std::find(kKinds.begin(), kKinds.end(), kind) - kKinds.begin());
+}
+
+std::string known_kinds() {
+  std::string out;
+  for (const std::string_view kind : kKinds) {
+    if (!out.empty()) out += ", ";
+    out += kind;
+  }
+  return out;
+}
 
 std::shared_ptr<spdlog::logger> make_logger(std::shared_ptr<spdlog::sinks::sink> sink) {
   auto logger = std::make_shared<spdlog::logger>("ctde.trace", std::move(sink));
@@ -75,6 +100,16 @@ class Line {
     append_array(name(key), values);
     return *this;
   }
+  Line& texts(std::string_view key, const std::vector<std::string_view>& values) {
+    std::string& out = name(key);
+    out += '[';
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i > 0) out += ',';
+      append_json_string(out, values[i]);
+    }
+    out += ']';
+    return *this;
+  }
   /// The line, closed.
   [[nodiscard]] std::string done() { return std::move(line_ += '}'); }
 
@@ -89,6 +124,43 @@ class Line {
 };
 
 }  // namespace
+
+TraceFilter TraceFilter::parse(std::string_view text, std::string_view option) {
+  TraceFilter filter;
+  filter.all_ = false;
+  for (const TraceKind kind : kAlwaysKept) filter.mask_ |= 1U << static_cast<unsigned>(kind);
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view kind = text.substr(start, comma == std::string_view::npos ? comma : comma - start);
+    if (kind.empty()) {
+      throw ModelError(concat(
+          {option, " ", text, ": expects kinds of trace line separated by commas (", known_kinds(), ")"}));
+    }
+    const std::size_t index = kind_index(kind);
+    if (index == kKinds.size()) {
+      throw ModelError(concat({option, " ", text, ": unknown kind of trace line '", kind,
+                               "' (known: ", known_kinds(), "; docs/trace-format.md)"}));
+    }
+    filter.mask_ |= 1U << index;
+    if (comma == std::string_view::npos) return filter;
+    start = comma + 1;
+  }
+}
+
+bool TraceFilter::keeps(std::string_view kind) const {
+  if (all_) return true;
+  const std::size_t index = kind_index(kind);
+  return index < kKinds.size() && keeps(static_cast<TraceKind>(index));
+}
+
+std::vector<std::string_view> TraceFilter::kinds() const {
+  std::vector<std::string_view> out;
+  for (std::size_t i = 0; i < kKinds.size(); ++i) {
+    if (keeps(static_cast<TraceKind>(i))) out.push_back(kKinds[i]);
+  }
+  return out;
+}
 
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';
@@ -166,31 +238,36 @@ void TraceWriter::flush() { logger_->flush(); }
 void TraceWriter::run_start(const TraceHeader& header) {
   resolution_ = TimeResolution(header.time_resolution);
   if (continuing_) return;
-  write(Line("run_start")
-            .text("model", header.model)
-            .text("solver", header.solver)
-            .number("rtol", header.rtol)
-            .number("atol", header.atol)
-            .number("stop_time", header.stop_time)
-            .number("time_resolution", header.time_resolution)
-            .text("ctde_version", CTDE_VERSION)
-            .done());
+  Line line("run_start");
+  line.text("model", header.model)
+      .text("solver", header.solver)
+      .number("rtol", header.rtol)
+      .number("atol", header.atol)
+      .number("stop_time", header.stop_time)
+      .number("time_resolution", header.time_resolution)
+      .text("ctde_version", CTDE_VERSION);
+  if (!filter_.keeps_all()) line.texts("trace_events", filter_.kinds());
+  write(line.done());
 }
 
 void TraceWriter::event(Tag tag, std::string_view actor, std::string_view port,
                         std::span<const double> value) {
+  if (!filter_.keeps(TraceKind::kEvent)) return;
   write(Line("event", tag, resolution_).text("actor", actor).text("port", port).array("value", value).done());
 }
 
 void TraceWriter::time_event(Tag tag, std::string_view actor) {
+  if (!filter_.keeps(TraceKind::kTimeEvent)) return;
   write(Line("time_event", tag, resolution_).text("actor", actor).done());
 }
 
 void TraceWriter::snapshot(Tag tag, bool resumed) {
+  if (!filter_.keeps(TraceKind::kSnapshot)) return;
   write(Line("snapshot", tag, resolution_).text("action", resumed ? "resumed" : "saved").done());
 }
 
 void TraceWriter::state_event(Tag tag, const StateEventInfo& info) {
+  if (!filter_.keeps(TraceKind::kStateEvent)) return;
   Line line("state_event", tag, resolution_);
   line.text("actor", info.actor);
   if (info.guard.empty()) {
@@ -208,6 +285,7 @@ void TraceWriter::state_event(Tag tag, const StateEventInfo& info) {
 
 void TraceWriter::mode(Tag tag, std::string_view actor, std::string_view from, std::string_view via,
                        std::string_view to) {
+  if (!filter_.keeps(TraceKind::kMode)) return;
   write(Line("mode", tag, resolution_)
             .text("actor", actor)
             .text("from", from)
@@ -217,11 +295,13 @@ void TraceWriter::mode(Tag tag, std::string_view actor, std::string_view from, s
 }
 
 void TraceWriter::step_reject(double t0, double t1, std::string_view by) {
+  if (!filter_.keeps(TraceKind::kStepReject)) return;
   write(Line("step_reject").number("t0", t0).number("t1", t1).text("by", by).done());
 }
 
 void TraceWriter::solver(Tag tag, std::uint32_t part, std::string_view method, std::string_view linear_solver,
                          std::string_view reason) {
+  if (!filter_.keeps(TraceKind::kSolver)) return;
   write(Line("solver", tag, resolution_)
             .integer("part", part)
             .text("method", method)
@@ -232,6 +312,7 @@ void TraceWriter::solver(Tag tag, std::uint32_t part, std::string_view method, s
 
 void TraceWriter::reset(Tag tag, std::string_view actor, std::span<const double> before,
                         std::span<const double> after) {
+  if (!filter_.keeps(TraceKind::kReset)) return;
   write(Line("reset", tag, resolution_)
             .text("actor", actor)
             .array("before", before)
@@ -240,14 +321,13 @@ void TraceWriter::reset(Tag tag, std::string_view actor, std::span<const double>
 }
 
 bool is_director_trace_kind(std::string_view kind) {
-  static constexpr std::string_view kKinds[] = {"run_start",   "time_event", "event",  "step_reject",
-                                                "state_event", "reset",      "mode",   "solver",
-                                                "snapshot",    "error",      "run_end"};
-  return std::find(std::begin(kKinds), std::end(kKinds), kind) != std::end(kKinds);
+  const std::size_t index = kind_index(kind);
+  return index < kKinds.size() && static_cast<TraceKind>(index) != TraceKind::kFmuLog;
 }
 
 void TraceWriter::actor_line(Tag tag, std::string_view kind, std::string_view actor,
                              std::span<const TraceField> fields) {
+  if (!filter_.keeps(kind)) return;
   Line line(kind, tag, resolution_);
   line.text("actor", actor);
   for (const TraceField& field : fields) line.text(field.key, field.value);

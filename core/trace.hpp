@@ -5,11 +5,13 @@
 /// timestamps), never mixed with the framework's logging.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "run_statistics.hpp"
 #include "time.hpp"
@@ -41,6 +43,52 @@ struct TraceField {
 /// own lines take other kinds.
 [[nodiscard]] bool is_director_trace_kind(std::string_view kind);
 
+/// The kinds of line docs/trace-format.md documents, in its order: the
+/// director's, and `fmu_log`, the one built-in actors write.
+enum class TraceKind : std::uint8_t {
+  kRunStart,
+  kTimeEvent,
+  kEvent,
+  kStepReject,
+  kStateEvent,
+  kReset,
+  kMode,
+  kSolver,
+  kSnapshot,
+  kFmuLog,
+  kError,
+  kRunEnd,
+};
+
+/// Which lines a trace keeps (`ctde run --trace-events`): every line (the
+/// default), or the documented kinds named. `run_start`, `snapshot`,
+/// `error` and `run_end` are always kept (a filtered trace still says what
+/// ran, from where, how it ended and what it counted); an actor's own lines
+/// of undocumented kinds only in an unfiltered trace. Copyable value type.
+class TraceFilter {
+ public:
+  /// Keeps every line.
+  TraceFilter() = default;
+  /// Keeps the kinds named in `text`, separated by commas
+  /// ("state_event,reset"), and the four always kept.
+  /// @throws ModelError naming `option` for an empty name or one that is not
+  ///         a documented kind (the message lists the known ones).
+  [[nodiscard]] static TraceFilter parse(std::string_view text, std::string_view option = "--trace-events");
+  /// True when no kind is left out.
+  [[nodiscard]] bool keeps_all() const { return all_; }
+  [[nodiscard]] bool keeps(TraceKind kind) const {
+    return all_ || ((mask_ >> static_cast<unsigned>(kind)) & 1U) != 0;
+  }
+  /// For an actor's line: its kind kept (an undocumented kind: only by an unfiltered trace).
+  [[nodiscard]] bool keeps(std::string_view kind) const;
+  /// The documented kinds kept, in the documented order.
+  [[nodiscard]] std::vector<std::string_view> kinds() const;
+
+ private:
+  bool all_ = true;
+  std::uint32_t mask_ = 0;  ///< bit i: TraceKind i kept (when not all_)
+};
+
 /// Writes trace lines. Not copyable; movable.
 class TraceWriter {
  public:
@@ -55,6 +103,9 @@ class TraceWriter {
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
+  /// Writes only the lines `filter` keeps; run_start() then names the kinds
+  /// kept (its key `trace_events`).
+  void set_filter(const TraceFilter& filter) { filter_ = filter; }
   /// The stream already holds the lines of the run up to a checkpoint
   /// (docs/snapshots.md, "Checkpoints"): run_start() writes no line.
   void continue_run() { continuing_ = true; }
@@ -111,6 +162,7 @@ class TraceWriter {
   void write(const std::string& line);
   TimeResolution resolution_;  ///< of the tags (run_start's)
   bool continuing_ = false;    ///< continue_run()
+  TraceFilter filter_;         ///< set_filter()
   std::shared_ptr<spdlog::logger> logger_;
   std::ostream* out_ = nullptr;  ///< the stream written, when there is one (its state tells failures)
   /// Set by the logger's error handler when writing to a file failed (shared:

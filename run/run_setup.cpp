@@ -49,6 +49,21 @@ ParameterOverrides parse_overrides(const std::vector<std::string>& texts) {
   return overrides;
 }
 
+RowSelection parse_rows(const std::string& text) {
+  const std::optional<RowSelection> rows = parse_row_selection(text);
+  if (!rows) throw ModelError(concat({"--rows ", text, ": expects all, output, events or final"}));
+  return *rows;
+}
+
+void check_rows(RowSelection rows, const RunOptions& options, const std::string& file) {
+  if (rows == RowSelection::kOutput && !options.output_interval) {
+    throw ModelError(
+        "--rows output: the model sets no output_interval (set it in \"director\", or choose all, "
+        "events or final)")
+        .located(file);
+  }
+}
+
 std::vector<std::string> parse_record(const std::string& text, const std::string& option) {
   std::vector<std::string> names;
   std::size_t start = 0;

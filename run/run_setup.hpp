@@ -13,6 +13,7 @@
 #include "../core/model.hpp"
 #include "../core/model_file.hpp"
 #include "../core/recorded_signal.hpp"
+#include "../core/row_selection.hpp"
 #include "../domains/ctde/director.hpp"
 #include "../domains/ctde/run_options.hpp"
 
@@ -34,6 +35,23 @@ struct RunSetup {
   std::vector<InterfacePort> inputs;    ///< the model's declared inputs, in order
   std::vector<InterfacePort> outputs;   ///< its declared outputs
 };
+
+/// Which of a run's results are kept (`--record`, `--rows`): what `ctde run`
+/// writes, and what each run of `ctde sweep` keeps. Copyable value type.
+struct ResultsFilter {
+  /// The signals to record instead of the model's `record` ("a.out", ...), or none.
+  std::optional<std::vector<std::string>> record;
+  RowSelection rows = RowSelection::kAll;  ///< which rows (core/row_selection.hpp)
+};
+
+/// `--rows`'s text: all, output, events or final.
+/// @throws ModelError naming --rows for another text.
+[[nodiscard]] RowSelection parse_rows(const std::string& text);
+
+/// Refuses rows the run cannot give: `output` without an output_interval
+/// in `options` (the model `file`'s director).
+/// @throws ModelError located at `file`.
+void check_rows(RowSelection rows, const RunOptions& options, const std::string& file);
 
 /// The `--set NAME=VALUE` texts of the command line, in order: NAME is up
 /// to the first '=', VALUE the rest (see load_model_file).

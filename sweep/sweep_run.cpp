@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -12,6 +13,7 @@
 #include "core/format.hpp"
 #include "core/json_cursor.hpp"
 #include "core/model_file.hpp"
+#include "core/row_selection.hpp"
 #include "core/state_stream.hpp"
 #include "domains/ctde/director.hpp"
 #include "run/interrupt.hpp"
@@ -42,6 +44,30 @@ const ActorRegistry& types_of(const SweepModel& model) {
   return *model.types;
 }
 
+/// A run's rows in memory, those the sweep's filter keeps (--rows: the
+/// selection `ctde run` makes, in front of the columns). Not copyable (the
+/// selection refers to the columns).
+class KeptRows {
+ public:
+  KeptRows(const SweepModel& model, std::vector<RecordedSignal> signals, const RunOptions& options)
+      : columns_(std::move(signals)) {
+    if (model.filter.rows != RowSelection::kAll)
+      selected_.emplace(columns_, model.filter.rows, options.start_time, options.output_interval);
+  }
+  KeptRows(const KeptRows&) = delete;
+  KeptRows& operator=(const KeptRows&) = delete;
+  ~KeptRows() = default;
+
+  /// What the director writes to.
+  [[nodiscard]] ResultsSink* sink() { return selected_ ? static_cast<ResultsSink*>(&*selected_) : &columns_; }
+  /// The rows kept (complete once the run has ended: the director flushes its sink).
+  [[nodiscard]] const ColumnarResults& columns() const { return columns_; }
+
+ private:
+  ColumnarResults columns_;
+  std::optional<SelectedRows> selected_;
+};
+
 /// Refuses a MODEL that is a sweep file: the command's two files given the other way round.
 void refuse_swapped(const std::string& model_text, const std::string& model_path,
                     const std::string& sweep_path) {
@@ -58,9 +84,11 @@ void refuse_swapped(const std::string& model_text, const std::string& model_path
 }  // namespace
 
 SweepModel check_sweep(const std::string& model_path, const std::string& sweep_path,
-                       const ActorRegistry& types, const std::vector<std::string>& search) {
+                       const ActorRegistry& types, const std::vector<std::string>& search,
+                       const ResultsFilter& filter) {
   SweepModel sweep;
   sweep.model_path = search;
+  sweep.filter = filter;
   sweep.types = &types;
   sweep.path = model_path;
   std::ifstream in(model_path, std::ios::binary);
@@ -98,7 +126,8 @@ void check_model(const SweepModel& model, const std::string& sweep_file) {
           .located(sweep_file + " at /random/" + p.name);
     }
   }
-  (void)set_up_run(loaded, model.spec.stop_time);
+  const RunSetup setup = set_up_run(loaded, model.spec.stop_time, model.filter.record);
+  check_rows(model.filter.rows, setup.options, model.path);
 }
 
 namespace {
@@ -110,15 +139,15 @@ void resume_one(const SweepModel& model, const ParameterOverrides& overrides, re
   record.warm_start_until = warm.snapshot.time;
   Model loaded =
       load_model_text(model.text, model.path, types_of(model), overrides, model.folder, model.model_path);
-  RunSetup setup = set_up_run(loaded, model.spec.stop_time);
+  RunSetup setup = set_up_run(loaded, model.spec.stop_time, model.filter.record);
   if (setup.options.start_time != warm.start_time || setup.options.stop_time != warm.stop_time) {
     throw ModelError(concat({"this run goes from ", format_double(setup.options.start_time), " to ",
                              format_double(setup.options.stop_time), " s, the warm-up from ",
                              format_double(warm.start_time), " to ", format_double(warm.stop_time),
                              " s: a warm-started sweep cannot sweep the start or stop time"}));
   }
-  ColumnarResults rows(std::move(setup.signals));
-  Director director(setup.flat, setup.options, loaded.name(), nullptr, &rows);
+  KeptRows rows(model, std::move(setup.signals), setup.options);
+  Director director(setup.flat, setup.options, loaded.name(), nullptr, rows.sink());
   director.set_stop_check(stop);
   try {
     director.resume_from(warm.snapshot, true);
@@ -127,7 +156,7 @@ void resume_one(const SweepModel& model, const ParameterOverrides& overrides, re
                                 " s with this run's values: ", e.what()}));
   }
   const RunResult result = director.run();
-  results::fill_record(record, result, rows);
+  results::fill_record(record, result, rows.columns());
 }
 
 }  // namespace
@@ -148,12 +177,12 @@ results::RunRecord run_one(const SweepModel& model, std::uint64_t k, const std::
           load_model_text(model.text, model.path, types_of(model), overrides, model.folder, model.model_path);
       std::uint64_t next = 0;
       seed_actors(loaded.top(), model.spec, k, next);
-      RunSetup setup = set_up_run(loaded, model.spec.stop_time);
-      ColumnarResults rows(std::move(setup.signals));
-      Director director(setup.flat, setup.options, loaded.name(), nullptr, &rows);
+      RunSetup setup = set_up_run(loaded, model.spec.stop_time, model.filter.record);
+      KeptRows rows(model, std::move(setup.signals), setup.options);
+      Director director(setup.flat, setup.options, loaded.name(), nullptr, rows.sink());
       director.set_stop_check(stop);
       const RunResult result = director.run();
-      results::fill_record(record, result, rows);
+      results::fill_record(record, result, rows.columns());
     }
   } catch (const std::exception& e) {  // a value the model refuses: this run fails, the others go on
     record.status = "error";

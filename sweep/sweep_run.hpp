@@ -13,6 +13,7 @@
 
 #include "core/registry.hpp"
 #include "results/run_record.hpp"
+#include "run/run_setup.hpp"
 #include "sweep/sweep_spec.hpp"
 #include "sweep/warm_start.hpp"
 
@@ -30,22 +31,29 @@ struct SweepModel {
   /// (check_sweep makes it before the workers are forked, which inherit it).
   std::shared_ptr<const WarmStart> warm_start;
   std::vector<std::string> model_path = {};  ///< folders searched for its included files (--model-path)
+  /// What every run keeps of its results (--record, --rows), as `ctde run` does.
+  ResultsFilter filter = {};
 };
 
 /// Reads the model file and the sweep file and checks them (check_model)
 /// with the actor types `types` (the built-in ones, a plugin's, ...); with
 /// a warm start, runs the warm-up (warm_up(), stopped by Ctrl-C or SIGTERM:
 /// run/interrupt.hpp). `search`: the folders searched for included model
-/// files (`--model-path`). A MODEL that is a sweep file is refused as the
-/// two files swapped.
-/// @throws ModelError naming the model or the sweep file and the location;
+/// files (`--model-path`); `filter`: what every run keeps (`--record`,
+/// `--rows`), checked against the model here. A MODEL that is a sweep file
+/// is refused as the two files swapped.
+/// @throws ModelError naming the model or the sweep file and the location
+///         (or --record, --rows);
 ///         CommandError (the interrupted status) when a signal ended the warm-up.
 [[nodiscard]] SweepModel check_sweep(const std::string& model_path, const std::string& sweep_path,
-                                     const ActorRegistry& types, const std::vector<std::string>& search = {});
+                                     const ActorRegistry& types, const std::vector<std::string>& search = {},
+                                     const ResultsFilter& filter = {});
 
 /// Checks that `model` (its text, path, folder and spec filled) runs with
-/// its own values and the sweep's stop time, and that every swept name is
-/// one of its parameters. `sweep_file` names the sweep file in messages.
+/// its own values and the sweep's stop time, that every swept name is one
+/// of its parameters, and that it records what `model.filter` names (and
+/// has an output_interval for `--rows output`). `sweep_file` names the
+/// sweep file in messages.
 /// @throws ModelError naming the model or the sweep file and the location.
 void check_model(const SweepModel& model, const std::string& sweep_file);
 
@@ -55,7 +63,8 @@ void check_model(const SweepModel& model, const std::string& sweep_file);
 /// k's values (no actor seeds: the random actors go on with the warm-up's
 /// streams) resumed from the warm-up's snapshot; its record holds the rows
 /// after T (as `ctde run --resume` writes them), the counters from the
-/// start (the warm-up's included) and `warm_start_until` T.
+/// start (the warm-up's included) and `warm_start_until` T. The record
+/// holds the signals and rows `model.filter` keeps.
 /// @pre spec.warm_start_until implies warm_start.
 /// The run ends as "interrupted" when `stop` says so (the director asks it
 /// after every step and DE phase: the command's signals, Python's Ctrl-C).

@@ -85,19 +85,34 @@ def load_sweep(spec):
 
 
 @functools.lru_cache(maxsize=4)
-def _worker_model(text, path, folder, sweep_text, sweep_file, warm):
+def _worker_model(text, path, folder, sweep_text, sweep_file, record, rows, warm):
     """The SweepModel of a task, parsed (and its warm-up read) once per worker process."""
-    return _ctde.SweepModel(text, path, folder, _ctde.parse_sweep(sweep_text, sweep_file), warm)
+    return _ctde.SweepModel(text, path, folder, _ctde.parse_sweep(sweep_text, sweep_file), warm,
+                            None if record is None else list(record), rows)
 
 
 def _run_batch(task, warm=None):
     """What a Dask worker runs: task = (model text, model file, folder, sweep
-    text, sweep file, run indices), plain data, and the warm-up's bytes of a
-    warm-started sweep (sent once per worker: a scattered future). Returns
-    the runs' records (pickled as their bytes)."""
+    text, sweep file, record (a tuple of names, or None), rows, run indices),
+    plain data, and the warm-up's bytes of a warm-started sweep (sent once
+    per worker: a scattered future). Returns the runs' records (pickled as
+    their bytes)."""
     *source, indices = task
     model = _worker_model(*source, warm)
     return [_ctde.run_one(model, k) for k in indices]
+
+
+def _record_names(record):
+    """sweep()'s ``record`` as a tuple of signal names, or None."""
+    if record is None:
+        return None
+    if isinstance(record, str):
+        record = record.split(",")
+    if not isinstance(record, (list, tuple)) or not all(isinstance(name, str) for name in record):
+        raise TypeError(f"sweep(): record must be a list of signal names or None, not {record!r}")
+    if not record or not all(record):
+        raise ModelError(f"sweep(): record={record!r}: expects actor.port names")
+    return tuple(record)
 
 
 class _Collector:
@@ -132,14 +147,14 @@ def _batches(count, size):
     return [list(range(start, min(start + size, count))) for start in range(0, count, size)]
 
 
-def _run_on_dask(client, model, folder, sweep_file, batch_size, collector, warm):
+def _run_on_dask(client, model, folder, sweep_file, batch_size, collector, warm, kept):
     from distributed import as_completed  # lazily: ctde.sweep without a client needs no Dask
 
     count = model.spec.run_count
     if batch_size is None:
         threads = max(1, sum(client.nthreads().values()))
         batch_size = max(1, math.ceil(count / (4 * threads)))
-    source = (model.text, model.path, folder, model.spec.text, sweep_file)
+    source = (model.text, model.path, folder, model.spec.text, sweep_file) + kept
     batches = _batches(count, batch_size)
     tasks = [source + (b,) for b in batches]
     if warm is None:
@@ -159,7 +174,7 @@ def _run_on_dask(client, model, folder, sweep_file, batch_size, collector, warm)
         future.release()
 
 
-def sweep(model, spec, client=None, output=None, batch_size=None):
+def sweep(model, spec, client=None, output=None, batch_size=None, rows="all", record=None):
     """Runs every run of a sweep, as ``ctde sweep MODEL SPEC -o OUTPUT``.
 
     Run k has the values and the random actors' seeds that ``ctde sweep``
@@ -183,6 +198,12 @@ def sweep(model, spec, client=None, output=None, batch_size=None):
             command's; None: keep the runs in memory.
         batch_size: runs per Dask task (default: about four tasks per worker
             thread).
+        rows: which rows every run keeps, as ``ctde sweep --rows``: "all",
+            "output" (the output_interval grid), "events" (the tags with
+            events) or "final" (the last row).
+        record: the signals every run records instead of the model's
+            ``record`` (a list of "actor.port" names, or a text
+            "a.out,b.out"), as ``ctde sweep --record``; None: the model's.
 
     Returns:
         Without ``output``, the runs in index order (``SweepRun``: status,
@@ -193,8 +214,9 @@ def sweep(model, spec, client=None, output=None, batch_size=None):
     Raises:
         TypeError: an argument of the wrong type (naming it).
         ValueError: ``output`` is not an .h5/.hdf5 file; ``batch_size`` < 1.
-        ModelError: the model or the sweep is wrong, or the warm start cannot
-            be made or resumed with the swept values (nothing ran or was written).
+        ModelError: the model or the sweep is wrong, ``rows`` or ``record``
+            does not fit the model, or the warm start cannot be made or
+            resumed with the swept values (nothing ran or was written).
         OSError: ``output`` cannot be written.
     """
     if output is not None:
@@ -218,13 +240,17 @@ def sweep(model, spec, client=None, output=None, batch_size=None):
         folder = os.path.dirname(model_path) or "."
     else:
         folder = os.getcwd()
+    if not isinstance(rows, str):
+        raise TypeError(f"sweep(): rows must be a text (all, output, events, final), not {rows.__class__.__name__}")
+    kept = (_record_names(record), rows)
     parsed = _ctde.parse_sweep(sweep_text, sweep_file)
-    checked = _ctde.SweepModel(model_text, model_file, folder, parsed)
+    names = None if kept[0] is None else list(kept[0])
+    checked = _ctde.SweepModel(model_text, model_file, folder, parsed, None, names, rows)
     _ctde.check_sweep_model(checked, sweep_file)
     warm = None
     if parsed.warm_start_until is not None:  # run once here; the runs resume from it
         warm = _ctde.warm_up(checked, sweep_file)
-        checked = _ctde.SweepModel(model_text, model_file, folder, parsed, warm)
+        checked = _ctde.SweepModel(model_text, model_file, folder, parsed, warm, names, rows)
 
     writer = None
     if output is not None:
@@ -239,5 +265,5 @@ def sweep(model, spec, client=None, output=None, batch_size=None):
                 break
     else:
         # The workers anchor the model's relative `file` parameters at an absolute folder.
-        _run_on_dask(client, checked, os.path.abspath(folder), sweep_file, batch_size, collector, warm)
+        _run_on_dask(client, checked, os.path.abspath(folder), sweep_file, batch_size, collector, warm, kept)
     return collector.finish()

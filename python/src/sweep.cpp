@@ -14,6 +14,7 @@
 #include "results/write_error.hpp"
 #include "run/command_error.hpp"
 #include "run/output_file.hpp"
+#include "run/run_setup.hpp"
 #include "sweep/sweep_run.hpp"
 #include "sweep/sweep_spec.hpp"
 #include "sweep/warm_start.hpp"
@@ -129,14 +130,18 @@ std::shared_ptr<const sweep::WarmStart> decoded(const py::bytes& bytes) {
 
 void bind_model(py::module_& module) {
   py::class_<sweep::SweepModel>(module, "SweepModel")
-      .def(py::init([](std::string text, std::string path, std::string folder, sweep::SweepSpec spec,
-                       const std::optional<py::bytes>& warm_start) {
-             return sweep::SweepModel{std::move(path), std::move(folder),
-                                      std::move(text), std::move(spec),
-                                      &actor_types(),  warm_start ? decoded(*warm_start) : nullptr};
-           }),
-           py::arg("text"), py::arg("path"), py::arg("folder"), py::arg("spec"),
-           py::arg("warm_start") = py::none())
+      .def(
+          py::init([](std::string text, std::string path, std::string folder, sweep::SweepSpec spec,
+                      const std::optional<py::bytes>& warm_start,
+                      std::optional<std::vector<std::string>> record, const std::string& rows) {
+            sweep::SweepModel model{std::move(path), std::move(folder),
+                                    std::move(text), std::move(spec),
+                                    &actor_types(),  warm_start ? decoded(*warm_start) : nullptr};
+            model.filter = ResultsFilter{std::move(record), parse_rows(rows)};  // ctde run's --record, --rows
+            return model;
+          }),
+          py::arg("text"), py::arg("path"), py::arg("folder"), py::arg("spec"),
+          py::arg("warm_start") = py::none(), py::arg("record") = py::none(), py::arg("rows") = "all")
       .def_readonly("text", &sweep::SweepModel::text)
       .def_readonly("path", &sweep::SweepModel::path)
       .def_readonly("folder", &sweep::SweepModel::folder)

@@ -43,8 +43,8 @@ def write_json(path, value):
     return str(path)
 
 
-def cli_sweep(cli, model, spec, out, expected_status=0):
-    r = subprocess.run([cli, "sweep", str(model), str(spec), "-o", str(out), "--jobs", "1", "--quiet"],
+def cli_sweep(cli, model, spec, out, expected_status=0, options=()):
+    r = subprocess.run([cli, "sweep", str(model), str(spec), "-o", str(out), "--jobs", "1", "--quiet", *options],
                        capture_output=True, text=True, check=False)
     assert r.returncode == expected_status, r.stderr
     return str(out)
@@ -167,6 +167,32 @@ def test_on_a_dask_cluster_the_file_and_runs_are_the_commands(client, ball_path,
 
     poisson = cli_sweep(cli, files["poisson_model"], files["poisson"], tmp_path / "poisson.h5")
     assert_runs_match_file(ctde.sweep(files["poisson_model"], files["poisson"], client=client), poisson)
+
+
+def test_rows_and_record_keep_what_the_commands_options_keep(client, ball_path, files, tmp_path, cli):
+    whole = cli_sweep(cli, ball_path, files["mixed"], tmp_path / "whole.h5")
+    final = cli_sweep(cli, ball_path, files["mixed"], tmp_path / "final.h5",
+                      options=["--rows", "final", "--record", "v.out,h.out"])
+    runs = ctde.sweep(ball_path, files["mixed"], rows="final", record=["v.out", "h.out"])
+    assert_runs_match_file(runs, final)
+    assert_runs_match_file(ctde.sweep(ball_path, files["mixed"], client=client, rows="final",
+                                      record="v.out,h.out"), final)
+    with h5py.File(whole, "r") as f:
+        for r in runs:  # one row: the last of the whole run, the two signals named, in their order
+            group = f["runs"][str(r.index)]
+            assert len(r) == 1 and list(r.columns) == ["v.out", "h.out"]
+            assert r.time[0] == group["time"][-1] and r.microstep[0] == group["microstep"][-1]
+            assert r["v.out"][0] == group["v.out"][-1] and r["h.out"][0] == group["h.out"][-1]
+    with pytest.raises(ctde.ModelError, match="there is no actor 'nope'"):
+        ctde.sweep(ball_path, files["mixed"], record=["nope.out"])
+    with pytest.raises(ctde.ModelError, match="expects all, output, events or final"):
+        ctde.sweep(ball_path, files["mixed"], rows="some")
+    with pytest.raises(ctde.ModelError, match=r"record=\[\]: expects actor.port names"):
+        ctde.sweep(ball_path, files["mixed"], record=[])
+    with pytest.raises(TypeError, match=r"sweep\(\): record must be a list of signal names or None, not 3"):
+        ctde.sweep(ball_path, files["mixed"], record=3)
+    with pytest.raises(TypeError, match=r"sweep\(\): rows must be a text \(all, output, events, final\), not int"):
+        ctde.sweep(ball_path, files["mixed"], rows=1)
 
 
 def test_a_run_is_pickled_whole(ball_path, files):

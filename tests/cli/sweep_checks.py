@@ -112,8 +112,49 @@ def interrupted(path):
     print(r.attrs["message"])
 
 
+def _same_runs(whole, kept):
+    """The two sweep files hold the same runs, each with the same status and counters."""
+    assert sorted(whole["runs"], key=int) == sorted(kept["runs"], key=int)
+    for k in whole["runs"]:
+        a, b = whole["runs"][k], kept["runs"][k]
+        for name in ("status", "message", "steps", "events", "state_events", "end_time"):
+            assert a.attrs[name] == b.attrs[name], (k, name)
+
+
+def final_rows(whole_path, final_path):
+    """Every run of the sweep with --rows final holds one row, the last row
+    of the same run of the sweep without it, in every dataset. Prints the
+    number of runs."""
+    whole, final = h5py.File(whole_path, "r"), h5py.File(final_path, "r")
+    _same_runs(whole, final)
+    for k in whole["runs"]:
+        a, b = whole["runs"][k], final["runs"][k]
+        assert list(a) == list(b), (list(a), list(b))
+        assert a["time"].shape[0] > 1
+        for name in a:
+            assert b[name].shape[0] == 1, (k, name, b[name].shape)
+            assert np.array_equal(b[name][0], a[name][-1], equal_nan=True), (k, name)
+    print(len(whole["runs"]))
+
+
+def recorded(whole_path, recorded_path, names):
+    """Every run of the sweep with --record NAMES holds time, microstep and
+    those signals alone, in that order, with the rows and values of the same
+    run of the sweep without it. Prints the number of runs."""
+    whole, kept = h5py.File(whole_path, "r"), h5py.File(recorded_path, "r")
+    _same_runs(whole, kept)
+    names = names.split(",")
+    for k in whole["runs"]:
+        a, b = whole["runs"][k], kept["runs"][k]
+        assert list(b) == ["time", "microstep", *names], list(b)
+        assert len(set(a) - set(b)) > 0, "the sweep without --record records more"
+        for name in b:
+            assert np.array_equal(a[name][()], b[name][()], equal_nan=True), (k, name)
+    print(len(whole["runs"]))
+
+
 CHECKS = {check.__name__: check for check in (layout, impacts, failed_run, same_results, distinct_arrivals,
-                                              interrupted, statuses)}
+                                              interrupted, statuses, final_rows, recorded)}
 
 if __name__ == "__main__":
     CHECKS[sys.argv[1]](*sys.argv[2:])
