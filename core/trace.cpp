@@ -20,9 +20,9 @@ namespace ctde {
 namespace {
 
 /// The documented kinds, indexed by TraceKind.
-constexpr std::array<std::string_view, 12> kKinds = {"run_start",   "time_event", "event", "step_reject",
-                                                     "state_event", "reset",      "mode",  "solver",
-                                                     "snapshot",    "fmu_log",    "error", "run_end"};
+constexpr std::array<std::string_view, 13> kKinds = {
+    "run_start", "time_event", "event",    "step",    "step_reject", "state_event", "reset",
+    "mode",      "solver",     "snapshot", "fmu_log", "error",       "run_end"};
 static_assert(kKinds.size() == static_cast<std::size_t>(TraceKind::kRunEnd) + 1, "a name per TraceKind");
 /// The kinds every trace keeps, filtered or not.
 constexpr std::array<TraceKind, 4> kAlwaysKept = {TraceKind::kRunStart, TraceKind::kSnapshot,
@@ -291,6 +291,20 @@ void TraceWriter::mode(Tag tag, std::string_view actor, std::string_view from, s
             .text("from", from)
             .text_or_null("via", via)
             .text("to", to)
+            .done());
+}
+
+void TraceWriter::step(const StepInfo& info) {
+  if (!filter_.keeps(TraceKind::kStep)) return;
+  write(Line("step")
+            .number("t0", info.t0)
+            .number("t1", info.t1)
+            .integer("part", info.part)
+            .integer("rhs_evals", info.rhs_evals)
+            .integer("rejected", info.rejected)
+            .integer("newton_iterations", info.newton_iterations)
+            .integer("loop_solves", info.loop_solves)
+            .integer("loop_iterations", info.loop_iterations)
             .done());
 }
 

@@ -49,6 +49,7 @@ enum class TraceKind : std::uint8_t {
   kRunStart,
   kTimeEvent,
   kEvent,
+  kStep,  ///< written only when named: not by an unfiltered trace (one line per solver step)
   kStepReject,
   kStateEvent,
   kReset,
@@ -60,8 +61,8 @@ enum class TraceKind : std::uint8_t {
   kRunEnd,
 };
 
-/// Which lines a trace keeps (`ctde run --trace-events`): every line (the
-/// default), or the documented kinds named. `run_start`, `snapshot`,
+/// Which lines a trace keeps (`ctde run --trace-events`): every line but
+/// `step` (the default), or the documented kinds named. `run_start`, `snapshot`,
 /// `error` and `run_end` are always kept (a filtered trace still says what
 /// ran, from where, how it ended and what it counted); an actor's own lines
 /// of undocumented kinds only in an unfiltered trace. Copyable value type.
@@ -74,10 +75,10 @@ class TraceFilter {
   /// @throws ModelError naming `option` for an empty name or one that is not
   ///         a documented kind (the message lists the known ones).
   [[nodiscard]] static TraceFilter parse(std::string_view text, std::string_view option = "--trace-events");
-  /// True when no kind is left out.
+  /// True for the default: every kind but `step` (written only when named).
   [[nodiscard]] bool keeps_all() const { return all_; }
   [[nodiscard]] bool keeps(TraceKind kind) const {
-    return all_ || ((mask_ >> static_cast<unsigned>(kind)) & 1U) != 0;
+    return all_ ? kind != TraceKind::kStep : ((mask_ >> static_cast<unsigned>(kind)) & 1U) != 0;
   }
   /// For an actor's line: its kind kept (an undocumented kind: only by an unfiltered trace).
   [[nodiscard]] bool keeps(std::string_view kind) const;
@@ -106,6 +107,9 @@ class TraceWriter {
   /// Writes only the lines `filter` keeps; run_start() then names the kinds
   /// kept (its key `trace_events`).
   void set_filter(const TraceFilter& filter) { filter_ = filter; }
+  /// True when lines of `kind` are written (the director asks before it
+  /// gathers what a `step` line says).
+  [[nodiscard]] bool writes(TraceKind kind) const { return filter_.keeps(kind); }
   /// The stream already holds the lines of the run up to a checkpoint
   /// (docs/snapshots.md, "Checkpoints"): run_start() writes no line.
   void continue_run() { continuing_ = true; }
@@ -131,6 +135,19 @@ class TraceWriter {
   };
   /// A located crossing, fired as a discrete event at `tag`.
   void state_event(Tag tag, const StateEventInfo& info);
+  /// What one solver step did (docs/trace-format.md, "step").
+  struct StepInfo {
+    double t0 = 0;
+    double t1 = 0;
+    std::uint32_t part = 0;               ///< the independent part (0 in a joined run)
+    std::uint64_t rhs_evals = 0;          ///< right-hand-side evaluations since the part's last step line
+    std::uint64_t rejected = 0;           ///< error-test failures since then
+    std::uint64_t newton_iterations = 0;  ///< an implicit method's Newton iterations since then
+    std::uint64_t loop_solves = 0;        ///< algebraic loops solved since the last step line
+    std::uint64_t loop_iterations = 0;    ///< their Newton iterations
+  };
+  /// A step the solver took, [t0, t1] (before any cut back to an event).
+  void step(const StepInfo& info);
   /// The step [t0, t1] was rejected because `by` found a crossing inside it.
   void step_reject(double t0, double t1, std::string_view by);
   /// A modal model's transition: `via` is the instantaneous mode, empty for none (null).

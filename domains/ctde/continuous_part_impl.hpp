@@ -73,6 +73,13 @@ struct ContinuousPhase::Part {
   double snapshot_step = 0;     ///< the first step after a snapshot's restart (restart_for_snapshot)
   bool snapshot_exact = false;  ///< a checkpoint's: its solver saves its exact state, no restart
   double restarted_at = -1;     ///< the time of its solver's last restart after events (restart_part)
+  /// Its solver's counters at its last `step` trace line (trace_step).
+  struct Traced {
+    long rhs_evals = 0;
+    long rejected = 0;
+    long newton_iterations = 0;
+  };
+  Traced traced;
 
   /// Where the part stands: its pending crossing's time, else its solver's
   /// (or its own time): kept by ContinuousPhase::update_frontier whenever

@@ -132,9 +132,32 @@ std::string ContinuousPhase::fastest_state(Part& p) {
                  format_double(x[fastest]), ", changing at ", format_double(p.dx[fastest]), kWhy});
 }
 
+void ContinuousPhase::trace_step(Part& p, double t0, double t1) {
+  const OdeStatistics ode = p.solver->statistics();
+  const RunStatistics& stats = run_.stats_;
+  TraceWriter::StepInfo info;
+  info.t0 = t0;
+  info.t1 = t1;
+  info.part = p.id.value();
+  // A count since the last line (all of it when the solver counts from 0 again).
+  const auto since = [](long now, long before) {
+    return static_cast<std::uint64_t>(now >= before ? now - before : now);
+  };
+  info.rhs_evals = since(ode.rhs_evals, p.traced.rhs_evals);
+  info.rejected = since(ode.error_test_failures, p.traced.rejected);
+  info.newton_iterations = since(ode.nonlinear_iterations, p.traced.newton_iterations);
+  info.loop_solves = stats.loop_solves - traced_loop_solves_;
+  info.loop_iterations = stats.loop_iterations - traced_loop_iterations_;
+  run_.trace_->step(info);
+  p.traced = {ode.rhs_evals, ode.error_test_failures, ode.nonlinear_iterations};
+  traced_loop_solves_ = stats.loop_solves;
+  traced_loop_iterations_ = stats.loop_iterations;
+}
+
 void ContinuousPhase::step_part(Part& p, double t_next) {
   const double t0 = p.frontier;
   double t1 = advance_part(p, t_next);
+  if (p.solver && run_.trace_ != nullptr && run_.trace_->writes(TraceKind::kStep)) trace_step(p, t0, t1);
   load_part(p, t1);
   if (p.generators.empty()) return;
   EventLocator& locator = p.locator;

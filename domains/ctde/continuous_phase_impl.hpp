@@ -336,6 +336,8 @@ class ContinuousPhase {
   /// until the crossing is at the step's end (p's step starts at the
   /// earliest frontier now).
   void step_part(Part& p, double t_next);
+  /// A `step` trace line for the step [t0, t1] `p` took (when the trace writes them).
+  void trace_step(Part& p, double t0, double t1);
   /// step_part's step: one solver step of p towards t_next (a solver's
   /// failure fails the run; a method switch is traced), or, without states,
   /// time advanced by at most the step bound. Returns the step's end.
@@ -452,6 +454,9 @@ class ContinuousPhase {
   };
   Guards guards_;
   std::uint64_t extra_rhs_ = 0;  ///< RHS evaluations made by the director itself (searches, slopes)
+  /// The run's loop counters at the last `step` trace line (trace_step).
+  std::uint64_t traced_loop_solves_ = 0;
+  std::uint64_t traced_loop_iterations_ = 0;
   /// What a resumed run adds to its solvers' counters (add_statistics): the
   /// snapshot's counts less what its solvers counted on starting there.
   struct Carried {

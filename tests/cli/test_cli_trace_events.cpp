@@ -9,6 +9,7 @@
 #include "support/cli_helpers.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -129,12 +130,12 @@ TEST_CASE("an unknown --trace-events kind is refused listing the known ones; not
   const std::string trace = scratch("never.jsonl");
   CommandResult r = run_cli("run " + ball + " --trace " + trace + " --trace-events state_event,impact");
   CHECK(r.status == 2);
-  CHECK(
-      r.output ==
-      "ctde: error: --trace-events state_event,impact: unknown kind of trace line 'impact' (known: "
-      "run_start, "
-      "time_event, event, step_reject, state_event, reset, mode, solver, snapshot, fmu_log, error, run_end; "
-      "docs/trace-format.md)\n");
+  CHECK(r.output ==
+        "ctde: error: --trace-events state_event,impact: unknown kind of trace line 'impact' (known: "
+        "run_start, "
+        "time_event, event, step, step_reject, state_event, reset, mode, solver, snapshot, fmu_log, error, "
+        "run_end; "
+        "docs/trace-format.md)\n");
   r = run_cli("run " + ball + " --trace " + trace + " --trace-events state_event,");
   CHECK(r.status == 2);
   CHECK(r.output.find("--trace-events state_event,: expects kinds of trace line separated by commas") !=
@@ -143,4 +144,60 @@ TEST_CASE("an unknown --trace-events kind is refused listing the known ones; not
   CHECK(r.status == 2);
   CHECK(r.output == "ctde: error: --trace-events needs --trace FILE: the trace it filters\n");
   CHECK(!std::filesystem::exists(trace));
+}
+
+TEST_CASE("`step` lines, written only when named: one per solver step, their counts add up to run_end's") {
+  const std::string ball = example_models() + "bouncing_ball.json";
+  const auto [all, filtered] = both_traces("run " + ball, "step,step_reject", "steps");
+  CHECK(of_kinds(all, {"step"}).empty());  // an unfiltered trace has none
+  const std::vector<Json> steps = of_kinds(filtered, {"step"});
+  const Json& end = filtered.back();
+  CHECK(steps.size() == end["steps"].get<std::size_t>());
+  std::uint64_t rhs = 0;
+  std::uint64_t rejected = 0;
+  double last_t1 = 0;
+  for (const Json& s : steps) {
+    CHECK(s["t1"].get<double>() > s["t0"].get<double>());
+    CHECK(s["t0"].get<double>() <=
+          last_t1 + 1e-15);  // from where the last one ended, or an event cut it back
+    last_t1 = s["t1"].get<double>();
+    rhs += s["rhs_evals"].get<std::uint64_t>();
+    rejected += s["rejected"].get<std::uint64_t>();
+    CHECK(s["loop_solves"] == 0);
+  }
+  CHECK(last_t1 == 10.0);
+  CHECK(rejected == end["rejected_steps"].get<std::uint64_t>());
+  // The director's own evaluations (event searches, slopes) are in run_end's count only.
+  CHECK(rhs <= end["rhs_evals"].get<std::uint64_t>());
+  CHECK(rhs >= 6 * steps.size());  // Dormand-Prince: 6 new evaluations a step (FSAL)
+  // Each step that overshot an impact is followed by its step_reject, ending where the step ended.
+  for (std::size_t i = 1; i < filtered.size(); ++i) {
+    if (filtered[i]["kind"] != "step_reject") continue;
+    CHECK(filtered[i - 1]["kind"] == "step");
+    CHECK(filtered[i]["t1"] == filtered[i - 1]["t1"]);
+  }
+}
+
+TEST_CASE("`step` lines count an algebraic loop's solves and Newton iterations per step") {
+  // actuator_loop: the loop F = u - 0.5 F in the derivatives, solved at every evaluation.
+  const std::string model = example_models() + "actuator_loop.json";
+  const std::string trace = scratch("loop_steps.jsonl");
+  const CommandResult r = run_cli("run " + model + " --quiet --trace " + trace + " --trace-events step");
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  const std::vector<Json> lines = trace_lines(trace);
+  const std::vector<Json> steps = of_kinds(lines, {"step"});
+  REQUIRE(steps.size() > 10);
+  std::uint64_t solves = 0;
+  std::uint64_t iterations = 0;
+  for (const Json& s : steps) {
+    // every evaluation of the derivatives solves the loop once, and the step's end once more
+    CHECK(s["loop_solves"].get<std::uint64_t>() >= s["rhs_evals"].get<std::uint64_t>());
+    solves += s["loop_solves"].get<std::uint64_t>();
+    iterations += s["loop_iterations"].get<std::uint64_t>();
+  }
+  const Json& end = lines.back();
+  CHECK(solves <= end["loop_solves"].get<std::uint64_t>());
+  CHECK(solves + 5 >= end["loop_solves"].get<std::uint64_t>());  // the rest: at the start, at events
+  CHECK(iterations <= end["loop_iterations"].get<std::uint64_t>());
+  CHECK(iterations > 0);
 }

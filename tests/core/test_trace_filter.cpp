@@ -31,6 +31,7 @@ std::string written_kinds(const TraceFilter& filter) {
     const std::array<TraceField, 1> fields{TraceField{"message", "hello"}};
     trace.time_event(tag, "clock");
     trace.event(tag, "clock", "out", value);
+    trace.step({0, 1, 0, 6, 0, 0, 0, 0});
     trace.step_reject(0, 1, "ground");
     trace.state_event(tag, {"ground", "", 0, "falling", 0, 0, 1, 1});
     trace.reset(tag, "ball", value, value);
@@ -53,8 +54,10 @@ std::string written_kinds(const TraceFilter& filter) {
 
 }  // namespace
 
-TEST_CASE("an unfiltered trace keeps every line, an actor's own kinds included, and names no filter") {
+TEST_CASE(
+    "an unfiltered trace keeps every line but step, an actor's own kinds included, and names no filter") {
   CHECK(TraceFilter().keeps_all());
+  CHECK(!TraceFilter().keeps(TraceKind::kStep));  // one line per solver step: only when named
   CHECK(written_kinds(TraceFilter()) ==
         "run_start time_event event step_reject state_event reset mode solver snapshot fmu_log my_kind error "
         "run_end ");
@@ -71,6 +74,7 @@ TEST_CASE("a filtered trace keeps the kinds named and run_start, snapshot, error
         std::vector<std::string_view>{"run_start", "reset", "snapshot", "fmu_log", "error", "run_end"});
   CHECK(written_kinds(filter) == "run_start reset snapshot fmu_log error run_end ");
   CHECK(written_kinds(TraceFilter::parse("run_end")) == "run_start snapshot error run_end ");
+  CHECK(written_kinds(TraceFilter::parse("step")) == "run_start step snapshot error run_end ");
 }
 
 TEST_CASE("a filtered trace's run_start names the kinds it keeps") {
@@ -88,7 +92,7 @@ TEST_CASE("an unknown or empty kind is refused, naming the option and listing th
   CHECK_THROWS_WITH_AS(
       (void)TraceFilter::parse("state_events", "--trace-events"),
       "--trace-events state_events: unknown kind of trace line 'state_events' (known: run_start, "
-      "time_event, event, step_reject, state_event, reset, mode, solver, snapshot, fmu_log, "
+      "time_event, event, step, step_reject, state_event, reset, mode, solver, snapshot, fmu_log, "
       "error, run_end; docs/trace-format.md)",
       ctde::ModelError);
   CHECK_THROWS_AS((void)TraceFilter::parse(""), ctde::ModelError);
