@@ -46,8 +46,7 @@ void TraceEventsOption::add(CLI::App& command) {
   option = command.add_option(
       "--trace-events", kinds,
       "Keep only these kinds of trace line: state_event,reset,... (run_start, snapshot, error and run_end "
-      "stay; "
-      "docs/trace-format.md)");
+      "stay; step, a line per solver step, is written only when named; docs/trace-format.md)");
 }
 
 TraceFilter TraceEventsOption::parsed(const std::string& trace) const {

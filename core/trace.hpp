@@ -68,7 +68,7 @@ enum class TraceKind : std::uint8_t {
 /// of undocumented kinds only in an unfiltered trace. Copyable value type.
 class TraceFilter {
  public:
-  /// Keeps every line.
+  /// Keeps every line but `step` lines.
   TraceFilter() = default;
   /// Keeps the kinds named in `text`, separated by commas
   /// ("state_event,reset"), and the four always kept.
