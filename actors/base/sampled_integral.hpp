@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +26,15 @@ namespace ctde {
   if (method == "backward_euler") return 1.0;
   if (method == "trapezoidal") return 0.5;
   return std::nullopt;
+}
+
+/// What is wrong with `method` as a `method` parameter (for a name that
+/// integration_theta does not know).
+[[nodiscard]] inline std::string integration_method_problem(std::string_view method) {
+  std::string out = R"(must be "forward_euler", "backward_euler" or "trapezoidal", got ")";
+  out += method;
+  out += '"';
+  return out;
 }
 
 /// The running integral of one actor (a value type in its ActorState),

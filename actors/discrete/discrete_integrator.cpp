@@ -19,9 +19,7 @@ void DiscreteIntegrator::configure(const ParameterScope& /*scope*/) {
   if (!std::isfinite(scalar(gain_))) fail(gain_, "must be finite, got " + format_double(scalar(gain_)));
   const std::string& method = text(method_);
   const auto theta = integration_theta(method);
-  if (!theta) {
-    fail(method_, "must be \"forward_euler\", \"backward_euler\" or \"trapezoidal\", got \"" + method + "\"");
-  }
+  if (!theta) fail(method_, integration_method_problem(method));
   theta_ = *theta;
   set_feedthrough(theta_ != 0.0);  // forward Euler: y[k] from the tokens before k alone
 }

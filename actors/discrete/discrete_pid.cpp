@@ -23,9 +23,7 @@ void DiscretePID::configure(const ParameterScope& /*scope*/) {
   }
   const std::string& method = text(method_);
   const auto theta = integration_theta(method);
-  if (!theta) {
-    fail(method_, "must be \"forward_euler\", \"backward_euler\" or \"trapezoidal\", got \"" + method + "\"");
-  }
+  if (!theta) fail(method_, integration_method_problem(method));
   theta_ = *theta;
   // y[k] without e[k]: the integral by forward Euler alone
   set_feedthrough(scalar(kp_) != 0.0 || scalar(kd_) != 0.0 || (scalar(ki_) != 0.0 && theta_ != 0.0));
