@@ -7,6 +7,7 @@
 
 #include "cli/sweep_command.hpp"
 #include "support/cli_helpers.hpp"
+#include "support/sweep_helpers.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -20,12 +21,7 @@ namespace {
 using ctde::test::CommandResult;
 using ctde::test::run_cli;
 using ctde::test::run_shell;
-
-const std::string kPython = "/usr/bin/python3";
-/// The command was built with MPI (tests/CMakeLists.txt: CMake found it and CTDE_MPI is on).
-constexpr bool kHaveMpi = CTDE_HAVE_MPI != 0;
-const std::string kCompare = std::string(CTDE_SOURCE_DIR) + "/tests/sweep/h5_compare.py";
-const std::string kChecks = std::string(CTDE_SOURCE_DIR) + "/tests/cli/sweep_checks.py";
+using namespace ctde::test;  // the sweep helpers (support/sweep_helpers.hpp)
 
 std::filesystem::path scratch(const std::string& name) {
   return ctde::test::scratch_file("ctde_cli_sweep_test", name);
@@ -38,40 +34,6 @@ std::string write(const std::string& name, const std::string& text) {
   const auto path = scratch(name);
   std::ofstream(path) << text;
   return path.string();
-}
-
-/// `ctde sweep MODEL SPEC -o OUT OPTIONS`.
-CommandResult sweep(const std::string& model, const std::string& spec, const std::string& out,
-                    const std::string& options) {
-  return run_cli("sweep " + model + " " + spec + " -o " + out + " " + options);
-}
-
-/// Check `check` of tests/cli/sweep_checks.py on `files`: what it printed,
-/// status 0 when its assertions held.
-CommandResult python_check(const std::string& check, const std::string& files) {
-  return run_shell(kPython + " " + kChecks + " " + check + " " + files + " 2>&1");
-}
-
-/// The comparison script's verdict on two sweep files.
-CommandResult compare(const std::string& a, const std::string& b) {
-  return run_shell(kPython + " " + kCompare + " " + a + " " + b + " 2>&1");
-}
-
-/// Checks that sweep files `a` and `b` hold the same runs (the comparison
-/// script's difference as the message).
-void check_same_file(const std::string& a, const std::string& b) {
-  const CommandResult same = compare(a, b);
-  CHECK_MESSAGE(same.status == 0, same.output);
-}
-
-/// `mpirun ... ctde ARGUMENTS` with what Open MPI needs here (root, more ranks than cores), for this
-/// command only. Open MPI's own allocations outlive MPI_Finalize: a sanitized build does not count them.
-CommandResult mpirun(int ranks, const std::string& arguments) {
-  return run_shell(
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-      "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" "
-      "mpirun --oversubscribe -np " +
-      std::to_string(ranks) + " " + CTDE_CLI + " " + arguments + " 2>&1");
 }
 
 const std::string kMixed = R"({"ctde_sweep": 1, "grid": {"e": [0.6, 0.7, 0.8]},

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "support/cli_helpers.hpp"
+#include "support/sweep_helpers.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -15,11 +16,7 @@ namespace {
 using ctde::test::CommandResult;
 using ctde::test::run_cli;
 using ctde::test::run_shell;
-
-const std::string kPython = "/usr/bin/python3";
-constexpr bool kHaveMpi = CTDE_HAVE_MPI != 0;
-const std::string kChecks = std::string(CTDE_SOURCE_DIR) + "/tests/cli/sweep_checks.py";
-const std::string kCompare = std::string(CTDE_SOURCE_DIR) + "/tests/sweep/h5_compare.py";
+using namespace ctde::test;  // the sweep helpers (support/sweep_helpers.hpp)
 
 std::filesystem::path scratch(const std::string& name) {
   return ctde::test::scratch_file("ctde_cli_sweep_rows_test", name);
@@ -31,22 +28,6 @@ std::string write(const std::string& name, const std::string& text) {
   const auto path = scratch(name);
   std::ofstream(path) << text;
   return path.string();
-}
-
-/// `ctde sweep MODEL SPEC -o OUT OPTIONS`.
-CommandResult sweep(const std::string& model, const std::string& spec, const std::string& out,
-                    const std::string& options) {
-  return run_cli("sweep " + model + " " + spec + " -o " + out + " " + options);
-}
-
-/// Check `check` of tests/cli/sweep_checks.py on `arguments`.
-CommandResult python_check(const std::string& check, const std::string& arguments) {
-  return run_shell(kPython + " " + kChecks + " " + check + " " + arguments + " 2>&1");
-}
-
-void check_same_file(const std::string& a, const std::string& b) {
-  const CommandResult same = run_shell(kPython + " " + kCompare + " " + a + " " + b + " 2>&1");
-  CHECK_MESSAGE(same.status == 0, same.output);
 }
 
 // The ball over e and h0: every run has impacts (events) and many rows.
@@ -88,11 +69,7 @@ TEST_CASE("--rows and --record give the same file under mpirun -np 2 as with --j
   const std::string two = scratch("mpi_two.h5").string();
   const std::string options = " --rows events --record ground.out,h.out --quiet";
   REQUIRE(sweep(ball(), spec, one, "--jobs 1" + options).status == 0);
-  const CommandResult m = run_shell(
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-      "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" "
-      "mpirun --oversubscribe -np 2 " +
-      std::string(CTDE_CLI) + " sweep " + ball() + " " + spec + " -o " + two + options + " 2>&1");
+  const CommandResult m = mpirun(2, "sweep " + ball() + " " + spec + " -o " + two + options);
   REQUIRE_MESSAGE(m.status == 0, m.output);
   check_same_file(one, two);
 }

@@ -11,15 +11,16 @@
 #include <string>
 
 #include "support/cli_helpers.hpp"
+#include "support/sweep_helpers.hpp"
 
 namespace {
 
 using ctde::test::CommandResult;
 using ctde::test::run_cli;
 using ctde::test::run_shell;
+using namespace ctde::test;  // the sweep helpers (support/sweep_helpers.hpp)
 
 const std::string kPython = "/usr/bin/python3";
-constexpr bool kHaveMpi = CTDE_HAVE_MPI != 0;
 
 std::string scratch(const std::string& name) {
   return ctde::test::scratch_file("ctde_warm_start_test", name).string();
@@ -40,11 +41,6 @@ void check_resumed_alone(const std::string& model, const std::string& stop_time,
       run_shell(kPython + " " + script("warm_start_check.py") + " " + CTDE_CLI + " " + model + " " +
                 stop_time + " " + snapshot + " " + sweep_file + " 2>&1");
   CHECK_MESSAGE(check.status == 0, check.output);
-}
-
-void check_same_file(const std::string& a, const std::string& b) {
-  const CommandResult same = run_shell(kPython + " " + script("h5_compare.py") + " " + a + " " + b + " 2>&1");
-  CHECK_MESSAGE(same.status == 0, same.output);
 }
 
 const std::string kBallSweep = R"({"ctde_sweep": 1, "grid": {"e": [0.6, 0.75, 0.9]},
@@ -72,11 +68,7 @@ TEST_CASE(
   check_same_file(one, two);
   if (kHaveMpi) {
     const std::string np2 = scratch("np2.h5");
-    const CommandResult m = run_shell(
-        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-        "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" "
-        "mpirun --oversubscribe -np 2 " +
-        std::string(CTDE_CLI) + " sweep " + model + " " + spec + " -o " + np2 + " --quiet 2>&1");
+    const CommandResult m = mpirun(2, "sweep " + model + " " + spec + " -o " + np2 + " --quiet");
     REQUIRE_MESSAGE(m.status == 0, m.output);
     check_same_file(one, np2);
   }
