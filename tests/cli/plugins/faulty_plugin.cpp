@@ -4,9 +4,11 @@
 // that a signal lands mid-run by construction rather than after a guessed sleep.
 #include <ctde/ctde.hpp>
 
+#include <unistd.h>
+
 #include <atomic>
-#include <iostream>
 #include <stdexcept>
+#include <string_view>
 
 namespace {
 
@@ -44,7 +46,12 @@ class SaysStarted final : public ctde::Actor {
   void check_widths(std::span<const int> /*inputs*/, std::span<const int> /*outputs*/) const override {}
   void fire(ctde::FireContext& context) const override {
     static std::atomic<bool> said{false};
-    if (context.has_token(in_) && !said.exchange(true)) std::cerr << "ctde-test: run under way" << std::endl;
+    // One write for the whole line: a sweep's processes share stderr, and `<< std::endl`
+    // wrote the text and its newline apart, so two processes' lines could interleave.
+    static constexpr std::string_view kLine = "ctde-test: run under way\n";
+    if (context.has_token(in_) && !said.exchange(true)) {
+      [[maybe_unused]] const auto written = ::write(STDERR_FILENO, kLine.data(), kLine.size());
+    }
   }
 
  private:
