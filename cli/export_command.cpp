@@ -14,6 +14,7 @@
 #include "core/format.hpp"
 #include "core/model_include.hpp"
 #include "ctde/version.hpp"
+#include "domains/ctde/director.hpp"
 #include "fmu_export/carried_files.hpp"
 #include "fmu_export/fmu_archive_writer.hpp"
 #include "fmu_export/fmu_variables.hpp"
@@ -99,12 +100,27 @@ std::string licenses_text() {
          "The full texts are in /usr/share/doc/<package>/copyright on a Debian machine.\n";
 }
 
+/// Model Exchange's variables of the exported run (as its binary adds
+/// them: one part); a model whose semantics need ctde's own integrator is refused.
+void exchange_variables(std::vector<fmu::Variable>& variables, const RunSetup& setup) {
+  RunOptions options = setup.options;
+  options.subsystems = Subsystems::kJoined;
+  const Director director(setup.flat, options, "export");
+  if (const std::string problem = director.external_integration_problem(); !problem.empty())
+    throw CommandError(kExitUsage,
+                       "this model cannot be exported as Model Exchange (--interface me): " + problem);
+  fmu::add_exchange_variables(variables, director);
+}
+
 /// The archive's files: the description, the model, the files it reads, the binary, the licences.
 std::vector<fmu::ArchiveEntry> entries(const fmu::FmuDescription& d, int fmi, const std::string& text,
                                        const std::vector<fmu::CarriedFile>& files,
                                        const std::filesystem::path& resources, const std::string& binary) {
+  const std::string offered =
+      Json{{"co_simulation", d.co_simulation}, {"model_exchange", d.model_exchange}}.dump();
   std::vector<fmu::ArchiveEntry> out = {{"modelDescription.xml", fmu::model_description_xml(d, fmi), ""},
-                                        {"resources/model.json", text, ""}};
+                                        {"resources/model.json", text, ""},
+                                        {"resources/fmu.json", offered + "\n", ""}};
   for (const fmu::CarriedFile& f : files)
     out.push_back({"resources/" + f.name, "", (resources / f.name).string()});
   out.push_back({binary, "", fmu_library()});
@@ -118,11 +134,10 @@ void export_command(const ExportRequest& request, std::ostream& out) {
   if (std::filesystem::path(request.output).extension() != ".fmu")
     throw CommandError(kExitUsage, "-o " + request.output + ": an FMU's file name ends in .fmu");
   if (request.fmi != 2 && request.fmi != 3) throw CommandError(kExitUsage, "--fmi is 3 or 2");
-  if (request.interface != "cs") {
-    throw CommandError(kExitUsage, "--interface " + request.interface +
-                                       ": ctde exports Co-Simulation FMUs (--interface cs); Model Exchange "
-                                       "export is not available yet");
-  }
+  if (request.interface != "cs" && request.interface != "me" && request.interface != "both")
+    throw CommandError(kExitUsage, "--interface is cs, me or both, not '" + request.interface + "'");
+  const bool co_simulation = request.interface != "me";
+  const bool model_exchange = request.interface != "cs";
   Model model = load_model_file(request.model, command_actors(), request.overrides, command_model_path());
   const RunSetup checked = set_up_run(model, std::nullopt);
   check_portable(checked);
@@ -149,6 +164,9 @@ void export_command(const ExportRequest& request, std::ostream& out) {
   d.tolerance = setup.options.rtol;
   d.step_size = setup.options.output_interval;
   d.variables = fmu::fmu_variables(exported, setup);
+  d.co_simulation = co_simulation;
+  d.model_exchange = model_exchange;
+  if (model_exchange) exchange_variables(d.variables, setup);
   d.dependencies = fmu::output_dependencies(setup, d.variables);
   check_names(d.variables);
   const std::string platform = request.fmi == 3 ? "x86_64-linux" : "linux64";
@@ -160,9 +178,11 @@ void export_command(const ExportRequest& request, std::ostream& out) {
   }
   std::size_t counts[5] = {0, 0, 0, 0, 0};
   for (const fmu::Variable& v : d.variables) ++counts[static_cast<int>(v.causality)];
-  out << "ctde: exported '" << d.model_name << "' as " << request.output << ": FMI " << request.fmi
-      << ".0 Co-Simulation, " << counts[1] << " input, " << counts[2] << " output, " << counts[3]
-      << " parameter and " << counts[4] << " local variables; " << binary << "\n";
+  out << "ctde: exported '" << d.model_name << "' as " << request.output << ": FMI " << request.fmi << ".0 "
+      << (co_simulation ? (model_exchange ? "Co-Simulation and Model Exchange" : "Co-Simulation")
+                        : "Model Exchange")
+      << ", " << counts[1] << " input, " << counts[2] << " output, " << counts[3] << " parameter and "
+      << counts[4] << " local variables; " << binary << "\n";
   const std::vector<std::string> left = fmu::unexported_parameters(exported);
   if (!left.empty()) out << "ctde: parameters not offered (not one number): " << join(left) << "\n";
 }

@@ -268,7 +268,8 @@ void add_export(CLI::App& app, CommandLine& args) {
   e.command->add_option("-o,--output", e.request.output, "The FMU file to write (.fmu)")->required();
   e.command->add_option("--fmi", e.request.fmi, "The FMI version: 3 (default) or 2")
       ->check(CLI::IsMember({3, 2}));
-  e.command->add_option("--interface", e.request.interface, "cs (Co-Simulation, the default)");
+  e.command->add_option("--interface", e.request.interface,
+                        "cs (Co-Simulation, the default), me (Model Exchange) or both");
   e.command->add_option("--set", e.sets, "Override a model parameter: NAME=VALUE (repeatable)");
   add_model_options(*e.command, args);
 }

@@ -25,6 +25,10 @@ class ExternalInput {
   /// Returns false when `value` is the value it has (nothing to fire).
   /// @throws ModelError when `value` has not the output's width.
   virtual bool take(ActorState& state, std::span<const double> value) const = 0;
+  /// Makes `value` its output at once, without an event (a continuous input
+  /// that a program integrating the model changes between its steps:
+  /// Director::hold_input). @throws ModelError as take().
+  virtual void hold(ActorState& state, std::span<const double> value) const = 0;
 
  protected:
   ~ExternalInput() = default;

@@ -1,5 +1,7 @@
 #include "fmu_export/exported_instance.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -18,45 +20,33 @@ namespace ctde::fmu {
 
 namespace {
 
-const char* mode_name(Mode mode) {
-  switch (mode) {
-    case Mode::kInstantiated:
-      return "Instantiated";
-    case Mode::kInitialization:
-      return "Initialization Mode";
-    case Mode::kStep:
-      return "Step Mode";
-    case Mode::kTerminated:
-      return "Terminated";
-    case Mode::kError:
-      return "the error state";
-  }
-  return "?";
+/// The table's rule (fmi_rules.hpp), with what an exported instance adds (exported_instance.hpp).
+bool allowed_in(FmiCall call, FmiMode mode, FmiKind kind) {
+  const bool state_call = call == FmiCall::kGetFMUState || call == FmiCall::kSetFMUState;
+  if (state_call && (mode == FmiMode::kInstantiated || kind.model_exchange)) return false;
+  return allowed(call, mode, kind) || (call == FmiCall::kGetVariables && mode == FmiMode::kError);
 }
 
-/// The modes in which the standard allows `call` (Co-Simulation, FMI 2 and 3 alike).
-bool allowed_in(Call call, Mode mode) {
-  switch (call) {
-    case Call::kEnterInitialization:
-      return mode == Mode::kInstantiated;
-    case Call::kExitInitialization:
-      return mode == Mode::kInitialization;
-    case Call::kDoStep:
-    case Call::kTerminate:
-      return mode == Mode::kStep;
-    case Call::kGet:
-      return mode == Mode::kInitialization || mode == Mode::kStep || mode == Mode::kTerminated ||
-             mode == Mode::kError;
-    case Call::kSet:
-      return mode == Mode::kInstantiated || mode == Mode::kInitialization || mode == Mode::kStep;
-    case Call::kReset:
-      return true;
-    case Call::kGetState:
-    case Call::kSetState:
-      return mode == Mode::kInitialization || mode == Mode::kStep || mode == Mode::kTerminated;
+/// Refuses an interface the FMU does not offer: resources/fmu.json says
+/// which (`ctde export` writes it); without it, Co-Simulation only.
+void offered_interfaces(const std::string& resources, FmiKind kind) {
+  bool co_simulation = true;
+  bool model_exchange = false;
+  if (std::ifstream in(resources + "/fmu.json"); in) {
+    const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_object()) {
+      co_simulation = doc.value("co_simulation", true);
+      model_exchange = doc.value("model_exchange", false);
+    }
   }
-  return false;
+  if (kind.model_exchange && !model_exchange)
+    throw std::runtime_error("this FMU offers Co-Simulation only (exported with --interface cs)");
+  if (!kind.model_exchange && !co_simulation)
+    throw std::runtime_error("this FMU offers Model Exchange only (exported with --interface me)");
 }
+
+/// Model Exchange integrates the run as one part (Director, "Integrated by another program").
+void joined(Model& model) { model.director().insert_or_assign("subsystems", ParamValue("joined")); }
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -71,8 +61,8 @@ std::string read_text(const std::string& path) {
 }  // namespace
 
 ExportedInstance::ExportedInstance(std::string name, const std::string& resources, std::string_view token,
-                                   Logger log)
-    : name_(std::move(name)), resources_(resources), log_(std::move(log)) {
+                                   FmiKind kind, Logger log)
+    : name_(std::move(name)), resources_(resources), log_(std::move(log)), kind_(kind) {
   model_text_ = read_text(resources_ + "/model.json");
   const std::string expected = instantiation_token(model_text_);
   if (token != expected) {
@@ -82,8 +72,18 @@ ExportedInstance::ExportedInstance(std::string name, const std::string& resource
   }
   model_ = std::make_unique<Model>(
       load_model_text(model_text_, resources_ + "/model.json", builtin_actors(), {}, resources_));
+  offered_interfaces(resources_, kind_);
+  if (kind_.model_exchange) joined(*model_);
   const RunSetup setup = set_up_run(*model_, std::nullopt);
   variables_ = fmu_variables(*model_, setup);
+  if (kind_.model_exchange) {
+    const Director director(setup.flat, setup.options, model_->name());
+    if (const std::string problem = director.external_integration_problem(); !problem.empty())
+      throw std::runtime_error("this model cannot be run as Model Exchange: " + problem);
+    add_exchange_variables(variables_, director);
+    exchange_.states = director.state_count();
+    exchange_.indicators = director.indicator_count();
+  }
   start_ = setup.options.start_time;
   stop_ = setup.options.stop_time;
   resolution_ = TimeResolution(setup.options.time_resolution);
@@ -103,19 +103,19 @@ Status ExportedInstance::fail(std::string_view function, const std::string& mess
     log(Status::kError, "logStatusError", std::string(function) + ": " + message);
   } catch (...) {  // NOLINT(bugprone-empty-catch): a logger that throws cannot be told
   }
-  mode_ = Mode::kError;
+  mode_ = FmiMode::kError;
   return Status::kError;
 }
 
-Status ExportedInstance::allowed(Call call, std::string_view function) noexcept {
-  if (allowed_in(call, mode_)) return Status::kOk;
-  return fail(function, std::string("not allowed in ") + mode_name(mode_));
+Status ExportedInstance::allowed(FmiCall call, std::string_view function) noexcept {
+  if (allowed_in(call, mode_, kind_)) return Status::kOk;
+  return fail(function, std::string("not allowed in ") + to_string(mode_));
 }
 
 Status ExportedInstance::enter_initialization(std::optional<double> tolerance, double start,
                                               std::optional<double> stop) noexcept {
   const char* fn = "EnterInitializationMode";
-  if (allowed(Call::kEnterInitialization, fn) != Status::kOk) return Status::kError;
+  if (allowed(FmiCall::kEnterInitializationMode, fn) != Status::kOk) return Status::kError;
   if (!std::isfinite(start)) return fail(fn, "startTime is not finite");
   if (tolerance && !(*tolerance > 0))
     return fail(fn, "tolerance " + format_double(*tolerance) + " is not positive");
@@ -127,19 +127,20 @@ Status ExportedInstance::enter_initialization(std::optional<double> tolerance, d
   // Without a stop time the run may go on to a quarter of the time horizon (docs/fmi.md).
   stop_ = stop ? *stop : start + 0.25 * resolution_.horizon();
   director_.reset();
-  mode_ = Mode::kInitialization;
+  mode_ = FmiMode::kInitialization;
   return Status::kOk;
 }
 
 Status ExportedInstance::exit_initialization() noexcept {
   const char* fn = "ExitInitializationMode";
-  if (allowed(Call::kExitInitialization, fn) != Status::kOk) return Status::kError;
+  if (allowed(FmiCall::kExitInitializationMode, fn) != Status::kOk) return Status::kError;
   try {
     if (!director_) build();
   } catch (const std::exception& e) {
     return fail(fn, e.what());
   }
-  mode_ = Mode::kStep;
+  // Model Exchange: Event Mode, the start's events already run (build()).
+  mode_ = next_mode(FmiCall::kExitInitializationMode, mode_, kind_);
   return Status::kOk;
 }
 
@@ -163,30 +164,29 @@ void ExportedInstance::build(const RunSnapshot* resume) {
     Actor* input = model_->top().find_child(v.source);
     if (input != nullptr) input->set_parameter("start", ParamValue(input_values(v.source)));
   }
+  if (kind_.model_exchange) joined(*model_);
   model_->director().insert_or_assign("start_time", ParamValue(start_));
   model_->director().insert_or_assign("stop_time", ParamValue(stop_));
   if (tolerance_) model_->director().insert_or_assign("rtol", ParamValue(*tolerance_));
   setup_ = std::make_unique<RunSetup>(set_up_run(*model_, std::nullopt));
-  const std::vector<Variable> now = fmu_variables(*model_, *setup_);
+  std::vector<Variable> now = fmu_variables(*model_, *setup_);
+  director_ = std::make_unique<Director>(setup_->flat, setup_->options, model_->name());
+  if (kind_.model_exchange) add_exchange_variables(now, *director_);
   const bool same = now.size() == variables_.size() &&
                     std::equal(now.begin(), now.end(), variables_.begin(),
                                [](const Variable& a, const Variable& b) { return a.name == b.name; });
   if (!same)
-    throw std::runtime_error("the parameters set change the model's inputs or outputs (their widths)");
-  director_ = std::make_unique<Director>(setup_->flat, setup_->options, model_->name());
+    throw std::runtime_error(
+        "the parameters set change the model's inputs, outputs or states (their widths)");
   director_->return_at_events(early_return_);
   resolution_ = TimeResolution(setup_->options.time_resolution);
   ended_ = false;
   finished_ = false;
+  exchange_.x.assign(exchange_.states, 0.0);
+  exchange_.dx.assign(exchange_.states, 0.0);
+  exchange_.z.assign(exchange_.indicators, 0.0);
   value_at_.assign(variables_.size(), nullptr);
-  for (const Variable& v : variables_) {
-    if (v.causality == Causality::kOutput || v.causality == Causality::kLocal) {
-      outputs_[v.reference] = director_->output_values(v.source);
-      value_at_[v.reference] = &outputs_[v.reference][v.element];
-    } else {
-      value_at_[v.reference] = v.causality == Causality::kIndependent ? &now_time_ : &values_[v.reference];
-    }
-  }
+  for (const Variable& v : variables_) value_at_[v.reference] = value_place(v);
   if (resume != nullptr) director_->resume_from(*resume, /*parameters_may_differ=*/true);
   const double at = resume != nullptr ? resume->time : start_;
   stand_at(resolution_.to_ticks(at));
@@ -196,6 +196,30 @@ void ExportedInstance::build(const RunSnapshot* resume) {
     ended_ = true;
     finished_ = true;
   }
+  if (kind_.model_exchange) {
+    const std::span<const double> x = director_->states();
+    std::copy(x.begin(), x.end(), exchange_.x.begin());
+    exchange_.evaluated = false;
+    exchange_.event_pending = false;
+  }
+}
+
+const double* ExportedInstance::value_place(const Variable& v) {
+  switch (v.role) {
+    case Role::kState:
+      return &exchange_.x[v.element];
+    case Role::kDerivative:
+      return &exchange_.dx[v.element];
+    case Role::kIndicator:
+      return &exchange_.z[v.element];
+    case Role::kValue:
+      break;
+  }
+  if (v.causality == Causality::kOutput || v.causality == Causality::kLocal) {
+    outputs_[v.reference] = director_->output_values(v.source);
+    return &outputs_[v.reference][v.element];
+  }
+  return v.causality == Causality::kIndependent ? &now_time_ : &values_[v.reference];
 }
 
 std::vector<double> ExportedInstance::input_values(const std::string& input) const {
@@ -211,7 +235,7 @@ Status ExportedInstance::do_step(double t, double h, bool& terminate, bool& earl
   const char* fn = "DoStep";
   terminate = false;
   early = false;
-  if (allowed(Call::kDoStep, fn) != Status::kOk) return Status::kError;
+  if (allowed(FmiCall::kDoStep, fn) != Status::kOk) return Status::kError;
   try {
     const TimeResolution& resolution = resolution_;
     last_time = now_time_;
@@ -265,14 +289,14 @@ double ExportedInstance::get_variable(const Variable& v) {
     case Causality::kOutput:
     case Causality::kLocal:
       if (!director_) build();
-      return outputs_[v.reference][v.element];
+      return *value_at_[v.reference];
   }
   return 0;
 }
 
 Status ExportedInstance::get(std::span<const std::uint32_t> references, std::span<double> values) noexcept {
   const char* fn = "GetFloat64";
-  if (allowed(Call::kGet, fn) != Status::kOk) return Status::kError;
+  if (allowed(FmiCall::kGetVariables, fn) != Status::kOk) return Status::kError;
   if (values.size() != references.size())
     return fail(fn, "nValues " + std::to_string(values.size()) + " for " + std::to_string(references.size()) +
                         " value references");
@@ -281,6 +305,11 @@ Status ExportedInstance::get(std::span<const std::uint32_t> references, std::spa
       if (references[i] >= variables_.size())
         return fail(fn, "no Float64 variable has value reference " + std::to_string(references[i]));
       // With a run, every value where it lives (build()); else as it would start.
+      const Causality causality = variables_[references[i]].causality;
+      if (kind_.model_exchange && (causality == Causality::kOutput || causality == Causality::kLocal)) {
+        if (!director_) build();
+        evaluate_exchange();  // at the importer's time and states
+      }
       values[i] = director_ ? *value_at_[references[i]] : get_variable(variables_[references[i]]);
     }
   } catch (const std::exception& e) {
@@ -292,7 +321,7 @@ Status ExportedInstance::get(std::span<const std::uint32_t> references, std::spa
 Status ExportedInstance::set(std::span<const std::uint32_t> references,
                              std::span<const double> values) noexcept {
   const char* fn = "SetFloat64";
-  if (allowed(Call::kSet, fn) != Status::kOk) return Status::kError;
+  if (allowed(FmiCall::kSetVariables, fn) != Status::kOk) return Status::kError;
   if (values.size() != references.size())
     return fail(fn, "nValues " + std::to_string(values.size()) + " for " + std::to_string(references.size()) +
                         " value references");
@@ -308,14 +337,23 @@ Status ExportedInstance::set(std::span<const std::uint32_t> references,
       if (!input && !parameter) {
         return fail(fn, "'" + v.name + "' (causality " + to_string(v.causality) + ") cannot be set");
       }
-      if (parameter && mode_ == Mode::kStep && !v.tunable) {
+      const bool running = mode_ != FmiMode::kInstantiated && mode_ != FmiMode::kInitialization;
+      if (parameter && running && !v.tunable) {
         return fail(fn, "parameter '" + v.name +
                             "' is fixed: it cannot be set after initialization (the model's "
                             "\"tunable\" lists those that can)");
       }
       if (!std::isfinite(values[i])) return fail(fn, "'" + v.name + "': a value that is not finite");
+      if (parameter && running && kind_.model_exchange) {
+        return fail(fn,
+                    "parameter '" + v.name +
+                        "': a Model Exchange instance of ctde takes parameters before initialization only");
+      }
+      if (mode_ == FmiMode::kContinuousTime && !input) {
+        return fail(fn, "'" + v.name + "': Continuous-Time Mode sets only continuous inputs");
+      }
       values_[v.reference] = values[i];
-      if (mode_ != Mode::kStep) {
+      if (!running) {
         director_.reset();  // built again with these values when needed
       } else if (input) {
         if (std::find(inputs.begin(), inputs.end(), v.source) == inputs.end()) inputs.push_back(v.source);
@@ -327,8 +365,14 @@ Status ExportedInstance::set(std::span<const std::uint32_t> references,
       const RunSnapshot here = director_->snapshot();
       build(&here);
     }
-    if (!finished_) {
-      for (const std::string& input : inputs) director_->set_input(input, input_values(input));
+    for (const std::string& input : inputs) {
+      // Model Exchange: at once, for the importer's next evaluation; Co-Simulation: an event of the run.
+      if (kind_.model_exchange) {
+        director_->hold_input(input, input_values(input));
+        exchange_.evaluated = false;
+      } else if (!finished_) {
+        director_->set_input(input, input_values(input));
+      }
     }
   } catch (const std::exception& e) {
     return fail(fn, e.what());
@@ -336,7 +380,7 @@ Status ExportedInstance::set(std::span<const std::uint32_t> references,
   return Status::kOk;
 }
 
-Status ExportedInstance::no_variables(Call call, std::string_view function, std::string_view type,
+Status ExportedInstance::no_variables(FmiCall call, std::string_view function, std::string_view type,
                                       std::span<const std::uint32_t> references) noexcept {
   if (allowed(call, function) != Status::kOk) return Status::kError;
   if (references.empty()) return Status::kOk;
@@ -345,8 +389,8 @@ Status ExportedInstance::no_variables(Call call, std::string_view function, std:
 }
 
 Status ExportedInstance::terminate() noexcept {
-  if (allowed(Call::kTerminate, "Terminate") != Status::kOk) return Status::kError;
-  mode_ = Mode::kTerminated;
+  if (allowed(FmiCall::kTerminate, "Terminate") != Status::kOk) return Status::kError;
+  mode_ = FmiMode::kTerminated;
   return Status::kOk;
 }
 
@@ -360,7 +404,9 @@ Status ExportedInstance::reset() noexcept {
   ended_ = false;
   finished_ = false;
   tolerance_.reset();
-  mode_ = Mode::kInstantiated;
+  exchange_.evaluated = false;
+  exchange_.event_pending = false;
+  mode_ = FmiMode::kInstantiated;
   return Status::kOk;
 }
 

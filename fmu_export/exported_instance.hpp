@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../actors/fmi/fmi_rules.hpp"
 #include "../core/model.hpp"
 #include "../core/time.hpp"
 #include "../domains/ctde/director.hpp"
@@ -33,21 +34,11 @@ namespace ctde::fmu {
 /// The status of a call, as both standards number it.
 enum class Status : int { kOk = 0, kWarning = 1, kDiscard = 2, kError = 3, kFatal = 4 };
 
-/// Where an instance is in the standard's state machine (Co-Simulation).
-enum class Mode : std::uint8_t { kInstantiated, kInitialization, kStep, kTerminated, kError };
-
-/// What an instance's calls are, for the state machine and the messages.
-enum class Call : std::uint8_t {
-  kEnterInitialization,
-  kExitInitialization,
-  kDoStep,
-  kGet,
-  kSet,
-  kTerminate,
-  kReset,
-  kGetState,
-  kSetState,
-};
+// An instance's modes and calls are those of the FMI state machines'
+// table (actors/fmi/fmi_rules.hpp), which the importer checks FMUs against:
+// FmiMode, FmiCall, allowed(). Beyond the table: getters stay allowed in
+// the error state, and ctde's states are taken and set only once the run
+// stands somewhere (not in Instantiated) and only by Co-Simulation.
 
 /// The saved state of an instance (fmi3FMUState, fmi2FMUstate): a snapshot
 /// of its run and the parameter values it was run with.
@@ -63,9 +54,11 @@ class ExportedInstance {
   using Logger = std::function<void(Status, std::string_view category, const std::string& message)>;
 
   /// Reads the model in `resources` (a folder) and checks that
-  /// `token` is the one its modelDescription.xml gives.
+  /// `token` is the one its modelDescription.xml gives, and that the FMU
+  /// offers the interface of `kind` (resources/fmu.json).
   /// @throws std::runtime_error saying why (instantiation then fails).
-  ExportedInstance(std::string name, const std::string& resources, std::string_view token, Logger log);
+  ExportedInstance(std::string name, const std::string& resources, std::string_view token, FmiKind kind,
+                   Logger log);
   ~ExportedInstance();
   ExportedInstance(const ExportedInstance&) = delete;
   ExportedInstance& operator=(const ExportedInstance&) = delete;
@@ -73,7 +66,8 @@ class ExportedInstance {
   ExportedInstance& operator=(ExportedInstance&&) = delete;
 
   [[nodiscard]] const std::string& name() const { return name_; }
-  [[nodiscard]] Mode mode() const { return mode_; }
+  [[nodiscard]] FmiMode mode() const { return mode_; }
+  [[nodiscard]] FmiKind kind() const { return kind_; }
   void set_debug_logging(bool on) { debug_ = on; }
   /// FMI 3's earlyReturnAllowed: a step returns after the events of the
   /// first time with events inside it (docs/fmi.md, "Export").
@@ -91,10 +85,36 @@ class ExportedInstance {
   Status set(std::span<const std::uint32_t> references, std::span<const double> values) noexcept;
   /// A Get or Set of a type the model has no variables of (`type`, e.g.
   /// "Int32"): nothing to do for no references, else an error naming the first.
-  Status no_variables(Call call, std::string_view function, std::string_view type,
+  Status no_variables(FmiCall call, std::string_view function, std::string_view type,
                       std::span<const std::uint32_t> references) noexcept;
   Status terminate() noexcept;
   Status reset() noexcept;
+
+  // ---- Model Exchange (exported_exchange.cpp): the importer integrates.
+
+  /// The numbers of continuous states and of event indicators.
+  [[nodiscard]] std::size_t state_count() const { return exchange_.states; }
+  [[nodiscard]] std::size_t indicator_count() const { return exchange_.indicators; }
+  Status set_time(double t) noexcept;
+  Status set_continuous_states(std::span<const double> x) noexcept;
+  Status get_derivatives(std::span<double> dx) noexcept;
+  Status get_event_indicators(std::span<double> z) noexcept;
+  Status get_continuous_states(std::span<double> x) noexcept;
+  Status get_nominals(std::span<double> x) noexcept;
+  Status enter_event_mode() noexcept;
+  /// What an update of the discrete states tells (fmi2EventInfo, fmi3UpdateDiscreteStates).
+  struct EventInfo {
+    bool needs_update = false;  ///< never: the run takes every microstep in one update
+    bool terminate = false;     ///< a Stop ended the run
+    bool values_changed = false;
+    bool next_defined = false;
+    double next_time = 0;
+  };
+  /// Runs the events where the importer entered Event Mode (none after
+  /// initialization: the start's events ran then), then says what changed.
+  Status update_discrete_states(EventInfo& info) noexcept;
+  Status enter_continuous_time_mode() noexcept;
+  Status completed_integrator_step(bool& enter_event_mode, bool& terminate) noexcept;
 
   Status get_state(SavedState*& state) noexcept;
   Status set_state(const SavedState& state) noexcept;
@@ -104,7 +124,7 @@ class ExportedInstance {
 
   /// Checks that `call` may be made in the current mode; logs and returns
   /// kError (entering the error state) when not.
-  Status allowed(Call call, std::string_view function) noexcept;
+  Status allowed(FmiCall call, std::string_view function) noexcept;
   /// Logs `message` as an error of `function` and enters the error state.
   Status fail(std::string_view function, const std::string& message) noexcept;
   /// Logs a message of category logStatusWarning or logEvents (the latter only with debug logging on).
@@ -116,13 +136,19 @@ class ExportedInstance {
   void build(const RunSnapshot* resume = nullptr);
   [[nodiscard]] std::vector<double> input_values(const std::string& input) const;
   [[nodiscard]] double get_variable(const Variable& v);
+  /// Model Exchange: the derivatives, indicators and outputs at the
+  /// importer's (time, states), unless they are there already.
+  void evaluate_exchange();
+  /// Where variable v's value lives while director_ does (value_at_).
+  [[nodiscard]] const double* value_place(const Variable& v);
 
   std::string name_;
   std::string resources_;
   std::string model_text_;
   Logger log_;
   bool debug_ = false;
-  Mode mode_ = Mode::kInstantiated;
+  FmiKind kind_;
+  FmiMode mode_ = FmiMode::kInstantiated;
   std::vector<Variable> variables_;
   std::vector<double> values_;  ///< per variable: an input's or a parameter's value (set or start)
   std::vector<bool> parameter_changed_;
@@ -149,6 +175,17 @@ class ExportedInstance {
   /// Per variable, while director_ lives: where its value is (an output's
   /// element, an input's or parameter's entry of values_, the time).
   std::vector<const double*> value_at_;
+  /// Model Exchange: what the importer set, and what the run computed there.
+  struct Exchange {
+    std::size_t states = 0;
+    std::size_t indicators = 0;
+    std::vector<double> x;       ///< SetContinuousStates' (after events: the run's)
+    std::vector<double> dx;      ///< the derivatives at (now_time_, x)
+    std::vector<double> z;       ///< the event indicators there
+    bool evaluated = false;      ///< dx, z and the outputs are at (now_time_, x)
+    bool event_pending = false;  ///< entered Event Mode from Continuous-Time Mode: its events not yet run
+  };
+  Exchange exchange_;
 };
 
 }  // namespace ctde::fmu

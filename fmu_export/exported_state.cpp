@@ -28,7 +28,7 @@ void hand_over(std::unique_ptr<SavedState> saved, SavedState*& state) {
 
 Status ExportedInstance::get_state(SavedState*& state) noexcept {
   const char* fn = "GetFMUState";
-  if (allowed(Call::kGetState, fn) != Status::kOk) return Status::kError;
+  if (allowed(FmiCall::kGetFMUState, fn) != Status::kOk) return Status::kError;
   try {
     if (!director_) build();
     if (ended_) return fail(fn, "the model's run has ended (a Stop): there is no state to go on from");
@@ -50,7 +50,7 @@ Status ExportedInstance::get_state(SavedState*& state) noexcept {
 
 Status ExportedInstance::set_state(const SavedState& state) noexcept {
   const char* fn = "SetFMUState";
-  if (allowed(Call::kSetState, fn) != Status::kOk) return Status::kError;
+  if (allowed(FmiCall::kSetFMUState, fn) != Status::kOk) return Status::kError;
   if (state.values.size() != variables_.size()) return fail(fn, "the state is not one of this FMU");
   try {
     values_ = state.values;

@@ -1,9 +1,8 @@
 // The FMI 2.0 C functions of an exported ctde model (docs/fmi.md,
-// "Export"): Co-Simulation, declared from the standard's text (our own
-// declarations: actors/fmi/fmi2_api.hpp). As fmi3_functions.cpp: pointers
-// checked here, the rest by the instance; no exception leaves a function;
-// the functions of Model Exchange and of the types other than Real answer
-// with an error.
+// "Export"): Co-Simulation and Model Exchange, declared from the standard's
+// text (our own declarations: actors/fmi/fmi2_api.hpp). As fmi3_functions.cpp:
+// pointers checked here, the rest by the instance; no exception leaves a
+// function; the functions of the types other than Real answer with an error.
 #include <cstddef>
 #include <exception>
 #include <memory>
@@ -12,13 +11,16 @@
 #include <vector>
 
 #include "actors/fmi/fmi2_api.hpp"
+#include "fmu_export/exchange_calls.hpp"
 #include "fmu_export/exported_instance.hpp"
 #include "fmu_export/state_calls.hpp"
 
 namespace {
 
-using ctde::fmu::Call;
+using ctde::FmiCall;
+using ctde::FmiMode;
 using ctde::fmu::ExportedInstance;
+using ctde::fmu::with_array;
 namespace state_calls = ctde::fmu::state_calls;
 namespace fmi2 = ctde::fmi2;
 using Status = fmi2::Status;
@@ -46,7 +48,7 @@ std::span<const std::uint32_t> refs(const ValueReference* vr, std::size_t n) {
 Status unsupported(fmi2::Component c, const char* function) {
   ExportedInstance* m = get(c);
   if (m == nullptr) return Status::kError;
-  return status(m->fail(function, "not supported: this FMU offers Co-Simulation of Real variables"));
+  return status(m->fail(function, "not supported by ctde's FMUs"));
 }
 
 /// "file:///a/b%20c" -> "/a/b c" (RFC 8089's local forms: "file:///p" and "file:/p").
@@ -108,10 +110,14 @@ fmi2::Component fmi2Instantiate(fmi2::String name, fmi2::Type type, fmi2::String
   try {
     if (functions == nullptr || functions->logger == nullptr)
       throw std::runtime_error("no callback functions (the standard requires the logger)");
-    if (type != fmi2::Type::kCoSimulation) throw std::runtime_error("this FMU offers Co-Simulation only");
+    if (type != fmi2::Type::kCoSimulation && type != fmi2::Type::kModelExchange)
+      throw std::runtime_error("fmuType " + std::to_string(static_cast<int>(type)) +
+                               " is neither fmi2ModelExchange nor fmi2CoSimulation");
     if (guid == nullptr || resources == nullptr) throw std::runtime_error("no GUID or resource location");
     auto component = std::make_unique<Component>();
-    component->model = std::make_unique<ExportedInstance>(instance_name, path_of(resources), guid, logger);
+    const ctde::FmiKind kind{.fmi3 = false, .model_exchange = type == fmi2::Type::kModelExchange};
+    component->model =
+        std::make_unique<ExportedInstance>(instance_name, path_of(resources), guid, kind, logger);
     component->model->set_debug_logging(logging_on != fmi2::kFalse);
     return component.release();
   } catch (const std::exception& e) {
@@ -126,7 +132,7 @@ Status fmi2SetupExperiment(fmi2::Component c, fmi2::Boolean tolerance_defined, d
                            fmi2::Boolean stop_defined, double stop) {
   ExportedInstance* m = get(c);
   if (m == nullptr) return Status::kError;
-  if (m->mode() != ctde::fmu::Mode::kInstantiated)
+  if (m->mode() != FmiMode::kInstantiated)
     return status(m->fail("fmi2SetupExperiment", "allowed only after fmi2Instantiate"));
   Component& self = *component(c);
   self.experiment = true;
@@ -140,7 +146,7 @@ Status fmi2EnterInitializationMode(fmi2::Component c) {
   ExportedInstance* m = get(c);
   if (m == nullptr) return Status::kError;
   Component& self = *component(c);
-  if (!self.experiment && m->mode() == ctde::fmu::Mode::kInstantiated)
+  if (!self.experiment && m->mode() == FmiMode::kInstantiated)
     return status(m->fail("fmi2EnterInitializationMode", "fmi2SetupExperiment was not called before it"));
   self.terminated = false;
   self.last_time = self.start;
@@ -184,14 +190,16 @@ Status fmi2SetReal(fmi2::Component c, const ValueReference vr[], std::size_t nvr
 #define CTDE_FMI2_NO_TYPE(Type, CType)                                                                      \
   Status fmi2Get##Type(fmi2::Component c, const ValueReference vr[], std::size_t nvr, CType /*values*/[]) { \
     ExportedInstance* m = get(c);                                                                           \
-    return m == nullptr ? Status::kError                                                                    \
-                        : status(m->no_variables(Call::kGet, "fmi2Get" #Type, #Type, refs(vr, nvr)));       \
+    return m == nullptr                                                                                     \
+               ? Status::kError                                                                             \
+               : status(m->no_variables(FmiCall::kGetVariables, "fmi2Get" #Type, #Type, refs(vr, nvr)));    \
   }                                                                                                         \
   Status fmi2Set##Type(fmi2::Component c, const ValueReference vr[], std::size_t nvr,                       \
                        const CType /*values*/[]) {                                                          \
     ExportedInstance* m = get(c);                                                                           \
-    return m == nullptr ? Status::kError                                                                    \
-                        : status(m->no_variables(Call::kSet, "fmi2Set" #Type, #Type, refs(vr, nvr)));       \
+    return m == nullptr                                                                                     \
+               ? Status::kError                                                                             \
+               : status(m->no_variables(FmiCall::kSetVariables, "fmi2Set" #Type, #Type, refs(vr, nvr)));    \
   }
 CTDE_FMI2_NO_TYPE(Integer, fmi2::Integer)
 CTDE_FMI2_NO_TYPE(Boolean, fmi2::Boolean)
@@ -227,31 +235,71 @@ Status fmi2GetDirectionalDerivative(fmi2::Component c, const ValueReference[], s
                                     const ValueReference[], std::size_t, const double[], double[]) {
   return unsupported(c, "fmi2GetDirectionalDerivative");
 }
-Status fmi2EnterEventMode(fmi2::Component c) { return unsupported(c, "fmi2EnterEventMode"); }
-Status fmi2NewDiscreteStates(fmi2::Component c, fmi2::EventInfo*) {
-  return unsupported(c, "fmi2NewDiscreteStates");
+// ---- Model Exchange (exported_exchange.cpp)
+
+Status fmi2EnterEventMode(fmi2::Component c) {
+  ExportedInstance* m = get(c);
+  return m == nullptr ? Status::kError : status(m->enter_event_mode());
+}
+Status fmi2NewDiscreteStates(fmi2::Component c, fmi2::EventInfo* info) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr) return Status::kError;
+  if (info == nullptr) return status(m->fail("fmi2NewDiscreteStates", "no fmi2EventInfo (NULL)"));
+  ExportedInstance::EventInfo got;
+  const Status s = status(m->update_discrete_states(got));
+  const auto boolean = [](bool b) { return b ? fmi2::kTrue : fmi2::kFalse; };
+  info->new_discrete_states_needed = boolean(got.needs_update);
+  info->terminate_simulation = boolean(got.terminate);
+  info->nominals_of_continuous_states_changed = fmi2::kFalse;
+  info->values_of_continuous_states_changed = boolean(got.values_changed);
+  info->next_event_time_defined = boolean(got.next_defined);
+  info->next_event_time = got.next_time;
+  return s;
 }
 Status fmi2EnterContinuousTimeMode(fmi2::Component c) {
-  return unsupported(c, "fmi2EnterContinuousTimeMode");
+  ExportedInstance* m = get(c);
+  return m == nullptr ? Status::kError : status(m->enter_continuous_time_mode());
 }
-Status fmi2CompletedIntegratorStep(fmi2::Component c, fmi2::Boolean, fmi2::Boolean*, fmi2::Boolean*) {
-  return unsupported(c, "fmi2CompletedIntegratorStep");
+Status fmi2CompletedIntegratorStep(fmi2::Component c, fmi2::Boolean /*no_set_fmu_state_prior*/,
+                                   fmi2::Boolean* enter_event_mode, fmi2::Boolean* terminate) {
+  ExportedInstance* m = get(c);
+  if (m == nullptr) return Status::kError;
+  if (enter_event_mode == nullptr || terminate == nullptr)
+    return status(m->fail("fmi2CompletedIntegratorStep", "NULL result arguments"));
+  bool enter = false;
+  bool end = false;
+  const Status s = status(m->completed_integrator_step(enter, end));
+  *enter_event_mode = enter ? fmi2::kTrue : fmi2::kFalse;
+  *terminate = end ? fmi2::kTrue : fmi2::kFalse;
+  return s;
 }
-Status fmi2SetTime(fmi2::Component c, double) { return unsupported(c, "fmi2SetTime"); }
-Status fmi2SetContinuousStates(fmi2::Component c, const double[], std::size_t) {
-  return unsupported(c, "fmi2SetContinuousStates");
+Status fmi2SetTime(fmi2::Component c, double time) {
+  ExportedInstance* m = get(c);
+  return m == nullptr ? Status::kError : status(m->set_time(time));
 }
-Status fmi2GetDerivatives(fmi2::Component c, double[], std::size_t) {
-  return unsupported(c, "fmi2GetDerivatives");
+
+Status fmi2SetContinuousStates(fmi2::Component c, const double x[], std::size_t n) {
+  return status(
+      with_array(get(c), "fmi2SetContinuousStates", x, n,
+                 [](ExportedInstance& m, std::span<const double> v) { return m.set_continuous_states(v); }));
 }
-Status fmi2GetEventIndicators(fmi2::Component c, double[], std::size_t) {
-  return unsupported(c, "fmi2GetEventIndicators");
+Status fmi2GetDerivatives(fmi2::Component c, double dx[], std::size_t n) {
+  return status(with_array(get(c), "fmi2GetDerivatives", dx, n,
+                           [](ExportedInstance& m, std::span<double> v) { return m.get_derivatives(v); }));
 }
-Status fmi2GetContinuousStates(fmi2::Component c, double[], std::size_t) {
-  return unsupported(c, "fmi2GetContinuousStates");
+Status fmi2GetEventIndicators(fmi2::Component c, double z[], std::size_t n) {
+  return status(
+      with_array(get(c), "fmi2GetEventIndicators", z, n,
+                 [](ExportedInstance& m, std::span<double> v) { return m.get_event_indicators(v); }));
 }
-Status fmi2GetNominalsOfContinuousStates(fmi2::Component c, double[], std::size_t) {
-  return unsupported(c, "fmi2GetNominalsOfContinuousStates");
+Status fmi2GetContinuousStates(fmi2::Component c, double x[], std::size_t n) {
+  return status(
+      with_array(get(c), "fmi2GetContinuousStates", x, n,
+                 [](ExportedInstance& m, std::span<double> v) { return m.get_continuous_states(v); }));
+}
+Status fmi2GetNominalsOfContinuousStates(fmi2::Component c, double x[], std::size_t n) {
+  return status(with_array(get(c), "fmi2GetNominalsOfContinuousStates", x, n,
+                           [](ExportedInstance& m, std::span<double> v) { return m.get_nominals(v); }));
 }
 Status fmi2SetRealInputDerivatives(fmi2::Component c, const ValueReference[], std::size_t,
                                    const fmi2::Integer[], const double[]) {

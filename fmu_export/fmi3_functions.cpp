@@ -14,13 +14,15 @@
 #include <vector>
 
 #include "actors/fmi/fmi3_api.hpp"
+#include "fmu_export/exchange_calls.hpp"
 #include "fmu_export/exported_instance.hpp"
 #include "fmu_export/state_calls.hpp"
 
 namespace {
 
-using ctde::fmu::Call;
+using ctde::FmiCall;
 using ctde::fmu::ExportedInstance;
+using ctde::fmu::with_array;
 namespace state_calls = ctde::fmu::state_calls;
 namespace fmi3 = ctde::fmi3;
 using Status = fmi3::Status;
@@ -43,7 +45,7 @@ std::span<const std::uint32_t> refs(const ValueReference* vr, std::size_t n) {
 
 /// The Get/Set of a type the model has no variables of.
 template <class T>
-Status none(fmi3::Instance instance, Call call, const char* function, const char* type,
+Status none(fmi3::Instance instance, FmiCall call, const char* function, const char* type,
             const ValueReference vr[], std::size_t nvr) {
   ExportedInstance* m = get(instance);
   if (m == nullptr) return Status::kError;
@@ -54,11 +56,12 @@ Status none(fmi3::Instance instance, Call call, const char* function, const char
 Status unsupported(fmi3::Instance instance, const char* function) {
   ExportedInstance* m = get(instance);
   if (m == nullptr) return Status::kError;
-  return status(m->fail(function, "not supported: this FMU offers Co-Simulation of Float64 variables"));
+  return status(m->fail(function, "not supported by ctde's FMUs"));
 }
 
-fmi3::Instance instantiate(fmi3::String name, fmi3::String token, fmi3::String resources,
+fmi3::Instance instantiate(fmi3::String name, fmi3::String token, fmi3::String resources, bool model_exchange,
                            fmi3::InstanceEnvironment environment, fmi3::LogMessageCallback log) {
+  const char* function = model_exchange ? "fmi3InstantiateModelExchange" : "fmi3InstantiateCoSimulation";
   const std::string instance_name = name == nullptr ? "" : name;
   auto logger = [environment, log](ctde::fmu::Status s, std::string_view category,
                                    const std::string& message) {
@@ -70,13 +73,13 @@ fmi3::Instance instantiate(fmi3::String name, fmi3::String token, fmi3::String r
     std::string folder = resources;
     while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
     auto instance = std::make_unique<Instance>();
-    instance->model = std::make_unique<ExportedInstance>(instance_name, folder, token, logger);
+    const ctde::FmiKind kind{.fmi3 = true, .model_exchange = model_exchange};
+    instance->model = std::make_unique<ExportedInstance>(instance_name, folder, token, kind, logger);
     return instance.release();
   } catch (const std::exception& e) {
-    logger(ctde::fmu::Status::kError, "logStatusError",
-           "fmi3InstantiateCoSimulation: " + std::string(e.what()));
+    logger(ctde::fmu::Status::kError, "logStatusError", function + std::string(": ") + e.what());
   } catch (...) {
-    logger(ctde::fmu::Status::kError, "logStatusError", "fmi3InstantiateCoSimulation: an unknown failure");
+    logger(ctde::fmu::Status::kError, "logStatusError", function + std::string(": an unknown failure"));
   }
   return nullptr;
 }
@@ -98,14 +101,13 @@ Status fmi3SetDebugLogging(fmi3::Instance instance, bool logging_on, std::size_t
   return Status::kOK;
 }
 
-fmi3::Instance fmi3InstantiateModelExchange(fmi3::String /*name*/, fmi3::String /*token*/,
-                                            fmi3::String /*resources*/, bool /*visible*/, bool /*logging_on*/,
+fmi3::Instance fmi3InstantiateModelExchange(fmi3::String name, fmi3::String token, fmi3::String resources,
+                                            bool /*visible*/, bool logging_on,
                                             fmi3::InstanceEnvironment environment,
                                             fmi3::LogMessageCallback log) {
-  if (log != nullptr)
-    log(environment, Status::kError, "logStatusError",
-        "fmi3InstantiateModelExchange: this FMU offers Co-Simulation only");
-  return nullptr;
+  fmi3::Instance instance = instantiate(name, token, resources, /*model_exchange=*/true, environment, log);
+  if (instance != nullptr) get(instance)->set_debug_logging(logging_on);
+  return instance;
 }
 
 fmi3::Instance fmi3InstantiateCoSimulation(fmi3::String name, fmi3::String token, fmi3::String resources,
@@ -121,7 +123,7 @@ fmi3::Instance fmi3InstantiateCoSimulation(fmi3::String name, fmi3::String token
           "(hasEventMode=\"false\")");
     return nullptr;
   }
-  fmi3::Instance instance = instantiate(name, token, resources, environment, log);
+  fmi3::Instance instance = instantiate(name, token, resources, /*model_exchange=*/false, environment, log);
   if (instance != nullptr) {
     get(instance)->set_debug_logging(logging_on);
     get(instance)->allow_early_return(early_return_allowed);
@@ -156,7 +158,10 @@ Status fmi3ExitInitializationMode(fmi3::Instance instance) {
   return m == nullptr ? Status::kError : status(m->exit_initialization());
 }
 
-Status fmi3EnterEventMode(fmi3::Instance instance) { return unsupported(instance, "fmi3EnterEventMode"); }
+Status fmi3EnterEventMode(fmi3::Instance instance) {
+  ExportedInstance* m = get(instance);
+  return m == nullptr ? Status::kError : status(m->enter_event_mode());
+}
 
 Status fmi3Terminate(fmi3::Instance instance) {
   ExportedInstance* m = get(instance);
@@ -190,11 +195,11 @@ Status fmi3SetFloat64(fmi3::Instance instance, const ValueReference vr[], std::s
 #define CTDE_FMI3_NO_TYPE(Type, CType)                                                      \
   Status fmi3Get##Type(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr, \
                        CType /*values*/[], std::size_t /*n_values*/) {                      \
-    return none<CType>(instance, Call::kGet, "fmi3Get" #Type, #Type, vr, nvr);              \
+    return none<CType>(instance, FmiCall::kGetVariables, "fmi3Get" #Type, #Type, vr, nvr);  \
   }                                                                                         \
   Status fmi3Set##Type(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr, \
                        const CType /*values*/[], std::size_t /*n_values*/) {                \
-    return none<CType>(instance, Call::kSet, "fmi3Set" #Type, #Type, vr, nvr);              \
+    return none<CType>(instance, FmiCall::kSetVariables, "fmi3Set" #Type, #Type, vr, nvr);  \
   }
 CTDE_FMI3_NO_TYPE(Float32, float)
 CTDE_FMI3_NO_TYPE(Int8, std::int8_t)
@@ -212,19 +217,19 @@ CTDE_FMI3_NO_TYPE(String, fmi3::String)
 
 Status fmi3GetBinary(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr,
                      std::size_t /*sizes*/[], fmi3::Binary /*values*/[], std::size_t /*n_values*/) {
-  return none<fmi3::Binary>(instance, Call::kGet, "fmi3GetBinary", "Binary", vr, nvr);
+  return none<fmi3::Binary>(instance, FmiCall::kGetVariables, "fmi3GetBinary", "Binary", vr, nvr);
 }
 Status fmi3SetBinary(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr,
                      const std::size_t /*sizes*/[], const fmi3::Binary /*values*/[],
                      std::size_t /*n_values*/) {
-  return none<fmi3::Binary>(instance, Call::kSet, "fmi3SetBinary", "Binary", vr, nvr);
+  return none<fmi3::Binary>(instance, FmiCall::kSetVariables, "fmi3SetBinary", "Binary", vr, nvr);
 }
 Status fmi3GetClock(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr, bool /*values*/[]) {
-  return none<bool>(instance, Call::kGet, "fmi3GetClock", "Clock", vr, nvr);
+  return none<bool>(instance, FmiCall::kGetVariables, "fmi3GetClock", "Clock", vr, nvr);
 }
 Status fmi3SetClock(fmi3::Instance instance, const ValueReference vr[], std::size_t nvr,
                     const bool /*values*/[]) {
-  return none<bool>(instance, Call::kSet, "fmi3SetClock", "Clock", vr, nvr);
+  return none<bool>(instance, FmiCall::kSetVariables, "fmi3SetClock", "Clock", vr, nvr);
 }
 
 Status fmi3GetNumberOfVariableDependencies(fmi3::Instance instance, ValueReference /*vr*/,
@@ -307,36 +312,78 @@ Status fmi3SetShiftFraction(fmi3::Instance instance, const ValueReference[], std
 Status fmi3EvaluateDiscreteStates(fmi3::Instance instance) {
   return unsupported(instance, "fmi3EvaluateDiscreteStates");
 }
-Status fmi3UpdateDiscreteStates(fmi3::Instance instance, bool*, bool*, bool*, bool*, bool*, double*) {
-  return unsupported(instance, "fmi3UpdateDiscreteStates");
+// ---- Model Exchange (exported_exchange.cpp)
+
+Status fmi3UpdateDiscreteStates(fmi3::Instance instance, bool* needs_update, bool* terminate,
+                                bool* nominals_changed, bool* values_changed, bool* next_defined,
+                                double* next_time) {
+  ExportedInstance* m = get(instance);
+  if (m == nullptr) return Status::kError;
+  if (needs_update == nullptr || terminate == nullptr || nominals_changed == nullptr ||
+      values_changed == nullptr || next_defined == nullptr || next_time == nullptr)
+    return status(m->fail("fmi3UpdateDiscreteStates", "NULL result arguments"));
+  ExportedInstance::EventInfo got;
+  const Status s = status(m->update_discrete_states(got));
+  *needs_update = got.needs_update;
+  *terminate = got.terminate;
+  *nominals_changed = false;
+  *values_changed = got.values_changed;
+  *next_defined = got.next_defined;
+  *next_time = got.next_time;
+  return s;
 }
 Status fmi3EnterContinuousTimeMode(fmi3::Instance instance) {
-  return unsupported(instance, "fmi3EnterContinuousTimeMode");
+  ExportedInstance* m = get(instance);
+  return m == nullptr ? Status::kError : status(m->enter_continuous_time_mode());
 }
-Status fmi3CompletedIntegratorStep(fmi3::Instance instance, bool, bool*, bool*) {
-  return unsupported(instance, "fmi3CompletedIntegratorStep");
+Status fmi3CompletedIntegratorStep(fmi3::Instance instance, bool /*no_set_fmu_state_prior*/,
+                                   bool* enter_event_mode, bool* terminate) {
+  ExportedInstance* m = get(instance);
+  if (m == nullptr) return Status::kError;
+  if (enter_event_mode == nullptr || terminate == nullptr)
+    return status(m->fail("fmi3CompletedIntegratorStep", "NULL result arguments"));
+  return status(m->completed_integrator_step(*enter_event_mode, *terminate));
 }
-Status fmi3SetTime(fmi3::Instance instance, double) { return unsupported(instance, "fmi3SetTime"); }
-Status fmi3SetContinuousStates(fmi3::Instance instance, const double[], std::size_t) {
-  return unsupported(instance, "fmi3SetContinuousStates");
+Status fmi3SetTime(fmi3::Instance instance, double time) {
+  ExportedInstance* m = get(instance);
+  return m == nullptr ? Status::kError : status(m->set_time(time));
 }
-Status fmi3GetContinuousStateDerivatives(fmi3::Instance instance, double[], std::size_t) {
-  return unsupported(instance, "fmi3GetContinuousStateDerivatives");
+Status fmi3SetContinuousStates(fmi3::Instance instance, const double x[], std::size_t n) {
+  return status(
+      with_array(get(instance), "fmi3SetContinuousStates", x, n,
+                 [](ExportedInstance& m, std::span<const double> v) { return m.set_continuous_states(v); }));
 }
-Status fmi3GetEventIndicators(fmi3::Instance instance, double[], std::size_t) {
-  return unsupported(instance, "fmi3GetEventIndicators");
+Status fmi3GetContinuousStateDerivatives(fmi3::Instance instance, double dx[], std::size_t n) {
+  return status(with_array(get(instance), "fmi3GetContinuousStateDerivatives", dx, n,
+                           [](ExportedInstance& m, std::span<double> v) { return m.get_derivatives(v); }));
 }
-Status fmi3GetContinuousStates(fmi3::Instance instance, double[], std::size_t) {
-  return unsupported(instance, "fmi3GetContinuousStates");
+Status fmi3GetEventIndicators(fmi3::Instance instance, double z[], std::size_t n) {
+  return status(
+      with_array(get(instance), "fmi3GetEventIndicators", z, n,
+                 [](ExportedInstance& m, std::span<double> v) { return m.get_event_indicators(v); }));
 }
-Status fmi3GetNominalsOfContinuousStates(fmi3::Instance instance, double[], std::size_t) {
-  return unsupported(instance, "fmi3GetNominalsOfContinuousStates");
+Status fmi3GetContinuousStates(fmi3::Instance instance, double x[], std::size_t n) {
+  return status(
+      with_array(get(instance), "fmi3GetContinuousStates", x, n,
+                 [](ExportedInstance& m, std::span<double> v) { return m.get_continuous_states(v); }));
 }
-Status fmi3GetNumberOfEventIndicators(fmi3::Instance instance, std::size_t*) {
-  return unsupported(instance, "fmi3GetNumberOfEventIndicators");
+Status fmi3GetNominalsOfContinuousStates(fmi3::Instance instance, double x[], std::size_t n) {
+  return status(with_array(get(instance), "fmi3GetNominalsOfContinuousStates", x, n,
+                           [](ExportedInstance& m, std::span<double> v) { return m.get_nominals(v); }));
 }
-Status fmi3GetNumberOfContinuousStates(fmi3::Instance instance, std::size_t*) {
-  return unsupported(instance, "fmi3GetNumberOfContinuousStates");
+Status fmi3GetNumberOfEventIndicators(fmi3::Instance instance, std::size_t* n) {
+  ExportedInstance* m = get(instance);
+  if (m == nullptr) return Status::kError;
+  if (n == nullptr) return status(m->fail("fmi3GetNumberOfEventIndicators", "NULL result argument"));
+  *n = m->indicator_count();
+  return Status::kOK;
+}
+Status fmi3GetNumberOfContinuousStates(fmi3::Instance instance, std::size_t* n) {
+  ExportedInstance* m = get(instance);
+  if (m == nullptr) return Status::kError;
+  if (n == nullptr) return status(m->fail("fmi3GetNumberOfContinuousStates", "NULL result argument"));
+  *n = m->state_count();
+  return Status::kOK;
 }
 Status fmi3EnterStepMode(fmi3::Instance instance) { return unsupported(instance, "fmi3EnterStepMode"); }
 Status fmi3GetOutputDerivatives(fmi3::Instance instance, const ValueReference[], std::size_t,

@@ -115,6 +115,36 @@ std::vector<Variable> fmu_variables(const Model& model, const RunSetup& setup) {
   return out;
 }
 
+void add_exchange_variables(std::vector<Variable>& variables, const Director& director) {
+  const std::vector<std::string> states = director.state_names();
+  const auto first_state = static_cast<std::uint32_t>(variables.size());
+  for (std::uint32_t k = 0; k < states.size(); ++k) {
+    Variable v = variable("state(" + states[k] + ")", variables.size(), Causality::kLocal, states[k]);
+    v.role = Role::kState;
+    v.element = k;
+    v.description = "continuous state " + std::to_string(k) + ": of actor " + states[k];
+    variables.push_back(std::move(v));
+  }
+  for (std::uint32_t k = 0; k < states.size(); ++k) {
+    Variable v = variable("der(state(" + states[k] + "))", variables.size(), Causality::kLocal, states[k]);
+    v.role = Role::kDerivative;
+    v.element = k;
+    v.derivative_of = first_state + k;
+    v.description = "the derivative of continuous state " + std::to_string(k);
+    variables.push_back(std::move(v));
+  }
+  const std::vector<std::string> indicators = director.indicator_names();
+  for (std::uint32_t k = 0; k < indicators.size(); ++k) {
+    Variable v =
+        variable("indicator(" + indicators[k] + ")", variables.size(), Causality::kLocal, indicators[k]);
+    v.role = Role::kIndicator;
+    v.element = k;
+    v.description =
+        "event indicator " + std::to_string(k) + ": a guard of " + indicators[k] + " less its level";
+    variables.push_back(std::move(v));
+  }
+}
+
 std::vector<std::vector<std::uint32_t>> output_dependencies(const RunSetup& setup,
                                                             const std::vector<Variable>& variables) {
   const FlatModel& flat = setup.flat;

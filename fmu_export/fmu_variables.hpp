@@ -9,6 +9,9 @@
 ///   then               the declared outputs, element by element
 ///   then               the model's numeric parameters, in name order
 ///   then               the recorded signals (`record`) as local variables
+///   then, with Model Exchange, each continuous state "state(actor)", its
+///   derivative "der(state(actor))", and each event indicator
+///   "indicator(actor)" (locals; "state(p[2])" for an actor's second state)
 ///
 /// Names are flat (variableNamingConvention "flat"): a port of width w > 1
 /// gives "u[1]" ... "u[w]".
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "../core/model.hpp"
+#include "../domains/ctde/director.hpp"
 #include "../run/run_setup.hpp"
 
 namespace ctde::fmu {
@@ -26,16 +30,21 @@ namespace ctde::fmu {
 /// What a variable is to the model.
 enum class Causality : std::uint8_t { kIndependent, kInput, kOutput, kParameter, kLocal };
 
+/// What a local variable of Model Exchange is (kValue: any other variable).
+enum class Role : std::uint8_t { kValue, kState, kDerivative, kIndicator };
+
 /// One scalar variable of the FMU. Copyable value type.
 struct Variable {
   std::string name;             ///< its FMI name
   std::uint32_t reference = 0;  ///< its value reference (= its index in the list)
   Causality causality = Causality::kLocal;
   std::string source;         ///< input: its Input actor; output, local: "actor.port"; parameter: its name
-  std::uint32_t element = 0;  ///< the element of the port
-  bool discrete = false;      ///< an output or local that changes only at events
-  bool tunable = false;       ///< a parameter the model lists in `tunable`
-  double start = 0;           ///< an input's or parameter's start value
+  std::uint32_t element = 0;  ///< the element of the port; a state's, derivative's or indicator's number
+  Role role = Role::kValue;
+  std::uint32_t derivative_of = 0;  ///< a derivative: its state's value reference
+  bool discrete = false;            ///< an output or local that changes only at events
+  bool tunable = false;             ///< a parameter the model lists in `tunable`
+  double start = 0;                 ///< an input's or parameter's start value
   std::string description;
   std::string unit;  ///< the model's `units` for it (empty: none)
 };
@@ -48,6 +57,11 @@ struct Variable {
 
 /// The FMU's variables of `model`, checked for a run as `setup`.
 [[nodiscard]] std::vector<Variable> fmu_variables(const Model& model, const RunSetup& setup);
+
+/// Appends Model Exchange's variables (see the list above) of the run that
+/// `director` lays out: each state named by Director::state_names(), each
+/// indicator by its guard's actor (with its number when it has several).
+void add_exchange_variables(std::vector<Variable>& variables, const Director& director);
 
 /// Per variable, for the outputs (empty for the others): the value
 /// references of the inputs it depends on directly, through actors that

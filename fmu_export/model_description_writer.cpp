@@ -1,5 +1,6 @@
 #include "fmu_export/model_description_writer.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 #include <sstream>
@@ -69,6 +70,11 @@ void unit_definitions(std::ostream& out, const FmuDescription& d) {
   out << "  </UnitDefinitions>\n";
 }
 
+/// Outputs, states and their derivatives: computed in Initialization Mode.
+bool initial_unknown(const Variable& v) {
+  return v.causality == Causality::kOutput || v.role == Role::kState || v.role == Role::kDerivative;
+}
+
 bool has_start(const Variable& v) {
   return v.causality == Causality::kInput || v.causality == Causality::kParameter;
 }
@@ -87,6 +93,7 @@ void fmi3_variables(std::ostream& out, const FmuDescription& d) {
   for (const Variable& v : d.variables) {
     out << "    <Float64 " << common_attributes(v) << unit_attribute(v);
     if (has_start(v)) out << " start=\"" << format_double(v.start) << "\"";
+    if (v.role == Role::kDerivative) out << " derivative=\"" << v.derivative_of << "\"";
     out << "/>\n";
   }
   out << "  </ModelVariables>\n  <ModelStructure>\n";
@@ -96,8 +103,14 @@ void fmi3_variables(std::ostream& out, const FmuDescription& d) {
         << list(d.dependencies[v.reference], 0) << "\"/>\n";
   }
   for (const Variable& v : d.variables) {
-    if (v.causality == Causality::kOutput)
-      out << "    <InitialUnknown valueReference=\"" << v.reference << "\"/>\n";
+    if (v.role == Role::kDerivative)
+      out << "    <ContinuousStateDerivative valueReference=\"" << v.reference << "\"/>\n";
+  }
+  for (const Variable& v : d.variables) {
+    if (initial_unknown(v)) out << "    <InitialUnknown valueReference=\"" << v.reference << "\"/>\n";
+  }
+  for (const Variable& v : d.variables) {
+    if (v.role == Role::kIndicator) out << "    <EventIndicator valueReference=\"" << v.reference << "\"/>\n";
   }
   out << "  </ModelStructure>\n";
 }
@@ -108,24 +121,27 @@ void fmi2_variables(std::ostream& out, const FmuDescription& d) {
   for (const Variable& v : d.variables) {
     out << "    <ScalarVariable " << common_attributes(v) << ">\n      <Real" << unit_attribute(v);
     if (has_start(v)) out << " start=\"" << format_double(v.start) << "\"";
+    if (v.role == Role::kDerivative) out << " derivative=\"" << v.derivative_of + 1 << "\"";
     out << "/>\n    </ScalarVariable>\n";
   }
   out << "  </ModelVariables>\n  <ModelStructure>\n";
-  bool outputs = false;
-  for (const Variable& v : d.variables) outputs = outputs || v.causality == Causality::kOutput;
-  if (outputs) {
-    out << "    <Outputs>\n";
+  // Each list only when it has an element (the schema wants one at least).
+  const auto unknowns = [&](const char* element, auto&& keep, bool dependencies) {
+    if (std::none_of(d.variables.begin(), d.variables.end(), keep)) return;
+    out << "    <" << element << ">\n";
     for (const Variable& v : d.variables) {
-      if (v.causality != Causality::kOutput) continue;
-      out << "      <Unknown index=\"" << v.reference + 1 << "\" dependencies=\""
-          << list(d.dependencies[v.reference], 1) << "\"/>\n";
+      if (!keep(v)) continue;
+      out << "      <Unknown index=\"" << v.reference + 1 << "\"";
+      if (dependencies) out << " dependencies=\"" << list(d.dependencies[v.reference], 1) << "\"";
+      out << "/>\n";
     }
-    out << "    </Outputs>\n    <InitialUnknowns>\n";
-    for (const Variable& v : d.variables) {
-      if (v.causality == Causality::kOutput) out << "      <Unknown index=\"" << v.reference + 1 << "\"/>\n";
-    }
-    out << "    </InitialUnknowns>\n";
-  }
+    out << "    </" << element << ">\n";
+  };
+  unknowns(
+      "Outputs", [](const Variable& v) { return v.causality == Causality::kOutput; }, true);
+  unknowns(
+      "Derivatives", [](const Variable& v) { return v.role == Role::kDerivative; }, false);
+  unknowns("InitialUnknowns", initial_unknown, false);
   out << "  </ModelStructure>\n";
 }
 
@@ -136,6 +152,40 @@ void log_categories(std::ostream& out) {
          "    <Category name=\"logEvents\" description=\"the run's own news (a Stop), with debug logging "
          "on\"/>\n"
          "  </LogCategories>\n";
+}
+
+void co_simulation(std::ostream& out, const FmuDescription& d, int fmi) {
+  out << "  <CoSimulation modelIdentifier=\"" << d.model_identifier
+      << "\" canHandleVariableCommunicationStepSize=\"true\" canBeInstantiatedOnlyOncePerProcess=\"false\"";
+  if (fmi == 3) {
+    out << " canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\" "
+           "providesDirectionalDerivatives=\"false\""
+           " hasEventMode=\"false\" mightReturnEarlyFromDoStep=\"true\""
+           " canReturnEarlyAfterIntermediateUpdate=\"false\"/>\n";
+  } else {
+    out << " needsExecutionTool=\"false\" canNotUseMemoryManagementFunctions=\"true\" "
+           "canGetAndSetFMUstate=\"true\""
+           " canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"false\" "
+           "canInterpolateInputs=\"false\""
+           " maxOutputDerivativeOrder=\"0\"/>\n";
+  }
+}
+
+/// The <ModelExchange> element: ctde's events need CompletedIntegratorStep
+/// (guards take their sides at each step's end); no FMU state (its run
+/// stands at its last event, not where the importer integrated).
+void model_exchange(std::ostream& out, const FmuDescription& d, int fmi) {
+  out << "  <ModelExchange modelIdentifier=\"" << d.model_identifier << "\"";
+  if (fmi == 3) {
+    out << " needsCompletedIntegratorStep=\"true\" providesEvaluateDiscreteStates=\"false\""
+           " canBeInstantiatedOnlyOncePerProcess=\"false\" canGetAndSetFMUState=\"false\""
+           " canSerializeFMUState=\"false\" providesDirectionalDerivatives=\"false\"/>\n";
+  } else {
+    out << " needsExecutionTool=\"false\" completedIntegratorStepNotNeeded=\"false\""
+           " canBeInstantiatedOnlyOncePerProcess=\"false\" canNotUseMemoryManagementFunctions=\"true\""
+           " canGetAndSetFMUstate=\"false\" canSerializeFMUstate=\"false\""
+           " providesDirectionalDerivative=\"false\"/>\n";
+  }
 }
 
 void default_experiment(std::ostream& out, const FmuDescription& d) {
@@ -153,22 +203,16 @@ std::string model_description_xml(const FmuDescription& d, int fmi) {
   out << "<fmiModelDescription fmiVersion=\"" << (fmi == 3 ? "3.0" : "2.0") << "\" modelName=\""
       << escaped(d.model_name) << "\" " << (fmi == 3 ? "instantiationToken" : "guid") << "=\"" << d.token
       << "\" description=\"" << escaped(d.description) << "\" generationTool=\"" << escaped(d.generation_tool)
-      << "\" variableNamingConvention=\"flat\"" << (fmi == 2 ? " numberOfEventIndicators=\"0\"" : "")
-      << ">\n";
-  out << "  <CoSimulation modelIdentifier=\"" << d.model_identifier
-      << "\" canHandleVariableCommunicationStepSize=\"true\" canBeInstantiatedOnlyOncePerProcess=\"false\"";
-  if (fmi == 3) {
-    out << " canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\" "
-           "providesDirectionalDerivatives=\"false\""
-           " hasEventMode=\"false\" mightReturnEarlyFromDoStep=\"true\""
-           " canReturnEarlyAfterIntermediateUpdate=\"false\"/>\n";
-  } else {
-    out << " needsExecutionTool=\"false\" canNotUseMemoryManagementFunctions=\"true\" "
-           "canGetAndSetFMUstate=\"true\""
-           " canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"false\" "
-           "canInterpolateInputs=\"false\""
-           " maxOutputDerivativeOrder=\"0\"/>\n";
+      << "\" variableNamingConvention=\"flat\"";
+  if (fmi == 2) {
+    out << " numberOfEventIndicators=\""
+        << std::count_if(d.variables.begin(), d.variables.end(),
+                         [](const Variable& v) { return v.role == Role::kIndicator; })
+        << "\"";
   }
+  out << ">\n";
+  if (d.model_exchange) model_exchange(out, d, fmi);
+  if (d.co_simulation) co_simulation(out, d, fmi);
   unit_definitions(out, d);
   log_categories(out);
   default_experiment(out, d);

@@ -1,6 +1,6 @@
 #pragma once
 /// The modelDescription.xml of an exported model (docs/fmi.md, "Export"),
-/// FMI 3.0 or 2.0, Co-Simulation: written from the FMU's variables
+/// FMI 3.0 or 2.0, Co-Simulation, Model Exchange or both: written from the FMU's variables
 /// (fmu_variables.hpp) so that the binary and the description agree.
 
 #include <cstdint>
@@ -23,6 +23,8 @@ struct FmuDescription {
   double stop_time = 0;
   double tolerance = 0;
   std::optional<double> step_size;  ///< the model's output_interval, if any
+  bool co_simulation = true;
+  bool model_exchange = false;  ///< then the variables end with add_exchange_variables()'s
   std::vector<Variable> variables;
   std::vector<std::vector<std::uint32_t>> dependencies;  ///< output_dependencies()
 };

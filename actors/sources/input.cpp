@@ -67,4 +67,10 @@ bool Input::take(ActorState& state, std::span<const double> value) const {
   return !std::equal(value.begin(), value.end(), mine.value.begin());
 }
 
+void Input::hold(ActorState& state, std::span<const double> value) const {
+  (void)take(state, value);
+  auto& mine = static_cast<InputState&>(state);
+  mine.value = mine.given;  // same width: no allocation
+}
+
 }  // namespace ctde

@@ -30,6 +30,7 @@ class Input : public Actor, public ExternalInput {
   /// Takes the value given last.
   void fire(FireContext& context) const override;
   bool take(ActorState& state, std::span<const double> value) const override;
+  void hold(ActorState& state, std::span<const double> value) const override;
 
  protected:
   void configure(const ParameterScope& scope) override;

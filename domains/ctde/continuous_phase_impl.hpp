@@ -17,7 +17,8 @@
 ///   locator (domains/ct/event_locator.hpp) searches, ending the step at the
 ///   crossing it finds and firing the generators there, crossings made by
 ///   events;
-/// - continuous_phase_jacobian.cpp: the parts' Jacobian structure.
+/// - continuous_phase_jacobian.cpp: the parts' Jacobian structure;
+/// - continuous_phase_external.cpp: the run integrated by another program.
 
 #include <cstdint>
 #include <functional>
@@ -172,6 +173,21 @@ class ContinuousPhase {
   /// microstep. Returns true when it queued such firings.
   /// Inline: once per event time, and most event-heavy models have no guard.
   bool after_events() { return (parts_.split || !guards_.generators.empty()) && settle_guards(); }
+
+  // ---- Integrated by another program (continuous_phase_external.cpp;
+  // Director's "Integrated by another program"): the run is one part.
+
+  /// The derivatives (dx) and the guards less their levels (z) at (t, x),
+  /// x in the run's layout; every output left at (t, x). Moves nothing.
+  void evaluate_external(double t, const double* x, std::span<double> dx, std::span<double> z);
+  /// The program's step ended at (t, x): the run's states are x, and the
+  /// guards take their sides there, unless one crossed (an event comes:
+  /// the program calls jump_external there).
+  void accept_external(double t, std::span<const double> x);
+  /// The program's event at (t, x), now_ its tag: the run's states are x,
+  /// the part restarts there, and the guards that crossed since the last
+  /// accepted point fire at now_, as a crossing located there.
+  void jump_external(double t, std::span<const double> x);
 
   // ---- Snapshots (continuous_phase_snapshot.cpp; docs/snapshots.md)
 

@@ -151,15 +151,9 @@ std::optional<RunResult> Director::Impl::go(Tick pause) {
 void Director::Impl::set_input(const std::string& actor, std::span<const double> value) {
   if (!started_ || ended_ || now_.time != pause_)
     throw std::logic_error("Director::set_input: the run is not paused (advance_to() pauses it)");
-  const std::optional<FlatIndex> index = model_.find(actor);
-  const auto* input = index ? dynamic_cast<const ExternalInput*>(model_[*index].actor) : nullptr;
-  if (input == nullptr) {
-    throw ModelError(concat({"no input actor '", actor, "' (",
-                             index ? "it is a " + model_[*index].actor->type() : std::string("no such actor"),
-                             "; a model's declared input is an Input actor of its name)"}));
-  }
-  const ActorId d = model_[*index].depth;
-  if (!input->take(*b_.states[d.index()], value)) return;
+  const ActorId d = input_actor(actor);
+  const auto& input = dynamic_cast<const ExternalInput&>(*layout_.actors[d.index()]);
+  if (!input.take(*b_.states[d.index()], value)) return;
   // The run stands after the events of its tag (t, n): the values given
   // here are taken at (t, n + 1), the run standing there, so that its DE
   // phase begins with them when it goes on.
@@ -501,6 +495,22 @@ std::span<const double> Director::output_values(const std::string& port) const {
   return impl_->output_values(port);
 }
 RunSnapshot Director::snapshot() { return impl_->snapshot(); }
+
+std::string Director::external_integration_problem() const { return impl_->external_integration_problem(); }
+std::size_t Director::state_count() const { return impl_->state_count(); }
+std::size_t Director::indicator_count() const { return impl_->indicator_count(); }
+std::span<const double> Director::states() const { return impl_->states(); }
+std::vector<std::string> Director::state_names() const { return impl_->state_names(); }
+std::vector<std::string> Director::indicator_names() const { return impl_->indicator_names(); }
+void Director::evaluate_at(double t, std::span<const double> x, std::span<double> dx, std::span<double> z) {
+  impl_->evaluate_at(t, x, dx, z);
+}
+bool Director::step_completed(double t, std::span<const double> x) { return impl_->step_completed(t, x); }
+bool Director::events_at(double t, std::span<const double> x) { return impl_->events_at(t, x); }
+std::optional<double> Director::next_event_time() const { return impl_->next_event_time(); }
+void Director::hold_input(const std::string& actor, std::span<const double> value) {
+  impl_->hold_input(actor, value);
+}
 
 void Director::snapshot_at(double time, SnapshotWriter write) { impl_->snapshot_at(time, std::move(write)); }
 void Director::set_checkpoints(std::function<bool()> due, SnapshotWriter write) {

@@ -16,6 +16,7 @@
 #include <complex>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -162,6 +163,62 @@ class Director {
   /// long as the director.
   /// @throws ModelError for a port that is not there.
   [[nodiscard]] std::span<const double> output_values(const std::string& port) const;
+
+  // ---- Integrated by another program (an FMU's Model Exchange: docs/fmi.md, "Export")
+  //
+  // The program integrates the continuous states x (every state, in the
+  // order `ctde validate` prints) from where the run paused (advance_to),
+  // asking for derivatives and event indicators at points of its own, and
+  // hands the run back each accepted step and each event. The run must be
+  // one part (the option subsystems "joined"), and no actor may bound
+  // every step (external_integration_problem()).
+
+  /// Why this model cannot be integrated by another program (an actor
+  /// that bounds every step, named), or empty when it can.
+  [[nodiscard]] std::string external_integration_problem() const;
+  /// The number of continuous states and of event indicators (one per guard).
+  [[nodiscard]] std::size_t state_count() const;
+  [[nodiscard]] std::size_t indicator_count() const;
+  /// The states where the run stands: after advance_to() or events_at(),
+  /// the values after the events there.
+  [[nodiscard]] std::span<const double> states() const;
+  /// Each state's name, as linearize() names them ("ball.x[1]").
+  [[nodiscard]] std::vector<std::string> state_names() const;
+  /// Each indicator's: its guard's actor, with the guard's number when the
+  /// actor has several ("detector[1]").
+  [[nodiscard]] std::vector<std::string> indicator_names() const;
+
+  /// At time t (from where the run stands on) and states x, with the
+  /// inputs as held: the derivatives into dx and the event indicators into
+  /// z (each guard less the level it is armed at: a sign change is a
+  /// crossing), and every output (output_values) there. Moves nothing.
+  /// @throws std::invalid_argument for sizes that do not fit or a t before
+  ///         the run; std::runtime_error when an actor fails there or a
+  ///         value is not finite.
+  void evaluate_at(double t, std::span<const double> x, std::span<double> dx, std::span<double> z);
+
+  /// The program accepted its step to (t, x): the run's states are x and
+  /// its guards take their sides there. True when an actor asks for an
+  /// event there (an imported FMU's completedIntegratorStep): the program
+  /// then calls events_at(t, x).
+  bool step_completed(double t, std::span<const double> x);
+
+  /// An event of the program at (t, x) (t rounded to the nearest tick): the
+  /// run's states are x; the guards that crossed since the last accepted
+  /// point fire there, with the time events due and every microstep after
+  /// them; the run pauses after them, states() the values after the events.
+  /// Returns false when the run ended (a Stop, an error, the stop time:
+  /// run() gives the result).
+  bool events_at(double t, std::span<const double> x);
+
+  /// The time of the next queued event before the stop time, if any.
+  [[nodiscard]] std::optional<double> next_event_time() const;
+
+  /// Gives input actor `actor` `value` at once, without an event (a
+  /// continuous input the program changes between its steps): what
+  /// evaluate_at() reads from then on.
+  /// @throws ModelError as set_input().
+  void hold_input(const std::string& actor, std::span<const double> value);
 
   /// The structure of the whole continuous side's Jacobian ∂f/∂x (every
   /// state, in the order `ctde validate` prints), as the implicit methods

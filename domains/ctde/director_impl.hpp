@@ -90,6 +90,21 @@ class Director::Impl final : public DirectorServices, public RunState {
   [[nodiscard]] std::pair<FlatIndex, std::size_t> find_port(const std::string& name, bool input,
                                                             std::string_view caller) const;
 
+  // ---- Integrated by another program (director_external.cpp; Director's declarations say what each does)
+
+  [[nodiscard]] std::string external_integration_problem() const;
+  [[nodiscard]] std::size_t state_count() const { return b_.x_storage.size(); }
+  [[nodiscard]] std::size_t indicator_count() const { return continuous_.guard_count(); }
+  [[nodiscard]] std::span<const double> states() const { return b_.x_storage; }
+  /// Each state's name: the actor's path, with its element when it has several ("p[1]").
+  [[nodiscard]] std::vector<std::string> state_names() const;
+  [[nodiscard]] std::vector<std::string> indicator_names() const;
+  void evaluate_at(double t, std::span<const double> x, std::span<double> dx, std::span<double> z);
+  bool step_completed(double t, std::span<const double> x);
+  bool events_at(double t, std::span<const double> x);
+  [[nodiscard]] std::optional<double> next_event_time() const;
+  void hold_input(const std::string& actor, std::span<const double> value);
+
   // ---- DirectorServices
 
   void emit(ActorId actor, OutputPort output, std::span<const double> token) override;
@@ -295,6 +310,15 @@ class Director::Impl final : public DirectorServices, public RunState {
     return true;
   }
   std::optional<RunResult> ended_;  ///< how the run ended, once it did
+  /// Integrated by another program: step_completed() moved now_ to a new
+  /// tick at which no event has run yet (events_at() there needs no new microstep).
+  bool tag_fresh_ = false;
+  /// Checks a call of the program that integrates: a started run, not
+  /// ended, t a time from where it stands, `x` of the states' size.
+  /// Returns t's tick. @throws std::invalid_argument, std::logic_error.
+  Tick external_point(double t, std::span<const double> x, const char* caller) const;
+  /// The input actor `actor` (ExternalInput), by depth. @throws ModelError.
+  [[nodiscard]] ActorId input_actor(const std::string& actor) const;
   /// Where the run stood when a value was last given to an input (set_input):
   /// the values given at one pause are taken at one microstep.
   std::optional<Tag> given_at_;

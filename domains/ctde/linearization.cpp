@@ -68,11 +68,7 @@ Director::Linearization Director::Impl::linearize(const std::vector<std::string>
   Linearization lin;
   const double t = resolution_.to_seconds(now_.time);
   lin.time = t;
-  for (ActorId d{0}; d.index() < layout_.actors.size(); ++d) {
-    const StateSlice states = b_.actors[d.index()].states;
-    for (std::uint32_t i = 0; i < states.width; ++i)
-      lin.states.push_back(element_name(flat(d).path, states.width, i));
-  }
+  lin.states = state_names();
   const std::vector<Perturbed> u = perturbed_inputs(inputs, lin.inputs);
   const std::vector<SignalIndex> y = linearized_outputs(outputs, lin.outputs);
   const std::size_t n = b_.x_storage.size();
