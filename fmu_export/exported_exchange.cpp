@@ -32,7 +32,9 @@ void ExportedInstance::evaluate_exchange() {
 Status ExportedInstance::set_time(double t) noexcept {
   const char* fn = "SetTime";
   if (allowed(FmiCall::kSetTime, fn) != Status::kOk) return Status::kError;
-  if (!std::isfinite(t) || t < director_->time() || t > stop_) {
+  // By tick: the last event's time is a tick, which the importer's time may round to.
+  if (!std::isfinite(t) || resolution_.to_ticks(t) < resolution_.to_ticks(director_->time()) ||
+      resolution_.to_ticks(t) > resolution_.to_ticks(stop_)) {
     return fail(fn, "time " + format_double(t) + " s is not from the last event's time " +
                         format_double(director_->time()) + " s to the stop time " + format_double(stop_) +
                         " s");

@@ -55,7 +55,7 @@ Tick Director::Impl::external_point(double t, std::span<const double> x, const c
         concat({caller, ": ", std::to_string(x.size()), " states given; the model has ",
                 std::to_string(b_.x_storage.size())}));
   }
-  const Tick tick = resolution_.to_ticks(t);
+  const Tick tick = std::isfinite(t) ? snapped(t, now_.time) : 0;
   if (!std::isfinite(t) || tick < now_.time || tick > stop_) {
     throw std::invalid_argument(
         concat({caller, ": time ", format_double(t), " s is not from where the run stands (",
@@ -101,7 +101,11 @@ bool Director::Impl::step_completed(double t, std::span<const double> x) {
 }
 
 bool Director::Impl::events_at(double t, std::span<const double> x) {
-  const Tick tick = external_point(t, x, "events_at");
+  Tick tick = external_point(t, x, "events_at");
+  // The time of the next event, as next_event_time() gave it: its own tick.
+  const Tick next = scheduler_.next_time(stop_ + 1);
+  if (next <= stop_ && (resolution_.to_seconds(next) == t || (tick != now_.time && snapped(t, next) == next)))
+    tick = next;
   if (ended_) return false;
   // A new tick, or the first events at the tick a step reached; else the
   // events after those the run stands after: the next microstep.
@@ -124,9 +128,16 @@ bool Director::Impl::events_at(double t, std::span<const double> x) {
 }
 
 std::optional<double> Director::Impl::next_event_time() const {
-  const Tick next = scheduler_.next_time(stop_);
-  if (next >= stop_ || next <= now_.time) return std::nullopt;
+  const Tick next = scheduler_.next_time(stop_ + 1);  // events at the stop time run too
+  if (next > stop_ || next <= now_.time) return std::nullopt;
   return resolution_.to_seconds(next);
+}
+
+Tick Director::Impl::snapped(double t, Tick near) const {
+  // Far from 0, seconds hold fewer digits than ticks: a tick's time in
+  // seconds may round back to its neighbour.
+  const double ulp = std::abs(std::nextafter(t, 2 * t + 1) - t);
+  return std::abs(resolution_.to_seconds(near) - t) <= 4 * ulp ? near : resolution_.to_ticks(t);
 }
 
 ActorId Director::Impl::input_actor(const std::string& actor) const {

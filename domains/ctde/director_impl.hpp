@@ -317,6 +317,8 @@ class Director::Impl final : public DirectorServices, public RunState {
   /// ended, t a time from where it stands, `x` of the states' size.
   /// Returns t's tick. @throws std::invalid_argument, std::logic_error.
   Tick external_point(double t, std::span<const double> x, const char* caller) const;
+  /// The tick of `t` (s): `near` when t is its time to a few ulps, else t rounded.
+  [[nodiscard]] Tick snapped(double t, Tick near) const;
   /// The input actor `actor` (ExternalInput), by depth. @throws ModelError.
   [[nodiscard]] ActorId input_actor(const std::string& actor) const;
   /// Where the run stood when a value was last given to an input (set_input):
