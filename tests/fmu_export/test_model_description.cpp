@@ -69,6 +69,22 @@ const Archive& plant(int fmi) {
   return it->second;
 }
 
+/// The bouncing ball (two states, one guard) exported for both interfaces as FMI `fmi`.
+const Archive& ball_both(int fmi) {
+  static std::map<int, Archive> archives;
+  auto [it, added] = archives.try_emplace(fmi);
+  if (added) {
+    const auto fmu = scratch_file("ctde_model_description", "ball_both" + std::to_string(fmi) + ".fmu");
+    const CommandResult result = run_cli("export " + example_models() + "bouncing_ball.json -o " +
+                                         fmu.string() + " --interface both --fmi " + std::to_string(fmi));
+    REQUIRE_MESSAGE(result.status == 0, result.output);
+    it->second.files = unzip(fmu.string());
+    it->second.fmi = fmi;
+    REQUIRE(it->second.xml.load_string(it->second.files.at("modelDescription.xml").c_str()));
+  }
+  return it->second;
+}
+
 /// "{8-4-4-4-12 lowercase hex digits}" (no std::regex: GCC 12 warns in it under the sanitizers).
 bool is_guid(const std::string& text) {
   const std::string shape = "{xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}";
@@ -241,5 +257,73 @@ TEST_CASE(
     CHECK(cs.attribute(fmi == 3 ? "canGetAndSetFMUState" : "canGetAndSetFMUstate").as_bool());
     CHECK(cs.attribute(fmi == 3 ? "canSerializeFMUState" : "canSerializeFMUstate").as_bool());
     CHECK(cs.attribute("canHandleVariableCommunicationStepSize").as_bool());
+  }
+}
+
+TEST_CASE(
+    "modelDescription with Model Exchange: ModelExchange before CoSimulation; each state's derivative names "
+    "its state; the event indicators; states and derivatives initial unknowns; names unique") {
+  for (const int fmi : {3, 2}) {
+    CAPTURE(fmi);
+    const Archive& a = ball_both(fmi);
+    std::vector<std::string> order;
+    for (const pugi::xml_node child : a.root().children()) order.emplace_back(child.name());
+    REQUIRE(order.size() >= 2);
+    CHECK(order[0] == "ModelExchange");  // the schema's sequence: ModelExchange, CoSimulation, ...
+    CHECK(order[1] == "CoSimulation");
+    const pugi::xml_node me = a.root().child("ModelExchange");
+    CHECK(attribute(me, "modelIdentifier") == attribute(a.root().child("CoSimulation"), "modelIdentifier"));
+    CHECK(!me.attribute(fmi == 3 ? "canGetAndSetFMUState" : "canGetAndSetFMUstate").as_bool());
+    // Each variable by what ModelStructure calls it (FMI 3: value reference; FMI 2: 1-based index).
+    std::map<std::string, pugi::xml_node> by_key;
+    std::set<std::string> names;
+    std::size_t index = 0;
+    for (const pugi::xml_node v : a.variables()) {
+      ++index;
+      by_key[fmi == 3 ? attribute(v, "valueReference") : std::to_string(index)] = v;
+      CHECK(names.insert(attribute(v, "name")).second);
+    }
+    const pugi::xml_node structure = a.root().child("ModelStructure");
+    std::vector<std::string> derivatives;
+    const pugi::xml_node derivatives_of = fmi == 3 ? structure : structure.child("Derivatives");
+    for (const pugi::xml_node d : derivatives_of.children(fmi == 3 ? "ContinuousStateDerivative" : "Unknown"))
+      derivatives.push_back(attribute(d, fmi == 3 ? "valueReference" : "index"));
+    REQUIRE(derivatives.size() == 2);  // v and h
+    std::set<std::string> states;
+    for (const std::string& key : derivatives) {
+      const pugi::xml_node d = by_key.at(key);
+      const std::string state = typed(a, d, "derivative");
+      REQUIRE(by_key.count(state) == 1);
+      states.insert(state);
+      const std::string state_name = attribute(by_key.at(state), "name");
+      CHECK(attribute(d, "name") == "der(" + state_name + ")");
+      CHECK(attribute(d, "variability") == "continuous");
+      CHECK(attribute(by_key.at(state), "variability") == "continuous");
+    }
+    CHECK(states.size() == 2);
+    std::set<std::string> state_names;
+    for (const std::string& key : states) state_names.insert(attribute(by_key.at(key), "name"));
+    CHECK(state_names == std::set<std::string>{"state(h)", "state(v)"});
+    // The indicators: FMI 3 lists each (a continuous Float64); FMI 2 counts them.
+    if (fmi == 3) {
+      std::vector<std::string> indicators;
+      for (const pugi::xml_node z : structure.children("EventIndicator")) {
+        const pugi::xml_node v = by_key.at(attribute(z, "valueReference"));
+        indicators.push_back(attribute(v, "name"));
+        CHECK(attribute(v, "variability") == "continuous");
+      }
+      CHECK(indicators == std::vector<std::string>{"indicator(ground)"});
+    } else {
+      CHECK(attribute(a.root(), "numberOfEventIndicators") == "1");
+    }
+    // Initial unknowns: the outputs, the states and their derivatives (all initial "calculated").
+    std::set<std::string> initial;
+    const pugi::xml_node initial_of = fmi == 3 ? structure : structure.child("InitialUnknowns");
+    for (const pugi::xml_node o : initial_of.children(fmi == 3 ? "InitialUnknown" : "Unknown"))
+      initial.insert(attribute(o, fmi == 3 ? "valueReference" : "index"));
+    for (const std::string& key : derivatives) CHECK(initial.count(key) == 1);
+    for (const std::string& key : states) CHECK(initial.count(key) == 1);
+    for (const std::string& key : initial) CHECK(attribute(by_key.at(key), "initial") == "calculated");
+    CHECK(a.files.at("resources/fmu.json") == "{\"co_simulation\":true,\"model_exchange\":true}\n");
   }
 }
