@@ -26,8 +26,6 @@
 
 namespace ctde {
 
-namespace {
-
 // Objects keep the file's key order (Json): structured parameters (a mode
 // chart's states, modes...) are passed on in the order they were written,
 // and the first unknown key reported is the first in the file.
@@ -51,6 +49,10 @@ const std::vector<std::string> kDirectorKeys = {"start_time",
                                                 "output_interval",
                                                 "subsystems",
                                                 "algebraic_loops"};
+
+const std::vector<std::string>& director_keys() { return kDirectorKeys; }
+
+namespace {
 
 /// Builds a Model from parsed JSON; every value is read through a
 /// JsonCursor, which names its location in messages. The locations the

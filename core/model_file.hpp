@@ -13,6 +13,12 @@ namespace ctde {
 /// `--set NAME=VALUE` overrides of model parameters, in order.
 using ParameterOverrides = std::vector<std::pair<std::string, std::string>>;
 
+/// The director options a model file may give (docs/model-format.md,
+/// "Director options"): a key not listed is refused as the file is read.
+/// The run options' reader (domains/ctde/run_options.cpp) reads exactly
+/// these, and refuses to read another.
+[[nodiscard]] const std::vector<std::string>& director_keys();
+
 /// Reads and builds the model in file `path`; actor types come from `registry`.
 /// `overrides` replace model parameters (VALUE is JSON, e.g. `2.5` or `[1,2]`,
 /// or else an expression). Relative `file` parameters are taken relative to

@@ -1,12 +1,16 @@
 #include "domains/ctde/run_options.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "core/model_file.hpp"
 #include "core/time.hpp"
 
 namespace ctde {
@@ -133,7 +137,7 @@ class OptionReader {
 
   /// The number `key` holds, or nullopt when it is absent.
   [[nodiscard]] std::optional<double> number(const std::string& key) const {
-    const auto it = director_.find(key);
+    const auto it = find(key);
     if (it == director_.end()) return std::nullopt;
     try {
       return scope_.evaluate(it->second, ParamKind::kScalar, option(key)).scalar();
@@ -146,7 +150,7 @@ class OptionReader {
 
   /// The text `key` holds, or nullopt when it is absent.
   [[nodiscard]] std::optional<std::string> text(const std::string& key) const {
-    const auto it = director_.find(key);
+    const auto it = find(key);
     if (it == director_.end()) return std::nullopt;
     try {
       return scope_.evaluate(it->second, ParamKind::kString, option(key)).text();
@@ -166,7 +170,7 @@ class OptionReader {
 
   /// Reads `atol`, when given: one number into options.atol, several into options.atol_per_state.
   void atol(RunOptions& options) const {
-    const auto it = director_.find("atol");
+    const auto it = find("atol");
     if (it == director_.end()) return;
     ResolvedParam given;
     try {
@@ -183,6 +187,15 @@ class OptionReader {
   }
 
  private:
+  /// `key`'s entry. @throws std::logic_error for a key the model format does
+  /// not list (core/model_file.hpp, director_keys): a file could never give it.
+  [[nodiscard]] std::map<std::string, ParamValue>::const_iterator find(const std::string& key) const {
+    const std::vector<std::string>& keys = director_keys();
+    if (std::find(keys.begin(), keys.end(), key) == keys.end())
+      throw std::logic_error("director option '" + key + "' is read but not one of the model format's");
+    return director_.find(key);
+  }
+
   const std::map<std::string, ParamValue>& director_;
   const ParameterScope& scope_;
 };

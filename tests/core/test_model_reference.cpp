@@ -165,9 +165,6 @@ std::vector<std::string> composite_keys() {
   return loader_keys(R"({"ctde": 1, "actors": [{"name": "a", "type": "Composite", "zzz": 1}]})",
                      "(known here: ");
 }
-std::vector<std::string> director_keys() {
-  return loader_keys(R"({"ctde": 1, "director": {"zzz": 1}, "actors": []})", "(options: ");
-}
 
 /// The default of a director option as the reference shows it ("—": unset).
 std::string director_default(const std::string& key) {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/model_file.hpp"
 #include "core/param.hpp"
 #include "domains/ctde/run_options.hpp"
 
@@ -66,4 +67,24 @@ TEST_CASE("run options give the solver options") {
   CHECK(options.atol == 1e-7);
   CHECK(options.max_step == 0.5);
   CHECK_FALSE(options.initial_step.has_value());
+}
+
+TEST_CASE("the run options read every director option the model format lists, and no other") {
+  // A value no option takes ("no such thing" is not a number, a solver or a
+  // mode): an option the reader reads is refused, naming it. The reader
+  // refuses to read an unlisted key itself (a std::logic_error), so the two
+  // lists cannot drift apart.
+  ctde::ParameterScope scope;
+  scope.resolve();
+  for (const std::string& key : ctde::director_keys()) {
+    CAPTURE(key);
+    std::map<std::string, ctde::ParamValue> director = {{"stop_time", 1.0}};
+    director.insert_or_assign(key, std::string("no such thing"));
+    try {
+      (void)ctde::make_run_options(director, scope);
+      FAIL("the option's value was not read");
+    } catch (const ctde::ModelError& e) {
+      CHECK(std::string(e.what()).find(key) != std::string::npos);
+    }
+  }
 }
