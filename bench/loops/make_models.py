@@ -2,7 +2,8 @@
 """The algebraic-loop benchmark's models (run_loop_bench.sh): N copies of a
 mass-spring-damper under PI control whose actuator is a loop y = u - 0.5 y
 (a Sum and a Gain in a ring), and the same model with the loop removed by
-hand (the actuator a Gain 1 / 1.5). Usage: make_models.py DIR N..."""
+hand (the actuator a Gain 1 / 1.5).
+Usage: make_models.py [--stop-time SECONDS] DIR N...   (stop time 200 s by default)"""
 import json
 import sys
 
@@ -33,7 +34,7 @@ def plant(i, looped):
     return actors, wires
 
 
-def write(folder, n, looped):
+def write(folder, n, looped, stop_time):
     actors, wires = [], []
     for i in range(n):
         a, w = plant(i, looped)
@@ -41,12 +42,17 @@ def write(folder, n, looped):
         wires += w
     name = f"msd_{'loop' if looped else 'by_hand'}_{n}"
     model = {"ctde": 1, "name": name,
-             "director": {"stop_time": 200, "rtol": 1e-8},
+             "director": {"stop_time": stop_time, "rtol": 1e-8},
              "actors": actors, "connections": wires, "record": ["c0_x.out"]}
     with open(f"{folder}/{name}.json", "w") as f:
         json.dump(model, f)
 
 
-for n in (int(a) for a in sys.argv[2:]):
-    write(sys.argv[1], n, True)
-    write(sys.argv[1], n, False)
+args = sys.argv[1:]
+stop = 200.0
+if args[:1] == ["--stop-time"]:
+    stop = float(args[1])
+    args = args[2:]
+for n in (int(a) for a in args[1:]):
+    write(args[0], n, True, stop)
+    write(args[0], n, False, stop)
