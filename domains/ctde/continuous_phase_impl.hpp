@@ -89,11 +89,12 @@ class ContinuousPhase {
   /// Director::jacobian_summary (continuous_phase_jacobian.cpp).
   [[nodiscard]] Director::JacobianSummary jacobian_summary() const;
   /// The Jacobian of an algebraic loop's residual F(g) - g over its
-  /// unknowns (LoopSolver), column-major, composed from its actors' local
-  /// Jacobians in the order of one iterate when every value it needs is
-  /// declared (a linear loop: a constant of the run); empty otherwise.
-  [[nodiscard]] std::vector<double> loop_jacobian(std::span<const ActorId> members, std::size_t tears,
-                                                  std::span<const SignalIndex> unknowns) const;
+  /// unknowns (LoopSolver), column-major, and the slopes of the other
+  /// actors' outputs over them, composed from its actors' local Jacobians
+  /// in the order of one iterate when every value it needs is declared (a
+  /// linear loop: constants of the run); an empty Jacobian otherwise.
+  [[nodiscard]] LoopSolver::Linear loop_jacobian(std::span<const ActorId> members, std::size_t tears,
+                                                 std::span<const SignalIndex> unknowns) const;
   /// Director::jacobian_at_start once the run is initialized (continuous_phase_jacobian.cpp).
   [[nodiscard]] std::vector<double> jacobian_at_start(bool finite_differences);
 

@@ -230,8 +230,9 @@ std::vector<double> ContinuousPhase::jacobian_at_start(bool finite_differences) 
   return jacobian;
 }
 
-std::vector<double> ContinuousPhase::loop_jacobian(std::span<const ActorId> members, std::size_t tears,
-                                                   std::span<const SignalIndex> unknowns) const {
+LoopSolver::Linear ContinuousPhase::loop_jacobian(std::span<const ActorId> members, std::size_t tears,
+                                                  std::span<const SignalIndex> unknowns) const {
+  LoopSolver::Linear linear;
   const std::size_t n = unknowns.size();
   // Per signal element the loop computes: its derivatives over the unknowns.
   std::unordered_map<std::uint32_t, std::vector<double>> rows;
@@ -261,6 +262,10 @@ std::vector<double> ContinuousPhase::loop_jacobian(std::span<const ActorId> memb
       }
       const SignalIndex out = run_.b_.outputs[slots.output(row.port).index()].at(row.index);
       if (!tear) {
+        if (std::any_of(sum.begin(), sum.end(), [](double v) { return v != 0.0; })) {
+          linear.outputs.push_back(out);
+          linear.slopes.insert(linear.slopes.end(), sum.begin(), sum.end());
+        }
         rows[out.value()] = std::move(sum);
         return;
       }
@@ -271,7 +276,8 @@ std::vector<double> ContinuousPhase::loop_jacobian(std::span<const ActorId> memb
     });
   }
   if (!known) return {};
-  return jacobian;
+  linear.jacobian = std::move(jacobian);
+  return linear;
 }
 
 Director::JacobianSummary ContinuousPhase::jacobian_summary() const {

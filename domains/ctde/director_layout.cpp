@@ -201,10 +201,10 @@ void Director::Impl::lay_out_loops() {
       tear_end.push_back(static_cast<std::uint32_t>(unknowns.size()));
     }
     b_.loop_members.push_back(members);
-    const std::vector<double> constant = continuous_.loop_jacobian(members, loop.tears, unknowns);
-    loops_.push_back(
-        std::make_unique<LoopSolver>(std::move(members), std::move(unknowns), std::move(tear_end), b_));
-    if (!constant.empty()) loops_.back()->set_constant_jacobian(constant);
+    LoopSolver::Linear linear = continuous_.loop_jacobian(members, loop.tears, unknowns);
+    loops_.push_back(std::make_unique<LoopSolver>(std::move(members), std::move(unknowns),
+                                                  std::move(tear_end), layout_.actors, b_));
+    if (!linear.jacobian.empty()) loops_.back()->set_linear(std::move(linear));
   }
 }
 

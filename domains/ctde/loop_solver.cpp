@@ -84,7 +84,8 @@ void check(int flag, const char* call) {
 }  // namespace
 
 LoopSolver::LoopSolver(std::vector<ActorId> members, std::vector<SignalIndex> unknowns,
-                       std::vector<std::uint32_t> tear_end, RunBuffers& b)
+                       std::vector<std::uint32_t> tear_end, std::span<const Actor* const> actors,
+                       RunBuffers& b)
     : members_(std::move(members)),
       b_(&b),
       unknowns_(std::move(unknowns)),
@@ -96,7 +97,18 @@ LoopSolver::LoopSolver(std::vector<ActorId> members, std::vector<SignalIndex> un
       jacobian_(unknowns_.size() * unknowns_.size()),
       pivots_(unknowns_.size()),
       plus_(unknowns_.size()),
-      minus_(unknowns_.size()) {}
+      minus_(unknowns_.size()),
+      fast_(fast_paths_enabled()) {
+  // A lone tear runs last, after the actors it reads: the whole loop is one
+  // program (its levels keep the iterate order's dependencies).
+  const std::size_t others = tear_end_.size() == 1 ? members_.size() : members_.size() - tear_end_.size();
+  program_ =
+      RhsProgram(RhsProgram::Part::kLoopOutputs, std::span<const ActorId>(members_).first(others), actors, b);
+  for (std::size_t t = 0; tear_end_.size() > 1 && t < tear_end_.size(); ++t) {
+    tears_.emplace_back(RhsProgram::Part::kLoopOutputs, std::span<const ActorId>(&members_[others + t], 1),
+                        actors, b);
+  }
+}
 
 LoopSolver::~LoopSolver() { free_sundials(); }
 
@@ -152,26 +164,33 @@ void LoopSolver::set_up() {
 
 int LoopSolver::residual(const double* g, double* r) noexcept {
   double* s = b_->signals.data();
-  for (std::size_t k = 0; k < unknowns_.size(); ++k) s[unknowns_[k].index()] = g[k];
-  const std::size_t others = members_.size() - tear_end_.size();
+  const std::size_t n = unknowns_.size();
+  const SignalIndex* unknown = unknowns_.data();
+  for (std::size_t k = 0; k < n; ++k) s[unknown[k].index()] = g[k];
+  const auto call = [this](ActorId d) { evaluator_.evaluate(evaluator_.context, d); };
+  // The tears' outputs less the guess, then the guess back in place.
+  const auto take = [&](std::size_t k, std::size_t end) {
+    for (; k < end; ++k) {
+      double& out = s[unknown[k].index()];
+      r[k] = out - g[k];
+      out = g[k];
+    }
+  };
   try {
-    for (std::size_t i = 0; i < others; ++i) evaluator_.evaluate(evaluator_.context, members_[i]);
-    // Each tear from the guess, its outputs the residual, then the guess
-    // back in place for the tears after it.
-    std::uint32_t k = 0;
-    for (std::size_t t = 0; t < tear_end_.size(); ++t) {
-      evaluator_.evaluate(evaluator_.context, members_[others + t]);
-      for (; k < tear_end_[t]; ++k) {
-        double& out = s[unknowns_[k].index()];
-        r[k] = out - g[k];
-        out = g[k];
+    program_.run_outputs(*b_, call);
+    if (tears_.empty()) {
+      take(0, n);
+    } else {  // each tear from the guess, for the tears after it
+      for (std::size_t t = 0; t < tears_.size(); ++t) {
+        tears_[t].run_outputs(*b_, call);
+        take(t == 0 ? 0 : tear_end_[t - 1], tear_end_[t]);
       }
     }
   } catch (...) {
     failure_ = std::current_exception();
     return -1;
   }
-  for (std::size_t k = 0; k < unknowns_.size(); ++k) {
+  for (std::size_t k = 0; k < n; ++k) {
     if (!std::isfinite(r[k])) return 1;
   }
   return 0;
@@ -217,11 +236,13 @@ bool LoopSolver::renew_jacobian() {
   return kept_;
 }
 
-void LoopSolver::set_constant_jacobian(const std::vector<double>& jacobian) {
+void LoopSolver::set_linear(Linear linear) {
   constant_ = false;
-  jacobian_ = jacobian;
+  jacobian_ = std::move(linear.jacobian);
   kept_ = factor();
   constant_ = kept_;
+  moved_ = std::move(linear.outputs);
+  slopes_ = std::move(linear.slopes);
 }
 
 bool LoopSolver::factor() {
@@ -247,6 +268,10 @@ bool LoopSolver::factor() {
 
 void LoopSolver::solve_kept(double* r) const {
   const std::size_t n = unknowns_.size();
+  if (n == 1) {  // what the loops below come to for one unknown
+    r[0] = -(r[0] / jacobian_[0]);
+    return;
+  }
   // factor() swapped whole rows (L's columns so far too): every interchange
   // first, in order, then L (unit diagonal), then U.
   for (std::size_t k = 0; k < n; ++k) std::swap(r[k], r[pivots_[k]]);
@@ -287,6 +312,30 @@ bool LoopSolver::quick(Result& result) {
   return false;
 }
 
+bool LoopSolver::linear(Result& result) {
+  const double norm = scaled_residual(guess_.data(), r_.data());
+  if (norm <= 1.0) return true;
+  if (!(norm < std::numeric_limits<double>::infinity())) return false;
+  // F(g) - g is affine in g: the step from its constant Jacobian ends at
+  // the solution, and every output in the loop is affine in g too.
+  solve_kept(r_.data());
+  ++result.iterations;
+  const std::size_t n = unknowns_.size();
+  double* s = b_->signals.data();
+  for (std::size_t k = 0; k < n; ++k) {
+    guess_[k] += r_[k];
+    s[unknowns_[k].index()] = guess_[k];
+  }
+  const double* slope = slopes_.data();
+  for (const SignalIndex out : moved_) {
+    double moved = s[out.index()];
+    for (std::size_t j = 0; j < n; ++j) moved += slope[j] * r_[j];
+    s[out.index()] = moved;
+    slope += n;
+  }
+  return true;
+}
+
 LoopSolver::Result LoopSolver::solve(Evaluator evaluator, double rtol, double atol) {
   evaluator_ = evaluator;
   failure_ = nullptr;
@@ -302,7 +351,7 @@ LoopSolver::Result LoopSolver::solve(Evaluator evaluator, double rtol, double at
         std::max(kLoopTolerance * (atol + rtol * std::abs(g)), kRounding * std::max(1.0, std::abs(g)));
   }
   Result result;
-  if (fast_paths_enabled() && quick(result)) {
+  if (fast_ && (constant_ ? linear(result) : quick(result))) {
     result.converged = true;
     return result;
   }
@@ -343,7 +392,7 @@ void LoopSolver::with_kinsol(const std::vector<double>& start, Result& result) {
   }
   // The next solves start from a Jacobian at this solution; the signals
   // are left at it.
-  if (fast_paths_enabled()) {
+  if (fast_) {
     (void)renew_jacobian();
     (void)scaled_residual(guess_.data(), r_.data());
   }

@@ -7,8 +7,10 @@
 /// within the tolerance (tests/ctde/test_algebraic_loops.cpp):
 /// - a few Newton iterations with a Jacobian kept from earlier solves
 ///   (central differences over the unknowns, LU-factored here): the fast
-///   path (core/fast_paths.hpp), which allocates nothing; a linear loop
-///   converges in one iteration;
+///   path (core/fast_paths.hpp), which allocates nothing. A linear loop
+///   (its Jacobian a constant of the run) is one evaluation and one Newton
+///   step, which lands on the solution; the outputs that move with the
+///   unknowns are moved along their constant slopes, not evaluated again;
 /// - when that does not converge briskly (or the fast paths are off):
 ///   Newton's method with a line search on SUNDIALS KINSOL, its Jacobian by
 ///   KINSOL's difference quotients, and then a new kept Jacobian.
@@ -19,9 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "../../core/actor.hpp"
 #include "../../core/ids.hpp"
 #include "../../core/run_buffers.hpp"
 #include "../../core/state_stream.hpp"
+#include "rhs_program.hpp"
 
 namespace ctde {
 
@@ -29,7 +33,8 @@ namespace ctde {
 /// it owns, made at its first solve, refer to it).
 class LoopSolver {
  public:
-  /// Evaluates one actor of the loop (its evaluate(), at the current time).
+  /// Evaluates one actor of the loop (its evaluate(), at the current time):
+  /// for the actors without a built-in kernel (RhsProgram).
   struct Evaluator {
     void* context = nullptr;
     void (*evaluate)(void* context, ActorId actor) = nullptr;
@@ -45,9 +50,10 @@ class LoopSolver {
 
   /// `members`: the loop's actors in iterate order, the last
   /// `tear_end.size()` its tears; `unknowns`: the tears' continuous output
-  /// elements in b.signals, tear after tear, tear k's ending at tear_end[k].
+  /// elements in b.signals, tear after tear, tear k's ending at tear_end[k];
+  /// `actors`: the run's actors by depth, laid out in `b`.
   LoopSolver(std::vector<ActorId> members, std::vector<SignalIndex> unknowns,
-             std::vector<std::uint32_t> tear_end, RunBuffers& b);
+             std::vector<std::uint32_t> tear_end, std::span<const Actor* const> actors, RunBuffers& b);
   ~LoopSolver();
   LoopSolver(const LoopSolver&) = delete;
   LoopSolver& operator=(const LoopSolver&) = delete;
@@ -62,10 +68,17 @@ class LoopSolver {
   [[nodiscard]] std::span<const ActorId> members() const { return members_; }
   [[nodiscard]] std::size_t unknowns() const { return unknowns_.size(); }
 
-  /// The residual's Jacobian when it is a constant of the run (a linear
-  /// loop, ContinuousPhase::loop_jacobian): kept for good, never renewed,
-  /// and a Newton step from it lands on the solution.
-  void set_constant_jacobian(const std::vector<double>& jacobian);
+  /// What a linear loop's actors declare (ContinuousPhase::loop_jacobian).
+  struct Linear {
+    std::vector<double> jacobian;  ///< of F(g) - g over g, column-major n x n; empty: not linear
+    /// The other actors' continuous output elements that move with g, and
+    /// their slopes: d outputs[i] / d g[j] at slopes[i n + j].
+    std::vector<SignalIndex> outputs;
+    std::vector<double> slopes;
+  };
+  /// A linear loop: its residual's Jacobian, a constant of the run, kept
+  /// for good (never renewed); a Newton step from it lands on the solution.
+  void set_linear(Linear linear);
 
   /// The kept Jacobian, for a snapshot: a resumed run solves as the run
   /// that took it would have (docs/snapshots.md).
@@ -83,6 +96,9 @@ class LoopSolver {
   /// The fast path: from guess_ (the last solution), Newton's iterations
   /// with the kept Jacobian. True when converged (the signals at guess_).
   bool quick(Result& result);
+  /// The fast path of a linear loop: the residual at guess_, one step, the
+  /// signals moved to the step's end. False when the residual is not finite.
+  bool linear(Result& result);
   /// KINSOL from `start`, then a new kept Jacobian at its solution.
   void with_kinsol(const std::vector<double>& start, Result& result);
   /// The residual at g, into r; an actor's exception rethrown. Returns
@@ -100,6 +116,13 @@ class LoopSolver {
 
   std::vector<ActorId> members_;
   RunBuffers* b_;
+  /// One evaluation of the loop as output programs (kernels where the
+  /// actors have them, no virtual call). With one tear (most loops), one
+  /// program of all its actors; with more, the actors before the tears,
+  /// then each tear alone in tears_ (the guess put back in its outputs
+  /// before the next).
+  RhsProgram program_;
+  std::vector<RhsProgram> tears_;
   std::vector<SignalIndex> unknowns_;    ///< the tears' continuous output elements, tear after tear
   std::vector<std::uint32_t> tear_end_;  ///< per tear: where its elements end in unknowns_
   std::vector<double> guess_;            ///< the current iterate
@@ -110,8 +133,11 @@ class LoopSolver {
   std::vector<std::size_t> pivots_;
   std::vector<double> plus_;  ///< central differences' residuals
   std::vector<double> minus_;
-  bool kept_ = false;      ///< jacobian_ holds a factored Jacobian
-  bool constant_ = false;  ///< it is the constant Jacobian of a linear loop
+  std::vector<SignalIndex> moved_;  ///< a linear loop's Linear::outputs
+  std::vector<double> slopes_;      ///< and their slopes
+  bool kept_ = false;               ///< jacobian_ holds a factored Jacobian
+  bool constant_ = false;           ///< it is the constant Jacobian of a linear loop
+  bool fast_ = false;               ///< the fast path is on (core/fast_paths.hpp)
   Evaluator evaluator_;
   std::exception_ptr failure_;  ///< an actor's exception inside KINSOL's call
 

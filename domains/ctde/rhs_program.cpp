@@ -27,6 +27,7 @@ struct Planned {
   Kernel::Output form = Kernel::Output::kVirtual;
   ActorId depth;
   Level level = 0;
+  std::span<const ActorId> loop;  ///< the algebraic loop it heads and its call solves, or none
 };
 
 /// The kernel form of actor `d`'s output 0 when its widths fit the kernel,
@@ -67,9 +68,8 @@ void for_each_read(const Planned& p, std::span<const Actor* const> actors, const
     const ActorSlots& slots = b.actors[d.index()];
     for (std::size_t i = 0; i < n; ++i) f(b.inputs[slots.input(i).index()]);
   };
-  const std::span<const ActorId> loop = b.loop_headed_by(p.depth);
-  for (const ActorId m : loop) reads(m, actors[m.index()]->inputs().size());
-  if (!loop.empty()) return;
+  for (const ActorId m : p.loop) reads(m, actors[m.index()]->inputs().size());
+  if (!p.loop.empty()) return;
   std::size_t n = actors[p.depth.index()]->inputs().size();
   if (p.form == Kernel::Output::kState) n = 0;
   if (p.form == Kernel::Output::kScale) n = 1;
@@ -85,9 +85,8 @@ void for_each_write(const Planned& p, std::span<const Actor* const> actors, cons
     for (std::size_t o = 0; o < actors[d.index()]->outputs().size(); ++o)
       f(b.outputs[slots.output(o).index()]);
   };
-  const std::span<const ActorId> loop = b.loop_headed_by(p.depth);
-  for (const ActorId m : loop) writes(m);
-  if (loop.empty()) writes(p.depth);
+  for (const ActorId m : p.loop) writes(m);
+  if (p.loop.empty()) writes(p.depth);
 }
 
 std::size_t signal_count(const RunBuffers& b) {
@@ -140,9 +139,11 @@ void group_by_level(OutputPlan& plan) {
 }
 
 /// The plan of the output program of the actors `depths` (schedule order):
-/// each actor's kernel and form, and its level.
+/// each actor's kernel and form, and its level. `whole_loops`: an algebraic
+/// loop's head stands for its loop (a call that solves it); else each actor
+/// is itself.
 OutputPlan plan_outputs(std::span<const ActorId> depths, std::span<const Actor* const> actors,
-                        const RunBuffers& b) {
+                        const RunBuffers& b, bool whole_loops) {
   OutputPlan plan;
   plan.actors.resize(depths.size());
   plan.kernels.resize(depths.size());
@@ -159,8 +160,8 @@ OutputPlan plan_outputs(std::span<const ActorId> depths, std::span<const Actor* 
     p.depth = depths[i];
     const Actor& actor = *actors[p.depth.index()];
     plan.kernels[i] = kernel_of(actor);
-    p.form = b.loop_headed_by(p.depth).empty() ? output_form(p.depth, actor, plan.kernels[i], b)
-                                               : Kernel::Output::kVirtual;
+    if (whole_loops) p.loop = b.loop_headed_by(p.depth);
+    p.form = p.loop.empty() ? output_form(p.depth, actor, plan.kernels[i], b) : Kernel::Output::kVirtual;
     Level level = 0;
     for_each_read(p, actors, b, [&](SignalSlice s) {
       for (std::size_t o = s.offset.index(); o < s.past_end(); ++o) {
@@ -319,16 +320,16 @@ void RhsProgram::merge_runs(std::vector<R>& ops, std::size_t begin, Same&& same)
 
 RhsProgram::RhsProgram(Part part, std::span<const ActorId> depths, std::span<const Actor* const> actors,
                        const RunBuffers& b) {
-  if (part == Part::kOutputs) {
-    compile_outputs(depths, actors, b);
+  if (part == Part::kOutputs || part == Part::kLoopOutputs) {
+    compile_outputs(depths, actors, b, part == Part::kOutputs);
   } else {
     compile_derivatives(depths, actors, b);
   }
 }
 
 void RhsProgram::compile_outputs(std::span<const ActorId> depths, std::span<const Actor* const> actors,
-                                 const RunBuffers& b) {
-  const OutputPlan plan = plan_outputs(depths, actors, b);
+                                 const RunBuffers& b, bool whole_loops) {
+  const OutputPlan plan = plan_outputs(depths, actors, b, whole_loops);
   const auto terms = [&](PlanIndex i) { return plan.kernels[i].weights.size(); };
   // The operations of each kind for actor i; merged into runs level by level below.
   const auto add_copy = [&](PlanIndex i) { add_copies(copies_, plan.actors[i], b); };

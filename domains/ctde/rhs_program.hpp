@@ -42,7 +42,10 @@ namespace ctde {
 /// own operation arrays: private, and the counter of the hot loops.
 class RhsProgram {
  public:
-  enum class Part : std::uint8_t { kOutputs, kDerivatives };
+  /// kOutputs: an algebraic loop's head is a call that solves its loop
+  /// (RunBuffers::loop_headed_by); kLoopOutputs: the actors are a loop's
+  /// own, each computed as itself (for the loop's solver, LoopSolver).
+  enum class Part : std::uint8_t { kOutputs, kLoopOutputs, kDerivatives };
 
   RhsProgram() = default;
   /// Compiles `part` for the actors `depths` (schedule order) of `actors`
@@ -232,7 +235,7 @@ class RhsProgram {
   static void merge_runs(std::vector<R>& ops, std::size_t begin, Same&& same);
 
   void compile_outputs(std::span<const ActorId> depths, std::span<const Actor* const> actors,
-                       const RunBuffers& b);
+                       const RunBuffers& b, bool whole_loops);
   void compile_derivatives(std::span<const ActorId> depths, std::span<const Actor* const> actors,
                            const RunBuffers& b);
 

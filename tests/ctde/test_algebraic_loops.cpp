@@ -27,8 +27,10 @@ std::string model(const std::string& director, const std::string& actors, const 
          record + "]}";
 }
 
-/// y = u - k y (a Sum and a Gain in a ring) driven by u = sin(t) + 2, and x' = y.
-std::string linear_loop(double k, const std::string& director = "") {
+/// y = u - k y (a Sum and a Gain in a ring) driven by u = sin(t) + 2, and
+/// x' = y; `record`: the signals recorded.
+std::string linear_loop(double k, const std::string& director = "",
+                        const std::string& record = R"("u.out", "mix.out", "x.out")") {
   return model(director,
                R"({"name": "u", "type": "Sine", "params": {"frequency": 0.15915494309189535, "bias": 2}},
                   {"name": "mix", "type": "Sum", "params": {"signs": "+-"}},
@@ -36,7 +38,7 @@ std::string linear_loop(double k, const std::string& director = "") {
                    std::to_string(k) + R"(}},
                   {"name": "x", "type": "Integrator"})",
                R"(["u.out", "mix.in0"], ["mix.out", "fb.in"], ["fb.out", "mix.in1"], ["mix.out", "x.in"])",
-               R"("u.out", "mix.out", "x.out")");
+               record);
 }
 
 /// The same model with the loop solved by hand: y = u / (1 + k).
@@ -99,6 +101,27 @@ TEST_CASE("a linear loop y = u - k y is solved to the closed form u / (1 + k) at
     CHECK(run.result.stats.loop_iterations <= run.result.stats.loop_solves);
   }
   CHECK(run.lines.back()["loop_solves"] == run.result.stats.loop_solves);
+}
+
+TEST_CASE("every output of a linear loop's actors is at the solution, the tear's and the others'") {
+  // The fast path evaluates a linear loop once and moves the outputs along
+  // their slopes to the Newton step's end: fb = k mix and mix = u - fb to
+  // rounding. The general path stops KINSOL within the loop's tolerance
+  // (10^-6 of rtol 1e-6, atol 1e-9) and evaluates the loop there.
+  const Run run = run_model(linear_loop(3.0, "", R"("u.out", "mix.out", "fb.out")"));
+  REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
+  REQUIRE(run.rows.size() >= 17);
+  for (const Row& row : run.rows) {
+    CAPTURE(row.t);
+    const double u = row.values[0];
+    const double mix = row.values[1];
+    const double fb = row.values[2];
+    const double bound = fast_paths_enabled()
+                             ? 1e-14 * std::abs(u)
+                             : 1e-6 * (1e-9 + 1e-6 * std::max(std::abs(mix), std::abs(fb))) * 1.01;
+    CHECK(std::abs(fb - 3.0 * mix) <= bound);
+    CHECK(std::abs(mix - (u - fb)) <= bound);
+  }
 }
 
 TEST_CASE("a loop and the same model with the loop removed by hand give the same trajectory") {
@@ -258,18 +281,24 @@ TEST_CASE("a loop of three unknowns is solved whether its Jacobian is composed o
                      {"name": "mix", "type": "Sum", "params": {"signs": "+-"}},
                                           {"name": "x", "type": "Integrator"}, )j" +
             fb,
-        wires, R"("u.out", "mix.out")"));
+        wires, gain ? R"("u.out", "mix.out", "fb.out")" : R"("u.out", "mix.out")"));
     REQUIRE_MESSAGE(run.result.status == RunStatus::kOk, run.result.message);
     REQUIRE(run.rows.size() >= 17);
     // Linear: its Jacobian composed once, each solve one Newton step.
     if (gain && fast_paths_enabled()) CHECK(run.result.stats.loop_iterations <= run.result.stats.loop_solves);
     const double m[3][3] = {{1.5, 2, 0}, {3, 1.1, 1}, {0.2, 4, 1.3}};
+    const double kk[3][3] = {{0.5, 2, 0}, {3, 0.1, 1}, {0.2, 4, 0.3}};
+    const auto at = [](const Row& row, int c) { return row.values[static_cast<std::size_t>(c)]; };
     for (const Row& row : run.rows) {
       CAPTURE(row.t);
       for (int i = 0; i < 3; ++i) {  // (I + K) y = u
         double lhs = 0;
-        for (int j = 0; j < 3; ++j) lhs += m[i][j] * row.values[static_cast<std::size_t>(3 + j)];
-        CHECK(std::abs(lhs - row.values[static_cast<std::size_t>(i)]) <= 1e-10);
+        for (int j = 0; j < 3; ++j) lhs += m[i][j] * at(row, 3 + j);
+        CHECK(std::abs(lhs - at(row, i)) <= 1e-10);
+        if (!gain) continue;
+        double ky = 0;  // the Gain's output is K y, whichever actor is the tear
+        for (int j = 0; j < 3; ++j) ky += kk[i][j] * at(row, 3 + j);
+        CHECK(std::abs(ky - at(row, 6 + i)) <= 1e-12);
       }
     }
   }
