@@ -55,7 +55,7 @@ TEST_CASE("ctde export refuses, with exit 2 and nothing written, what it cannot 
   const fs::path out = scratch_file("cli_export", "refused.fmu");
   check_refused(kPlant, scratch_file("cli_export", "no/such/folder/x.fmu"), "folder");
   check_refused(kPlant, scratch_file("cli_export", "plant.zip"), "an FMU's file name ends in .fmu");
-  check_refused(kPlant + " --interface me", out, "Model Exchange export is not available yet");
+  check_refused(kPlant + " --interface ME", out, "--interface is cs, me or both, not 'ME'");
   const fs::path invalid = write("invalid.json", model(R"j("actors": [{"name": "g", "type": "Gain"}])j"));
   check_refused(invalid.string(), out, "g.in");
   const fs::path badname =
