@@ -175,9 +175,11 @@ void ExportedInstance::build(const RunSnapshot* resume) {
   const bool same = now.size() == variables_.size() &&
                     std::equal(now.begin(), now.end(), variables_.begin(),
                                [](const Variable& a, const Variable& b) { return a.name == b.name; });
-  if (!same)
+  if (!same) {
+    director_.reset();  // no run whose values the variables do not describe
     throw std::runtime_error(
         "the parameters set change the model's inputs, outputs or states (their widths)");
+  }
   director_->return_at_events(early_return_);
   resolution_ = TimeResolution(setup_->options.time_resolution);
   ended_ = false;
