@@ -47,7 +47,7 @@ Status ExportedInstance::set_time(double t) noexcept {
 Status ExportedInstance::set_continuous_states(std::span<const double> x) noexcept {
   const char* fn = "SetContinuousStates";
   if (allowed(FmiCall::kSetContinuousStates, fn) != Status::kOk) return Status::kError;
-  if (x.size() != exchange_.states) return fail(fn, wrong_size(x.size(), "states", exchange_.states));
+  if (x.size() != exchange_.x.size()) return fail(fn, wrong_size(x.size(), "states", exchange_.x.size()));
   for (std::size_t k = 0; k < x.size(); ++k) {
     if (!std::isfinite(x[k])) return fail(fn, "state " + std::to_string(k) + " is " + format_double(x[k]));
   }
@@ -56,52 +56,37 @@ Status ExportedInstance::set_continuous_states(std::span<const double> x) noexce
   return Status::kOk;
 }
 
-Status ExportedInstance::get_derivatives(std::span<double> dx) noexcept {
-  const char* fn = "GetDerivatives";
-  if (allowed(FmiCall::kGetDerivatives, fn) != Status::kOk) return Status::kError;
-  if (dx.size() != exchange_.states) return fail(fn, wrong_size(dx.size(), "derivatives", exchange_.states));
+Status ExportedInstance::get_exchange(FmiCall call, const char* fn, const char* what,
+                                      const std::vector<double>& from, bool evaluated,
+                                      std::span<double> out) noexcept {
+  if (allowed(call, fn) != Status::kOk) return Status::kError;
+  if (out.size() != from.size()) return fail(fn, wrong_size(out.size(), what, from.size()));
   try {
     if (!director_) build();
-    evaluate_exchange();
+    if (evaluated) evaluate_exchange();
   } catch (const std::exception& e) {
     return fail(fn, e.what());
   }
-  std::copy(exchange_.dx.begin(), exchange_.dx.end(), dx.begin());
+  std::copy(from.begin(), from.end(), out.begin());
   return Status::kOk;
+}
+
+Status ExportedInstance::get_derivatives(std::span<double> dx) noexcept {
+  return get_exchange(FmiCall::kGetDerivatives, "GetDerivatives", "derivatives", exchange_.dx, true, dx);
 }
 
 Status ExportedInstance::get_event_indicators(std::span<double> z) noexcept {
-  const char* fn = "GetEventIndicators";
-  if (allowed(FmiCall::kGetEventIndicators, fn) != Status::kOk) return Status::kError;
-  if (z.size() != exchange_.indicators)
-    return fail(fn, wrong_size(z.size(), "indicators", exchange_.indicators));
-  try {
-    if (!director_) build();
-    evaluate_exchange();
-  } catch (const std::exception& e) {
-    return fail(fn, e.what());
-  }
-  std::copy(exchange_.z.begin(), exchange_.z.end(), z.begin());
-  return Status::kOk;
+  return get_exchange(FmiCall::kGetEventIndicators, "GetEventIndicators", "indicators", exchange_.z, true, z);
 }
 
 Status ExportedInstance::get_continuous_states(std::span<double> x) noexcept {
-  const char* fn = "GetContinuousStates";
-  if (allowed(FmiCall::kGetContinuousStates, fn) != Status::kOk) return Status::kError;
-  if (x.size() != exchange_.states) return fail(fn, wrong_size(x.size(), "states", exchange_.states));
-  try {
-    if (!director_) build();
-  } catch (const std::exception& e) {
-    return fail(fn, e.what());
-  }
-  std::copy(exchange_.x.begin(), exchange_.x.end(), x.begin());
-  return Status::kOk;
+  return get_exchange(FmiCall::kGetContinuousStates, "GetContinuousStates", "states", exchange_.x, false, x);
 }
 
 Status ExportedInstance::get_nominals(std::span<double> x) noexcept {
   const char* fn = "GetNominalsOfContinuousStates";
   if (mode_ == FmiMode::kError) return fail(fn, std::string("not allowed in ") + to_string(mode_));
-  if (x.size() != exchange_.states) return fail(fn, wrong_size(x.size(), "nominals", exchange_.states));
+  if (x.size() != exchange_.x.size()) return fail(fn, wrong_size(x.size(), "nominals", exchange_.x.size()));
   std::fill(x.begin(), x.end(), 1.0);  // ctde's states have no nominal values of their own
   return Status::kOk;
 }

@@ -81,8 +81,10 @@ ExportedInstance::ExportedInstance(std::string name, const std::string& resource
     if (const std::string problem = director.external_integration_problem(); !problem.empty())
       throw std::runtime_error("this model cannot be run as Model Exchange: " + problem);
     add_exchange_variables(variables_, director);
-    exchange_.states = director.state_count();
-    exchange_.indicators = director.indicator_count();
+    // Sized once: the variables point into them (value_place).
+    exchange_.x.assign(director.state_count(), 0.0);
+    exchange_.dx.assign(director.state_count(), 0.0);
+    exchange_.z.assign(director.indicator_count(), 0.0);
   }
   start_ = setup.options.start_time;
   stop_ = setup.options.stop_time;
@@ -184,9 +186,6 @@ void ExportedInstance::build(const RunSnapshot* resume) {
   resolution_ = TimeResolution(setup_->options.time_resolution);
   ended_ = false;
   finished_ = false;
-  exchange_.x.assign(exchange_.states, 0.0);
-  exchange_.dx.assign(exchange_.states, 0.0);
-  exchange_.z.assign(exchange_.indicators, 0.0);
   value_at_.assign(variables_.size(), nullptr);
   for (const Variable& v : variables_) value_at_[v.reference] = value_place(v);
   if (resume != nullptr) director_->resume_from(*resume, /*parameters_may_differ=*/true);

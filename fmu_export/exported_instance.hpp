@@ -93,8 +93,8 @@ class ExportedInstance {
   // ---- Model Exchange (exported_exchange.cpp): the importer integrates.
 
   /// The numbers of continuous states and of event indicators.
-  [[nodiscard]] std::size_t state_count() const { return exchange_.states; }
-  [[nodiscard]] std::size_t indicator_count() const { return exchange_.indicators; }
+  [[nodiscard]] std::size_t state_count() const { return exchange_.x.size(); }
+  [[nodiscard]] std::size_t indicator_count() const { return exchange_.z.size(); }
   Status set_time(double t) noexcept;
   Status set_continuous_states(std::span<const double> x) noexcept;
   Status get_derivatives(std::span<double> dx) noexcept;
@@ -139,6 +139,11 @@ class ExportedInstance {
   /// Model Exchange: the derivatives, indicators and outputs at the
   /// importer's (time, states), unless they are there already.
   void evaluate_exchange();
+  /// A Get of Model Exchange: the call checked, `out` of `from`'s size
+  /// (else an error naming `what`), the run built, and with `evaluated`
+  /// the values at the importer's point; then `from` copied to `out`.
+  Status get_exchange(FmiCall call, const char* fn, const char* what, const std::vector<double>& from,
+                      bool evaluated, std::span<double> out) noexcept;
   /// Where variable v's value lives while director_ does (value_at_).
   [[nodiscard]] const double* value_place(const Variable& v);
 
@@ -177,8 +182,6 @@ class ExportedInstance {
   std::vector<const double*> value_at_;
   /// Model Exchange: what the importer set, and what the run computed there.
   struct Exchange {
-    std::size_t states = 0;
-    std::size_t indicators = 0;
     std::vector<double> x;       ///< SetContinuousStates' (after events: the run's)
     std::vector<double> dx;      ///< the derivatives at (now_time_, x)
     std::vector<double> z;       ///< the event indicators there

@@ -18,10 +18,7 @@ Exit 0: every check held.
 import ctypes as C
 import math
 import os
-import subprocess
 import sys
-import zipfile
-import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fmi_runner as R  # noqa: E402  (the shared checks and callbacks)
@@ -29,19 +26,6 @@ import fmi_runner as R  # noqa: E402  (the shared checks and callbacks)
 from fmi_runner import OK, ERROR, check, last_error  # noqa: E402
 
 DOUBLES = C.POINTER(C.c_double)
-
-
-def export_me(ctde, model, fmu, fmi, interface="me"):
-    subprocess.run([ctde, "export", model, "-o", fmu, "--fmi", str(fmi), "--interface", interface], check=True,
-                   capture_output=True)
-    folder = fmu[:-4]
-    with zipfile.ZipFile(fmu) as archive:
-        archive.extractall(folder)
-    root = ET.parse(os.path.join(folder, "modelDescription.xml")).getroot()
-    refs = {v.get("name"): int(v.get("valueReference")) for v in root.iter("Float64" if fmi == 3 else "ScalarVariable")}
-    identifier = root.find("ModelExchange").get("modelIdentifier")
-    binary = os.path.join(folder, "binaries", "x86_64-linux" if fmi == 3 else "linux64", identifier + ".so")
-    return folder, binary, root.get("instantiationToken" if fmi == 3 else "guid"), refs, root
 
 
 def array(values):
@@ -318,16 +302,17 @@ def main():
     ball_model = os.path.join(models, os.pardir, os.pardir, os.pardir, "examples", "models", "bouncing_ball.json")
     plant_model = os.path.join(models, "plant.json")
     for fmi, kind in ((3, Exchange3), (2, Exchange2)):
-        folder, binary, token, refs, root = export_me(ctde, ball_model, os.path.join(scratch, "ball_me%d.fmu" % fmi), fmi)
+        folder, binary, token, refs, root = R.unpacked(ctde, ball_model, os.path.join(scratch, "ball_me%d.fmu" % fmi),
+                                                      fmi, "me")
         check(root.find("CoSimulation") is None, "--interface me: no <CoSimulation>")
         me = kind(binary)
         ball(me, folder, token, root, fmi)
-        folder, binary, token, refs, root = export_me(ctde, plant_model, os.path.join(scratch, "plant_me%d.fmu" % fmi),
+        folder, binary, token, refs, root = R.unpacked(ctde, plant_model, os.path.join(scratch, "plant_me%d.fmu" % fmi),
                                                       fmi, "both")
         check(root.find("CoSimulation") is not None, "--interface both: <CoSimulation> too")
         plant(kind(binary), folder, token, refs, fmi)
     # A Model Exchange export instantiated for Co-Simulation: refused, saying why.
-    folder, binary, token, refs, _ = export_me(ctde, ball_model, os.path.join(scratch, "ball_only_me.fmu"), 3)
+    folder, binary, token, refs, _ = R.unpacked(ctde, ball_model, os.path.join(scratch, "ball_only_me.fmu"), 3, "me")
     check(R.Fmi3(binary).instantiate(folder, token) is None, "Co-Simulation of an ME-only FMU is refused")
     check("offers Model Exchange only" in last_error(), "and says why: " + last_error())
     if R.FAILURES:

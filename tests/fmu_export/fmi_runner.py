@@ -34,18 +34,24 @@ def check(condition, what):
         print("FAILED:", what, file=sys.stderr)
 
 
-def export(ctde, model, fmu, fmi):
-    subprocess.run([ctde, "export", model, "-o", fmu, "--fmi", str(fmi)], check=True, capture_output=True)
+def unpacked(ctde, model, fmu, fmi, interface="cs"):
+    """Exports `model` as `fmu` and unpacks it beside: (folder, binary, token, value references, description root)."""
+    subprocess.run([ctde, "export", model, "-o", fmu, "--fmi", str(fmi), "--interface", interface], check=True,
+                   capture_output=True)
     folder = fmu[:-4]
     with zipfile.ZipFile(fmu) as archive:
         archive.extractall(folder)
     root = ET.parse(os.path.join(folder, "modelDescription.xml")).getroot()
     refs = {v.get("name"): int(v.get("valueReference")) for v in root.iter("Float64" if fmi == 3 else "ScalarVariable")}
-    identifier = root.find("CoSimulation").get("modelIdentifier")
+    identifier = root.find("CoSimulation" if interface == "cs" else "ModelExchange").get("modelIdentifier")
     platform = "x86_64-linux" if fmi == 3 else "linux64"
     binary = os.path.join(folder, "binaries", platform, identifier + ".so")
     token = root.get("instantiationToken" if fmi == 3 else "guid")
-    return folder, binary, token, refs
+    return folder, binary, token, refs, root
+
+
+def export(ctde, model, fmu, fmi):
+    return unpacked(ctde, model, fmu, fmi)[:4]
 
 
 # ---- FMI 3.0 (section 2.3 of the standard: the functions and their arguments)

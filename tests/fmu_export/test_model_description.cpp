@@ -52,15 +52,15 @@ std::map<std::string, std::string> unzip(const std::string& path) {
   return files;
 }
 
-/// The test plant (an input, two outputs, a fixed and a tunable parameter), exported as FMI `fmi`.
-const Archive& plant(int fmi) {
-  static std::map<int, Archive> archives;
-  auto [it, added] = archives.try_emplace(fmi);
+/// `model` exported by `ctde export MODEL -o NAME<fmi>.fmu --fmi <fmi> ARGUMENTS`, read once per test run.
+const Archive& exported(const std::string& name, const std::string& model, const std::string& arguments,
+                        int fmi) {
+  static std::map<std::string, Archive> archives;
+  auto [it, added] = archives.try_emplace(name + std::to_string(fmi));
   if (added) {
-    const auto fmu = scratch_file("ctde_model_description", "plant" + std::to_string(fmi) + ".fmu");
+    const auto fmu = scratch_file("ctde_model_description", name + std::to_string(fmi) + ".fmu");
     const CommandResult result =
-        run_cli("export " + std::string(CTDE_SOURCE_DIR) + "/tests/fmu_export/models/plant.json -o " +
-                fmu.string() + " --fmi " + std::to_string(fmi));
+        run_cli("export " + model + " -o " + fmu.string() + " --fmi " + std::to_string(fmi) + arguments);
     REQUIRE_MESSAGE(result.status == 0, result.output);
     it->second.files = unzip(fmu.string());
     it->second.fmi = fmi;
@@ -69,20 +69,14 @@ const Archive& plant(int fmi) {
   return it->second;
 }
 
+/// The test plant (an input, two outputs, a fixed and a tunable parameter), exported as FMI `fmi`.
+const Archive& plant(int fmi) {
+  return exported("plant", std::string(CTDE_SOURCE_DIR) + "/tests/fmu_export/models/plant.json", "", fmi);
+}
+
 /// The bouncing ball (two states, one guard) exported for both interfaces as FMI `fmi`.
 const Archive& ball_both(int fmi) {
-  static std::map<int, Archive> archives;
-  auto [it, added] = archives.try_emplace(fmi);
-  if (added) {
-    const auto fmu = scratch_file("ctde_model_description", "ball_both" + std::to_string(fmi) + ".fmu");
-    const CommandResult result = run_cli("export " + example_models() + "bouncing_ball.json -o " +
-                                         fmu.string() + " --interface both --fmi " + std::to_string(fmi));
-    REQUIRE_MESSAGE(result.status == 0, result.output);
-    it->second.files = unzip(fmu.string());
-    it->second.fmi = fmi;
-    REQUIRE(it->second.xml.load_string(it->second.files.at("modelDescription.xml").c_str()));
-  }
-  return it->second;
+  return exported("ball_both", example_models() + "bouncing_ball.json", " --interface both", fmi);
 }
 
 /// "{8-4-4-4-12 lowercase hex digits}" (no std::regex: GCC 12 warns in it under the sanitizers).
