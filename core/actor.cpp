@@ -200,6 +200,16 @@ void Actor::local_jacobian(LocalJacobian& jacobian) const {
   jacobian.derivatives_on_all_states();
 }
 
+void Actor::jacobian_values(const ReadContext& context, std::span<const LocalJacobian::Entry> entries,
+                            std::span<double> values) const {
+  (void)context;
+  (void)entries;
+  (void)values;
+  throw std::logic_error("actor '" + name() +
+                         "' declares Jacobian values at each point (LocalJacobian::kAtPoint) "
+                         "but does not override Actor::jacobian_values");
+}
+
 bool Actor::feeds_through(std::size_t in) const {
   switch (feedthrough_) {
     case Feedthrough::kAll:

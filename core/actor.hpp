@@ -264,6 +264,16 @@ class Actor {
   /// finite differences then). An override must list every dependency its
   /// evaluate() and derivatives() have, or the Jacobian misses it.
   virtual void local_jacobian(LocalJacobian& jacobian) const;
+  /// The values of `entries`, those local_jacobian() declared
+  /// LocalJacobian::kAtPoint (in the order it declared them: entries[i].point
+  /// is i), into values[i], at the point `context` reads (the director has
+  /// just evaluated the model's outputs and derivatives there). Called at
+  /// each evaluation of the Jacobian, with the same entries each time; an
+  /// actor that declares kAtPoint overrides it (the default throws
+  /// std::logic_error). It may throw what derivatives() throws: the step is
+  /// then tried shorter.
+  virtual void jacobian_values(const ReadContext& context, std::span<const LocalJacobian::Entry> entries,
+                               std::span<double> values) const;
 
   // ---- State-event generators (docs/semantics.md, "State events"): an actor with
   // guards g(t, x, u). The director locates the instant a guard crosses zero

@@ -12,7 +12,10 @@
 /// finite differences over column groups; entries with values give exact
 /// Jacobian rows. A value is declared only where it is a constant of the run
 /// (a linear actor: Gain, Sum, Integrator, StateSpace, TransferFunction):
-/// the director computes those rows once.
+/// the director computes those rows once. An entry declared kAtPoint has a
+/// value the actor gives at each point where the Jacobian is evaluated
+/// (Actor::jacobian_values: an FMU's directional derivatives); the rows it
+/// reaches are composed again at each evaluation, without finite differences.
 ///
 /// Actor::local_jacobian's default declares everything (every output
 /// element on every element of each input that feeds it through, and on
@@ -34,6 +37,11 @@ class LocalJacobian {
  public:
   /// A partial derivative whose value the actor does not declare.
   static constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+  /// A partial derivative whose value the actor gives at each point
+  /// (Actor::jacobian_values), in the order such entries were declared.
+  static constexpr double kAtPoint = std::numeric_limits<double>::infinity();
+  /// Entry::point of an entry not declared kAtPoint.
+  static constexpr std::uint32_t kNotAtPoint = std::numeric_limits<std::uint32_t>::max();
 
   /// What a row or a column of the local Jacobian is.
   enum class Kind : std::uint8_t {
@@ -48,11 +56,14 @@ class LocalJacobian {
     std::uint32_t port = 0;
     std::uint32_t index = 0;
   };
-  /// d(row) / d(column) = value (kUnknown: structure only).
+  /// d(row) / d(column) = value (kUnknown: structure only). An entry
+  /// declared kAtPoint has value 0 here and `point` its place among the
+  /// values Actor::jacobian_values gives (kNotAtPoint for the others).
   struct Entry {
     Element row;
     Element column;
     double value = kUnknown;
+    std::uint32_t point = kNotAtPoint;
   };
 
   LocalJacobian(std::vector<std::uint32_t> input_widths, std::vector<std::uint32_t> output_widths,
@@ -107,15 +118,24 @@ class LocalJacobian {
   }
 
   [[nodiscard]] std::span<const Entry> entries() const { return entries_; }
+  /// The number of entries declared kAtPoint.
+  [[nodiscard]] std::uint32_t points() const { return points_; }
 
  private:
   static std::uint32_t port(std::size_t p) { return static_cast<std::uint32_t>(p); }
-  void add(Element row, Element column, double value) { entries_.push_back({row, column, value}); }
+  void add(Element row, Element column, double value) {
+    if (value == kAtPoint) {
+      entries_.push_back({row, column, 0.0, points_++});
+    } else {
+      entries_.push_back({row, column, value, kNotAtPoint});
+    }
+  }
 
   std::vector<std::uint32_t> inputs_;
   std::vector<std::uint32_t> outputs_;
   std::uint32_t states_ = 0;
   std::vector<Entry> entries_;
+  std::uint32_t points_ = 0;
 };
 
 }  // namespace ctde

@@ -94,6 +94,12 @@ using NewDiscreteStatesFn = Status (*)(Component, EventInfo* info);
 /// fmi2EnterContinuousTimeMode... fmi2GetNominalsOfContinuousStates (fmi_state_functions.hpp).
 using States = fmi::StateFunctionTypes<Component, Status, Real, Boolean>;
 
+/// fmi2GetDirectionalDerivative (spec 2.1.9): optional, present when <ModelExchange|CoSimulation>
+/// says providesDirectionalDerivative. sensitivity = Σ_k ∂unknowns/∂knowns[k] · seed[k].
+using GetDirectionalDerivativeFn = Status (*)(Component, const ValueReference unknowns[],
+                                              std::size_t n_unknowns, const ValueReference knowns[],
+                                              std::size_t n_knowns, const Real seed[], Real sensitivity[]);
+
 /// fmi2GetFMUstate... fmi2DeSerializeFMUstate (spec 2.1.8; fmi_state_functions.hpp): optional,
 /// present when <ModelExchange|CoSimulation> says canGetAndSetFMUstate (and canSerializeFMUstate).
 using FmuStateFunctions = fmi::FmuStateFunctionTypes<Component, Status, FMUstate, Byte>;

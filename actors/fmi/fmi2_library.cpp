@@ -255,6 +255,16 @@ void Fmi2Library::look_up_fmu_state() {
   look_up_optional(handle_, "fmi2DeSerializeFMUstate", f_.deserialize_fmu_state);
 }
 
+bool Fmi2Library::look_up_directional_derivative() {
+  if (fmi3_) {
+    look_up_optional(handle_, "fmi3GetDirectionalDerivative", f3_.get_directional_derivative);
+    fmi3_adapter_directional_derivative(f3_, f_);
+  } else {
+    look_up_optional(handle_, "fmi2GetDirectionalDerivative", f_.get_directional_derivative);
+  }
+  return f_.get_directional_derivative != nullptr;
+}
+
 const char* Fmi2Library::missing_fmu_state_function(bool serialize) const {
   struct Entry {
     bool present;

@@ -55,6 +55,9 @@ struct Fmi2Functions {
   fmi2::FmuStateFunctions::SerializedFMUStateSize serialized_fmu_state_size = nullptr;
   fmi2::FmuStateFunctions::SerializeFMUState serialize_fmu_state = nullptr;
   fmi2::FmuStateFunctions::DeserializeFMUState deserialize_fmu_state = nullptr;
+  /// Looked up by Fmi2Library::look_up_directional_derivative, when the description
+  /// declares providesDirectionalDerivative(s); null otherwise or when the binary lacks it.
+  fmi2::GetDirectionalDerivativeFn get_directional_derivative = nullptr;
 };
 
 /// Why `binary` cannot run on this machine, read from its ELF header: "it
@@ -99,6 +102,9 @@ class Fmi2Library {
   /// canGetAndSetFMUstate; a function the binary lacks stays null
   /// (missing_fmu_state_function() names it).
   void look_up_fmu_state();
+  /// Looks up fmi2GetDirectionalDerivative (FMI 3: fmi3GetDirectionalDerivative,
+  /// through the adapter, for scalar variables); false when the binary lacks it.
+  bool look_up_directional_derivative();
   /// The first of the FMU-state functions that is null ("fmi2SerializeFMUstate"),
   /// `serialize` including the three of serialization; null when none is.
   [[nodiscard]] const char* missing_fmu_state_function(bool serialize) const;

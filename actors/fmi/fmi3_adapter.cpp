@@ -194,7 +194,21 @@ fmi2::Status deserialize_fmu_state(fmi2::Component c, const fmi2::Byte serialize
   return status(component(c).f->deserialize_fmu_state(component(c).instance, bytes(serialized), size, state));
 }
 
+fmi2::Status get_directional_derivative(fmi2::Component c, const fmi2::ValueReference unknowns[],
+                                        std::size_t n_unknowns, const fmi2::ValueReference knowns[],
+                                        std::size_t n_knowns, const fmi2::Real seed[],
+                                        fmi2::Real sensitivity[]) {
+  return status(component(c).f->get_directional_derivative(component(c).instance, unknowns, n_unknowns,
+                                                           knowns, n_knowns, seed, n_knowns, sensitivity,
+                                                           n_unknowns));
+}
+
 }  // namespace
+
+void fmi3_adapter_directional_derivative(const fmi3::Functions& functions, Fmi2Functions& f) {
+  f.get_directional_derivative =
+      functions.get_directional_derivative != nullptr ? &get_directional_derivative : nullptr;
+}
 
 void fmi3_adapter_fmu_state(const fmi3::Functions& functions, Fmi2Functions& f) {
   f.get_fmu_state = functions.get_fmu_state != nullptr ? &get_fmu_state : nullptr;
@@ -269,6 +283,7 @@ const char* fmi3_call_name(const char* fmi2_call, fmi2::Type type) {
       {"fmi2SerializedFMUstateSize", "fmi3SerializedFMUStateSize"},
       {"fmi2SerializeFMUstate", "fmi3SerializeFMUState"},
       {"fmi2DeSerializeFMUstate", "fmi3DeserializeFMUState"},
+      {"fmi2GetDirectionalDerivative", "fmi3GetDirectionalDerivative"},
   };
   if (std::strcmp(fmi2_call, "fmi2Instantiate") == 0) {
     return type == fmi2::Type::kModelExchange ? "fmi3InstantiateModelExchange"

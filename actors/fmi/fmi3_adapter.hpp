@@ -25,6 +25,9 @@ namespace ctde {
 /// binary has the FMI 3 function (null otherwise). fmi3Byte and fmi2Byte are
 /// both bytes: a serialized state is passed as it is.
 void fmi3_adapter_fmu_state(const fmi3::Functions& functions, Fmi2Functions& f);
+/// Sets f's get_directional_derivative to the adapter's when `functions` has
+/// fmi3GetDirectionalDerivative (scalar variables: a seed and a sensitivity per reference).
+void fmi3_adapter_directional_derivative(const fmi3::Functions& functions, Fmi2Functions& f);
 
 /// fmi3InstantiateModelExchange or fmi3InstantiateCoSimulation (without
 /// event mode or early return) with `functions`, wrapped as a component of

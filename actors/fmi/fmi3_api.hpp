@@ -58,6 +58,12 @@ using EnterInitializationModeFn = Status (*)(Instance, Boolean tolerance_defined
                                              Float64 start_time, Boolean stop_time_defined,
                                              Float64 stop_time);
 using ExitInitializationModeFn = Status (*)(Instance);
+/// fmi3GetDirectionalDerivative (spec 2.2.11): optional, present when the interface says
+/// providesDirectionalDerivatives; n_seed and n_sensitivity count the knowns' and unknowns' elements.
+using GetDirectionalDerivativeFn = Status (*)(Instance, const ValueReference unknowns[],
+                                              std::size_t n_unknowns, const ValueReference knowns[],
+                                              std::size_t n_knowns, const Float64 seed[], std::size_t n_seed,
+                                              Float64 sensitivity[], std::size_t n_sensitivity);
 using EnterEventModeFn = Status (*)(Instance);
 using TerminateFn = Status (*)(Instance);
 using GetFloat64Fn = Status (*)(Instance, const ValueReference vr[], std::size_t nvr, Float64 values[],
@@ -181,6 +187,8 @@ struct Functions {
   FmuStateFunctions::SerializedFMUStateSize serialized_fmu_state_size = nullptr;
   FmuStateFunctions::SerializeFMUState serialize_fmu_state = nullptr;
   FmuStateFunctions::DeserializeFMUState deserialize_fmu_state = nullptr;
+  /// Looked up when the description declares providesDirectionalDerivatives.
+  GetDirectionalDerivativeFn get_directional_derivative = nullptr;
 };
 
 }  // namespace ctde::fmi3

@@ -43,7 +43,7 @@ constexpr FmiMode kStays = FmiMode::kError;
 // recover from an error by setting a state.
 constexpr Modes kStateModesMe = kI | kN | kE | kC | kT;
 constexpr Modes kStateModesCs = kI | kN | kS | kT;
-constexpr std::array<Rule, 24> kRules{{
+constexpr std::array<Rule, 25> kRules{{
     {FmiCall::kSetupExperiment, "fmi2SetupExperiment", kI, kI, kI, kI, kStays},
     {FmiCall::kEnterInitializationMode, "fmi2EnterInitializationMode", kI, kI, kI, kI,
      FmiMode::kInitialization},
@@ -81,6 +81,9 @@ constexpr std::array<Rule, 24> kRules{{
      kStateModesCs, kStays},
     {FmiCall::kDeserializeFMUState, "fmi2DeSerializeFMUstate", kStateModesMe, kStateModesCs, kStateModesMe,
      kStateModesCs, kStays},
+    // FMI 2.0 (3.2.3, 4.2.4) and 3.0 (2.3): as the getters, from Initialization Mode to Terminated.
+    {FmiCall::kGetDirectionalDerivative, "fmi2GetDirectionalDerivative", kN | kE | kC | kT, kN | kS | kT,
+     kN | kE | kC | kT, kN | kS | kT, kStays},
     {FmiCall::kTerminate, "fmi2Terminate", kE | kC, kS, kE | kC, kS, FmiMode::kTerminated},
 }};
 

@@ -59,7 +59,8 @@ enum class FmiCall : std::uint8_t {
   kFreeFMUState,
   kSerializedFMUStateSize,
   kSerializeFMUState,
-  kDeserializeFMUState,  ///< fmi2DeSerializeFMUstate, fmi3DeserializeFMUState
+  kDeserializeFMUState,       ///< fmi2DeSerializeFMUstate, fmi3DeserializeFMUState
+  kGetDirectionalDerivative,  ///< optional (providesDirectionalDerivative)
   kTerminate,
 };
 

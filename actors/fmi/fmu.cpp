@@ -145,6 +145,21 @@ void FMU::open_library(const FmuInterface& chosen) {
   }
   // The optional FMU-state functions, for snapshots (fmu_snapshot.cpp): only when declared.
   if (chosen.can_get_and_set_fmu_state) library_->look_up_fmu_state();
+  // Directional derivatives give the Jacobian's values (local_jacobian, jacobian_values) of Model
+  // Exchange; FMI 3 arrays are left to finite differences (one seed per value reference here).
+  directional_ = false;
+  if (me_ && chosen.provides_directional_derivatives) {
+    if (!library_->look_up_directional_derivative()) {
+      fail(file_, archive_->describe() + ": modelDescription.xml declares providesDirectionalDerivative" +
+                      (md_.fmi_version == "3.0" ? "s" : "") + ", and its binary has no " +
+                      (md_.fmi_version == "3.0" ? "fmi3" : "fmi2") + "GetDirectionalDerivative");
+    }
+    directional_ = std::all_of(md_.variables.begin(), md_.variables.end(), [](const FmuVariable& v) {
+      return v.size == 1 ||
+             (v.causality != Causality::kInput && v.causality != Causality::kOutput && v.derivative_of == 0);
+    });
+    for (const std::size_t s : md_.states) directional_ = directional_ && md_.variables[s].size == 1;
+  }
   if (clocks_.any()) {
     try {
       clocks_.check_functions(library_->fmi3_functions(), archive_->describe());
@@ -289,6 +304,8 @@ void FMU::local_jacobian(LocalJacobian& jacobian) const {
     Actor::local_jacobian(jacobian);
     return;
   }
+  // With directional derivatives the values come at each point (jacobian_values), else by differences.
+  const double value = directional_ ? LocalJacobian::kAtPoint : LocalJacobian::kUnknown;
   // Where each state variable's elements start among the actor's states, and each input variable's port.
   std::vector<std::optional<std::uint32_t>> state_offset(md_.variables.size());
   std::uint32_t offset = 0;
@@ -317,15 +334,16 @@ void FMU::local_jacobian(LocalJacobian& jacobian) const {
     for (std::uint32_t e = 0; e < size; ++e) {
       const std::uint32_t s = first + e;
       if (!md_.derivative_dependencies[i]) {
-        for (std::uint32_t r = 0; r < jacobian.states(); ++r) jacobian.derivative_state(s, r);
+        for (std::uint32_t r = 0; r < jacobian.states(); ++r) jacobian.derivative_state(s, r, value);
         for (std::size_t k = 0; k < jacobian.inputs(); ++k) {
-          for (std::uint32_t j = 0; j < jacobian.input_width(k); ++j) jacobian.derivative_input(s, k, j);
+          for (std::uint32_t j = 0; j < jacobian.input_width(k); ++j)
+            jacobian.derivative_input(s, k, j, value);
         }
         continue;
       }
       depend(
-          *md_.derivative_dependencies[i], [&](std::uint32_t r) { jacobian.derivative_state(s, r); },
-          [&](std::size_t k, std::uint32_t j) { jacobian.derivative_input(s, k, j); });
+          *md_.derivative_dependencies[i], [&](std::uint32_t r) { jacobian.derivative_state(s, r, value); },
+          [&](std::size_t k, std::uint32_t j) { jacobian.derivative_input(s, k, j, value); });
     }
   }
   for (const FmuOutput& out : md_.outputs) {
@@ -335,19 +353,20 @@ void FMU::local_jacobian(LocalJacobian& jacobian) const {
       // An output that is a state is that state (FMI lists no dependency for it: the ball's h and v).
       if (state_offset[out.variable]) {
         jacobian.output_state(*o, i, *state_offset[out.variable] + i, 1.0);
-        if (out.dependencies) continue;
+        if (out.dependencies || directional_) continue;
       }
       if (!out.dependencies) {
-        for (std::uint32_t r = 0; r < jacobian.states(); ++r) jacobian.output_state(*o, i, r);
+        for (std::uint32_t r = 0; r < jacobian.states(); ++r) jacobian.output_state(*o, i, r, value);
         for (std::size_t k = 0; k < jacobian.inputs(); ++k) {
           if (!feeds_through(k, *o)) continue;
-          for (std::uint32_t j = 0; j < jacobian.input_width(k); ++j) jacobian.output_input(*o, i, k, j);
+          for (std::uint32_t j = 0; j < jacobian.input_width(k); ++j)
+            jacobian.output_input(*o, i, k, j, value);
         }
         continue;
       }
       depend(
-          *out.dependencies, [&](std::uint32_t r) { jacobian.output_state(*o, i, r); },
-          [&](std::size_t k, std::uint32_t j) { jacobian.output_input(*o, i, k, j); });
+          *out.dependencies, [&](std::uint32_t r) { jacobian.output_state(*o, i, r, value); },
+          [&](std::size_t k, std::uint32_t j) { jacobian.output_input(*o, i, k, j, value); });
     }
   }
 }

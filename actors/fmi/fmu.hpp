@@ -99,6 +99,12 @@ class FMU : public Actor {
   /// (everything where the attribute is absent); values unknown (finite
   /// differences over column groups, docs/semantics.md "Jacobians").
   void local_jacobian(LocalJacobian& jacobian) const override;
+  /// The entries local_jacobian() declared at each point (an FMU that
+  /// provides directional derivatives), by fmi2GetDirectionalDerivative
+  /// (fmi3GetDirectionalDerivative): one call per state or input, seed 1,
+  /// for every derivative and output that depends on it (fmu_partials.cpp).
+  void jacobian_values(const ReadContext& context, std::span<const LocalJacobian::Entry> entries,
+                       std::span<double> values) const override;
   [[nodiscard]] bool watches_steps() const override;
   [[nodiscard]] bool step_completed(StepContext& context) const override;
   void fire(FireContext& context) const override;
@@ -197,6 +203,8 @@ class FMU : public Actor {
   /// fmi2SetupExperiment (run.start_time, run.stop_time), the `start` values,
   /// fmi2EnterInitializationMode: initialize() and restore_run() alike.
   void enter_initialization(RunState& run) const;
+  /// The calls jacobian_values() makes for `entries` (fmu_partials.cpp).
+  void plan_partials(std::span<const LocalJacobian::Entry> entries, RunState& run) const;
 
   // Snapshots (fmu_snapshot.cpp).
   /// Why the FMU cannot save and restore its state ("modelDescription has no
@@ -222,6 +230,8 @@ class FMU : public Actor {
   std::shared_ptr<Fmi2Library> library_;
   ModelDescription md_;
   bool me_ = true;
+  /// Model Exchange with directional derivatives (declared, in the binary, scalar variables).
+  bool directional_ = false;
   bool once_per_process_ = false;
   double communication_step_ = 0;
   std::string resource_uri_;

@@ -42,6 +42,22 @@ struct FMU::RunState final : ActorState {
   Tick cs_tick = kNever;       ///< ... in ticks (kNever before the first)
   Tick cs_next = kNever;       ///< the next communication point (kNever: none before the stop time)
   Fmi3ClockRun clocks;         ///< FMI 3 clocks (fmi3_clocks.hpp)
+  /// Directional derivatives (fmu_partials.cpp): per known value reference (a
+  /// state or an input), the unknowns one call asks for and the entries
+  /// their values go to; made at the first evaluation of the Jacobian.
+  struct Partials {
+    struct Column {
+      unsigned int known = 0;
+      std::size_t first = 0;  ///< its unknowns: unknowns[first, first + count)
+      std::size_t count = 0;
+    };
+    std::vector<Column> columns;
+    std::vector<unsigned int> unknowns;
+    std::vector<std::size_t> places;  ///< per unknown: its entry (jacobian_values' index)
+    std::vector<double> sensitivity;  ///< one call's values
+    bool made = false;
+  };
+  Partials partials;
 
   /// FMU::save_run: the FMU's state through fmi2GetFMUstate and
   /// fmi2SerializeFMUstate, then this bookkeeping.

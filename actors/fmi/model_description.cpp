@@ -128,6 +128,7 @@ class Parser {
     // FMI 2.0's spelling; read_interfaces3() reads FMI 3.0's (canGetAndSetFMUState...).
     i.can_get_and_set_fmu_state = flag(node, "canGetAndSetFMUstate");
     i.can_serialize_fmu_state = flag(node, "canSerializeFMUstate");
+    i.provides_directional_derivatives = flag(node, "providesDirectionalDerivative");
     return i;
   }
 
@@ -311,6 +312,8 @@ void read_interfaces3(const Parser& parser, const pugi::xml_node& root, ModelDes
   const auto fmu_state = [](const pugi::xml_node& node, FmuInterface& i) {
     i.can_get_and_set_fmu_state = std::string(node.attribute("canGetAndSetFMUState").value()) == "true";
     i.can_serialize_fmu_state = std::string(node.attribute("canSerializeFMUState").value()) == "true";
+    i.provides_directional_derivatives =
+        std::string(node.attribute("providesDirectionalDerivatives").value()) == "true";
   };
   if (const pugi::xml_node me = root.child("ModelExchange")) {
     d.model_exchange = parser.interface(me);

@@ -65,6 +65,8 @@ struct FmuInterface {
   bool completed_step_not_needed = false;     ///< ME: completedIntegratorStepNotNeeded
   bool can_get_and_set_fmu_state = false;     ///< canGetAndSetFMUstate (FMI 3: canGetAndSetFMUState)
   bool can_serialize_fmu_state = false;       ///< canSerializeFMUstate (FMI 3: canSerializeFMUState)
+  /// providesDirectionalDerivative (FMI 3: providesDirectionalDerivatives)
+  bool provides_directional_derivatives = false;
 };
 
 /// An output and the variables it depends on directly (ModelStructure). Copyable.

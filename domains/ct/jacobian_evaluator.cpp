@@ -7,17 +7,20 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include <nvector/nvector_serial.h>
 
 namespace ctde {
 
 JacobianEvaluator::JacobianEvaluator(const JacobianPattern& pattern, RhsFunction rhs, void* user,
-                                     Storage storage)
+                                     Storage storage, JacobianValuesFunction at_point)
     : pattern_(pattern),
       rhs_(rhs),
       user_(user),
       storage_(storage),
+      at_point_(at_point),
+      values_(pattern.values_at_point() ? pattern.nonzeros() : 0),
       shifted_(pattern.size()),
       f_shifted_(pattern.size()),
       increment_(pattern.size()) {}
@@ -61,7 +64,16 @@ int JacobianEvaluator::fill(double t, const double* x0, const double* f0, SUNMat
   const std::size_t n = pattern_.size();
   const auto starts = pattern_.column_starts();
   const auto rows = pattern_.row_indices();
-  const auto values = pattern_.values();
+  std::span<const double> values = pattern_.values();
+  if (pattern_.values_at_point()) {
+    if (at_point_ == nullptr) {
+      throw std::logic_error(
+          "JacobianEvaluator: the pattern has values at each point and no function gives them");
+    }
+    std::copy(values.begin(), values.end(), values_.begin());
+    if (const int code = at_point_(t, x0, values_.data(), user_); code != 0) return code;
+    values = values_;
+  }
   if (storage_ == Storage::kSparse) {  // the structure, every time: SUNMatZero clears it
     sunindextype* pointers = SUNSparseMatrix_IndexPointers(jac);
     sunindextype* indices = SUNSparseMatrix_IndexValues(jac);
@@ -73,7 +85,7 @@ int JacobianEvaluator::fill(double t, const double* x0, const double* f0, SUNMat
   for (std::size_t j = 0; j < n; ++j) {
     for (std::size_t k = starts[j]; k < starts[j + 1]; ++k) {
       const double v = values[k];
-      if (std::isinf(v)) {  // a known value (NaN: unknown, computed below)
+      if (!std::isfinite(v) && pattern_.row_known(rows[k])) {  // (NaN in an unknown row: computed below)
         nonfinite_ = {rows[k], j, v};
         return -1;
       }

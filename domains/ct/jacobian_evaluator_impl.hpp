@@ -2,7 +2,9 @@
 /// (Private: not installed, it includes SUNDIALS.) J = ∂f/∂x over a JacobianPattern, written into the
 /// SUNDIALS matrix of the Newton systems (dense, band or compressed sparse columns): the known rows copied,
 /// the others by forward differences over the pattern's column groups, one evaluation of f per group
-/// (docs/semantics.md, "Jacobians").
+/// (docs/semantics.md, "Jacobians"). Known values given at each point
+/// (JacobianPattern::values_at_point()) are asked of the JacobianValuesFunction
+/// at each evaluation, before the differences.
 ///
 /// The increment of column j is SUNDIALS' own choice for its dense
 /// difference quotients: max(√u |x_j|, m / w_j), u the unit roundoff, w the
@@ -33,8 +35,10 @@ class JacobianEvaluator {
   /// The matrix kinds it writes.
   enum class Storage : std::uint8_t { kDense, kBand, kSparse, kColumnMajor };
 
-  /// Over `pattern` (which outlives it), for the right-hand side `rhs` of `problem`.
-  JacobianEvaluator(const JacobianPattern& pattern, RhsFunction rhs, void* user, Storage storage);
+  /// Over `pattern` (which outlives it), for the right-hand side `rhs` of `problem`;
+  /// `at_point` gives the pattern's values at each point (required when it has any).
+  JacobianEvaluator(const JacobianPattern& pattern, RhsFunction rhs, void* user, Storage storage,
+                    JacobianValuesFunction at_point = nullptr);
   JacobianEvaluator(const JacobianEvaluator&) = delete;
   JacobianEvaluator& operator=(const JacobianEvaluator&) = delete;
 
@@ -71,6 +75,8 @@ class JacobianEvaluator {
   RhsFunction rhs_;
   void* user_;
   Storage storage_;
+  JacobianValuesFunction at_point_;
+  std::vector<double> values_;     // the pattern's values with those at this point
   std::vector<double> shifted_;    // x with a group's columns moved
   std::vector<double> f_shifted_;  // f there
   std::vector<double> increment_;  // per column

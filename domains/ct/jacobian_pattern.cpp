@@ -28,7 +28,7 @@ JacobianPattern::JacobianPattern(std::size_t n, std::vector<Entry> entries) : n_
     std::size_t next = e;
     for (; next < entries.size() && entries[next].row == first.row && entries[next].column == first.column;
          ++next)
-      value += entries[next].value;  // NaN (unknown) stays NaN
+      value += entries[next].value;  // NaN (unknown) stays NaN, kAtPoint stays kAtPoint
     rows_.push_back(first.row);
     values_.push_back(value);
     ++starts_[first.column + 1];
@@ -41,7 +41,11 @@ JacobianPattern::JacobianPattern(std::size_t n, std::vector<Entry> entries) : n_
   unknown_rows_ = static_cast<std::size_t>(std::count(known_.begin(), known_.end(), 0));
   // An unknown row's entries are all computed: a value given in it is not used.
   for (std::size_t k = 0; k < rows_.size(); ++k) {
-    if (known_[rows_[k]] == 0) values_[k] = std::numeric_limits<double>::quiet_NaN();
+    if (known_[rows_[k]] == 0) {
+      values_[k] = std::numeric_limits<double>::quiet_NaN();
+    } else if (values_[k] == kAtPoint) {
+      at_point_ = true;
+    }
   }
   std::vector<std::uint8_t> unknown(n, 0);
   for (std::size_t i = 0; i < n; ++i) unknown[i] = known_[i] == 0 ? 1 : 0;
@@ -49,6 +53,12 @@ JacobianPattern::JacobianPattern(std::size_t n, std::vector<Entry> entries) : n_
   std::vector<std::size_t> starts;
   std::vector<std::uint32_t> columns;
   structural_groups_ = color(std::vector<std::uint8_t>(n, 1), starts, columns);
+}
+
+std::size_t JacobianPattern::entry(std::uint32_t row, std::uint32_t column) const {
+  const auto first = rows_.begin() + static_cast<std::ptrdiff_t>(starts_[column]);
+  const auto last = rows_.begin() + static_cast<std::ptrdiff_t>(starts_[column + 1]);
+  return static_cast<std::size_t>(std::lower_bound(first, last, row) - rows_.begin());
 }
 
 JacobianPattern JacobianPattern::dense(std::size_t n) {

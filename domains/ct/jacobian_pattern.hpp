@@ -14,6 +14,10 @@
 /// - Values: a row is *known* when every one of its entries has a value
 ///   (a linear right-hand side: the values are constants of the run); the
 ///   other rows are computed by finite differences.
+/// - Values at each point: a known row may hold entries whose value is
+///   +infinity (kAtPoint): they change from point to point (an FMU's
+///   directional derivatives composed along the model), and the evaluator
+///   asks its JacobianValuesFunction for them at each evaluation.
 /// - Column groups (Curtis, Powell and Reid 1974): columns none of whose
 ///   unknown rows overlap are perturbed together, so one evaluation of f
 ///   gives all of their columns; the groups are a greedy coloring of the
@@ -25,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -32,7 +37,10 @@ namespace ctde {
 
 class JacobianPattern {
  public:
-  /// One structural nonzero: d f[row] / d x[column], value NaN when unknown.
+  /// A known value given at each point (values_at_point()).
+  static constexpr double kAtPoint = std::numeric_limits<double>::infinity();
+  /// One structural nonzero: d f[row] / d x[column], value NaN when unknown,
+  /// kAtPoint when given at each point.
   struct Entry {
     std::uint32_t row = 0;
     std::uint32_t column = 0;
@@ -64,6 +72,11 @@ class JacobianPattern {
   /// True when every row is known: J is a constant of the run.
   [[nodiscard]] bool all_known() const { return unknown_rows_ == 0; }
   [[nodiscard]] std::size_t unknown_rows() const { return unknown_rows_; }
+  /// True when a known row holds a kAtPoint value.
+  [[nodiscard]] bool values_at_point() const { return at_point_; }
+  /// The entry (an index into row_indices() and values()) of d f[row] / d x[column].
+  /// Pre: it is a structural nonzero.
+  [[nodiscard]] std::size_t entry(std::uint32_t row, std::uint32_t column) const;
 
   /// The column groups: group_count() evaluations of f give every unknown
   /// row; columns of group g are group_columns(g). No column of a known-only
@@ -92,6 +105,7 @@ class JacobianPattern {
   std::vector<double> values_;
   std::vector<std::uint8_t> known_;  // per row
   std::size_t unknown_rows_ = 0;
+  bool at_point_ = false;
   std::size_t lower_ = 0;
   std::size_t upper_ = 0;
   std::vector<std::size_t> group_starts_;

@@ -57,6 +57,10 @@ void check_ode_problem(const OdeProblem& problem, const OdeOptions& options, dou
     bad("the Jacobian pattern is " + std::to_string(problem.pattern->size()) + " x " +
         std::to_string(problem.pattern->size()) + ", the state " + std::to_string(problem.size));
   }
+  if (problem.pattern != nullptr && problem.pattern->values_at_point() &&
+      problem.values_at_point == nullptr) {
+    bad("the Jacobian pattern has values given at each point, and no function gives them");
+  }
   if (problem.jacobian != nullptr && options.linear_solver != LinearSolverKind::kAuto &&
       options.linear_solver != LinearSolverKind::kDense) {
     bad(std::string("a dense Jacobian function needs linear_solver dense (or auto), not ") +

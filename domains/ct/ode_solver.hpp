@@ -107,6 +107,12 @@ using RhsFunction = int (*)(double t, const double* x, double* dxdt, void* user)
 /// zeroed before the call. Same return convention as RhsFunction.
 using JacobianFunction = int (*)(double t, const double* x, const double* fx, double* jac, void* user);
 
+/// The values of a pattern that change from point to point (JacobianPattern::values_at_point()):
+/// `values` holds one value per entry of the pattern (JacobianPattern::values() order); the
+/// function replaces every kAtPoint one with its value at (t, x). Same return convention as
+/// RhsFunction.
+using JacobianValuesFunction = int (*)(double t, const double* x, double* values, void* user);
+
 /// What to integrate. Plain pointers: the functions and `user` must outlive the solver.
 struct OdeProblem {
   std::size_t size = 0;                ///< number of continuous states n, > 0
@@ -118,6 +124,8 @@ struct OdeProblem {
   /// Implicit methods: the structure of ∂f/∂x and its known values (null:
   /// dense, nothing known); the Jacobian is computed over it. Must outlive the solver.
   const JacobianPattern* pattern = nullptr;
+  /// Required when `pattern` has values at each point: gives them.
+  JacobianValuesFunction values_at_point = nullptr;
   /// A state's name for messages ("tank.h[0]"), or null: "x[k]".
   std::string (*state_name)(std::size_t k, void* user) = nullptr;
 };

@@ -129,7 +129,8 @@ void SundialsBackend::make_linear_solver() {
       return;
   }
   if (!own_jacobian) {
-    evaluator_ = std::make_unique<JacobianEvaluator>(*pattern, implicit_part, problem_.user, storage);
+    evaluator_ = std::make_unique<JacobianEvaluator>(*pattern, implicit_part, problem_.user, storage,
+                                                     problem_.values_at_point);
     weights_ = new_vector("N_VNew_Serial (error weights)");
   }
   check(attach_linear_solver(matrix_, linear_solver_, true), "SetLinearSolver");

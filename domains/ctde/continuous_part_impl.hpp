@@ -47,6 +47,9 @@ struct ContinuousPhase::Part {
   std::optional<OdeSolver> solver;  ///< none without states: time only advances
   /// An implicit method's: the structure of its ∂f/∂x (the solver points at it).
   std::optional<JacobianPattern> pattern;
+  /// When some of its actors give Jacobian values at each point: how the
+  /// pattern's values are composed again (the solver's values_at_point).
+  std::optional<JacobianProgram> program;
   EventLocator locator;        ///< its guards (local numbering)
   std::vector<double> x;       ///< scratch: a state in the solver's layout
   std::vector<double> dx;      ///< scratch: derivatives in the solver's layout

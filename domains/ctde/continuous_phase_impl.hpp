@@ -34,6 +34,7 @@
 #include "../ct/jacobian_pattern.hpp"
 #include "../ct/ode_solver.hpp"
 #include "director.hpp"
+#include "jacobian_program.hpp"
 #include "run_state_impl.hpp"
 #include "states_view.hpp"
 
@@ -234,10 +235,21 @@ class ContinuousPhase {
   /// each actor's local Jacobian along the connections
   /// (continuous_phase_jacobian.cpp; docs/semantics.md, "Jacobians").
   /// Of the whole continuous side (every state, the run's order) when p is null.
-  [[nodiscard]] JacobianPattern jacobian_pattern(const Part* p) const;
+  /// With `program`: records there how the pattern was composed, to compose
+  /// its values at each point again (jacobian_program.hpp).
+  [[nodiscard]] JacobianPattern jacobian_pattern(const Part* p, JacobianProgram* program = nullptr) const;
+  /// An actor's local Jacobian entries, and how many of them are given at each point.
+  struct LocalEntries {
+    std::vector<LocalJacobian::Entry> entries;
+    std::uint32_t points = 0;
+  };
   /// Actor d's local Jacobian (core/local_jacobian.hpp) over its ports'
   /// widths in this run, its entries sorted by row.
-  [[nodiscard]] std::vector<LocalJacobian::Entry> sorted_local_jacobian(ActorId d) const;
+  [[nodiscard]] LocalEntries sorted_local_jacobian(ActorId d) const;
+  /// OdeProblem::values_at_point for part `user` (a Part*): the model
+  /// evaluated at (t, x), its actors' values at that point
+  /// (Actor::jacobian_values), the part's JacobianProgram composed into `values`.
+  static int part_values_at_point(double t, const double* x, double* values, void* user);
   /// A state's name in messages: "tank.h", "plant.x[2]" (an actor's state of several).
   [[nodiscard]] std::string state_label(StateIndex state) const;
   /// OdeProblem::state_name for part `user` (a Part*): its state k's label.

@@ -17,6 +17,7 @@
 #include "domains/ct/jacobian_evaluator_impl.hpp"
 #include "domains/ct/linear_solver.hpp"
 #include "domains/ctde/continuous_part_impl.hpp"
+#include "domains/ctde/jacobian_program.hpp"
 
 namespace ctde {
 
@@ -25,29 +26,33 @@ namespace {
 constexpr std::uint32_t kNoRow = std::numeric_limits<std::uint32_t>::max();
 
 /// A sparse accumulator over n states: the sum of scaled rows, in the order
-/// the states were first touched.
+/// the states were first touched, each sum marked when a value at each
+/// point (LocalJacobian::kAtPoint) went into it.
 class RowAccumulator {
  public:
-  explicit RowAccumulator(std::size_t n) : value_(n, 0.0), seen_(n, 0) {}
-  void add(std::uint32_t state, double v) {
+  explicit RowAccumulator(std::size_t n) : value_(n, 0.0), point_(n, 0), seen_(n, 0) {}
+  void add(std::uint32_t state, double v, bool point) {
     if (seen_[state] != epoch_) {
       seen_[state] = epoch_;
       value_[state] = 0.0;
+      point_[state] = 0;
       touched_.push_back(state);
     }
     value_[state] += v;
+    if (point) point_[state] = 1;
   }
   /// The row so far, sorted by state; then empty for the next one.
   template <class Out>
   void take(Out&& out) {
     std::sort(touched_.begin(), touched_.end());
-    for (const std::uint32_t s : touched_) out(s, value_[s]);
+    for (const std::uint32_t s : touched_) out(s, value_[s], point_[s] != 0);
     touched_.clear();
     ++epoch_;
   }
 
  private:
   std::vector<double> value_;
+  std::vector<std::uint8_t> point_;
   std::vector<std::uint32_t> seen_;
   std::vector<std::uint32_t> touched_;
   std::uint32_t epoch_ = 1;
@@ -61,48 +66,114 @@ struct RowTable {
   std::vector<std::size_t> row_starts{0};
   std::vector<std::uint32_t> row_states;
   std::vector<double> row_values;
+  std::vector<std::uint8_t> row_points;  ///< per value: given at each point
 
-  /// Appends the row `acc` holds; returns its number.
-  std::uint32_t take(RowAccumulator& acc) {
+  /// Appends the row `acc` holds; returns its number. A program records it too.
+  std::uint32_t take(RowAccumulator& acc, JacobianProgram* program) {
     const auto row = static_cast<std::uint32_t>(row_starts.size() - 1);
-    acc.take([&](std::uint32_t s, double v) {
+    acc.take([&](std::uint32_t s, double v, bool point) {
       row_states.push_back(s);
       row_values.push_back(v);
+      row_points.push_back(point ? 1 : 0);
     });
     row_starts.push_back(row_states.size());
+    if (program != nullptr) {
+      (void)program->end_row({row_states.data() + row_starts[row], row_starts[row + 1] - row_starts[row]});
+    }
     return row;
   }
 };
 
-/// The rows of algebraic loop `loop`'s outputs: each may depend on every
-/// input from outside it and every state of its actors (values unknown).
-/// `local`: the part's number of each of the run's states.
-void add_loop_rows(const RunState& run, std::span<const ActorId> loop,
-                   const std::vector<std::uint32_t>& local, RowAccumulator& acc, RowTable& rows) {
-  constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
-  for (const ActorId m : loop) {
-    const ActorSlots& slots = run.b_.actors[m.index()];
-    for (std::uint32_t j = 0; j < slots.states.width; ++j) {
-      const std::uint32_t s = local[slots.states.at(j).index()];
-      if (s != kNoRow) acc.add(s, kUnknown);
+/// The composition of a part's Jacobian: each actor's local entries summed
+/// along the connections into rows over the part's states (and recorded in a
+/// JacobianProgram when one is given).
+class Composer {
+ public:
+  Composer(const RunState& run, std::vector<std::uint32_t> local, std::size_t n, JacobianProgram* program)
+      : run_(run), local_(std::move(local)), rows_(run.b_.signals.size()), acc_(n), program_(program) {}
+
+  /// The part's number of the run's state `state` (kNoRow: not the part's).
+  [[nodiscard]] std::uint32_t local(StateIndex state) const { return local_[state.index()]; }
+  /// Actor d's local entries are next (points: those at each point).
+  void begin_actor(ActorId d, std::uint32_t points) {
+    if (program_ != nullptr) program_->begin_actor(d, points);
+  }
+  /// Adds local entry e of actor d (its column: a state of d, or an input element) to the row.
+  void contribute(ActorId d, const LocalJacobian::Entry& e) {
+    const ActorSlots& slots = run_.b_.actors[d.index()];
+    const bool point = e.point != LocalJacobian::kNotAtPoint;
+    const std::uint32_t slot = program_ != nullptr ? program_->slot(e) : 0;
+    if (e.column.kind == LocalJacobian::Kind::kState) {
+      if (e.column.index >= slots.states.width) return;
+      const std::uint32_t s = local_[slots.states.at(e.column.index).index()];
+      if (s == kNoRow) return;
+      acc_.add(s, e.value, point);
+      if (program_ != nullptr) program_->add_state(slot, s);
+      return;
     }
-    for (std::size_t k = 0; k < run.flat(m).input_widths.size(); ++k) {
-      const SignalSlice in = run.b_.inputs[slots.input(k).index()];
+    const SignalSlice in = run_.b_.inputs[slots.input(e.column.port).index()];
+    if (e.column.index >= in.width) return;
+    const std::uint32_t r = rows_.row_of[in.at(e.column.index).index()];
+    if (r == kNoRow) return;  // not computed by the part: constant during a step
+    for (std::size_t k = rows_.row_starts[r]; k < rows_.row_starts[r + 1]; ++k)
+      acc_.add(rows_.row_states[k], e.value * rows_.row_values[k], point || rows_.row_points[k] != 0);
+    if (program_ != nullptr) program_->add_row(slot, r);
+  }
+  /// Ends an output element's row: signal element `out`'s.
+  void end_output(SignalIndex out) { rows_.row_of[out.index()] = rows_.take(acc_, program_); }
+  /// Ends derivative i's row: its entries into `entries` (kAtPoint where a value at each point went in).
+  void end_derivative(std::uint32_t i, std::vector<JacobianPattern::Entry>& entries) {
+    row_.clear();
+    acc_.take([&](std::uint32_t s, double v, bool point) {
+      entries.push_back({i, s, point && !std::isnan(v) ? JacobianPattern::kAtPoint : v});
+      row_.push_back(s);
+    });
+    if (program_ != nullptr) program_->derivative_row(program_->end_row(row_), i);
+  }
+  /// The rows of algebraic loop `loop`'s outputs: each may depend on every
+  /// input from outside it and every state of its actors (values unknown).
+  void add_loop_rows(std::span<const ActorId> loop);
+
+ private:
+  const RunState& run_;
+  std::vector<std::uint32_t> local_;  ///< the part's number of each of the run's states
+  RowTable rows_;
+  RowAccumulator acc_;
+  JacobianProgram* program_;
+  std::vector<std::uint32_t> row_;  ///< scratch: a derivative row's states
+};
+
+void Composer::add_loop_rows(std::span<const ActorId> loop) {
+  constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+  const LocalJacobian::Entry unknown{};
+  begin_actor(loop.front(), 0);
+  const std::uint32_t slot = program_ != nullptr ? program_->slot(unknown) : 0;
+  const auto add = [&](std::uint32_t s) {
+    acc_.add(s, kUnknown, false);
+    if (program_ != nullptr) program_->add_state(slot, s);
+  };
+  for (const ActorId m : loop) {
+    const ActorSlots& slots = run_.b_.actors[m.index()];
+    for (std::uint32_t j = 0; j < slots.states.width; ++j) {
+      const std::uint32_t s = local_[slots.states.at(j).index()];
+      if (s != kNoRow) add(s);
+    }
+    for (std::size_t k = 0; k < run_.flat(m).input_widths.size(); ++k) {
+      const SignalSlice in = run_.b_.inputs[slots.input(k).index()];
       for (std::uint32_t j = 0; j < in.width; ++j) {
-        const std::uint32_t r = rows.row_of[in.at(j).index()];
+        const std::uint32_t r = rows_.row_of[in.at(j).index()];
         if (r == kNoRow) continue;
-        for (std::size_t e = rows.row_starts[r]; e < rows.row_starts[r + 1]; ++e)
-          acc.add(rows.row_states[e], kUnknown);
+        for (std::size_t e = rows_.row_starts[r]; e < rows_.row_starts[r + 1]; ++e) add(rows_.row_states[e]);
       }
     }
   }
-  const std::uint32_t row = rows.take(acc);
+  const std::uint32_t row = rows_.take(acc_, program_);
   for (const ActorId m : loop) {
-    const ActorSlots& slots = run.b_.actors[m.index()];
-    for (std::size_t o = 0; o < run.flat(m).output_kinds.size(); ++o) {
-      if (run.flat(m).output_kinds[o] != PortKind::kContinuous) continue;
-      const SignalSlice out = run.b_.outputs[slots.output(o).index()];
-      for (std::uint32_t j = 0; j < out.width; ++j) rows.row_of[out.at(j).index()] = row;
+    const ActorSlots& slots = run_.b_.actors[m.index()];
+    for (std::size_t o = 0; o < run_.flat(m).output_kinds.size(); ++o) {
+      if (run_.flat(m).output_kinds[o] != PortKind::kContinuous) continue;
+      const SignalSlice out = run_.b_.outputs[slots.output(o).index()];
+      for (std::uint32_t j = 0; j < out.width; ++j) rows_.row_of[out.at(j).index()] = row;
     }
   }
 }
@@ -122,7 +193,7 @@ void by_row(const std::vector<LocalJacobian::Entry>& sorted, EachRow&& each_row)
 
 }  // namespace
 
-std::vector<LocalJacobian::Entry> ContinuousPhase::sorted_local_jacobian(ActorId d) const {
+ContinuousPhase::LocalEntries ContinuousPhase::sorted_local_jacobian(ActorId d) const {
   const FlatActor& actor = run_.flat(d);
   std::vector<std::uint32_t> in_widths(actor.input_widths.size());
   std::vector<std::uint32_t> out_widths(actor.output_widths.size());
@@ -140,10 +211,10 @@ std::vector<LocalJacobian::Entry> ContinuousPhase::sorted_local_jacobian(ActorId
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
     return std::tie(a.row.kind, a.row.port, a.row.index) < std::tie(b.row.kind, b.row.port, b.row.index);
   });
-  return sorted;
+  return {std::move(sorted), jacobian.points()};
 }
 
-JacobianPattern ContinuousPhase::jacobian_pattern(const Part* part) const {
+JacobianPattern ContinuousPhase::jacobian_pattern(const Part* part, JacobianProgram* program) const {
   const bool whole = part == nullptr || part->whole;
   const std::size_t n = whole ? run_.b_.x_storage.size() : part->states.size();
   // The part's number of each of the run's states.
@@ -151,56 +222,44 @@ JacobianPattern ContinuousPhase::jacobian_pattern(const Part* part) const {
   for (std::size_t k = 0; k < n; ++k) {
     local[whole ? k : part->states[k].index()] = static_cast<std::uint32_t>(k);
   }
-  RowTable rows(run_.b_.signals.size());
-  RowAccumulator acc(n);
+  Composer composer(run_, std::move(local), n, program);
   std::vector<JacobianPattern::Entry> entries;
-
-  // Adds one local entry's contribution to the accumulated row.
-  const auto contribute = [&](ActorId d, const LocalJacobian::Entry& e) {
-    const ActorSlots& slots = run_.b_.actors[d.index()];
-    if (e.column.kind == LocalJacobian::Kind::kState) {
-      if (e.column.index >= slots.states.width) return;
-      const std::uint32_t s = local[slots.states.at(e.column.index).index()];
-      if (s != kNoRow) acc.add(s, e.value);
-      return;
-    }
-    const SignalSlice in = run_.b_.inputs[slots.input(e.column.port).index()];
-    if (e.column.index >= in.width) return;
-    const std::uint32_t r = rows.row_of[in.at(e.column.index).index()];
-    if (r == kNoRow) return;  // not computed by the part: constant during a step
-    for (std::size_t k = rows.row_starts[r]; k < rows.row_starts[r + 1]; ++k)
-      acc.add(rows.row_states[k], e.value * rows.row_values[k]);
-  };
   const auto mine = [&](ActorId d) { return whole || parts_.of[d.index()] == part->id; };
   for (const ActorId d : run_.layout_.rhs_inputs) {
     if (!mine(d)) continue;
     if (const std::span<const ActorId> loop = run_.b_.loop_headed_by(d); !loop.empty()) {
-      add_loop_rows(run_, loop, local, acc, rows);
+      composer.add_loop_rows(loop);
       continue;
     }
     const ActorSlots& slots = run_.b_.actors[d.index()];
-    by_row(sorted_local_jacobian(d),
+    const LocalEntries local_entries = sorted_local_jacobian(d);
+    composer.begin_actor(d, local_entries.points);
+    by_row(local_entries.entries,
            [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
              if (row.kind != LocalJacobian::Kind::kOutput) return;
              const SignalSlice out = run_.b_.outputs[slots.output(row.port).index()];
              if (row.index >= out.width) return;
-             for (const auto& e : es) contribute(d, e);
-             rows.row_of[out.at(row.index).index()] = rows.take(acc);
+             for (const auto& e : es) composer.contribute(d, e);
+             composer.end_output(out.at(row.index));
            });
   }
   for (const ActorId d : run_.layout_.stateful) {
     if (!mine(d)) continue;
     const ActorSlots& slots = run_.b_.actors[d.index()];
-    by_row(sorted_local_jacobian(d),
+    const LocalEntries local_entries = sorted_local_jacobian(d);
+    composer.begin_actor(d, local_entries.points);
+    by_row(local_entries.entries,
            [&](const LocalJacobian::Element& row, std::span<const LocalJacobian::Entry> es) {
              if (row.kind != LocalJacobian::Kind::kDerivative || row.index >= slots.states.width) return;
-             const std::uint32_t i = local[slots.states.at(row.index).index()];
+             const std::uint32_t i = composer.local(slots.states.at(row.index));
              if (i == kNoRow) return;
-             for (const auto& e : es) contribute(d, e);
-             acc.take([&](std::uint32_t s, double v) { entries.push_back({i, s, v}); });
+             for (const auto& e : es) composer.contribute(d, e);
+             composer.end_derivative(i, entries);
            });
   }
-  return {n, std::move(entries)};
+  JacobianPattern pattern(n, std::move(entries));
+  if (program != nullptr) program->finish(pattern);
+  return pattern;
 }
 
 std::vector<double> ContinuousPhase::jacobian_at_start(bool finite_differences) {
@@ -210,10 +269,15 @@ std::vector<double> ContinuousPhase::jacobian_at_start(bool finite_differences) 
   for (Part& p : parts_.all) {
     if (p.x.empty()) continue;
     const std::size_t m = p.x.size();
-    const JacobianPattern exact = jacobian_pattern(&p);
+    JacobianPattern exact = jacobian_pattern(&p);
+    if (!finite_differences && exact.values_at_point()) {  // as start_parts() makes it
+      p.program.emplace();
+      exact = jacobian_pattern(&p, &*p.program);
+    }
     const JacobianPattern pattern = finite_differences ? exact.unknown_values() : exact;
     JacobianEvaluator evaluator(pattern, &ContinuousPhase::part_rhs, &p,
-                                JacobianEvaluator::Storage::kColumnMajor);
+                                JacobianEvaluator::Storage::kColumnMajor,
+                                &ContinuousPhase::part_values_at_point);
     const std::vector<double> x(part_state(p), part_state(p) + m);
     std::vector<double> fx(m);
     std::vector<double> local(m * m);
@@ -248,8 +312,8 @@ LoopSolver::Linear ContinuousPhase::loop_jacobian(std::span<const ActorId> membe
     const ActorId d = members[i];
     const ActorSlots& slots = run_.b_.actors[d.index()];
     const bool tear = i >= members.size() - tears;
-    by_row(sorted_local_jacobian(d), [&](const LocalJacobian::Element& row,
-                                         std::span<const LocalJacobian::Entry> es) {
+    by_row(sorted_local_jacobian(d).entries, [&](const LocalJacobian::Element& row,
+                                                 std::span<const LocalJacobian::Entry> es) {
       if (row.kind != LocalJacobian::Kind::kOutput || !known) return;
       std::vector<double> sum(n, 0.0);
       for (const LocalJacobian::Entry& e : es) {
@@ -257,7 +321,7 @@ LoopSolver::Linear ContinuousPhase::loop_jacobian(std::span<const ActorId> membe
         const auto it =
             rows.find(run_.b_.inputs[slots.input(e.column.port).index()].at(e.column.index).value());
         if (it == rows.end()) continue;  // from outside the loop: fixed in a solve
-        if (std::isnan(e.value)) known = false;
+        if (std::isnan(e.value) || e.point != LocalJacobian::kNotAtPoint) known = false;  // not a constant
         for (std::size_t j = 0; j < n; ++j) sum[j] += e.value * it->second[j];
       }
       const SignalIndex out = run_.b_.outputs[slots.output(row.port).index()].at(row.index);

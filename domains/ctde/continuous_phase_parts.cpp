@@ -174,6 +174,11 @@ void ContinuousPhase::start_parts(const OdeOptions& ode, double t) {
     problem.user = &p;
     if (is_implicit(ode.method)) {
       p.pattern.emplace(jacobian_pattern(&p));
+      if (p.pattern->values_at_point()) {  // composed again, recorded (only then: it takes memory)
+        p.program.emplace();
+        p.pattern.emplace(jacobian_pattern(&p, &*p.program));
+        problem.values_at_point = &ContinuousPhase::part_values_at_point;
+      }
       problem.pattern = &*p.pattern;
     }
     if (p.whole) {
@@ -246,6 +251,30 @@ int ContinuousPhase::part_rhs(double t, const double* x, double* dxdt, void* use
   // shorter step; step_solver() reports it if that does not help.
   self.note_nonfinite_derivative(p, t, x, p.whole ? StateIndex::at(k) : p.states[k], dxdt[k], x[k]);
   return 1;
+}
+
+int ContinuousPhase::part_values_at_point(double t, const double* x, double* values, void* user) {
+  auto& p = *static_cast<Part*>(user);
+  ContinuousPhase& self = *p.phase;
+  RunState& run = self.run_;
+  const StatesView view(run.b_, self.placed_states(p, x));
+  // Every output and derivative at (t, x) first: the actors read that point.
+  if (!self.compute_derivatives(p, t, p.whole ? p.dx.data() : self.parts_.dx.data(), x)) return 1;
+  try {
+    for (const JacobianProgram::PointActor& a : p.program->point_actors()) {
+      const ReadContext context(run.b_, run.services_, a.actor, run.now_, t);
+      run.guarded(a.actor, [&] {
+        run.layout_.actors[a.actor.index()]->jacobian_values(context, p.program->entries_of(a),
+                                                             p.program->values_of(a));
+      });
+    }
+  } catch (RunState::Failure& failure) {
+    self.note_rhs_failure(p, t, x);
+    self.rhs_failure_.actor_error = std::move(failure);
+    return 1;
+  }
+  p.program->compose(values);
+  return 0;
 }
 
 void ContinuousPhase::load_part(Part& p, double t) {

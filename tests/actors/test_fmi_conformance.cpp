@@ -74,24 +74,6 @@ struct TmpDir {
   std::string old;
 };
 
-/// An instance of test FMU `name` made directly (no actor), for calls the importer never makes.
-struct Direct {
-  Direct(const std::string& name, bool me, bool fmi3, bool once = false)
-      : archive(fmu(name)),
-        library(std::make_shared<Fmi2Library>(
-            archive.folder() / "binaries" / fmi_platform(fmi3 ? "3.0" : "2.0") / (name + ".so"), me,
-            fmi3 ? "3.0" : "2.0", archive.describe())),
-        guid("{ctde-test-fmu-" + name + "}"),
-        uri(file_uri(archive.folder() / "resources")),
-        instance(std::make_unique<Fmi2Instance>(library, "i",
-                                                me ? fmi2::Type::kModelExchange : fmi2::Type::kCoSimulation,
-                                                guid, uri, once, "test")) {}
-  FmuArchive archive;
-  std::shared_ptr<Fmi2Library> library;
-  std::string guid, uri;
-  std::unique_ptr<Fmi2Instance> instance;
-};
-
 }  // namespace
 
 TEST_CASE("discrete inputs of every type are set at events in Model Exchange and equal the outputs") {
@@ -237,7 +219,7 @@ TEST_CASE(
 
 TEST_CASE("the strict runtime refuses what FMI forbids, as a real FMU does") {
   SUBCASE("states set in Event Mode") {
-    Direct d("ball", true, false);
+    OneInstance d("ball", true, false);
     Fmi2Instance& fmu = *d.instance;
     const auto& f = fmu.f();
     REQUIRE(f.setup_experiment(fmu.component(), 0, 0, 0, 0, 0) == fmi2::Status::kOK);
@@ -249,7 +231,7 @@ TEST_CASE("the strict runtime refuses what FMI forbids, as a real FMU does") {
     CHECK(fmu.last_message().find("Event Mode") != std::string::npos);
   }
   SUBCASE("a discrete input set in Continuous-Time Mode") {
-    Direct d("discrete_inputs", true, false);
+    OneInstance d("discrete_inputs", true, false);
     Fmi2Instance& fmu = *d.instance;
     const auto& f = fmu.f();
     REQUIRE(f.setup_experiment(fmu.component(), 0, 0, 0, 0, 0) == fmi2::Status::kOK);
@@ -267,7 +249,7 @@ TEST_CASE("the strict runtime refuses what FMI forbids, as a real FMU does") {
     CHECK(fmu.last_message().find("i_in") != std::string::npos);
   }
   SUBCASE("a co-simulation step from the wrong communication point") {
-    Direct d("feedthrough", false, false);
+    OneInstance d("feedthrough", false, false);
     Fmi2Instance& fmu = *d.instance;
     const auto& f = fmu.f();
     REQUIRE(f.setup_experiment(fmu.component(), 0, 0, 0, 0, 0) == fmi2::Status::kOK);
@@ -278,7 +260,7 @@ TEST_CASE("the strict runtime refuses what FMI forbids, as a real FMU does") {
     CHECK(fmu.last_message().find("0.3") != std::string::npos);
   }
   SUBCASE("a second live instance of an FMU that allows one per process") {
-    Direct d("once", true, false);
+    OneInstance d("once", true, false);
     // ctde refuses it before calling (once_per_process) ...
     CHECK_THROWS_WITH_AS(
         Fmi2Instance(d.library, "j", fmi2::Type::kModelExchange, d.guid, d.uri, true, "second"),
@@ -291,7 +273,7 @@ TEST_CASE("the strict runtime refuses what FMI forbids, as a real FMU does") {
 }
 
 TEST_CASE("ctde checks each call against the mode table before making it") {
-  Direct d("ball", true, false);
+  OneInstance d("ball", true, false);
   Fmi2Instance& fmu = *d.instance;
   CHECK(fmu.mode() == FmiMode::kInstantiated);
   fmu.call(FmiCall::kSetupExperiment,

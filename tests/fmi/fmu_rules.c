@@ -645,6 +645,10 @@ static FmuDescription* parse(char* xml, int fmi3, const char* path, char* why, s
     if ((me || cs) &&
         attribute(line, fmi3 ? "canSerializeFMUState" : "canSerializeFMUstate", text, sizeof text))
       d->can_serialize_state[cs] = strcmp(text, "true") == 0;
+    if ((me || cs) &&
+        attribute(line, fmi3 ? "providesDirectionalDerivatives" : "providesDirectionalDerivative", text,
+                  sizeof text))
+      d->provides_directional[cs] = strcmp(text, "true") == 0;
     if (has_element(line, "ModelVariables")) in_variables = 1;
     if (strstr(line, "</ModelVariables") != NULL) in_variables = 0;
     if (has_element(line, "ModelStructure")) in_structure = 1;

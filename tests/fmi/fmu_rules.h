@@ -121,6 +121,9 @@ typedef struct FmuDescription {
    * canSerializeFMUState) say "true" (the FMU-state functions, fmu_state.h). */
   int can_get_and_set_state[2];
   int can_serialize_state[2];
+  /* Per interface: providesDirectionalDerivative (FMI 3: providesDirectionalDerivatives)
+   * says "true" (fmu_partials.h). */
+  int provides_directional[2];
   int n;
   FmuVar vars[FMU_MAX_DESCRIBED];
   /* FMI 3: the continuous states, element-wise, in the order of the

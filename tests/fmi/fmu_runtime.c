@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmu_partials.h"
 #include "fmu_rules.h"
 #include "fmu_runtime.h"
 #include "fmu_state.h"
@@ -381,6 +382,21 @@ EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real dx[], size_t n) {
   return fmi2OK;
 }
 #endif
+/* From Initialization Mode to Terminated (stepComplete in Co-Simulation); fmu_partials.h checks the rest. */
+EXPORT fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference unknowns[],
+                                               size_t n_unknowns, const fmi2ValueReference knowns[],
+                                               size_t n_knowns, const fmi2Real seed[],
+                                               fmi2Real sensitivity[]) {
+  Instance* m = (Instance*)c;
+  ALLOW("fmi2GetDirectionalDerivative", FMU_ANY,
+        IN(INITIALIZATION_MODE) | IN(EVENT_MODE) | IN(CONTINUOUS_TIME_MODE) | IN(STEP_MODE) | IN(TERMINATED));
+  const fmi2Status s = compute(m);
+  if (s != fmi2OK) return s;
+  return fmu_directional(m, "fmi2GetDirectionalDerivative", unknowns, n_unknowns, knowns, n_knowns, seed,
+                         sensitivity)
+             ? fmi2OK
+             : fmi2Error;
+}
 EXPORT fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real z[], size_t n) {
   Instance* m = (Instance*)c;
   ALLOW("fmi2GetEventIndicators", FMU_ME,

@@ -137,6 +137,13 @@ int model_event(Instance* m);
 /* After an accepted integrator step: 1 asks for an event. */
 int model_step_done(Instance* m);
 
+/* Optional (a weak symbol: null in a model without it): the partial
+ * derivative of the Real unknown `unknown` (a state derivative or an
+ * output) with respect to the Real known `known` (a state or an input) at
+ * the values computed last, by value reference; the directional derivatives
+ * of fmu_partials.h are made of them. */
+double model_partial(Instance* m, unsigned int unknown, unsigned int known) __attribute__((weak));
+
 /* Defined by the runtime: a message through the importer's logger
  * (status 0 OK, 1 Warning... as fmi2Status and fmi3Status). */
 void model_log(Instance* m, int status, const char* category, const char* text);

@@ -86,6 +86,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmu_partials.h"
 #include "fmu_rules.h"
 #include "fmu_runtime.h"
 #include "fmu_state.h"
@@ -555,6 +556,28 @@ EXPORT fmi3Status fmi3GetContinuousStateDerivatives(void* c, double dx[], size_t
   if (s != fmi3OK) return s;
   for (size_t k = 0; k < n; ++k) dx[k] = m->r[m->desc->der_slot[k]];
   return fmi3OK;
+}
+/* From Initialization Mode to Terminated (and Step Mode); nSeed and nSensitivity count
+ * the knowns and the unknowns (scalar variables); fmu_partials.h checks the rest. */
+EXPORT fmi3Status fmi3GetDirectionalDerivative(void* c, const unsigned int unknowns[], size_t n_unknowns,
+                                               const unsigned int knowns[], size_t n_knowns,
+                                               const double seed[], size_t n_seed, double sensitivity[],
+                                               size_t n_sensitivity) {
+  Instance* m = (Instance*)c;
+  ALLOW("fmi3GetDirectionalDerivative", FMU_ANY,
+        IN(INITIALIZATION_MODE) | IN(EVENT_MODE) | IN(CONTINUOUS_TIME_MODE) | IN(STEP_MODE) | IN(TERMINATED));
+  if (n_seed != n_knowns || n_sensitivity != n_unknowns) {
+    fmu_fail(m, "fmi3GetDirectionalDerivative",
+             "nSeed %zu and nSensitivity %zu, for %zu knowns and %zu unknowns", n_seed, n_sensitivity,
+             n_knowns, n_unknowns);
+    return fmi3Error;
+  }
+  const fmi3Status s = compute(m);
+  if (s != fmi3OK) return s;
+  return fmu_directional(m, "fmi3GetDirectionalDerivative", unknowns, n_unknowns, knowns, n_knowns, seed,
+                         sensitivity)
+             ? fmi3OK
+             : fmi3Error;
 }
 EXPORT fmi3Status fmi3GetEventIndicators(void* c, double z[], size_t n) {
   Instance* m = (Instance*)c;
