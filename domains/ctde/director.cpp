@@ -19,10 +19,12 @@ __attribute__((always_inline)) inline void Director::Impl::prefetch_ahead() cons
   const std::span<const Event> h = scheduler_.pending();
   const std::size_t n = h.size();
   if (n <= 1) return;
+  // The actor object's first four cache lines, whatever its layout: the vtable pointer is in
+  // the first, and a subclass's own members begin within them (prefetching past an object's
+  // end is harmless).
   const auto* actor = reinterpret_cast<const char*>(layout_.firing_table.at(h[0].depth()).actor());
-  __builtin_prefetch(actor);                  // the vtable pointer
-  __builtin_prefetch(actor + sizeof(Actor));  // the subclass's first members
-  if (n > EventQueue::kArity) {               // a full group of children (the common case), unrolled
+  for (std::size_t line = 0; line < kPrefetchLines; ++line) __builtin_prefetch(actor + line * kCacheLine);
+  if (n > EventQueue::kArity) {  // a full group of children (the common case), unrolled
     static_assert(EventQueue::kArity == 4);
     __builtin_prefetch(layout_.firing_table.address(h[1].depth()));
     __builtin_prefetch(layout_.firing_table.address(h[2].depth()));

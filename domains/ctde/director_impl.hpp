@@ -350,6 +350,9 @@ class Director::Impl final : public DirectorServices, public RunState {
   /// Models with this many actors look ahead in the queue (prefetch_ahead):
   /// their actors outgrow the caches (4096 actors of ~300 bytes: 1.2 MB).
   static constexpr std::size_t kPrefetchActors = 4096;
+  /// prefetch_ahead: the cache lines of the next actor object it prefetches (its first 256 bytes).
+  static constexpr std::size_t kPrefetchLines = 4;
+  static constexpr std::size_t kCacheLine = 64;
 };
 
 }  // namespace ctde
