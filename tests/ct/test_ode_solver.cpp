@@ -469,6 +469,11 @@ TEST_CASE("construction problems are errors that name them") {
   throws(ok, OdeOptions{}, std::span<const double>{}, "initial state has 0 values");
   throws(OdeProblem{1, nullptr, nullptr, nullptr, nullptr}, OdeOptions{}, one, "no right-hand side");
   throws(OdeProblem{1, relaxation, relaxation, nullptr, nullptr}, OdeOptions{}, one, "only used by ark-imex");
+  const JacobianPattern at_point(1, {{0, 0, JacobianPattern::kAtPoint}});
+  OdeProblem no_values = ok;
+  no_values.pattern = &at_point;
+  throws(no_values, options_for(SolverKind::kBdf), one,
+         "values given at each point, and no function gives them");
   OdeOptions bad_atol;
   bad_atol.atol_per_state = {1e-9, 1e-9};
   throws(ok, bad_atol, one, "atol_per_state has 2 values");
