@@ -305,7 +305,8 @@ void FMU::local_jacobian(LocalJacobian& jacobian) const {
     return;
   }
   // With directional derivatives the values come at each point (jacobian_values), else by differences.
-  const double value = directional_ ? LocalJacobian::kAtPoint : LocalJacobian::kUnknown;
+  double value = LocalJacobian::kUnknown;
+  if (directional_) value = LocalJacobian::kAtPoint;
   // Where each state variable's elements start among the actor's states, and each input variable's port.
   std::vector<std::optional<std::uint32_t>> state_offset(md_.variables.size());
   std::uint32_t offset = 0;

@@ -125,7 +125,9 @@ class Composer {
   void end_derivative(std::uint32_t i, std::vector<JacobianPattern::Entry>& entries) {
     row_.clear();
     acc_.take([&](std::uint32_t s, double v, bool point) {
-      entries.push_back({i, s, point && !std::isnan(v) ? JacobianPattern::kAtPoint : v});
+      double value = v;
+      if (point && !std::isnan(v)) value = JacobianPattern::kAtPoint;
+      entries.push_back({i, s, value});
       row_.push_back(s);
     });
     if (program_ != nullptr) program_->derivative_row(program_->end_row(row_), i);
