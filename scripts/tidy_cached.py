@@ -60,8 +60,10 @@ def key_of(unit, root, salt, hasher, build):
         return None
     digest = hashlib.sha256(salt)
     digest.update(unit["command"].replace(root, "<root>").encode())
-    for name in sorted(set(files)):
-        digest.update(name.replace(root, "<root>").encode() + b"\0" + hasher.of(name).encode())
+    # Sorted by the names as hashed (the checkout's folder replaced), so that the order, and the
+    # key, do not depend on where the checkout is ("/tmp/x" sorts before "/usr", "/work/x" after).
+    for shown, name in sorted((name.replace(root, "<root>"), name) for name in set(files)):
+        digest.update(shown.encode() + b"\0" + hasher.of(name).encode())
     return digest.hexdigest()
 
 
