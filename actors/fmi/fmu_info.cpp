@@ -34,6 +34,8 @@ nlohmann::ordered_json interface_json(const std::optional<FmuInterface>& i, bool
   out["instantiate_once_per_process"] = i->instantiate_once_per_process;
   if (me) {
     out["completed_integrator_step_not_needed"] = i->completed_step_not_needed;
+    // The Jacobian's values at each point (docs/fmi.md, "Jacobians"), else finite differences.
+    out["directional_derivatives"] = i->provides_directional_derivatives;
   } else {
     out["variable_communication_step"] = i->variable_step;
   }
@@ -153,7 +155,9 @@ std::string fmu_info_text(const nlohmann::ordered_json& info) {
        {std::pair{"model_exchange", "model-exchange"}, std::pair{"co_simulation", "co-simulation"}}) {
     const auto& i = info["interfaces"][key];
     if (i.is_null()) continue;
-    text += std::string(separator) + name + " (" + i["model_identifier"].get<std::string>() + ")";
+    text += std::string(separator) + name + " (" + i["model_identifier"].get<std::string>();
+    if (i.value("directional_derivatives", false)) text += ", directional derivatives";
+    text += ")";
     separator = ", ";
   }
   text += "\nstates:";

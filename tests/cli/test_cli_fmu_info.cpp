@@ -62,6 +62,21 @@ TEST_CASE("ctde fmu info --json maps each variable: port kinds per interface, st
   CHECK(variable(ball, "der(v)")["ctde"]["port"].is_null());
   CHECK(variable(ball, "e")["ctde"]["start"] == true);
   CHECK(variable(ball, "e")["variability"] == "tunable");
+  CHECK(ball["interfaces"]["model_exchange"]["directional_derivatives"] == false);
+}
+
+TEST_CASE("ctde fmu info says whether an FMU gives its Jacobian by directional derivatives") {
+  for (const std::string name : {"coupled", "coupled3"}) {
+    CAPTURE(name);
+    const auto listed = run_cli("fmu info --json " + fmu(name));
+    REQUIRE_MESSAGE(listed.status == 0, listed.output);
+    CHECK(nlohmann::json::parse(listed.output)["interfaces"]["model_exchange"]["directional_derivatives"] ==
+          true);
+    CHECK(run_cli("fmu info " + fmu(name))
+              .output.find("model-exchange (" + name + ", directional derivatives)") != std::string::npos);
+  }
+  const auto plain = run_cli("fmu info " + fmu("coupled_fd"));
+  CHECK(plain.output.find("model-exchange (coupled_fd)") != std::string::npos);
 }
 
 TEST_CASE("ctde fmu info prints one aligned line per variable, and names a type ports do not carry") {
