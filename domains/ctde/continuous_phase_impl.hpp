@@ -238,6 +238,9 @@ class ContinuousPhase {
   /// With `program`: records there how the pattern was composed, to compose
   /// its values at each point again (jacobian_program.hpp).
   [[nodiscard]] JacobianPattern jacobian_pattern(const Part* p, JacobianProgram* program = nullptr) const;
+  /// Part p's pattern as its solver uses it: with values at each point, p.program
+  /// records its composition (start_parts, jacobian_at_start).
+  [[nodiscard]] JacobianPattern part_pattern(Part& p) const;
   /// An actor's local Jacobian entries, and how many of them are given at each point.
   struct LocalEntries {
     std::vector<LocalJacobian::Entry> entries;

@@ -264,6 +264,14 @@ JacobianPattern ContinuousPhase::jacobian_pattern(const Part* part, JacobianProg
   return pattern;
 }
 
+JacobianPattern ContinuousPhase::part_pattern(Part& p) const {
+  JacobianPattern pattern = jacobian_pattern(&p);
+  if (!pattern.values_at_point()) return pattern;
+  // Composed again and recorded, only then: the program takes memory.
+  p.program.emplace();
+  return jacobian_pattern(&p, &*p.program);
+}
+
 std::vector<double> ContinuousPhase::jacobian_at_start(bool finite_differences) {
   const std::size_t n = run_.b_.x_storage.size();
   std::vector<double> jacobian(n * n, 0.0);
@@ -271,11 +279,7 @@ std::vector<double> ContinuousPhase::jacobian_at_start(bool finite_differences) 
   for (Part& p : parts_.all) {
     if (p.x.empty()) continue;
     const std::size_t m = p.x.size();
-    JacobianPattern exact = jacobian_pattern(&p);
-    if (!finite_differences && exact.values_at_point()) {  // as start_parts() makes it
-      p.program.emplace();
-      exact = jacobian_pattern(&p, &*p.program);
-    }
+    const JacobianPattern exact = part_pattern(p);
     const JacobianPattern pattern = finite_differences ? exact.unknown_values() : exact;
     JacobianEvaluator evaluator(pattern, &ContinuousPhase::part_rhs, &p,
                                 JacobianEvaluator::Storage::kColumnMajor,

@@ -173,12 +173,8 @@ void ContinuousPhase::start_parts(const OdeOptions& ode, double t) {
     problem.state_name = &ContinuousPhase::part_state_name;
     problem.user = &p;
     if (is_implicit(ode.method)) {
-      p.pattern.emplace(jacobian_pattern(&p));
-      if (p.pattern->values_at_point()) {  // composed again, recorded (only then: it takes memory)
-        p.program.emplace();
-        p.pattern.emplace(jacobian_pattern(&p, &*p.program));
-        problem.values_at_point = &ContinuousPhase::part_values_at_point;
-      }
+      p.pattern.emplace(part_pattern(p));
+      if (p.pattern->values_at_point()) problem.values_at_point = &ContinuousPhase::part_values_at_point;
       problem.pattern = &*p.pattern;
     }
     if (p.whole) {
