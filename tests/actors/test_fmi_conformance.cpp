@@ -234,12 +234,7 @@ TEST_CASE("the strict runtime refuses what FMI forbids, as a real FMU does") {
     OneInstance d("discrete_inputs", true, false);
     Fmi2Instance& fmu = *d.instance;
     const auto& f = fmu.f();
-    REQUIRE(f.setup_experiment(fmu.component(), 0, 0, 0, 0, 0) == fmi2::Status::kOK);
-    REQUIRE(f.enter_initialization_mode(fmu.component()) == fmi2::Status::kOK);
-    REQUIRE(f.exit_initialization_mode(fmu.component()) == fmi2::Status::kOK);
-    fmi2::EventInfo info{};
-    REQUIRE(f.new_discrete_states(fmu.component(), &info) == fmi2::Status::kOK);
-    REQUIRE(f.enter_continuous_time_mode(fmu.component()) == fmi2::Status::kOK);
+    enter_continuous_time(fmu);
     const unsigned int u = 0;  // the continuous Real input: allowed
     const double value = 1;
     CHECK(f.set_real(fmu.component(), &u, 1, &value) == fmi2::Status::kOK);

@@ -126,15 +126,6 @@ TEST_CASE(
 }
 
 TEST_CASE("the strict runtime refuses directional derivatives that FMI forbids") {
-  const auto enter_continuous_time = [](Fmi2Instance& fmu) {
-    const auto& f = fmu.f();
-    REQUIRE(f.setup_experiment(fmu.component(), 0, 0, 0, 0, 0) == fmi2::Status::kOK);
-    REQUIRE(f.enter_initialization_mode(fmu.component()) == fmi2::Status::kOK);
-    REQUIRE(f.exit_initialization_mode(fmu.component()) == fmi2::Status::kOK);
-    fmi2::EventInfo info{};
-    REQUIRE(f.new_discrete_states(fmu.component(), &info) == fmi2::Status::kOK);
-    REQUIRE(f.enter_continuous_time_mode(fmu.component()) == fmi2::Status::kOK);
-  };
   const double seed = 1;
   double out[2] = {0, 0};
   SUBCASE("the values, where allowed: der(y) and w on x at x = 1, u = 0") {

@@ -30,24 +30,13 @@ using namespace ctde::test;
 namespace {
 
 /// Instances of test FMU `name` made directly (no actor), with its FMU-state functions looked up.
-struct Direct {
-  Direct(const std::string& name, bool me, bool fmi3)
-      : archive(fmu(name)),
-        library(std::make_shared<Fmi2Library>(
-            archive.folder() / "binaries" / fmi_platform(fmi3 ? "3.0" : "2.0") / (name + ".so"), me,
-            fmi3 ? "3.0" : "2.0", archive.describe())),
-        guid("{ctde-test-fmu-" + name + "}"),
-        uri(file_uri(archive.folder() / "resources")),
-        type(me ? fmi2::Type::kModelExchange : fmi2::Type::kCoSimulation) {
+struct Direct : DirectFmu {
+  Direct(const std::string& name, bool me, bool fmi3) : DirectFmu(name, me, fmi3) {
     library->look_up_fmu_state();
   }
   [[nodiscard]] std::unique_ptr<Fmi2Instance> instance(const std::string& name = "i") const {
-    return std::make_unique<Fmi2Instance>(library, name, type, guid, uri, false, "test");
+    return make_instance(name);
   }
-  FmuArchive archive;
-  std::shared_ptr<Fmi2Library> library;
-  std::string guid, uri;
-  fmi2::Type type;
 };
 
 /// Instantiated to Event Mode (ME) or Step Mode (CS): the experiment from 0 to 10 s.
