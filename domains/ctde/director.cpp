@@ -234,66 +234,33 @@ void Director::Impl::states_changing(ActorId actor) {
   changes_.states = true;
 }
 
+Director::Impl::Impl(const FlatModel& model, const RunOptions& options, std::string name, TraceWriter* trace,
+                     ResultsSink* results)
+    : RunState(model, options, trace, results, *this), name_(std::move(name)) {
+  for (const FlatActor& actor : model_.actors) actor.actor->check_time_resolution(resolution_);
+  lay_out(continuous_);
+  if (!options_.atol_per_state.empty() && options_.atol_per_state.size() != b_.x_storage.size()) {
+    throw OptionError("atol", "director option 'atol' lists " +
+                                  std::to_string(options_.atol_per_state.size()) +
+                                  " tolerances but the model has " + std::to_string(b_.x_storage.size()) +
+                                  " continuous states (give one number, or one per state in the order ctde "
+                                  "validate prints)");
+  }
+}
+
 void Director::Impl::initialize() {
-  now_ = {start_, 0};
-  const double t = resolution_.to_seconds(start_);
-  std::vector<ActorId> from_inputs;  // initialized last, in schedule (depth) order
-  const auto initialize_one = [&](ActorId d) {
-    FireContext context(b_, this, d, now_, t);
-    guarded(d, [&] { layout_.actors[d.index()]->initialize(context); });
-  };
-  for (ActorId d{0}; d.index() < layout_.actors.size(); ++d) {
-    guarded(d, [&] { b_.states[d.index()] = layout_.actors[d.index()]->make_state(); });
-    if (layout_.actors[d.index()]->initializes_from_inputs()) {
-      from_inputs.push_back(d);
-    } else {
-      initialize_one(d);
-    }
-  }
-  const RhsProgram outputs(RhsProgram::Part::kOutputs, layout_.at_start, layout_.actors, b_);
-  evaluate(outputs, t);
-  // A constant's value is present on its discrete readers at every tag;
-  // they fire once, at the start tag, when it appears (as for any input
-  // that changes), and never again because of it.
-  for (const auto& [input, value] : layout_.constant_inputs) {
-    scheduler_.present_always(input,
-                              std::span<const double>(b_.signals.data() + value.offset.index(), value.width));
-  }
-  for (const ActorId d : from_inputs) {
-    initialize_one(d);
-    evaluate(outputs, t);  // its outputs, for the next one's inputs
-  }
+  initialize_actors();
   initialized_ = true;
-  start_solver(t);
+  start_solver(resolution_.to_seconds(start_));
 }
 
 void Director::Impl::start_solver(double t) {
-  if (!b_.x_storage.empty()) {
-    continuous_.check_states(t);
-    try {
-      OdeOptions ode = make_ode_options(options_);
-      if (ode.atol_per_state.empty()) {  // the actors may know their states' scales
-        std::vector<double> atol(b_.x_storage.size(), options_.atol);
-        bool changed = false;
-        for (const ActorId d : layout_.stateful) {
-          const StateSlice slice = b_.actors[d.index()].states;
-          const std::span<double> mine(atol.data() + slice.offset.index(), slice.width);
-          guarded(d, [&] { layout_.actors[d.index()]->state_tolerances(mine); });
-          changed =
-              changed || std::any_of(mine.begin(), mine.end(), [&](double v) { return v != options_.atol; });
-        }
-        for (const double v : atol) {
-          if (!(v > 0) || !std::isfinite(v))
-            throw Failure{"an actor gave a state tolerance of " + format_double(v), ""};
-        }
-        if (changed) ode.atol_per_state = std::move(atol);
-      }
-      if (std::isfinite(layout_.step_bound))
-        ode.max_step = std::min(ode.max_step.value_or(layout_.step_bound), layout_.step_bound);
-      continuous_.start_parts(ode, t);
-    } catch (const std::exception& e) {
-      throw Failure{std::string("the ODE solver could not start: ") + e.what(), ""};
-    }
+  if (b_.x_storage.empty()) return;
+  continuous_.check_states(t);
+  try {
+    continuous_.start_parts(ode_options(), t);
+  } catch (const std::exception& e) {  // a Failure (an actor's) passes as it is
+    throw Failure{std::string("the ODE solver could not start: ") + e.what(), ""};
   }
 }
 

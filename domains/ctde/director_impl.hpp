@@ -5,8 +5,8 @@
 /// (ContinuousPhase, continuous_phase_impl.hpp). Its sources:
 ///
 /// - director.cpp: the run loop, the services actors call (emit, fire_at,
-///   ...), the DE phase and the run's end;
-/// - director_layout.cpp: the flat buffers and the evaluation lists.
+///   ...), the DE phase and the run's end. The run's layout is RunState's
+///   (run_layout.cpp).
 
 #include <algorithm>
 #include <functional>
@@ -23,10 +23,10 @@
 #include "../de/discrete_scheduler.hpp"
 #include "continuous_phase_impl.hpp"
 #include "director.hpp"
-#include "director_layout_impl.hpp"
 #include "firing_table.hpp"
 #include "rhs_program.hpp"
 #include "row_recorder.hpp"
+#include "run_layout_impl.hpp"
 #include "run_state_impl.hpp"
 #include "states_view.hpp"
 
@@ -34,7 +34,7 @@ namespace ctde {
 
 class Director::Impl final : public DirectorServices, public RunState {
  public:
-  /// Lays the model out (director_layout.cpp). @throws OptionError for an
+  /// Lays the model out (RunState::lay_out). @throws OptionError for an
   /// atol list of the wrong length.
   Impl(const FlatModel& model, const RunOptions& options, std::string name, TraceWriter* trace,
        ResultsSink* results);
@@ -119,54 +119,7 @@ class Director::Impl final : public DirectorServices, public RunState {
   [[nodiscard]] Tick stop_tick() const override { return stop_; }
 
  private:
-  /// Offsets of every port in the flat buffers. Inside the director an
-  /// actor is known by its depth (its position in the topological order), so
-  /// that the queue's events name their receiver and the firing loop walks
-  /// arrays in order.
-  void lay_out();
-
-  /// The lengths of the run's buffers, counted by lay_out_actors().
-  struct BufferSizes {
-    std::uint32_t signals = 0;  ///< output values
-    std::uint32_t states = 0;   ///< continuous states
-    std::uint32_t tokens = 0;   ///< input token slots
-    std::uint32_t inputs = 0;   ///< input ports
-    std::uint32_t outputs = 0;  ///< output ports
-  };
-  /// Per actor (by depth): its slices of the buffers, its guards, whether
-  /// it has states, watches steps or drives continuous signals.
-  BufferSizes lay_out_actors();
-  /// Each input's slice (its driver's output, or zeros when unconnected),
-  /// the receivers of each output's tokens, the token and value buffers.
-  void connect_inputs(const BufferSizes& sizes);
-  /// The algebraic loops (FlatModel::algebraic_loops): their actors by
-  /// depth (RunBuffers::loop_members) and their solvers; refused here when
-  /// the option `algebraic_loops` is "error".
-  void lay_out_loops();
-  /// The head of the algebraic loop actor `d` belongs to, or d itself.
-  [[nodiscard]] ActorId loop_head(ActorId d) const;
-  /// The fixed flags that need the evaluation lists: who moves guards,
-  /// functions, readers of timed outputs; the constant discrete inputs.
-  void set_fixed_flags();
-
-  /// The evaluation lists, each in schedule order: every continuous and
-  /// constant actor (layout_.at_start, once); those whose outputs change with time
-  /// (layout_.continuous: at step ends, output_interval points and after events; a
-  /// constant's outputs never change, an actor without continuous outputs
-  /// has nothing to evaluate); those the derivatives read (layout_.rhs_inputs: the
-  /// RHS evaluates only these, not outputs that only the results or discrete
-  /// actors read); and those the guards read (layout_.guard_inputs: a state-event
-  /// search evaluates only these at its trial times).
-  void schedule_guards_and_outputs();
-
-  /// The actors of layout_.continuous (layout_.timed) whose outputs `seeds` read: the
-  /// drivers of the seeds' inputs and, upstream of those, drivers of inputs
-  /// that feed an output through (an output that depends on states only ends
-  /// the walk). With `with_seeds`, the seeds too. Schedule order.
-  [[nodiscard]] std::vector<ActorId> upstream(const std::vector<ActorId>& seeds, bool with_seeds) const;
-
-  /// At the start: the actors' states and initialize(), every continuous
-  /// and constant output, the solver.
+  /// At the start: the actors (RunState::initialize_actors), then the solver.
   void initialize();
   /// The solver at time t (after initialize(), or a resume): the run's
   /// options with the actors' state tolerances and the step bound.
@@ -277,10 +230,6 @@ class Director::Impl final : public DirectorServices, public RunState {
   /// input holds its last token, 0 before the first), sent as tokens.
   void fire_function(ActorId a, double t);
 
-  /// The step bound (layout_.step_bound) from the actors that drive the guards
-  /// and, without output_interval rows, the recorded signals.
-  void bound_steps();
-
   /// The DE phase at now_: every microstep of this time, each firing its
   /// actors in depth order (the event being served, tokens to deeper actors
   /// in the same microstep, everything else at the next one).
@@ -347,9 +296,6 @@ class Director::Impl final : public DirectorServices, public RunState {
   /// The continuous side: its parts, guards and rows inside steps.
   ContinuousPhase continuous_{*this};
 
-  /// Models with this many actors look ahead in the queue (prefetch_ahead):
-  /// their actors outgrow the caches (4096 actors of ~300 bytes: 1.2 MB).
-  static constexpr std::size_t kPrefetchActors = 4096;
   /// prefetch_ahead: the cache lines of the next actor object it prefetches (its first 256 bytes).
   static constexpr std::size_t kPrefetchLines = 4;
   static constexpr std::size_t kCacheLine = 64;

@@ -2,10 +2,12 @@
 /// What the two phases of a run share (private: not installed): the model
 /// and options, the clock (now_), the flat buffers, the discrete scheduler,
 /// the layout, the results rows and the counters, and the services both
-/// phases call on the actors (evaluate, guarded, the step watchers). The
+/// phases call on the actors (evaluate, guarded, the step watchers); and how
+/// a run is laid out and its actors initialized before it starts. The
 /// director (Director::Impl: the run loop and the discrete phase) is a
 /// RunState; the continuous phase (continuous_phase_impl.hpp) holds one by
-/// reference, as an integrator holds its context.
+/// reference, as an integrator holds its context. A test builds a RunState
+/// and a ContinuousPhase on their own, with services of its own.
 
 #include <cstdint>
 #include <exception>
@@ -20,20 +22,39 @@
 #include "../../core/time.hpp"
 #include "../de/discrete_scheduler.hpp"
 #include "director.hpp"
-#include "director_layout_impl.hpp"
 #include "loop_solver_impl.hpp"
 #include "rhs_program.hpp"
 #include "row_recorder.hpp"
+#include "run_layout_impl.hpp"
 #include "run_options.hpp"
 
 namespace ctde {
 
+class ContinuousPhase;
 class TraceWriter;
 
 struct RunState {
   /// `services`: what the actors' contexts call (the director).
   RunState(const FlatModel& model, const RunOptions& options, TraceWriter* trace, ResultsSink* results,
            DirectorServices& services);
+
+  /// Lays the run out before it starts (run_layout.cpp): the flat buffers,
+  /// layout_ (the evaluation lists, the flags), the algebraic loops'
+  /// solvers, the rows' columns, and `continuous`'s guards and parts.
+  /// @throws ModelError for an algebraic loop the options refuse.
+  void lay_out(ContinuousPhase& continuous);
+
+  /// At the start tag (now_ <- (start, 0)): each actor's state and
+  /// initialize() (those that initialize from their inputs last, in depth
+  /// order, each after the outputs it reads), every continuous and constant
+  /// output, the constant discrete inputs (run_state.cpp).
+  void initialize_actors();
+
+  /// The continuous phase's solver options at the start: the run's, with
+  /// the actors' own state tolerances (Actor::state_tolerances) unless
+  /// the options list them, and the step bound (run_state.cpp).
+  /// @throws Failure for a tolerance that is not positive and finite.
+  [[nodiscard]] OdeOptions ode_options();
 
   /// Per actor flags: bits below (kReadsTimed...).
   using Flags = std::uint16_t;
@@ -125,7 +146,7 @@ struct RunState {
   DiscreteScheduler scheduler_{b_};
   Tag now_;
   RunStatistics stats_;
-  DirectorLayout layout_;
+  RunLayout layout_;
   RowRecorder rows_;  ///< the results rows
   EventChanges changes_;
   Director::ProgressCallback progress_;

@@ -1,6 +1,6 @@
 #pragma once
-/// What Director::Impl::lay_out() (director_layout.cpp) computes once before
-/// a run and the run only reads: per depth, the actor, its flags and its
+/// What RunState::lay_out() (run_layout.cpp) computes once before a run and
+/// the run only reads: per depth, the actor, its flags and its
 /// firing word; the evaluation lists in schedule order; and the facts about
 /// the model that choose the run loop's paths. Beside it, the director's
 /// results rows and what the events at the current time changed (private:
@@ -21,17 +21,17 @@ namespace ctde {
 
 /// Fixed for the run once laid out. Per depth (ActorId): an actor's position
 /// in the topological order.
-struct DirectorLayout {
+struct RunLayout {
   std::vector<FlatIndex> by_depth;   ///< per depth: the actor's index in the FlatModel
   std::vector<const Actor*> actors;  ///< by depth
-  /// Per depth: the director's flags (Director::Impl::kReadsTimed ...);
+  /// Per depth: the run's flags (RunState::kReadsTimed ...);
   /// the fixed ones describe the actor, the others the current microstep.
   std::vector<std::uint16_t> flags;
   /// Per depth: the actor and whether its firing is plain, in one word
   /// (what the discrete phase reads first; built from the fixed flags).
   FiringTable firing_table;
 
-  // The evaluation lists, each in schedule order (Director::Impl::schedule_guards_and_outputs).
+  // The evaluation lists, each in schedule order (run_layout.cpp).
   std::vector<ActorId> at_start;       ///< every continuous and constant actor
   std::vector<ActorId> continuous;     ///< outputs that change with time
   std::vector<std::uint8_t> timed;     ///< per depth: 1 when in `continuous`
