@@ -63,7 +63,7 @@ class Layout {
   /// and, without output_interval rows, the recorded signals.
   void bound_steps();
 
-  /// Models with this many actors look ahead in the queue (Layout::prefetch_ahead):
+  /// Models with this many actors look ahead in the queue (Director::Impl::prefetch_ahead):
   /// their actors outgrow the caches (4096 actors of ~300 bytes: 1.2 MB).
   static constexpr std::size_t kPrefetchActors = 4096;
 

@@ -41,6 +41,9 @@ struct RunState {
   /// Lays the run out before it starts (run_layout.cpp): the flat buffers,
   /// layout_ (the evaluation lists, the flags), the algebraic loops'
   /// solvers, the rows' columns, and `continuous`'s guards and parts.
+  /// Inside the run an actor is known by its depth (its position in the
+  /// topological order), so that the queue's events name their receiver and
+  /// the firing loop walks arrays in order.
   /// @throws ModelError for an algebraic loop the options refuse.
   void lay_out(ContinuousPhase& continuous);
 
