@@ -58,8 +58,7 @@ std::string FMU::guard_name(std::size_t i) const {
   return name;
 }
 
-void FMU::configure(const ParameterScope& scope) {
-  (void)scope;
+void FMU::configure(const ParameterScope& /*scope*/) {
   load_file();
   choose_interface();
   try {
