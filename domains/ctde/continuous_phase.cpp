@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -283,25 +284,37 @@ void ContinuousPhase::dense_state(Part& p, double t, double* out) {
   }
 }
 
-void ContinuousPhase::record_interval_points(Part& p, double t0, double t1, bool dense) {
-  if (!run_.rows_.active() || !run_.options_.output_interval) return;
+RowTime ContinuousPhase::interval_row(std::int64_t k) const {
   const double h = *run_.options_.output_interval;
   // The grid start + k h: in ticks when h is a whole number of them (each
   // row at an exact tick), else in seconds, between ticks.
   const std::optional<Tick> h_ticks = run_.resolution_.whole_ticks(h);
-  const auto grid_time = [&](std::int64_t k) {
-    Tick tick = 0;
-    if (h_ticks && !__builtin_mul_overflow(k, *h_ticks, &tick) &&
-        !__builtin_add_overflow(run_.start_, tick, &tick)) {
-      return RowTime::at_tick(tick, run_.resolution_);
-    }
-    return RowTime::between_ticks(run_.options_.start_time + static_cast<double>(k) * h);
-  };
+  Tick tick = 0;
+  if (h_ticks && !__builtin_mul_overflow(k, *h_ticks, &tick) &&
+      !__builtin_add_overflow(run_.start_, tick, &tick)) {
+    return RowTime::at_tick(tick, run_.resolution_);
+  }
+  return RowTime::between_ticks(run_.options_.start_time + static_cast<double>(k) * h);
+}
+
+double ContinuousPhase::next_row_time(double t) const {
+  if (!run_.rows_.active() || !run_.options_.output_interval) return std::numeric_limits<double>::infinity();
+  const double h = *run_.options_.output_interval;
+  // k from the previous grid point on (the division may round either way).
+  for (auto k = static_cast<std::int64_t>(std::floor((t - run_.options_.start_time) / h));; ++k) {
+    const double row = interval_row(k).seconds;
+    if (row > t) return row;
+  }
+}
+
+void ContinuousPhase::record_interval_points(Part& p, double t0, double t1, bool dense) {
+  if (!run_.rows_.active() || !run_.options_.output_interval) return;
+  const double h = *run_.options_.output_interval;
   // k from the previous grid point on (the division may round either way).
   auto k = static_cast<std::int64_t>(std::floor((t0 - run_.options_.start_time) / h));
   bool recorded = false;
   for (;; ++k) {
-    const RowTime time = grid_time(k);
+    const RowTime time = interval_row(k);
     const double t = time.seconds;
     if (t >= t1) break;
     if (t <= t0) continue;

@@ -86,10 +86,12 @@ std::string ContinuousPhase::guard_label(GuardId guard) const {
 
 double ContinuousPhase::advance_part(Part& p, double t_next) {
   const double t0 = p.frontier;
-  if (!p.solver) {  // without states time just advances, by at most the step bound
-    const double t1 = t0 + run_.layout_.step_bound < t_next - run_.resolution_.seconds_per_tick()
-                          ? t0 + run_.layout_.step_bound
-                          : t_next;
+  if (!p.solver) {
+    // Without states time just advances: by at most the step bound, and to
+    // each output_interval row, so that the model is evaluated in time order
+    // (a failure is met at its first row, the rows before it kept).
+    const double limit = std::min(t0 + run_.layout_.step_bound, next_row_time(t0));
+    const double t1 = limit < t_next - run_.resolution_.seconds_per_tick() ? limit : t_next;
     p.step_start = t0;
     p.time = t1;
     return t1;
@@ -158,7 +160,12 @@ void ContinuousPhase::step_part(Part& p, double t_next) {
   const double t0 = p.frontier;
   double t1 = advance_part(p, t_next);
   if (p.solver && run_.trace_ != nullptr && run_.trace_->writes(TraceKind::kStep)) trace_step(p, t0, t1);
-  load_part(p, t1);
+  try {
+    load_part(p, t1);
+  } catch (const RunState::Failure&) {
+    run_.now_ = {run_.resolution_.to_ticks(t1), 0};  // the run failed at the step's end
+    throw;
+  }
   if (p.generators.empty()) return;
   EventLocator& locator = p.locator;
   evaluate_guards(p, t1, locator.end_values());

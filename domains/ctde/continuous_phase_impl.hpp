@@ -429,6 +429,12 @@ class ContinuousPhase {
   /// Rows at start + k * output_interval strictly inside (t0, t1), from the
   /// part's dense output (or, without states, from outputs at that time).
   void record_interval_points(Part& p, double t0, double t1, bool dense);
+  /// The output_interval row start + k * output_interval: at its tick when
+  /// the interval is a whole number of ticks, else between ticks.
+  [[nodiscard]] RowTime interval_row(std::int64_t k) const;
+  /// The time (s) of the first output_interval row after t; infinity
+  /// without such rows (no results, or no output_interval).
+  [[nodiscard]] double next_row_time(double t) const;
   /// The output_interval rows after the recorder's interval_until() and
   /// before t, from p's last step (`dense`: from its interpolant); then
   /// interval_until() is t.

@@ -3,6 +3,7 @@
 // trace closed by run_end; never with an internal error.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <fstream>
 #include <string>
 
@@ -118,5 +119,39 @@ TEST_CASE("ctde run of a chattering sign chart exits 3 and the trace ends with r
     CHECK(r.output.find("internal error") == std::string::npos);
     const std::string lines = read_text(trace);
     CHECK(lines.find("{\"kind\":\"run_end\",\"status\":\"error\"") != std::string::npos);
+  }
+}
+
+TEST_CASE(
+    "a model without states recorded on a grid fails at the first row that fails, the rows before it kept") {
+  // y = sqrt(1 - t): NaN after t = 1. Nothing bounds the steps of a model
+  // without states but its rows: each is evaluated in time order, so the run
+  // fails at the first row after 1 s (1.25), not at the stop time.
+  const Run run = run_model(R"j({"ctde": 1, "director": {"stop_time": 4, "output_interval": 0.25},
+      "actors": [{"name": "f", "type": "Expression", "params": {"expr": "sqrt(1 - t)", "inputs": 0}}],
+      "record": ["f.out"]})j");
+  REQUIRE(run.result.status == RunStatus::kError);
+  CHECK(run.result.actor == "f");
+  CHECK(run.result.message ==
+        "at t=1.25 s (tick 1250000000000, microstep 0): f: expression \"sqrt(1 - t)\" gives nan");
+  CHECK(run.result.time == 1.25);
+  REQUIRE(run.rows.size() == 5);
+  for (std::size_t r = 0; r < run.rows.size(); ++r) {
+    CHECK(run.rows[r].t == 0.25 * static_cast<double>(r));
+    CHECK(run.rows[r].values.back() == std::sqrt(1 - run.rows[r].t));
+  }
+}
+
+TEST_CASE("a model without states recorded on a grid has one row per grid point, each at its exact time") {
+  // The grid's times bound its steps; a row is written once, at its tick.
+  const Run run = run_model(R"j({"ctde": 1, "director": {"stop_time": 1, "output_interval": 0.1},
+      "actors": [{"name": "f", "type": "Expression", "params": {"expr": "sin(t)", "inputs": 0}}],
+      "record": ["f.out"]})j");
+  REQUIRE(run.result.status == RunStatus::kOk);
+  REQUIRE(run.rows.size() == 11);
+  for (std::size_t r = 0; r < run.rows.size(); ++r) {
+    const double t = static_cast<double>(r) / 10;  // the tick nearest k * 0.1, as the results write it
+    CHECK(run.rows[r].t == t);
+    CHECK(run.rows[r].values.back() == doctest::Approx(std::sin(t)).epsilon(1e-15));
   }
 }
