@@ -96,10 +96,8 @@ std::optional<std::uint64_t> continued_bytes(const std::optional<SnapshotFile>& 
                                              const std::optional<CoveredFile> SnapshotFile::*covered,
                                              const std::string& path) {
   if (!resume || !(*resume.*covered) || path.empty() || path == "-") return std::nullopt;
-  std::error_code error;
-  const std::filesystem::path here =
-      std::filesystem::weakly_canonical(std::filesystem::absolute(path), error);
-  if (error || here != std::filesystem::path((*resume.*covered)->path)) return std::nullopt;
+  // The checkpoint names the file as the run that wrote it resolved it.
+  if (resolved_output_path(path) != (*resume.*covered)->path) return std::nullopt;
   return (*resume.*covered)->bytes;
 }
 

@@ -42,22 +42,6 @@ std::string describe(const NamedPath& named, bool output = true) {
   return text;
 }
 
-/// `path` made absolute with every symbolic link followed, even a dangling
-/// one (a file that does not exist yet is created at the link's target), and
-/// `.`/`..` resolved. The file need not exist.
-fs::path resolve(const std::string& path) {
-  std::error_code error;
-  fs::path p = fs::absolute(path, error);
-  if (error) return fs::path(path).lexically_normal();
-  for (int hop = 0; hop < kMaxLinkHops && fs::is_symlink(fs::symlink_status(p, error)); ++hop) {
-    const fs::path target = fs::read_symlink(p, error);
-    if (error) break;
-    p = target.is_absolute() ? target : p.parent_path() / target;
-  }
-  fs::path canonical = fs::weakly_canonical(p, error);
-  return error ? p.lexically_normal() : canonical;
-}
-
 /// What a path names, to tell whether two paths are one file: device and
 /// inode when it exists (hard links, /dev/stdout and "-" then agree), else
 /// the resolved path.
@@ -79,7 +63,7 @@ Identity identify(const std::string& path, bool output) {
     id.device = info.st_dev;
     id.inode = info.st_ino;
   }
-  id.resolved = standard_output ? std::string("-") : resolve(path).string();
+  id.resolved = standard_output ? std::string("-") : resolved_output_path(path);
   return id;
 }
 
@@ -117,7 +101,8 @@ void check_output(const NamedPath& output) {
   // The folder as written if that is the one missing, else the folder the
   // (dangling) link points into.
   fs::path folder = fs::path(output.path).parent_path();
-  if (folder.empty() || fs::is_directory(folder, error)) folder = resolve(output.path).parent_path();
+  if (folder.empty() || fs::is_directory(folder, error))
+    folder = fs::path(resolved_output_path(output.path)).parent_path();
   if (!fs::exists(folder, error)) {
     refuse("cannot write " + describe(output) + ": the folder '" + folder.string() + "' does not exist");
   }
@@ -128,6 +113,19 @@ void check_output(const NamedPath& output) {
 }
 
 }  // namespace
+
+std::string resolved_output_path(const std::string& path) {
+  std::error_code error;
+  fs::path p = fs::absolute(path, error);
+  if (error) return fs::path(path).lexically_normal().string();
+  for (int hop = 0; hop < kMaxLinkHops && fs::is_symlink(fs::symlink_status(p, error)); ++hop) {
+    const fs::path target = fs::read_symlink(p, error);
+    if (error) break;
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  fs::path canonical = fs::weakly_canonical(p, error);
+  return (error ? p.lexically_normal() : canonical).string();
+}
 
 mode_t new_file_mode() {
   const mode_t mask = umask(0);  // reading the umask means setting it: put it back at once
@@ -246,7 +244,7 @@ OutputFile::OutputFile(NamedPath path, Writer writer) : path_(std::move(path)), 
     return;
   }
 
-  const fs::path destination = resolve(path_.path);
+  const fs::path destination = resolved_output_path(path_.path);
   final_path_ = destination.string();
   std::string stem = destination.stem().string();
   std::string extension = destination.extension().string();
@@ -280,7 +278,7 @@ OutputFile::OutputFile(NamedPath path, std::optional<std::uint64_t> continue_at)
   struct stat info {};
   if (path_.path == "-" || (stat(path_.path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)))
     refuse("a run with checkpoints writes a regular file, which its resumed run continues");
-  final_path_ = resolve(path_.path).string();
+  final_path_ = resolved_output_path(path_.path);
   write_path_ = final_path_ + ".partial";
   temporary_ = true;
   if (!continue_at) {

@@ -26,6 +26,12 @@ struct NamedPath {
 /// private by mkstemp get them back).
 [[nodiscard]] mode_t new_file_mode();
 
+/// `path` made absolute with every symbolic link followed, even a dangling
+/// one (a file that does not exist yet is created at the link's target), and
+/// `.`/`..` resolved: where an OutputFile of `path` writes (final_path). The
+/// file need not exist.
+[[nodiscard]] std::string resolved_output_path(const std::string& path);
+
 /// Checks a command's files before it reads or writes anything.
 /// @throws CommandError (kExitUsage), naming the file(s), when an input is a
 ///         folder, an output is a folder or its folder does not exist, or an

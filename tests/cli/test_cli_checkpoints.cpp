@@ -222,4 +222,40 @@ TEST_CASE("a resumed checkpointed run refuses a results file shorter than its ch
                          " its checkpoint covers: it is not the file the checkpoint was taken with"})));
 }
 
+TEST_CASE("a run killed before its results file exists resumes through a symbolic link to that file") {
+  // Killed, the run leaves only out.partial: `out` does not exist, so a link
+  // to it dangles. The resumed run writes where the link points, as the
+  // killed one did, and so continues the same file.
+  const fs::path model = long_tank();
+  const fs::path whole = scratch_file("cli_checkpoints", "link_whole.csv");
+  REQUIRE(run_cli("run " + q(model) + " --quiet --rows output -o " + q(whole)).status == 0);
+  const fs::path out = scratch_file("cli_checkpoints", "link_target.csv");
+  const fs::path link = scratch_file("cli_checkpoints", "link.csv");
+  const fs::path checkpoint = scratch_file("cli_checkpoints", "link.ckpt");
+  const fs::path log = scratch_file("cli_checkpoints", "link_log.txt");
+  for (const fs::path& p : {out, link, checkpoint}) fs::remove(p);
+  std::vector<std::string> arguments{"run",
+                                     model.string(),
+                                     "--quiet",
+                                     "--rows",
+                                     "output",
+                                     "-o",
+                                     out.string(),
+                                     "--checkpoint",
+                                     checkpoint.string(),
+                                     "--checkpoint-every",
+                                     "5ms"};
+  const pid_t pid = start_until_checkpoint(arguments, checkpoint, log);
+  kill(pid, SIGKILL);
+  REQUIRE(wait_cli(pid, std::chrono::seconds(60)) == -SIGKILL);
+  REQUIRE(!fs::exists(out));
+  fs::create_symlink(out, link);
+  arguments[5 + 1] = link.string();
+  arguments.insert(arguments.end(), {"--resume", checkpoint.string()});
+  const pid_t again = spawn_cli(arguments, log, log);
+  REQUIRE_MESSAGE(wait_cli(again, std::chrono::seconds(120)) == 0, read_text(log));
+  CHECK(fs::is_symlink(link));
+  CHECK(read_text(out) == read_text(whole));
+}
+
 }  // namespace ctde::test
