@@ -15,6 +15,12 @@ models are those of cvode_klu_floor.cpp and scipy_bdf.py, plus a stiff hybrid on
                             N x N matrix written out in full (zeros included), B a zero
                             column fed by a Constant 0 (the input is required), C the row
                             selecting cell N/2, `initial` x(0). Records ss.out.
+    dense_statespace_N.json a stiff system with a dense Jacobian, as one StateSpace ss:
+                            A = D + R, R uniform in [-0.5, 0.5] (seed 1), D diagonal from
+                            -(N/2 + 1) to -(N/2 + 1e4) (eigenvalues over four decades), B
+                            ones fed by a Constant 1, C a row of ones, x(0) = 1; t in
+                            [0, 10], rtol 1e-6, atol 1e-9. Every entry of A is nonzero:
+                            `linear_solver` auto factors it dense. Records ss.out.
     robertson.json          Robertson's chemical kinetics as a ModalModel of one mode
                             (states y1, y2, y3; output y = [y1, y2, y3]) to t = 4e10, with a
                             Sampler taking y at t = 0.4 and 4e5 (a DiscreteClock's two time
@@ -48,7 +54,8 @@ search finds it again and again. (4e10 s at 1e-12 s is also past the 2^63-tick h
 
 Every model's director `solver` is --solver (default "bdf"). Usage:
     /usr/bin/python3 bench/stiff/make_models.py OUT_DIR [--solver bdf]
-        [--heat 1000,10000,100000] [--statespace 1000] [--rooms 100] [--no-robertson]
+        [--heat 1000,10000,100000] [--statespace 1000] [--dense 300] [--rooms 100]
+        [--no-robertson]
 (an empty list, e.g. --statespace "", writes none of that model). Prints each file
 written, with its number of actors and states.
 """
@@ -57,6 +64,7 @@ import argparse
 import json
 import math
 import os
+import random
 import sys
 
 import numpy as np
@@ -153,6 +161,27 @@ def heat_statespace(n, solver):
              "params": {"A": a, "B": [[0]] * n, "C": [row], "D": 0, "initial": heat_initial(n)}},
         ],
         "connections": [["zero.out", "ss.in"]],
+        "record": ["ss.out"],
+    }, n
+
+
+def dense_statespace(n, solver):
+    rng = random.Random(1)
+    a = [[rng.uniform(-0.5, 0.5) for _ in range(n)] for _ in range(n)]
+    for i in range(n):
+        a[i][i] -= n / 2 + 1 + 1e4 * i / n
+    return {
+        "ctde": 1,
+        "name": f"dense_statespace_{n}",
+        "description": (f"A stiff linear system of {n} states with a dense Jacobian: A = D + R, R uniform in "
+                        "[-0.5, 0.5], D diagonal over four decades (bench/stiff/make_models.py)."),
+        "director": {"stop_time": 10, "rtol": 1e-6, "atol": 1e-9, "solver": solver},
+        "actors": [
+            {"name": "one", "type": "Constant", "params": {"value": 1}},
+            {"name": "ss", "type": "StateSpace",
+             "params": {"A": a, "B": [[1]] * n, "C": [[1] * n], "D": 0, "initial": [1.0] * n}},
+        ],
+        "connections": [["one.out", "ss.in"]],
         "record": ["ss.out"],
     }, n
 
@@ -285,15 +314,17 @@ def main():
     parser.add_argument("--solver", default="bdf", help='the director\'s solver (default "bdf")')
     parser.add_argument("--heat", type=sizes, default=[1000, 10000, 100000], help="heat_network sizes")
     parser.add_argument("--statespace", type=sizes, default=[1000], help="heat_statespace sizes")
+    parser.add_argument("--dense", type=sizes, default=[300], help="dense_statespace sizes")
     parser.add_argument("--rooms", type=sizes, default=[100], help="thermal_rooms sizes")
     parser.add_argument("--no-robertson", action="store_true")
     args = parser.parse_args()
-    if any(n > 5000 for n in args.statespace):
+    if any(n > 5000 for n in args.statespace + args.dense):
         sys.exit("error: a StateSpace of more than 5000 states is written out as a dense matrix: too large")
     os.makedirs(args.out_dir, exist_ok=True)
 
     jobs = [(f"heat_network_{n}.json", heat_network, n) for n in args.heat]
     jobs += [(f"heat_statespace_{n}.json", heat_statespace, n) for n in args.statespace]
+    jobs += [(f"dense_statespace_{n}.json", dense_statespace, n) for n in args.dense]
     if not args.no_robertson:
         jobs.append(("robertson.json", robertson, None))
     jobs += [(f"thermal_rooms_{n}.json", thermal_rooms, n) for n in args.rooms]

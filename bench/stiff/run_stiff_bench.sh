@@ -9,7 +9,8 @@
 #                     timed alone (make_models.py writes the files)
 # Models: the heat equation (t in [0, 1], rtol 1e-6, atol 1e-9) as an actor
 # network at N = 1e3, 1e4, 1e5 and as one StateSpace at n = 1000;
-# Robertson (rtol 1e-8, per-species atol, to t = 4e10); the stiff thermal
+# a dense stiff StateSpace (n = 300, ctde alone); Robertson (rtol 1e-8,
+# per-species atol, to t = 4e10); the stiff thermal
 # rooms with thermostats (N = 100) with bdf, auto and erk45.
 # Usage: run_stiff_bench.sh [BUILD_DIR] [REPEAT] [SIZES]   (SIZES default "1000 10000 100000")
 set -euo pipefail
@@ -27,7 +28,7 @@ trap 'rm -rf "$models" "$lines"' EXIT
 # (its first is slower), one at N = 1e5.
 scipy() { env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 "$here/scipy_bdf.py" "$@"; }
 
-/usr/bin/python3 "$here/make_models.py" "$models" --heat "${sizes// /,}" --statespace 1000 --rooms 100 >&2
+/usr/bin/python3 "$here/make_models.py" "$models" --heat "${sizes// /,}" --statespace 1000 --dense 300 --rooms 100 >&2
 
 for ((i = 0; i < repeat; i++)); do
   echo "round $((i + 1)) of $repeat" >&2
@@ -38,6 +39,7 @@ for ((i = 0; i < repeat; i++)); do
       "$bin/stiff_bench" "$models/heat_network_$n.json" 1
     done
     "$bin/stiff_bench" "$models/heat_statespace_1000.json" 1
+    "$bin/stiff_bench" "$models/dense_statespace_300.json" 1
     "$bin/cvode_klu_floor" robertson 1 | sed 's/^/impl=floor /'
     scipy robertson 3 | sed 's/^/impl=scipy /'
     "$bin/stiff_bench" "$models/robertson.json" 1
@@ -57,6 +59,8 @@ for line in open(lines):
     model = fields["model"].split("_")[0] if fields["model"].startswith("heat") else fields["model"]
     if fields["model"].startswith("heat_statespace"):
         model = "heat_statespace"
+    elif fields["model"].startswith("dense_statespace"):
+        model = "dense_statespace"
     elif fields["model"].startswith("heat"):
         model = "heat"
     elif fields["model"].startswith("thermal"):
@@ -82,6 +86,10 @@ print(f"| heat StateSpace n = 1000 | {c:.4f} | {wall('scipy', 'heat', 1000):.4f}
 c, s, f = wall("ctde", "robertson", 3, "bdf"), wall("scipy", "robertson", 3), wall("floor", "robertson", 3)
 print(f"| Robertson | {c:.4f} | {s:.4f} | {f:.4f} | {c / s:.2f} | {c / f:.2f} | "
       f"{best.get(('ctde', 'robertson', 3, 'bdf'), {}).get('steps', '?')} |")
+print()
+dense = best.get(("ctde", "dense_statespace", 300, "bdf"), {})
+print(f"dense StateSpace n = 300 (a dense Jacobian, LAPACK's LU): {dense.get('wall_s', '?')} s, "
+      f"{dense.get('steps', '?')} steps")
 print()
 base = wall("ctde", "heat", sizes[0], "bdf") / sizes[0]
 for n in sizes[1:]:

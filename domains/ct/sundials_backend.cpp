@@ -1,6 +1,5 @@
 #include "domains/ct/sundials_backend_impl.hpp"
 
-#include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
 #include <sunlinsol/sunlinsol_spgmr.h>
 #include <sunmatrix/sunmatrix_band.h>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "domains/ct/band_solver_impl.hpp"
+#include "domains/ct/dense_solver_impl.hpp"
 #include "domains/ct/vector_ops.hpp"
 
 static_assert(std::is_same_v<sunrealtype, double>,
@@ -100,8 +100,9 @@ void SundialsBackend::make_linear_solver() {
     case LinearSolverKind::kDense:
       matrix_ = SUNDenseMatrix(n, n, ctx_);
       if (matrix_ == nullptr) fail_setup("SUNDenseMatrix", 0);
-      linear_solver_ = SUNLinSol_Dense(y_[cur_], matrix_, ctx_);
-      if (linear_solver_ == nullptr) fail_setup("SUNLinSol_Dense", 0);
+      // LAPACK's LU (dense_solver_impl.hpp), not Debian's -O0 SUNLinSol_Dense.
+      linear_solver_ = make_dense_solver(n, ctx_);
+      if (linear_solver_ == nullptr) fail_setup("the dense linear solver", 0);
       break;
     case LinearSolverKind::kBand: {
       const auto lower = static_cast<sunindextype>(pattern->lower_bandwidth());

@@ -4,7 +4,6 @@
 #include <doctest/doctest.h>
 
 #include <nvector/nvector_serial.h>
-#include <sundials/sundials_context.h>
 #include <sunmatrix/sunmatrix_band.h>
 
 #include <cmath>
@@ -13,27 +12,13 @@
 #include <vector>
 
 #include "domains/ct/band_solver_impl.hpp"
+#include "support/sundials_context.hpp"
 
-namespace {
-
-struct Context {
-  SUNContext ctx = nullptr;
-  Context() {
-#if SUNDIALS_VERSION_MAJOR >= 7
-    (void)SUNContext_Create(SUN_COMM_NULL, &ctx);
-#else
-    (void)SUNContext_Create(nullptr, &ctx);
-#endif
-  }
-  ~Context() { (void)SUNContext_Free(&ctx); }
-  Context(const Context&) = delete;
-  Context& operator=(const Context&) = delete;
-};
-
-}  // namespace
+using ctde::test::SundialsContext;
 
 TEST_CASE("the band solver solves random band systems, pivoting where the diagonal is small") {
-  Context c;
+  const SundialsContext context;
+  SUNContext ctx = context.get();
   std::mt19937_64 random(7);
   std::uniform_real_distribution<double> value(-1.0, 1.0);
   for (const auto& [n, ml, mu] : {std::tuple{1, 0, 0}, std::tuple{10, 1, 1}, std::tuple{50, 2, 3},
@@ -41,8 +26,8 @@ TEST_CASE("the band solver solves random band systems, pivoting where the diagon
     CAPTURE(n);
     CAPTURE(ml);
     CAPTURE(mu);
-    SUNMatrix a = SUNBandMatrix(n, mu, ml, c.ctx);
-    SUNLinearSolver s = ctde::make_band_solver(n, c.ctx);
+    SUNMatrix a = SUNBandMatrix(n, mu, ml, ctx);
+    SUNLinearSolver s = ctde::make_band_solver(n, ctx);
     REQUIRE(a != nullptr);
     REQUIRE(s != nullptr);
     // A dense copy of the band, with small diagonals: pivoting is needed.
@@ -56,8 +41,8 @@ TEST_CASE("the band solver solves random band systems, pivoting where the diagon
         dense[static_cast<std::size_t>(i + j * n)] = v;
       }
     }
-    N_Vector b = N_VNew_Serial(n, c.ctx);
-    N_Vector x = N_VNew_Serial(n, c.ctx);
+    N_Vector b = N_VNew_Serial(n, ctx);
+    N_Vector x = N_VNew_Serial(n, ctx);
     for (sunindextype i = 0; i < n; ++i) NV_Ith_S(b, i) = value(random);
     REQUIRE(SUNLinSolSetup(s, a) == 0);
     REQUIRE(SUNLinSolSolve(s, a, x, b, 0.0) == 0);
@@ -78,10 +63,11 @@ TEST_CASE("the band solver solves random band systems, pivoting where the diagon
 }
 
 TEST_CASE("the band solver refuses a singular matrix, naming its zero pivot's column") {
-  Context c;
+  const SundialsContext context;
+  SUNContext ctx = context.get();
   const sunindextype n = 4;
-  SUNMatrix a = SUNBandMatrix(n, 1, 1, c.ctx);
-  SUNLinearSolver s = ctde::make_band_solver(n, c.ctx);
+  SUNMatrix a = SUNBandMatrix(n, 1, 1, ctx);
+  SUNLinearSolver s = ctde::make_band_solver(n, ctx);
   // Column 2 is zero: the elimination meets a zero pivot there.
   for (sunindextype j = 0; j < n; ++j) {
     double* col = SUNBandMatrix_Column(a, j);

@@ -362,3 +362,67 @@ TEST_CASE(
     }
   }
 }
+
+TEST_CASE("every linear solver integrates the heat equation's first mode on its closed form, alike") {
+  // x' = A x, A = c tridiag(1, -2, 1), c = (N + 1)²: from its first
+  // eigenvector x_i(0) = sin(π (i + 1) / (N + 1)) the solution is that
+  // vector times e^(λ t), λ = -4 c sin²(π / (2 (N + 1))) (about -π²), while
+  // A's fastest mode, about -4 c, makes it stiff. One StateSpace: its A's
+  // zeros are structure, so band and klu factor the tridiagonal and dense
+  // the whole matrix (B and D are zeros: the input does nothing).
+  constexpr int n = 24;
+  const double c = (n + 1.0) * (n + 1.0);
+  const double pi = std::acos(-1.0);
+  const double lambda = -4 * c * std::pow(std::sin(pi / (2 * (n + 1.0))), 2);
+  nlohmann::json a = nlohmann::json::array();
+  nlohmann::json identity = nlohmann::json::array();
+  nlohmann::json b = nlohmann::json::array();
+  nlohmann::json x0 = nlohmann::json::array();
+  for (int i = 0; i < n; ++i) {
+    std::vector<double> row(n, 0.0);
+    std::vector<double> unit(n, 0.0);
+    row[static_cast<std::size_t>(i)] = -2 * c;
+    if (i > 0) row[static_cast<std::size_t>(i - 1)] = c;
+    if (i + 1 < n) row[static_cast<std::size_t>(i + 1)] = c;
+    unit[static_cast<std::size_t>(i)] = 1;
+    a.push_back(row);
+    identity.push_back(unit);
+    b.push_back({0.0});
+    x0.push_back(std::sin(pi * (i + 1) / (n + 1.0)));
+  }
+  std::vector<std::vector<double>> finals;
+  for (const char* linear_solver : {"dense", "band", "klu"}) {
+    CAPTURE(std::string(linear_solver));
+    const nlohmann::json model = {
+        {"ctde", 1},
+        {"director",
+         {{"stop_time", 0.5},
+          {"solver", "bdf"},
+          {"rtol", 1e-9},
+          {"atol", 1e-12},
+          {"linear_solver", linear_solver}}},
+        {"actors",
+         {{{"name", "u"}, {"type", "Constant"}, {"params", {{"value", 0}}}},
+          {{"name", "heat"},
+           {"type", "StateSpace"},
+           {"params", {{"A", a}, {"B", b}, {"C", identity}, {"D", b}, {"initial", x0}}}}}},
+        {"connections", nlohmann::json::array({nlohmann::json::array({"u.out", "heat.in"})})},
+        {"record", nlohmann::json::array({"heat.out"})}};
+    const test::Run run = run_model(model.dump());
+    REQUIRE(run.result.status == RunStatus::kOk);
+    REQUIRE(!run.rows.empty());
+    for (const test::Row& row : run.rows) {
+      for (int i = 0; i < n; ++i) {
+        const double exact = x0[static_cast<std::size_t>(i)].get<double>() * std::exp(lambda * row.t);
+        CHECK(std::abs(row.values[static_cast<std::size_t>(i)] - exact) <= 1e-7);
+      }
+    }
+    CHECK(run.rows.back().t == 0.5);
+    finals.push_back(run.rows.back().values);
+  }
+  for (std::size_t k = 1; k < finals.size(); ++k) {
+    for (int i = 0; i < n; ++i)
+      CHECK(finals[k][static_cast<std::size_t>(i)] ==
+            doctest::Approx(finals[0][static_cast<std::size_t>(i)]).epsilon(1e-9));
+  }
+}

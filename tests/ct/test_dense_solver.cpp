@@ -1,0 +1,97 @@
+// The dense LU by LAPACK (domains/ct/dense_solver_impl.hpp): random dense
+// systems solved to their residual's roundoff, row interchanges included; a
+// singular matrix refused with its zero pivot's column, as SUNLinSol_Dense
+// refuses it.
+#include <doctest/doctest.h>
+
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "domains/ct/dense_solver_impl.hpp"
+#include "support/sundials_context.hpp"
+
+using ctde::test::SundialsContext;
+
+TEST_CASE("the dense solver solves random dense systems, pivoting where the diagonal is small") {
+  const SundialsContext context;
+  SUNContext ctx = context.get();
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (const sunindextype n : {1, 2, 7, 64, 300}) {
+    CAPTURE(n);
+    SUNMatrix a = SUNDenseMatrix(n, n, ctx);
+    SUNLinearSolver s = ctde::make_dense_solver(n, ctx);
+    REQUIRE(a != nullptr);
+    REQUIRE(s != nullptr);
+    // Small diagonals: pivoting is needed. A copy, as the factorization overwrites a.
+    std::vector<double> copy(static_cast<std::size_t>(n * n));
+    for (sunindextype j = 0; j < n; ++j) {
+      for (sunindextype i = 0; i < n; ++i) {
+        const double v = i == j ? 1e-3 * value(random) : value(random);
+        SM_ELEMENT_D(a, i, j) = v;
+        copy[static_cast<std::size_t>(i + j * n)] = v;
+      }
+    }
+    N_Vector b = N_VNew_Serial(n, ctx);
+    N_Vector x = N_VNew_Serial(n, ctx);
+    for (sunindextype i = 0; i < n; ++i) NV_Ith_S(b, i) = value(random);
+    REQUIRE(SUNLinSolSetup(s, a) == 0);
+    REQUIRE(SUNLinSolSolve(s, a, x, b, 0.0) == 0);
+    // Backward stable: the residual is roundoff relative to |A| |x|.
+    double x_norm = 0;
+    for (sunindextype j = 0; j < n; ++j) x_norm = std::max(x_norm, std::abs(NV_Ith_S(x, j)));
+    for (sunindextype i = 0; i < n; ++i) {
+      double r = -NV_Ith_S(b, i);
+      for (sunindextype j = 0; j < n; ++j) r += copy[static_cast<std::size_t>(i + j * n)] * NV_Ith_S(x, j);
+      CHECK(std::abs(r) <= 1e-13 * static_cast<double>(n) * std::max(x_norm, 1.0));
+    }
+    // The solve in place (x is b), as the integrators call it.
+    N_VScale(1.0, b, x);
+    REQUIRE(SUNLinSolSolve(s, a, x, x, 0.0) == 0);
+    for (sunindextype i = 0; i < n; ++i) {
+      double r = -NV_Ith_S(b, i);
+      for (sunindextype j = 0; j < n; ++j) r += copy[static_cast<std::size_t>(i + j * n)] * NV_Ith_S(x, j);
+      CHECK(std::abs(r) <= 1e-13 * static_cast<double>(n) * std::max(x_norm, 1.0));
+    }
+    N_VDestroy(b);
+    N_VDestroy(x);
+    SUNLinSolFree(s);
+    SUNMatDestroy(a);
+  }
+}
+
+TEST_CASE(
+    "the dense solver refuses a singular matrix recoverably, naming its zero pivot's column as "
+    "SUNLinSol_Dense does") {
+  const SundialsContext context;
+  SUNContext ctx = context.get();
+  const sunindextype n = 4;
+  // Column 2 is zero: the elimination meets a zero pivot there.
+  const auto fill = [&](SUNMatrix a) {
+    for (sunindextype j = 0; j < n; ++j) {
+      for (sunindextype i = 0; i < n; ++i) SM_ELEMENT_D(a, i, j) = j == 2 ? 0.0 : (i == j ? 2.0 : -1.0);
+    }
+  };
+  SUNMatrix a = SUNDenseMatrix(n, n, ctx);
+  SUNMatrix reference_a = SUNDenseMatrix(n, n, ctx);
+  N_Vector template_vector = N_VNew_Serial(n, ctx);
+  SUNLinearSolver s = ctde::make_dense_solver(n, ctx);
+  SUNLinearSolver reference = SUNLinSol_Dense(template_vector, reference_a, ctx);
+  fill(a);
+  fill(reference_a);
+  // Both refuse it recoverably (a positive value: the integrator shortens its step).
+  CHECK(SUNLinSolSetup(s, a) > 0);
+  CHECK(SUNLinSolSetup(reference, reference_a) > 0);
+  CHECK(SUNLinSolLastFlag(s) == 3);
+  CHECK(SUNLinSolLastFlag(s) == SUNLinSolLastFlag(reference));
+  SUNLinSolFree(reference);
+  SUNLinSolFree(s);
+  N_VDestroy(template_vector);
+  SUNMatDestroy(reference_a);
+  SUNMatDestroy(a);
+}
