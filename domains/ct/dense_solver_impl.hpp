@@ -7,7 +7,9 @@
 /// library (a dense stiff StateSpace of 300 states spent 82 % of its run in
 /// it: docs/performance.md, "Stiff systems").
 ///
-/// Gaussian elimination with partial pivoting, LAPACK's blocked algorithm;
+/// Gaussian elimination with partial pivoting, LAPACK's blocked algorithm
+/// (up to order 16, the same elimination unblocked in a loop of its own:
+/// LAPACK's calls cost more than a small matrix's arithmetic);
 /// a zero pivot makes setup() fail recoverably (the integrator shortens its
 /// step), with the pivot's (1-based) column as the solver's last flag, as
 /// SUNLinSol_Dense reports it.

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "domains/ct/dense_solver_impl.hpp"
@@ -22,7 +23,7 @@ TEST_CASE("the dense solver solves random dense systems, pivoting where the diag
   SUNContext ctx = context.get();
   std::mt19937_64 random(11);
   std::uniform_real_distribution<double> value(-1.0, 1.0);
-  for (const sunindextype n : {1, 2, 7, 64, 300}) {
+  for (const sunindextype n : {1, 2, 7, 16, 17, 64, 300}) {  // the loop up to 16, LAPACK above
     CAPTURE(n);
     SUNMatrix a = SUNDenseMatrix(n, n, ctx);
     SUNLinearSolver s = ctde::make_dense_solver(n, ctx);
@@ -70,28 +71,31 @@ TEST_CASE(
     "SUNLinSol_Dense does") {
   const SundialsContext context;
   SUNContext ctx = context.get();
-  const sunindextype n = 4;
-  // Column 2 is zero: the elimination meets a zero pivot there.
-  const auto fill = [&](SUNMatrix a) {
-    for (sunindextype j = 0; j < n; ++j) {
-      for (sunindextype i = 0; i < n; ++i) SM_ELEMENT_D(a, i, j) = j == 2 ? 0.0 : (i == j ? 2.0 : -1.0);
-    }
-  };
-  SUNMatrix a = SUNDenseMatrix(n, n, ctx);
-  SUNMatrix reference_a = SUNDenseMatrix(n, n, ctx);
-  N_Vector template_vector = N_VNew_Serial(n, ctx);
-  SUNLinearSolver s = ctde::make_dense_solver(n, ctx);
-  SUNLinearSolver reference = SUNLinSol_Dense(template_vector, reference_a, ctx);
-  fill(a);
-  fill(reference_a);
-  // Both refuse it recoverably (a positive value: the integrator shortens its step).
-  CHECK(SUNLinSolSetup(s, a) > 0);
-  CHECK(SUNLinSolSetup(reference, reference_a) > 0);
-  CHECK(SUNLinSolLastFlag(s) == 3);
-  CHECK(SUNLinSolLastFlag(s) == SUNLinSolLastFlag(reference));
-  SUNLinSolFree(reference);
-  SUNLinSolFree(s);
-  N_VDestroy(template_vector);
-  SUNMatDestroy(reference_a);
-  SUNMatDestroy(a);
+  // Orders below and above the one where LAPACK takes over; one zero column.
+  for (const auto& [n, zero_column] : {std::pair<sunindextype, sunindextype>{4, 2}, {40, 30}}) {
+    CAPTURE(n);
+    const auto fill = [&](SUNMatrix a) {
+      for (sunindextype j = 0; j < n; ++j) {
+        for (sunindextype i = 0; i < n; ++i)
+          SM_ELEMENT_D(a, i, j) = j == zero_column ? 0.0 : (i == j ? 2.0 : (i + j) % 3 == 0 ? -1.0 : 0.0);
+      }
+    };
+    SUNMatrix a = SUNDenseMatrix(n, n, ctx);
+    SUNMatrix reference_a = SUNDenseMatrix(n, n, ctx);
+    N_Vector template_vector = N_VNew_Serial(n, ctx);
+    SUNLinearSolver s = ctde::make_dense_solver(n, ctx);
+    SUNLinearSolver reference = SUNLinSol_Dense(template_vector, reference_a, ctx);
+    fill(a);
+    fill(reference_a);
+    // Both refuse it recoverably (a positive value: the integrator shortens its step).
+    CHECK(SUNLinSolSetup(s, a) > 0);
+    CHECK(SUNLinSolSetup(reference, reference_a) > 0);
+    CHECK(SUNLinSolLastFlag(s) == zero_column + 1);
+    CHECK(SUNLinSolLastFlag(s) == SUNLinSolLastFlag(reference));
+    SUNLinSolFree(reference);
+    SUNLinSolFree(s);
+    N_VDestroy(template_vector);
+    SUNMatDestroy(reference_a);
+    SUNMatDestroy(a);
+  }
 }
