@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/fast_paths.hpp"
+
 // LAPACK's LU factorization and solve (Debian's liblapack; the trailing
 // length is gfortran's hidden length of the CHARACTER argument).
 // NOLINTBEGIN(readability-identifier-naming): LAPACK's names
@@ -34,8 +36,15 @@ struct DenseContent {
 
 /// Up to this order the LU is small_lu's loop: LAPACK's calls (its
 /// blocking, its checks, BLAS's dispatch) cost more than a small matrix's
-/// arithmetic (Robertson's 3 states ran 10 % slower through them).
+/// arithmetic (Robertson's 3 states ran 10 % slower through them). A fast
+/// path (core/fast_paths.hpp): off, LAPACK factors every order.
 constexpr int kSmall = 16;
+
+/// True when small_lu and small_solve serve order n.
+bool small(int n) {
+  static const bool fast = fast_paths_enabled();
+  return fast && n <= kSmall;
+}
 
 /// LAPACK's dgetrf for small n, unblocked: column-major `a` (leading
 /// dimension n) overwritten by L (unit diagonal, below) and U; pivots
@@ -103,7 +112,7 @@ int dense_setup(SUNLinearSolver s, SUNMatrix a) {
   const int size = static_cast<int>(n);
   c.pivots.resize(static_cast<std::size_t>(n));
   int info = 0;
-  if (size <= kSmall) {
+  if (small(size)) {
     info = small_lu(SUNDenseMatrix_Data(a), size, c.pivots.data());
   } else {
     dgetrf_(&size, &size, SUNDenseMatrix_Data(a), &size, c.pivots.data(), &info);
@@ -120,7 +129,7 @@ int dense_solve(SUNLinearSolver s, SUNMatrix a, N_Vector x, N_Vector b, sunrealt
   if (x != b) std::copy(NV_DATA_S(b), NV_DATA_S(b) + n, y);
   const int one = 1;
   int info = 0;
-  if (n <= kSmall) {
+  if (small(n)) {
     small_solve(SUNDenseMatrix_Data(a), n, c.pivots.data(), y);
   } else {
     dgetrs_("N", &n, &one, SUNDenseMatrix_Data(a), &n, c.pivots.data(), y, &n, &info, 1);

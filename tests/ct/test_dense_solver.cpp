@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/fast_paths.hpp"
 #include "domains/ct/dense_solver_impl.hpp"
 #include "support/sundials_context.hpp"
 
@@ -62,6 +63,46 @@ TEST_CASE("the dense solver solves random dense systems, pivoting where the diag
     N_VDestroy(b);
     N_VDestroy(x);
     SUNLinSolFree(s);
+    SUNMatDestroy(a);
+  }
+}
+
+TEST_CASE("the dense solver's own loop up to 16 states gives SUNLinSol_Dense's solutions bit for bit") {
+  // The same elimination in the same order (a fast path: with
+  // CTDE_FAST_PATHS=off LAPACK factors every order, checked above).
+  const SundialsContext context;
+  SUNContext ctx = context.get();
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (const sunindextype n : {1, 3, 9, 16}) {
+    CAPTURE(n);
+    SUNMatrix a = SUNDenseMatrix(n, n, ctx);
+    SUNMatrix reference_a = SUNDenseMatrix(n, n, ctx);
+    N_Vector b = N_VNew_Serial(n, ctx);
+    N_Vector x = N_VNew_Serial(n, ctx);
+    N_Vector reference_x = N_VNew_Serial(n, ctx);
+    for (sunindextype j = 0; j < n; ++j) {
+      for (sunindextype i = 0; i < n; ++i) {
+        SM_ELEMENT_D(a, i, j) = SM_ELEMENT_D(reference_a, i, j) =
+            i == j ? 1e-3 * value(random) : value(random);
+      }
+      NV_Ith_S(b, j) = value(random);
+    }
+    SUNLinearSolver s = ctde::make_dense_solver(n, ctx);
+    SUNLinearSolver reference = SUNLinSol_Dense(b, reference_a, ctx);
+    REQUIRE(SUNLinSolSetup(s, a) == 0);
+    REQUIRE(SUNLinSolSetup(reference, reference_a) == 0);
+    REQUIRE(SUNLinSolSolve(s, a, x, b, 0.0) == 0);
+    REQUIRE(SUNLinSolSolve(reference, reference_a, reference_x, b, 0.0) == 0);
+    if (ctde::fast_paths_enabled()) {
+      for (sunindextype i = 0; i < n; ++i) CHECK(NV_Ith_S(x, i) == NV_Ith_S(reference_x, i));
+    }
+    SUNLinSolFree(reference);
+    SUNLinSolFree(s);
+    N_VDestroy(b);
+    N_VDestroy(x);
+    N_VDestroy(reference_x);
+    SUNMatDestroy(reference_a);
     SUNMatDestroy(a);
   }
 }
