@@ -5,9 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <new>
 #include <utility>
 #include <vector>
+
+#include "domains/ct/direct_solver_impl.hpp"
 
 namespace ctde {
 
@@ -21,11 +22,7 @@ struct BandContent {
   sunindextype last_flag = 0;
 };
 
-BandContent& content(SUNLinearSolver s) { return *static_cast<BandContent*>(s->content); }
-
-SUNLinearSolver_Type band_type(SUNLinearSolver /*s*/) { return SUNLINEARSOLVER_DIRECT; }
-SUNLinearSolver_ID band_id(SUNLinearSolver /*s*/) { return SUNLINEARSOLVER_CUSTOM; }
-sunindextype band_last_flag(SUNLinearSolver s) { return content(s).last_flag; }
+BandContent& content(SUNLinearSolver s) { return direct_content<BandContent>(s); }
 
 /// A(i, j) of the band matrix `a` is column(j)[i - j]: column j's pointer at
 /// its diagonal. The pointers are read from the matrix's own table:
@@ -124,34 +121,10 @@ int band_solve(SUNLinearSolver s, SUNMatrix a, N_Vector x, N_Vector b, sunrealty
   return 0;
 }
 
-int band_free(SUNLinearSolver s) {
-  if (s == nullptr) return 0;
-  delete static_cast<BandContent*>(s->content);
-  s->content = nullptr;
-  SUNLinSolFreeEmpty(s);
-  return 0;
-}
-
 }  // namespace
 
-SUNLinearSolver make_band_solver(sunindextype n, SUNContext ctx) {
-  SUNLinearSolver s = SUNLinSolNewEmpty(ctx);
-  if (s == nullptr) return nullptr;
-  auto* c = new (std::nothrow) BandContent;
-  if (c == nullptr) {
-    SUNLinSolFreeEmpty(s);
-    return nullptr;
-  }
-  c->pivots.resize(static_cast<std::size_t>(n));
-  c->inverse_diagonal.resize(static_cast<std::size_t>(n));
-  s->content = c;
-  s->ops->gettype = band_type;
-  s->ops->getid = band_id;
-  s->ops->setup = band_setup;
-  s->ops->solve = band_solve;
-  s->ops->lastflag = band_last_flag;
-  s->ops->free = band_free;
-  return s;
+SUNLinearSolver make_band_solver(SUNContext ctx) {
+  return make_direct_solver<BandContent>(ctx, band_setup, band_solve);
 }
 
 }  // namespace ctde

@@ -18,9 +18,9 @@
 
 namespace ctde {
 
-/// A new band solver for n × n band matrices (SUNBandMatrix with their
-/// storage upper bandwidth mu + ml). Free it with SUNLinSolFree. Null when
-/// out of memory.
-[[nodiscard]] SUNLinearSolver make_band_solver(sunindextype n, SUNContext ctx);
+/// A new band solver for square band matrices (SUNBandMatrix with their
+/// storage upper bandwidth mu + ml), of any order: its setup takes the
+/// order from the matrix. Free it with SUNLinSolFree. Null when out of memory.
+[[nodiscard]] SUNLinearSolver make_band_solver(SUNContext ctx);
 
 }  // namespace ctde

@@ -7,11 +7,11 @@
 #include <climits>
 #include <cmath>
 #include <cstddef>
-#include <new>
 #include <utility>
 #include <vector>
 
 #include "core/fast_paths.hpp"
+#include "domains/ct/direct_solver_impl.hpp"
 
 // LAPACK's LU factorization and solve (Debian's liblapack; the trailing
 // length is gfortran's hidden length of the CHARACTER argument).
@@ -96,11 +96,7 @@ void small_solve(const double* a, int n, const int* pivots, double* y) {
   }
 }
 
-DenseContent& content(SUNLinearSolver s) { return *static_cast<DenseContent*>(s->content); }
-
-SUNLinearSolver_Type dense_type(SUNLinearSolver /*s*/) { return SUNLINEARSOLVER_DIRECT; }
-SUNLinearSolver_ID dense_id(SUNLinearSolver /*s*/) { return SUNLINEARSOLVER_CUSTOM; }
-sunindextype dense_last_flag(SUNLinearSolver s) { return content(s).last_flag; }
+DenseContent& content(SUNLinearSolver s) { return direct_content<DenseContent>(s); }
 
 int dense_setup(SUNLinearSolver s, SUNMatrix a) {
   DenseContent& c = content(s);
@@ -138,33 +134,10 @@ int dense_solve(SUNLinearSolver s, SUNMatrix a, N_Vector x, N_Vector b, sunrealt
   return info == 0 ? 0 : kUnrecoverable;
 }
 
-int dense_free(SUNLinearSolver s) {
-  if (s == nullptr) return 0;
-  delete static_cast<DenseContent*>(s->content);
-  s->content = nullptr;
-  SUNLinSolFreeEmpty(s);
-  return 0;
-}
-
 }  // namespace
 
-SUNLinearSolver make_dense_solver(sunindextype n, SUNContext ctx) {
-  SUNLinearSolver s = SUNLinSolNewEmpty(ctx);
-  if (s == nullptr) return nullptr;
-  auto* c = new (std::nothrow) DenseContent;
-  if (c == nullptr) {
-    SUNLinSolFreeEmpty(s);
-    return nullptr;
-  }
-  c->pivots.resize(static_cast<std::size_t>(n));
-  s->content = c;
-  s->ops->gettype = dense_type;
-  s->ops->getid = dense_id;
-  s->ops->setup = dense_setup;
-  s->ops->solve = dense_solve;
-  s->ops->lastflag = dense_last_flag;
-  s->ops->free = dense_free;
-  return s;
+SUNLinearSolver make_dense_solver(SUNContext ctx) {
+  return make_direct_solver<DenseContent>(ctx, dense_setup, dense_solve);
 }
 
 }  // namespace ctde

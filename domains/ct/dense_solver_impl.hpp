@@ -20,8 +20,9 @@
 
 namespace ctde {
 
-/// A new dense solver for n × n dense matrices (SUNDenseMatrix). Free it with
+/// A new dense solver for square dense matrices (SUNDenseMatrix), of any
+/// order: its setup takes the order from the matrix. Free it with
 /// SUNLinSolFree. Null when out of memory.
-[[nodiscard]] SUNLinearSolver make_dense_solver(sunindextype n, SUNContext ctx);
+[[nodiscard]] SUNLinearSolver make_dense_solver(SUNContext ctx);
 
 }  // namespace ctde

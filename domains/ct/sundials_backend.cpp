@@ -101,7 +101,7 @@ void SundialsBackend::make_linear_solver() {
       matrix_ = SUNDenseMatrix(n, n, ctx_);
       if (matrix_ == nullptr) fail_setup("SUNDenseMatrix", 0);
       // LAPACK's LU (dense_solver_impl.hpp), not Debian's -O0 SUNLinSol_Dense.
-      linear_solver_ = make_dense_solver(n, ctx_);
+      linear_solver_ = make_dense_solver(ctx_);
       if (linear_solver_ == nullptr) fail_setup("the dense linear solver", 0);
       break;
     case LinearSolverKind::kBand: {
@@ -110,7 +110,7 @@ void SundialsBackend::make_linear_solver() {
       matrix_ = SUNBandMatrix(n, upper, lower, ctx_);
       if (matrix_ == nullptr) fail_setup("SUNBandMatrix", 0);
       // The banded LU compiled here (band_solver_impl.hpp), not Debian's -O0 SUNLinSol_Band.
-      linear_solver_ = make_band_solver(n, ctx_);
+      linear_solver_ = make_band_solver(ctx_);
       if (linear_solver_ == nullptr) fail_setup("the band linear solver", 0);
       storage = JacobianEvaluator::Storage::kBand;
       break;
