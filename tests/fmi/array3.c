@@ -27,15 +27,3 @@ fmi2Status model_compute(Instance* m) {
   outputs(m);
   return fmi2OK;
 }
-void model_indicators(Instance* m, double* z) {
-  (void)m;
-  (void)z;
-}
-int model_event(Instance* m) {
-  (void)m;
-  return 0;
-}
-int model_step_done(Instance* m) {
-  (void)m;
-  return 0;
-}

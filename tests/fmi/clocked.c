@@ -25,10 +25,6 @@ fmi2Status model_compute(Instance* m) {
   }
   return fmi2OK;
 }
-void model_indicators(Instance* m, double* z) {
-  (void)m;
-  (void)z;
-}
 /* fmi3UpdateDiscreteStates: the tick's count becomes the previous one, and the clock is deactivated. */
 int model_event(Instance* m) {
   if (m->i[0]) {
@@ -36,10 +32,6 @@ int model_event(Instance* m) {
     m->i[2] = m->i[1];
     m->i[0] = 0;
   }
-  return 0;
-}
-int model_step_done(Instance* m) {
-  (void)m;
   return 0;
 }
 /* tick_fixed3: a fixed clock without intervalDecimal asks: every 0.1 s from 0.1 s. */

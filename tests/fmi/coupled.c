@@ -46,15 +46,3 @@ double model_partial(Instance* m, unsigned int unknown, unsigned int known) {
       return 0.0;
   }
 }
-void model_indicators(Instance* m, double* z) {
-  (void)m;
-  (void)z;
-}
-int model_event(Instance* m) {
-  (void)m;
-  return 0;
-}
-int model_step_done(Instance* m) {
-  (void)m;
-  return 0;
-}

@@ -128,6 +128,9 @@ void model_initialize(Instance* m); /* at fmi2ExitInitializationMode */
 /* Derivatives and outputs from time, states and inputs: fmi2OK, or
  * fmi2Discard with m->message set. */
 fmi2Status model_compute(Instance* m);
+/* The three hooks below are optional: a model without events leaves them
+ * to the weak defaults of fmu_model_defaults.c (no indicators, nothing to
+ * update, no event asked for). */
 void model_indicators(Instance* m, double* z);
 /* An event at m->time (fmi2NewDiscreteStates / fmi3UpdateDiscreteStates
  * in Event Mode, and time events inside a Co-Simulation step): update the

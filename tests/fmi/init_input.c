@@ -22,15 +22,3 @@ fmi2Status model_compute(Instance* m) {
   m->r[1] = -m->r[0];
   return fmi2OK;
 }
-void model_indicators(Instance* m, double* z) {
-  (void)m;
-  (void)z;
-}
-int model_event(Instance* m) {
-  (void)m;
-  return 0;
-}
-int model_step_done(Instance* m) {
-  (void)m;
-  return 0;
-}

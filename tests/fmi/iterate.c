@@ -30,10 +30,6 @@ fmi2Status model_compute(Instance* m) {
   (void)m;
   return fmi2OK;
 }
-void model_indicators(Instance* m, double* z) {
-  (void)m;
-  (void)z;
-}
 int model_event(Instance* m) {
   if (m->event_calls == 1) {
     m->i[3] = 0;
@@ -53,9 +49,5 @@ int model_event(Instance* m) {
       m->i[3] = 0;
     }
   }
-  return 0;
-}
-int model_step_done(Instance* m) {
-  (void)m;
   return 0;
 }
