@@ -4,7 +4,6 @@
 #include <doctest/doctest.h>
 
 #include <nvector/nvector_serial.h>
-#include <sundials/sundials_context.h>
 
 #include <cmath>
 #include <cstring>
@@ -12,27 +11,11 @@
 #include <vector>
 
 #include "domains/ct/vector_ops.hpp"
+#include "support/sundials_context.hpp"
 
 namespace {
 
-/// A SUNDIALS context for the test's vectors.
-class Context {
- public:
-  Context() {
-#if SUNDIALS_VERSION_MAJOR >= 7
-    REQUIRE(SUNContext_Create(SUN_COMM_NULL, &ctx_) == 0);
-#else
-    REQUIRE(SUNContext_Create(nullptr, &ctx_) == 0);
-#endif
-  }
-  ~Context() { (void)SUNContext_Free(&ctx_); }
-  Context(const Context&) = delete;
-  Context& operator=(const Context&) = delete;
-  [[nodiscard]] SUNContext get() const { return ctx_; }
-
- private:
-  SUNContext ctx_ = nullptr;
-};
+using Context = ctde::test::SundialsContext;
 
 constexpr sunindextype kLength = 37;
 
